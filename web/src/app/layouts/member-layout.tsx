@@ -1,0 +1,257 @@
+import * as React from 'react'
+import { Link, useLocation } from 'wouter'
+import { Bell, Compass, Home, LogOut, Menu, MoreHorizontal, PenSquare, Ticket, User as UserIcon } from 'lucide-react'
+import { Avatar } from '@/components/ui/avatar'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu'
+import { Logo } from '@/components/logo'
+import { ModeToggle } from '@/components/theme/mode-toggle'
+import { cn } from '@/lib/utils'
+import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useLogout } from '@/features/auth/api/logout'
+import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
+import { useCompose } from '@/features/posts/components/compose-provider'
+
+interface NavItem {
+  href: string
+  label: string
+  icon: typeof Home
+  badge?: number
+}
+
+function useNavItems(): NavItem[] {
+  const { data: user } = useCurrentUser()
+  const unread = useUnreadCount(Boolean(user))
+  return [
+    { href: '/', label: 'Home', icon: Home },
+    { href: '/discover', label: 'Discover', icon: Compass },
+    { href: '/notifications', label: 'Notifications', icon: Bell, badge: unread.data?.count ?? 0 },
+    { href: '/invites', label: 'Invites', icon: Ticket },
+    { href: user ? `/profile/${user.username}` : '/', label: 'Profile', icon: UserIcon },
+  ]
+}
+
+function isActive(location: string, href: string) {
+  return href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`)
+}
+
+function Badge({ count, className }: { count: number; className?: string }) {
+  if (count <= 0) return null
+  return (
+    <span
+      className={cn(
+        'inline-flex min-w-5 items-center justify-center rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-foreground',
+        className,
+      )}
+    >
+      {count > 99 ? '99+' : count}
+      <span className="sr-only"> unread</span>
+    </span>
+  )
+}
+
+function UserMenu() {
+  const { data: user } = useCurrentUser()
+  const logout = useLogout()
+  if (!user) return null
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button
+          type="button"
+          aria-label="User menu"
+          className="flex w-full items-center gap-3 rounded-full p-2 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <Avatar name={user.displayName} src={user.profileImageUrl} size={40} />
+          <span className="min-w-0 flex-1">
+            <span className="block truncate text-sm font-semibold">{user.displayName}</span>
+            <span className="block truncate text-sm text-muted-foreground">@{user.username}</span>
+          </span>
+          <MoreHorizontal className="size-5" aria-hidden="true" />
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="start" className="w-56">
+        <DropdownMenuLabel className="truncate">@{user.username}</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => logout.mutate()}>
+          <LogOut className="size-4" aria-hidden="true" /> Logout
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  )
+}
+
+function Sidebar() {
+  const [location] = useLocation()
+  const items = useNavItems()
+  const { openCompose } = useCompose()
+  return (
+    <aside className="sticky top-0 hidden h-dvh w-64 shrink-0 flex-col justify-between px-3 py-4 lg:flex">
+      <div className="flex flex-col gap-2">
+        <Link href="/" className="mb-2 rounded-md px-3 py-2" aria-label="Murmur home">
+          <Logo />
+        </Link>
+        <nav aria-label="Main">
+          <ul className="flex flex-col gap-1">
+            {items.map((item) => (
+              <li key={item.label}>
+                <Link
+                  href={item.href}
+                  aria-current={isActive(location, item.href) ? 'page' : undefined}
+                  className={cn(
+                    'flex items-center gap-4 rounded-full px-4 py-3 text-lg transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                    isActive(location, item.href) && 'font-bold',
+                  )}
+                >
+                  <item.icon className="size-6" aria-hidden="true" />
+                  {item.label}
+                  {item.badge !== undefined && <Badge count={item.badge} />}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <Button size="lg" className="mt-2 rounded-full" onClick={() => openCompose()}>
+          <PenSquare aria-hidden="true" /> New Post
+        </Button>
+      </div>
+      <UserMenu />
+    </aside>
+  )
+}
+
+function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const items = useNavItems()
+  const { data: user } = useCurrentUser()
+  const logout = useLogout()
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="left-0 top-0 h-dvh max-h-dvh w-72 max-w-[80vw] translate-x-0 translate-y-0 content-start rounded-none">
+        <DialogTitle>Menu</DialogTitle>
+        <DialogDescription className="sr-only">Go to another page or log out.</DialogDescription>
+        {user && (
+          <div className="flex items-center gap-3">
+            <Avatar name={user.displayName} src={user.profileImageUrl} size={40} />
+            <div className="min-w-0">
+              <p className="truncate font-semibold">{user.displayName}</p>
+              <p className="truncate text-sm text-muted-foreground">@{user.username}</p>
+            </div>
+          </div>
+        )}
+        <nav aria-label="Menu">
+          <ul className="flex flex-col gap-1">
+            {items.map((item) => (
+              <li key={item.label}>
+                <Link
+                  href={item.href}
+                  onClick={() => onOpenChange(false)}
+                  className="flex items-center gap-3 rounded-md px-3 py-2.5 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  <item.icon className="size-5" aria-hidden="true" />
+                  {item.label}
+                  {item.badge !== undefined && <Badge count={item.badge} />}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <Button variant="outline" onClick={() => logout.mutate()}>
+          <LogOut aria-hidden="true" /> Logout
+        </Button>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function MobileTopBar() {
+  const [menuOpen, setMenuOpen] = React.useState(false)
+  return (
+    <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-border bg-background/95 px-2 backdrop-blur lg:hidden">
+      <Button variant="ghost" size="icon" aria-label="Open menu" onClick={() => setMenuOpen(true)}>
+        <Menu className="size-5" aria-hidden="true" />
+      </Button>
+      <Link href="/" aria-label="Murmur home" className="rounded-md">
+        <Logo />
+      </Link>
+      <ModeToggle />
+      <MobileMenu open={menuOpen} onOpenChange={setMenuOpen} />
+    </header>
+  )
+}
+
+function MobileBottomBar() {
+  const [location] = useLocation()
+  const items = useNavItems().filter((item) => item.label !== 'Invites')
+  return (
+    <nav
+      aria-label="Bottom"
+      className="fixed inset-x-0 bottom-0 z-30 border-t border-border bg-background/95 pb-[env(safe-area-inset-bottom)] backdrop-blur lg:hidden"
+    >
+      <ul className="flex h-14 items-stretch justify-around">
+        {items.map((item) => (
+          <li key={item.label} className="flex flex-1">
+            <Link
+              href={item.href}
+              aria-label={item.label}
+              aria-current={isActive(location, item.href) ? 'page' : undefined}
+              className={cn(
+                'relative flex flex-1 items-center justify-center text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
+                isActive(location, item.href) && 'text-foreground',
+              )}
+            >
+              <item.icon className="size-6" aria-hidden="true" />
+              {item.badge !== undefined && item.badge > 0 && (
+                <Badge count={item.badge} className="absolute left-1/2 top-2 ml-1" />
+              )}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
+function FloatingCompose() {
+  const { openCompose } = useCompose()
+  return (
+    <Button
+      size="icon"
+      aria-label="New Post"
+      onClick={() => openCompose()}
+      className="fixed bottom-20 right-4 z-30 size-14 rounded-full shadow-lg lg:hidden"
+    >
+      <PenSquare className="size-6" aria-hidden="true" />
+    </Button>
+  )
+}
+
+/** Sidebar on large screens; top bar, floating compose and bottom bar on small ones. */
+export function MemberLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <div className="min-h-dvh">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:left-2 focus:top-2"
+      >
+        Skip to content
+      </a>
+      <MobileTopBar />
+      <div className="mx-auto flex max-w-6xl">
+        <Sidebar />
+        <main id="main" className="min-w-0 flex-1 border-border pb-24 lg:max-w-2xl lg:border-x lg:pb-0">
+          {children}
+        </main>
+      </div>
+      <FloatingCompose />
+      <MobileBottomBar />
+    </div>
+  )
+}

@@ -1,0 +1,70 @@
+import { Button } from '@/components/ui/button'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { ModeToggle } from '@/components/theme/mode-toggle'
+import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useFeed } from '@/features/posts/api/get-feed'
+import { useForYou } from '@/features/posts/api/get-for-you'
+import { Composer } from '@/features/posts/components/composer'
+import { PostList } from '@/features/posts/components/post-list'
+import { PageHeader } from './page-header'
+
+function FriendsFeed({ currentUserId }: { currentUserId: number }) {
+  const feed = useFeed()
+  return (
+    <PostList
+      query={feed}
+      currentUserId={currentUserId}
+      empty={<p>No posts from people you follow yet. Try following some users!</p>}
+    />
+  )
+}
+
+function ForYouFeed({ currentUserId }: { currentUserId: number }) {
+  const feed = useForYou()
+  return (
+    <PostList
+      query={feed}
+      currentUserId={currentUserId}
+      empty={
+        <div className="flex flex-col items-center gap-3">
+          <p>No posts to show. Check back later for fresh content!</p>
+          <Button variant="outline" onClick={() => void feed.refetch()} disabled={feed.isFetching}>
+            Refresh
+          </Button>
+        </div>
+      }
+    />
+  )
+}
+
+export default function HomeRoute() {
+  const { data: user, isPending } = useCurrentUser()
+  return (
+    <>
+      <PageHeader title="Home">
+        <span className="hidden lg:inline-flex">
+          <ModeToggle />
+        </span>
+      </PageHeader>
+      {isPending ? null : !user ? (
+        <p className="px-4 py-10 text-center text-muted-foreground">Please log in to see your feed.</p>
+      ) : (
+        <Tabs defaultValue="friends">
+          <div className="border-b border-border px-4 py-2">
+            <TabsList aria-label="Feeds">
+              <TabsTrigger value="friends">Friends</TabsTrigger>
+              <TabsTrigger value="for-you">For You</TabsTrigger>
+            </TabsList>
+          </div>
+          <Composer variant="inline" />
+          <TabsContent value="friends" className="mt-0">
+            <FriendsFeed currentUserId={user.id} />
+          </TabsContent>
+          <TabsContent value="for-you" className="mt-0">
+            <ForYouFeed currentUserId={user.id} />
+          </TabsContent>
+        </Tabs>
+      )}
+    </>
+  )
+}

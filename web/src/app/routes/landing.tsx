@@ -1,0 +1,97 @@
+import * as React from 'react'
+import { Button } from '@/components/ui/button'
+import { Logo } from '@/components/logo'
+import { LoginDialog } from '@/features/auth/components/login-dialog'
+import { WaitlistForm } from '@/features/auth/components/waitlist-form'
+
+function usePrefersReducedMotion(): boolean {
+  const query = '(prefers-reduced-motion: reduce)'
+  const [reduced, setReduced] = React.useState(
+    () => typeof window.matchMedia === 'function' && window.matchMedia(query).matches,
+  )
+  React.useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return
+    const list = window.matchMedia(query)
+    const onChange = () => setReduced(list.matches)
+    list.addEventListener?.('change', onChange)
+    return () => list.removeEventListener?.('change', onChange)
+  }, [])
+  return reduced
+}
+
+const stats = [
+  { value: '100%', label: 'Human' },
+  { value: '0', label: 'Bots' },
+  { value: '∞', label: 'Real', spoken: 'infinity' },
+]
+
+export default function LandingRoute() {
+  const reducedMotion = usePrefersReducedMotion()
+  const [loginOpen, setLoginOpen] = React.useState(
+    () => new URLSearchParams(window.location.search).get('login') === '1',
+  )
+
+  function handleLoginOpenChange(open: boolean) {
+    setLoginOpen(open)
+    if (!open && window.location.search.includes('login=')) {
+      window.history.replaceState(null, '', window.location.pathname)
+    }
+  }
+
+  return (
+    <div className="relative min-h-dvh overflow-hidden bg-zinc-950 text-white">
+      <div className="absolute inset-0" aria-hidden="true">
+        {reducedMotion ? (
+          <img src="/landing-poster.jpg" alt="" width={1280} height={720} className="size-full object-cover" />
+        ) : (
+          <video
+            className="size-full object-cover"
+            src="/landing.mp4"
+            poster="/landing-poster.jpg"
+            autoPlay
+            muted
+            loop
+            playsInline
+            preload="auto"
+            width={1280}
+            height={720}
+          />
+        )}
+        <div className="absolute inset-0 bg-gradient-to-b from-black/60 via-black/50 to-black/80" />
+      </div>
+
+      <header className="relative z-10 flex items-center justify-between px-4 py-4 sm:px-8">
+        <Logo className="text-white [&_.fill-primary]:fill-white [&_.stroke-primary-foreground]:stroke-zinc-900" />
+        <Button onClick={() => setLoginOpen(true)} className="bg-white text-zinc-900 hover:bg-white/90">
+          Login
+        </Button>
+      </header>
+
+      <main className="relative z-10 mx-auto flex min-h-[calc(100dvh-5rem)] max-w-3xl flex-col items-center justify-center gap-6 px-4 pb-16 text-center">
+        <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">The human network</h1>
+        <p className="text-lg text-white/90 sm:text-2xl">Real voices. Real connections. No bots.</p>
+        <WaitlistForm />
+        <p className="text-sm text-white/85">Join the movement. Be among the first.</p>
+        <dl className="mt-4 grid grid-cols-3 gap-6 sm:gap-12">
+          {stats.map((stat) => (
+            <div key={stat.label} className="flex flex-col-reverse items-center">
+              <dt className="text-sm uppercase tracking-wide text-white/85">{stat.label}</dt>
+              <dd className="text-3xl font-bold sm:text-4xl">
+                {stat.spoken ? (
+                  <>
+                    <span aria-hidden="true">{stat.value}</span>
+                    <span className="sr-only">{stat.spoken}</span>
+                  </>
+                ) : (
+                  stat.value
+                )}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </main>
+
+      <LoginDialog open={loginOpen} onOpenChange={handleLoginOpenChange} />
+    </div>
+  )
+}

@@ -1,0 +1,70 @@
+import * as React from 'react'
+import { Link, useParams } from 'wouter'
+import { ArrowLeft, MessageCircle } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { handleUnauthorized } from '@/lib/unauthorized'
+import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useThread } from '@/features/posts/api/get-thread'
+import { useCompose } from '@/features/posts/components/compose-provider'
+import { PostCard } from '@/features/posts/components/post-card'
+import { PageHeader } from './page-header'
+
+export default function ThreadRoute() {
+  const params = useParams<{ id: string }>()
+  const id = Number(params.id)
+  const { data: me } = useCurrentUser()
+  const thread = useThread(id)
+  const { openCompose } = useCompose()
+
+  React.useEffect(() => {
+    if (thread.error) handleUnauthorized(thread.error)
+  }, [thread.error])
+
+  return (
+    <>
+      <PageHeader
+        title="Thread"
+        before={
+          <Button asChild variant="ghost" size="icon" aria-label="Back">
+            <Link href="/">
+              <ArrowLeft className="size-5" aria-hidden="true" />
+            </Link>
+          </Button>
+        }
+      />
+      {!Number.isFinite(id) || thread.error ? (
+        <p className="px-4 py-10 text-center text-muted-foreground">Post not found</p>
+      ) : thread.isPending ? (
+        <p role="status" className="px-4 py-10 text-center text-muted-foreground">
+          Loading...
+        </p>
+      ) : (
+        <>
+          {(thread.data.ancestors ?? []).length > 0 && (
+            <section aria-label="Earlier in the thread" className="border-l-2 border-primary/30">
+              {(thread.data.ancestors ?? []).map((post) => (
+                <PostCard key={post.id} post={post} currentUserId={me?.id} />
+              ))}
+            </section>
+          )}
+          <PostCard post={thread.data.post} currentUserId={me?.id} emphasis />
+          <div className="flex justify-end border-b border-border px-4 py-2">
+            <Button className="rounded-full" onClick={() => openCompose({ replyTo: thread.data.post.repostOf ?? thread.data.post })}>
+              <MessageCircle aria-hidden="true" /> Reply
+            </Button>
+          </div>
+          <section aria-labelledby="replies-heading">
+            <h2 id="replies-heading" className="px-4 pt-3 text-lg font-semibold">
+              Replies
+            </h2>
+            {thread.data.replies.length === 0 ? (
+              <p className="px-4 py-6 text-muted-foreground">No replies yet.</p>
+            ) : (
+              thread.data.replies.map((post) => <PostCard key={post.id} post={post} currentUserId={me?.id} />)
+            )}
+          </section>
+        </>
+      )}
+    </>
+  )
+}

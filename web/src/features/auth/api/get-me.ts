@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api, isUnauthorized } from '@/lib/api-client'
+import type { User } from '@/lib/types'
+import { authKeys } from './keys'
+
+/** The current user, or null when nobody is logged in (401 means "no user", not an error). */
+export async function getMe(): Promise<User | null> {
+  try {
+    return await api.get<User>('/api/auth/me')
+  } catch (error) {
+    if (isUnauthorized(error)) return null
+    throw error
+  }
+}
+
+export const meQueryOptions = () => queryOptions({ queryKey: authKeys.me(), queryFn: getMe })
+
+export function useMe() {
+  return useQuery(meQueryOptions())
+}

@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api, isUnauthorized } from '@/lib/api-client'
+import type { User } from '@/lib/types'
+import { authKeys } from './keys'
+
+/** The member shell's current user (GET /api/auth/user); null without a session. */
+export async function getCurrentUser(): Promise<User | null> {
+  try {
+    return await api.get<User>('/api/auth/user')
+  } catch (error) {
+    if (isUnauthorized(error)) return null
+    throw error
+  }
+}
+
+export const currentUserQueryOptions = () => queryOptions({ queryKey: authKeys.user(), queryFn: getCurrentUser })
+
+export function useCurrentUser() {
+  return useQuery(currentUserQueryOptions())
+}

@@ -1,0 +1,167 @@
+import * as React from 'react'
+import { MailCheck } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { toast } from '@/components/ui/use-toast'
+import { messageOf } from '@/lib/api-client'
+import { useRequestLoginLink } from '../api/request-login-link'
+import { useRequestMagicLink } from '../api/request-magic-link'
+
+type Mode = 'signup' | 'login'
+
+interface LoginDialogProps {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}
+
+/** "Welcome back": sign up with an invite code (default) or log in; both e-mail a magic link. */
+export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
+  const [mode, setMode] = React.useState<Mode>('signup')
+  const [email, setEmail] = React.useState('')
+  const [inviteCode, setInviteCode] = React.useState('')
+  const [sentTo, setSentTo] = React.useState<string | null>(null)
+  const magicLink = useRequestMagicLink()
+  const loginLink = useRequestLoginLink()
+  const pending = magicLink.isPending || loginLink.isPending
+
+  function reset() {
+    setMode('signup')
+    setEmail('')
+    setInviteCode('')
+    setSentTo(null)
+    magicLink.reset()
+    loginLink.reset()
+  }
+
+  function handleOpenChange(next: boolean) {
+    if (!next) reset()
+    onOpenChange(next)
+  }
+
+  function handleSubmit(event: React.FormEvent) {
+    event.preventDefault()
+    const address = email.trim()
+    if (!address) {
+      toast({ title: 'Email required', description: 'Please enter your email address.', variant: 'destructive' })
+      return
+    }
+    if (mode === 'signup') {
+      const code = inviteCode.trim()
+      if (!code) {
+        toast({ title: 'Invite code required', description: 'Please enter your invite code.', variant: 'destructive' })
+        return
+      }
+      magicLink.mutate(
+        { email: address, inviteCode: code },
+        {
+          onSuccess: () => {
+            setSentTo(address)
+            toast({ title: 'Check your email!', description: 'We sent you a magic link to log in.' })
+          },
+          onError: (error) =>
+            toast({
+              title: 'Error',
+              description: messageOf(error, 'Failed to send magic link. Please try again.'),
+              variant: 'destructive',
+            }),
+        },
+      )
+    } else {
+      loginLink.mutate(
+        { email: address },
+        {
+          onSuccess: () => {
+            setSentTo(address)
+            toast({ title: 'Check your email!', description: "If an account exists, we've sent you a magic link." })
+          },
+          onError: (error) =>
+            toast({
+              title: 'Error',
+              description: messageOf(error, 'Failed to send login link. Please try again.'),
+              variant: 'destructive',
+            }),
+        },
+      )
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={handleOpenChange}>
+      <DialogContent className="sm:max-w-md">
+        <DialogHeader>
+          <DialogTitle>Welcome back</DialogTitle>
+          <DialogDescription>
+            {mode === 'signup' ? 'Sign up with your invite code to join Murmur.' : 'Log in to Murmur with your email.'}
+          </DialogDescription>
+        </DialogHeader>
+
+        {sentTo !== null ? (
+          <div className="flex flex-col items-center gap-3 py-2 text-center" role="status">
+            <MailCheck className="size-10 text-primary" aria-hidden="true" />
+            <h3 className="text-lg font-semibold">Check your email</h3>
+            <p className="text-sm text-muted-foreground">
+              We sent a magic link to <span className="font-medium text-foreground">{sentTo}</span>.
+            </p>
+            <p className="text-sm text-muted-foreground">The link expires in 15 minutes.</p>
+            <Button
+              variant="outline"
+              onClick={() => {
+                setEmail('')
+                setSentTo(null)
+              }}
+            >
+              Back to login
+            </Button>
+          </div>
+        ) : (
+          <form className="grid gap-4" onSubmit={handleSubmit} noValidate>
+            {mode === 'signup' && (
+              <div className="grid gap-2">
+                <Label htmlFor="invite-code">Invite code</Label>
+                <Input
+                  id="invite-code"
+                  value={inviteCode}
+                  onChange={(e) => setInviteCode(e.target.value.toUpperCase())}
+                  placeholder="A1B2C3D4E5F6"
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  aria-describedby="invite-code-hint"
+                />
+                <p id="invite-code-hint" className="text-xs text-muted-foreground">
+                  Murmur is invite-only. Get an invite code from a friend who is already a member.
+                </p>
+              </div>
+            )}
+            <div className="grid gap-2">
+              <Label htmlFor="login-email">Email</Label>
+              <Input
+                id="login-email"
+                type="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                placeholder="you@example.com"
+                autoComplete="email"
+              />
+            </div>
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Sending...' : 'Send magic link'}
+            </Button>
+            <button
+              type="button"
+              className="text-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              onClick={() => setMode(mode === 'signup' ? 'login' : 'signup')}
+            >
+              {mode === 'signup' ? 'Already have an account? Log in' : 'New user? Sign up with invite code'}
+            </button>
+            <p className="text-center text-xs text-muted-foreground">
+              By continuing, you agree to our Terms of Service and Privacy Policy.
+            </p>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { handleUnauthorized } from '@/lib/unauthorized'
+import { toast } from '@/components/ui/use-toast'
+import { followKeys } from './keys'
+
+export const follow = (userId: number) => api.post<{ isFollowing: boolean }>('/api/follows', { followingId: userId })
+export const unfollow = (userId: number) => api.delete<{ isFollowing: boolean }>(`/api/follows/${userId}`)
+
+export function useToggleFollow(userId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationKey: ['follow', userId],
+    scope: { id: `follow-${userId}` },
+    mutationFn: (shouldFollow: boolean) => (shouldFollow ? follow(userId) : unfollow(userId)),
+    onSuccess: (result, shouldFollow) => {
+      queryClient.setQueryData(followKeys.status(userId), { isFollowing: result?.isFollowing ?? shouldFollow })
+      // counts on profiles, suggestions and the Friends feed change
+      void queryClient.invalidateQueries({ queryKey: ['users'] })
+      void queryClient.invalidateQueries({ queryKey: ['auth'] })
+      void queryClient.invalidateQueries({ queryKey: ['posts', 'feed'] })
+    },
+    onError: (error) => {
+      if (!handleUnauthorized(error))
+        toast({ title: 'Error', description: 'Failed to update follow status. Please try again.', variant: 'destructive' })
+    },
+  })
+}

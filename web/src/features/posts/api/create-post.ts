@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import type { Post } from '@/lib/types'
+import { postKeys } from './keys'
+
+export interface CreatePostInput {
+  content: string
+  imageUrls?: string[]
+  pollOptions?: string[]
+  replyToId?: number | null
+}
+
+export const createPost = (input: CreatePostInput) => api.post<Post>('/api/posts', input)
+
+/** After posting, the feeds and users are refreshed (spec §4). */
+export function useCreatePost() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: createPost,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: postKeys.all })
+      void queryClient.invalidateQueries({ queryKey: ['users'] })
+    },
+  })
+}

@@ -1,0 +1,9 @@
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { postKeys } from './keys'
+import { postPagesOptions } from './list-query'
+
+export const forYouQueryOptions = () => postPagesOptions(postKeys.forYou(), '/api/posts/for-you')
+
+export function useForYou(enabled = true) {
+  return useInfiniteQuery({ ...forYouQueryOptions(), enabled })
+}

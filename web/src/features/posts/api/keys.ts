@@ -1,0 +1,10 @@
+// Every list or thread that holds posts lives under the "posts" root, so one update reaches them all.
+export const POSTS_ROOT = 'posts'
+export const postKeys = {
+  all: [POSTS_ROOT] as const,
+  feed: () => [POSTS_ROOT, 'feed'] as const,
+  forYou: () => [POSTS_ROOT, 'for-you'] as const,
+  thread: (id: number) => [POSTS_ROOT, 'thread', id] as const,
+  byUser: (username: string) => [POSTS_ROOT, 'user', username] as const,
+  likedBy: (username: string) => [POSTS_ROOT, 'liked-by', username] as const,
+}

@@ -1,0 +1,53 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { Post } from '@/lib/types'
+import { postKeys } from './keys'
+
+type PostUpdate = (post: Post) => Post
+
+function updateOne(post: Post, id: number, update: PostUpdate): Post {
+  let next = post.id === id ? update(post) : post
+  if (next.repostOf && next.repostOf.id === id) next = { ...next, repostOf: update(next.repostOf) }
+  return next
+}
+
+/** Applies `update` to every copy of post `id` in a cached value: a list, pages of lists, or a thread. */
+export function mapPostsIn(data: unknown, id: number, update: PostUpdate): unknown {
+  if (!data || typeof data !== 'object') return data
+  if (Array.isArray(data)) {
+    return data.map((item) => (item && typeof item === 'object' && 'id' in item ? updateOne(item as Post, id, update) : item))
+  }
+  const record = data as Record<string, unknown>
+  if (Array.isArray(record.pages)) {
+    return { ...record, pages: record.pages.map((page) => mapPostsIn(page, id, update)) }
+  }
+  if (record.post && typeof record.post === 'object') {
+    return {
+      ...record,
+      post: updateOne(record.post as Post, id, update),
+      replies: mapPostsIn(record.replies ?? [], id, update),
+      ancestors: mapPostsIn(record.ancestors ?? [], id, update),
+    }
+  }
+  return data
+}
+
+export function updatePostEverywhere(queryClient: QueryClient, id: number, update: PostUpdate) {
+  queryClient.setQueriesData({ queryKey: postKeys.all }, (data: unknown) => mapPostsIn(data, id, update))
+}
+
+function dropFromList(list: unknown, id: number): unknown {
+  if (!Array.isArray(list)) return list
+  return list.filter((item: Post) => item.id !== id && item.repostOf?.id !== id)
+}
+
+/** Removes post `id` (and reposts of it) from every cached list. */
+export function removePostEverywhere(queryClient: QueryClient, id: number) {
+  queryClient.setQueriesData({ queryKey: postKeys.all }, (data: unknown) => {
+    if (!data || typeof data !== 'object') return data
+    if (Array.isArray(data)) return dropFromList(data, id)
+    const record = data as Record<string, unknown>
+    if (Array.isArray(record.pages)) return { ...record, pages: record.pages.map((page) => dropFromList(page, id)) }
+    if (record.post) return { ...record, replies: dropFromList(record.replies, id) }
+    return data
+  })
+}

@@ -1,0 +1,49 @@
+import * as React from 'react'
+import type { Post } from '@/lib/types'
+
+const ComposeDialog = React.lazy(() => import('./compose-dialog'))
+
+interface ComposeRequest {
+  replyTo?: Post
+}
+
+interface ComposeState {
+  openCompose: (request?: ComposeRequest) => void
+}
+
+const ComposeContext = React.createContext<ComposeState>({ openCompose: () => {} })
+
+/** Holds the one "Create Post" dialog, for new posts and for replies. */
+export function ComposeProvider({ children }: { children: React.ReactNode }) {
+  const [request, setRequest] = React.useState<ComposeRequest | null>(null)
+  const [everOpened, setEverOpened] = React.useState(false)
+  const value = React.useMemo<ComposeState>(
+    () => ({
+      openCompose: (next = {}) => {
+        setEverOpened(true)
+        setRequest(next)
+      },
+    }),
+    [],
+  )
+  return (
+    <ComposeContext.Provider value={value}>
+      {children}
+      {everOpened && (
+        <React.Suspense fallback={null}>
+          <ComposeDialog
+            open={request !== null}
+            replyTo={request?.replyTo}
+            onOpenChange={(open) => {
+              if (!open) setRequest(null)
+            }}
+          />
+        </React.Suspense>
+      )}
+    </ComposeContext.Provider>
+  )
+}
+
+export function useCompose(): ComposeState {
+  return React.useContext(ComposeContext)
+}

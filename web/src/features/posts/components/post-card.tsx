@@ -1,0 +1,154 @@
+import * as React from 'react'
+import { Link, useLocation } from 'wouter'
+import { Heart, MessageCircle, Repeat2, Share, Trash2 } from 'lucide-react'
+import { Avatar } from '@/components/ui/avatar'
+import { toast } from '@/components/ui/use-toast'
+import { cn, relativeTime } from '@/lib/utils'
+import type { Post } from '@/lib/types'
+import { DEFAULT_LIKE_ERROR, useToggleLike } from '../api/toggle-like'
+import { useToggleRepost } from '../api/toggle-repost'
+import { useDeletePost } from '../api/delete-post'
+import { useCompose } from './compose-provider'
+import { PostContent } from './post-content'
+import { PostImages } from './post-images'
+import { PostPoll } from './post-poll'
+
+interface PostCardProps {
+  post: Post
+  currentUserId?: number
+  /** The like failure text: profile lists say "Failed to like post. Please try again." */
+  likeErrorDescription?: string
+  /** The thread's main post reads larger. */
+  emphasis?: boolean
+}
+
+async function sharePost(postId: number) {
+  const url = `${window.location.origin}/post/${postId}`
+  try {
+    await navigator.clipboard.writeText(url)
+    toast({ title: 'Link copied', description: 'The link to this post is on your clipboard.' })
+  } catch {
+    toast({ title: 'Error', description: 'Could not copy the link.', variant: 'destructive' })
+  }
+}
+
+const actionClass =
+  'inline-flex min-h-9 items-center gap-1.5 rounded-full px-2 text-sm text-muted-foreground transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50'
+
+export function PostCard({ post: shown, currentUserId, likeErrorDescription = DEFAULT_LIKE_ERROR, emphasis }: PostCardProps) {
+  const [, navigate] = useLocation()
+  // A repost shows the original; every action applies to the original.
+  const post = shown.repostOf ?? shown
+  const like = useToggleLike(post.id, likeErrorDescription)
+  const repost = useToggleRepost(post.id)
+  const remove = useDeletePost()
+  const { openCompose } = useCompose()
+  const isOwn = currentUserId !== undefined && post.author.id === currentUserId
+  const hasPoll = post.pollOptions.length > 0
+
+  function handleCardClick(event: React.MouseEvent<HTMLElement>) {
+    const target = event.target as HTMLElement
+    if (target.closest('button, a, [role="button"], input, textarea')) return
+    if (window.getSelection()?.toString()) return
+    navigate(`/post/${post.id}`)
+  }
+
+  return (
+    <article
+      aria-labelledby={`post-${shown.id}-author`}
+      onClick={handleCardClick}
+      className={cn('cursor-pointer border-b border-border px-4 py-3 transition-colors hover:bg-muted/40', emphasis && 'cursor-default hover:bg-transparent')}
+    >
+      {shown.repostOf && (
+        <p className="mb-1 flex items-center gap-1.5 pl-8 text-xs font-medium text-muted-foreground">
+          <Repeat2 className="size-3.5" aria-hidden="true" />
+          <Link href={`/profile/${shown.author.username}`} className="hover:underline">
+            {shown.author.displayName} reposted
+          </Link>
+        </p>
+      )}
+      <div className="flex gap-3">
+        <Link href={`/profile/${post.author.username}`} aria-label={`${post.author.displayName}'s profile`} className="shrink-0 self-start rounded-full">
+          <Avatar name={post.author.displayName} src={post.author.profileImageUrl} size={40} />
+        </Link>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
+            <Link
+              id={`post-${shown.id}-author`}
+              href={`/profile/${post.author.username}`}
+              className="truncate font-semibold hover:underline"
+            >
+              {post.author.displayName}
+            </Link>
+            <span className="truncate text-muted-foreground">@{post.author.username}</span>
+            <span aria-hidden="true" className="text-muted-foreground">
+              ·
+            </span>
+            <Link href={`/post/${post.id}`} className="text-muted-foreground hover:underline">
+              <time dateTime={post.createdAt}>{relativeTime(post.createdAt)}</time>
+            </Link>
+          </div>
+          {post.replyToId !== null && !emphasis && (
+            <p className="text-xs text-muted-foreground">
+              <Link href={`/post/${post.replyToId}`} className="hover:underline">
+                Replying to a post
+              </Link>
+            </p>
+          )}
+          <div className={cn('mt-1', emphasis ? 'text-lg' : 'text-[15px]')}>
+            <PostContent text={post.content} />
+          </div>
+          <PostImages urls={post.imageUrls} authorName={post.author.displayName} />
+          {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
+          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-1 sm:gap-4">
+            <button
+              type="button"
+              className={actionClass}
+              aria-label={`Reply (${post.replyCount})`}
+              onClick={() => openCompose({ replyTo: post })}
+            >
+              <MessageCircle className="size-4" aria-hidden="true" />
+              <span aria-hidden="true" className="tabular-nums">{post.replyCount}</span>
+            </button>
+            <button
+              type="button"
+              className={cn(actionClass, post.isReposted && 'text-repost')}
+              aria-label={`${post.isReposted ? 'Undo repost' : 'Repost'} (${post.repostCount})`}
+              aria-pressed={post.isReposted}
+              onClick={() => repost.mutate(!post.isReposted)}
+            >
+              <Repeat2 className="size-4" aria-hidden="true" />
+              <span aria-hidden="true" className="tabular-nums">{post.repostCount}</span>
+            </button>
+            <button
+              type="button"
+              className={cn(actionClass, post.isLiked && 'text-like')}
+              aria-label={`${post.isLiked ? 'Unlike' : 'Like'} (${post.likeCount})`}
+              aria-pressed={post.isLiked}
+              onClick={() => like.mutate(!post.isLiked)}
+            >
+              <Heart className={cn('size-4', post.isLiked && 'fill-current')} aria-hidden="true" />
+              <span aria-hidden="true" className="tabular-nums">{post.likeCount}</span>
+            </button>
+            <button type="button" className={actionClass} aria-label="Share" onClick={() => void sharePost(post.id)}>
+              <Share className="size-4" aria-hidden="true" />
+            </button>
+            {isOwn && (
+              <button
+                type="button"
+                className={cn(actionClass, 'ml-auto hover:text-destructive')}
+                aria-label="Delete post"
+                disabled={remove.isPending}
+                onClick={() => {
+                  if (window.confirm('Delete this post?')) remove.mutate(post.id)
+                }}
+              >
+                <Trash2 className="size-4" aria-hidden="true" />
+              </button>
+            )}
+          </div>
+        </div>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,65 @@
+import * as React from 'react'
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query'
+import { Button } from '@/components/ui/button'
+import { ApiError } from '@/lib/api-client'
+import { handleUnauthorized } from '@/lib/unauthorized'
+import type { Post } from '@/lib/types'
+import { PostCard } from './post-card'
+
+interface PostListProps {
+  query: UseInfiniteQueryResult<InfiniteData<Post[], unknown>, Error>
+  currentUserId?: number
+  empty: React.ReactNode
+  /** Keeps only some posts (profile tabs); "Load more" still follows the server's pages. */
+  filter?: (post: Post) => boolean
+  likeErrorDescription?: string
+}
+
+export function failureText(error: Error): string {
+  return error instanceof ApiError ? `${error.status} ${error.statusText}`.trim() : error.message
+}
+
+/** A paged list of post cards with "Load more posts" after a full page. */
+export function PostList({ query, currentUserId, empty, filter, likeErrorDescription }: PostListProps) {
+  const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage } = query
+
+  React.useEffect(() => {
+    if (error) handleUnauthorized(error)
+  }, [error])
+
+  if (isPending) {
+    return (
+      <p className="px-4 py-8 text-center text-muted-foreground" role="status">
+        Loading...
+      </p>
+    )
+  }
+  if (error) {
+    return (
+      <p className="px-4 py-8 text-center text-destructive" role="alert">
+        {failureText(error)}
+      </p>
+    )
+  }
+  const posts = (data?.pages.flat() ?? []).filter((post) => (filter ? filter(post) : true))
+  return (
+    <div>
+      {posts.length === 0 ? (
+        <div className="px-4 py-10 text-center text-muted-foreground">{empty}</div>
+      ) : (
+        <div>
+          {posts.map((post) => (
+            <PostCard key={post.id} post={post} currentUserId={currentUserId} likeErrorDescription={likeErrorDescription} />
+          ))}
+        </div>
+      )}
+      {hasNextPage && (
+        <div className="flex justify-center p-4">
+          <Button variant="outline" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? 'Loading...' : 'Load more posts'}
+          </Button>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,51 @@
+import { clsx, type ClassValue } from 'clsx'
+import { twMerge } from 'tailwind-merge'
+
+export function cn(...inputs: ClassValue[]) {
+  return twMerge(clsx(inputs))
+}
+
+/** Length in Unicode code points, the way the server counts a post. */
+export function codePointLength(text: string): number {
+  return [...text].length
+}
+
+const units: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+]
+
+/** "5 minutes ago", "in 3 hours"; "just now" under a minute or with no date. */
+export function relativeTime(iso: string | null | undefined, now: number = Date.now()): string {
+  if (!iso) return 'just now'
+  const then = new Date(iso).getTime()
+  if (Number.isNaN(then)) return 'just now'
+  const seconds = Math.round((then - now) / 1000)
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit)
+  }
+  return 'just now'
+}
+
+export function monthYear(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric' })
+}
+
+export function shortDate(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+}
+
+export function initial(name: string | null | undefined): string {
+  const first = [...(name ?? '').trim()][0]
+  return first ? first.toUpperCase() : '?'
+}
+
+/** A website shown without its scheme. */
+export function withoutScheme(url: string): string {
+  return url.replace(/^https?:\/\//i, '').replace(/\/$/, '')
+}
