@@ -1,0 +1,115 @@
+import { fireEvent, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { aPost, aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { Composer } from './composer'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+function setup(onPost: (body: unknown) => Response | Promise<Response> = () => json(aPost(), 201)) {
+  const fetch = mockFetch((url, init) => {
+    if (url === '/api/auth/user') return json(aUser)
+    if (url === '/api/posts' && init.method === 'POST') return onPost(JSON.parse(String(init.body)))
+    return json([])
+  })
+  renderWithProviders(<Composer />)
+  const textbox = screen.getByRole('textbox', { name: "What's happening?" })
+  const post = screen.getByRole('button', { name: 'Post' })
+  return { fetch, textbox, post }
+}
+
+describe('the composer', () => {
+  it('counts Unicode code points, as the server does', () => {
+    const { textbox } = setup()
+    fireEvent.change(textbox, { target: { value: '😀👍🏽 é' } })
+    // 😀 (1) + 👍 (1) + skin tone (1) + space (1) + é (1)
+    expect(screen.getByText('5/500')).toBeInTheDocument()
+  })
+
+  it('disables Post while the text is empty or only spaces', async () => {
+    const { textbox, post } = setup()
+    expect(post).toBeDisabled()
+    await userEvent.type(textbox, '   ')
+    expect(post).toBeDisabled()
+    await userEvent.type(textbox, 'hi')
+    expect(post).toBeEnabled()
+  })
+
+  it('shows the counter in the error colour and disables Post above 500', () => {
+    const { textbox, post } = setup()
+    fireEvent.change(textbox, { target: { value: '🙂'.repeat(500) } })
+    expect(screen.getByText('500/500')).not.toHaveClass('text-destructive')
+    expect(post).toBeEnabled()
+    fireEvent.change(textbox, { target: { value: '🙂'.repeat(501) } })
+    expect(screen.getByText('501/500')).toHaveClass('text-destructive')
+    expect(post).toBeDisabled()
+  })
+
+  it('opens a poll with two options, adds up to four, and hides it when one is left', async () => {
+    setup()
+    await userEvent.click(screen.getByRole('button', { name: 'Add poll' }))
+    expect(screen.getByPlaceholderText('Option 1')).toBeInTheDocument()
+    expect(screen.getByPlaceholderText('Option 2')).toBeInTheDocument()
+    expect(screen.queryByPlaceholderText('Option 3')).not.toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Add option' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Add option' }))
+    expect(screen.getByPlaceholderText('Option 4')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Add option' })).not.toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Remove option 4' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Remove option 3' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Remove option 2' }))
+    expect(screen.queryByPlaceholderText('Option 1')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Add poll' })).toBeInTheDocument()
+  })
+
+  it('clears the options when the poll is toggled off', async () => {
+    setup()
+    await userEvent.click(screen.getByRole('button', { name: 'Add poll' }))
+    await userEvent.type(screen.getByPlaceholderText('Option 1'), 'Tea')
+    await userEvent.click(screen.getByRole('button', { name: 'Remove poll' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Add poll' }))
+    expect(screen.getByPlaceholderText('Option 1')).toHaveValue('')
+  })
+
+  it('posts trimmed text with non-blank options, shows Posting..., then clears everything', async () => {
+    let release: (r: Response) => void = () => {}
+    const bodies: unknown[] = []
+    const { textbox } = setup((body) => {
+      bodies.push(body)
+      return new Promise<Response>((resolve) => (release = resolve))
+    })
+    await userEvent.type(textbox, '  Tea or coffee?  ')
+    await userEvent.click(screen.getByRole('button', { name: 'Add poll' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Add option' }))
+    await userEvent.type(screen.getByPlaceholderText('Option 1'), 'Tea')
+    await userEvent.type(screen.getByPlaceholderText('Option 3'), 'Coffee')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+
+    expect(await screen.findByRole('button', { name: 'Posting...' })).toBeDisabled()
+    expect(bodies[0]).toEqual({ content: 'Tea or coffee?', pollOptions: ['Tea', 'Coffee'], replyToId: null })
+    release(json(aPost(), 201))
+
+    const toast = await screen.findByText('Post created')
+    expect(within(toast.closest('li') ?? document.body).getByText('Your post has been shared successfully.')).toBeInTheDocument()
+    expect(textbox).toHaveValue('')
+    expect(screen.queryByPlaceholderText('Option 1')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Post' })).toBeDisabled()
+  })
+
+  it('keeps the text and says so when posting fails', async () => {
+    const { textbox } = setup(() => json({ message: 'boom' }, 500))
+    await userEvent.type(textbox, 'Hello')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    expect(await screen.findByText('Failed to create post. Please try again.')).toBeInTheDocument()
+    expect(textbox).toHaveValue('Hello')
+  })
+
+  it('offers image attach while fewer than four images are attached', () => {
+    setup()
+    expect(screen.getByRole('button', { name: 'Add images' })).toBeEnabled()
+  })
+})

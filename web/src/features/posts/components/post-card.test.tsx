@@ -1,0 +1,86 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '@/lib/query-client'
+import type { Post } from '@/lib/types'
+import { aPost, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { useFeed } from '../api/get-feed'
+import { postKeys } from '../api/keys'
+import { ComposeProvider } from './compose-provider'
+import { PostList } from './post-list'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+function Feed() {
+  const feed = useFeed()
+  return <PostList query={feed} currentUserId={1} empty={<p>empty</p>} />
+}
+
+function renderFeed(posts: Post[]) {
+  const queryClient = createQueryClient()
+  queryClient.setQueryData(postKeys.feed(), { pages: [posts], pageParams: [0] })
+  renderWithProviders(
+    <ComposeProvider>
+      <Feed />
+    </ComposeProvider>,
+    queryClient,
+  )
+  return queryClient
+}
+
+describe('a post card', () => {
+  it('likes at once and reverts with the spec toast when the server fails', async () => {
+    let fail: () => void = () => {}
+    mockFetch(() => new Promise<Response>((resolve) => (fail = () => resolve(new Response('nope', { status: 500 })))))
+    renderFeed([aPost({ likeCount: 4, isLiked: false })])
+
+    await userEvent.click(screen.getByRole('button', { name: 'Like (4)' }))
+    expect(screen.getByRole('button', { name: 'Unlike (5)' })).toHaveAttribute('aria-pressed', 'true')
+
+    fail()
+    expect(await screen.findByRole('button', { name: 'Like (4)' })).toHaveAttribute('aria-pressed', 'false')
+    expect(await screen.findByText('Failed to update like. Please try again.')).toBeInTheDocument()
+  })
+
+  it('keeps the like and takes the server numbers when it succeeds', async () => {
+    const fetch = mockFetch(() => json(aPost({ likeCount: 9, isLiked: true })))
+    renderFeed([aPost({ likeCount: 4, isLiked: false })])
+    await userEvent.click(screen.getByRole('button', { name: 'Like (4)' }))
+    expect(await screen.findByRole('button', { name: 'Unlike (9)' })).toBeInTheDocument()
+    expect(fetch.mock.calls[0]?.[0]).toBe('/api/posts/10/like')
+    expect(fetch.mock.calls[0]?.[1]?.method).toBe('POST')
+  })
+
+  it('reverts a repost with the spec toast', async () => {
+    mockFetch(() => new Response('', { status: 500 }))
+    renderFeed([aPost({ repostCount: 1, isReposted: false })])
+    await userEvent.click(screen.getByRole('button', { name: 'Repost (1)' }))
+    expect(await screen.findByText('Failed to repost. Please try again.')).toBeInTheDocument()
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Repost (1)' })).toBeInTheDocument())
+  })
+
+  it('shows a repost as "<name> reposted" over the original, and links mentions', () => {
+    mockFetch(() => json([]))
+    const original = aPost({ id: 7 })
+    renderFeed([
+      aPost({
+        id: 11,
+        content: '♻️',
+        repostOfId: 7,
+        repostOf: original,
+        author: { id: 3, username: 'alan', displayName: 'Alan Turing', profileImageUrl: null },
+      }),
+    ])
+    expect(screen.getByText('Alan Turing reposted')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: '@grace' })).toHaveAttribute('href', '/profile/grace')
+  })
+
+  it('shows "Load more posts" only after a full page', () => {
+    mockFetch(() => json([]))
+    const full = Array.from({ length: 20 }, (_, i) => aPost({ id: i + 1 }))
+    renderFeed(full)
+    expect(screen.getByRole('button', { name: 'Load more posts' })).toBeInTheDocument()
+  })
+})

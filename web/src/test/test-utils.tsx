@@ -1,0 +1,61 @@
+import * as React from 'react'
+import { render } from '@testing-library/react'
+import type { QueryClient } from '@tanstack/react-query'
+import { vi } from 'vitest'
+import { AppProvider } from '@/app/provider'
+import { createQueryClient } from '@/lib/query-client'
+import type { Post, User } from '@/lib/types'
+
+export function renderWithProviders(ui: React.ReactElement, queryClient: QueryClient = createQueryClient()) {
+  return { queryClient, ...render(<AppProvider queryClient={queryClient}>{ui}</AppProvider>) }
+}
+
+type Handler = (url: string, init: RequestInit) => Response | Promise<Response>
+
+/** Replaces fetch with a handler and returns the mock so tests can read the calls. */
+export function mockFetch(handler: Handler) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => handler(String(input), init))
+  vi.stubGlobal('fetch', fn)
+  return fn
+}
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+export const aUser: User = {
+  id: 1,
+  username: 'ada',
+  displayName: 'Ada Lovelace',
+  bio: 'First programmer',
+  website: 'https://ada.example',
+  profileImageUrl: null,
+  headerImageUrl: null,
+  createdAt: '2026-01-15T10:00:00Z',
+  followerCount: 2,
+  followingCount: 3,
+  invitesAvailable: 3,
+  email: 'ada@example.com',
+}
+
+export function aPost(overrides: Partial<Post> = {}): Post {
+  return {
+    id: 10,
+    content: 'Hello @grace, nice to meet you',
+    author: { id: 2, username: 'grace', displayName: 'Grace Hopper', profileImageUrl: null },
+    createdAt: new Date().toISOString(),
+    imageUrls: [],
+    pollOptions: [],
+    pollVotes: {},
+    pollExpiresAt: null,
+    myVote: null,
+    replyToId: null,
+    repostOfId: null,
+    replyCount: 0,
+    repostCount: 1,
+    likeCount: 4,
+    isLiked: false,
+    isReposted: false,
+    ...overrides,
+  }
+}
