@@ -1,0 +1,52 @@
+//! Authentication as extractors: a handler that takes `CurrentUser` only runs for a member
+//! with a live session (401 otherwise); `MaybeUser` is for calls that also serve visitors.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use super::session;
+use crate::app::AppState;
+use crate::error::{Error, Result};
+
+/// The member making the request.
+#[derive(Clone, Debug)]
+pub struct CurrentUser {
+    pub id: i64,
+    /// Hash of the session in use (to end it, or to keep it while ending the others).
+    pub session_hash: String,
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        if let Some(user) = parts.extensions.get::<CurrentUser>() {
+            return Ok(user.clone());
+        }
+        let token = session::token_from_headers(&state.config, &parts.headers)
+            .ok_or(Error::Unauthorized)?;
+        let (id, session_hash) =
+            session::lookup(&state.db.read, &state.db.write, token, state.clock.now())
+                .await?
+                .ok_or(Error::Unauthorized)?;
+        let user = CurrentUser { id, session_hash };
+        parts.extensions.insert(user.clone());
+        Ok(user)
+    }
+}
+
+/// The member making the request, if there is one with a live session.
+#[derive(Clone, Debug)]
+pub struct MaybeUser(pub Option<CurrentUser>);
+
+impl FromRequestParts<AppState> for MaybeUser {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        match CurrentUser::from_request_parts(parts, state).await {
+            Ok(user) => Ok(MaybeUser(Some(user))),
+            Err(Error::Unauthorized) => Ok(MaybeUser(None)),
+            Err(other) => Err(other),
+        }
+    }
+}

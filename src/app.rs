@@ -1,0 +1,180 @@
+//! Application assembly: state, router, middleware, and the server's life cycle.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use tokio::net::TcpListener;
+use tower_http::compression::CompressionLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::db::Db;
+use crate::error::Error;
+use crate::mail::Mailer;
+use crate::media::MediaStore;
+
+/// Everything a handler may need; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub clock: Clock,
+    pub mailer: Mailer,
+    pub media: MediaStore,
+}
+
+/// JSON bodies are small; uploads have their own, larger limit on their own route.
+pub const JSON_BODY_LIMIT: usize = 64 * 1024;
+
+/// The API routes of every area, with their OpenAPI description.
+pub fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(crate::openapi::base())
+        .merge(crate::accounts::router())
+        .merge(crate::waitlist::router())
+        .merge(crate::invites::router())
+        .merge(crate::posts::router())
+        .merge(crate::feeds::router())
+        .merge(crate::users::router())
+        .merge(crate::follows::router())
+        .merge(crate::notifications::router())
+        .merge(crate::media::api_router())
+}
+
+pub fn router(state: AppState) -> Router {
+    let (api, openapi) = api_routes().split_for_parts();
+    let openapi = Arc::new(openapi);
+    let api = api
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let doc = openapi.clone();
+                async move { axum::Json(doc.as_ref().clone()) }
+            }),
+        )
+        .route("/api", axum::routing::any(api_not_found))
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .layer(DefaultBodyLimit::max(JSON_BODY_LIMIT));
+
+    Router::new()
+        .merge(api)
+        .merge(crate::media::object_routes())
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .fallback(crate::web::serve_app)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::security::guard,
+        ))
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(60),
+        ))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+async fn api_not_found() -> Error {
+    Error::not_found("Not found")
+}
+
+/// The process is alive.
+async fn healthz() -> impl IntoResponse {
+    axum::Json(serde_json::json!({ "status": "ok" }))
+}
+
+/// The database answers: the instance can serve requests.
+async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
+    if state.db.ping().await {
+        (StatusCode::OK, axum::Json(serde_json::json!({ "status": "ready" })))
+    } else {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            axum::Json(serde_json::json!({ "status": "unavailable", "message": "The database is not reachable" })),
+        )
+    }
+}
+
+/// A built application: bound to its port, migrated, ready to run.
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Application {
+    pub async fn build(config: Config) -> anyhow::Result<Application> {
+        Self::build_with_clock(config, Clock::default()).await
+    }
+
+    /// Builds with a given clock (tests move it).
+    pub async fn build_with_clock(config: Config, clock: Clock) -> anyhow::Result<Application> {
+        std::fs::create_dir_all(&config.data_dir)?;
+        let db = Db::connect(&config.database_url).await?;
+        db.migrate().await?;
+        let mailer = Mailer::from_config(&config)?;
+        let media = MediaStore::from_config(&config).await?;
+        let listener = TcpListener::bind(config.addr).await?;
+        let state = AppState { db, config: Arc::new(config), clock, mailer, media };
+        Ok(Application { listener, state })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().expect("bound listener has an address")
+    }
+
+    pub fn port(&self) -> u16 {
+        self.local_addr().port()
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `shutdown` completes, then lets in-flight requests finish.
+    pub async fn run_until(
+        self,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let state = self.state.clone();
+        let background = crate::media::spawn_background(state.clone());
+        let app = router(state.clone());
+        axum::serve(
+            self.listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await?;
+        background.abort();
+        state.db.close().await;
+        Ok(())
+    }
+}
+
+/// Completes on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+    tracing::info!("shutdown signal received; finishing in-flight requests");
+}

@@ -1,0 +1,176 @@
+//! The command line: `murmur serve`, `murmur migrate` and the operator commands.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::app::{Application, shutdown_signal};
+use crate::config::{Config, ServerArgs, StorageArgs};
+use crate::db::Db;
+
+#[derive(Parser, Debug)]
+#[command(name = "murmur", version, about = "Murmur: the invite-only human network")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the web app and the API.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, env = "MURMUR_ADDR", default_value = "127.0.0.1:8080")]
+        addr: SocketAddr,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+    /// Apply database migrations and exit.
+    Migrate {
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Invite codes, for the operator of an instance.
+    Invite {
+        #[command(subcommand)]
+        command: InviteCommand,
+    },
+    /// The waitlist, for the operator of an instance.
+    Waitlist {
+        #[command(subcommand)]
+        command: WaitlistCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum InviteCommand {
+    /// Print fresh invite codes (valid 7 days), one per line.
+    Create {
+        /// How many codes.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        count: u32,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum WaitlistCommand {
+    /// List waiting addresses, oldest first.
+    List {
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// E-mail an invite code to the oldest waiting addresses not yet invited.
+    Invite {
+        /// How many addresses to invite.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10000))]
+        count: u32,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: could not start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("murmur=info,tower_http=info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+async fn open_db(storage: &StorageArgs) -> anyhow::Result<Db> {
+    std::fs::create_dir_all(&storage.data_dir)?;
+    let db = Db::connect(&storage.database_url()).await?;
+    db.migrate().await?;
+    Ok(db)
+}
+
+pub async fn run(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Serve { addr, server } => {
+            let config = Config::from_args(&server, addr);
+            let app = Application::build(config).await?;
+            first_start_invite(&app).await?;
+            tracing::info!(addr = %app.local_addr(), public_url = %app.state().config.public_url, "murmur is listening");
+            app.run_until(shutdown_signal()).await
+        }
+        Command::Migrate { storage } => {
+            open_db(&storage).await?;
+            println!("migrations applied");
+            Ok(())
+        }
+        Command::Invite { command: InviteCommand::Create { count, storage } } => {
+            let db = open_db(&storage).await?;
+            let now = crate::clock::Clock::default().now();
+            for _ in 0..count {
+                let (_, code) = crate::invites::store::insert_code(&db.write, None, now).await?;
+                println!("{code}");
+            }
+            Ok(())
+        }
+        Command::Waitlist { command: WaitlistCommand::List { storage } } => {
+            let db = open_db(&storage).await?;
+            for entry in crate::waitlist::store::list(&db.read).await? {
+                let invited = match entry.invited_at {
+                    Some(at) => format!("invited {}", crate::clock::to_rfc3339(at)),
+                    None => "waiting".to_string(),
+                };
+                println!("{}\t{}\t{}", crate::clock::to_rfc3339(entry.created_at), entry.email, invited);
+            }
+            Ok(())
+        }
+        Command::Waitlist { command: WaitlistCommand::Invite { count, server } } => {
+            let config = Config::from_args(&server, "127.0.0.1:0".parse()?);
+            let invited = crate::waitlist::invite_oldest(&config, count).await?;
+            println!("invited {invited} address(es)");
+            Ok(())
+        }
+    }
+}
+
+/// With no members yet, the operator needs a first invite: print one (reusing an unused one).
+async fn first_start_invite(app: &Application) -> anyhow::Result<()> {
+    let state = app.state();
+    let members: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&state.db.read).await?;
+    if members > 0 {
+        return Ok(());
+    }
+    let now = state.clock.now();
+    let existing: Option<String> = sqlx::query_scalar(
+        "SELECT code FROM invites WHERE owner_id IS NULL AND used_at IS NULL AND expires_at > $1 ORDER BY id LIMIT 1",
+    )
+    .bind(now)
+    .fetch_optional(&state.db.read)
+    .await?;
+    let code = match existing {
+        Some(code) => code,
+        None => crate::invites::store::insert_code(&state.db.write, None, now).await?.1,
+    };
+    println!(
+        "\nMurmur has no members yet. Sign up as the first one with this invite code:\n\n    {code}\n\n\
+         Open {} , choose Login, enter the code and your e-mail address.\n\
+         (With SMTP_URL unset, the login e-mail is written to {}.)\n",
+        state.config.public_url,
+        state.config.data_dir.join("outbox").display()
+    );
+    Ok(())
+}

@@ -1,0 +1,96 @@
+//! Settings, from flags and the environment (clap with `env`). Every subcommand shares the
+//! storage settings so an operator can point any of them at a running instance's data.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+use url::Url;
+
+/// Where the data lives; taken by every subcommand.
+#[derive(Args, Clone, Debug)]
+pub struct StorageArgs {
+    /// Directory for the SQLite database, the mail outbox, local media and the server secret.
+    #[arg(long, env = "MURMUR_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// Database URL: unset means SQLite at <data-dir>/murmur.db; a postgres:// URL means PostgreSQL.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+}
+
+impl StorageArgs {
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) if !url.is_empty() => url.clone(),
+            _ => format!("sqlite://{}?mode=rwc", self.data_dir.join("murmur.db").display()),
+        }
+    }
+}
+
+/// Settings of a serving instance (and of commands that send mail or make links).
+#[derive(Args, Clone, Debug)]
+pub struct ServerArgs {
+    #[command(flatten)]
+    pub storage: StorageArgs,
+    /// The public base URL people reach Murmur at (links in e-mails, cookie security, origin checks).
+    #[arg(long, env = "MURMUR_PUBLIC_URL", default_value = "http://localhost:8080")]
+    pub public_url: Url,
+    /// SMTP server for outgoing mail, e.g. smtp://user:pass@host:587 (STARTTLS),
+    /// smtps://… (TLS), smtp://host:25?tls=none (plain). Unset: mail is written to <data-dir>/outbox.
+    #[arg(long, env = "SMTP_URL")]
+    pub smtp_url: Option<String>,
+    /// Sender of outgoing mail.
+    #[arg(long, env = "MAIL_FROM", default_value = "Murmur <no-reply@localhost>")]
+    pub mail_from: String,
+    /// Media storage: unset means <data-dir>/media; s3://bucket uses an S3-compatible bucket
+    /// (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL).
+    #[arg(long, env = "MURMUR_STORAGE_URL")]
+    pub storage_url: Option<String>,
+    /// Server secret for signing local upload URLs; unset means a random one kept in <data-dir>/secret.
+    #[arg(long, env = "MURMUR_SECRET", hide_env_values = true)]
+    pub secret: Option<String>,
+}
+
+/// The running application's configuration, built from the flags (or directly by tests).
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    pub database_url: String,
+    pub public_url: Url,
+    pub smtp_url: Option<String>,
+    pub mail_from: String,
+    pub storage_url: Option<String>,
+    pub secret: Option<String>,
+    /// Address to listen on; port 0 picks a free one (tests).
+    pub addr: SocketAddr,
+}
+
+impl Config {
+    pub fn from_args(args: &ServerArgs, addr: SocketAddr) -> Self {
+        Config {
+            data_dir: args.storage.data_dir.clone(),
+            database_url: args.storage.database_url(),
+            public_url: args.public_url.clone(),
+            smtp_url: args.smtp_url.clone().filter(|s| !s.is_empty()),
+            mail_from: args.mail_from.clone(),
+            storage_url: args.storage_url.clone().filter(|s| !s.is_empty()),
+            secret: args.secret.clone().filter(|s| !s.is_empty()),
+            addr,
+        }
+    }
+
+    /// True when people reach Murmur over https: cookies get `Secure` and the `__Host-` prefix.
+    pub fn is_https(&self) -> bool {
+        self.public_url.scheme() == "https"
+    }
+
+    /// The public URL's origin, e.g. `https://murmur.example` (no trailing slash).
+    pub fn public_origin(&self) -> String {
+        self.public_url.origin().ascii_serialization()
+    }
+
+    /// An absolute link to a path of the web app.
+    pub fn link(&self, path_and_query: &str) -> String {
+        format!("{}{}", self.public_origin(), path_and_query)
+    }
+}

@@ -1,0 +1,136 @@
+//! The database: one set of queries for SQLite and PostgreSQL through sqlx's `Any` driver.
+//!
+//! Where the dialects agree (nearly everywhere: `$1` parameters, `RETURNING`, `ON CONFLICT`,
+//! integer times) a query is written once. The differences live here and in the two migration
+//! folders: identity columns, `length` vs `char_length` in checks, and SQLite's connection
+//! pragmas. Values cross the driver only as integers, text and NULL; booleans are computed as
+//! integers (`CASE WHEN … THEN 1 ELSE 0 END`) so both backends answer the same type.
+//!
+//! SQLite allows one writer at a time. Instead of letting concurrent writers fail with
+//! "database is locked", writes go through a pool of exactly one connection (`Db::write`), so
+//! they queue inside the process; reads use a separate pool and never wait for writes (WAL).
+//! On PostgreSQL both handles are the same pool.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+pub struct Db {
+    /// Pool for reads (and for PostgreSQL, writes too).
+    pub read: AnyPool,
+    /// Pool for writes: a single connection on SQLite, the same pool as `read` on PostgreSQL.
+    pub write: AnyPool,
+    pub backend: Backend,
+}
+
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+impl Db {
+    /// Connects to the database a URL names: `sqlite://…` or `postgres://…`.
+    pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            anyhow::bail!("unsupported database URL (expected sqlite:// or postgres://)");
+        };
+        let options = AnyConnectOptions::from_str(url)?;
+        match backend {
+            Backend::Sqlite => {
+                let read = sqlite_pool(8).connect_with(options.clone()).await?;
+                let write = sqlite_pool(1).connect_with(options).await?;
+                // WAL is a property of the database file; set it once on the writer.
+                write.execute("PRAGMA journal_mode = WAL").await?;
+                Ok(Db { read, write, backend })
+            }
+            Backend::Postgres => {
+                let pool = AnyPoolOptions::new()
+                    .max_connections(16)
+                    .acquire_timeout(Duration::from_secs(5))
+                    .connect_with(options)
+                    .await?;
+                Ok(Db { read: pool.clone(), write: pool, backend })
+            }
+        }
+    }
+
+    /// Applies the migrations of this backend that are not applied yet.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        let migrator = match self.backend {
+            Backend::Sqlite => &SQLITE_MIGRATOR,
+            Backend::Postgres => &POSTGRES_MIGRATOR,
+        };
+        migrator.run(&self.write).await?;
+        Ok(())
+    }
+
+    /// True when the database answers (readiness).
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.read).await.is_ok()
+    }
+
+    pub async fn close(&self) {
+        self.read.close().await;
+        self.write.close().await;
+    }
+}
+
+fn sqlite_pool(size: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(size)
+        .min_connections(1)
+        .acquire_timeout(Duration::from_secs(30))
+        .after_connect(|conn, _meta| {
+            Box::pin(async move {
+                // synchronous=NORMAL in WAL mode: a commit survives the process being killed
+                // (it is in the WAL file); only an OS crash or power loss can lose the last
+                // commits, never the database's consistency. See docs/operations.md.
+                conn.execute(
+                    "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
+                     PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;",
+                )
+                .await?;
+                Ok(())
+            })
+        })
+}
+
+/// The name of the constraint a database error broke, if it is a unique, check or foreign key
+/// violation. PostgreSQL names it; SQLite names only the columns (or a named CHECK) in its
+/// message, so callers match on either (`violates`).
+pub fn violated_constraint(err: &sqlx::Error) -> Option<String> {
+    let db_err = err.as_database_error()?;
+    if let Some(name) = db_err.constraint() {
+        return Some(name.to_string());
+    }
+    Some(db_err.message().to_string())
+}
+
+/// True when `err` broke the named constraint. `sqlite_hint` is how SQLite's message names it:
+/// the CHECK constraint's name, or `table.column` list of a UNIQUE/PRIMARY KEY.
+pub fn violates(err: &sqlx::Error, pg_name: &str, sqlite_hint: &str) -> bool {
+    match violated_constraint(err) {
+        Some(what) => what == pg_name || what.contains(sqlite_hint),
+        None => false,
+    }
+}
+
+/// True for errors that mean "the database is not reachable right now" (answered 503).
+pub fn is_unavailable(err: &sqlx::Error) -> bool {
+    matches!(
+        err,
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed | sqlx::Error::Tls(_)
+    )
+}

@@ -1,0 +1,25 @@
+//! Invite codes: members hand them to friends; sign-up needs one.
+
+pub mod store;
+
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::app::AppState;
+use crate::error::Result;
+use crate::users::UserRow;
+
+pub use store::{CODE_ALPHABET, CODE_LEN, INVITE_LIFETIME, MONTHLY_INVITES};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+}
+
+/// Gives the member this month's invites if they have not had them yet, and answers the row
+/// as it now stands.
+pub async fn with_monthly_top_up(state: &AppState, mut row: UserRow) -> Result<UserRow> {
+    let month = store::month_of(state.clock.now());
+    if let Some(available) = store::top_up(&state.db.write, row.id, month).await? {
+        row.invites_available = available;
+    }
+    Ok(row)
+}

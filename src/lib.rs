@@ -1,0 +1,29 @@
+//! Murmur: an invite-only microblog. The binary is thin; everything lives here so that tests
+//! start the real application (see `app::Application`).
+
+pub mod accounts;
+pub mod api;
+pub mod app;
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod feeds;
+pub mod follows;
+pub mod invites;
+pub mod mail;
+pub mod media;
+pub mod notifications;
+pub mod openapi;
+pub mod posts;
+pub mod rate_limit;
+pub mod secrets;
+pub mod security;
+pub mod users;
+pub mod waitlist;
+pub mod web;
+
+pub use app::{AppState, Application};
+pub use config::Config;
+pub use error::{Error, Result};

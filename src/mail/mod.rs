@@ -1,0 +1,90 @@
+//! Outgoing e-mail: through SMTP when `SMTP_URL` is set, otherwise written as .eml files to
+//! `<data-dir>/outbox/` (so a person trying Murmur locally can log in with nothing set up).
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+
+/// One message: a subject, a plain-text part and an HTML part.
+pub struct Email {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+#[derive(Clone)]
+pub struct Mailer {
+    from: Mailbox,
+    transport: Transport,
+}
+
+#[derive(Clone)]
+enum Transport {
+    Outbox(PathBuf),
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+}
+
+impl Mailer {
+    pub fn from_config(config: &Config) -> anyhow::Result<Mailer> {
+        let from: Mailbox = config.mail_from.parse().context("MAIL_FROM is not a valid address")?;
+        let transport = match &config.smtp_url {
+            Some(url) => Transport::Smtp(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .context("SMTP_URL is not a valid smtp:// or smtps:// URL")?
+                    .timeout(Some(std::time::Duration::from_secs(15)))
+                    .build(),
+            ),
+            None => Transport::Outbox(config.data_dir.join("outbox")),
+        };
+        Ok(Mailer { from, transport })
+    }
+
+    /// True when mail goes to the local outbox folder instead of a mail server.
+    pub fn is_outbox(&self) -> bool {
+        matches!(self.transport, Transport::Outbox(_))
+    }
+
+    /// Sends (or files) one message. A mail server that cannot be reached answers 503, so the
+    /// person is told to try again.
+    pub async fn send(&self, email: Email) -> Result<()> {
+        let to: Mailbox = email
+            .to
+            .parse()
+            .map_err(|_| Error::bad_request("Please enter a valid email address."))?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(email.subject)
+            .multipart(MultiPart::alternative_plain_html(email.text, email.html))
+            .map_err(|e| Error::Internal(anyhow::anyhow!("building an e-mail: {e}")))?;
+        match &self.transport {
+            Transport::Outbox(dir) => {
+                tokio::fs::create_dir_all(dir).await.context("creating the outbox")?;
+                let name = format!(
+                    "{}-{}.eml",
+                    chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ"),
+                    hex::encode(crate::secrets::random_bytes::<4>())
+                );
+                let path = dir.join(name);
+                tokio::fs::write(&path, message.formatted()).await.context("writing to the outbox")?;
+                tracing::info!(path = %path.display(), "e-mail written to the outbox");
+                Ok(())
+            }
+            Transport::Smtp(smtp) => match smtp.send(message).await {
+                Ok(_) => Ok(()),
+                Err(e) => {
+                    tracing::error!(error = %e, "sending e-mail failed");
+                    Err(Error::Unavailable(
+                        "We could not send the email right now. Please try again in a few minutes.".into(),
+                    ))
+                }
+            },
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Request guard applied to every answer: security headers, and refusal of cross-site
+//! state-changing requests (a CSRF defence that does not depend on SameSite alone).
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::app::AppState;
+use crate::error::Error;
+
+/// Header a cross-site HTML form cannot send; the web app sends it on every call.
+pub const CUSTOM_HEADER: &str = "x-requested-with";
+
+pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if !is_safe_method(request.method()) && !is_same_site(&state, request.headers()) {
+        return Error::forbidden("Cross-site request refused").into_response();
+    }
+    let mut response = next.run(request).await;
+    add_security_headers(&state, response.headers_mut());
+    response
+}
+
+fn is_safe_method(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// A state-changing request is accepted when its Origin (or, lacking one, its Referer) is this
+/// instance's origin, or, with neither, when it carries the custom header.
+fn is_same_site(state: &AppState, headers: &HeaderMap) -> bool {
+    let source = headers
+        .get(header::ORIGIN)
+        .or_else(|| headers.get(header::REFERER))
+        .and_then(|v| v.to_str().ok());
+    match source {
+        Some(value) => origin_matches(state, headers, value),
+        None => headers.contains_key(CUSTOM_HEADER),
+    }
+}
+
+fn origin_matches(state: &AppState, headers: &HeaderMap, value: &str) -> bool {
+    let Ok(url) = url::Url::parse(value) else {
+        return false; // includes Origin: null
+    };
+    let origin = url.origin().ascii_serialization();
+    if origin == state.config.public_origin() {
+        return true;
+    }
+    // Also accept the Host the request was sent to (an instance reached by another name or
+    // port than its public URL, e.g. in development), but only with the same scheme.
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    match (host, url.host_str()) {
+        (Some(host), Some(url_host)) => {
+            let with_port = match url.port() {
+                Some(p) => format!("{url_host}:{p}"),
+                None => url_host.to_string(),
+            };
+            with_port.eq_ignore_ascii_case(host)
+                && url.scheme() == state.config.public_url.scheme()
+        }
+        _ => false,
+    }
+}
+
+fn add_security_headers(state: &AppState, headers: &mut HeaderMap) {
+    let extra = state.media.external_origin().unwrap_or_default();
+    let csp = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: blob: {extra}; media-src 'self'; font-src 'self'; \
+         connect-src 'self' {extra}; object-src 'none'; base-uri 'none'; \
+         frame-ancestors 'none'; form-action 'self'"
+    );
+    let mut set = |name: HeaderName, value: &str| {
+        if !headers.contains_key(&name) {
+            if let Ok(v) = HeaderValue::from_str(value) {
+                headers.insert(name, v);
+            }
+        }
+    };
+    set(header::CONTENT_SECURITY_POLICY, &csp);
+    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(header::REFERRER_POLICY, "strict-origin-when-cross-origin");
+    set(header::X_FRAME_OPTIONS, "DENY");
+    set(
+        HeaderName::from_static("permissions-policy"),
+        "camera=(), microphone=(), geolocation=()",
+    );
+    if state.config.is_https() {
+        set(header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
+    }
+}

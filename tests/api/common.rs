@@ -1,0 +1,271 @@
+#![allow(dead_code)] // helpers for every area's tests; not each module uses all of them
+//! The test harness: the real application on a random port, on a fresh database.
+//!
+//! Every API test runs twice, on SQLite (a temporary data dir) and on PostgreSQL (a fresh
+//! database on the server named by MURMUR_TEST_POSTGRES_URL, dropped afterwards). Without that
+//! variable the PostgreSQL run is skipped, unless MURMUR_REQUIRE_POSTGRES=1 makes it a failure.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use murmur::clock::Clock;
+use murmur::{AppState, Application, Config};
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub base: String,
+    pub state: AppState,
+    pub clock: Clock,
+    /// A visitor's client: keeps cookies, sends a same-origin Origin header.
+    pub client: reqwest::Client,
+    pub data_dir: tempfile::TempDir,
+    pub backend: Backend,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+    pg: Option<PgDatabase>,
+}
+
+/// A member created for a test, with a client that is logged in as them.
+pub struct Member {
+    pub id: i64,
+    pub username: String,
+    pub email: String,
+    pub client: reqwest::Client,
+}
+
+/// Spawns the app for each backend and runs the test body with it:
+/// `both_databases!(a_used_invite_cannot_sign_up_twice);` runs
+/// `async fn a_used_invite_cannot_sign_up_twice(app: TestApp)` on SQLite and PostgreSQL.
+#[macro_export]
+macro_rules! both_databases {
+    ($($name:ident),+ $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let app = $crate::common::TestApp::spawn($crate::common::Backend::Sqlite).await
+                    .expect("SQLite is always available");
+                super::$name(app).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(app) = $crate::common::TestApp::spawn($crate::common::Backend::Postgres).await {
+                    super::$name(app).await;
+                }
+            }
+        }
+    )+};
+}
+
+impl TestApp {
+    /// The app on a fresh database; None when PostgreSQL is asked for but not configured.
+    pub async fn spawn(backend: Backend) -> Option<TestApp> {
+        Self::spawn_with(backend, |_| {}).await
+    }
+
+    /// Like `spawn`, with a chance to change the configuration first.
+    pub async fn spawn_with(backend: Backend, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let (database_url, pg) = match backend {
+            Backend::Sqlite => (
+                format!("sqlite://{}?mode=rwc", data_dir.path().join("murmur.db").display()),
+                None,
+            ),
+            Backend::Postgres => {
+                let pg = PgDatabase::create().await?;
+                (pg.url.clone(), Some(pg))
+            }
+        };
+        let mut config = Config {
+            data_dir: data_dir.path().to_path_buf(),
+            database_url,
+            public_url: "http://127.0.0.1:0".parse().unwrap(),
+            smtp_url: None,
+            mail_from: "Murmur <no-reply@murmur.test>".into(),
+            storage_url: None,
+            secret: None,
+            addr: "127.0.0.1:0".parse().unwrap(),
+        };
+        // The port is known only once bound; bind first, then set the public URL to match.
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = probe.local_addr().unwrap().port();
+        drop(probe);
+        config.addr = format!("127.0.0.1:{port}").parse().unwrap();
+        config.public_url = format!("http://127.0.0.1:{port}").parse().unwrap();
+        adjust(&mut config);
+
+        let clock = Clock::default();
+        let app = Application::build_with_clock(config, clock.clone())
+            .await
+            .expect("the application builds");
+        let addr = app.local_addr();
+        let state = app.state().clone();
+        let (tx, rx) = oneshot::channel::<()>();
+        let server = tokio::spawn(app.run_until(async move {
+            let _ = rx.await;
+        }));
+        let base = format!("http://{addr}");
+        let client = client_for(&base, None);
+        Some(TestApp {
+            addr,
+            base,
+            state,
+            clock,
+            client,
+            data_dir,
+            backend,
+            shutdown: Some(tx),
+            server: Some(server),
+            pg,
+        })
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// Starts graceful shutdown and waits for the server to finish.
+    pub async fn stop(&mut self) -> anyhow::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            return tokio::time::timeout(Duration::from_secs(30), server).await??;
+        }
+        Ok(())
+    }
+
+    /// Sends the shutdown signal without waiting.
+    pub fn begin_shutdown(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+
+    pub fn take_server(&mut self) -> Option<tokio::task::JoinHandle<anyhow::Result<()>>> {
+        self.server.take()
+    }
+
+    /// Creates a member directly in the database and answers a client logged in as them.
+    pub async fn member(&self, username: &str) -> Member {
+        let db = &self.state.db;
+        let now = self.clock.now();
+        let email = format!("{username}@example.com");
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (email, username, display_name, created_at, invites_month) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(&email)
+        .bind(username)
+        .bind(capitalise(username))
+        .bind(now)
+        .bind(murmur::invites::store::month_of(now))
+        .fetch_one(&db.write)
+        .await
+        .expect("insert member");
+        let token = murmur::accounts::session::create(&db.write, id, now).await.expect("session");
+        let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&self.state.config));
+        Member { id, username: username.to_string(), email, client: client_for(&self.base, Some(&cookie)) }
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// A client that keeps cookies and sends this origin (as a browser on the page would).
+pub fn client_for(base: &str, cookie: Option<&str>) -> reqwest::Client {
+    let mut headers = HeaderMap::new();
+    headers.insert(reqwest::header::ORIGIN, HeaderValue::from_str(base).unwrap());
+    if let Some(cookie) = cookie {
+        headers.insert(reqwest::header::COOKIE, HeaderValue::from_str(cookie).unwrap());
+    }
+    reqwest::Client::builder()
+        .cookie_store(cookie.is_none())
+        .default_headers(headers)
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+/// Reads an answer as JSON, with its status.
+pub async fn json(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap_or_default();
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.abort();
+        }
+        if let Some(pg) = self.pg.take() {
+            pg.drop_now();
+        }
+    }
+}
+
+/// A throwaway PostgreSQL database for one test.
+struct PgDatabase {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl PgDatabase {
+    async fn create() -> Option<PgDatabase> {
+        let admin_url = match std::env::var("MURMUR_TEST_POSTGRES_URL") {
+            Ok(url) if !url.is_empty() => url,
+            _ => {
+                if std::env::var("MURMUR_REQUIRE_POSTGRES").as_deref() == Ok("1") {
+                    panic!("MURMUR_REQUIRE_POSTGRES=1 but MURMUR_TEST_POSTGRES_URL is not set");
+                }
+                eprintln!("skipped: PostgreSQL run (set MURMUR_TEST_POSTGRES_URL to run it)");
+                return None;
+            }
+        };
+        let name = format!("murmur_t_{}", hex::encode(murmur::secrets::random_bytes::<8>()));
+        sqlx::any::install_default_drivers();
+        let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url)
+            .await
+            .unwrap_or_else(|e| panic!("PostgreSQL at MURMUR_TEST_POSTGRES_URL is not reachable: {e}"));
+        // The name is ours (hex), not input.
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await.expect("create database");
+        let mut url = url::Url::parse(&admin_url).expect("MURMUR_TEST_POSTGRES_URL is a URL");
+        url.set_path(&name);
+        Some(PgDatabase { admin_url, name, url: url.to_string() })
+    }
+
+    fn drop_now(self) {
+        // Drop runs outside async; use a small runtime on its own thread.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            rt.block_on(async move {
+                if let Ok(mut conn) = <sqlx::AnyConnection as sqlx::Connection>::connect(&self.admin_url).await {
+                    let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)))
+                        .execute(&mut conn)
+                        .await;
+                }
+            });
+        })
+        .join();
+    }
+}

@@ -1,0 +1,183 @@
+//! The skeleton every area stands on: health, the web app fallback, the error shape, the
+//! OpenAPI document, the cross-site guard and graceful shutdown.
+
+use std::time::Duration;
+
+use crate::both_databases;
+use crate::common::{TestApp, json};
+
+async fn healthz_and_readyz_answer_ok(app: TestApp) {
+    let health = app.client.get(app.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["status"], "ready");
+}
+
+async fn readyz_fails_when_the_database_is_gone(app: TestApp) {
+    app.state.db.close().await;
+    let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
+    assert_eq!(status, 503);
+    assert_eq!(body["status"], "unavailable");
+}
+
+async fn unknown_api_routes_answer_json_404(app: TestApp) {
+    for path in ["/api/nope", "/api", "/api/posts/feed/extra/deep"] {
+        let (status, body) = json(app.client.get(app.url(path)).send().await.unwrap()).await;
+        assert_eq!(status, 404, "{path}");
+        assert_eq!(body["message"], "Not found", "{path}");
+    }
+}
+
+async fn other_paths_answer_the_web_app(app: TestApp) {
+    for path in ["/", "/discover", "/profile/ada", "/some/unknown/page"] {
+        let response = app.client.get(app.url(path)).send().await.unwrap();
+        let content_type = response.headers()["content-type"].to_str().unwrap().to_string();
+        let status = response.status().as_u16();
+        // 200 with index.html when the web app is built, 503 with a hint when it is not:
+        // never the API's JSON 404.
+        assert!(status == 200 || status == 503, "{path}: {status}");
+        assert!(content_type.starts_with("text/"), "{path}: {content_type}");
+        if status == 200 {
+            let body = response.text().await.unwrap();
+            assert!(body.contains("<div id=\"root\">"), "{path} should answer index.html");
+        }
+    }
+}
+
+async fn malformed_json_is_a_400_with_a_message(app: TestApp) {
+    let response = app
+        .client
+        .post(app.url("/api/waitlist"))
+        .header("content-type", "application/json")
+        .body("{\"email\": ")
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json(response).await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().starts_with("Malformed JSON"), "{body}");
+
+    let wrong_type = app.client.post(app.url("/api/waitlist")).body("email=a@b.co").send().await.unwrap();
+    let (status, body) = json(wrong_type).await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("Content-Type: application/json"), "{body}");
+
+    let missing_field = app.client.post(app.url("/api/waitlist")).json(&serde_json::json!({})).send().await.unwrap();
+    let (status, body) = json(missing_field).await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("missing field `email`"), "{body}");
+}
+
+async fn oversized_json_bodies_are_refused_with_413(app: TestApp) {
+    let big = format!("{{\"email\": \"{}\"}}", "a".repeat(70 * 1024));
+    let response = app
+        .client
+        .post(app.url("/api/waitlist"))
+        .header("content-type", "application/json")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json(response).await;
+    assert_eq!(status, 413);
+    assert!(body["message"].is_string());
+}
+
+async fn the_openapi_document_is_served(app: TestApp) {
+    let (status, doc) = json(app.client.get(app.url("/api/openapi.json")).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    assert!(doc["paths"]["/api/waitlist"]["post"].is_object());
+    assert!(doc["paths"]["/api/auth/me"]["get"].is_object());
+}
+
+async fn cross_site_state_changes_are_refused(app: TestApp) {
+    let stranger = reqwest::Client::new();
+    let body = serde_json::json!({ "email": "eve@example.com" });
+    let cross = stranger
+        .post(app.url("/api/waitlist"))
+        .header("origin", "https://evil.example")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let (status, answer) = json(cross).await;
+    assert_eq!(status, 403);
+    assert_eq!(answer["message"], "Cross-site request refused");
+    // Neither Origin nor Referer nor the custom header: refused as well.
+    let bare = stranger.post(app.url("/api/waitlist")).json(&body).send().await.unwrap();
+    assert_eq!(bare.status(), 403);
+    // The custom header a cross-site form cannot send is accepted.
+    let custom = stranger
+        .post(app.url("/api/waitlist"))
+        .header("x-requested-with", "murmur")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(custom.status(), 200);
+    // Same origin is accepted.
+    let same = app.client.post(app.url("/api/waitlist")).json(&body).send().await.unwrap();
+    assert_eq!(same.status(), 200);
+}
+
+async fn answers_carry_security_headers(app: TestApp) {
+    let response = app.client.get(app.url("/")).send().await.unwrap();
+    let headers = response.headers();
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    for directive in ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"] {
+        assert!(csp.contains(directive), "CSP lacks {directive}: {csp}");
+    }
+    assert!(!csp.contains("script-src 'self' 'unsafe-inline'"));
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert!(headers.contains_key("referrer-policy"));
+}
+
+async fn graceful_shutdown_completes_an_in_flight_request(mut app: TestApp) {
+    // A request whose body arrives slowly is in flight when shutdown begins.
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
+    let stream = tokio_stream_from(rx);
+    let request = app
+        .client
+        .post(app.url("/api/waitlist"))
+        .header("content-type", "application/json")
+        .body(reqwest::Body::wrap_stream(stream))
+        .send();
+    let in_flight = tokio::spawn(request);
+    tx.send(Ok(b"{\"email\": ".to_vec())).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.begin_shutdown();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    tx.send(Ok(b"\"late@example.com\"}".to_vec())).await.unwrap();
+    drop(tx);
+    let response = in_flight.await.unwrap().expect("the in-flight request is answered");
+    assert_eq!(response.status(), 200);
+    let server = app.take_server().unwrap();
+    tokio::time::timeout(Duration::from_secs(10), server)
+        .await
+        .expect("the server stops after finishing the request")
+        .unwrap()
+        .unwrap();
+    // New connections are no longer accepted.
+    assert!(reqwest::Client::new().get(app.url("/healthz")).send().await.is_err());
+}
+
+fn tokio_stream_from(
+    mut rx: tokio::sync::mpsc::Receiver<Result<Vec<u8>, std::io::Error>>,
+) -> impl futures::Stream<Item = Result<Vec<u8>, std::io::Error>> {
+    futures::stream::poll_fn(move |cx| rx.poll_recv(cx))
+}
+
+both_databases!(
+    healthz_and_readyz_answer_ok,
+    readyz_fails_when_the_database_is_gone,
+    unknown_api_routes_answer_json_404,
+    other_paths_answer_the_web_app,
+    malformed_json_is_a_400_with_a_message,
+    oversized_json_bodies_are_refused_with_413,
+    the_openapi_document_is_served,
+    cross_site_state_changes_are_refused,
+    answers_carry_security_headers,
+    graceful_shutdown_completes_an_in_flight_request,
+);
