@@ -35,3 +35,24 @@ pub fn object_routes() -> Router<AppState> {
 pub fn spawn_background(_state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async {})
 }
+
+/// Resolves the image URLs a member sends with a post or profile (an upload URL this server
+/// handed out, or the `/objects/{id}` path it answers) to media ids. Each must exist, belong
+/// to `owner_id` and have passed the image checks; any other URL is a 400. Marks them attached
+/// (so the orphan cleanup keeps them). Call inside the transaction that stores the reference.
+pub async fn claim(
+    _conn: &mut sqlx::AnyConnection,
+    _owner_id: i64,
+    urls: &[String],
+    _now: crate::clock::Millis,
+) -> crate::error::Result<Vec<String>> {
+    if urls.is_empty() {
+        return Ok(Vec::new());
+    }
+    Err(crate::error::Error::bad_request("Image uploads are not available yet"))
+}
+
+/// The path an image is served at, stored in posts and profiles.
+pub fn object_path(media_id: &str) -> String {
+    format!("/objects/{media_id}")
+}

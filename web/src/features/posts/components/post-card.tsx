@@ -108,7 +108,7 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
               onClick={() => openCompose({ replyTo: post })}
             >
               <MessageCircle className="size-4" aria-hidden="true" />
-              <span aria-hidden="true" className="tabular-nums">{post.replyCount}</span>
+              <span className="tabular-nums">{post.replyCount}</span>
             </button>
             <button
               type="button"
@@ -118,7 +118,7 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
               onClick={() => repost.mutate(!post.isReposted)}
             >
               <Repeat2 className="size-4" aria-hidden="true" />
-              <span aria-hidden="true" className="tabular-nums">{post.repostCount}</span>
+              <span className="tabular-nums">{post.repostCount}</span>
             </button>
             <button
               type="button"
@@ -128,7 +128,7 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
               onClick={() => like.mutate(!post.isLiked)}
             >
               <Heart className={cn('size-4', post.isLiked && 'fill-current')} aria-hidden="true" />
-              <span aria-hidden="true" className="tabular-nums">{post.likeCount}</span>
+              <span className="tabular-nums">{post.likeCount}</span>
             </button>
             <button type="button" className={actionClass} aria-label="Share" onClick={() => void sharePost(post.id)}>
               <Share className="size-4" aria-hidden="true" />
