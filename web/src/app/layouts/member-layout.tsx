@@ -67,11 +67,11 @@ function UserMenu() {
       <DropdownMenuTrigger asChild>
         <button
           type="button"
-          aria-label="User menu"
           className="flex w-full items-center gap-3 rounded-full p-2 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
           <Avatar name={user.displayName} src={user.profileImageUrl} size={40} />
           <span className="min-w-0 flex-1">
+            <span className="sr-only">User menu: </span>
             <span className="block truncate text-sm font-semibold">{user.displayName}</span>
             <span className="block truncate text-sm text-muted-foreground">@{user.username}</span>
           </span>
@@ -200,7 +200,6 @@ function MobileBottomBar() {
           <li key={item.label} className="flex flex-1">
             <Link
               href={item.href}
-              aria-label={item.label}
               aria-current={isActive(location, item.href) ? 'page' : undefined}
               className={cn(
                 'relative flex flex-1 items-center justify-center text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
@@ -208,6 +207,7 @@ function MobileBottomBar() {
               )}
             >
               <item.icon className="size-6" aria-hidden="true" />
+              <span className="sr-only">{item.label}</span>
               {item.badge !== undefined && item.badge > 0 && (
                 <Badge count={item.badge} className="absolute left-1/2 top-2 ml-1" />
               )}

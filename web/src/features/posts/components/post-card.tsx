@@ -32,8 +32,17 @@ async function sharePost(postId: number) {
   }
 }
 
+/** A count beside its action button; the button's name already says it, so it is hidden from screen readers. */
+function Count({ value, className }: { value: number; className?: string }) {
+  return (
+    <span aria-hidden="true" className={cn('-ml-1 mr-2 min-w-4 text-sm tabular-nums text-muted-foreground', className)}>
+      {value}
+    </span>
+  )
+}
+
 const actionClass =
-  'inline-flex min-h-9 items-center gap-1.5 rounded-full px-2 text-sm text-muted-foreground transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50'
+  'inline-flex size-9 items-center justify-center rounded-full text-sm text-muted-foreground transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50'
 
 export function PostCard({ post: shown, currentUserId, likeErrorDescription = DEFAULT_LIKE_ERROR, emphasis }: PostCardProps) {
   const [, navigate] = useLocation()
@@ -100,7 +109,7 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
           </div>
           <PostImages urls={post.imageUrls} authorName={post.author.displayName} />
           {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
-          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-1 sm:gap-4">
+          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0.5 sm:gap-2">
             <button
               type="button"
               className={actionClass}
@@ -108,8 +117,8 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
               onClick={() => openCompose({ replyTo: post })}
             >
               <MessageCircle className="size-4" aria-hidden="true" />
-              <span className="tabular-nums">{post.replyCount}</span>
             </button>
+            <Count value={post.replyCount} />
             <button
               type="button"
               className={cn(actionClass, post.isReposted && 'text-repost')}
@@ -118,8 +127,8 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
               onClick={() => repost.mutate(!post.isReposted)}
             >
               <Repeat2 className="size-4" aria-hidden="true" />
-              <span className="tabular-nums">{post.repostCount}</span>
             </button>
+            <Count value={post.repostCount} className={post.isReposted ? 'text-repost' : undefined} />
             <button
               type="button"
               className={cn(actionClass, post.isLiked && 'text-like')}
@@ -128,8 +137,8 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
               onClick={() => like.mutate(!post.isLiked)}
             >
               <Heart className={cn('size-4', post.isLiked && 'fill-current')} aria-hidden="true" />
-              <span className="tabular-nums">{post.likeCount}</span>
             </button>
+            <Count value={post.likeCount} className={post.isLiked ? 'text-like' : undefined} />
             <button type="button" className={actionClass} aria-label="Share" onClick={() => void sharePost(post.id)}>
               <Share className="size-4" aria-hidden="true" />
             </button>

@@ -1,0 +1,118 @@
+// A small made-up network for the screen tests: the API answered from memory.
+import type { Route } from 'playwright-core'
+
+const now = Date.now()
+const ago = (minutes: number) => new Date(now - minutes * 60_000).toISOString()
+
+export const me = {
+  id: 1,
+  username: 'alice',
+  displayName: 'Alice Martin',
+  bio: 'Writing software and sourdough. Mostly sourdough.',
+  website: 'https://alice.example.com',
+  profileImageUrl: null,
+  headerImageUrl: null,
+  createdAt: '2026-03-04T10:00:00Z',
+  followerCount: 12,
+  followingCount: 8,
+  invitesAvailable: 2,
+  email: 'alice@example.com',
+}
+
+const bob = { id: 2, username: 'bob', displayName: 'Bob Okafor', profileImageUrl: null }
+const carol = { id: 3, username: 'carol', displayName: 'Carol Nguyen', profileImageUrl: null }
+
+function post(id: number, author: typeof bob, content: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    content,
+    author,
+    createdAt: ago(id * 7),
+    imageUrls: [],
+    pollOptions: [],
+    pollVotes: {},
+    pollExpiresAt: null,
+    myVote: null,
+    replyToId: null,
+    repostOfId: null,
+    replyCount: 2,
+    repostCount: 1,
+    likeCount: 5,
+    isLiked: false,
+    isReposted: false,
+    ...extra,
+  }
+}
+
+const poll = post(1, bob, 'Team lunch on Friday — what are we having? @alice @carol', {
+  pollOptions: ['Tacos', 'Ramen', 'Pizza'],
+  pollVotes: { Tacos: [3, 4, 5], Ramen: [6], Pizza: [] },
+  pollExpiresAt: new Date(now + 20 * 3600_000).toISOString(),
+  likeCount: 12,
+  isLiked: true,
+})
+const image = post(2, carol, 'Sunset from the ridge trail tonight. No filter.', { imageUrls: ['/landing-poster.jpg'] })
+const original = post(3, me, 'Shipped the first version of our invite flow today 🎉')
+const repost = post(4, bob, '♻️', { repostOfId: 3, repostOf: original })
+const mine = post(5, me, 'Hello Murmur! Real people only, please.', { likeCount: 0, repostCount: 0, replyCount: 1 })
+const reply = post(6, carol, 'Welcome! Glad you made it @alice', { replyToId: 5 })
+
+export const feed = [poll, image, repost, mine]
+
+const notifications = [
+  { id: 1, type: 'like', isRead: false, createdAt: ago(3), actor: bob, post: { id: 5, content: mine.content } },
+  { id: 2, type: 'reply', isRead: false, createdAt: ago(9), actor: carol, post: { id: 6, content: reply.content } },
+  { id: 3, type: 'follow', isRead: true, createdAt: ago(60), actor: carol },
+  { id: 4, type: 'mention', isRead: true, createdAt: ago(300), actor: bob, post: { id: 1, content: poll.content } },
+  { id: 5, type: 'repost', isRead: true, createdAt: ago(900), actor: bob, post: { id: 3, content: original.content } },
+]
+
+const invites = [
+  { id: 1, code: 'K7Q2M9X4TB3H', isUsed: false, usedAt: null, expiresAt: new Date(now + 6 * 86400_000).toISOString(), createdAt: ago(60) },
+  { id: 2, code: 'P4W8Z1N6RC2J', isUsed: true, usedAt: ago(3000), expiresAt: new Date(now + 86400_000).toISOString(), createdAt: ago(9000) },
+]
+
+const users = [
+  { ...me, ...bob, bio: 'Coffee, code, and cycling.', website: '', headerImageUrl: null, createdAt: '2026-02-01T00:00:00Z', followerCount: 40, followingCount: 22, invitesAvailable: 0 },
+  { ...me, ...carol, bio: 'Photographer.', website: '', headerImageUrl: null, createdAt: '2026-05-01T00:00:00Z', followerCount: 5, followingCount: 2, invitesAvailable: 0 },
+]
+
+export interface FixtureOptions {
+  loggedIn: boolean
+}
+
+/** Answers every /api call from the fixtures above. */
+export function fixtureHandler(options: FixtureOptions) {
+  return async (route: Route) => {
+    const request = route.request()
+    const url = new URL(request.url())
+    const path = url.pathname
+    const method = request.method()
+    const send = (body: unknown, status = 200) =>
+      route.fulfill({ status, contentType: 'application/json', body: body === undefined ? '' : JSON.stringify(body) })
+
+    if (path === '/api/auth/me' || path === '/api/auth/user')
+      return options.loggedIn ? send(me) : send({ message: 'Unauthorized' }, 401)
+    if (path === '/api/auth/verify')
+      return url.searchParams.get('token') === 'good' ? send(me) : send({ message: 'Invalid or expired link' }, 400)
+    if (path === '/api/waitlist' || path.startsWith('/api/auth/request-')) return send({ message: 'ok' })
+    if (path === '/api/posts/feed' || path === '/api/posts/for-you') return send(feed)
+    if (path === '/api/posts/5/thread') return send({ post: mine, replies: [reply], ancestors: [] })
+    if (path === '/api/posts/6/thread') return send({ post: reply, replies: [], ancestors: [mine] })
+    if (/^\/api\/posts\/\d+\/thread$/.test(path)) return send({ message: 'Post not found' }, 404)
+    if (path === '/api/users/alice') return send(me)
+    if (path === '/api/users/bob') return send(users[0])
+    if (path === '/api/users/alice/posts') return send([mine, original, { ...reply, author: me, id: 7, replyToId: 2 }])
+    if (path === '/api/users/alice/likes') return send([poll])
+    if (path === '/api/users/suggested') return send(users)
+    if (path === '/api/users/search') return send(users.filter((u) => u.username.includes(url.searchParams.get('q') ?? '')))
+    if (/^\/api\/users\/[^/]+\/(posts|likes)$/.test(path)) return send([])
+    if (/^\/api\/users\/[^/]+$/.test(path)) return send({ message: 'User not found' }, 404)
+    if (/^\/api\/follows\/\d+\/status$/.test(path)) return send({ isFollowing: path.includes('/3/') })
+    if (path === '/api/notifications') return send(notifications)
+    if (path === '/api/notifications/unread-count') return send({ count: 2 })
+    if (path === '/api/invites' && method === 'GET') return send(invites)
+    if (method !== 'GET') return send(undefined, 204)
+    return send({ message: 'Not found' }, 404)
+  }
+}

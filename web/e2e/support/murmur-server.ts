@@ -1,0 +1,118 @@
+// Starts the real `murmur serve` on a free port with a fresh data directory, and reads its outbox.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+
+export const MURMUR_BIN = resolve(process.env.MURMUR_BIN ?? new URL('../../../target/debug/murmur', import.meta.url).pathname)
+export const hasMurmur = existsSync(MURMUR_BIN)
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer()
+    server.once('error', fail)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => done(port))
+    })
+  })
+}
+
+export interface MurmurServer {
+  url: string
+  dataDir: string
+  log: () => string
+  createInvite: () => Promise<string>
+  magicLinkFor: (email: string, after?: number) => Promise<string>
+  stop: () => Promise<void>
+}
+
+/** Decodes quoted-printable soft line breaks and escapes well enough to find a link. */
+export function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+}
+
+export function findVerifyLink(eml: string): string | undefined {
+  const decoded = decodeQuotedPrintable(eml)
+  const match = decoded.match(/https?:\/\/[^\s"'<>]+\/auth\/verify\?[^\s"'<>]+/)
+  return match?.[0].replace(/&amp;/g, '&')
+}
+
+export async function startMurmur(): Promise<MurmurServer> {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-'))
+  let output = ''
+  const child: ChildProcess = spawn(MURMUR_BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir], {
+    env: { ...process.env, MURMUR_PUBLIC_URL: url, RUST_LOG: process.env.RUST_LOG ?? 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`murmur serve exited early (${child.exitCode}):\n${output}`)
+    try {
+      const response = await fetch(`${url}/api/auth/me`)
+      if (response.status === 401 || response.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`murmur serve did not answer on ${url}:\n${output}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+
+  const outbox = join(dataDir, 'outbox')
+
+  return {
+    url,
+    dataDir,
+    log: () => output,
+    async createInvite() {
+      const { stdout } = await run(MURMUR_BIN, ['invite', 'create', '--count', '1', '--data-dir', dataDir], {
+        env: { ...process.env, MURMUR_PUBLIC_URL: url },
+      })
+      const code = stdout
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => /^[A-Z0-9]{12}$/.test(line))
+      if (!code) throw new Error(`no invite code in: ${stdout}`)
+      return code
+    },
+    /** The newest verify link e-mailed to `email` after time `after` (ms since epoch). */
+    async magicLinkFor(email: string, after = 0) {
+      const until = Date.now() + 15_000
+      for (;;) {
+        if (existsSync(outbox)) {
+          const files = readdirSync(outbox)
+            .filter((name) => name.endsWith('.eml'))
+            .map((name) => join(outbox, name))
+            .filter((file) => statSync(file).mtimeMs >= after - 1000)
+            .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+          for (const file of files) {
+            const text = readFileSync(file, 'utf8')
+            if (!decodeQuotedPrintable(text).toLowerCase().includes(email.toLowerCase())) continue
+            const link = findVerifyLink(text)
+            if (link) return link
+          }
+        }
+        if (Date.now() > until) throw new Error(`no magic link for ${email} in ${outbox}\n${output}`)
+        await new Promise((r) => setTimeout(r, 200))
+      }
+    },
+    async stop() {
+      child.kill('SIGTERM')
+      await new Promise((r) => setTimeout(r, 300))
+      if (child.exitCode === null) child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
