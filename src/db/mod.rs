@@ -11,6 +11,8 @@
 //! they queue inside the process; reads use a separate pool and never wait for writes (WAL).
 //! On PostgreSQL both handles are the same pool.
 
+pub mod backup;
+
 use std::str::FromStr;
 use std::time::Duration;
 

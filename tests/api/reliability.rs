@@ -1,0 +1,137 @@
+//! Reliability: backups of a live database, and riding out a database outage.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
+use tokio::sync::Mutex;
+use tokio::task::JoinSet;
+
+use crate::common::{Backend, TestApp, json};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_taken_during_writes_is_consistent_and_starts() {
+    let app = TestApp::spawn(Backend::Sqlite).await.unwrap();
+    let writers: Vec<_> = (0..200)
+        .map(|i| {
+            let client = app.client.clone();
+            let url = app.url("/api/waitlist");
+            tokio::spawn(async move {
+                client.post(url).json(&serde_json::json!({ "email": format!("w{i}@example.com") })).send().await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let dest = app.data_dir.path().join("backup.db");
+    murmur::db::backup::backup(&app.state.db, &dest).await.expect("backup while writing");
+    for w in writers {
+        assert_eq!(w.await.unwrap().unwrap().status(), 200);
+    }
+    // A second backup to the same file is refused rather than overwriting it.
+    assert!(murmur::db::backup::backup(&app.state.db, &dest).await.is_err());
+
+    let copy = murmur::db::Db::connect(&format!("sqlite://{}?mode=rw", dest.display())).await.unwrap();
+    copy.migrate().await.expect("a restored copy starts (its migrations are current)");
+    assert_eq!(murmur::db::backup::integrity_check(&copy).await.unwrap(), "ok");
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM waitlist").fetch_one(&copy.read).await.unwrap();
+    assert!((0..=200).contains(&rows), "{rows}");
+}
+
+/// A TCP proxy in front of PostgreSQL that a test can cut and restore.
+struct Proxy {
+    port: u16,
+    upstream: String,
+    running: Mutex<Option<JoinSet<()>>>,
+}
+
+impl Proxy {
+    async fn start(upstream: String) -> Arc<Proxy> {
+        let probe = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = probe.local_addr().unwrap().port();
+        drop(probe);
+        let proxy = Arc::new(Proxy { port, upstream, running: Mutex::new(None) });
+        proxy.restore().await;
+        proxy
+    }
+
+    async fn restore(&self) {
+        let socket = TcpSocket::new_v4().unwrap();
+        socket.set_reuseaddr(true).unwrap();
+        socket.bind(format!("127.0.0.1:{}", self.port).parse().unwrap()).unwrap();
+        let listener = socket.listen(64).unwrap();
+        let upstream = self.upstream.clone();
+        let mut tasks = JoinSet::new();
+        let conns = Arc::new(Mutex::new(JoinSet::new()));
+        let conns_in_loop = conns.clone();
+        tasks.spawn(async move {
+            // Keep the connection tasks owned by this task so aborting it ends them all.
+            let conns = conns_in_loop;
+            loop {
+                let Ok((mut client, _)) = listener.accept().await else { break };
+                let upstream = upstream.clone();
+                conns.lock().await.spawn(async move {
+                    if let Ok(mut server) = TcpStream::connect(upstream).await {
+                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    }
+                });
+            }
+        });
+        tasks.spawn(async move {
+            let _keep = conns;
+            std::future::pending::<()>().await;
+        });
+        *self.running.lock().await = Some(tasks);
+    }
+
+    async fn cut(&self) {
+        if let Some(mut tasks) = self.running.lock().await.take() {
+            tasks.shutdown().await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_outage_answers_503_and_recovers_without_restart() {
+    let Ok(admin) = std::env::var("MURMUR_TEST_POSTGRES_URL") else {
+        if std::env::var("MURMUR_REQUIRE_POSTGRES").as_deref() == Ok("1") {
+            panic!("MURMUR_REQUIRE_POSTGRES=1 but MURMUR_TEST_POSTGRES_URL is not set");
+        }
+        eprintln!("skipped: needs MURMUR_TEST_POSTGRES_URL");
+        return;
+    };
+    let admin = url::Url::parse(&admin).unwrap();
+    let upstream = format!("{}:{}", admin.host_str().unwrap(), admin.port().unwrap_or(5432));
+    let proxy = Proxy::start(upstream).await;
+    let port = proxy.port;
+    let app = TestApp::spawn_with(Backend::Postgres, |c| {
+        let mut url = url::Url::parse(&c.database_url).unwrap();
+        url.set_host(Some("127.0.0.1")).unwrap();
+        url.set_port(Some(port)).unwrap();
+        c.database_url = url.to_string();
+    })
+    .await
+    .unwrap();
+    let ada = app.member("ada").await;
+    assert_eq!(ada.client.get(app.url("/api/auth/me")).send().await.unwrap().status(), 200);
+
+    proxy.cut().await;
+    let (status, body) = json(ada.client.get(app.url("/api/auth/me")).send().await.unwrap()).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("temporarily unavailable"), "{body}");
+    assert_eq!(app.client.get(app.url("/readyz")).send().await.unwrap().status(), 503);
+    // The process itself stays alive.
+    assert_eq!(app.client.get(app.url("/healthz")).send().await.unwrap().status(), 200);
+
+    proxy.restore().await;
+    let mut recovered = false;
+    for _ in 0..40 {
+        let ready = app.client.get(app.url("/readyz")).send().await.unwrap().status() == 200;
+        let me = ada.client.get(app.url("/api/auth/me")).send().await.unwrap().status() == 200;
+        if ready && me {
+            recovered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(recovered, "the server recovers once the database is back");
+}
