@@ -41,6 +41,13 @@ pub enum Command {
         #[command(subcommand)]
         command: WaitlistCommand,
     },
+    /// Write a consistent copy of the live SQLite database to a new file (PostgreSQL: use pg_dump).
+    Backup {
+        /// The file to write; must not exist yet.
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -136,6 +143,12 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
                 };
                 println!("{}\t{}\t{}", crate::clock::to_rfc3339(entry.created_at), entry.email, invited);
             }
+            Ok(())
+        }
+        Command::Backup { file, storage } => {
+            let db = open_db(&storage).await?;
+            crate::db::backup::backup(&db, &file).await?;
+            println!("backup written to {}", file.display());
             Ok(())
         }
         Command::Waitlist { command: WaitlistCommand::Invite { count, server } } => {
