@@ -35,9 +35,11 @@ pub async fn serve_app(uri: Uri) -> Response {
 
 fn file_response(path: &str, file: rust_embed::EmbeddedFile, cache: &'static str) -> Response {
     let mime = mime_guess::from_path(path).first_or_octet_stream();
+    let is_text = mime.type_() == "text" || mime.subtype() == "javascript" || mime.subtype() == "json";
+    let content_type = if is_text { format!("{mime}; charset=utf-8") } else { mime.to_string() };
     let mut response = file.data.into_owned().into_response();
     let headers = response.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(mime.as_ref()) {
+    if let Ok(v) = HeaderValue::from_str(&content_type) {
         headers.insert(header::CONTENT_TYPE, v);
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
