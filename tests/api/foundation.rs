@@ -45,6 +45,23 @@ async fn other_paths_answer_the_web_app(app: TestApp) {
     }
 }
 
+async fn built_assets_are_cached_for_a_year_and_compressed(app: TestApp) {
+    let index = app.client.get(app.url("/")).send().await.unwrap();
+    if index.status() != 200 {
+        eprintln!("skipped: the web app is not built (npm --prefix web run build)");
+        return;
+    }
+    assert_eq!(index.headers()["cache-control"], "no-cache");
+    let html = index.text().await.unwrap();
+    let start = html.find("/assets/").expect("index.html links a built asset");
+    let end = start + html[start..].find('"').unwrap();
+    let asset = &html[start..end];
+    let response = app.client.get(app.url(asset)).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(response.status(), 200, "{asset}");
+    assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(response.headers()["content-encoding"], "gzip", "{asset} is compressed");
+}
+
 async fn malformed_json_is_a_400_with_a_message(app: TestApp) {
     let response = app
         .client
@@ -174,6 +191,7 @@ both_databases!(
     readyz_fails_when_the_database_is_gone,
     unknown_api_routes_answer_json_404,
     other_paths_answer_the_web_app,
+    built_assets_are_cached_for_a_year_and_compressed,
     malformed_json_is_a_400_with_a_message,
     oversized_json_bodies_are_refused_with_413,
     the_openapi_document_is_served,
