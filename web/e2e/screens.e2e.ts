@@ -13,6 +13,7 @@ import {
   seriousA11yViolations,
 } from './support/browser'
 import { fixtureHandler } from './support/fixtures'
+import { makePng } from './support/png'
 import { startStaticServer } from './support/static-server'
 
 let browser: Browser
@@ -140,6 +141,39 @@ describe.each([
     await page.getByRole('dialog', { name: 'Create Post' }).waitFor()
     await screenshot(page, `${size}-create-post`)
     await expectAccessible(page, 'create post')
+    await context.close()
+  })
+})
+
+describe('composing', () => {
+  it('attaches an image through Uppy, adds a poll and posts', async () => {
+    const { context, page, errors } = await openPage(DESKTOP, true)
+    const puts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'PUT') puts.push(new URL(request.url()).pathname)
+    })
+    await page.goto('/')
+    await page.getByRole('textbox', { name: "What's happening?" }).first().fill('Picture day @bob')
+    await page.getByRole('button', { name: 'Add images' }).first().click()
+    await page.locator('.uppy-Dashboard-input').first().setInputFiles({ name: 'pic.png', mimeType: 'image/png', buffer: makePng() })
+    await screenshot(page, 'desktop-uppy-dashboard')
+    await page.locator('.uppy-StatusBar-actionBtn--upload').click()
+    await page.locator('.uppy-StatusBar-actionBtn--done').click()
+    await page.getByRole('img', { name: 'Attached image 1' }).waitFor()
+    expect(puts).toHaveLength(1)
+    expect(puts[0]).toMatch(/^\/api\/objects\/uploads\/test-/)
+
+    await page.getByRole('button', { name: 'Add poll' }).first().click()
+    await page.getByPlaceholder('Option 1').fill('Yes')
+    await page.getByPlaceholder('Option 2').fill('No')
+    const posted = page.waitForRequest((r) => r.url().endsWith('/api/posts') && r.method() === 'POST')
+    await page.getByRole('button', { name: 'Post', exact: true }).first().click()
+    const body = (await posted).postDataJSON() as { content: string; imageUrls: string[]; pollOptions: string[] }
+    expect(body.content).toBe('Picture day @bob')
+    expect(body.imageUrls).toEqual([puts[0]])
+    expect(body.pollOptions).toEqual(['Yes', 'No'])
+    await page.getByRole('region', { name: /^Notifications \(F8\)/ }).getByText('Post created', { exact: true }).waitFor()
+    expect(errors).toEqual([])
     await context.close()
   })
 })

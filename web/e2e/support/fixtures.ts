@@ -95,6 +95,12 @@ export function fixtureHandler(options: FixtureOptions) {
       return options.loggedIn ? send(me) : send({ message: 'Unauthorized' }, 401)
     if (path === '/api/auth/verify')
       return url.searchParams.get('token') === 'good' ? send(me) : send({ message: 'Invalid or expired link' }, 400)
+    if (path === '/api/objects/upload') return send({ uploadURL: `/api/objects/uploads/test-${Date.now()}` })
+    if (path.startsWith('/api/objects/uploads/') && method === 'PUT') return send(undefined, 200)
+    if (path === '/api/posts' && method === 'POST') {
+      const body = request.postDataJSON() as { content: string; imageUrls?: string[]; pollOptions?: string[] }
+      return send(post(99, me, body.content, { imageUrls: body.imageUrls ?? [], pollOptions: body.pollOptions ?? [] }), 201)
+    }
     if (path === '/api/waitlist' || path.startsWith('/api/auth/request-')) return send({ message: 'ok' })
     if (path === '/api/posts/feed' || path === '/api/posts/for-you') return send(feed)
     if (path === '/api/posts/5/thread') return send({ post: mine, replies: [reply], ancestors: [] })

@@ -38,9 +38,9 @@ function FollowAction({ user, me }: { user: User; me: User }) {
 function SearchResults({ term, me }: { term: string; me: User }) {
   const results = useSearchUsers(term)
   return (
-    <Card>
+    <Card role="region" aria-labelledby="search-results-title">
       <CardHeader>
-        <CardTitle>Search Results</CardTitle>
+        <CardTitle id="search-results-title">Search Results</CardTitle>
       </CardHeader>
       <CardContent>
         {results.isFetching ? (
@@ -67,9 +67,9 @@ function SearchResults({ term, me }: { term: string; me: User }) {
 
 function TrendingCard() {
   return (
-    <Card>
+    <Card role="region" aria-labelledby="trending-title">
       <CardHeader>
-        <CardTitle>Trending</CardTitle>
+        <CardTitle id="trending-title">Trending</CardTitle>
       </CardHeader>
       <CardContent>
         <ul className="divide-y divide-border">
@@ -92,9 +92,9 @@ function TrendingCard() {
 function WhoToFollow({ me }: { me: User }) {
   const suggested = useSuggestedUsers()
   return (
-    <Card>
+    <Card role="region" aria-labelledby="who-to-follow-title">
       <CardHeader>
-        <CardTitle>Who to follow</CardTitle>
+        <CardTitle id="who-to-follow-title">Who to follow</CardTitle>
       </CardHeader>
       <CardContent>
         {suggested.isPending ? (

@@ -1,0 +1,346 @@
+// The whole product in a real browser against the real `murmur serve` (fresh SQLite data dir),
+// reading magic links from the server's outbox. Skips, saying why, when the server binary is missing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import {
+  DESKTOP,
+  MOBILE,
+  SCREENSHOT_DIR,
+  describeViolations,
+  launchBrowser,
+  newContext,
+  screenshot,
+  seriousA11yViolations,
+} from './support/browser'
+import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
+import { makePng } from './support/png'
+
+if (!hasMurmur) {
+  console.warn(
+    `\nSKIPPED the browser journeys: no server binary at ${MURMUR_BIN}.\n` +
+      'Build it with `cargo build` (or set MURMUR_BIN) to run them.\n',
+  )
+}
+
+const ALICE = 'alice@example.com'
+const BOB = 'bob@example.com'
+
+describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
+  let server: MurmurServer
+  let browser: Browser
+  let alice: { context: BrowserContext; page: Page }
+  let bob: { context: BrowserContext; page: Page }
+  let aliceInviteForBob = ''
+  let pollPostId = 0
+
+  async function open(viewport = DESKTOP) {
+    const context = await newContext(browser, server.url, viewport)
+    const page = await context.newPage()
+    page.on('dialog', (dialog) => void dialog.accept())
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
+    return { context, page }
+  }
+
+  async function expectAccessible(page: Page, screen: string) {
+    const violations = await seriousA11yViolations(page)
+    expect(violations, `${screen}:\n${describeViolations(violations)}`).toEqual([])
+  }
+
+  async function expectToast(page: Page, text: string) {
+    await page.getByRole('region', { name: /^Notifications \(F8\)/ }).getByText(text, { exact: true }).first().waitFor()
+  }
+
+  /** Requests a link in the login dialog, follows it from the outbox, and waits for Home. */
+  async function logInThroughEmail(page: Page, email: string, inviteCode?: string) {
+    await page.goto('/')
+    await page.getByRole('button', { name: 'Login' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Welcome back' })
+    if (inviteCode) {
+      await dialog.getByLabel('Invite code').fill(inviteCode)
+    } else {
+      await dialog.getByRole('button', { name: 'Already have an account? Log in' }).click()
+    }
+    await dialog.getByLabel('Email', { exact: true }).fill(email)
+    const sentAt = Date.now()
+    await dialog.getByRole('button', { name: 'Send magic link' }).click()
+    await dialog.getByRole('heading', { name: 'Check your email' }).waitFor()
+    const link = await server.magicLinkFor(email, sentAt)
+    await page.goto(link)
+    await page.getByRole('heading', { name: 'Success!' }).waitFor()
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor({ timeout: 10_000 })
+    expect(new URL(page.url()).pathname).toBe('/')
+  }
+
+  beforeAll(async () => {
+    server = await startMurmur()
+    browser = await launchBrowser()
+    console.log(`Murmur at ${server.url}; screenshots in ${SCREENSHOT_DIR}`)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  it('a visitor joins the waitlist', async () => {
+    const visitor = await open()
+    const { page } = visitor
+    await page.goto('/')
+    await page.getByRole('heading', { name: 'The human network' }).waitFor()
+    await expectAccessible(page, 'landing')
+    await page.getByLabel('Email address').fill('someone@example.com')
+    await page.getByRole('button', { name: 'Join waitlist' }).click()
+    await page.getByText("We'll email you when it's your turn", { exact: false }).waitFor()
+    await expectToast(page, "You're on the list!")
+    await screenshot(page, 'journey-desktop-waitlist-joined')
+    await visitor.context.close()
+  })
+
+  it('a bad link shows the failed verification screen', async () => {
+    const visitor = await open()
+    await visitor.page.goto('/auth/verify?token=not-a-real-token')
+    await visitor.page.getByRole('heading', { name: 'Verification failed' }).waitFor()
+    await visitor.page.getByText('Invalid or expired link').waitFor()
+    await visitor.page.getByRole('button', { name: 'Back to home' }).click()
+    await visitor.page.getByRole('heading', { name: 'The human network' }).waitFor()
+    await visitor.context.close()
+  })
+
+  it('an invited person signs up and lands on Home', async () => {
+    const code = await server.createInvite()
+    alice = await open()
+    await logInThroughEmail(alice.page, ALICE, code)
+    await alice.page.getByText('No posts from people you follow yet. Try following some users!').waitFor()
+    await screenshot(alice.page, 'journey-desktop-home-empty')
+    await expectAccessible(alice.page, 'home')
+  })
+
+  it('a member generates an invite and copies it', async () => {
+    const { page } = alice
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Invites' }).click()
+    await page.getByRole('heading', { name: 'Invite Friends' }).waitFor()
+    await page.getByRole('button', { name: 'Generate Invite Code' }).click()
+    await expectToast(page, 'Invite created')
+    const copy = page.getByRole('button', { name: /^Copy invite code / }).first()
+    await copy.waitFor()
+    aliceInviteForBob = ((await copy.getAttribute('aria-label')) ?? '').replace('Copy invite code ', '')
+    expect(aliceInviteForBob).toMatch(/^[A-Z0-9]{12}$/)
+    await copy.click()
+    await page.getByRole('button', { name: 'Copied' }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(aliceInviteForBob)
+    await screenshot(page, 'journey-desktop-invites')
+    await expectAccessible(page, 'invites')
+    // "Copied" lasts two seconds
+    await page.getByRole('button', { name: 'Copied' }).waitFor({ state: 'detached', timeout: 4000 })
+  })
+
+  it('a friend signs up with that invite, and the invite shows as used', async () => {
+    bob = await open()
+    await logInThroughEmail(bob.page, BOB, aliceInviteForBob)
+    await alice.page.reload()
+    await alice.page.getByText('Claimed').waitFor()
+    await alice.page.getByText(/Used on /).waitFor()
+  })
+
+  it('members find and follow each other', async () => {
+    const { page } = bob
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click()
+    await page.getByRole('heading', { name: 'Discover' }).waitFor()
+    await page.getByRole('searchbox', { name: 'Search for users...' }).fill('alice')
+    const results = page.getByRole('region', { name: 'Search Results' })
+    await results.getByRole('link', { name: /@alice/ }).waitFor()
+    await screenshot(page, 'journey-desktop-discover-search')
+    await expectAccessible(page, 'discover')
+    await results.getByRole('button', { name: /^Follow / }).click()
+    await results.getByRole('button', { name: /^Following / }).waitFor()
+
+    await alice.page.goto('/profile/bob')
+    await alice.page.getByText('@bob', { exact: true }).waitFor()
+    await alice.page.getByRole('button', { name: /^Follow / }).click()
+    await alice.page.getByRole('button', { name: /^Following / }).waitFor()
+    await alice.page.reload()
+    await alice.page.getByRole('button', { name: /^Following / }).waitFor()
+  })
+
+  it('a member posts with an image, a poll and a mention', async () => {
+    const { page } = alice
+    await page.goto('/')
+    await page.getByRole('textbox', { name: "What's happening?" }).first().fill('Lunch vote, @bob! Tea or coffee after?')
+
+    await page.getByRole('button', { name: 'Add images' }).first().click()
+    await page.locator('.uppy-Dashboard-input').first().setInputFiles({
+      name: 'lunch.png',
+      mimeType: 'image/png',
+      buffer: makePng(),
+    })
+    await page.locator('.uppy-StatusBar-actionBtn--upload').click()
+    await page.locator('.uppy-StatusBar-actionBtn--done').click()
+    await page.getByRole('img', { name: 'Attached image 1' }).waitFor()
+
+    await page.getByRole('button', { name: 'Add poll' }).first().click()
+    await page.getByPlaceholder('Option 1').fill('Tea')
+    await page.getByPlaceholder('Option 2').fill('Coffee')
+    await page.getByRole('button', { name: 'Post', exact: true }).first().click()
+    await expectToast(page, 'Post created')
+
+    const card = page.getByRole('article').filter({ hasText: 'Lunch vote,' }).first()
+    await card.waitFor()
+    await card.getByRole('img', { name: /Image 1 of 1/ }).waitFor()
+    await card.getByRole('link', { name: '@bob' }).waitFor()
+    const href = await card.getByRole('link', { name: /ago|just now/ }).first().getAttribute('href')
+    pollPostId = Number(href?.split('/').pop())
+    expect(pollPostId).toBeGreaterThan(0)
+    await screenshot(page, 'journey-desktop-home-posted')
+  })
+
+  it('the friend votes, likes, reposts and replies', async () => {
+    const { page } = bob
+    await page.goto('/')
+    const card = page.getByRole('article').filter({ hasText: 'Lunch vote,' }).first()
+    await card.waitFor()
+    await card.getByRole('button', { name: 'Vote for Tea' }).click()
+    await card.getByRole('button', { name: /^Tea: 100%, your vote/ }).waitFor()
+
+    await card.getByRole('button', { name: 'Like (0)' }).click()
+    await card.getByRole('button', { name: 'Unlike (1)' }).waitFor()
+    await card.getByRole('button', { name: 'Repost (0)' }).click()
+    await card.getByRole('button', { name: 'Undo repost (1)' }).waitFor()
+
+    await card.getByRole('button', { name: 'Reply (0)' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Create Post' })
+    await dialog.getByRole('textbox', { name: 'Post your reply' }).fill('Tea, obviously.')
+    await screenshot(page, 'journey-desktop-reply-dialog')
+    await dialog.getByRole('button', { name: 'Reply', exact: true }).click()
+    await expectToast(page, 'Post created')
+    await dialog.waitFor({ state: 'detached' })
+
+    // everything stuck on the server
+    await page.reload()
+    const again = page.getByRole('article').filter({ hasText: 'Lunch vote,' }).first()
+    await again.getByRole('button', { name: 'Unlike (1)' }).waitFor()
+    await again.getByRole('button', { name: /^Reply \(1\)/ }).waitFor()
+    // the member's own repost is in the Friends feed as "<display name> reposted"
+    await page.getByText(/ reposted$/).first().waitFor()
+  })
+
+  it('the author sees the notifications and marks them read', async () => {
+    const { page } = alice
+    await page.goto('/')
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await nav.getByRole('link', { name: /Notifications.*unread/ }).waitFor()
+    await nav.getByRole('link', { name: /Notifications/ }).click()
+    for (const text of ['followed you', 'mentioned you', 'liked your post', 'reposted your post', 'replied to your post']) {
+      await page.getByText(text).first().waitFor()
+    }
+    await screenshot(page, 'journey-desktop-notifications')
+    await expectAccessible(page, 'notifications')
+    await page.getByRole('button', { name: 'Mark all as read' }).click()
+    await expectToast(page, 'All notifications marked as read')
+    await page.getByRole('button', { name: 'Mark all as read' }).waitFor({ state: 'detached' })
+
+    await page.getByRole('button', { name: /liked your post/ }).first().click()
+    await page.getByRole('heading', { name: 'Thread' }).waitFor()
+    expect(new URL(page.url()).pathname).toBe(`/post/${pollPostId}`)
+  })
+
+  it('a thread shows the post and its replies; like and share work there', async () => {
+    const { page } = alice
+    await page.goto(`/post/${pollPostId}`)
+    await page.getByText('Tea, obviously.').waitFor()
+    const main = page.getByRole('article').filter({ hasText: 'Lunch vote,' }).first()
+    await main.getByRole('button', { name: 'Like (1)' }).click()
+    await main.getByRole('button', { name: 'Unlike (2)' }).waitFor()
+    await main.getByRole('button', { name: 'Share' }).click()
+    await expectToast(page, 'Link copied')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.url}/post/${pollPostId}`)
+    await screenshot(page, 'journey-desktop-thread')
+    await expectAccessible(page, 'thread')
+
+    // the reply's own thread shows the post above it
+    await page.getByRole('article').filter({ hasText: 'Tea, obviously.' }).getByRole('link', { name: /ago|just now/ }).click()
+    await page.getByRole('region', { name: 'Earlier in the thread' }).getByText('Lunch vote,', { exact: false }).waitFor()
+  })
+
+  it('a member edits the profile', async () => {
+    const { page } = alice
+    await page.goto('/profile/alice')
+    await page.getByRole('button', { name: 'Edit Profile' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit Profile' })
+    await dialog.getByLabel('Display Name').fill('Alice Example')
+    await dialog.getByLabel('Bio').fill('Tea person.')
+    await dialog.getByLabel('Website').fill('https://alice.example.com')
+    await dialog.getByRole('button', { name: 'Save' }).click()
+    await expectToast(page, 'Profile updated')
+    await dialog.waitFor({ state: 'detached' })
+    await page.getByRole('heading', { name: 'Alice Example', level: 2 }).waitFor()
+    const site = page.getByRole('link', { name: 'alice.example.com' })
+    expect(await site.getAttribute('target')).toBe('_blank')
+    expect(await site.getAttribute('rel')).toContain('noopener')
+    await page.getByText(/^Joined \w+ \d{4}$/).waitFor()
+    await page.getByRole('tab', { name: 'Media' }).click()
+    await page.getByRole('img', { name: /Image 1 of 1/ }).waitFor()
+    await page.getByRole('tab', { name: 'Likes' }).click()
+    await page.getByRole('tabpanel').getByText('Lunch vote,', { exact: false }).waitFor()
+    await screenshot(page, 'journey-desktop-profile')
+    await expectAccessible(page, 'profile')
+  })
+
+  it('an unknown path shows the 404 page', async () => {
+    await alice.page.goto('/no/such/page')
+    await alice.page.getByRole('heading', { name: '404 Page Not Found' }).waitFor()
+  })
+
+  it('logout returns to the landing page', async () => {
+    const { page } = alice
+    await page.goto('/')
+    await page.getByRole('button', { name: /User menu/ }).click()
+    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await page.getByRole('heading', { name: 'The human network' }).waitFor()
+    await page.goto('/invites')
+    await page.getByRole('heading', { name: 'The human network' }).waitFor()
+  })
+
+  it('the key steps work at a 390×844 mobile viewport', async () => {
+    const mobile = await open(MOBILE)
+    const { page } = mobile
+    await logInThroughEmail(page, BOB)
+    await page.getByRole('article').filter({ hasText: 'Lunch vote,' }).first().waitFor()
+    await screenshot(page, 'journey-mobile-home')
+    await expectAccessible(page, 'mobile home')
+
+    await page.getByRole('button', { name: 'New Post' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Create Post' })
+    await dialog.getByRole('textbox', { name: "What's happening?" }).fill('Posting from my phone')
+    await dialog.getByRole('button', { name: 'Post', exact: true }).click()
+    await expectToast(page, 'Post created')
+    await page.getByRole('article').filter({ hasText: 'Posting from my phone' }).first().waitFor()
+
+    const bottom = page.getByRole('navigation', { name: 'Bottom' })
+    expect(await bottom.getByRole('link', { name: /Invites/ }).count()).toBe(0)
+    await bottom.getByRole('link', { name: /Discover/ }).click()
+    await page.getByRole('region', { name: 'Trending' }).waitFor()
+    await screenshot(page, 'journey-mobile-discover')
+    await expectAccessible(page, 'mobile discover')
+
+    await bottom.getByRole('link', { name: /Notifications/ }).click()
+    await page.getByRole('heading', { name: /Notifications/ }).waitFor()
+    await screenshot(page, 'journey-mobile-notifications')
+
+    await bottom.getByRole('link', { name: /Profile/ }).click()
+    await page.getByText('@bob', { exact: true }).first().waitFor()
+    await screenshot(page, 'journey-mobile-profile')
+    await expectAccessible(page, 'mobile profile')
+
+    await page.goto(`/post/${pollPostId}`)
+    await page.getByText('Tea, obviously.').waitFor()
+    await screenshot(page, 'journey-mobile-thread')
+
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Logout' }).click()
+    await page.getByRole('heading', { name: 'The human network' }).waitFor()
+    await mobile.context.close()
+  })
+})
