@@ -36,6 +36,11 @@ async function openPage(viewport: typeof DESKTOP, loggedIn: boolean, colorScheme
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
+  // nothing may leave the origin: fonts, video and images are all served by Murmur
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== site.url) errors.push(`external request: ${request.url()}`)
+  })
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.text().includes('status of 4')) errors.push(message.text())
   })
@@ -141,6 +146,19 @@ describe.each([
     await page.getByRole('dialog', { name: 'Create Post' }).waitFor()
     await screenshot(page, `${size}-create-post`)
     await expectAccessible(page, 'create post')
+    await context.close()
+  })
+})
+
+describe('reduced motion', () => {
+  it('shows only the poster image, no video', async () => {
+    const context = await newContext(browser, site.url, DESKTOP, { reducedMotion: 'reduce' })
+    await context.route('**/api/**', fixtureHandler({ loggedIn: false }))
+    const page = await context.newPage()
+    await page.goto('/')
+    await page.getByRole('heading', { name: 'The human network' }).waitFor()
+    expect(await page.locator('video').count()).toBe(0)
+    expect(await page.locator('img[src="/landing-poster.jpg"]').count()).toBe(1)
     await context.close()
   })
 })
