@@ -25,10 +25,10 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
-if [ ! -x "$SERVICES/venv/bin/python" ] || ! "$SERVICES/venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
-  echo "== Python test servers (aiosmtpd) in $SERVICES/venv"
+if [ ! -x "$SERVICES/venv/bin/python" ] || ! "$SERVICES/venv/bin/python" -c 'import aiosmtpd, schemathesis' 2>/dev/null; then
+  echo "== Python test tools (aiosmtpd, schemathesis) in $SERVICES/venv"
   python3 -m venv "$SERVICES/venv"
-  "$SERVICES/venv/bin/pip" install -q --disable-pip-version-check 'aiosmtpd==1.4.6'
+  "$SERVICES/venv/bin/pip" install -q --disable-pip-version-check 'aiosmtpd==1.4.6' 'schemathesis==4.32.5'
 fi
 
 if [ ! -x "$SERVICES/bin/s3s-fs" ]; then

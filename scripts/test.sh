@@ -28,3 +28,6 @@ cargo test --all-targets
 echo "== browser tests"
 cargo build --bin murmur
 MURMUR_BIN="$CARGO_TARGET_DIR/debug/murmur" npm --prefix web run test:e2e
+
+echo "== API fuzzing (schemathesis against /api/openapi.json)"
+"$SERVICES/venv/bin/python" scripts/fuzz_api.py "$CARGO_TARGET_DIR/debug/murmur" "${MURMUR_FUZZ_EXAMPLES:-15}"

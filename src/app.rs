@@ -51,7 +51,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
 
 pub fn router(state: AppState) -> Router {
     let (api, openapi) = api_routes().split_for_parts();
-    let openapi = Arc::new(openapi);
+    let openapi = Arc::new(crate::openapi::finish(openapi));
     let api = api
         .route(
             "/api/openapi.json",
