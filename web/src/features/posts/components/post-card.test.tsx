@@ -44,6 +44,18 @@ describe('a post card', () => {
     expect(await screen.findByText('Failed to update like. Please try again.')).toBeInTheDocument()
   })
 
+  it('on 401 says the member is logged out and goes to /api/login', async () => {
+    mockFetch(() => json({ message: 'Unauthorized' }, 401))
+    const assign = vi.fn()
+    vi.stubGlobal('location', { ...window.location, set href(value: string) { assign(value) } })
+    renderFeed([aPost({ likeCount: 4 })])
+    await userEvent.click(screen.getByRole('button', { name: 'Like (4)' }))
+    expect(await screen.findByText('Unauthorized')).toBeInTheDocument()
+    expect(screen.getByText('You are logged out. Logging in again...')).toBeInTheDocument()
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 })
+    expect(screen.getByRole('button', { name: 'Like (4)' })).toBeInTheDocument()
+  })
+
   it('keeps the like and takes the server numbers when it succeeds', async () => {
     const fetch = mockFetch(() => json(aPost({ likeCount: 9, isLiked: true })))
     renderFeed([aPost({ likeCount: 4, isLiked: false })])

@@ -1,0 +1,46 @@
+import { screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import VerifyRoute from './verify'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  window.history.replaceState(null, '', '/')
+})
+
+function visit(search: string) {
+  window.history.replaceState(null, '', `/auth/verify${search}`)
+  return renderWithProviders(<VerifyRoute />)
+}
+
+describe('the verification screen', () => {
+  it('fails at once without a token', () => {
+    const fetch = mockFetch(() => json(aUser))
+    visit('')
+    expect(screen.getByRole('heading', { name: 'Verification failed' })).toBeInTheDocument()
+    expect(screen.getByText('No verification token found')).toBeInTheDocument()
+    expect(fetch).not.toHaveBeenCalled()
+  })
+
+  it('shows the server message and goes back home', async () => {
+    mockFetch(() => json({ message: 'Invalid or expired link' }, 400))
+    visit('?token=abc')
+    expect(screen.getByRole('heading', { name: 'Verifying...' })).toBeInTheDocument()
+    expect(screen.getByText('Please wait while we log you in')).toBeInTheDocument()
+    expect(await screen.findByText('Invalid or expired link')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Back to home' }))
+    expect(window.location.pathname).toBe('/')
+  })
+
+  it('sends token and invite once, says Success! and goes home after 1.5 s', async () => {
+    const fetch = mockFetch(() => json(aUser))
+    visit('?token=abc&invite=CODE12345678')
+    expect(await screen.findByRole('heading', { name: 'Success!' })).toBeInTheDocument()
+    const verifyCalls = fetch.mock.calls.filter(([url]) => String(url).startsWith('/api/auth/verify'))
+    expect(verifyCalls).toHaveLength(1)
+    expect(verifyCalls[0]?.[0]).toBe('/api/auth/verify?token=abc&invite=CODE12345678')
+    expect(window.location.pathname).toBe('/auth/verify')
+    await vi.waitFor(() => expect(window.location.pathname).toBe('/'), { timeout: 2500 })
+  })
+})
