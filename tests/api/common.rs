@@ -156,25 +156,34 @@ impl TestApp {
 
     /// Creates a member directly in the database and answers a client logged in as them.
     pub async fn member(&self, username: &str) -> Member {
-        let db = &self.state.db;
-        let now = self.clock.now();
-        let email = format!("{username}@example.com");
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (email, username, display_name, created_at, invites_month) \
-             VALUES ($1, $2, $3, $4, $5) RETURNING id",
-        )
-        .bind(&email)
-        .bind(username)
-        .bind(capitalise(username))
-        .bind(now)
-        .bind(murmur::invites::store::month_of(now))
-        .fetch_one(&db.write)
-        .await
-        .expect("insert member");
-        let token = murmur::accounts::session::create(&db.write, id, now).await.expect("session");
+        let (id, token) = insert_member(&self.state.db, self.clock.now(), username).await;
         let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&self.state.config));
-        Member { id, username: username.to_string(), email, client: client_for(&self.base, Some(&cookie)) }
+        Member {
+            id,
+            username: username.to_string(),
+            email: format!("{username}@example.com"),
+            client: client_for(&self.base, Some(&cookie)),
+        }
     }
+}
+
+/// Inserts a member `<username>@example.com` with a session; answers its id and session token
+/// (the value of the `murmur_session` cookie over http).
+pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i64, String) {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO users (email, username, display_name, created_at, invites_month) \
+         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(format!("{username}@example.com"))
+    .bind(username)
+    .bind(capitalise(username))
+    .bind(now)
+    .bind(murmur::invites::store::month_of(now))
+    .fetch_one(&db.write)
+    .await
+    .expect("insert member");
+    let token = murmur::accounts::session::create(&db.write, id, now).await.expect("session");
+    (id, token)
 }
 
 fn capitalise(s: &str) -> String {
@@ -217,21 +226,21 @@ impl Drop for TestApp {
         if let Some(server) = self.server.take() {
             server.abort();
         }
-        if let Some(pg) = self.pg.take() {
-            pg.drop_now();
-        }
+        // The server stops first; then the database is dropped.
+        drop(self.pg.take());
     }
 }
 
-/// A throwaway PostgreSQL database for one test.
-struct PgDatabase {
+/// A throwaway PostgreSQL database for one test, dropped with this value.
+pub struct PgDatabase {
     admin_url: String,
     name: String,
-    url: String,
+    pub url: String,
 }
 
 impl PgDatabase {
-    async fn create() -> Option<PgDatabase> {
+    /// None when MURMUR_TEST_POSTGRES_URL is unset (and not required).
+    pub async fn create() -> Option<PgDatabase> {
         let admin_url = match std::env::var("MURMUR_TEST_POSTGRES_URL") {
             Ok(url) if !url.is_empty() => url,
             _ => {
@@ -254,13 +263,18 @@ impl PgDatabase {
         Some(PgDatabase { admin_url, name, url: url.to_string() })
     }
 
-    fn drop_now(self) {
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
         // Drop runs outside async; use a small runtime on its own thread.
+        let admin_url = self.admin_url.clone();
+        let name = self.name.clone();
         let _ = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
             rt.block_on(async move {
-                if let Ok(mut conn) = <sqlx::AnyConnection as sqlx::Connection>::connect(&self.admin_url).await {
-                    let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name)))
+                if let Ok(mut conn) = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url).await {
+                    let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")))
                         .execute(&mut conn)
                         .await;
                 }

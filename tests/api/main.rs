@@ -4,4 +4,5 @@
 mod common;
 
 mod foundation;
+mod processes;
 mod reliability;

@@ -1,0 +1,330 @@
+//! Real `murmur serve` processes: killed mid-write (nothing answered 2xx is lost), stopped with
+//! SIGTERM mid-request (the request completes, exit 0), and two processes sharing one
+//! PostgreSQL database (the scale-out path: nothing shared lives in one process's memory).
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use murmur::db::Db;
+use serde_json::{Value, json};
+use tokio::process::{Child, Command};
+
+use crate::common::{PgDatabase, client_for, insert_member};
+
+/// A `murmur serve` child process.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    async fn start(data_dir: &Path, database_url: &str, port: u16) -> Server {
+        let base = format!("http://127.0.0.1:{port}");
+        let child = Command::new(env!("CARGO_BIN_EXE_murmur"))
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .arg("--data-dir")
+            .arg(data_dir)
+            .env("DATABASE_URL", database_url)
+            .env("MURMUR_PUBLIC_URL", &base)
+            .env("MURMUR_SECRET", "a-shared-secret-for-every-process-of-this-test")
+            .env("RUST_LOG", "murmur=warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the murmur binary starts");
+        let probe = reqwest::Client::new();
+        for _ in 0..300 {
+            if let Ok(r) = probe.get(format!("{base}/healthz")).send().await {
+                if r.status() == 200 {
+                    return Server { child, base };
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("murmur serve did not become healthy on {base}");
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    async fn kill9(&mut self) {
+        self.child.start_kill().unwrap(); // SIGKILL
+        self.child.wait().await.unwrap();
+    }
+
+    fn sigterm(&self) {
+        let pid = self.child.id().unwrap().to_string();
+        let status = std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(status.success());
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A database for a process test: SQLite in `dir`, or a fresh PostgreSQL database.
+async fn database(postgres: bool, dir: &Path) -> Option<(String, Option<PgDatabase>)> {
+    if postgres {
+        let pg = PgDatabase::create().await?;
+        Some((pg.url.clone(), Some(pg)))
+    } else {
+        Some((format!("sqlite://{}?mode=rwc", dir.join("murmur.db").display()), None))
+    }
+}
+
+/// What the servers acknowledged with a 2xx.
+#[derive(Default)]
+struct Acked {
+    posts: Vec<i64>,
+    polls: Vec<(i64, String)>,
+    likes: Vec<(i64, i64)>,
+    follows: Vec<(i64, i64)>,
+    votes: Vec<(i64, i64)>,
+}
+
+async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: Arc<Mutex<Acked>>) {
+    let client = client_for(&base, Some(&format!("murmur_session={token}")));
+    let mut n: u64 = me as u64 * 7919;
+    loop {
+        n = n.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let pick = (n >> 33) as usize;
+        let result = match pick % 5 {
+            0 | 1 => {
+                let with_poll = pick % 3 == 0;
+                let body = if with_poll {
+                    json!({ "content": format!("poll {n}"), "pollOptions": ["yes", "no"] })
+                } else {
+                    json!({ "content": format!("post {n} by {me}") })
+                };
+                match client.post(format!("{base}/api/posts")).json(&body).send().await {
+                    Ok(r) if r.status().is_success() => {
+                        let v: Value = r.json().await.unwrap_or_default();
+                        if let Some(id) = v["id"].as_i64() {
+                            let mut a = acked.lock().unwrap();
+                            a.posts.push(id);
+                            if with_poll {
+                                a.polls.push((id, "yes".into()));
+                            }
+                        }
+                        Ok(())
+                    }
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(e),
+                }
+            }
+            2 => {
+                let target = { acked.lock().unwrap().posts.get(pick % 1000).copied() };
+                match target {
+                    Some(post) => match client.post(format!("{base}/api/posts/{post}/like")).send().await {
+                        Ok(r) if r.status().is_success() => {
+                            acked.lock().unwrap().likes.push((me, post));
+                            Ok(())
+                        }
+                        Ok(_) => Ok(()),
+                        Err(e) => Err(e),
+                    },
+                    None => Ok(()),
+                }
+            }
+            3 => {
+                let other = others[pick % others.len()];
+                match client.post(format!("{base}/api/follows")).json(&json!({ "followingId": other })).send().await {
+                    Ok(r) if r.status().is_success() => {
+                        acked.lock().unwrap().follows.push((me, other));
+                        Ok(())
+                    }
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(e),
+                }
+            }
+            _ => {
+                let poll = { acked.lock().unwrap().polls.get(pick % 100).cloned() };
+                match poll {
+                    Some((post, option)) => {
+                        match client.post(format!("{base}/api/posts/{post}/vote")).json(&json!({ "option": option })).send().await {
+                            Ok(r) if r.status().is_success() => {
+                                acked.lock().unwrap().votes.push((me, post));
+                                Ok(())
+                            }
+                            Ok(_) => Ok(()),
+                            Err(e) => Err(e),
+                        }
+                    }
+                    None => Ok(()),
+                }
+            }
+        };
+        if result.is_err() {
+            return; // the server is gone
+        }
+    }
+}
+
+async fn count(db: &Db, sql: &'static str, a: i64, b: i64) -> i64 {
+    sqlx::query_scalar(sql).bind(a).bind(b).fetch_one(&db.read).await.unwrap()
+}
+
+async fn assert_everything_acked_is_there(db: &Db, acked: &Acked) {
+    for &post in &acked.posts {
+        assert_eq!(count(db, "SELECT COUNT(*) FROM posts WHERE id = $1 AND $2 = 0", post, 0).await, 1, "post {post}");
+    }
+    for &(user, post) in &acked.likes {
+        assert_eq!(count(db, "SELECT COUNT(*) FROM likes WHERE user_id = $1 AND post_id = $2", user, post).await, 1);
+    }
+    for &(a, b) in &acked.follows {
+        assert_eq!(count(db, "SELECT COUNT(*) FROM follows WHERE follower_id = $1 AND following_id = $2", a, b).await, 1);
+    }
+    for &(user, post) in &acked.votes {
+        assert_eq!(count(db, "SELECT COUNT(*) FROM poll_votes WHERE user_id = $1 AND post_id = $2", user, post).await, 1);
+    }
+    let drift: i64 = sqlx::query_scalar(
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM posts p WHERE p.like_count <> (SELECT COUNT(*) FROM likes l WHERE l.post_id = p.id)",
+    )
+    .fetch_one(&db.read)
+    .await
+    .unwrap();
+    assert_eq!(drift, 0, "likeCount equals the likes");
+    let drift: i64 = sqlx::query_scalar(
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM users u WHERE u.follower_count <> (SELECT COUNT(*) FROM follows f WHERE f.following_id = u.id) \
+         OR u.following_count <> (SELECT COUNT(*) FROM follows f WHERE f.follower_id = u.id)",
+    )
+    .fetch_one(&db.read)
+    .await
+    .unwrap();
+    assert_eq!(drift, 0, "follower and following counts equal the follows");
+}
+
+async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((url, _pg)) = database(postgres, dir.path()).await else { return };
+    let db = Db::connect(&url).await.unwrap();
+    db.migrate().await.unwrap();
+    let now = chrono::Utc::now().timestamp_millis();
+    let mut members = Vec::new();
+    for i in 0..6 {
+        members.push(insert_member(&db, now, &format!("writer{i}")).await);
+    }
+    let ids: Vec<i64> = members.iter().map(|m| m.0).collect();
+    let acked = Arc::new(Mutex::new(Acked::default()));
+    let port = free_port();
+    for round in 0..3 {
+        let mut server = Server::start(dir.path(), &url, port).await;
+        let workers: Vec<_> = members
+            .iter()
+            .map(|(id, token)| {
+                let others = ids.iter().copied().filter(|o| o != id).collect();
+                tokio::spawn(writer(server.base.clone(), *id, token.clone(), others, acked.clone()))
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(1200 + round * 300)).await;
+        server.kill9().await;
+        for w in workers {
+            let _ = tokio::time::timeout(Duration::from_secs(30), w).await;
+        }
+        // After the restart every acknowledged write is there and the counts agree.
+        let _restarted = Server::start(dir.path(), &url, port).await;
+        let a = acked.lock().unwrap();
+        let snapshot = Acked {
+            posts: a.posts.clone(),
+            polls: vec![],
+            likes: a.likes.clone(),
+            follows: a.follows.clone(),
+            votes: a.votes.clone(),
+        };
+        drop(a);
+        assert_everything_acked_is_there(&db, &snapshot).await;
+        if !postgres {
+            assert_eq!(murmur::db::backup::integrity_check(&db).await.unwrap(), "ok");
+        }
+    }
+    let a = acked.lock().unwrap();
+    assert!(a.posts.len() > 20 && !a.likes.is_empty() && !a.follows.is_empty(), "the writers wrote: {} posts", a.posts.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_killed_mid_write_loses_nothing_acknowledged() {
+    killed_mid_write_loses_nothing_acknowledged(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_killed_mid_write_loses_nothing_acknowledged() {
+    killed_mid_write_loses_nothing_acknowledged(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_finishes_the_request_in_flight_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
+    let mut server = Server::start(dir.path(), &url, free_port()).await;
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
+    let body = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
+    let request = client_for(&server.base, None)
+        .post(server.url("/api/waitlist"))
+        .header("content-type", "application/json")
+        .body(reqwest::Body::wrap_stream(body))
+        .send();
+    let in_flight = tokio::spawn(request);
+    tx.send(Ok(b"{\"email\": ".to_vec())).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.sigterm();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    tx.send(Ok(b"\"term@example.com\"}".to_vec())).await.unwrap();
+    drop(tx);
+    let response = in_flight.await.unwrap().expect("answered");
+    assert_eq!(response.status(), 200);
+    let status = tokio::time::timeout(Duration::from_secs(15), server.child.wait()).await.unwrap().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
+    let Some(pg) = PgDatabase::create().await else { return };
+    let dir_a = tempfile::tempdir().unwrap();
+    let dir_b = tempfile::tempdir().unwrap();
+    let a = Server::start(dir_a.path(), &pg.url, free_port()).await;
+    let b = Server::start(dir_b.path(), &pg.url, free_port()).await;
+    let db = Db::connect(&pg.url).await.unwrap();
+    let (ada_id, token) = insert_member(&db, chrono::Utc::now().timestamp_millis(), "ada").await;
+    let cookie = format!("murmur_session={token}");
+    let on_a = client_for(&a.base, Some(&cookie));
+    let on_b = client_for(&b.base, Some(&cookie));
+
+    // A session started anywhere works everywhere.
+    for (client, server) in [(&on_a, &a), (&on_b, &b)] {
+        let me: Value = client.get(server.url("/api/auth/me")).send().await.unwrap().json().await.unwrap();
+        assert_eq!(me["id"], ada_id);
+    }
+    // A post made on one process is in the feed read from the other.
+    let post: Value = on_a
+        .post(a.url("/api/posts"))
+        .json(&json!({ "content": "written on A" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let feed: Value = on_b.get(b.url("/api/posts/feed?limit=20&offset=0")).send().await.unwrap().json().await.unwrap();
+    let ids: HashSet<i64> = feed.as_array().unwrap().iter().filter_map(|p| p["id"].as_i64()).collect();
+    assert!(ids.contains(&post["id"].as_i64().unwrap()), "feed on B: {feed}");
+
+    // Rate limits hold across both: 5 login links per address per hour in all.
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        let (client, server) = if i % 2 == 0 { (&on_a, &a) } else { (&on_b, &b) };
+        let r = client
+            .post(server.url("/api/auth/request-login-link"))
+            .json(&json!({ "email": "limited@example.com" }))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(r.status().as_u16());
+    }
+    assert_eq!(statuses, vec![200, 200, 200, 200, 200, 429]);
+}
