@@ -313,7 +313,12 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     await dialog.getByRole('textbox', { name: "What's happening?" }).fill('Posting from my phone')
     await dialog.getByRole('button', { name: 'Post', exact: true }).click()
     await expectToast(page, 'Post created')
-    await page.getByRole('article').filter({ hasText: 'Posting from my phone' }).first().waitFor()
+    const phonePost = page.getByRole('article').filter({ hasText: 'Posting from my phone' }).first()
+    await phonePost.waitFor()
+    // the author's own card offers Delete (the confirm() is accepted by the dialog handler)
+    await phonePost.getByRole('button', { name: 'Delete post' }).click()
+    await expectToast(page, 'Post deleted')
+    await phonePost.waitFor({ state: 'detached' })
 
     const bottom = page.getByRole('navigation', { name: 'Bottom' })
     expect(await bottom.getByRole('link', { name: /Invites/ }).count()).toBe(0)

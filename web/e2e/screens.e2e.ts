@@ -150,6 +150,18 @@ describe.each([
   })
 })
 
+describe('the narrowest phones', () => {
+  it('never scroll sideways at 360 px', async () => {
+    const { context, page } = await openPage({ width: 360, height: 740 }, true)
+    for (const screen of memberScreens) {
+      await page.goto(screen.path)
+      await screen.ready(page)
+      await noHorizontalScroll(page)
+    }
+    await context.close()
+  })
+})
+
 describe('reduced motion', () => {
   it('shows only the poster image, no video', async () => {
     const context = await newContext(browser, site.url, DESKTOP, { reducedMotion: 'reduce' })
