@@ -4,3 +4,8 @@
 mod common;
 
 mod foundation;
+mod feeds;
+mod follows;
+mod notifications;
+mod posts;
+mod users;
