@@ -9,6 +9,9 @@ CREATE TABLE for_you_snapshots (
     post_ids   TEXT    NOT NULL
 );
 
+-- The Friends feed: each followed member's newest posts and reposts, read from the index
+-- alone (see src/feeds/friends.rs).
+CREATE INDEX posts_author_live_idx ON posts (author_id, id) WHERE deleted_at IS NULL AND reply_to_id IS NULL;
 -- Reposts of a post (deleting the original removes them); plain posts are not indexed.
 CREATE INDEX posts_repost_of_idx ON posts (repost_of_id) WHERE repost_of_id IS NOT NULL;
 -- Notifications quoting a post (removed with it).

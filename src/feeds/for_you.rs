@@ -2,7 +2,9 @@
 //!
 //! Candidates: the newest `MAX_CANDIDATES` original posts (no replies, no reposts, not deleted)
 //! of the last `WINDOW` days, not the caller's own. Bounded whatever the table's size: the
-//! query walks the primary key backwards and stops after 1,000 matches.
+//! query walks `posts_created_idx` backwards from now and stops after 1,000 matches or at the
+//! window's start (ordering by id instead made SQLite scan the whole table when the window
+//! holds fewer than 1,000 posts).
 //!
 //! Score (Hacker-News-style gravity):
 //!
@@ -112,7 +114,7 @@ async fn rebuild(db: &Db, viewer: i64, now: Millis) -> Result<Vec<i64>> {
         "SELECT id, author_id, created_at, like_count, repost_count, reply_count FROM posts \
          WHERE created_at >= $1 AND author_id <> $2 AND deleted_at IS NULL \
            AND reply_to_id IS NULL AND repost_of_id IS NULL \
-         ORDER BY id DESC LIMIT $3",
+         ORDER BY created_at DESC, id DESC LIMIT $3",
     )
     .bind(now - WINDOW)
     .bind(viewer)

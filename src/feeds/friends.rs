@@ -4,12 +4,16 @@
 //! read: no per-member timeline is written, so posting costs one insert whatever the audience.
 //! The read must therefore not touch more than a page's worth of each followed member's posts:
 //!
-//! - PostgreSQL: a `LATERAL` join walks `posts_author_idx (author_id, id)` backwards for each
-//!   followed member (plus the caller), taking at most `offset + limit` rows each, and merges
-//!   those into the page. Cost ≈ follows × (offset + limit) index entries, independent of the
-//!   table's size; a member following 200 people reads ≤ 4,000 entries for the first page.
+//! - PostgreSQL: a `LATERAL` join walks the partial index `posts_author_live_idx (author_id, id)
+//!   WHERE deleted_at IS NULL AND reply_to_id IS NULL` backwards for each followed member (plus
+//!   the caller), index-only, taking at most `offset + limit` entries each, and merges those
+//!   into the page. Cost ≈ follows × (offset + limit) index entries, independent of the table's
+//!   size. Measured on 1M posts / 10k members, a member following 200: first page 1.8 ms,
+//!   offset 200 13 ms (the plain `IN (…)` form took 103 ms: it read every post of every
+//!   followed member from the heap).
 //! - SQLite (single machine, smaller instances) has no `LATERAL`; `author_id IN (…)` makes its
-//!   planner probe the same index once per followed member and sort the matches.
+//!   planner probe the same partial index once per followed member and sort the matches
+//!   (about 1 ms on the same data).
 //!
 //! Order is by id (ids grow with time and never repeat), so pages are stable: a new post only
 //! shifts later pages by one, which the client tolerates (it refetches from the top).

@@ -266,6 +266,13 @@ async fn replies_count_and_read_as_a_thread(app: TestApp) {
     assert_eq!(ids(&thread["ancestors"]), [id(&root), id(&first)]);
     assert_eq!(thread["replies"], json!([]));
 
+    // A repost has no thread of its own: its thread, and replies to it, are the original's.
+    let shared = repost(&app, &bob, id(&root)).await;
+    let (_, via) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&shared))).await;
+    assert_eq!(id(&via["post"]), id(&root));
+    let to_repost = reply(&app, &ada, id(&shared), "answering the repost").await;
+    assert_eq!(to_repost["replyToId"], id(&root));
+
     let (status, body) = get(&app, &bob, "/api/posts/999999/thread").await;
     assert_eq!((status, body["message"].as_str().unwrap()), (404, "Post not found"));
 }
