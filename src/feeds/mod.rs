@@ -1,9 +1,43 @@
-//! The feeds area.
+//! Feeds: Friends (who you follow, newest first) and For You (the network, ranked).
+//! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`.
 
+pub mod for_you;
+pub mod friends;
+
+use axum::extract::State;
 use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use crate::accounts::CurrentUser;
+use crate::api::{Json, MAX_PAGE, Page, PageParams, Query};
 use crate::app::AppState;
+use crate::error::{ErrorBody, Result};
+use crate::posts::{Post, hydrate};
+
+pub const PAGE_SIZE: i64 = 20;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
+    OpenApiRouter::new().routes(routes!(friends_feed)).routes(routes!(for_you_feed))
+}
+
+/// Friends: the caller's and followed members' posts and reposts, newest first.
+#[utoipa::path(get, path = "/api/posts/feed", tag = "feeds", params(PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn friends_feed(State(state): State<AppState>, current: CurrentUser, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+    let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
+    let rows = friends::page(&state.db.read, state.db.backend, current.id, page).await?;
+    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
+}
+
+/// For You: recent original posts of the whole network, ranked by engagement with time decay,
+/// without the caller's own posts and with at most two in a row by one author. Offset 0 ranks
+/// afresh; later pages continue that ranking.
+#[utoipa::path(get, path = "/api/posts/for-you", tag = "feeds", params(PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn for_you_feed(State(state): State<AppState>, current: CurrentUser, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+    let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
+    let rows = for_you::page(&state.db, current.id, page, state.clock.now()).await?;
+    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
 }

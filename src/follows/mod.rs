@@ -1,9 +1,6 @@
-//! The follows area.
+//! Follows: who reads whom. The Friends feed and suggestions are built on them.
 
-use utoipa_axum::router::OpenApiRouter;
+pub mod routes;
+pub mod store;
 
-use crate::app::AppState;
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-}
+pub use routes::router;

@@ -1,9 +1,8 @@
-//! The notifications area.
+//! Notifications: made by the server inside the transaction of their cause (follow, like,
+//! repost, reply, mention), listed and marked read by their recipient.
 
-use utoipa_axum::router::OpenApiRouter;
+pub mod routes;
+pub mod store;
 
-use crate::app::AppState;
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-}
+pub use routes::router;
+pub use store::{Kind, notify, withdraw};

@@ -1,9 +1,14 @@
-//! The posts area.
+//! Posts: writing, replying, reposting, liking, polls and threads. `hydrate` turns rows into
+//! the API's `Post` for every list (feeds, profiles, threads) in a bounded number of queries.
 
-use utoipa_axum::router::OpenApiRouter;
+pub mod domain;
+pub mod hydrate;
+pub mod model;
+pub mod routes;
+pub mod store;
 
-use crate::app::AppState;
+pub use model::{Post, PostRow};
+pub use routes::router;
 
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-}
+/// What a repost stores as its text (the spec's client sends it; the server does not rely on it).
+pub const REPOST_CONTENT: &str = "♻️";

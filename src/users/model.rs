@@ -76,3 +76,77 @@ impl UserRow {
         User { email, invites_available: invites, ..self.public() }
     }
 }
+
+/// A profile edit, parsed: display name 1–50 characters after trimming, bio at most 160,
+/// website empty or an http(s) URL of at most 200 characters (other schemes, such as
+/// `javascript:`, are refused because the web app turns the website into a link).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileEdit {
+    pub display_name: String,
+    pub bio: String,
+    pub website: String,
+}
+
+pub const DISPLAY_NAME_MAX: usize = 50;
+pub const BIO_MAX: usize = 160;
+pub const WEBSITE_MAX: usize = 200;
+
+impl ProfileEdit {
+    pub fn parse(display_name: &str, bio: &str, website: &str) -> crate::error::Result<ProfileEdit> {
+        use crate::error::Error;
+        let display_name = display_name.trim();
+        if display_name.is_empty() {
+            return Err(Error::bad_request("Display name cannot be empty"));
+        }
+        if display_name.chars().count() > DISPLAY_NAME_MAX {
+            return Err(Error::bad_request(format!("Display name can be at most {DISPLAY_NAME_MAX} characters long")));
+        }
+        let bio = bio.trim();
+        if bio.chars().count() > BIO_MAX {
+            return Err(Error::bad_request(format!("Bio can be at most {BIO_MAX} characters long")));
+        }
+        let website = website.trim();
+        if website.chars().count() > WEBSITE_MAX {
+            return Err(Error::bad_request(format!("Website can be at most {WEBSITE_MAX} characters long")));
+        }
+        if !website.is_empty() {
+            let url = url::Url::parse(website)
+                .map_err(|_| Error::bad_request("Website must be a web address starting with http:// or https://"))?;
+            if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+                return Err(Error::bad_request("Website must be a web address starting with http:// or https://"));
+            }
+        }
+        Ok(ProfileEdit { display_name: display_name.to_string(), bio: bio.to_string(), website: website.to_string() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_edit_is_trimmed() {
+        let edit = ProfileEdit::parse("  Ada  ", " hi ", " https://ada.dev ").unwrap();
+        assert_eq!(edit, ProfileEdit { display_name: "Ada".into(), bio: "hi".into(), website: "https://ada.dev".into() });
+        assert!(ProfileEdit::parse("Ada", "", "").is_ok());
+    }
+
+    #[test]
+    fn display_name_and_bio_are_bounded() {
+        assert!(ProfileEdit::parse("   ", "", "").is_err());
+        assert!(ProfileEdit::parse(&"é".repeat(50), "", "").is_ok());
+        assert!(ProfileEdit::parse(&"é".repeat(51), "", "").is_err());
+        assert!(ProfileEdit::parse("Ada", &"b".repeat(160), "").is_ok());
+        assert!(ProfileEdit::parse("Ada", &"b".repeat(161), "").is_err());
+    }
+
+    #[test]
+    fn website_must_be_http_or_https() {
+        assert!(ProfileEdit::parse("Ada", "", "http://example.com/x").is_ok());
+        for bad in ["javascript:alert(1)", "ftp://example.com", "example.com", "data:text/html,hi", "https://"] {
+            assert!(ProfileEdit::parse("Ada", "", bad).is_err(), "{bad}");
+        }
+        let long = format!("https://example.com/{}", "a".repeat(190));
+        assert!(ProfileEdit::parse("Ada", "", &long).is_err());
+    }
+}

@@ -1,9 +1,145 @@
-//! HTTP routes of the users area (filled in by the social core).
+//! HTTP routes of the users area: profiles, a member's posts and likes, suggestions, search and
+//! the caller's profile edit.
+//!
+//! `/api/users/suggested`, `/api/users/search` and `/api/users/profile` are static routes, which
+//! the router always prefers over `/api/users/{username}`.
 
+use axum::extract::State;
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
+use super::model::{ProfileEdit, User, UserRow};
+use super::store;
+use crate::accounts::CurrentUser;
+use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::app::AppState;
+use crate::error::{Error, ErrorBody, Result};
+use crate::posts::{Post, hydrate};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
+        .routes(routes!(suggested))
+        .routes(routes!(search))
+        .routes(routes!(update_profile))
+        .routes(routes!(profile))
+        .routes(routes!(posts))
+        .routes(routes!(likes))
+}
+
+pub const SUGGESTED_DEFAULT: i64 = 10;
+pub const SEARCH_DEFAULT: i64 = 20;
+pub const SEARCH_MAX_CHARS: usize = 100;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SuggestedParams {
+    /// 1 to 50 (default 10).
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SearchParams {
+    /// 1 to 100 characters after trimming; matched against usernames and display names.
+    pub q: Option<String>,
+    /// 1 to 50 (default 20).
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileRequest {
+    /// 1 to 50 characters after trimming.
+    pub display_name: String,
+    /// At most 160 characters.
+    #[serde(default)]
+    pub bio: String,
+    /// Empty, or an http(s) address of at most 200 characters.
+    #[serde(default)]
+    pub website: String,
+}
+
+/// Members the caller might follow: friends of friends first, then the most followed.
+#[utoipa::path(get, path = "/api/users/suggested", tag = "users", params(SuggestedParams),
+    responses((status = 200, body = Vec<User>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn suggested(State(state): State<AppState>, current: CurrentUser, Query(params): Query<SuggestedParams>) -> Result<Json<Vec<User>>> {
+    let limit = Page::parse(&PageParams { limit: params.limit, offset: None }, SUGGESTED_DEFAULT, MAX_PAGE)?.limit;
+    let rows = store::suggested(&state.db.read, current.id, limit).await?;
+    Ok(Json(rows.into_iter().map(UserRow::public).collect()))
+}
+
+/// Members whose username or display name contains the term: exact, then prefix matches first.
+#[utoipa::path(get, path = "/api/users/search", tag = "users", params(SearchParams),
+    responses((status = 200, body = Vec<User>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn search(State(state): State<AppState>, current: CurrentUser, Query(params): Query<SearchParams>) -> Result<Json<Vec<User>>> {
+    let term = params.q.as_deref().unwrap_or("").trim();
+    if term.is_empty() {
+        return Err(Error::bad_request("Enter something to search for"));
+    }
+    if term.chars().count() > SEARCH_MAX_CHARS {
+        return Err(Error::bad_request(format!("A search can be at most {SEARCH_MAX_CHARS} characters long")));
+    }
+    let limit = Page::parse(&PageParams { limit: params.limit, offset: None }, SEARCH_DEFAULT, MAX_PAGE)?.limit;
+    let rows = store::search(&state.db.read, term, limit).await?;
+    Ok(Json(rows.into_iter().map(|row| view(row, current.id)).collect()))
+}
+
+/// Edits the caller's display name, bio and website; answers the caller's own record.
+#[utoipa::path(put, path = "/api/users/profile", tag = "users", request_body = ProfileRequest,
+    responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn update_profile(State(state): State<AppState>, current: CurrentUser, Json(body): Json<ProfileRequest>) -> Result<Json<User>> {
+    let edit = ProfileEdit::parse(&body.display_name, &body.bio, &body.website)?;
+    let row = store::update_profile(&state.db.write, current.id, &edit).await?.ok_or(Error::Unauthorized)?;
+    Ok(Json(row.own()))
+}
+
+/// A member's profile. Only the member themself sees their e-mail and invite allowance.
+#[utoipa::path(get, path = "/api/users/{username}", tag = "users", params(("username" = String, Path, description = "Username")),
+    responses((status = 200, body = User), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn profile(State(state): State<AppState>, current: CurrentUser, Path(username): Path<String>) -> Result<Json<User>> {
+    let row = find(&state, &username).await?;
+    if row.id == current.id {
+        let row = crate::invites::with_monthly_top_up(&state, row).await?;
+        return Ok(Json(row.own()));
+    }
+    Ok(Json(row.public()))
+}
+
+/// A member's posts, replies and reposts, newest first.
+#[utoipa::path(get, path = "/api/users/{username}/posts", tag = "users",
+    params(("username" = String, Path, description = "Username"), PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn posts(State(state): State<AppState>, current: CurrentUser, Path(username): Path<String>, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+    let page = Page::parse(&params, 20, MAX_PAGE)?;
+    let author = find(&state, &username).await?;
+    let rows = store::posts_of(&state.db.read, author.id, page).await?;
+    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
+}
+
+/// The posts a member liked, newest like first.
+#[utoipa::path(get, path = "/api/users/{username}/likes", tag = "users",
+    params(("username" = String, Path, description = "Username"), PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn likes(State(state): State<AppState>, current: CurrentUser, Path(username): Path<String>, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+    let page = Page::parse(&params, 20, MAX_PAGE)?;
+    let member = find(&state, &username).await?;
+    let rows = store::liked_by(&state.db.read, member.id, page).await?;
+    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
+}
+
+async fn find(state: &AppState, username: &str) -> Result<UserRow> {
+    store::find_by_username(&state.db.read, username).await?.ok_or_else(|| Error::not_found("User not found"))
+}
+
+/// The caller's own record in full, anyone else's public view.
+fn view(row: UserRow, viewer: i64) -> User {
+    if row.id == viewer { row.own() } else { row.public() }
 }

@@ -3,8 +3,10 @@
 use sqlx::AnyPool;
 
 use super::model::UserRow;
-use crate::user_columns;
+use crate::api::Page;
 use crate::error::Result;
+use crate::posts::PostRow;
+use crate::{post_columns, user_columns};
 
 pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1");
@@ -22,4 +24,136 @@ pub async fn find_by_username(pool: &AnyPool, username: &str) -> Result<Option<U
 pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE email = $1");
     Ok(sqlx::query_as(SQL).bind(email).fetch_optional(pool).await?)
+}
+
+/// Saves a profile edit and answers the member as they now stand.
+pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::ProfileEdit) -> Result<Option<UserRow>> {
+    const SQL: &str = concat!(
+        "UPDATE users SET display_name = $1, bio = $2, website = $3 WHERE id = $4 RETURNING ",
+        user_columns!()
+    );
+    Ok(sqlx::query_as(SQL)
+        .bind(&edit.display_name)
+        .bind(&edit.bio)
+        .bind(&edit.website)
+        .bind(id)
+        .fetch_optional(write)
+        .await?)
+}
+
+/// A member's live posts, replies and reposts, newest first (index `posts_author_idx`).
+pub async fn posts_of(pool: &AnyPool, author: i64, page: Page) -> Result<Vec<PostRow>> {
+    const SQL: &str = concat!(
+        "SELECT ", post_columns!(), " FROM posts p JOIN users u ON u.id = p.author_id \
+         WHERE p.author_id = $1 AND p.deleted_at IS NULL ORDER BY p.id DESC LIMIT $2 OFFSET $3"
+    );
+    Ok(sqlx::query_as(SQL).bind(author).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
+}
+
+/// The live posts a member liked, newest like first (index `likes_user_created_idx`).
+pub async fn liked_by(pool: &AnyPool, member: i64, page: Page) -> Result<Vec<PostRow>> {
+    const SQL: &str = concat!(
+        "SELECT ", post_columns!(), " FROM likes l JOIN posts p ON p.id = l.post_id \
+         JOIN users u ON u.id = p.author_id \
+         WHERE l.user_id = $1 AND p.deleted_at IS NULL \
+         ORDER BY l.created_at DESC, l.post_id DESC LIMIT $2 OFFSET $3"
+    );
+    Ok(sqlx::query_as(SQL).bind(member).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
+}
+
+/// Members to suggest to `viewer`: not the viewer, not already followed; friends of friends
+/// first (by how many of the viewer's follows follow them), then the most followed.
+///
+/// Two bounded queries instead of ranking every member: the friends-of-friends walk touches
+/// only the follows of the viewer's follows (`follows` primary key), and the most-followed
+/// query walks `users_follower_count_idx` from the top and stops after `limit` matches.
+pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<UserRow>> {
+    const FRIENDS_OF_FRIENDS: &str = "\
+        SELECT f2.following_id FROM follows f1 JOIN follows f2 ON f2.follower_id = f1.following_id \
+        WHERE f1.follower_id = $1 AND f2.following_id <> $1 \
+          AND NOT EXISTS (SELECT 1 FROM follows f3 WHERE f3.follower_id = $1 AND f3.following_id = f2.following_id) \
+        GROUP BY f2.following_id ORDER BY COUNT(*) DESC, f2.following_id LIMIT $2";
+    let fof: Vec<i64> = sqlx::query_scalar(FRIENDS_OF_FRIENDS).bind(viewer).bind(limit).fetch_all(pool).await?;
+    let mut found = by_ids(pool, &fof).await?;
+    found.sort_by_key(|u| fof.iter().position(|id| *id == u.id));
+    let wanted = limit - found.len() as i64;
+    if wanted > 0 {
+        const MOST_FOLLOWED: &str = concat!(
+            "SELECT ", user_columns!(), " FROM users u WHERE u.id <> $1 \
+             AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.following_id = u.id) \
+             ORDER BY u.follower_count DESC, u.id LIMIT $2"
+        );
+        // Ask for the friends of friends' number more, as they may come again here.
+        let more: Vec<UserRow> = sqlx::query_as(MOST_FOLLOWED)
+            .bind(viewer)
+            .bind(wanted + found.len() as i64)
+            .fetch_all(pool)
+            .await?;
+        for user in more {
+            if (found.len() as i64) < limit && !found.iter().any(|f| f.id == user.id) {
+                found.push(user);
+            }
+        }
+    }
+    Ok(found)
+}
+
+async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        concat!("SELECT ", user_columns!(), " FROM users WHERE id IN ({})"),
+        crate::posts::store::in_list(1, ids.len())
+    );
+    let mut query = sqlx::query_as::<_, UserRow>(sqlx::AssertSqlSafe(sql));
+    for id in ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(pool).await?)
+}
+
+/// Members whose username or display name contains `term`, case-insensitively: exact matches
+/// first, then prefixes, then the rest, each group most followed first. `%`, `_` and `\` in the
+/// term match themselves. (SQLite's `lower()` folds ASCII only; PostgreSQL folds all letters.)
+pub async fn search(pool: &AnyPool, term: &str, limit: i64) -> Result<Vec<UserRow>> {
+    const SQL: &str = concat!(
+        "SELECT ", user_columns!(), " FROM users \
+         WHERE lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\' \
+         ORDER BY CASE WHEN lower(username) = $2 OR lower(display_name) = $2 THEN 0 \
+                       WHEN lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\' THEN 1 \
+                       ELSE 2 END, \
+                  follower_count DESC, id \
+         LIMIT $4"
+    );
+    let lowered = term.to_lowercase();
+    let escaped = escape_like(&lowered);
+    Ok(sqlx::query_as(SQL)
+        .bind(format!("%{escaped}%"))
+        .bind(&lowered)
+        .bind(format!("{escaped}%"))
+        .bind(limit)
+        .fetch_all(pool)
+        .await?)
+}
+
+/// `term` as a LIKE pattern that matches itself (escape character `\`).
+pub fn escape_like(term: &str) -> String {
+    let mut out = String::with_capacity(term.len());
+    for c in term.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn like_wildcards_are_escaped() {
+        assert_eq!(super::escape_like(r"50%_a\b"), r"50\%\_a\\b");
+        assert_eq!(super::escape_like("ada"), "ada");
+    }
 }

@@ -3,6 +3,11 @@
 
 mod common;
 
+mod feeds;
+mod follows;
 mod foundation;
+mod notifications;
+mod posts;
 mod processes;
 mod reliability;
+mod users;

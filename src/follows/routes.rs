@@ -1,0 +1,84 @@
+//! HTTP routes of follows.
+
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::store;
+use crate::accounts::CurrentUser;
+use crate::api::{Json, Path};
+use crate::app::AppState;
+use crate::clock::MINUTE;
+use crate::error::{Error, ErrorBody, Result};
+use crate::notifications::{self, Kind, store::NO_POST};
+use crate::rate_limit::{self, Limit};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(status))
+        .routes(routes!(follow))
+        .routes(routes!(unfollow))
+}
+
+const FOLLOWS_PER_MINUTE: Limit = Limit { max: 60, window: MINUTE };
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowRequest {
+    /// The member to follow.
+    pub following_id: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FollowStatus {
+    pub is_following: bool,
+}
+
+/// Whether the caller follows member `userId`.
+#[utoipa::path(get, path = "/api/follows/{userId}/status", tag = "follows",
+    params(("userId" = i64, Path, description = "Member id")),
+    responses((status = 200, body = FollowStatus), (status = 401, body = ErrorBody)))]
+async fn status(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<Json<FollowStatus>> {
+    let is_following = store::is_following(&state.db.read, current.id, user_id).await?;
+    Ok(Json(FollowStatus { is_following }))
+}
+
+/// Follows a member; following twice is still one follow.
+#[utoipa::path(post, path = "/api/follows", tag = "follows", request_body = FollowRequest,
+    responses((status = 200, body = FollowStatus), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn follow(State(state): State<AppState>, current: CurrentUser, Json(body): Json<FollowRequest>) -> Result<Json<FollowStatus>> {
+    let target = body.following_id;
+    if target == current.id {
+        return Err(Error::bad_request("You cannot follow yourself"));
+    }
+    let now = state.clock.now();
+    rate_limit::hit(&state.db, &format!("follow:{}", current.id), FOLLOWS_PER_MINUTE, now, "You are following too fast. Please wait a minute.").await?;
+    let mut tx = state.db.write.begin().await?;
+    if !store::member_exists(&mut tx, target).await? {
+        return Err(Error::not_found("User not found"));
+    }
+    if store::follow(&mut tx, current.id, target, now).await? {
+        notifications::notify(&mut tx, target, current.id, Kind::Follow, NO_POST, now).await?;
+    }
+    tx.commit().await?;
+    Ok(Json(FollowStatus { is_following: true }))
+}
+
+/// Stops following a member; not following is fine too.
+#[utoipa::path(delete, path = "/api/follows/{userId}", tag = "follows",
+    params(("userId" = i64, Path, description = "Member id")),
+    responses((status = 200, body = FollowStatus), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unfollow(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<Json<FollowStatus>> {
+    let mut tx = state.db.write.begin().await?;
+    if store::unfollow(&mut tx, current.id, user_id).await? {
+        notifications::withdraw(&mut tx, user_id, current.id, Kind::Follow, NO_POST).await?;
+    }
+    tx.commit().await?;
+    Ok(Json(FollowStatus { is_following: false }))
+}

@@ -1,0 +1,70 @@
+//! Follow queries. A follow and both members' counters change in one transaction, and only
+//! when the follow row really appeared or disappeared, so followerCount and followingCount
+//! stay exact under concurrent requests.
+
+use sqlx::{AnyConnection, AnyPool};
+
+use crate::clock::Millis;
+use crate::error::Result;
+
+/// True when the follow is new (and counted).
+pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO follows (follower_id, following_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    )
+    .bind(follower)
+    .bind(following)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    count(conn, follower, following, 1).await?;
+    Ok(true)
+}
+
+/// True when there was a follow to remove (and it was uncounted).
+pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -> Result<bool> {
+    let done = sqlx::query("DELETE FROM follows WHERE follower_id = $1 AND following_id = $2")
+        .bind(follower)
+        .bind(following)
+        .execute(&mut *conn)
+        .await?;
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    count(conn, follower, following, -1).await?;
+    Ok(true)
+}
+
+async fn count(conn: &mut AnyConnection, follower: i64, following: i64, delta: i64) -> Result<()> {
+    const FOLLOWING: &str = "UPDATE users SET following_count = following_count + $1 WHERE id = $2";
+    const FOLLOWERS: &str = "UPDATE users SET follower_count = follower_count + $1 WHERE id = $2";
+    // Lower id first: two members following each other at the same moment then lock the two
+    // user rows in the same order (PostgreSQL), so neither waits for the other forever.
+    let mut updates = [(FOLLOWING, follower), (FOLLOWERS, following)];
+    updates.sort_by_key(|(_, id)| *id);
+    for (sql, id) in updates {
+        sqlx::query(sql).bind(delta).bind(id).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+pub async fn is_following(pool: &AnyPool, follower: i64, following: i64) -> Result<bool> {
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT 1 FROM follows WHERE follower_id = $1 AND following_id = $2")
+            .bind(follower)
+            .bind(following)
+            .fetch_optional(pool)
+            .await?;
+    Ok(found.is_some())
+}
+
+pub async fn member_exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(found.is_some())
+}

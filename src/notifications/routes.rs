@@ -1,0 +1,122 @@
+//! HTTP routes of notifications.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::store;
+use crate::accounts::CurrentUser;
+use crate::api::{Json, Page, PageParams, Path, Query};
+use crate::app::AppState;
+use crate::clock::to_rfc3339;
+use crate::error::{Error, ErrorBody, Result};
+use crate::posts::model::Author;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(mark_read))
+        .routes(routes!(mark_all_read))
+        .routes(routes!(unread_count))
+}
+
+pub const DEFAULT_LIMIT: i64 = 50;
+pub const MAX_LIMIT: i64 = 100;
+
+/// `?limit=&offset=` of the notifications list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListParams {
+    /// 1 to 100 (default 50).
+    pub limit: Option<i64>,
+    /// Items to skip, 0 or more (default 0).
+    pub offset: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Notification {
+    pub id: i64,
+    /// follow, like, reply, repost or mention
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub is_read: bool,
+    pub created_at: String,
+    pub actor: Author,
+    /// The post it is about (for a reply or mention: the reply or mentioning post); absent
+    /// for follows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post: Option<QuotedPost>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct QuotedPost {
+    pub id: i64,
+    pub content: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UnreadCount {
+    pub count: i64,
+}
+
+/// The caller's notifications, newest first.
+#[utoipa::path(get, path = "/api/notifications", tag = "notifications", params(ListParams),
+    responses((status = 200, body = Vec<Notification>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn list(State(state): State<AppState>, current: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<Vec<Notification>>> {
+    let page = Page::parse(&PageParams { limit: params.limit, offset: params.offset }, DEFAULT_LIMIT, MAX_LIMIT)?;
+    let rows = store::list(&state.db.read, current.id, page.limit, page.offset).await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|row| Notification {
+                id: row.id,
+                kind: row.kind,
+                is_read: row.read_at.is_some(),
+                created_at: to_rfc3339(row.created_at),
+                actor: Author {
+                    id: row.actor_id,
+                    username: row.actor_username,
+                    display_name: row.actor_display_name,
+                    profile_image_url: row.actor_profile_image_url,
+                },
+                post: match (row.post_id, row.post_content) {
+                    (store::NO_POST, _) | (_, None) => None,
+                    (id, Some(content)) => Some(QuotedPost { id, content }),
+                },
+            })
+            .collect(),
+    ))
+}
+
+/// Marks one of the caller's notifications read (someone else's: 404, as if it did not exist).
+#[utoipa::path(put, path = "/api/notifications/{id}/read", tag = "notifications",
+    params(("id" = i64, Path, description = "Notification id")),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+    if store::mark_read(&state.db.write, current.id, id, state.clock.now()).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(Error::not_found("Notification not found"))
+    }
+}
+
+/// Marks all of the caller's notifications read.
+#[utoipa::path(put, path = "/api/notifications/read-all", tag = "notifications",
+    responses((status = 204), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
+    store::mark_all_read(&state.db.write, current.id, state.clock.now()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// How many of the caller's notifications are unread (the badge).
+#[utoipa::path(get, path = "/api/notifications/unread-count", tag = "notifications",
+    responses((status = 200, body = UnreadCount), (status = 401, body = ErrorBody)))]
+async fn unread_count(State(state): State<AppState>, current: CurrentUser) -> Result<Json<UnreadCount>> {
+    Ok(Json(UnreadCount { count: store::unread_count(&state.db.read, current.id).await? }))
+}

@@ -1,0 +1,144 @@
+//! Notification queries. They are written inside the transaction of their cause (a follow, a
+//! like, …), so a notification exists exactly when its cause does.
+
+use sqlx::{AnyConnection, AnyPool};
+
+use crate::clock::Millis;
+use crate::error::Result;
+
+/// What happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Follow,
+    Like,
+    Reply,
+    Repost,
+    Mention,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Follow => "follow",
+            Kind::Like => "like",
+            Kind::Reply => "reply",
+            Kind::Repost => "repost",
+            Kind::Mention => "mention",
+        }
+    }
+}
+
+/// `post_id` for notifications about no post (follows), so the once-key covers them too.
+pub const NO_POST: i64 = 0;
+
+/// Tells `recipient` that `actor` did `kind` (about `post_id`), once: a second identical
+/// notification is silently not made (`notifications_once_key`), and nobody is told about
+/// their own actions.
+pub async fn notify(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: Kind, post_id: i64, now: Millis) -> Result<()> {
+    if recipient == actor {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+    )
+    .bind(recipient)
+    .bind(actor)
+    .bind(kind.as_str())
+    .bind(post_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The cause was undone (unlike, unfollow, unrepost): its notification goes too while unread.
+/// A read one stays, so liking again does not notify twice.
+pub async fn withdraw(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: Kind, post_id: i64) -> Result<()> {
+    sqlx::query(
+        "DELETE FROM notifications WHERE recipient_id = $1 AND actor_id = $2 AND type = $3 \
+         AND post_id = $4 AND read_at IS NULL",
+    )
+    .bind(recipient)
+    .bind(actor)
+    .bind(kind.as_str())
+    .bind(post_id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A post was deleted: every notification that quotes it goes, read or not (there is nothing
+/// left to show).
+pub async fn remove_about_post(conn: &mut AnyConnection, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM notifications WHERE post_id = $1 AND type <> 'follow'")
+        .bind(post_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A notification row with its actor and quoted post.
+#[derive(Debug, sqlx::FromRow)]
+pub struct NotificationRow {
+    pub id: i64,
+    pub kind: String,
+    pub read_at: Option<Millis>,
+    pub created_at: Millis,
+    pub post_id: i64,
+    pub actor_id: i64,
+    pub actor_username: String,
+    pub actor_display_name: String,
+    pub actor_profile_image_url: Option<String>,
+    pub post_content: Option<String>,
+}
+
+/// The member's newest notifications, in one query (index `notifications_recipient_idx`).
+pub async fn list(pool: &AnyPool, recipient: i64, limit: i64, offset: i64) -> Result<Vec<NotificationRow>> {
+    Ok(sqlx::query_as(
+        "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
+                u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
+                u.profile_image_url AS actor_profile_image_url, p.content AS post_content \
+         FROM notifications n \
+         JOIN users u ON u.id = n.actor_id \
+         LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
+         WHERE n.recipient_id = $1 ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+    )
+    .bind(recipient)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Marks one of the member's notifications read; false when it is not theirs or unknown.
+pub async fn mark_read(write: &AnyPool, recipient: i64, id: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE notifications SET read_at = COALESCE(read_at, $1) WHERE id = $2 AND recipient_id = $3",
+    )
+    .bind(now)
+    .bind(id)
+    .bind(recipient)
+    .execute(write)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+pub async fn mark_all_read(write: &AnyPool, recipient: i64, now: Millis) -> Result<()> {
+    sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL")
+        .bind(now)
+        .bind(recipient)
+        .execute(write)
+        .await?;
+    Ok(())
+}
+
+/// Unread notifications (index `notifications_unread_idx`).
+pub async fn unread_count(pool: &AnyPool, recipient: i64) -> Result<i64> {
+    Ok(sqlx::query_scalar(
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications WHERE recipient_id = $1 AND read_at IS NULL",
+    )
+    .bind(recipient)
+    .fetch_one(pool)
+    .await?)
+}

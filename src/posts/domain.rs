@@ -1,0 +1,205 @@
+//! What a member sends when posting, parsed at the edge: handlers and queries only ever see
+//! valid values.
+
+use crate::error::{Error, Result};
+
+/// Longest post, counted in Unicode code points (the web counter counts the same way, and so
+/// do SQLite's `length()` and PostgreSQL's `char_length()` in the schema's check).
+pub const POST_MAX_CHARS: usize = 500;
+pub const POLL_MIN_OPTIONS: usize = 2;
+pub const POLL_MAX_OPTIONS: usize = 4;
+pub const POLL_OPTION_MAX_CHARS: usize = 80;
+pub const POLL_DEFAULT_HOURS: i64 = 24;
+pub const POLL_MAX_HOURS: i64 = 168;
+/// Mentions beyond this many in one post are plain text: a post cannot page the whole network.
+pub const MAX_MENTIONS: usize = 10;
+/// Usernames are 3 to 20 characters (the users table's check).
+const USERNAME_CHARS: std::ops::RangeInclusive<usize> = 3..=20;
+
+/// A post's text: trimmed, 1 to 500 code points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostContent(String);
+
+impl PostContent {
+    pub fn parse(raw: &str) -> Result<PostContent> {
+        let text = raw.trim();
+        if text.is_empty() {
+            return Err(Error::bad_request("A post cannot be empty"));
+        }
+        if text.chars().count() > POST_MAX_CHARS {
+            return Err(Error::bad_request(format!(
+                "A post can be at most {POST_MAX_CHARS} characters long"
+            )));
+        }
+        Ok(PostContent(text.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A poll's options in the order given: blank ones dropped, then 2 to 4 distinct options of at
+/// most 80 characters each. `parse` answers `None` when nothing but blanks was sent (the
+/// composer's poll was toggled on and left empty): that post simply has no poll.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PollOptions(Vec<String>);
+
+impl PollOptions {
+    pub fn parse(raw: &[String]) -> Result<Option<PollOptions>> {
+        let options: Vec<String> = raw
+            .iter()
+            .map(|o| o.trim())
+            .filter(|o| !o.is_empty())
+            .map(str::to_string)
+            .collect();
+        if options.is_empty() {
+            return Ok(None);
+        }
+        if options.len() < POLL_MIN_OPTIONS {
+            return Err(Error::bad_request("A poll needs at least 2 options"));
+        }
+        if options.len() > POLL_MAX_OPTIONS {
+            return Err(Error::bad_request("A poll can have at most 4 options"));
+        }
+        if options.iter().any(|o| o.chars().count() > POLL_OPTION_MAX_CHARS) {
+            return Err(Error::bad_request(format!(
+                "A poll option can be at most {POLL_OPTION_MAX_CHARS} characters long"
+            )));
+        }
+        for (i, option) in options.iter().enumerate() {
+            if options[..i].contains(option) {
+                return Err(Error::bad_request("Poll options must be different from each other"));
+            }
+        }
+        Ok(Some(PollOptions(options)))
+    }
+
+    pub fn as_slice(&self) -> &[String] {
+        &self.0
+    }
+}
+
+/// How long a poll stays open, in hours: 1 to 168 (a week), 24 unless said otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PollDuration(i64);
+
+impl PollDuration {
+    pub fn parse(hours: Option<i64>) -> Result<PollDuration> {
+        let hours = hours.unwrap_or(POLL_DEFAULT_HOURS);
+        if !(1..=POLL_MAX_HOURS).contains(&hours) {
+            return Err(Error::bad_request(format!(
+                "pollDurationHours must be between 1 and {POLL_MAX_HOURS}"
+            )));
+        }
+        Ok(PollDuration(hours))
+    }
+
+    pub fn millis(self) -> crate::clock::Millis {
+        self.0 * crate::clock::HOUR
+    }
+}
+
+/// The usernames a post mentions, lower-cased, first mention first, each once, at most
+/// `MAX_MENTIONS`. A mention is `@` followed by 3 to 20 letters, digits or underscores, where the
+/// `@` does not continue a word (so e-mail addresses and `a@b` are not mentions) and the name
+/// is not followed by more name-like characters (`@ada.lovelace` mentions `ada`, but
+/// `@ada@example.com` mentions nobody).
+pub fn mentions(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let is_name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < chars.len() && found.len() < MAX_MENTIONS {
+        if chars[i] != '@' {
+            i += 1;
+            continue;
+        }
+        let starts_word = match i.checked_sub(1).map(|p| chars[p]) {
+            None => true,
+            Some(prev) => !(prev.is_alphanumeric() || prev == '_' || prev == '@' || prev == '/'),
+        };
+        let mut end = i + 1;
+        while end < chars.len() && is_name_char(chars[end]) {
+            end += 1;
+        }
+        let name_len = end - (i + 1);
+        let ends_cleanly = match chars.get(end) {
+            None => true,
+            Some(&next) => !(next == '@' || next.is_alphanumeric()),
+        };
+        if starts_word && ends_cleanly && USERNAME_CHARS.contains(&name_len) {
+            let name: String = chars[i + 1..end].iter().collect::<String>().to_lowercase();
+            if !found.contains(&name) {
+                found.push(name);
+            }
+        }
+        i = end.max(i + 1);
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_is_trimmed_and_must_not_be_empty() {
+        assert_eq!(PostContent::parse("  hello \n").unwrap().as_str(), "hello");
+        assert!(PostContent::parse("").is_err());
+        assert!(PostContent::parse(" \n\t ").is_err());
+    }
+
+    #[test]
+    fn content_length_counts_code_points_not_bytes() {
+        // 500 emoji are 2000 bytes but 500 characters.
+        assert!(PostContent::parse(&"🙂".repeat(500)).is_ok());
+        assert!(PostContent::parse(&"é".repeat(501)).is_err());
+        assert!(PostContent::parse(&"a".repeat(500)).is_ok());
+    }
+
+    #[test]
+    fn poll_drops_blank_options_and_needs_two_to_four_distinct() {
+        let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(PollOptions::parse(&opts(&["", "  "])).unwrap(), None);
+        let poll = PollOptions::parse(&opts(&[" Yes ", "", "No"])).unwrap().unwrap();
+        assert_eq!(poll.as_slice(), ["Yes", "No"]);
+        assert!(PollOptions::parse(&opts(&["Only", " "])).is_err());
+        assert!(PollOptions::parse(&opts(&["a", "b", "c", "d", "e"])).is_err());
+        assert!(PollOptions::parse(&opts(&["same", "same"])).is_err());
+        assert!(PollOptions::parse(&opts(&["ok", &"x".repeat(81)])).is_err());
+        assert!(PollOptions::parse(&opts(&["ok", &"x".repeat(80)])).is_ok());
+    }
+
+    #[test]
+    fn poll_duration_defaults_to_a_day_and_stays_within_a_week() {
+        assert_eq!(PollDuration::parse(None).unwrap().millis(), 24 * crate::clock::HOUR);
+        assert!(PollDuration::parse(Some(1)).is_ok());
+        assert!(PollDuration::parse(Some(168)).is_ok());
+        assert!(PollDuration::parse(Some(0)).is_err());
+        assert!(PollDuration::parse(Some(169)).is_err());
+    }
+
+    #[test]
+    fn mentions_are_found_lowercased_and_once() {
+        assert_eq!(mentions("hi @Ada and @bob_1, also @ada!"), ["ada", "bob_1"]);
+        assert_eq!(mentions("@ada: look"), ["ada"]);
+        assert_eq!(mentions("(@ada)"), ["ada"]);
+    }
+
+    #[test]
+    fn email_addresses_and_words_are_not_mentions() {
+        assert!(mentions("write to ada@example.com").is_empty());
+        assert!(mentions("x@ada").is_empty());
+        assert!(mentions("@ada@example.com").is_empty());
+        assert!(mentions("https://example.com/@ada").is_empty());
+        assert!(mentions("@ab is too short, @").is_empty());
+        assert!(mentions(&format!("@{}", "a".repeat(21))).is_empty());
+    }
+
+    #[test]
+    fn mentions_are_bounded() {
+        let text: String = (0..30).map(|i| format!("@user{i:02} ")).collect();
+        assert_eq!(mentions(&text).len(), MAX_MENTIONS);
+    }
+}

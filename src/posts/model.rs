@@ -1,0 +1,87 @@
+//! A post as stored (one row joined to its author) and as the API shows it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::clock::Millis;
+
+/// Columns of `PostRow`, for `concat!` into static SQL; the query must say
+/// `FROM posts p JOIN users u ON u.id = p.author_id`.
+#[macro_export]
+macro_rules! post_columns {
+    () => {
+        "p.id, p.author_id, p.content, p.created_at, p.reply_to_id, p.repost_of_id, \
+         p.poll_expires_at, p.deleted_at, p.reply_count, p.repost_count, p.like_count, \
+         u.username AS author_username, u.display_name AS author_display_name, \
+         u.profile_image_url AS author_profile_image_url"
+    };
+}
+
+/// One post row with its author, as every list query selects it (`post_columns!`).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PostRow {
+    pub id: i64,
+    pub author_id: i64,
+    pub content: String,
+    pub created_at: Millis,
+    pub reply_to_id: Option<i64>,
+    pub repost_of_id: Option<i64>,
+    pub poll_expires_at: Option<Millis>,
+    pub deleted_at: Option<Millis>,
+    pub reply_count: i64,
+    pub repost_count: i64,
+    pub like_count: i64,
+    pub author_username: String,
+    pub author_display_name: String,
+    pub author_profile_image_url: Option<String>,
+}
+
+/// Who wrote a post (or acted, in a notification).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Author {
+    pub id: i64,
+    pub username: String,
+    pub display_name: String,
+    pub profile_image_url: Option<String>,
+}
+
+/// A post as the API answers it.
+///
+/// On a repost row (`repostOfId` set) the counts and `isLiked`/`isReposted` describe the
+/// original post, not the repost row itself: a card shows the original and its buttons toggle
+/// the original (likes, replies and reposts of a repost are redirected to the original), so
+/// these are the numbers the card needs. The original is also in `repostOf`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Post {
+    pub id: i64,
+    /// Empty on a deleted post (shown only as an ancestor placeholder in threads).
+    pub content: String,
+    pub author: Author,
+    /// RFC 3339.
+    pub created_at: String,
+    pub image_urls: Vec<String>,
+    pub poll_options: Vec<String>,
+    /// Every option of the poll, with the ids of the members who voted for it.
+    pub poll_votes: BTreeMap<String, Vec<i64>>,
+    /// RFC 3339, or null when the post has no poll.
+    pub poll_expires_at: Option<String>,
+    /// The option the caller voted for, if any.
+    pub my_vote: Option<String>,
+    pub reply_to_id: Option<i64>,
+    pub repost_of_id: Option<i64>,
+    /// The original post, on reposts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(no_recursion)]
+    pub repost_of: Option<Box<Post>>,
+    pub reply_count: i64,
+    pub repost_count: i64,
+    pub like_count: i64,
+    pub is_liked: bool,
+    pub is_reposted: bool,
+    /// True for a deleted post (its content is gone; replies still point at it).
+    pub is_deleted: bool,
+}

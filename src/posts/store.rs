@@ -1,0 +1,293 @@
+//! Queries about posts. Writes take the caller's transaction (`&mut AnyConnection`), so a row
+//! and everything that counts or announces it (counters, notifications) commit together.
+//!
+//! Counters never drift: each is changed in the same transaction as the row it counts, and only
+//! when the insert or delete really changed a row (`ON CONFLICT DO NOTHING` and
+//! `rows_affected`). On PostgreSQL a concurrent duplicate insert waits on the unique key and
+//! then does nothing; `UPDATE … SET n = n + 1` takes the row lock and re-reads `n`. On SQLite
+//! writes are serialized through `Db::write` anyway.
+
+use sqlx::{AnyConnection, AnyPool};
+
+use super::model::PostRow;
+use crate::clock::Millis;
+use crate::error::Result;
+use crate::post_columns;
+
+/// `$start, $start+1, …` for `n` values of an `IN (...)` list. Only placeholders are built
+/// dynamically; values are always bound.
+pub fn in_list(start: usize, n: usize) -> String {
+    (start..start + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The rows with these ids (any order, deleted ones included), joined to their authors.
+pub async fn rows_by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<PostRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        concat!("SELECT ", post_columns!(), " FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN ({})"),
+        in_list(1, ids.len())
+    );
+    let mut query = sqlx::query_as::<_, PostRow>(sqlx::AssertSqlSafe(sql));
+    for id in ids {
+        query = query.bind(*id);
+    }
+    Ok(query.fetch_all(pool).await?)
+}
+
+/// What the write paths need to know about a post.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PostRef {
+    pub id: i64,
+    pub author_id: i64,
+    pub reply_to_id: Option<i64>,
+    pub repost_of_id: Option<i64>,
+    pub poll_expires_at: Option<Millis>,
+    pub deleted_at: Option<Millis>,
+}
+
+pub async fn find_ref(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRef>> {
+    Ok(sqlx::query_as(
+        "SELECT id, author_id, reply_to_id, repost_of_id, poll_expires_at, deleted_at FROM posts WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// The live post a card action is about: a repost stands for its original (likes, replies,
+/// reposts and votes all go to the original). None when unknown or deleted.
+pub async fn live_original(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRef>> {
+    let Some(post) = find_ref(&mut *conn, id).await? else { return Ok(None) };
+    let post = match post.repost_of_id {
+        Some(original) => match find_ref(&mut *conn, original).await? {
+            Some(original) => original,
+            None => return Ok(None),
+        },
+        None => post,
+    };
+    Ok(if post.deleted_at.is_none() { Some(post) } else { None })
+}
+
+pub struct NewPost<'a> {
+    pub author_id: i64,
+    pub content: &'a str,
+    pub reply_to_id: Option<i64>,
+    pub poll: Option<(&'a [String], Millis)>,
+    pub now: Millis,
+}
+
+/// Inserts a post or reply with its poll; answers its id. The caller checked the parent.
+pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at) \
+         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    )
+    .bind(new.author_id)
+    .bind(new.content)
+    .bind(new.now)
+    .bind(new.reply_to_id)
+    .bind(new.poll.map(|(_, expires)| expires))
+    .fetch_one(&mut *conn)
+    .await?;
+    if let Some((options, _)) = new.poll {
+        for (position, text) in options.iter().enumerate() {
+            sqlx::query("INSERT INTO poll_options (post_id, position, text) VALUES ($1, $2, $3)")
+                .bind(id)
+                .bind(position as i64)
+                .bind(text.as_str())
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    Ok(id)
+}
+
+pub async fn insert_images(conn: &mut AnyConnection, post_id: i64, media_ids: &[String]) -> Result<()> {
+    for (position, media_id) in media_ids.iter().enumerate() {
+        sqlx::query("INSERT INTO post_images (post_id, position, media_id) VALUES ($1, $2, $3)")
+            .bind(post_id)
+            .bind(position as i64)
+            .bind(media_id.as_str())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Adds `delta` to one of a live post's counters; false when the post is gone (deleted in the
+/// meantime: on PostgreSQL the row lock makes this re-check `deleted_at` after a concurrent
+/// delete commits). The column name is one of ours, never input.
+pub async fn bump(conn: &mut AnyConnection, post_id: i64, counter: Counter, delta: i64) -> Result<bool> {
+    let sql = match counter {
+        Counter::Likes => "UPDATE posts SET like_count = like_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+        Counter::Reposts => "UPDATE posts SET repost_count = repost_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+        Counter::Replies => "UPDATE posts SET reply_count = reply_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+    };
+    let done = sqlx::query(sql).bind(delta).bind(post_id).execute(conn).await?;
+    Ok(done.rows_affected() == 1)
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Counter {
+    Likes,
+    Reposts,
+    Replies,
+}
+
+/// The member's repost of `original_id`; None when they already reposted it.
+pub async fn insert_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64, now: Millis) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO posts (author_id, content, created_at, repost_of_id) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT DO NOTHING RETURNING id",
+    )
+    .bind(author_id)
+    .bind(super::REPOST_CONTENT)
+    .bind(now)
+    .bind(original_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Removes the member's repost of `original_id`; false when there was none.
+pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64) -> Result<bool> {
+    let done = sqlx::query("DELETE FROM posts WHERE author_id = $1 AND repost_of_id = $2")
+        .bind(author_id)
+        .bind(original_id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// True when the like was new.
+pub async fn insert_like(conn: &mut AnyConnection, user_id: i64, post_id: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    )
+    .bind(user_id)
+    .bind(post_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// True when there was a like to remove.
+pub async fn delete_like(conn: &mut AnyConnection, user_id: i64, post_id: i64) -> Result<bool> {
+    let done = sqlx::query("DELETE FROM likes WHERE user_id = $1 AND post_id = $2")
+        .bind(user_id)
+        .bind(post_id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The position of `option` in the post's poll.
+pub async fn poll_position(conn: &mut AnyConnection, post_id: i64, option: &str) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar("SELECT position FROM poll_options WHERE post_id = $1 AND text = $2")
+        .bind(post_id)
+        .bind(option)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// True when the vote was recorded; false when the member had already voted.
+pub async fn insert_vote(conn: &mut AnyConnection, post_id: i64, user_id: i64, position: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO poll_votes (post_id, user_id, position, created_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(post_id)
+    .bind(user_id)
+    .bind(position)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Soft-deletes a post: the row stays (its replies keep pointing at it) with its text, images,
+/// poll, likes and reposts gone. False when it was already deleted (a concurrent delete).
+pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE posts SET deleted_at = $1, content = '', poll_expires_at = NULL, like_count = 0, \
+         repost_count = 0 WHERE id = $2 AND deleted_at IS NULL",
+    )
+    .bind(now)
+    .bind(post_id)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    for sql in [
+        "DELETE FROM post_images WHERE post_id = $1",
+        "DELETE FROM poll_votes WHERE post_id = $1",
+        "DELETE FROM poll_options WHERE post_id = $1",
+        "DELETE FROM likes WHERE post_id = $1",
+        // reposts of it: the reposted thing is gone, so are they
+        "DELETE FROM posts WHERE repost_of_id = $1",
+    ] {
+        sqlx::query(sql).bind(post_id).execute(&mut *conn).await?;
+    }
+    Ok(true)
+}
+
+/// A reply left its parent: one reply fewer (never below zero, whatever happened before).
+pub async fn reply_removed(conn: &mut AnyConnection, parent_id: i64) -> Result<()> {
+    sqlx::query("UPDATE posts SET reply_count = reply_count - 1 WHERE id = $1 AND reply_count > 0")
+        .bind(parent_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Ids of existing members with these (lower-case) usernames.
+pub async fn member_ids_by_username(conn: &mut AnyConnection, usernames: &[String]) -> Result<Vec<i64>> {
+    if usernames.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!("SELECT id FROM users WHERE username IN ({})", in_list(1, usernames.len()));
+    let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
+    for name in usernames {
+        query = query.bind(name.as_str());
+    }
+    Ok(query.fetch_all(conn).await?)
+}
+
+/// Maximum depth of the ancestor chain a thread shows (the nearest ones).
+pub const MAX_ANCESTORS: i64 = 50;
+/// Maximum replies a thread shows (the oldest ones).
+pub const MAX_REPLIES: i64 = 200;
+
+/// The chain of posts above `id`, top first, in one recursive query (deleted ones included:
+/// they show as placeholders).
+pub async fn ancestors(pool: &AnyPool, id: i64) -> Result<Vec<PostRow>> {
+    let chain: Vec<(i64, i64)> = sqlx::query_as(
+        "WITH RECURSIVE chain (id, depth) AS ( \
+             SELECT reply_to_id, 1 FROM posts WHERE id = $1 AND reply_to_id IS NOT NULL \
+             UNION ALL \
+             SELECT p.reply_to_id, c.depth + 1 FROM posts p JOIN chain c ON p.id = c.id \
+             WHERE p.reply_to_id IS NOT NULL AND c.depth < $2 \
+         ) SELECT id, CAST(depth AS BIGINT) FROM chain",
+    )
+    .bind(id)
+    .bind(MAX_ANCESTORS)
+    .fetch_all(pool)
+    .await?;
+    let ids: Vec<i64> = chain.iter().map(|(id, _)| *id).collect();
+    let mut rows = rows_by_ids(pool, &ids).await?;
+    let depth_of = |post: &PostRow| chain.iter().find(|(id, _)| *id == post.id).map(|(_, d)| *d).unwrap_or(0);
+    rows.sort_by_key(|row| std::cmp::Reverse(depth_of(row)));
+    Ok(rows)
+}
+
+/// The live replies to `id`, oldest first.
+pub async fn replies(pool: &AnyPool, id: i64) -> Result<Vec<PostRow>> {
+    const SQL: &str = concat!(
+        "SELECT ", post_columns!(), " FROM posts p JOIN users u ON u.id = p.author_id \
+         WHERE p.reply_to_id = $1 AND p.deleted_at IS NULL ORDER BY p.id LIMIT $2"
+    );
+    Ok(sqlx::query_as(SQL).bind(id).bind(MAX_REPLIES).fetch_all(pool).await?)
+}

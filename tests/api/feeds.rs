@@ -1,0 +1,186 @@
+//! The Friends and For You feeds: contents, order, paging, and For You's rules.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::both_databases;
+use crate::common::{Member, TestApp};
+use crate::posts::{delete, follow, get, id, ids, like, reply, repost, write};
+
+async fn friends_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Vec<i64> {
+    let (status, body) = get(app, who, &format!("/api/posts/feed?limit={limit}&offset={offset}")).await;
+    assert_eq!(status, 200, "{body}");
+    ids(&body)
+}
+
+async fn for_you_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Value {
+    let (status, body) = get(app, who, &format!("/api/posts/for-you?limit={limit}&offset={offset}")).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+async fn friends_shows_own_and_followed_posts_and_reposts_newest_first(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    follow(&app, &ada, &bob).await;
+    let mine = write(&app, &ada, "mine").await;
+    let bobs = write(&app, &bob, "bob's").await;
+    let carols = write(&app, &carol, "carol's, not followed").await;
+    let bobs_repost = repost(&app, &bob, id(&carols)).await;
+    let _bobs_reply = reply(&app, &bob, id(&mine), "replies live in threads").await;
+
+    let (status, feed) = get(&app, &ada, "/api/posts/feed").await;
+    assert_eq!(status, 200);
+    assert_eq!(ids(&feed), [id(&bobs_repost), id(&bobs), id(&mine)]);
+    assert_eq!(feed[0]["repostOf"]["id"], id(&carols));
+
+    // Unfollowing takes bob's posts out; deleted posts never show.
+    let (status, _) = delete(&app, &ada, &format!("/api/follows/{}", bob.id)).await;
+    assert_eq!(status, 200);
+    assert_eq!(friends_page(&app, &ada, 20, 0).await, [id(&mine)]);
+    delete(&app, &ada, &format!("/api/posts/{}", id(&mine))).await;
+    assert!(friends_page(&app, &ada, 20, 0).await.is_empty());
+}
+
+async fn friends_pages_have_no_repeats_or_gaps(app: TestApp) {
+    let ada = app.member("ada").await;
+    let mut written = Vec::new();
+    for name in ["bob", "carol", "dave"] {
+        let m = app.member(name).await;
+        follow(&app, &ada, &m).await;
+        for i in 0..9 {
+            written.push(id(&write(&app, &m, &format!("{name} {i}")).await));
+        }
+    }
+    written.sort_unstable_by(|a, b| b.cmp(a));
+    let mut paged = Vec::new();
+    for offset in (0..30).step_by(10) {
+        paged.extend(friends_page(&app, &ada, 10, offset).await);
+    }
+    assert_eq!(paged, written);
+    // The default page is 20.
+    assert_eq!(friends_page(&app, &ada, 20, 0).await.len(), 20);
+    let (_, default) = get(&app, &ada, "/api/posts/feed").await;
+    assert_eq!(default.as_array().unwrap().len(), 20);
+}
+
+async fn bad_paging_is_refused(app: TestApp) {
+    let ada = app.member("ada").await;
+    for feed in ["/api/posts/feed", "/api/posts/for-you", "/api/users/ada/posts", "/api/users/ada/likes"] {
+        for query in ["limit=0", "limit=51", "offset=-1", "limit=abc"] {
+            let (status, body) = get(&app, &ada, &format!("{feed}?{query}")).await;
+            assert_eq!(status, 400, "{feed}?{query}: {body}");
+            assert!(body["message"].is_string());
+        }
+    }
+}
+
+async fn for_you_shows_others_original_posts_ranked(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let own = write(&app, &ada, "my own post").await;
+    let quiet = write(&app, &bob, "quiet").await;
+    let loved = write(&app, &carol, "loved").await;
+    let _reply = reply(&app, &bob, id(&loved), "a reply").await;
+    let _repost = repost(&app, &bob, id(&own)).await;
+    like(&app, &bob, id(&loved)).await;
+
+    let feed = for_you_page(&app, &ada, 20, 0).await;
+    // Own posts, replies and reposts are left out; engagement ranks `loved` first.
+    assert_eq!(ids(&feed), [id(&loved), id(&quiet)]);
+    // Deleted posts are left out.
+    delete(&app, &carol, &format!("/api/posts/{}", id(&loved))).await;
+    assert_eq!(ids(&for_you_page(&app, &ada, 20, 0).await), [id(&quiet)]);
+    // An empty network is an empty list.
+    let newcomer = app.member("newcomer").await;
+    let (status, _) = get(&app, &newcomer, "/api/posts/for-you").await;
+    assert_eq!(status, 200);
+}
+
+async fn for_you_never_shows_three_in_a_row_by_one_author(app: TestApp) {
+    let reader = app.member("reader").await;
+    let prolific = app.member("prolific").await;
+    let other = app.member("other").await;
+    let third = app.member("third").await;
+    write(&app, &other, "other's").await;
+    write(&app, &third, "third's").await;
+    for i in 0..6 {
+        write(&app, &prolific, &format!("post {i}")).await;
+    }
+    let feed = for_you_page(&app, &reader, 20, 0).await;
+    let authors: Vec<i64> = feed.as_array().unwrap().iter().map(|p| p["author"]["id"].as_i64().unwrap()).collect();
+    // The newest six are prolific's: two of them, then the others' posts move up between them.
+    let (p, o, t) = (prolific.id, other.id, third.id);
+    assert_eq!(authors, [p, p, t, p, p, o, p, p]);
+    for run in authors.windows(3) {
+        assert!(!(run[0] == run[1] && run[1] == run[2]), "three in a row: {authors:?}");
+    }
+}
+
+async fn for_you_pages_stay_stable_while_the_network_moves(app: TestApp) {
+    let reader = app.member("reader").await;
+    let mut authors = Vec::new();
+    for i in 0..10 {
+        authors.push(app.member(&format!("author{i}")).await);
+    }
+    for round in 0..3 {
+        for (i, author) in authors.iter().enumerate() {
+            write(&app, author, &format!("post {round} by {i}")).await;
+        }
+        app.clock.advance(Duration::from_secs(600));
+    }
+    let everything = ids(&for_you_page(&app, &reader, 50, 0).await);
+    assert_eq!(everything.len(), 30);
+
+    let first = ids(&for_you_page(&app, &reader, 10, 0).await);
+    // The network moves between pages: likes reorder the ranking, and a new post arrives.
+    for post_id in everything.iter().rev().take(5) {
+        like(&app, &authors[0], *post_id).await;
+    }
+    write(&app, &authors[1], "brand new").await;
+    let second = ids(&for_you_page(&app, &reader, 10, 10).await);
+    let third = ids(&for_you_page(&app, &reader, 10, 20).await);
+    let paged: Vec<i64> = [first, second, third].concat();
+    assert_eq!(paged, everything, "pages continue the ranking they started with");
+    assert_eq!(paged.iter().collect::<HashSet<_>>().len(), 30);
+    assert!(ids(&for_you_page(&app, &reader, 10, 30).await).is_empty());
+
+    // Back at the top, the ranking is fresh: the liked posts rise and the new post is in.
+    let fresh = ids(&for_you_page(&app, &reader, 50, 0).await);
+    assert_eq!(fresh.len(), 31);
+    assert_ne!(fresh, everything);
+}
+
+async fn feeds_show_the_callers_likes_and_reposts(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    let p = write(&app, &bob, "hello").await;
+    like(&app, &ada, id(&p)).await;
+    repost(&app, &ada, id(&p)).await;
+    let (_, feed) = get(&app, &ada, "/api/posts/feed").await;
+    // ada's repost first, then bob's post: both describe the original's state.
+    for card in feed.as_array().unwrap() {
+        assert_eq!(card["isLiked"], true, "{card}");
+        assert_eq!(card["isReposted"], true, "{card}");
+        assert_eq!(card["likeCount"], 1, "{card}");
+        assert_eq!(card["repostCount"], 1, "{card}");
+    }
+    let (_, bobs_view) = get(&app, &bob, "/api/posts/feed").await;
+    assert_eq!(bobs_view.as_array().unwrap().len(), 1);
+    assert_eq!(bobs_view[0]["isLiked"], false);
+}
+
+both_databases!(
+    friends_shows_own_and_followed_posts_and_reposts_newest_first,
+    friends_pages_have_no_repeats_or_gaps,
+    bad_paging_is_refused,
+    for_you_shows_others_original_posts_ranked,
+    for_you_never_shows_three_in_a_row_by_one_author,
+    for_you_pages_stay_stable_while_the_network_moves,
+    feeds_show_the_callers_likes_and_reposts,
+);

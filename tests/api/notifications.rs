@@ -1,0 +1,201 @@
+//! Notifications: made by follows, likes, reposts, replies and mentions; once each; gone when
+//! undone while unread; read and marked only by their recipient. Also: every social endpoint
+//! is in the OpenAPI document.
+
+use serde_json::{Value, json};
+
+use crate::both_databases;
+use crate::common::{Member, TestApp};
+use crate::posts::{delete, follow, get, id, like, put, reply, repost, write};
+
+async fn list(app: &TestApp, who: &Member) -> Vec<Value> {
+    let (status, body) = get(app, who, "/api/notifications").await;
+    assert_eq!(status, 200, "{body}");
+    body.as_array().unwrap().clone()
+}
+
+fn kinds(list: &[Value]) -> Vec<&str> {
+    list.iter().map(|n| n["type"].as_str().unwrap()).collect()
+}
+
+async fn unread(app: &TestApp, who: &Member) -> i64 {
+    let (status, body) = get(app, who, "/api/notifications/unread-count").await;
+    assert_eq!(status, 200, "{body}");
+    body["count"].as_i64().unwrap()
+}
+
+async fn each_kind_of_notification_is_made_newest_first(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let p = write(&app, &ada, "hello").await;
+    follow(&app, &bob, &ada).await;
+    like(&app, &bob, id(&p)).await;
+    repost(&app, &bob, id(&p)).await;
+    let r = reply(&app, &bob, id(&p), "hi @ada and @carol and @nobody_here").await;
+
+    let got = list(&app, &ada).await;
+    // A reply that mentions its parent's author notifies them once, as a reply.
+    assert_eq!(kinds(&got), ["reply", "repost", "like", "follow"]);
+    let follow_n = &got[3];
+    assert_eq!(follow_n["actor"], json!({ "id": bob.id, "username": "bob", "displayName": "Bob", "profileImageUrl": null }));
+    assert_eq!(follow_n["isRead"], false);
+    assert!(follow_n.get("post").is_none(), "{follow_n}");
+    assert!(chrono::DateTime::parse_from_rfc3339(follow_n["createdAt"].as_str().unwrap()).is_ok());
+    assert_eq!(got[2]["post"], json!({ "id": id(&p), "content": "hello" }));
+    assert_eq!(got[0]["post"], json!({ "id": id(&r), "content": "hi @ada and @carol and @nobody_here" }));
+    assert_eq!(unread(&app, &ada).await, 4);
+
+    let carols = list(&app, &carol).await;
+    assert_eq!(kinds(&carols), ["mention"]);
+    assert_eq!(carols[0]["post"]["id"], id(&r));
+    assert!(list(&app, &bob).await.is_empty());
+}
+
+async fn nobody_is_notified_of_their_own_actions(app: TestApp) {
+    let ada = app.member("ada").await;
+    let p = write(&app, &ada, "talking to myself, @ada").await;
+    like(&app, &ada, id(&p)).await;
+    repost(&app, &ada, id(&p)).await;
+    reply(&app, &ada, id(&p), "me again").await;
+    assert!(list(&app, &ada).await.is_empty());
+}
+
+async fn a_notification_is_made_once_and_withdrawn_while_unread(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let p = write(&app, &ada, "hello").await;
+    let like_path = format!("/api/posts/{}/like", id(&p));
+
+    // like, unlike, like: one notification.
+    like(&app, &bob, id(&p)).await;
+    delete(&app, &bob, &like_path).await;
+    assert!(list(&app, &ada).await.is_empty(), "unliking withdraws the unread notification");
+    like(&app, &bob, id(&p)).await;
+    assert_eq!(kinds(&list(&app, &ada).await), ["like"]);
+
+    // Once read, it stays through unlike and like again, still one.
+    let (status, _) = put(&app, &ada, "/api/notifications/read-all", None).await;
+    assert_eq!(status, 204);
+    delete(&app, &bob, &like_path).await;
+    like(&app, &bob, id(&p)).await;
+    let got = list(&app, &ada).await;
+    assert_eq!(kinds(&got), ["like"]);
+    assert_eq!(got[0]["isRead"], true);
+
+    // Unfollow and unrepost withdraw theirs.
+    follow(&app, &bob, &ada).await;
+    repost(&app, &bob, id(&p)).await;
+    assert_eq!(kinds(&list(&app, &ada).await), ["repost", "follow", "like"]);
+    delete(&app, &bob, &format!("/api/follows/{}", ada.id)).await;
+    delete(&app, &bob, &format!("/api/posts/{}/repost", id(&p))).await;
+    assert_eq!(kinds(&list(&app, &ada).await), ["like"]);
+}
+
+async fn deleting_a_post_removes_the_notifications_about_it(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let p = write(&app, &ada, "soon gone").await;
+    like(&app, &bob, id(&p)).await;
+    let r = reply(&app, &bob, id(&p), "a reply mentioning @ada").await;
+    let mention = write(&app, &bob, "hey @ada").await;
+    assert_eq!(kinds(&list(&app, &ada).await), ["mention", "reply", "like"]);
+    put(&app, &ada, "/api/notifications/read-all", None).await;
+
+    delete(&app, &ada, &format!("/api/posts/{}", id(&p))).await;
+    assert_eq!(kinds(&list(&app, &ada).await), ["mention", "reply"], "read or not, the like of a deleted post goes");
+    delete(&app, &bob, &format!("/api/posts/{}", id(&r))).await;
+    delete(&app, &bob, &format!("/api/posts/{}", id(&mention))).await;
+    assert!(list(&app, &ada).await.is_empty());
+}
+
+async fn only_the_recipient_reads_and_marks_a_notification(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let eve = app.member("eve").await;
+    follow(&app, &bob, &ada).await;
+    follow(&app, &ada, &bob).await;
+    let adas = list(&app, &ada).await;
+    let n = id(&adas[0]);
+
+    let (status, body) = put(&app, &eve, &format!("/api/notifications/{n}/read"), None).await;
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "Notification not found"));
+    let (status, _) = put(&app, &ada, "/api/notifications/999999/read", None).await;
+    assert_eq!(status, 404);
+    assert!(list(&app, &eve).await.is_empty());
+    assert_eq!(unread(&app, &ada).await, 1);
+
+    let (status, _) = put(&app, &ada, &format!("/api/notifications/{n}/read"), None).await;
+    assert_eq!(status, 204);
+    let (status, _) = put(&app, &ada, &format!("/api/notifications/{n}/read"), None).await;
+    assert_eq!(status, 204, "marking read twice is fine");
+    assert_eq!(list(&app, &ada).await[0]["isRead"], true);
+    assert_eq!(unread(&app, &ada).await, 0);
+    // read-all only touches the caller's.
+    put(&app, &eve, "/api/notifications/read-all", None).await;
+    assert_eq!(unread(&app, &bob).await, 1);
+    put(&app, &bob, "/api/notifications/read-all", None).await;
+    assert_eq!(unread(&app, &bob).await, 0);
+}
+
+async fn the_list_is_bounded(app: TestApp) {
+    let ada = app.member("ada").await;
+    for query in ["limit=0", "limit=101", "offset=-1"] {
+        let (status, _) = get(&app, &ada, &format!("/api/notifications?{query}")).await;
+        assert_eq!(status, 400, "{query}");
+    }
+    let p = write(&app, &ada, "popular").await;
+    for i in 0..3 {
+        let fan = app.member(&format!("fan{i}")).await;
+        like(&app, &fan, id(&p)).await;
+    }
+    let (status, two) = get(&app, &ada, "/api/notifications?limit=2").await;
+    assert_eq!(status, 200);
+    assert_eq!(two.as_array().unwrap().len(), 2);
+    let (_, all) = get(&app, &ada, "/api/notifications?limit=100").await;
+    assert_eq!(all.as_array().unwrap().len(), 3);
+}
+
+async fn every_social_endpoint_is_in_the_openapi_document(app: TestApp) {
+    let visitor = &app.client;
+    let (status, doc) = crate::common::json(visitor.get(app.url("/api/openapi.json")).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    let endpoints = [
+        ("post", "/api/posts"),
+        ("delete", "/api/posts/{id}"),
+        ("post", "/api/posts/{id}/like"),
+        ("delete", "/api/posts/{id}/like"),
+        ("delete", "/api/posts/{id}/repost"),
+        ("post", "/api/posts/{id}/vote"),
+        ("get", "/api/posts/{id}/thread"),
+        ("get", "/api/posts/feed"),
+        ("get", "/api/posts/for-you"),
+        ("get", "/api/users/{username}"),
+        ("get", "/api/users/{username}/posts"),
+        ("get", "/api/users/{username}/likes"),
+        ("get", "/api/users/suggested"),
+        ("get", "/api/users/search"),
+        ("put", "/api/users/profile"),
+        ("get", "/api/follows/{userId}/status"),
+        ("post", "/api/follows"),
+        ("delete", "/api/follows/{userId}"),
+        ("get", "/api/notifications"),
+        ("put", "/api/notifications/{id}/read"),
+        ("put", "/api/notifications/read-all"),
+        ("get", "/api/notifications/unread-count"),
+    ];
+    for (method, path) in endpoints {
+        assert!(doc["paths"][path][method].is_object(), "{method} {path} is not in the OpenAPI document");
+    }
+    assert!(doc["components"]["schemas"]["Post"].is_object());
+}
+
+both_databases!(
+    each_kind_of_notification_is_made_newest_first,
+    nobody_is_notified_of_their_own_actions,
+    a_notification_is_made_once_and_withdrawn_while_unread,
+    deleting_a_post_removes_the_notifications_about_it,
+    only_the_recipient_reads_and_marks_a_notification,
+    the_list_is_bounded,
+    every_social_endpoint_is_in_the_openapi_document,
+);

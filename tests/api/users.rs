@@ -1,0 +1,189 @@
+//! Members: profiles, a member's posts and likes, suggestions, search and profile edits.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::both_databases;
+use crate::common::{Member, TestApp};
+use crate::posts::{delete, follow, get, id, ids, like, put, reply, repost, write};
+
+fn usernames(list: &Value) -> Vec<&str> {
+    list.as_array().unwrap().iter().map(|u| u["username"].as_str().unwrap()).collect()
+}
+
+async fn search(app: &TestApp, who: &Member, q: &str) -> Vec<String> {
+    let url = format!("/api/users/search?q={}", url_encode(q));
+    let (status, body) = get(app, who, &url).await;
+    assert_eq!(status, 200, "{q}: {body}");
+    usernames(&body).into_iter().map(String::from).collect()
+}
+
+fn url_encode(s: &str) -> String {
+    s.bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+}
+
+async fn a_profile_is_public_but_email_is_only_for_its_owner(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let (status, own) = get(&app, &ada, "/api/users/ada").await;
+    assert_eq!(status, 200);
+    assert_eq!(own["email"], "ada@example.com");
+    assert_eq!(own["invitesAvailable"], 3);
+    let (status, public) = get(&app, &bob, "/api/users/ada").await;
+    assert_eq!(status, 200);
+    assert_eq!(public["id"], ada.id);
+    assert_eq!(public["displayName"], "Ada");
+    assert!(public.get("email").is_none(), "{public}");
+    assert_eq!(public["invitesAvailable"], 0);
+    let (status, body) = get(&app, &bob, "/api/users/ADA").await;
+    assert_eq!((status, body["username"].as_str()), (200, Some("ada")));
+    let (status, body) = get(&app, &bob, "/api/users/nobody").await;
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "User not found"));
+    for path in ["/api/users/nobody/posts", "/api/users/nobody/likes"] {
+        let (status, _) = get(&app, &bob, path).await;
+        assert_eq!(status, 404, "{path}");
+    }
+}
+
+async fn a_members_posts_list_posts_replies_and_reposts_newest_first(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let bobs = write(&app, &bob, "bob's").await;
+    let first = write(&app, &ada, "first").await;
+    let answer = reply(&app, &ada, id(&bobs), "a reply").await;
+    let shared = repost(&app, &ada, id(&bobs)).await;
+    let gone = write(&app, &ada, "gone").await;
+    delete(&app, &ada, &format!("/api/posts/{}", id(&gone))).await;
+
+    let (status, list) = get(&app, &bob, "/api/users/ada/posts").await;
+    assert_eq!(status, 200);
+    assert_eq!(ids(&list), [id(&shared), id(&answer), id(&first)]);
+    let (_, page) = get(&app, &bob, "/api/users/ada/posts?limit=2&offset=1").await;
+    assert_eq!(ids(&page), [id(&answer), id(&first)]);
+}
+
+async fn a_members_likes_list_newest_like_first(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let older = write(&app, &bob, "older post").await;
+    let newer = write(&app, &bob, "newer post").await;
+    let gone = write(&app, &bob, "gone").await;
+    like(&app, &ada, id(&newer)).await;
+    app.clock.advance(Duration::from_secs(5));
+    like(&app, &ada, id(&older)).await;
+    like(&app, &ada, id(&gone)).await;
+    delete(&app, &bob, &format!("/api/posts/{}", id(&gone))).await;
+
+    let (status, likes) = get(&app, &bob, "/api/users/ada/likes").await;
+    assert_eq!(status, 200);
+    assert_eq!(ids(&likes), [id(&older), id(&newer)]);
+    // isLiked is the caller's: bob liked none of them.
+    assert_eq!(likes[0]["isLiked"], false);
+    let (_, mine) = get(&app, &ada, "/api/users/ada/likes?limit=1").await;
+    assert_eq!(ids(&mine), [id(&older)]);
+    assert_eq!(mine[0]["isLiked"], true);
+}
+
+async fn suggestions_put_friends_of_friends_first_then_the_most_followed(app: TestApp) {
+    let me = app.member("myself").await;
+    let friend = app.member("friend").await;
+    let fof = app.member("fof").await;
+    let popular = app.member("popular").await;
+    let quiet = app.member("quiet").await;
+    let fans = [app.member("fan1").await, app.member("fan2").await];
+    follow(&app, &me, &friend).await;
+    follow(&app, &friend, &fof).await;
+    for fan in &fans {
+        follow(&app, fan, &popular).await;
+    }
+    follow(&app, &fans[0], &quiet).await;
+
+    let (status, list) = get(&app, &me, "/api/users/suggested").await;
+    assert_eq!(status, 200);
+    let names = usernames(&list);
+    // Not me, not whom I follow; fof first, then by followers.
+    assert_eq!(&names[..3], ["fof", "popular", "quiet"]);
+    assert!(!names.contains(&"myself") && !names.contains(&"friend"), "{names:?}");
+    assert_eq!(names.len(), 5);
+    assert!(list[0].get("email").is_none());
+
+    let (_, two) = get(&app, &me, "/api/users/suggested?limit=2").await;
+    assert_eq!(usernames(&two), ["fof", "popular"]);
+    for query in ["limit=0", "limit=51"] {
+        let (status, _) = get(&app, &me, &format!("/api/users/suggested?{query}")).await;
+        assert_eq!(status, 400, "{query}");
+    }
+}
+
+async fn search_matches_names_case_insensitively_exact_and_prefix_first(app: TestApp) {
+    let me = app.member("searcher").await;
+    for name in ["annabel", "ann", "joanna", "bob"] {
+        app.member(name).await;
+    }
+    assert_eq!(search(&app, &me, "ANN").await, ["ann", "annabel", "joanna"]);
+    assert_eq!(search(&app, &me, "  bo ").await, ["bob"]);
+    // Display names match too.
+    let (status, _) = put(&app, &me, "/api/users/profile", Some(json!({ "displayName": "Zed 100% Real", "bio": "", "website": "" }))).await;
+    assert_eq!(status, 200);
+    assert_eq!(search(&app, &me, "zed").await, ["searcher"]);
+    // LIKE wildcards match themselves.
+    assert_eq!(search(&app, &me, "100%").await, ["searcher"]);
+    assert!(search(&app, &me, "%").await.len() == 1);
+    assert!(search(&app, &me, "_").await.is_empty());
+    assert!(search(&app, &me, "nobody").await.is_empty());
+
+    for q in ["", "%20%20", &"a".repeat(101)] {
+        let (status, body) = get(&app, &me, &format!("/api/users/search?q={q}")).await;
+        assert_eq!(status, 400, "{q}: {body}");
+    }
+    let (status, _) = get(&app, &me, "/api/users/search").await;
+    assert_eq!(status, 400);
+    let (_, limited) = get(&app, &me, "/api/users/search?q=n&limit=1").await;
+    assert_eq!(limited.as_array().unwrap().len(), 1);
+}
+
+async fn a_member_edits_their_profile(app: TestApp) {
+    let ada = app.member("ada").await;
+    let edit = json!({ "displayName": "  Ada Lovelace ", "bio": "Analyst", "website": "https://ada.dev" });
+    let (status, me) = put(&app, &ada, "/api/users/profile", Some(edit)).await;
+    assert_eq!(status, 200, "{me}");
+    assert_eq!((me["displayName"].as_str(), me["bio"].as_str(), me["website"].as_str()), (Some("Ada Lovelace"), Some("Analyst"), Some("https://ada.dev")));
+    assert_eq!(me["email"], "ada@example.com");
+    let (_, seen) = get(&app, &ada, "/api/users/ada").await;
+    assert_eq!(seen["displayName"], "Ada Lovelace");
+    // Clearing the website is fine.
+    let (status, me) = put(&app, &ada, "/api/users/profile", Some(json!({ "displayName": "Ada", "bio": "", "website": "" }))).await;
+    assert_eq!((status, me["website"].as_str()), (200, Some("")));
+}
+
+async fn bad_profile_edits_are_refused(app: TestApp) {
+    let ada = app.member("ada").await;
+    let cases = [
+        (json!({ "displayName": "  ", "bio": "", "website": "" }), "Display name cannot be empty"),
+        (json!({ "displayName": "a".repeat(51), "bio": "", "website": "" }), "Display name can be at most 50 characters long"),
+        (json!({ "displayName": "Ada", "bio": "b".repeat(161), "website": "" }), "Bio can be at most 160 characters long"),
+        (json!({ "displayName": "Ada", "bio": "", "website": "javascript:alert(1)" }), "Website must be a web address starting with http:// or https://"),
+        (json!({ "displayName": "Ada", "bio": "", "website": "ftp://files.example" }), "Website must be a web address starting with http:// or https://"),
+        (json!({ "displayName": "Ada", "bio": "", "website": format!("https://example.com/{}", "a".repeat(190)) }), "Website can be at most 200 characters long"),
+    ];
+    for (body, message) in cases {
+        let (status, answer) = put(&app, &ada, "/api/users/profile", Some(body.clone())).await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(answer["message"], message, "{body}");
+    }
+    let (status, _) = put(&app, &ada, "/api/users/profile", Some(json!({ "bio": "no name" }))).await;
+    assert_eq!(status, 400);
+    let (_, me) = get(&app, &ada, "/api/users/ada").await;
+    assert_eq!(me["displayName"], "Ada");
+}
+
+both_databases!(
+    a_profile_is_public_but_email_is_only_for_its_owner,
+    a_members_posts_list_posts_replies_and_reposts_newest_first,
+    a_members_likes_list_newest_like_first,
+    suggestions_put_friends_of_friends_first_then_the_most_followed,
+    search_matches_names_case_insensitively_exact_and_prefix_first,
+    a_member_edits_their_profile,
+    bad_profile_edits_are_refused,
+);
