@@ -106,7 +106,7 @@ async fn receive_upload(
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|len| len > MAX_BYTES as u64) {
+    if declared.is_some_and(|len| len > (MAX_BYTES + DRAIN_SLACK) as u64) {
         return Err(too_large());
     }
     match store::find(&state.db.read, &id).await? {
@@ -131,13 +131,26 @@ fn too_large() -> Error {
     Error::PayloadTooLarge("The file is larger than 10 MiB (10485760 bytes)".into())
 }
 
-/// Reads a request body, stopping as soon as it passes the size limit.
+/// A body a little over the limit is read to its end (and thrown away) before the 413, so the
+/// client is still listening when the answer comes; one further over is cut off at once, and
+/// the client may only see the connection close.
+const DRAIN_SLACK: usize = 1024 * 1024;
+
+/// Reads a request body, keeping at most the size limit.
 async fn read_capped(body: Body) -> Result<Vec<u8>> {
     let mut stream = body.into_data_stream();
     let mut bytes = Vec::new();
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|_| Error::bad_request("The upload was interrupted"))?;
         if bytes.len() + chunk.len() > MAX_BYTES {
+            let mut drained = bytes.len() + chunk.len() - MAX_BYTES;
+            drop(bytes);
+            while drained <= DRAIN_SLACK {
+                match stream.next().await {
+                    Some(Ok(more)) => drained += more.len(),
+                    _ => break,
+                }
+            }
             return Err(too_large());
         }
         bytes.extend_from_slice(&chunk);
