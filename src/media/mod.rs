@@ -188,7 +188,29 @@ pub async fn cleanup_orphans(state: &AppState, now: Millis) -> Result<u64> {
             break;
         }
     }
+    remove_stray_uploads(state, now).await?;
     Ok(removed)
+}
+
+/// A presigned upload URL still works after its upload was checked, so a second PUT can leave
+/// an unchecked original in the bucket; remove originals whose upload is done (or gone) once
+/// their URL has expired.
+async fn remove_stray_uploads(state: &AppState, now: Millis) -> Result<()> {
+    let settled = now - storage::UPLOAD_URL_LIFETIME - MINUTE;
+    for (id, written_at) in state.media.list_uploads(1000).await? {
+        if written_at > settled {
+            continue;
+        }
+        let stray = match store::find(&state.db.read, &id).await? {
+            None => true,
+            Some(row) => row.is_ready(),
+        };
+        if stray {
+            state.media.delete_upload(&id).await?;
+            tracing::info!(media_id = %id, "removed a stray original from the bucket");
+        }
+    }
+    Ok(())
 }
 
 /// One round of upkeep: orphan uploads, expired sessions, old rate-limit windows.

@@ -199,6 +199,23 @@ impl MediaStore {
         Ok(())
     }
 
+    /// Uploads waiting in the bucket, with when each was written (S3 only; at most `limit`).
+    pub async fn list_uploads(&self, limit: usize) -> Result<Vec<(String, Millis)>> {
+        let Backend::S3 { store, .. } = &self.inner.backend else {
+            return Ok(Vec::new());
+        };
+        let prefix = StorePath::from("uploads");
+        let mut listing = store.list(Some(&prefix)).take(limit);
+        let mut found = Vec::new();
+        while let Some(meta) = listing.next().await {
+            let meta = meta.map_err(unavailable)?;
+            if let Some(id) = meta.location.filename().filter(|name| is_media_id(name)) {
+                found.push((id.to_string(), meta.last_modified.timestamp_millis()));
+            }
+        }
+        Ok(found)
+    }
+
     async fn delete_key(&self, key: &StorePath) -> Result<()> {
         match self.store().delete(key).await {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),

@@ -746,14 +746,21 @@ async fn s3_upload_never_sent_cannot_be_claimed(app: TestApp, _s3: S3sFs) {
 
 async fn s3_orphans_are_removed_from_the_bucket(app: TestApp, s3: S3sFs) {
     let ada = app.member("ada").await;
-    let kept = id_of(&bucket_upload(&app, &ada, &s3, png(5, 5)).await);
+    let kept_url = bucket_upload(&app, &ada, &s3, png(5, 5)).await;
+    let kept = id_of(&kept_url);
     let orphan = id_of(&bucket_upload(&app, &ada, &s3, png(5, 5)).await);
     // The bucket URL without its signature names the upload as well.
     let (status, body) = set_avatar(&app, &ada, &format!("{}/bucket/uploads/{kept}", s3.endpoint)).await;
     assert_eq!(status, 200, "{body}");
+    // A second PUT with the still valid URL leaves an unchecked original behind...
+    let (status, body) = put_to_bucket(&kept_url, jpeg_with_gps()).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(s3.key_path(&format!("uploads/{kept}")).exists());
 
     app.clock.advance(Duration::from_secs(25 * 3600));
     assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 1);
+    // ...which the cleanup removes, keeping the checked image.
+    assert!(!s3.key_path(&format!("uploads/{kept}")).exists());
     assert!(!s3.key_path(&format!("uploads/{orphan}")).exists());
     assert!(s3.key_path(&format!("objects/{kept}")).exists());
     let here = app.client.get(app.url(&format!("/objects/{kept}"))).send().await.unwrap();
