@@ -169,12 +169,13 @@ impl MediaStore {
             Err(object_store::Error::NotFound { .. }) => return Ok(None),
             Err(e) => return Err(unavailable(e)),
         };
-        if result.meta.size > MAX_BYTES as u64 {
+        let size = result.meta.size;
+        if size > MAX_BYTES as u64 {
             return Err(too_large());
         }
-        // Count while reading too: the object may be replaced between the listing and the read.
+        // Count while reading too, rather than trust the size stated before the body.
         let mut stream = result.into_stream();
-        let mut bytes = Vec::with_capacity(result_size_hint(MAX_BYTES));
+        let mut bytes = Vec::with_capacity(size as usize);
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(unavailable)?;
             if bytes.len() + chunk.len() > MAX_BYTES {
@@ -271,10 +272,6 @@ fn object_key(id: &str) -> StorePath {
 
 fn upload_key(id: &str) -> StorePath {
     StorePath::from(format!("uploads/{id}"))
-}
-
-fn result_size_hint(max: usize) -> usize {
-    max.min(1024 * 1024)
 }
 
 fn too_large() -> Error {
