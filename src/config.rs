@@ -49,6 +49,10 @@ pub struct ServerArgs {
     /// Server secret for signing local upload URLs; unset means a random one kept in <data-dir>/secret.
     #[arg(long, env = "MURMUR_SECRET", hide_env_values = true)]
     pub secret: Option<String>,
+    /// Endpoint of an S3-compatible service for s3:// storage, e.g. https://minio.example:9000
+    /// (path-style requests); unset means AWS_ENDPOINT_URL or AWS itself.
+    #[arg(long, env = "MURMUR_S3_ENDPOINT")]
+    pub s3_endpoint: Option<String>,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -61,6 +65,8 @@ pub struct Config {
     pub mail_from: String,
     pub storage_url: Option<String>,
     pub secret: Option<String>,
+    /// Bucket settings beyond the AWS_* environment (endpoint, and for tests credentials).
+    pub s3: crate::media::S3Settings,
     /// Address to listen on; port 0 picks a free one (tests).
     pub addr: SocketAddr,
 }
@@ -75,6 +81,10 @@ impl Config {
             mail_from: args.mail_from.clone(),
             storage_url: args.storage_url.clone().filter(|s| !s.is_empty()),
             secret: args.secret.clone().filter(|s| !s.is_empty()),
+            s3: crate::media::S3Settings {
+                endpoint: args.s3_endpoint.clone().filter(|s| !s.is_empty()),
+                ..Default::default()
+            },
             addr,
         }
     }

@@ -1,58 +1,244 @@
-//! Media: image uploads and serving (filled in by the media work).
+//! Media: image uploads and serving. See docs/media.md for the flow.
+//!
+//! `POST /api/objects/upload` makes a pending upload and answers where the browser PUTs the
+//! file: this server (local store, a signed URL) or the bucket (a presigned URL). The image is
+//! checked and a clean copy stored at `objects/{id}` when the bytes arrive (local) or when the
+//! upload is first claimed (bucket). Posts and profiles `claim` uploads and keep `/objects/{id}`.
 
-use axum::Router;
-use utoipa_axum::router::OpenApiRouter;
+mod images;
+mod routes;
+mod storage;
+mod store;
+
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+
+pub use images::{MAX_BYTES, MAX_PIXELS};
+pub use routes::{api_router, object_routes};
+pub use storage::{MediaStore, S3Settings};
 
 use crate::app::AppState;
-use crate::config::Config;
+use crate::clock::{DAY, HOUR, MINUTE, Millis};
+use crate::error::{Error, Result};
 
-/// Where uploaded images live.
-#[derive(Clone)]
-pub struct MediaStore {}
+/// Most images one post carries.
+pub const MAX_IMAGES: usize = 4;
+/// Uploads never attached to a post or profile are removed after this.
+pub const ORPHAN_AGE: Millis = 24 * HOUR;
+/// How often the background upkeep runs.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
+/// Rate-limit windows are kept this long; no limit uses a longer window.
+const RATE_LIMIT_RETENTION: Millis = DAY;
 
-impl MediaStore {
-    pub async fn from_config(_config: &Config) -> anyhow::Result<MediaStore> {
-        Ok(MediaStore {})
+tokio::task_local! {
+    /// The store of the instance serving the current request. `claim` has no `AppState` (its
+    /// callers hold only a transaction), yet needs the store to know this instance's URLs and to
+    /// check bucket uploads; `provide_store` sets it around every request.
+    static REQUEST_STORE: MediaStore;
+}
+
+/// Middleware making this instance's `MediaStore` available to `claim` during a request.
+pub async fn provide_store(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    REQUEST_STORE.scope(state.media.clone(), next.run(request)).await
+}
+
+fn request_store() -> Option<MediaStore> {
+    REQUEST_STORE.try_with(MediaStore::clone).ok()
+}
+
+fn not_yours() -> Error {
+    Error::bad_request("Image URL is not an upload of yours")
+}
+
+fn not_finished() -> Error {
+    Error::bad_request("The image upload is not finished; please upload it again")
+}
+
+/// The media id an image URL names, if this instance handed it out or answers it. Outside a
+/// request (no store known) only the relative forms are recognised.
+fn media_id_of(store: Option<&MediaStore>, url: &str) -> Option<String> {
+    match store {
+        Some(store) => store.id_from_url(url),
+        None => {
+            let path = url.trim().split(['?', '#']).next()?;
+            let id = path.strip_prefix("/objects/").or_else(|| path.strip_prefix("/api/objects/upload/"))?;
+            storage::is_media_id(id).then(|| id.to_string())
+        }
     }
-
-    /// The origin of an external bucket the browser talks to (for the CSP), if any.
-    pub fn external_origin(&self) -> Option<String> {
-        None
-    }
-}
-
-/// `/api/objects/...` calls.
-pub fn api_router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-}
-
-/// `/objects/{id}`: serving images.
-pub fn object_routes() -> Router<AppState> {
-    Router::new()
-}
-
-/// Background upkeep (orphan uploads, expired sessions and counters).
-pub fn spawn_background(_state: AppState) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async {})
 }
 
 /// Resolves the image URLs a member sends with a post or profile (an upload URL this server
 /// handed out, or the `/objects/{id}` path it answers) to media ids. Each must exist, belong
 /// to `owner_id` and have passed the image checks; any other URL is a 400. Marks them attached
 /// (so the orphan cleanup keeps them). Call inside the transaction that stores the reference.
+///
+/// A bucket upload not yet checked is checked here (fetched, cleaned, stored); calling
+/// `prepare` before the transaction does that work without holding it.
 pub async fn claim(
-    _conn: &mut sqlx::AnyConnection,
-    _owner_id: i64,
+    conn: &mut sqlx::AnyConnection,
+    owner_id: i64,
     urls: &[String],
-    _now: crate::clock::Millis,
+    now: crate::clock::Millis,
 ) -> crate::error::Result<Vec<String>> {
-    if urls.is_empty() {
-        return Ok(Vec::new());
+    if urls.len() > MAX_IMAGES {
+        return Err(Error::bad_request(format!("At most {MAX_IMAGES} images")));
     }
-    Err(crate::error::Error::bad_request("Image uploads are not available yet"))
+    let store = request_store();
+    let mut ids = Vec::with_capacity(urls.len());
+    for url in urls {
+        let id = media_id_of(store.as_ref(), url).ok_or_else(not_yours)?;
+        let row = store::find(&mut *conn, &id)
+            .await?
+            .filter(|row| row.owner_id == owner_id)
+            .ok_or_else(not_yours)?;
+        if !row.is_ready() {
+            match &store {
+                Some(store) if store.is_s3() => {
+                    let image = check_bucket_upload(store, &id).await?;
+                    store::mark_ready(&mut *conn, &id, &image).await?;
+                }
+                _ => return Err(not_finished()),
+            }
+        }
+        store::attach(&mut *conn, &id, now).await?;
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Checks the caller's bucket uploads among `urls` ahead of `claim`, outside any transaction
+/// (fetching and re-encoding takes a moment; the database's writer should not wait for it).
+/// Unknown URLs are left for `claim` to refuse.
+pub async fn prepare(state: &AppState, owner_id: i64, urls: &[String]) -> Result<()> {
+    if !state.media.is_s3() || urls.len() > MAX_IMAGES {
+        return Ok(());
+    }
+    for url in urls {
+        let Some(id) = media_id_of(Some(&state.media), url) else { continue };
+        let Some(row) = store::find(&state.db.read, &id).await? else { continue };
+        if row.owner_id != owner_id || row.is_ready() {
+            continue;
+        }
+        let image = check_bucket_upload(&state.media, &id).await?;
+        store::mark_ready(&state.db.write, &id, &image).await?;
+    }
+    Ok(())
+}
+
+/// Fetches what the browser put into the bucket, checks it, stores the clean copy and removes
+/// the original (which still has its metadata).
+async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::CleanImage> {
+    let original = match store.fetch_upload(id).await {
+        Ok(Some(bytes)) => bytes,
+        // A clean copy from an earlier claim whose transaction was rolled back: check it again.
+        Ok(None) => store.get_image(id).await?.ok_or_else(not_finished)?,
+        Err(e) => {
+            if matches!(e, Error::PayloadTooLarge(_)) {
+                store.delete_upload(id).await?;
+            }
+            return Err(e);
+        }
+    };
+    let image = match clean_blocking(original).await {
+        Ok(image) => image,
+        Err(e) => {
+            store.delete_upload(id).await?;
+            return Err(e);
+        }
+    };
+    store.put_image(id, image.bytes.clone(), false).await?;
+    store.delete_upload(id).await?;
+    Ok(image)
+}
+
+/// `images::clean` on a blocking thread (decoding is CPU-bound).
+async fn clean_blocking(bytes: bytes::Bytes) -> Result<images::CleanImage> {
+    tokio::task::spawn_blocking(move || images::clean(&bytes))
+        .await
+        .map_err(|e| Error::Internal(anyhow::anyhow!("image check panicked: {e}")))?
 }
 
 /// The path an image is served at, stored in posts and profiles.
 pub fn object_path(media_id: &str) -> String {
     format!("/objects/{media_id}")
 }
+
+/// Removes uploads never attached within `ORPHAN_AGE` (row first, then the stored bytes, so
+/// a claim racing the cleanup either wins and keeps its image or finds no upload). Answers how
+/// many were removed.
+pub async fn cleanup_orphans(state: &AppState, now: Millis) -> Result<u64> {
+    const BATCH: i64 = 200;
+    let before = now - ORPHAN_AGE;
+    let mut removed = 0;
+    // Bounded, so one run cannot go on for ever; the next run continues.
+    for _ in 0..50 {
+        let ids = store::orphans(&state.db.read, before, BATCH).await?;
+        for id in &ids {
+            if store::delete_orphan(&state.db.write, id, before).await? {
+                removed += 1;
+                if let Err(e) = state.media.delete_all(id).await {
+                    tracing::warn!(media_id = %id, error = %e, "could not delete an orphan upload's bytes");
+                }
+            }
+        }
+        if (ids.len() as i64) < BATCH {
+            break;
+        }
+    }
+    remove_stray_uploads(state, now).await?;
+    Ok(removed)
+}
+
+/// A presigned upload URL still works after its upload was checked, so a second PUT can leave
+/// an unchecked original in the bucket; remove originals whose upload is done (or gone) once
+/// their URL has expired.
+async fn remove_stray_uploads(state: &AppState, now: Millis) -> Result<()> {
+    let settled = now - storage::UPLOAD_URL_LIFETIME - MINUTE;
+    for (id, written_at) in state.media.list_uploads(1000).await? {
+        if written_at > settled {
+            continue;
+        }
+        let stray = match store::find(&state.db.read, &id).await? {
+            None => true,
+            Some(row) => row.is_ready(),
+        };
+        if stray {
+            state.media.delete_upload(&id).await?;
+            tracing::info!(media_id = %id, "removed a stray original from the bucket");
+        }
+    }
+    Ok(())
+}
+
+/// One round of upkeep: orphan uploads, expired sessions, old rate-limit windows.
+pub async fn upkeep(state: &AppState) -> Result<()> {
+    let now = state.clock.now();
+    let orphans = cleanup_orphans(state, now).await?;
+    let sessions = crate::accounts::session::prune(&state.db.write, now).await?;
+    let windows = crate::rate_limit::prune(&state.db, now - RATE_LIMIT_RETENTION).await?;
+    if orphans + sessions + windows > 0 {
+        tracing::info!(orphans, sessions, windows, "upkeep removed stale rows");
+    }
+    Ok(())
+}
+
+/// Background upkeep (orphan uploads, expired sessions and counters), every few minutes until
+/// the server stops (the handle is aborted).
+pub fn spawn_background(state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        // Not at once: a starting instance has better things to do.
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + MINUTE_DURATION, UPKEEP_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            if let Err(e) = upkeep(&state).await {
+                tracing::warn!(error = %e, "background upkeep failed; retrying later");
+            }
+        }
+    })
+}
+
+const MINUTE_DURATION: Duration = Duration::from_millis(MINUTE as u64);

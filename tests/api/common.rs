@@ -92,6 +92,7 @@ impl TestApp {
             mail_from: "Murmur <no-reply@murmur.test>".into(),
             storage_url: None,
             secret: None,
+            s3: Default::default(),
             addr: "127.0.0.1:0".parse().unwrap(),
         };
         // The port is known only once bound; bind first, then set the public URL to match.

@@ -6,6 +6,7 @@ mod common;
 mod feeds;
 mod follows;
 mod foundation;
+mod media;
 mod notifications;
 mod posts;
 mod processes;

@@ -1,0 +1,238 @@
+//! HTTP routes of media: upload URLs, the local upload endpoint, serving images, and the
+//! profile and header images of a member.
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt as _;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::images::MAX_BYTES;
+use super::storage::{is_media_id, new_media_id};
+use super::{clean_blocking, store};
+use crate::accounts::extract::CurrentUser;
+use crate::api::{Json, Path, Query};
+use crate::app::AppState;
+use crate::clock::MINUTE;
+use crate::error::{Error, ErrorBody, Result};
+use crate::rate_limit::{self, Limit};
+use crate::users::User;
+
+/// Upload URLs one member may ask for per minute.
+const UPLOADS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
+
+/// `/api/objects/...` and the profile image calls.
+pub fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_upload))
+        .routes(routes!(receive_upload))
+        .routes(routes!(set_profile_image))
+        .routes(routes!(set_header_image))
+}
+
+/// `/objects/{id}`: serving images.
+pub fn object_routes() -> Router<AppState> {
+    Router::new().route("/objects/{id}", axum::routing::get(serve_image))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UploadUrl {
+    /// Where to PUT the file's raw bytes (one file, at most 10 MiB, within 15 minutes).
+    #[serde(rename = "uploadURL")]
+    pub upload_url: String,
+}
+
+/// Starts an upload: answers the address the browser PUTs the file to (this server, or the
+/// bucket when media live in S3), valid 15 minutes for one file.
+#[utoipa::path(post, path = "/api/objects/upload", tag = "media",
+    responses((status = 200, body = UploadUrl), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn create_upload(State(state): State<AppState>, user: CurrentUser) -> Result<Json<UploadUrl>> {
+    let now = state.clock.now();
+    rate_limit::hit(
+        &state.db,
+        &format!("media-upload:{}", user.id),
+        UPLOADS_PER_MINUTE,
+        now,
+        "Too many uploads at once; please wait a minute",
+    )
+    .await?;
+    let id = new_media_id();
+    // Sign first: a URL that cannot be made leaves no row behind.
+    let upload_url = state.media.upload_url(&id, now).await?;
+    store::insert_pending(&state.db.write, &id, user.id, now).await?;
+    Ok(Json(UploadUrl { upload_url }))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct UploadSignature {
+    /// When the URL stops working (ms since the epoch), as handed out.
+    expires: i64,
+    /// The server's signature over id and expiry, as handed out.
+    sig: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Uploaded {
+    /// Where the image is served; what posts and profiles keep.
+    pub url: String,
+}
+
+/// Receives an upload's bytes (local store). The signed URL is the authorisation, as with a
+/// presigned bucket URL; it works for one new image and at most 15 minutes.
+#[utoipa::path(put, path = "/api/objects/upload/{id}", tag = "media",
+    params(("id" = String, Path, description = "Upload id from the upload URL"), UploadSignature),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream",
+        description = "The file's raw bytes: JPEG, PNG, GIF or WebP, at most 10485760 bytes"),
+    responses((status = 200, body = Uploaded), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 413, body = ErrorBody)))]
+async fn receive_upload(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(signature): Query<UploadSignature>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<Uploaded>> {
+    if !is_media_id(&id) {
+        return Err(Error::not_found("No such upload"));
+    }
+    state.media.verify_upload_signature(&id, signature.expires, &signature.sig, state.clock.now())?;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|len| len > (MAX_BYTES + DRAIN_SLACK) as u64) {
+        return Err(too_large());
+    }
+    match store::find(&state.db.read, &id).await? {
+        None => return Err(Error::not_found("No such upload")),
+        Some(row) if row.is_ready() => {
+            return Err(Error::conflict("This upload has already been received; ask for a new upload URL"));
+        }
+        Some(_) => {}
+    }
+    let bytes = read_capped(body).await?;
+    let image = clean_blocking(bytes.into()).await?;
+    state.media.put_image(&id, image.bytes.clone(), true).await?;
+    if !store::mark_ready(&state.db.write, &id, &image).await? {
+        // Removed by the cleanup meanwhile: do not keep bytes nobody owns.
+        state.media.delete_all(&id).await?;
+        return Err(Error::not_found("No such upload"));
+    }
+    Ok(Json(Uploaded { url: super::object_path(&id) }))
+}
+
+fn too_large() -> Error {
+    Error::PayloadTooLarge("The file is larger than 10 MiB (10485760 bytes)".into())
+}
+
+/// A body a little over the limit is read to its end (and thrown away) before the 413, so the
+/// client is still listening when the answer comes; one further over is cut off at once, and
+/// the client may only see the connection close.
+const DRAIN_SLACK: usize = 1024 * 1024;
+
+/// Reads a request body, keeping at most the size limit.
+async fn read_capped(body: Body) -> Result<Vec<u8>> {
+    let mut stream = body.into_data_stream();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|_| Error::bad_request("The upload was interrupted"))?;
+        if bytes.len() + chunk.len() > MAX_BYTES {
+            let mut drained = bytes.len() + chunk.len() - MAX_BYTES;
+            drop(bytes);
+            while drained <= DRAIN_SLACK {
+                match stream.next().await {
+                    Some(Ok(more)) => drained += more.len(),
+                    _ => break,
+                }
+            }
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// Serves a checked image with its real type, cacheable for ever (ids are never reused), and
+/// locked down so that a browser never treats it as anything but an image.
+async fn serve_image(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response> {
+    let missing = || Error::not_found("Image not found");
+    if !is_media_id(&id) {
+        return Err(missing());
+    }
+    let row = store::find(&state.db.read, &id).await?.filter(|row| row.is_ready()).ok_or_else(missing)?;
+    let content_type = row.content_type.ok_or_else(missing)?;
+    let Some(bytes) = state.media.get_image(&id).await? else {
+        tracing::warn!(media_id = %id, "a ready image has no stored bytes");
+        return Err(missing());
+    };
+    let mut response = (StatusCode::OK, bytes).into_response();
+    let headers = response.headers_mut();
+    let mut set = |name, value: &str| {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            headers.insert(name, v);
+        }
+    };
+    set(header::CONTENT_TYPE, &content_type);
+    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(header::CACHE_CONTROL, "public, max-age=31536000, immutable");
+    set(header::CONTENT_SECURITY_POLICY, "default-src 'none'; sandbox");
+    set(header::CONTENT_DISPOSITION, "inline");
+    Ok(response)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ImageRequest {
+    /// An upload URL this server handed out, or the `/objects/{id}` path of an upload of yours.
+    #[serde(rename = "imageURL")]
+    image_url: String,
+}
+
+#[derive(Clone, Copy)]
+enum ProfileImage {
+    Avatar,
+    Header,
+}
+
+/// Sets the member's avatar to one of their uploads; answers their updated profile.
+#[utoipa::path(put, path = "/api/profile-images", tag = "media", request_body = ImageRequest,
+    responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn set_profile_image(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<ImageRequest>,
+) -> Result<Json<User>> {
+    set_image(&state, &user, body, ProfileImage::Avatar).await
+}
+
+/// Sets the member's header image to one of their uploads; answers their updated profile.
+#[utoipa::path(put, path = "/api/header-images", tag = "media", request_body = ImageRequest,
+    responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn set_header_image(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<ImageRequest>,
+) -> Result<Json<User>> {
+    set_image(&state, &user, body, ProfileImage::Header).await
+}
+
+async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, which: ProfileImage) -> Result<Json<User>> {
+    let urls = [body.image_url];
+    super::prepare(state, user.id, &urls).await?;
+    let mut tx = state.db.write.begin().await?;
+    let ids = super::claim(&mut tx, user.id, &urls, state.clock.now()).await?;
+    let path = super::object_path(&ids[0]);
+    let sql = match which {
+        ProfileImage::Avatar => "UPDATE users SET profile_image_url = $1 WHERE id = $2",
+        ProfileImage::Header => "UPDATE users SET header_image_url = $1 WHERE id = $2",
+    };
+    sqlx::query(sql).bind(&path).bind(user.id).execute(&mut *tx).await?;
+    tx.commit().await?;
+    let row = crate::users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
+    Ok(Json(row.own()))
+}
