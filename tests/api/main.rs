@@ -4,3 +4,9 @@
 mod common;
 
 mod foundation;
+
+mod accounts;
+mod invites;
+mod mailbox;
+mod smtp;
+mod waitlist;
