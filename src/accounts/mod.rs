@@ -1,10 +1,16 @@
 //! Accounts: magic-link sign-up and login, sessions, and the current member.
 
+pub mod client_ip;
 pub mod email;
 pub mod extract;
+pub mod magic_link;
 pub mod routes;
 pub mod session;
+pub mod store;
+pub mod username;
 
+pub use client_ip::ClientIp;
 pub use email::Email;
 pub use extract::{CurrentUser, MaybeUser};
 pub use routes::router;
+pub use username::Username;

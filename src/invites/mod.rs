@@ -1,18 +1,16 @@
 //! Invite codes: members hand them to friends; sign-up needs one.
 
+pub mod code;
+pub mod routes;
 pub mod store;
-
-use utoipa_axum::router::OpenApiRouter;
 
 use crate::app::AppState;
 use crate::error::Result;
 use crate::users::UserRow;
 
+pub use code::InviteCode;
+pub use routes::{Invite, router};
 pub use store::{CODE_ALPHABET, CODE_LEN, INVITE_LIFETIME, MONTHLY_INVITES};
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-}
 
 /// Gives the member this month's invites if they have not had them yet, and answers the row
 /// as it now stands.

@@ -1,7 +1,7 @@
 //! Invite queries.
 
 use chrono::Datelike;
-use sqlx::{Any, AnyPool, Executor};
+use sqlx::{Any, AnyConnection, AnyPool, Executor};
 
 use crate::clock::{DAY, Millis};
 use crate::error::Result;
@@ -19,11 +19,16 @@ pub fn month_of(ms: Millis) -> i64 {
     t.year() as i64 * 100 + t.month() as i64
 }
 
-/// Adds the monthly invites once per calendar month; answers the new allowance when it did.
-/// The `invites_month < $2` guard makes the top-up happen once even under concurrent calls.
+/// Adds the monthly invites for every calendar month (UTC) since the last top-up, so the
+/// allowance does not depend on whether the member came by each month; answers the new
+/// allowance when it changed. The `invites_month < $2` guard makes each month count once even
+/// under concurrent calls. Months are compared as year*12+month (`invites_month` holds
+/// year*100+month; integer division on both backends).
 pub async fn top_up(write: &AnyPool, user_id: i64, month: i64) -> Result<Option<i64>> {
     let available: Option<i64> = sqlx::query_scalar(
-        "UPDATE users SET invites_available = invites_available + $1, invites_month = $2 \
+        "UPDATE users SET invites_available = invites_available + $1 * \
+           (($2 / 100) * 12 + ($2 % 100) - ((invites_month / 100) * 12 + (invites_month % 100))), \
+         invites_month = $2 \
          WHERE id = $3 AND invites_month < $2 RETURNING invites_available",
     )
     .bind(MONTHLY_INVITES)
@@ -50,6 +55,73 @@ where
     .fetch_one(executor)
     .await?;
     Ok((id, code))
+}
+
+/// An invite as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct InviteRow {
+    pub id: i64,
+    pub code: String,
+    pub created_at: Millis,
+    pub expires_at: Millis,
+    pub used_at: Option<Millis>,
+}
+
+/// A member's invites, newest first.
+pub async fn list_for_owner(read: &AnyPool, owner_id: i64) -> Result<Vec<InviteRow>> {
+    Ok(sqlx::query_as(
+        "SELECT id, code, created_at, expires_at, used_at FROM invites \
+         WHERE owner_id = $1 ORDER BY created_at DESC, id DESC",
+    )
+    .bind(owner_id)
+    .fetch_all(read)
+    .await?)
+}
+
+/// True when a code exists, is unused and has not expired.
+pub async fn is_valid(pool: &AnyPool, code: &str, now: Millis) -> Result<bool> {
+    let found: Option<i64> = sqlx::query_scalar(
+        "SELECT id FROM invites WHERE code = $1 AND used_at IS NULL AND expires_at > $2",
+    )
+    .bind(code)
+    .bind(now)
+    .fetch_optional(pool)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// Marks a code used by a new member. False when it was used (or expired) meanwhile: the
+/// conditional update is what lets exactly one of several concurrent sign-ups have it.
+pub async fn claim(conn: &mut AnyConnection, code: &str, user_id: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE invites SET used_at = $1, used_by = $2 \
+         WHERE code = $3 AND used_at IS NULL AND expires_at > $1",
+    )
+    .bind(now)
+    .bind(user_id)
+    .bind(code)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Takes one invite from a member's allowance. False when none is left; the guard in the
+/// `WHERE` (not a read before the write) is what keeps parallel requests from overdrawing.
+pub async fn take_from_allowance(conn: &mut AnyConnection, user_id: i64) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE users SET invites_available = invites_available - 1 \
+         WHERE id = $1 AND invites_available > 0",
+    )
+    .bind(user_id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Removes a code (undoing an operator invite whose e-mail could not be sent).
+pub async fn delete_code(conn: &mut AnyConnection, id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM invites WHERE id = $1 AND used_at IS NULL").bind(id).execute(conn).await?;
+    Ok(())
 }
 
 #[cfg(test)]

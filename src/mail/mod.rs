@@ -1,5 +1,8 @@
 //! Outgoing e-mail: through SMTP when `SMTP_URL` is set, otherwise written as .eml files to
 //! `<data-dir>/outbox/` (so a person trying Murmur locally can log in with nothing set up).
+//! The messages themselves are in `templates`.
+
+pub mod templates;
 
 use std::path::PathBuf;
 
@@ -50,6 +53,19 @@ impl Mailer {
         matches!(self.transport, Transport::Outbox(_))
     }
 
+    /// Sends a message that carries a link (a login or sign-up link, an invite). In outbox mode
+    /// the link is also logged, so someone trying Murmur locally can follow it from the log.
+    /// Through SMTP it is not: a link is a credential and logs are read by more people.
+    pub async fn send_link(&self, email: Email, link: &str) -> Result<()> {
+        let to = email.to.clone();
+        let subject = email.subject.clone();
+        self.send(email).await?;
+        if self.is_outbox() {
+            tracing::info!(%to, %subject, %link, "e-mail with a link written to the outbox");
+        }
+        Ok(())
+    }
+
     /// Sends (or files) one message. A mail server that cannot be reached answers 503, so the
     /// person is told to try again.
     pub async fn send(&self, email: Email) -> Result<()> {
@@ -71,8 +87,12 @@ impl Mailer {
                     chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ"),
                     hex::encode(crate::secrets::random_bytes::<4>())
                 );
-                let path = dir.join(name);
-                tokio::fs::write(&path, message.formatted()).await.context("writing to the outbox")?;
+                let path = dir.join(&name);
+                // Written under a temporary name and renamed, so a reader of the outbox never
+                // sees half a message.
+                let partial = dir.join(format!(".{name}.partial"));
+                tokio::fs::write(&partial, message.formatted()).await.context("writing to the outbox")?;
+                tokio::fs::rename(&partial, &path).await.context("writing to the outbox")?;
                 tracing::info!(path = %path.display(), "e-mail written to the outbox");
                 Ok(())
             }

@@ -1,16 +1,25 @@
 //! HTTP routes of the waitlist.
 
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::store;
-use crate::accounts::Email;
+use crate::accounts::routes::Message;
+use crate::accounts::{ClientIp, Email};
 use crate::api::Json;
 use crate::app::AppState;
+use crate::clock::HOUR;
 use crate::error::Result;
+use crate::rate_limit::{self, Limit};
+
+/// Joins per client network and hour: enough for a household or an office, not for a script
+/// filling the list.
+pub const JOINS_PER_IP: Limit = Limit { max: 10, window: HOUR };
+
+pub const JOINED: &str = "You're on the list! We'll let you know when it's your turn.";
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(join))
@@ -21,17 +30,22 @@ pub struct JoinRequest {
     email: String,
 }
 
-#[derive(Serialize, ToSchema)]
-pub struct Message {
-    pub message: String,
-}
-
 /// Puts an address on the waitlist. Joining twice answers the same, so the answer does not
 /// tell who is on the list.
 #[utoipa::path(post, path = "/api/waitlist", tag = "waitlist", request_body = JoinRequest,
-    responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody)))]
-async fn join(State(state): State<AppState>, Json(body): Json<JoinRequest>) -> Result<Json<Message>> {
+    responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody),
+              (status = 429, body = crate::error::ErrorBody)))]
+async fn join(State(state): State<AppState>, ip: ClientIp, Json(body): Json<JoinRequest>) -> Result<Json<Message>> {
     let email = Email::parse(&body.email)?;
-    store::join(&state.db.write, &email, state.clock.now()).await?;
-    Ok(Json(Message { message: "You're on the list! We'll let you know when it's your turn.".into() }))
+    let now = state.clock.now();
+    rate_limit::hit(
+        &state.db,
+        &format!("waitlist:ip:{}", ip.limit_key()),
+        JOINS_PER_IP,
+        now,
+        "Too many waitlist sign-ups from your network. Please try again later.",
+    )
+    .await?;
+    store::join(&state.db.write, &email, now).await?;
+    Ok(Message::new(JOINED))
 }

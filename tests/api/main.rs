@@ -2,13 +2,18 @@
 //! PostgreSQL (see `common`).
 
 mod common;
+mod mailbox;
+mod smtp;
 
+mod accounts;
 mod feeds;
 mod follows;
 mod foundation;
+mod invites;
 mod media;
 mod notifications;
 mod posts;
 mod processes;
 mod reliability;
 mod users;
+mod waitlist;

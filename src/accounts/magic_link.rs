@@ -1,0 +1,131 @@
+//! Magic links: a 256-bit token from the OS CSPRNG, e-mailed as a link; the database keeps
+//! only its SHA-256, so a leaked database holds no working link. A link is valid for 15
+//! minutes and works once.
+
+use sqlx::{AnyConnection, AnyPool};
+
+use crate::clock::{MINUTE, Millis};
+use crate::config::Config;
+use crate::error::Result;
+use crate::secrets::{hash_token, random_token};
+
+pub const LIFETIME: Millis = 15 * MINUTE;
+
+/// What following the link does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Creates the member (with the invite code stored beside it), then logs them in.
+    Signup,
+    /// Logs a member in.
+    Login,
+}
+
+impl Purpose {
+    fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Signup => "signup",
+            Purpose::Login => "login",
+        }
+    }
+}
+
+/// A link that has just been used.
+#[derive(Debug)]
+pub struct UsedLink {
+    pub email: String,
+    pub purpose: Purpose,
+    pub invite_code: Option<String>,
+}
+
+/// A link that was stored and can be e-mailed.
+#[derive(Debug)]
+pub struct IssuedLink {
+    pub token_hash: String,
+    pub url: String,
+}
+
+/// Stores a new link (after removing expired ones) and answers its URL:
+/// `<public URL>/auth/verify?token=…` (and `&invite=CODE` for sign-up).
+pub async fn issue(
+    write: &AnyPool,
+    config: &Config,
+    email: &str,
+    purpose: Purpose,
+    invite_code: Option<&str>,
+    now: Millis,
+) -> Result<IssuedLink> {
+    // Expired links are of no use to anyone; removing them here keeps the table small
+    // without a separate job (the index on expires_at makes it cheap).
+    prune(write, now).await?;
+    let token = random_token();
+    let token_hash = hash_token(&token);
+    sqlx::query(
+        "INSERT INTO magic_links (token_hash, email, purpose, invite_code, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&token_hash)
+    .bind(email)
+    .bind(purpose.as_str())
+    .bind(invite_code)
+    .bind(now)
+    .bind(now + LIFETIME)
+    .execute(write)
+    .await?;
+    // The token is URL-safe base64 and the code A–Z0–9: nothing to escape.
+    let url = match invite_code {
+        Some(code) => config.link(&format!("/auth/verify?token={token}&invite={code}")),
+        None => config.link(&format!("/auth/verify?token={token}")),
+    };
+    Ok(IssuedLink { token_hash, url })
+}
+
+/// Removes a link that could not be sent, so nothing half-done remains.
+pub async fn withdraw(write: &AnyPool, token_hash: &str) -> Result<()> {
+    sqlx::query("DELETE FROM magic_links WHERE token_hash = $1").bind(token_hash).execute(write).await?;
+    Ok(())
+}
+
+/// Uses a link: answers it when it exists, is unused and unexpired, and marks it used. One
+/// conditional statement, so of two concurrent uses exactly one gets the row. Run it in the
+/// transaction that acts on the link: if that rolls back, the link is unused again.
+pub async fn consume(conn: &mut AnyConnection, token: &str, now: Millis) -> Result<Option<UsedLink>> {
+    let row: Option<(String, String, Option<String>)> = sqlx::query_as(
+        "UPDATE magic_links SET used_at = $1 \
+         WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 \
+         RETURNING email, purpose, invite_code",
+    )
+    .bind(now)
+    .bind(hash_token(token))
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|(email, purpose, invite_code)| UsedLink {
+        email,
+        purpose: if purpose == "signup" { Purpose::Signup } else { Purpose::Login },
+        invite_code,
+    }))
+}
+
+/// True when a string can be a token we issued (43 characters of URL-safe base64); anything
+/// else is refused without a query.
+pub fn is_well_formed(token: &str) -> bool {
+    token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Removes links that expired (used or not); they can never be used again.
+pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+    let done = sqlx::query("DELETE FROM magic_links WHERE expires_at <= $1").bind(now).execute(write).await?;
+    Ok(done.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_token_shaped_strings_are_looked_up() {
+        assert!(is_well_formed(&random_token()));
+        assert!(!is_well_formed(""));
+        assert!(!is_well_formed(&"a".repeat(44)));
+        assert!(!is_well_formed(&format!("{}=", "a".repeat(42))));
+    }
+}

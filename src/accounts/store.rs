@@ -1,0 +1,92 @@
+//! Member creation: the row, a unique username derived from the address, and the display name.
+
+use std::collections::HashSet;
+
+use sqlx::AnyConnection;
+
+use super::Email;
+use super::username::{MAX_LEN, Username, display_name_from};
+use crate::clock::Millis;
+use crate::error::{Error, Result};
+use crate::invites::store::{MONTHLY_INVITES, month_of};
+
+/// The id of the member with this address, read inside a transaction.
+pub async fn member_id_by_email(conn: &mut AnyConnection, email: &str) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+        .bind(email)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// Creates a member for an address (which must not belong to one yet) and answers their id.
+/// They start with this month's invites. Call inside the sign-up transaction.
+pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis) -> Result<i64> {
+    let base = Username::derive_base(email.local_part());
+    let display_name = display_name_from(email.local_part(), &base);
+    let mut tried = HashSet::new();
+    for _ in 0..5 {
+        let mut taken = usernames_like(conn, &base).await?;
+        taken.extend(tried.iter().cloned());
+        let username = free_username(&base, &taken)?;
+        // DO NOTHING rather than an error: in a PostgreSQL transaction a failed statement
+        // would abort the whole transaction. A taken username (a concurrent sign-up) means
+        // another try; a taken address means the member exists after all.
+        let id: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO users (email, username, display_name, created_at, invites_available, invites_month) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id",
+        )
+        .bind(email.as_str())
+        .bind(username.as_str())
+        .bind(&display_name)
+        .bind(now)
+        .bind(MONTHLY_INVITES)
+        .bind(month_of(now))
+        .fetch_optional(&mut *conn)
+        .await?;
+        if let Some(id) = id {
+            tracing::info!(user_id = id, username = %username, "member created");
+            return Ok(id);
+        }
+        if member_id_by_email(conn, email.as_str()).await?.is_some() {
+            return Err(Error::conflict("An account with this e-mail address already exists. Please log in."));
+        }
+        tried.insert(username.as_str().to_string());
+    }
+    Err(Error::Internal(anyhow::anyhow!("no free username found for base {base:?}")))
+}
+
+/// Every username that could collide with a candidate for `base` (a superset: all names
+/// starting with the part of the base every candidate keeps).
+async fn usernames_like(conn: &mut AnyConnection, base: &str) -> Result<HashSet<String>> {
+    // Candidates keep at least MAX_LEN - 7 characters of the base (a 6-digit number, and one
+    // underscore that may be dropped before it).
+    let prefix: String = base.chars().take(MAX_LEN - 7).collect();
+    let pattern = format!("{}%", prefix.replace('\\', "\\\\").replace('_', "\\_").replace('%', "\\%"));
+    let names: Vec<String> = sqlx::query_scalar("SELECT username FROM users WHERE username LIKE $1 ESCAPE '\\'")
+        .bind(pattern)
+        .fetch_all(conn)
+        .await?;
+    Ok(names.into_iter().collect())
+}
+
+/// The first candidate (`base`, `base2`, `base3`, …) not in `taken`.
+fn free_username(base: &str, taken: &HashSet<String>) -> Result<Username> {
+    (1..1_000_000)
+        .filter_map(|n| Username::candidate(base, n))
+        .find(|candidate| !taken.contains(candidate.as_str()))
+        .ok_or_else(|| Error::Internal(anyhow::anyhow!("no free username for base {base:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_free_candidate_wins() {
+        let taken: HashSet<String> = ["ada", "ada2", "ada3"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(free_username("ada", &taken).unwrap().as_str(), "ada4");
+        assert_eq!(free_username("grace", &taken).unwrap().as_str(), "grace");
+        // a reserved base starts at 2
+        assert_eq!(free_username("search", &HashSet::new()).unwrap().as_str(), "search2");
+    }
+}

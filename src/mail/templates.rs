@@ -1,0 +1,134 @@
+//! The messages Murmur sends. Each has a subject that says what it is, a plain-text part and
+//! an HTML part, and the link written out in full (some mail clients show no buttons). Text
+//! is ASCII so parts stay readable in any client.
+
+use super::Email;
+
+/// A sign-up link: following it creates the account.
+pub fn sign_up_link(to: &str, link: &str) -> Email {
+    link_message(
+        to,
+        "Finish signing up for Murmur",
+        "Welcome to Murmur! Follow this link to create your account and log in:",
+        "Create my account",
+        link,
+    )
+}
+
+/// A login link for a member.
+pub fn login_link(to: &str, link: &str) -> Email {
+    link_message(
+        to,
+        "Your Murmur login link",
+        "Follow this link to log in to Murmur:",
+        "Log in to Murmur",
+        link,
+    )
+}
+
+fn link_message(to: &str, subject: &str, lead: &str, button: &str, link: &str) -> Email {
+    let footer = "The link works once and expires in 15 minutes. If you did not ask for it, \
+                  ignore this e-mail: nothing happens without the link.";
+    let text = format!("Hi,\n\n{lead}\n\n{link}\n\n{footer}\n\n-- Murmur\n");
+    let html = html_page(
+        subject,
+        &format!(
+            "<p>Hi,</p>\n<p>{lead}</p>\n{button_html}\n\
+             <p>Or copy this address into your browser:<br>{link_text}</p>\n<p>{footer}</p>",
+            lead = escape(lead),
+            button_html = button_html(link, button),
+            link_text = escape(link),
+            footer = escape(footer),
+        ),
+    );
+    Email { to: to.to_string(), subject: subject.to_string(), text, html }
+}
+
+/// An invite from the operator to an address on the waitlist.
+pub fn waitlist_invite(to: &str, code: &str, link: &str) -> Email {
+    let subject = "Your invite to Murmur";
+    let lead = "It's your turn: you're invited to Murmur, the human network.";
+    let how = "Open Murmur, choose Login, and sign up with this invite code and this e-mail address:";
+    let footer = "The code works once and is valid for 7 days.";
+    let text = format!("Hi,\n\n{lead}\n\n{how}\n\n    {code}\n\n{link}\n\n{footer}\n\n-- Murmur\n");
+    let html = html_page(
+        subject,
+        &format!(
+            "<p>Hi,</p>\n<p>{lead}</p>\n<p>{how}</p>\n\
+             <p style=\"font-size:22px;font-family:monospace;letter-spacing:2px\"><strong>{code}</strong></p>\n\
+             {button_html}\n<p>{link_text}</p>\n<p>{footer}</p>",
+            lead = escape(lead),
+            how = escape(how),
+            code = escape(code),
+            button_html = button_html(link, "Open Murmur"),
+            link_text = escape(link),
+            footer = escape(footer),
+        ),
+    );
+    Email { to: to.to_string(), subject: subject.to_string(), text, html }
+}
+
+fn button_html(link: &str, label: &str) -> String {
+    format!(
+        "<p><a href=\"{href}\" style=\"display:inline-block;padding:10px 18px;border-radius:6px;\
+         background:#111;color:#fff;text-decoration:none\">{label}</a></p>",
+        href = escape(link),
+        label = escape(label),
+    )
+}
+
+fn html_page(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n\
+         <body style=\"font-family:sans-serif;line-height:1.5;color:#111\">\n{body}\n\
+         <p>&mdash; Murmur</p>\n</body></html>\n",
+        title = escape(title),
+    )
+}
+
+/// Escapes text for HTML content and double-quoted attributes.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINK: &str = "https://murmur.example/auth/verify?token=abc_-123&invite=ABCD1234EFGH";
+
+    #[test]
+    fn link_messages_carry_the_link_in_both_parts() {
+        for email in [sign_up_link("ada@example.com", LINK), login_link("ada@example.com", LINK)] {
+            assert!(email.text.contains(LINK));
+            assert!(email.html.contains(&LINK.replace('&', "&amp;")));
+            assert!(!email.html.contains("&invite"), "the & must be escaped in HTML");
+            assert!(email.subject.contains("Murmur"));
+            assert!(email.text.is_ascii() && email.html.is_ascii());
+        }
+        assert_ne!(sign_up_link("a@b.co", LINK).subject, login_link("a@b.co", LINK).subject);
+    }
+
+    #[test]
+    fn the_waitlist_invite_names_the_code() {
+        let email = waitlist_invite("ada@example.com", "ABCD1234EFGH", "https://murmur.example/?login=1");
+        assert!(email.text.contains("ABCD1234EFGH") && email.html.contains("ABCD1234EFGH"));
+        assert!(email.text.contains("https://murmur.example/?login=1"));
+    }
+
+    #[test]
+    fn html_is_escaped() {
+        assert_eq!(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+    }
+}
