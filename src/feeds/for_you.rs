@@ -86,9 +86,10 @@ pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize) -> Vec<i64> {
 
 /// One page of the viewer's For You feed, in ranked order.
 pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<PostRow>> {
-    let ids = match (page.offset, snapshot(&db.read, viewer, now).await?) {
-        (offset, Some(ids)) if offset > 0 => ids,
-        _ => rebuild(db, viewer, now).await?,
+    let kept = if page.offset > 0 { snapshot(&db.read, viewer, now).await? } else { None };
+    let ids = match kept {
+        Some(ids) => ids,
+        None => rebuild(db, viewer, now).await?,
     };
     let start = (page.offset as usize).min(ids.len());
     let end = (start + page.limit as usize).min(ids.len());

@@ -155,6 +155,24 @@ async fn for_you_pages_stay_stable_while_the_network_moves(app: TestApp) {
     assert_ne!(fresh, everything);
 }
 
+async fn a_stale_for_you_ranking_is_not_continued(app: TestApp) {
+    let reader = app.member("reader").await;
+    let quiet = app.member("quiet").await;
+    let loud = app.member("loud").await;
+    let older = write(&app, &quiet, "older").await;
+    let newer = write(&app, &loud, "newer").await;
+    assert_eq!(ids(&for_you_page(&app, &reader, 1, 0).await), [id(&newer)]);
+    // Within the hour, page 2 continues the first ranking, even though `older` is now loved.
+    for i in 0..3 {
+        let fan = app.member(&format!("fan{i}")).await;
+        like(&app, &fan, id(&older)).await;
+    }
+    assert_eq!(ids(&for_you_page(&app, &reader, 1, 1).await), [id(&older)]);
+    // An hour later the stored ranking is stale: a later page ranks afresh.
+    app.clock.advance(Duration::from_secs(3601));
+    assert_eq!(ids(&for_you_page(&app, &reader, 1, 1).await), [id(&newer)]);
+}
+
 async fn feeds_show_the_callers_likes_and_reposts(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
@@ -182,5 +200,6 @@ both_databases!(
     for_you_shows_others_original_posts_ranked,
     for_you_never_shows_three_in_a_row_by_one_author,
     for_you_pages_stay_stable_while_the_network_moves,
+    a_stale_for_you_ranking_is_not_continued,
     feeds_show_the_callers_likes_and_reposts,
 );

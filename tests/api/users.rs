@@ -178,7 +178,20 @@ async fn bad_profile_edits_are_refused(app: TestApp) {
     assert_eq!(me["displayName"], "Ada");
 }
 
+async fn suggested_and_search_are_never_read_as_usernames(app: TestApp) {
+    let ada = app.member("ada").await;
+    // Even if members with these names existed (sign-up refuses them), the calls win.
+    app.member("suggested").await;
+    app.member("search").await;
+    let (status, list) = get(&app, &ada, "/api/users/suggested").await;
+    assert_eq!(status, 200);
+    assert!(list.is_array(), "{list}");
+    let (status, body) = get(&app, &ada, "/api/users/search").await;
+    assert_eq!((status, body["message"].as_str()), (400, Some("Enter something to search for")));
+}
+
 both_databases!(
+    suggested_and_search_are_never_read_as_usernames,
     a_profile_is_public_but_email_is_only_for_its_owner,
     a_members_posts_list_posts_replies_and_reposts_newest_first,
     a_members_likes_list_newest_like_first,
