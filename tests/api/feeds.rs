@@ -10,13 +10,23 @@ use crate::common::{Member, TestApp};
 use crate::posts::{delete, follow, get, id, ids, like, reply, repost, write};
 
 async fn friends_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Vec<i64> {
-    let (status, body) = get(app, who, &format!("/api/posts/feed?limit={limit}&offset={offset}")).await;
+    let (status, body) = get(
+        app,
+        who,
+        &format!("/api/posts/feed?limit={limit}&offset={offset}"),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     ids(&body)
 }
 
 async fn for_you_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Value {
-    let (status, body) = get(app, who, &format!("/api/posts/for-you?limit={limit}&offset={offset}")).await;
+    let (status, body) = get(
+        app,
+        who,
+        &format!("/api/posts/for-you?limit={limit}&offset={offset}"),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     body
 }
@@ -69,7 +79,12 @@ async fn friends_pages_have_no_repeats_or_gaps(app: TestApp) {
 
 async fn bad_paging_is_refused(app: TestApp) {
     let ada = app.member("ada").await;
-    for feed in ["/api/posts/feed", "/api/posts/for-you", "/api/users/ada/posts", "/api/users/ada/likes"] {
+    for feed in [
+        "/api/posts/feed",
+        "/api/posts/for-you",
+        "/api/users/ada/posts",
+        "/api/users/ada/likes",
+    ] {
         for query in ["limit=0", "limit=51", "offset=-1", "limit=abc"] {
             let (status, body) = get(&app, &ada, &format!("{feed}?{query}")).await;
             assert_eq!(status, 400, "{feed}?{query}: {body}");
@@ -112,12 +127,20 @@ async fn for_you_never_shows_three_in_a_row_by_one_author(app: TestApp) {
         write(&app, &prolific, &format!("post {i}")).await;
     }
     let feed = for_you_page(&app, &reader, 20, 0).await;
-    let authors: Vec<i64> = feed.as_array().unwrap().iter().map(|p| p["author"]["id"].as_i64().unwrap()).collect();
+    let authors: Vec<i64> = feed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["author"]["id"].as_i64().unwrap())
+        .collect();
     // The newest six are prolific's: two of them, then the others' posts move up between them.
     let (p, o, t) = (prolific.id, other.id, third.id);
     assert_eq!(authors, [p, p, t, p, p, o, p, p]);
     for run in authors.windows(3) {
-        assert!(!(run[0] == run[1] && run[1] == run[2]), "three in a row: {authors:?}");
+        assert!(
+            !(run[0] == run[1] && run[1] == run[2]),
+            "three in a row: {authors:?}"
+        );
     }
 }
 
@@ -145,7 +168,10 @@ async fn for_you_pages_stay_stable_while_the_network_moves(app: TestApp) {
     let second = ids(&for_you_page(&app, &reader, 10, 10).await);
     let third = ids(&for_you_page(&app, &reader, 10, 20).await);
     let paged: Vec<i64> = [first, second, third].concat();
-    assert_eq!(paged, everything, "pages continue the ranking they started with");
+    assert_eq!(
+        paged, everything,
+        "pages continue the ranking they started with"
+    );
     assert_eq!(paged.iter().collect::<HashSet<_>>().len(), 30);
     assert!(ids(&for_you_page(&app, &reader, 10, 30).await).is_empty());
 
