@@ -56,14 +56,21 @@ pub struct Candidate {
 
 /// The formula above.
 pub fn score(post: &Candidate, now: Millis) -> f64 {
-    let engagement = 1.0 + post.like_count as f64 + 2.0 * post.reply_count as f64 + 3.0 * post.repost_count as f64;
+    let engagement = 1.0
+        + post.like_count as f64
+        + 2.0 * post.reply_count as f64
+        + 3.0 * post.repost_count as f64;
     let age_hours = ((now - post.created_at).max(0) as f64) / HOUR as f64;
     engagement / (age_hours + 2.0).powf(1.5)
 }
 
 /// Candidates ranked by score (ties: newer first), with runs of one author limited.
 pub fn rank(mut candidates: Vec<Candidate>, now: Millis) -> Vec<i64> {
-    candidates.sort_by(|a, b| score(b, now).total_cmp(&score(a, now)).then(b.id.cmp(&a.id)));
+    candidates.sort_by(|a, b| {
+        score(b, now)
+            .total_cmp(&score(a, now))
+            .then(b.id.cmp(&a.id))
+    });
     let ranked: Vec<(i64, i64)> = candidates.iter().map(|c| (c.id, c.author_id)).collect();
     limit_runs(ranked, MAX_RUN)
 }
@@ -75,8 +82,14 @@ pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize) -> Vec<i64> {
     let mut out: Vec<(i64, i64)> = Vec::with_capacity(pending.len());
     while !pending.is_empty() {
         let tail = &out[out.len().saturating_sub(max_run)..];
-        let blocked = (tail.len() == max_run && tail.iter().all(|(_, a)| *a == tail[0].1)).then(|| tail[0].1);
-        let Some(next) = pending.iter().position(|(_, author)| Some(*author) != blocked) else { break };
+        let blocked =
+            (tail.len() == max_run && tail.iter().all(|(_, a)| *a == tail[0].1)).then(|| tail[0].1);
+        let Some(next) = pending
+            .iter()
+            .position(|(_, author)| Some(*author) != blocked)
+        else {
+            break;
+        };
         if let Some(post) = pending.remove(next) {
             out.push(post);
         }
@@ -86,14 +99,23 @@ pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize) -> Vec<i64> {
 
 /// One page of the viewer's For You feed, in ranked order.
 pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<PostRow>> {
-    let ids = match (page.offset, snapshot(&db.read, viewer, now).await?) {
-        (offset, Some(ids)) if offset > 0 => ids,
-        _ => rebuild(db, viewer, now).await?,
+    let kept = if page.offset > 0 {
+        snapshot(&db.read, viewer, now).await?
+    } else {
+        None
+    };
+    let ids = match kept {
+        Some(ids) => ids,
+        None => rebuild(db, viewer, now).await?,
     };
     let start = (page.offset as usize).min(ids.len());
     let end = (start + page.limit as usize).min(ids.len());
     let wanted = &ids[start..end];
-    let mut rows: Vec<PostRow> = rows_by_ids(&db.read, wanted).await?.into_iter().filter(|r| r.deleted_at.is_none()).collect();
+    let mut rows: Vec<PostRow> = rows_by_ids(&db.read, wanted)
+        .await?
+        .into_iter()
+        .filter(|r| r.deleted_at.is_none())
+        .collect();
     rows.sort_by_key(|row| wanted.iter().position(|id| *id == row.id));
     Ok(rows)
 }
@@ -104,9 +126,9 @@ async fn snapshot(pool: &AnyPool, viewer: i64, now: Millis) -> Result<Option<Vec
             .bind(viewer)
             .fetch_optional(pool)
             .await?;
-    Ok(row.filter(|(created_at, _)| now - created_at < SNAPSHOT_TTL).map(|(_, ids)| {
-        ids.split(',').filter_map(|id| id.parse().ok()).collect()
-    }))
+    Ok(row
+        .filter(|(created_at, _)| now - created_at < SNAPSHOT_TTL)
+        .map(|(_, ids)| ids.split(',').filter_map(|id| id.parse().ok()).collect()))
 }
 
 async fn rebuild(db: &Db, viewer: i64, now: Millis) -> Result<Vec<i64>> {
@@ -141,7 +163,14 @@ mod tests {
     use super::*;
 
     fn post(id: i64, author_id: i64, age_hours: i64, likes: i64) -> Candidate {
-        Candidate { id, author_id, created_at: 100 * HOUR - age_hours * HOUR, like_count: likes, repost_count: 0, reply_count: 0 }
+        Candidate {
+            id,
+            author_id,
+            created_at: 100 * HOUR - age_hours * HOUR,
+            like_count: likes,
+            repost_count: 0,
+            reply_count: 0,
+        }
     }
 
     #[test]
@@ -149,14 +178,20 @@ mod tests {
         let now = 100 * HOUR;
         assert!(score(&post(1, 1, 1, 10), now) > score(&post(2, 1, 1, 0), now));
         assert!(score(&post(1, 1, 1, 5), now) > score(&post(2, 1, 30, 5), now));
-        let shared = Candidate { repost_count: 1, ..post(3, 1, 1, 0) };
+        let shared = Candidate {
+            repost_count: 1,
+            ..post(3, 1, 1, 0)
+        };
         let liked = post(4, 1, 1, 1);
         assert!(score(&shared, now) > score(&liked, now));
     }
 
     #[test]
     fn ties_go_to_the_newer_post() {
-        assert_eq!(rank(vec![post(1, 1, 2, 0), post(2, 2, 2, 0)], 100 * HOUR), [2, 1]);
+        assert_eq!(
+            rank(vec![post(1, 1, 2, 0), post(2, 2, 2, 0)], 100 * HOUR),
+            [2, 1]
+        );
     }
 
     #[test]

@@ -31,9 +31,16 @@ use crate::error::Result;
 use crate::post_columns;
 use crate::posts::PostRow;
 
-pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<PostRow>> {
+pub async fn page(
+    pool: &AnyPool,
+    backend: Backend,
+    viewer: i64,
+    page: Page,
+) -> Result<Vec<PostRow>> {
     const POSTGRES: &str = concat!(
-        "SELECT ", post_columns!(), " FROM ( \
+        "SELECT ",
+        post_columns!(),
+        " FROM ( \
              SELECT following_id AS author FROM follows WHERE follower_id = $1 \
              UNION ALL SELECT CAST($1 AS BIGINT) \
          ) a \
@@ -45,7 +52,9 @@ pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> 
          ORDER BY p.id DESC LIMIT $2 OFFSET $3"
     );
     const SQLITE: &str = concat!(
-        "SELECT ", post_columns!(), " FROM posts p JOIN users u ON u.id = p.author_id \
+        "SELECT ",
+        post_columns!(),
+        " FROM posts p JOIN users u ON u.id = p.author_id \
          WHERE p.author_id IN (SELECT following_id FROM follows WHERE follower_id = $1 UNION ALL SELECT $1) \
          AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
          ORDER BY p.id DESC LIMIT $2 OFFSET $3"
@@ -54,5 +63,10 @@ pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> 
         Backend::Postgres => POSTGRES,
         Backend::Sqlite => SQLITE,
     };
-    Ok(sqlx::query_as(sql).bind(viewer).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
+    Ok(sqlx::query_as(sql)
+        .bind(viewer)
+        .bind(page.limit)
+        .bind(page.offset)
+        .fetch_all(pool)
+        .await?)
 }

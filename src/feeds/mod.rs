@@ -17,17 +17,25 @@ use crate::posts::{Post, hydrate};
 pub const PAGE_SIZE: i64 = 20;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(friends_feed)).routes(routes!(for_you_feed))
+    OpenApiRouter::new()
+        .routes(routes!(friends_feed))
+        .routes(routes!(for_you_feed))
 }
 
 /// Friends: the caller's and followed members' posts and reposts, newest first.
 #[utoipa::path(get, path = "/api/posts/feed", tag = "feeds", params(PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
-async fn friends_feed(State(state): State<AppState>, current: CurrentUser, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+async fn friends_feed(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
     let rows = friends::page(&state.db.read, state.db.backend, current.id, page).await?;
-    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
+    Ok(Json(
+        hydrate::hydrate(&state.db.read, current.id, rows).await?,
+    ))
 }
 
 /// For You: recent original posts of the whole network, ranked by engagement with time decay,
@@ -36,8 +44,14 @@ async fn friends_feed(State(state): State<AppState>, current: CurrentUser, Query
 #[utoipa::path(get, path = "/api/posts/for-you", tag = "feeds", params(PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
-async fn for_you_feed(State(state): State<AppState>, current: CurrentUser, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+async fn for_you_feed(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
     let rows = for_you::page(&state.db, current.id, page, state.clock.now()).await?;
-    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
+    Ok(Json(
+        hydrate::hydrate(&state.db.read, current.id, rows).await?,
+    ))
 }

@@ -22,7 +22,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unfollow))
 }
 
-const FOLLOWS_PER_MINUTE: Limit = Limit { max: 60, window: MINUTE };
+const FOLLOWS_PER_MINUTE: Limit = Limit {
+    max: 60,
+    window: MINUTE,
+};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -41,7 +44,11 @@ pub struct FollowStatus {
 #[utoipa::path(get, path = "/api/follows/{userId}/status", tag = "follows",
     params(("userId" = i64, Path, description = "Member id")),
     responses((status = 200, body = FollowStatus), (status = 401, body = ErrorBody)))]
-async fn status(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<Json<FollowStatus>> {
+async fn status(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(user_id): Path<i64>,
+) -> Result<Json<FollowStatus>> {
     let is_following = store::is_following(&state.db.read, current.id, user_id).await?;
     Ok(Json(FollowStatus { is_following }))
 }
@@ -51,13 +58,24 @@ async fn status(State(state): State<AppState>, current: CurrentUser, Path(user_i
     responses((status = 200, body = FollowStatus), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn follow(State(state): State<AppState>, current: CurrentUser, Json(body): Json<FollowRequest>) -> Result<Json<FollowStatus>> {
+async fn follow(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(body): Json<FollowRequest>,
+) -> Result<Json<FollowStatus>> {
     let target = body.following_id;
     if target == current.id {
         return Err(Error::bad_request("You cannot follow yourself"));
     }
     let now = state.clock.now();
-    rate_limit::hit(&state.db, &format!("follow:{}", current.id), FOLLOWS_PER_MINUTE, now, "You are following too fast. Please wait a minute.").await?;
+    rate_limit::hit(
+        &state.db,
+        &format!("follow:{}", current.id),
+        FOLLOWS_PER_MINUTE,
+        now,
+        "You are following too fast. Please wait a minute.",
+    )
+    .await?;
     let mut tx = state.db.write.begin().await?;
     if !store::member_exists(&mut tx, target).await? {
         return Err(Error::not_found("User not found"));
@@ -74,11 +92,17 @@ async fn follow(State(state): State<AppState>, current: CurrentUser, Json(body):
     params(("userId" = i64, Path, description = "Member id")),
     responses((status = 200, body = FollowStatus), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn unfollow(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<Json<FollowStatus>> {
+async fn unfollow(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(user_id): Path<i64>,
+) -> Result<Json<FollowStatus>> {
     let mut tx = state.db.write.begin().await?;
     if store::unfollow(&mut tx, current.id, user_id).await? {
         notifications::withdraw(&mut tx, user_id, current.id, Kind::Follow, NO_POST).await?;
     }
     tx.commit().await?;
-    Ok(Json(FollowStatus { is_following: false }))
+    Ok(Json(FollowStatus {
+        is_following: false,
+    }))
 }

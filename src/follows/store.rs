@@ -8,7 +8,12 @@ use crate::clock::Millis;
 use crate::error::Result;
 
 /// True when the follow is new (and counted).
-pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now: Millis) -> Result<bool> {
+pub async fn follow(
+    conn: &mut AnyConnection,
+    follower: i64,
+    following: i64,
+    now: Millis,
+) -> Result<bool> {
     let done = sqlx::query(
         "INSERT INTO follows (follower_id, following_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
     )
@@ -46,7 +51,11 @@ async fn count(conn: &mut AnyConnection, follower: i64, following: i64, delta: i
     let mut updates = [(FOLLOWING, follower), (FOLLOWERS, following)];
     updates.sort_by_key(|(_, id)| *id);
     for (sql, id) in updates {
-        sqlx::query(sql).bind(delta).bind(id).execute(&mut *conn).await?;
+        sqlx::query(sql)
+            .bind(delta)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
 }

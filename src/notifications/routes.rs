@@ -67,8 +67,19 @@ pub struct UnreadCount {
 #[utoipa::path(get, path = "/api/notifications", tag = "notifications", params(ListParams),
     responses((status = 200, body = Vec<Notification>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
-async fn list(State(state): State<AppState>, current: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<Vec<Notification>>> {
-    let page = Page::parse(&PageParams { limit: params.limit, offset: params.offset }, DEFAULT_LIMIT, MAX_LIMIT)?;
+async fn list(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<ListParams>,
+) -> Result<Json<Vec<Notification>>> {
+    let page = Page::parse(
+        &PageParams {
+            limit: params.limit,
+            offset: params.offset,
+        },
+        DEFAULT_LIMIT,
+        MAX_LIMIT,
+    )?;
     let rows = store::list(&state.db.read, current.id, page.limit, page.offset).await?;
     Ok(Json(
         rows.into_iter()
@@ -97,7 +108,11 @@ async fn list(State(state): State<AppState>, current: CurrentUser, Query(params)
     params(("id" = i64, Path, description = "Notification id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+async fn mark_read(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode> {
     if store::mark_read(&state.db.write, current.id, id, state.clock.now()).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -117,6 +132,11 @@ async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> R
 /// How many of the caller's notifications are unread (the badge).
 #[utoipa::path(get, path = "/api/notifications/unread-count", tag = "notifications",
     responses((status = 200, body = UnreadCount), (status = 401, body = ErrorBody)))]
-async fn unread_count(State(state): State<AppState>, current: CurrentUser) -> Result<Json<UnreadCount>> {
-    Ok(Json(UnreadCount { count: store::unread_count(&state.db.read, current.id).await? }))
+async fn unread_count(
+    State(state): State<AppState>,
+    current: CurrentUser,
+) -> Result<Json<UnreadCount>> {
+    Ok(Json(UnreadCount {
+        count: store::unread_count(&state.db.read, current.id).await?,
+    }))
 }

@@ -34,7 +34,14 @@ pub const NO_POST: i64 = 0;
 /// Tells `recipient` that `actor` did `kind` (about `post_id`), once: a second identical
 /// notification is silently not made (`notifications_once_key`), and nobody is told about
 /// their own actions.
-pub async fn notify(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: Kind, post_id: i64, now: Millis) -> Result<()> {
+pub async fn notify(
+    conn: &mut AnyConnection,
+    recipient: i64,
+    actor: i64,
+    kind: Kind,
+    post_id: i64,
+    now: Millis,
+) -> Result<()> {
     if recipient == actor {
         return Ok(());
     }
@@ -54,7 +61,13 @@ pub async fn notify(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: 
 
 /// The cause was undone (unlike, unfollow, unrepost): its notification goes too while unread.
 /// A read one stays, so liking again does not notify twice.
-pub async fn withdraw(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: Kind, post_id: i64) -> Result<()> {
+pub async fn withdraw(
+    conn: &mut AnyConnection,
+    recipient: i64,
+    actor: i64,
+    kind: Kind,
+    post_id: i64,
+) -> Result<()> {
     sqlx::query(
         "DELETE FROM notifications WHERE recipient_id = $1 AND actor_id = $2 AND type = $3 \
          AND post_id = $4 AND read_at IS NULL",
@@ -94,7 +107,12 @@ pub struct NotificationRow {
 }
 
 /// The member's newest notifications, in one query (index `notifications_recipient_idx`).
-pub async fn list(pool: &AnyPool, recipient: i64, limit: i64, offset: i64) -> Result<Vec<NotificationRow>> {
+pub async fn list(
+    pool: &AnyPool,
+    recipient: i64,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<NotificationRow>> {
     Ok(sqlx::query_as(
         "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
                 u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
@@ -125,11 +143,13 @@ pub async fn mark_read(write: &AnyPool, recipient: i64, id: i64, now: Millis) ->
 }
 
 pub async fn mark_all_read(write: &AnyPool, recipient: i64, now: Millis) -> Result<()> {
-    sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL")
-        .bind(now)
-        .bind(recipient)
-        .execute(write)
-        .await?;
+    sqlx::query(
+        "UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL",
+    )
+    .bind(now)
+    .bind(recipient)
+    .execute(write)
+    .await?;
     Ok(())
 }
 

@@ -62,14 +62,19 @@ impl PollOptions {
         if options.len() > POLL_MAX_OPTIONS {
             return Err(Error::bad_request("A poll can have at most 4 options"));
         }
-        if options.iter().any(|o| o.chars().count() > POLL_OPTION_MAX_CHARS) {
+        if options
+            .iter()
+            .any(|o| o.chars().count() > POLL_OPTION_MAX_CHARS)
+        {
             return Err(Error::bad_request(format!(
                 "A poll option can be at most {POLL_OPTION_MAX_CHARS} characters long"
             )));
         }
         for (i, option) in options.iter().enumerate() {
             if options[..i].contains(option) {
-                return Err(Error::bad_request("Poll options must be different from each other"));
+                return Err(Error::bad_request(
+                    "Poll options must be different from each other",
+                ));
             }
         }
         Ok(Some(PollOptions(options)))
@@ -162,7 +167,9 @@ mod tests {
     fn poll_drops_blank_options_and_needs_two_to_four_distinct() {
         let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(PollOptions::parse(&opts(&["", "  "])).unwrap(), None);
-        let poll = PollOptions::parse(&opts(&[" Yes ", "", "No"])).unwrap().unwrap();
+        let poll = PollOptions::parse(&opts(&[" Yes ", "", "No"]))
+            .unwrap()
+            .unwrap();
         assert_eq!(poll.as_slice(), ["Yes", "No"]);
         assert!(PollOptions::parse(&opts(&["Only", " "])).is_err());
         assert!(PollOptions::parse(&opts(&["a", "b", "c", "d", "e"])).is_err());
@@ -173,7 +180,10 @@ mod tests {
 
     #[test]
     fn poll_duration_defaults_to_a_day_and_stays_within_a_week() {
-        assert_eq!(PollDuration::parse(None).unwrap().millis(), 24 * crate::clock::HOUR);
+        assert_eq!(
+            PollDuration::parse(None).unwrap().millis(),
+            24 * crate::clock::HOUR
+        );
         assert!(PollDuration::parse(Some(1)).is_ok());
         assert!(PollDuration::parse(Some(168)).is_ok());
         assert!(PollDuration::parse(Some(0)).is_err());

@@ -21,23 +21,42 @@ pub async fn hydrate(pool: &AnyPool, viewer: i64, rows: Vec<PostRow>) -> Result<
         return Ok(Vec::new());
     }
     let mut by_id: HashMap<i64, PostRow> = rows.iter().map(|r| (r.id, r.clone())).collect();
-    let missing: Vec<i64> = unique(rows.iter().filter_map(|r| r.repost_of_id).filter(|id| !by_id.contains_key(id)));
+    let missing: Vec<i64> = unique(
+        rows.iter()
+            .filter_map(|r| r.repost_of_id)
+            .filter(|id| !by_id.contains_key(id)),
+    );
     if !missing.is_empty() {
         for original in store::rows_by_ids(pool, &missing).await? {
             by_id.insert(original.id, original);
         }
     }
     let ids: Vec<i64> = by_id.keys().copied().collect();
-    let poll_ids: Vec<i64> = by_id.values().filter(|r| r.poll_expires_at.is_some()).map(|r| r.id).collect();
+    let poll_ids: Vec<i64> = by_id
+        .values()
+        .filter(|r| r.poll_expires_at.is_some())
+        .map(|r| r.id)
+        .collect();
     // Flags only matter for posts a card shows as itself (a repost shows its original's).
-    let card_ids: Vec<i64> = by_id.values().filter(|r| r.repost_of_id.is_none()).map(|r| r.id).collect();
+    let card_ids: Vec<i64> = by_id
+        .values()
+        .filter(|r| r.repost_of_id.is_none())
+        .map(|r| r.id)
+        .collect();
 
     let images = images_of(pool, &ids).await?;
     let (options, votes) = polls_of(pool, &poll_ids).await?;
     let liked = viewer_liked(pool, viewer, &card_ids).await?;
     let reposted = viewer_reposted(pool, viewer, &card_ids).await?;
 
-    let parts = Parts { images, options, votes, liked, reposted, viewer };
+    let parts = Parts {
+        images,
+        options,
+        votes,
+        liked,
+        reposted,
+        viewer,
+    };
     Ok(rows
         .iter()
         .map(|row| {
@@ -78,7 +97,12 @@ impl Parts {
         let mut poll_votes: BTreeMap<String, Vec<i64>> =
             options.iter().map(|o| (o.clone(), Vec::new())).collect();
         let mut my_vote = None;
-        for &(voter, position) in self.votes.get(&row.id).map(Vec::as_slice).unwrap_or_default() {
+        for &(voter, position) in self
+            .votes
+            .get(&row.id)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
             if let Some(option) = options.get(position as usize) {
                 poll_votes.entry(option.clone()).or_default().push(voter);
                 if voter == self.viewer {
@@ -133,7 +157,9 @@ async fn images_of(pool: &AnyPool, ids: &[i64]) -> Result<HashMap<i64, Vec<Strin
         query = query.bind(*id);
     }
     for (post_id, media_id) in query.fetch_all(pool).await? {
-        out.entry(post_id).or_default().push(crate::media::object_path(&media_id));
+        out.entry(post_id)
+            .or_default()
+            .push(crate::media::object_path(&media_id));
     }
     Ok(out)
 }

@@ -30,8 +30,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Generous per-member limits: a person never meets them, a script soon does.
-const POSTS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
-const LIKES_PER_MINUTE: Limit = Limit { max: 120, window: MINUTE };
+const POSTS_PER_MINUTE: Limit = Limit {
+    max: 30,
+    window: MINUTE,
+};
+const LIKES_PER_MINUTE: Limit = Limit {
+    max: 120,
+    window: MINUTE,
+};
 pub const MAX_IMAGES: usize = 4;
 
 /// A new post, reply or repost.
@@ -78,13 +84,22 @@ pub struct Thread {
     responses((status = 201, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn create(State(state): State<AppState>, current: CurrentUser, Json(body): Json<CreatePost>) -> Result<(StatusCode, Json<Post>)> {
+async fn create(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(body): Json<CreatePost>,
+) -> Result<(StatusCode, Json<Post>)> {
     let id = match body.repost_of_id {
         Some(original) => {
-            if body.reply_to_id.is_some() || !body.image_urls.is_empty() || body.poll_options.iter().any(|o| !o.trim().is_empty()) {
-                return Err(Error::bad_request("A repost cannot have images, a poll or a reply"));
+            if body.reply_to_id.is_some()
+                || !body.image_urls.is_empty()
+                || body.poll_options.iter().any(|o| !o.trim().is_empty())
+            {
+                return Err(Error::bad_request(
+                    "A repost cannot have images, a poll or a reply",
+                ));
             }
-            rate_limit::hit(&state.db, &format!("post:{}", current.id), POSTS_PER_MINUTE, state.clock.now(), "You are posting too fast. Please wait a minute.").await?;
+            posting_allowed(&state, current.id).await?;
             repost(&state, current.id, original).await?
         }
         None => {
@@ -94,12 +109,30 @@ async fn create(State(state): State<AppState>, current: CurrentUser, Json(body):
             }
             let poll = PollOptions::parse(&body.poll_options)?;
             let duration = PollDuration::parse(body.poll_duration_hours)?;
-            rate_limit::hit(&state.db, &format!("post:{}", current.id), POSTS_PER_MINUTE, state.clock.now(), "You are posting too fast. Please wait a minute.").await?;
-            write_post(&state, current.id, &content, &body.image_urls, poll.as_ref(), duration, body.reply_to_id).await?
+            posting_allowed(&state, current.id).await?;
+            write_post(
+                &state,
+                current.id,
+                &content,
+                &body.image_urls,
+                poll.as_ref(),
+                duration,
+                body.reply_to_id,
+            )
+            .await?
         }
     };
-    let post = hydrate::one(&state.db.read, current.id, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+    let post = hydrate::one(&state.db.read, current.id, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))?;
     Ok((StatusCode::CREATED, Json(post)))
+}
+
+/// Counts one post (or repost) against the member's allowance; 429 once it is spent.
+async fn posting_allowed(state: &AppState, member: i64) -> Result<()> {
+    let key = format!("post:{member}");
+    let message = "You are posting too fast. Please wait a minute.";
+    rate_limit::hit(&state.db, &key, POSTS_PER_MINUTE, state.clock.now(), message).await
 }
 
 async fn write_post(
@@ -153,14 +186,24 @@ async fn write_post(
 async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
-    let original = store::live_original(&mut tx, target).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+    let original = store::live_original(&mut tx, target)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))?;
     let id = store::insert_repost(&mut tx, member, original.id, now)
         .await?
         .ok_or_else(|| Error::conflict("Already reposted"))?;
     if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
         return Err(Error::not_found("Post not found"));
     }
-    notifications::notify(&mut tx, original.author_id, member, Kind::Repost, original.id, now).await?;
+    notifications::notify(
+        &mut tx,
+        original.author_id,
+        member,
+        Kind::Repost,
+        original.id,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -171,7 +214,11 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
 #[utoipa::path(delete, path = "/api/posts/{id}", tag = "posts", params(("id" = i64, Path, description = "Post id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn delete(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+async fn delete(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode> {
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
     let post = store::find_ref(&mut tx, id)
@@ -204,7 +251,14 @@ async fn undo_repost(tx: &mut sqlx::AnyConnection, member: i64, original: i64) -
     }
     store::bump(&mut *tx, original, Counter::Reposts, -1).await?;
     if let Some(original) = store::find_ref(&mut *tx, original).await? {
-        notifications::withdraw(&mut *tx, original.author_id, member, Kind::Repost, original.id).await?;
+        notifications::withdraw(
+            &mut *tx,
+            original.author_id,
+            member,
+            Kind::Repost,
+            original.id,
+        )
+        .await?;
     }
     Ok(())
 }
@@ -213,9 +267,15 @@ async fn undo_repost(tx: &mut sqlx::AnyConnection, member: i64, original: i64) -
 #[utoipa::path(delete, path = "/api/posts/{id}/repost", tag = "posts", params(("id" = i64, Path, description = "Post id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn unrepost(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+async fn unrepost(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode> {
     let mut tx = state.db.write.begin().await?;
-    let original = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+    let original = store::live_original(&mut tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))?;
     undo_repost(&mut tx, current.id, original.id).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
@@ -225,16 +285,37 @@ async fn unrepost(State(state): State<AppState>, current: CurrentUser, Path(id):
 #[utoipa::path(post, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, description = "Post id")),
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn like(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+async fn like(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Post>> {
     let now = state.clock.now();
-    rate_limit::hit(&state.db, &format!("like:{}", current.id), LIKES_PER_MINUTE, now, "You are liking too fast. Please wait a minute.").await?;
+    rate_limit::hit(
+        &state.db,
+        &format!("like:{}", current.id),
+        LIKES_PER_MINUTE,
+        now,
+        "You are liking too fast. Please wait a minute.",
+    )
+    .await?;
     let mut tx = state.db.write.begin().await?;
-    let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+    let post = store::live_original(&mut tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))?;
     if store::insert_like(&mut tx, current.id, post.id, now).await? {
         if !store::bump(&mut tx, post.id, Counter::Likes, 1).await? {
             return Err(Error::not_found("Post not found"));
         }
-        notifications::notify(&mut tx, post.author_id, current.id, Kind::Like, post.id, now).await?;
+        notifications::notify(
+            &mut tx,
+            post.author_id,
+            current.id,
+            Kind::Like,
+            post.id,
+            now,
+        )
+        .await?;
     }
     tx.commit().await?;
     answer(&state, current.id, post.id).await
@@ -244,9 +325,15 @@ async fn like(State(state): State<AppState>, current: CurrentUser, Path(id): Pat
 #[utoipa::path(delete, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, description = "Post id")),
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn unlike(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+async fn unlike(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Post>> {
     let mut tx = state.db.write.begin().await?;
-    let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+    let post = store::live_original(&mut tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))?;
     if store::delete_like(&mut tx, current.id, post.id).await? {
         store::bump(&mut tx, post.id, Counter::Likes, -1).await?;
         notifications::withdraw(&mut tx, post.author_id, current.id, Kind::Like, post.id).await?;
@@ -261,11 +348,20 @@ async fn unlike(State(state): State<AppState>, current: CurrentUser, Path(id): P
     responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn vote(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>, Json(body): Json<VoteRequest>) -> Result<Json<Post>> {
+async fn vote(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Json(body): Json<VoteRequest>,
+) -> Result<Json<Post>> {
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
-    let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
-    let expires_at = post.poll_expires_at.ok_or_else(|| Error::bad_request("This post has no poll"))?;
+    let post = store::live_original(&mut tx, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))?;
+    let expires_at = post
+        .poll_expires_at
+        .ok_or_else(|| Error::bad_request("This post has no poll"))?;
     if now >= expires_at {
         return Err(Error::bad_request("This poll has ended"));
     }
@@ -283,11 +379,17 @@ async fn vote(State(state): State<AppState>, current: CurrentUser, Path(id): Pat
 #[utoipa::path(get, path = "/api/posts/{id}/thread", tag = "posts", params(("id" = i64, Path, description = "Post id")),
     responses((status = 200, body = Thread), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Thread>> {
+async fn thread(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Thread>> {
     let pool = &state.db.read;
     let post = {
         let mut conn = pool.acquire().await?;
-        store::live_original(&mut conn, id).await?.ok_or_else(|| Error::not_found("Post not found"))?
+        store::live_original(&mut conn, id)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?
     };
     let ancestors = store::ancestors(pool, post.id).await?;
     let replies = store::replies(pool, post.id).await?;
@@ -297,12 +399,21 @@ async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): P
     rows.extend(replies);
     // One hydration for the whole thread: a bounded number of queries.
     let mut posts = hydrate::hydrate(pool, current.id, rows).await?.into_iter();
-    let post = posts.next().ok_or_else(|| Error::not_found("Post not found"))?;
+    let post = posts
+        .next()
+        .ok_or_else(|| Error::not_found("Post not found"))?;
     let ancestors: Vec<Post> = posts.by_ref().take(n_ancestors).collect();
     let replies: Vec<Post> = posts.take(n_replies).collect();
-    Ok(Json(Thread { post, replies, ancestors }))
+    Ok(Json(Thread {
+        post,
+        replies,
+        ancestors,
+    }))
 }
 
 async fn answer(state: &AppState, viewer: i64, id: i64) -> Result<Json<Post>> {
-    hydrate::one(&state.db.read, viewer, id).await?.map(Json).ok_or_else(|| Error::not_found("Post not found"))
+    hydrate::one(&state.db.read, viewer, id)
+        .await?
+        .map(Json)
+        .ok_or_else(|| Error::not_found("Post not found"))
 }

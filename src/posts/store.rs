@@ -17,7 +17,10 @@ use crate::post_columns;
 /// `$start, $start+1, …` for `n` values of an `IN (...)` list. Only placeholders are built
 /// dynamically; values are always bound.
 pub fn in_list(start: usize, n: usize) -> String {
-    (start..start + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+    (start..start + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The rows with these ids (any order, deleted ones included), joined to their authors.
@@ -26,7 +29,11 @@ pub async fn rows_by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<PostRow>> {
         return Ok(Vec::new());
     }
     let sql = format!(
-        concat!("SELECT ", post_columns!(), " FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN ({})"),
+        concat!(
+            "SELECT ",
+            post_columns!(),
+            " FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN ({})"
+        ),
         in_list(1, ids.len())
     );
     let mut query = sqlx::query_as::<_, PostRow>(sqlx::AssertSqlSafe(sql));
@@ -59,7 +66,9 @@ pub async fn find_ref(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRe
 /// The live post a card action is about: a repost stands for its original (likes, replies,
 /// reposts and votes all go to the original). None when unknown or deleted.
 pub async fn live_original(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRef>> {
-    let Some(post) = find_ref(&mut *conn, id).await? else { return Ok(None) };
+    let Some(post) = find_ref(&mut *conn, id).await? else {
+        return Ok(None);
+    };
     let post = match post.repost_of_id {
         Some(original) => match find_ref(&mut *conn, original).await? {
             Some(original) => original,
@@ -67,7 +76,11 @@ pub async fn live_original(conn: &mut AnyConnection, id: i64) -> Result<Option<P
         },
         None => post,
     };
-    Ok(if post.deleted_at.is_none() { Some(post) } else { None })
+    Ok(if post.deleted_at.is_none() {
+        Some(post)
+    } else {
+        None
+    })
 }
 
 pub struct NewPost<'a> {
@@ -104,7 +117,11 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
     Ok(id)
 }
 
-pub async fn insert_images(conn: &mut AnyConnection, post_id: i64, media_ids: &[String]) -> Result<()> {
+pub async fn insert_images(
+    conn: &mut AnyConnection,
+    post_id: i64,
+    media_ids: &[String],
+) -> Result<()> {
     for (position, media_id) in media_ids.iter().enumerate() {
         sqlx::query("INSERT INTO post_images (post_id, position, media_id) VALUES ($1, $2, $3)")
             .bind(post_id)
@@ -119,13 +136,28 @@ pub async fn insert_images(conn: &mut AnyConnection, post_id: i64, media_ids: &[
 /// Adds `delta` to one of a live post's counters; false when the post is gone (deleted in the
 /// meantime: on PostgreSQL the row lock makes this re-check `deleted_at` after a concurrent
 /// delete commits). The column name is one of ours, never input.
-pub async fn bump(conn: &mut AnyConnection, post_id: i64, counter: Counter, delta: i64) -> Result<bool> {
+pub async fn bump(
+    conn: &mut AnyConnection,
+    post_id: i64,
+    counter: Counter,
+    delta: i64,
+) -> Result<bool> {
     let sql = match counter {
-        Counter::Likes => "UPDATE posts SET like_count = like_count + $1 WHERE id = $2 AND deleted_at IS NULL",
-        Counter::Reposts => "UPDATE posts SET repost_count = repost_count + $1 WHERE id = $2 AND deleted_at IS NULL",
-        Counter::Replies => "UPDATE posts SET reply_count = reply_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+        Counter::Likes => {
+            "UPDATE posts SET like_count = like_count + $1 WHERE id = $2 AND deleted_at IS NULL"
+        }
+        Counter::Reposts => {
+            "UPDATE posts SET repost_count = repost_count + $1 WHERE id = $2 AND deleted_at IS NULL"
+        }
+        Counter::Replies => {
+            "UPDATE posts SET reply_count = reply_count + $1 WHERE id = $2 AND deleted_at IS NULL"
+        }
     };
-    let done = sqlx::query(sql).bind(delta).bind(post_id).execute(conn).await?;
+    let done = sqlx::query(sql)
+        .bind(delta)
+        .bind(post_id)
+        .execute(conn)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -137,7 +169,12 @@ pub enum Counter {
 }
 
 /// The member's repost of `original_id`; None when they already reposted it.
-pub async fn insert_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64, now: Millis) -> Result<Option<i64>> {
+pub async fn insert_repost(
+    conn: &mut AnyConnection,
+    author_id: i64,
+    original_id: i64,
+    now: Millis,
+) -> Result<Option<i64>> {
     Ok(sqlx::query_scalar(
         "INSERT INTO posts (author_id, content, created_at, repost_of_id) VALUES ($1, $2, $3, $4) \
          ON CONFLICT DO NOTHING RETURNING id",
@@ -151,7 +188,11 @@ pub async fn insert_repost(conn: &mut AnyConnection, author_id: i64, original_id
 }
 
 /// Removes the member's repost of `original_id`; false when there was none.
-pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64) -> Result<bool> {
+pub async fn delete_repost(
+    conn: &mut AnyConnection,
+    author_id: i64,
+    original_id: i64,
+) -> Result<bool> {
     let done = sqlx::query("DELETE FROM posts WHERE author_id = $1 AND repost_of_id = $2")
         .bind(author_id)
         .bind(original_id)
@@ -161,7 +202,12 @@ pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id
 }
 
 /// True when the like was new.
-pub async fn insert_like(conn: &mut AnyConnection, user_id: i64, post_id: i64, now: Millis) -> Result<bool> {
+pub async fn insert_like(
+    conn: &mut AnyConnection,
+    user_id: i64,
+    post_id: i64,
+    now: Millis,
+) -> Result<bool> {
     let done = sqlx::query(
         "INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
     )
@@ -184,16 +230,28 @@ pub async fn delete_like(conn: &mut AnyConnection, user_id: i64, post_id: i64) -
 }
 
 /// The position of `option` in the post's poll.
-pub async fn poll_position(conn: &mut AnyConnection, post_id: i64, option: &str) -> Result<Option<i64>> {
-    Ok(sqlx::query_scalar("SELECT position FROM poll_options WHERE post_id = $1 AND text = $2")
-        .bind(post_id)
-        .bind(option)
-        .fetch_optional(conn)
-        .await?)
+pub async fn poll_position(
+    conn: &mut AnyConnection,
+    post_id: i64,
+    option: &str,
+) -> Result<Option<i64>> {
+    Ok(
+        sqlx::query_scalar("SELECT position FROM poll_options WHERE post_id = $1 AND text = $2")
+            .bind(post_id)
+            .bind(option)
+            .fetch_optional(conn)
+            .await?,
+    )
 }
 
 /// True when the vote was recorded; false when the member had already voted.
-pub async fn insert_vote(conn: &mut AnyConnection, post_id: i64, user_id: i64, position: i64, now: Millis) -> Result<bool> {
+pub async fn insert_vote(
+    conn: &mut AnyConnection,
+    post_id: i64,
+    user_id: i64,
+    position: i64,
+    now: Millis,
+) -> Result<bool> {
     let done = sqlx::query(
         "INSERT INTO poll_votes (post_id, user_id, position, created_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT DO NOTHING",
@@ -244,11 +302,17 @@ pub async fn reply_removed(conn: &mut AnyConnection, parent_id: i64) -> Result<(
 }
 
 /// Ids of existing members with these (lower-case) usernames.
-pub async fn member_ids_by_username(conn: &mut AnyConnection, usernames: &[String]) -> Result<Vec<i64>> {
+pub async fn member_ids_by_username(
+    conn: &mut AnyConnection,
+    usernames: &[String],
+) -> Result<Vec<i64>> {
     if usernames.is_empty() {
         return Ok(Vec::new());
     }
-    let sql = format!("SELECT id FROM users WHERE username IN ({})", in_list(1, usernames.len()));
+    let sql = format!(
+        "SELECT id FROM users WHERE username IN ({})",
+        in_list(1, usernames.len())
+    );
     let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
     for name in usernames {
         query = query.bind(name.as_str());
@@ -278,7 +342,13 @@ pub async fn ancestors(pool: &AnyPool, id: i64) -> Result<Vec<PostRow>> {
     .await?;
     let ids: Vec<i64> = chain.iter().map(|(id, _)| *id).collect();
     let mut rows = rows_by_ids(pool, &ids).await?;
-    let depth_of = |post: &PostRow| chain.iter().find(|(id, _)| *id == post.id).map(|(_, d)| *d).unwrap_or(0);
+    let depth_of = |post: &PostRow| {
+        chain
+            .iter()
+            .find(|(id, _)| *id == post.id)
+            .map(|(_, d)| *d)
+            .unwrap_or(0)
+    };
     rows.sort_by_key(|row| std::cmp::Reverse(depth_of(row)));
     Ok(rows)
 }
@@ -286,8 +356,14 @@ pub async fn ancestors(pool: &AnyPool, id: i64) -> Result<Vec<PostRow>> {
 /// The live replies to `id`, oldest first.
 pub async fn replies(pool: &AnyPool, id: i64) -> Result<Vec<PostRow>> {
     const SQL: &str = concat!(
-        "SELECT ", post_columns!(), " FROM posts p JOIN users u ON u.id = p.author_id \
+        "SELECT ",
+        post_columns!(),
+        " FROM posts p JOIN users u ON u.id = p.author_id \
          WHERE p.reply_to_id = $1 AND p.deleted_at IS NULL ORDER BY p.id LIMIT $2"
     );
-    Ok(sqlx::query_as(SQL).bind(id).bind(MAX_REPLIES).fetch_all(pool).await?)
+    Ok(sqlx::query_as(SQL)
+        .bind(id)
+        .bind(MAX_REPLIES)
+        .fetch_all(pool)
+        .await?)
 }

@@ -65,8 +65,20 @@ pub struct ProfileRequest {
 #[utoipa::path(get, path = "/api/users/suggested", tag = "users", params(SuggestedParams),
     responses((status = 200, body = Vec<User>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn suggested(State(state): State<AppState>, current: CurrentUser, Query(params): Query<SuggestedParams>) -> Result<Json<Vec<User>>> {
-    let limit = Page::parse(&PageParams { limit: params.limit, offset: None }, SUGGESTED_DEFAULT, MAX_PAGE)?.limit;
+async fn suggested(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<SuggestedParams>,
+) -> Result<Json<Vec<User>>> {
+    let limit = Page::parse(
+        &PageParams {
+            limit: params.limit,
+            offset: None,
+        },
+        SUGGESTED_DEFAULT,
+        MAX_PAGE,
+    )?
+    .limit;
     let rows = store::suggested(&state.db.read, current.id, limit).await?;
     Ok(Json(rows.into_iter().map(UserRow::public).collect()))
 }
@@ -75,26 +87,48 @@ async fn suggested(State(state): State<AppState>, current: CurrentUser, Query(pa
 #[utoipa::path(get, path = "/api/users/search", tag = "users", params(SearchParams),
     responses((status = 200, body = Vec<User>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn search(State(state): State<AppState>, current: CurrentUser, Query(params): Query<SearchParams>) -> Result<Json<Vec<User>>> {
+async fn search(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<SearchParams>,
+) -> Result<Json<Vec<User>>> {
     let term = params.q.as_deref().unwrap_or("").trim();
     if term.is_empty() {
         return Err(Error::bad_request("Enter something to search for"));
     }
     if term.chars().count() > SEARCH_MAX_CHARS {
-        return Err(Error::bad_request(format!("A search can be at most {SEARCH_MAX_CHARS} characters long")));
+        return Err(Error::bad_request(format!(
+            "A search can be at most {SEARCH_MAX_CHARS} characters long"
+        )));
     }
-    let limit = Page::parse(&PageParams { limit: params.limit, offset: None }, SEARCH_DEFAULT, MAX_PAGE)?.limit;
+    let limit = Page::parse(
+        &PageParams {
+            limit: params.limit,
+            offset: None,
+        },
+        SEARCH_DEFAULT,
+        MAX_PAGE,
+    )?
+    .limit;
     let rows = store::search(&state.db.read, term, limit).await?;
-    Ok(Json(rows.into_iter().map(|row| view(row, current.id)).collect()))
+    Ok(Json(
+        rows.into_iter().map(|row| view(row, current.id)).collect(),
+    ))
 }
 
 /// Edits the caller's display name, bio and website; answers the caller's own record.
 #[utoipa::path(put, path = "/api/users/profile", tag = "users", request_body = ProfileRequest,
     responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn update_profile(State(state): State<AppState>, current: CurrentUser, Json(body): Json<ProfileRequest>) -> Result<Json<User>> {
+async fn update_profile(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(body): Json<ProfileRequest>,
+) -> Result<Json<User>> {
     let edit = ProfileEdit::parse(&body.display_name, &body.bio, &body.website)?;
-    let row = store::update_profile(&state.db.write, current.id, &edit).await?.ok_or(Error::Unauthorized)?;
+    let row = store::update_profile(&state.db.write, current.id, &edit)
+        .await?
+        .ok_or(Error::Unauthorized)?;
     Ok(Json(row.own()))
 }
 
@@ -102,7 +136,11 @@ async fn update_profile(State(state): State<AppState>, current: CurrentUser, Jso
 #[utoipa::path(get, path = "/api/users/{username}", tag = "users", params(("username" = String, Path, description = "Username")),
     responses((status = 200, body = User), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn profile(State(state): State<AppState>, current: CurrentUser, Path(username): Path<String>) -> Result<Json<User>> {
+async fn profile(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(username): Path<String>,
+) -> Result<Json<User>> {
     let row = find(&state, &username).await?;
     if row.id == current.id {
         let row = crate::invites::with_monthly_top_up(&state, row).await?;
@@ -116,11 +154,18 @@ async fn profile(State(state): State<AppState>, current: CurrentUser, Path(usern
     params(("username" = String, Path, description = "Username"), PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
-async fn posts(State(state): State<AppState>, current: CurrentUser, Path(username): Path<String>, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+async fn posts(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(username): Path<String>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, 20, MAX_PAGE)?;
     let author = find(&state, &username).await?;
     let rows = store::posts_of(&state.db.read, author.id, page).await?;
-    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
+    Ok(Json(
+        hydrate::hydrate(&state.db.read, current.id, rows).await?,
+    ))
 }
 
 /// The posts a member liked, newest like first.
@@ -128,18 +173,31 @@ async fn posts(State(state): State<AppState>, current: CurrentUser, Path(usernam
     params(("username" = String, Path, description = "Username"), PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
-async fn likes(State(state): State<AppState>, current: CurrentUser, Path(username): Path<String>, Query(params): Query<PageParams>) -> Result<Json<Vec<Post>>> {
+async fn likes(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(username): Path<String>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, 20, MAX_PAGE)?;
     let member = find(&state, &username).await?;
     let rows = store::liked_by(&state.db.read, member.id, page).await?;
-    Ok(Json(hydrate::hydrate(&state.db.read, current.id, rows).await?))
+    Ok(Json(
+        hydrate::hydrate(&state.db.read, current.id, rows).await?,
+    ))
 }
 
 async fn find(state: &AppState, username: &str) -> Result<UserRow> {
-    store::find_by_username(&state.db.read, username).await?.ok_or_else(|| Error::not_found("User not found"))
+    store::find_by_username(&state.db.read, username)
+        .await?
+        .ok_or_else(|| Error::not_found("User not found"))
 }
 
 /// The caller's own record in full, anyone else's public view.
 fn view(row: UserRow, viewer: i64) -> User {
-    if row.id == viewer { row.own() } else { row.public() }
+    if row.id == viewer {
+        row.own()
+    } else {
+        row.public()
+    }
 }

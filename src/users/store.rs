@@ -14,7 +14,11 @@ pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
 }
 
 pub async fn find_by_username(pool: &AnyPool, username: &str) -> Result<Option<UserRow>> {
-    const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE username = $1");
+    const SQL: &str = concat!(
+        "SELECT ",
+        user_columns!(),
+        " FROM users WHERE username = $1"
+    );
     Ok(sqlx::query_as(SQL)
         .bind(username.to_lowercase())
         .fetch_optional(pool)
@@ -27,7 +31,11 @@ pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow
 }
 
 /// Saves a profile edit and answers the member as they now stand.
-pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::ProfileEdit) -> Result<Option<UserRow>> {
+pub async fn update_profile(
+    write: &AnyPool,
+    id: i64,
+    edit: &super::model::ProfileEdit,
+) -> Result<Option<UserRow>> {
     const SQL: &str = concat!(
         "UPDATE users SET display_name = $1, bio = $2, website = $3 WHERE id = $4 RETURNING ",
         user_columns!()
@@ -44,21 +52,35 @@ pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::Profi
 /// A member's live posts, replies and reposts, newest first (index `posts_author_idx`).
 pub async fn posts_of(pool: &AnyPool, author: i64, page: Page) -> Result<Vec<PostRow>> {
     const SQL: &str = concat!(
-        "SELECT ", post_columns!(), " FROM posts p JOIN users u ON u.id = p.author_id \
+        "SELECT ",
+        post_columns!(),
+        " FROM posts p JOIN users u ON u.id = p.author_id \
          WHERE p.author_id = $1 AND p.deleted_at IS NULL ORDER BY p.id DESC LIMIT $2 OFFSET $3"
     );
-    Ok(sqlx::query_as(SQL).bind(author).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
+    Ok(sqlx::query_as(SQL)
+        .bind(author)
+        .bind(page.limit)
+        .bind(page.offset)
+        .fetch_all(pool)
+        .await?)
 }
 
 /// The live posts a member liked, newest like first (index `likes_user_created_idx`).
 pub async fn liked_by(pool: &AnyPool, member: i64, page: Page) -> Result<Vec<PostRow>> {
     const SQL: &str = concat!(
-        "SELECT ", post_columns!(), " FROM likes l JOIN posts p ON p.id = l.post_id \
+        "SELECT ",
+        post_columns!(),
+        " FROM likes l JOIN posts p ON p.id = l.post_id \
          JOIN users u ON u.id = p.author_id \
          WHERE l.user_id = $1 AND p.deleted_at IS NULL \
          ORDER BY l.created_at DESC, l.post_id DESC LIMIT $2 OFFSET $3"
     );
-    Ok(sqlx::query_as(SQL).bind(member).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
+    Ok(sqlx::query_as(SQL)
+        .bind(member)
+        .bind(page.limit)
+        .bind(page.offset)
+        .fetch_all(pool)
+        .await?)
 }
 
 /// Members to suggest to `viewer`: not the viewer, not already followed; friends of friends
@@ -73,13 +95,19 @@ pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<Us
         WHERE f1.follower_id = $1 AND f2.following_id <> $1 \
           AND NOT EXISTS (SELECT 1 FROM follows f3 WHERE f3.follower_id = $1 AND f3.following_id = f2.following_id) \
         GROUP BY f2.following_id ORDER BY COUNT(*) DESC, f2.following_id LIMIT $2";
-    let fof: Vec<i64> = sqlx::query_scalar(FRIENDS_OF_FRIENDS).bind(viewer).bind(limit).fetch_all(pool).await?;
+    let fof: Vec<i64> = sqlx::query_scalar(FRIENDS_OF_FRIENDS)
+        .bind(viewer)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?;
     let mut found = by_ids(pool, &fof).await?;
     found.sort_by_key(|u| fof.iter().position(|id| *id == u.id));
     let wanted = limit - found.len() as i64;
     if wanted > 0 {
         const MOST_FOLLOWED: &str = concat!(
-            "SELECT ", user_columns!(), " FROM users u WHERE u.id <> $1 \
+            "SELECT ",
+            user_columns!(),
+            " FROM users u WHERE u.id <> $1 \
              AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.following_id = u.id) \
              ORDER BY u.follower_count DESC, u.id LIMIT $2"
         );
@@ -118,7 +146,9 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
 /// term match themselves. (SQLite's `lower()` folds ASCII only; PostgreSQL folds all letters.)
 pub async fn search(pool: &AnyPool, term: &str, limit: i64) -> Result<Vec<UserRow>> {
     const SQL: &str = concat!(
-        "SELECT ", user_columns!(), " FROM users \
+        "SELECT ",
+        user_columns!(),
+        " FROM users \
          WHERE lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\' \
          ORDER BY CASE WHEN lower(username) = $2 OR lower(display_name) = $2 THEN 0 \
                        WHEN lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\' THEN 1 \

@@ -10,13 +10,23 @@ use crate::common::{Member, TestApp};
 use crate::posts::{delete, follow, get, id, ids, like, reply, repost, write};
 
 async fn friends_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Vec<i64> {
-    let (status, body) = get(app, who, &format!("/api/posts/feed?limit={limit}&offset={offset}")).await;
+    let (status, body) = get(
+        app,
+        who,
+        &format!("/api/posts/feed?limit={limit}&offset={offset}"),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     ids(&body)
 }
 
 async fn for_you_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Value {
-    let (status, body) = get(app, who, &format!("/api/posts/for-you?limit={limit}&offset={offset}")).await;
+    let (status, body) = get(
+        app,
+        who,
+        &format!("/api/posts/for-you?limit={limit}&offset={offset}"),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     body
 }
@@ -69,7 +79,12 @@ async fn friends_pages_have_no_repeats_or_gaps(app: TestApp) {
 
 async fn bad_paging_is_refused(app: TestApp) {
     let ada = app.member("ada").await;
-    for feed in ["/api/posts/feed", "/api/posts/for-you", "/api/users/ada/posts", "/api/users/ada/likes"] {
+    for feed in [
+        "/api/posts/feed",
+        "/api/posts/for-you",
+        "/api/users/ada/posts",
+        "/api/users/ada/likes",
+    ] {
         for query in ["limit=0", "limit=51", "offset=-1", "limit=abc"] {
             let (status, body) = get(&app, &ada, &format!("{feed}?{query}")).await;
             assert_eq!(status, 400, "{feed}?{query}: {body}");
@@ -112,12 +127,20 @@ async fn for_you_never_shows_three_in_a_row_by_one_author(app: TestApp) {
         write(&app, &prolific, &format!("post {i}")).await;
     }
     let feed = for_you_page(&app, &reader, 20, 0).await;
-    let authors: Vec<i64> = feed.as_array().unwrap().iter().map(|p| p["author"]["id"].as_i64().unwrap()).collect();
+    let authors: Vec<i64> = feed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["author"]["id"].as_i64().unwrap())
+        .collect();
     // The newest six are prolific's: two of them, then the others' posts move up between them.
     let (p, o, t) = (prolific.id, other.id, third.id);
     assert_eq!(authors, [p, p, t, p, p, o, p, p]);
     for run in authors.windows(3) {
-        assert!(!(run[0] == run[1] && run[1] == run[2]), "three in a row: {authors:?}");
+        assert!(
+            !(run[0] == run[1] && run[1] == run[2]),
+            "three in a row: {authors:?}"
+        );
     }
 }
 
@@ -145,7 +168,10 @@ async fn for_you_pages_stay_stable_while_the_network_moves(app: TestApp) {
     let second = ids(&for_you_page(&app, &reader, 10, 10).await);
     let third = ids(&for_you_page(&app, &reader, 10, 20).await);
     let paged: Vec<i64> = [first, second, third].concat();
-    assert_eq!(paged, everything, "pages continue the ranking they started with");
+    assert_eq!(
+        paged, everything,
+        "pages continue the ranking they started with"
+    );
     assert_eq!(paged.iter().collect::<HashSet<_>>().len(), 30);
     assert!(ids(&for_you_page(&app, &reader, 10, 30).await).is_empty());
 
@@ -153,6 +179,24 @@ async fn for_you_pages_stay_stable_while_the_network_moves(app: TestApp) {
     let fresh = ids(&for_you_page(&app, &reader, 50, 0).await);
     assert_eq!(fresh.len(), 31);
     assert_ne!(fresh, everything);
+}
+
+async fn a_stale_for_you_ranking_is_not_continued(app: TestApp) {
+    let reader = app.member("reader").await;
+    let quiet = app.member("quiet").await;
+    let loud = app.member("loud").await;
+    let older = write(&app, &quiet, "older").await;
+    let newer = write(&app, &loud, "newer").await;
+    assert_eq!(ids(&for_you_page(&app, &reader, 1, 0).await), [id(&newer)]);
+    // Within the hour, page 2 continues the first ranking, even though `older` is now loved.
+    for i in 0..3 {
+        let fan = app.member(&format!("fan{i}")).await;
+        like(&app, &fan, id(&older)).await;
+    }
+    assert_eq!(ids(&for_you_page(&app, &reader, 1, 1).await), [id(&older)]);
+    // An hour later the stored ranking is stale: a later page ranks afresh.
+    app.clock.advance(Duration::from_secs(3601));
+    assert_eq!(ids(&for_you_page(&app, &reader, 1, 1).await), [id(&newer)]);
 }
 
 async fn feeds_show_the_callers_likes_and_reposts(app: TestApp) {
@@ -182,5 +226,6 @@ both_databases!(
     for_you_shows_others_original_posts_ranked,
     for_you_never_shows_three_in_a_row_by_one_author,
     for_you_pages_stay_stable_while_the_network_moves,
+    a_stale_for_you_ranking_is_not_continued,
     feeds_show_the_callers_likes_and_reposts,
 );

@@ -9,7 +9,11 @@ use crate::common::{Member, TestApp};
 use crate::posts::{delete, follow, get, id, ids, like, put, reply, repost, write};
 
 fn usernames(list: &Value) -> Vec<&str> {
-    list.as_array().unwrap().iter().map(|u| u["username"].as_str().unwrap()).collect()
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["username"].as_str().unwrap())
+        .collect()
 }
 
 async fn search(app: &TestApp, who: &Member, q: &str) -> Vec<String> {
@@ -20,7 +24,15 @@ async fn search(app: &TestApp, who: &Member, q: &str) -> Vec<String> {
 }
 
 fn url_encode(s: &str) -> String {
-    s.bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 async fn a_profile_is_public_but_email_is_only_for_its_owner(app: TestApp) {
@@ -39,7 +51,10 @@ async fn a_profile_is_public_but_email_is_only_for_its_owner(app: TestApp) {
     let (status, body) = get(&app, &bob, "/api/users/ADA").await;
     assert_eq!((status, body["username"].as_str()), (200, Some("ada")));
     let (status, body) = get(&app, &bob, "/api/users/nobody").await;
-    assert_eq!((status, body["message"].as_str().unwrap()), (404, "User not found"));
+    assert_eq!(
+        (status, body["message"].as_str().unwrap()),
+        (404, "User not found")
+    );
     for path in ["/api/users/nobody/posts", "/api/users/nobody/likes"] {
         let (status, _) = get(&app, &bob, path).await;
         assert_eq!(status, 404, "{path}");
@@ -104,7 +119,10 @@ async fn suggestions_put_friends_of_friends_first_then_the_most_followed(app: Te
     let names = usernames(&list);
     // Not me, not whom I follow; fof first, then by followers.
     assert_eq!(&names[..3], ["fof", "popular", "quiet"]);
-    assert!(!names.contains(&"myself") && !names.contains(&"friend"), "{names:?}");
+    assert!(
+        !names.contains(&"myself") && !names.contains(&"friend"),
+        "{names:?}"
+    );
     assert_eq!(names.len(), 5);
     assert!(list[0].get("email").is_none());
 
@@ -124,7 +142,13 @@ async fn search_matches_names_case_insensitively_exact_and_prefix_first(app: Tes
     assert_eq!(search(&app, &me, "ANN").await, ["ann", "annabel", "joanna"]);
     assert_eq!(search(&app, &me, "  bo ").await, ["bob"]);
     // Display names match too.
-    let (status, _) = put(&app, &me, "/api/users/profile", Some(json!({ "displayName": "Zed 100% Real", "bio": "", "website": "" }))).await;
+    let (status, _) = put(
+        &app,
+        &me,
+        "/api/users/profile",
+        Some(json!({ "displayName": "Zed 100% Real", "bio": "", "website": "" })),
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(search(&app, &me, "zed").await, ["searcher"]);
     // LIKE wildcards match themselves.
@@ -145,40 +169,98 @@ async fn search_matches_names_case_insensitively_exact_and_prefix_first(app: Tes
 
 async fn a_member_edits_their_profile(app: TestApp) {
     let ada = app.member("ada").await;
-    let edit = json!({ "displayName": "  Ada Lovelace ", "bio": "Analyst", "website": "https://ada.dev" });
+    let edit =
+        json!({ "displayName": "  Ada Lovelace ", "bio": "Analyst", "website": "https://ada.dev" });
     let (status, me) = put(&app, &ada, "/api/users/profile", Some(edit)).await;
     assert_eq!(status, 200, "{me}");
-    assert_eq!((me["displayName"].as_str(), me["bio"].as_str(), me["website"].as_str()), (Some("Ada Lovelace"), Some("Analyst"), Some("https://ada.dev")));
+    assert_eq!(
+        (
+            me["displayName"].as_str(),
+            me["bio"].as_str(),
+            me["website"].as_str()
+        ),
+        (
+            Some("Ada Lovelace"),
+            Some("Analyst"),
+            Some("https://ada.dev")
+        )
+    );
     assert_eq!(me["email"], "ada@example.com");
     let (_, seen) = get(&app, &ada, "/api/users/ada").await;
     assert_eq!(seen["displayName"], "Ada Lovelace");
     // Clearing the website is fine.
-    let (status, me) = put(&app, &ada, "/api/users/profile", Some(json!({ "displayName": "Ada", "bio": "", "website": "" }))).await;
+    let (status, me) = put(
+        &app,
+        &ada,
+        "/api/users/profile",
+        Some(json!({ "displayName": "Ada", "bio": "", "website": "" })),
+    )
+    .await;
     assert_eq!((status, me["website"].as_str()), (200, Some("")));
 }
 
 async fn bad_profile_edits_are_refused(app: TestApp) {
     let ada = app.member("ada").await;
     let cases = [
-        (json!({ "displayName": "  ", "bio": "", "website": "" }), "Display name cannot be empty"),
-        (json!({ "displayName": "a".repeat(51), "bio": "", "website": "" }), "Display name can be at most 50 characters long"),
-        (json!({ "displayName": "Ada", "bio": "b".repeat(161), "website": "" }), "Bio can be at most 160 characters long"),
-        (json!({ "displayName": "Ada", "bio": "", "website": "javascript:alert(1)" }), "Website must be a web address starting with http:// or https://"),
-        (json!({ "displayName": "Ada", "bio": "", "website": "ftp://files.example" }), "Website must be a web address starting with http:// or https://"),
-        (json!({ "displayName": "Ada", "bio": "", "website": format!("https://example.com/{}", "a".repeat(190)) }), "Website can be at most 200 characters long"),
+        (
+            json!({ "displayName": "  ", "bio": "", "website": "" }),
+            "Display name cannot be empty",
+        ),
+        (
+            json!({ "displayName": "a".repeat(51), "bio": "", "website": "" }),
+            "Display name can be at most 50 characters long",
+        ),
+        (
+            json!({ "displayName": "Ada", "bio": "b".repeat(161), "website": "" }),
+            "Bio can be at most 160 characters long",
+        ),
+        (
+            json!({ "displayName": "Ada", "bio": "", "website": "javascript:alert(1)" }),
+            "Website must be a web address starting with http:// or https://",
+        ),
+        (
+            json!({ "displayName": "Ada", "bio": "", "website": "ftp://files.example" }),
+            "Website must be a web address starting with http:// or https://",
+        ),
+        (
+            json!({ "displayName": "Ada", "bio": "", "website": format!("https://example.com/{}", "a".repeat(190)) }),
+            "Website can be at most 200 characters long",
+        ),
     ];
     for (body, message) in cases {
         let (status, answer) = put(&app, &ada, "/api/users/profile", Some(body.clone())).await;
         assert_eq!(status, 400, "{body}");
         assert_eq!(answer["message"], message, "{body}");
     }
-    let (status, _) = put(&app, &ada, "/api/users/profile", Some(json!({ "bio": "no name" }))).await;
+    let (status, _) = put(
+        &app,
+        &ada,
+        "/api/users/profile",
+        Some(json!({ "bio": "no name" })),
+    )
+    .await;
     assert_eq!(status, 400);
     let (_, me) = get(&app, &ada, "/api/users/ada").await;
     assert_eq!(me["displayName"], "Ada");
 }
 
+async fn suggested_and_search_are_never_read_as_usernames(app: TestApp) {
+    let ada = app.member("ada").await;
+    // Even if members with these names existed (sign-up refuses them), the calls win.
+    app.member("suggested").await;
+    app.member("search").await;
+    let (status, list) = get(&app, &ada, "/api/users/suggested").await;
+    assert_eq!(status, 200);
+    assert!(list.is_array(), "{list}");
+    let (status, body) = get(&app, &ada, "/api/users/search").await;
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (400, Some("Enter something to search for"))
+    );
+}
+
 both_databases!(
+    suggested_and_search_are_never_read_as_usernames,
     a_profile_is_public_but_email_is_only_for_its_owner,
     a_members_posts_list_posts_replies_and_reposts_newest_first,
     a_members_likes_list_newest_like_first,
