@@ -72,10 +72,6 @@ pub fn router(state: AppState) -> Router {
         .fallback(crate::web::serve_app)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            crate::media::provide_store,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
             crate::security::guard,
         ))
         .layer(CompressionLayer::new())

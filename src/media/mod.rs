@@ -12,9 +12,6 @@ mod store;
 
 use std::time::Duration;
 
-use axum::extract::{Request, State};
-use axum::middleware::Next;
-use axum::response::Response;
 
 pub use images::{MAX_BYTES, MAX_PIXELS};
 pub use routes::{api_router, object_routes};
@@ -33,22 +30,6 @@ const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
 /// Rate-limit windows are kept this long; no limit uses a longer window.
 const RATE_LIMIT_RETENTION: Millis = DAY;
 
-tokio::task_local! {
-    /// The store of the instance serving the current request. `claim` has no `AppState` (its
-    /// callers hold only a transaction), yet needs the store to know this instance's URLs and to
-    /// check bucket uploads; `provide_store` sets it around every request.
-    static REQUEST_STORE: MediaStore;
-}
-
-/// Middleware making this instance's `MediaStore` available to `claim` during a request.
-pub async fn provide_store(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    REQUEST_STORE.scope(state.media.clone(), next.run(request)).await
-}
-
-fn request_store() -> Option<MediaStore> {
-    REQUEST_STORE.try_with(MediaStore::clone).ok()
-}
-
 fn not_yours() -> Error {
     Error::bad_request("Image URL is not an upload of yours")
 }
@@ -57,18 +38,6 @@ fn not_finished() -> Error {
     Error::bad_request("The image upload is not finished; please upload it again")
 }
 
-/// The media id an image URL names, if this instance handed it out or answers it. Outside a
-/// request (no store known) only the relative forms are recognised.
-fn media_id_of(store: Option<&MediaStore>, url: &str) -> Option<String> {
-    match store {
-        Some(store) => store.id_from_url(url),
-        None => {
-            let path = url.trim().split(['?', '#']).next()?;
-            let id = path.strip_prefix("/objects/").or_else(|| path.strip_prefix("/api/objects/upload/"))?;
-            storage::is_media_id(id).then(|| id.to_string())
-        }
-    }
-}
 
 /// Resolves the image URLs a member sends with a post or profile (an upload URL this server
 /// handed out, or the `/objects/{id}` path it answers) to media ids. Each must exist, belong
@@ -78,6 +47,7 @@ fn media_id_of(store: Option<&MediaStore>, url: &str) -> Option<String> {
 /// A bucket upload not yet checked is checked here (fetched, cleaned, stored); calling
 /// `prepare` before the transaction does that work without holding it.
 pub async fn claim(
+    store: &MediaStore,
     conn: &mut sqlx::AnyConnection,
     owner_id: i64,
     urls: &[String],
@@ -86,22 +56,19 @@ pub async fn claim(
     if urls.len() > MAX_IMAGES {
         return Err(Error::bad_request(format!("At most {MAX_IMAGES} images")));
     }
-    let store = request_store();
     let mut ids = Vec::with_capacity(urls.len());
     for url in urls {
-        let id = media_id_of(store.as_ref(), url).ok_or_else(not_yours)?;
+        let id = store.id_from_url(url).ok_or_else(not_yours)?;
         let row = store::find(&mut *conn, &id)
             .await?
             .filter(|row| row.owner_id == owner_id)
             .ok_or_else(not_yours)?;
         if !row.is_ready() {
-            match &store {
-                Some(store) if store.is_s3() => {
-                    let image = check_bucket_upload(store, &id).await?;
-                    store::mark_ready(&mut *conn, &id, &image).await?;
-                }
-                _ => return Err(not_finished()),
+            if !store.is_s3() {
+                return Err(not_finished());
             }
+            let image = check_bucket_upload(store, &id).await?;
+            store::mark_ready(&mut *conn, &id, &image).await?;
         }
         store::attach(&mut *conn, &id, now).await?;
         ids.push(id);
@@ -117,7 +84,7 @@ pub async fn prepare(state: &AppState, owner_id: i64, urls: &[String]) -> Result
         return Ok(());
     }
     for url in urls {
-        let Some(id) = media_id_of(Some(&state.media), url) else { continue };
+        let Some(id) = state.media.id_from_url(url) else { continue };
         let Some(row) = store::find(&state.db.read, &id).await? else { continue };
         if row.owner_id != owner_id || row.is_ready() {
             continue;

@@ -225,7 +225,7 @@ async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, whi
     let urls = [body.image_url];
     super::prepare(state, user.id, &urls).await?;
     let mut tx = state.db.write.begin().await?;
-    let ids = super::claim(&mut tx, user.id, &urls, state.clock.now()).await?;
+    let ids = super::claim(&state.media, &mut tx, user.id, &urls, state.clock.now()).await?;
     let path = super::object_path(&ids[0]);
     let sql = match which {
         ProfileImage::Avatar => "UPDATE users SET profile_image_url = $1 WHERE id = $2",

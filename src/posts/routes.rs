@@ -144,6 +144,8 @@ async fn write_post(
     duration: PollDuration,
     reply_to_id: Option<i64>,
 ) -> Result<i64> {
+    // Bucket uploads are fetched and checked before the transaction, so the writer does not wait.
+    crate::media::prepare(state, author, image_urls).await?;
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
     // A reply to a repost answers the original (reposts have no threads of their own).
@@ -163,7 +165,7 @@ async fn write_post(
         now,
     };
     let id = store::insert_post(&mut tx, &new).await?;
-    let media_ids = crate::media::claim(&mut tx, author, image_urls, now).await?;
+    let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
     store::insert_images(&mut tx, id, &media_ids).await?;
     if let Some(parent) = &parent {
         if !store::bump(&mut tx, parent.id, Counter::Replies, 1).await? {
