@@ -199,7 +199,9 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     const card = page.getByRole('article').filter({ hasText: 'Lunch vote,' }).first()
     await card.waitFor()
     await card.getByRole('button', { name: 'Vote for Tea' }).click()
-    await card.getByRole('button', { name: /^Tea: 100%, your vote/ }).waitFor()
+    const tea = card.getByRole('listitem').filter({ hasText: 'Tea' })
+    await tea.getByText('100%').waitFor()
+    await tea.getByText('(your vote)').waitFor()
 
     await card.getByRole('button', { name: 'Like (0)' }).click()
     await card.getByRole('button', { name: 'Unlike (1)' }).waitFor()
@@ -335,7 +337,7 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     await screenshot(page, 'journey-mobile-notifications')
 
     await bottom.getByRole('link', { name: /Profile/ }).click()
-    await page.getByText('@bob', { exact: true }).first().waitFor()
+    await page.getByRole('main').getByText('@bob', { exact: true }).first().waitFor()
     await screenshot(page, 'journey-mobile-profile')
     await expectAccessible(page, 'mobile profile')
 

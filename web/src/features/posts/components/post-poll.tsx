@@ -14,39 +14,54 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
       ? (post.pollOptions.find((option) => votes[option]?.includes(currentUserId)) ?? null)
       : null)
   const expired = post.pollExpiresAt ? new Date(post.pollExpiresAt).getTime() <= Date.now() : false
-  const canVote = !expired && myVote === null && currentUserId !== undefined && !vote.isPending
+  const canVote = !expired && myVote === null && currentUserId !== undefined
 
   return (
     <div className="mt-3 grid gap-2" role="group" aria-label="Poll">
-      {post.pollOptions.map((option) => {
-        const count = votes[option]?.length ?? 0
-        const percent = total === 0 ? 0 : Math.round((count / total) * 100)
-        const mine = myVote === option
-        return (
+      {canVote ? (
+        post.pollOptions.map((option) => (
           <button
             key={option}
             type="button"
-            disabled={!canVote}
+            disabled={vote.isPending}
             onClick={() => vote.mutate({ postId: post.id, option })}
-            aria-label={canVote ? `Vote for ${option}` : `${option}: ${percent}%${mine ? ', your vote' : ''}`}
-            className={cn(
-              'relative flex h-10 items-center justify-between overflow-hidden rounded-md border border-border px-3 text-left text-sm',
-              canVote ? 'hover:border-primary hover:bg-accent' : 'cursor-default',
-            )}
+            aria-label={`Vote for ${option}`}
+            className="flex h-10 items-center rounded-md border border-border px-3 text-left text-sm font-medium hover:border-primary hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60"
           >
-            <span
-              aria-hidden="true"
-              className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/25' : 'bg-muted')}
-              style={{ width: `${canVote ? 0 : percent}%` }}
-            />
-            <span className="relative flex items-center gap-1.5 font-medium">
-              {option}
-              {mine && <Check className="size-4 text-primary" aria-hidden="true" />}
-            </span>
-            {!canVote && <span className="relative tabular-nums">{percent}%</span>}
+            {option}
           </button>
-        )
-      })}
+        ))
+      ) : (
+        <ul className="grid gap-2">
+          {post.pollOptions.map((option) => {
+            const count = votes[option]?.length ?? 0
+            const percent = total === 0 ? 0 : Math.round((count / total) * 100)
+            const mine = myVote === option
+            return (
+              <li
+                key={option}
+                className="relative flex h-10 items-center justify-between overflow-hidden rounded-md border border-border px-3 text-sm"
+              >
+                <span
+                  aria-hidden="true"
+                  className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/25' : 'bg-muted')}
+                  style={{ width: `${percent}%` }}
+                />
+                <span className="relative flex items-center gap-1.5 font-medium">
+                  {option}
+                  {mine && (
+                    <>
+                      <Check className="size-4 text-primary" aria-hidden="true" />
+                      <span className="sr-only">(your vote)</span>
+                    </>
+                  )}
+                </span>
+                <span className="relative tabular-nums">{percent}%</span>
+              </li>
+            )
+          })}
+        </ul>
+      )}
       <p className="text-xs text-muted-foreground">
         {total} {total === 1 ? 'vote' : 'votes'}
         {post.pollExpiresAt && (
