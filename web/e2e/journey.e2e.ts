@@ -283,6 +283,25 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     await page.getByRole('img', { name: /Image 1 of 1/ }).waitFor()
     await page.getByRole('tab', { name: 'Likes' }).click()
     await page.getByRole('tabpanel').getByText('Lunch vote,', { exact: false }).waitFor()
+
+    // avatar and header through Uppy, one file each
+    for (const [button, kind] of [
+      ['Change profile picture', 'avatar'],
+      ['Change header', 'header'],
+    ] as const) {
+      await page.getByRole('button', { name: button }).click()
+      await page.locator('.uppy-Dashboard-input').first().setInputFiles({
+        name: `${kind}.png`,
+        mimeType: 'image/png',
+        buffer: makePng(kind === 'avatar' ? 96 : 300, kind === 'avatar' ? 96 : 100),
+      })
+      await page.locator('.uppy-StatusBar-actionBtn--upload').click()
+      await page.locator('.uppy-StatusBar-actionBtn--done').click()
+      await expectToast(page, 'Image updated')
+    }
+    await page.reload()
+    await page.getByRole('heading', { name: 'Alice Example', level: 2 }).waitFor()
+    expect(await page.locator('section[aria-label="Profile"] img[src^="/objects/"]').count()).toBe(2)
     await screenshot(page, 'journey-desktop-profile')
     await expectAccessible(page, 'profile')
   })

@@ -139,6 +139,19 @@ describe.each([
     await context.close()
   })
 
+  it('switches the theme from the toggle and remembers it', async () => {
+    const { context, page } = await openPage(viewport, true)
+    await page.goto('/')
+    await page.getByText('Team lunch on Friday', { exact: false }).waitFor()
+    await page.getByRole('button', { name: 'Toggle theme' }).click()
+    await page.getByRole('menuitem', { name: 'Dark' }).click()
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true)
+    expect(await page.evaluate(() => localStorage.getItem('vite-ui-theme'))).toBe('dark')
+    await page.reload()
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true)
+    await context.close()
+  })
+
   it('opens the Create Post dialog', async () => {
     const { context, page } = await openPage(viewport, true)
     await page.goto('/')
