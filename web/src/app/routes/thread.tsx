@@ -43,7 +43,7 @@ export default function ThreadRoute() {
           {(thread.data.ancestors ?? []).length > 0 && (
             <section aria-label="Earlier in the thread" className="border-l-2 border-primary/30">
               {(thread.data.ancestors ?? []).map((post) => (
-                <PostCard key={post.id} post={post} currentUserId={me?.id} />
+                <PostCard key={post.id} post={post} currentUserId={me?.id} hideReplyContext />
               ))}
             </section>
           )}
@@ -60,7 +60,7 @@ export default function ThreadRoute() {
             {thread.data.replies.length === 0 ? (
               <p className="px-4 py-6 text-muted-foreground">No replies yet.</p>
             ) : (
-              thread.data.replies.map((post) => <PostCard key={post.id} post={post} currentUserId={me?.id} />)
+              thread.data.replies.map((post) => <PostCard key={post.id} post={post} currentUserId={me?.id} hideReplyContext />)
             )}
           </section>
         </>

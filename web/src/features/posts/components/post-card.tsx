@@ -20,6 +20,8 @@ interface PostCardProps {
   likeErrorDescription?: string
   /** The thread's main post reads larger. */
   emphasis?: boolean
+  /** In a thread the parent is on screen already: no "Replying to a post" line. */
+  hideReplyContext?: boolean
 }
 
 async function sharePost(postId: number) {
@@ -44,7 +46,13 @@ function Count({ value, className }: { value: number; className?: string }) {
 const actionClass =
   'inline-flex size-9 items-center justify-center rounded-full text-sm text-muted-foreground transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50'
 
-export function PostCard({ post: shown, currentUserId, likeErrorDescription = DEFAULT_LIKE_ERROR, emphasis }: PostCardProps) {
+export function PostCard({
+  post: shown,
+  currentUserId,
+  likeErrorDescription = DEFAULT_LIKE_ERROR,
+  emphasis,
+  hideReplyContext,
+}: PostCardProps) {
   const [, navigate] = useLocation()
   // A repost shows the original; every action applies to the original.
   const post = shown.repostOf ?? shown
@@ -97,7 +105,7 @@ export function PostCard({ post: shown, currentUserId, likeErrorDescription = DE
               <time dateTime={post.createdAt}>{relativeTime(post.createdAt)}</time>
             </Link>
           </div>
-          {post.replyToId !== null && !emphasis && (
+          {post.replyToId !== null && !emphasis && !hideReplyContext && (
             <p className="text-xs text-muted-foreground">
               <Link href={`/post/${post.replyToId}`} className="hover:underline">
                 Replying to a post
