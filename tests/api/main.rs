@@ -5,3 +5,4 @@ mod common;
 
 mod foundation;
 mod reliability;
+mod seed;
