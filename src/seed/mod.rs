@@ -204,7 +204,7 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
             conn.execute("PRAGMA cache_size = -262144").await?;
         }
         conn.execute("BEGIN").await?;
-        let written = write(&mut conn, options, &plan, &bases, &progress, &mut report).await;
+        let written = write(db.backend, &mut conn, options, &plan, &bases, &progress, &mut report).await;
         match written {
             Ok(()) => {
                 conn.execute("COMMIT").await?;
@@ -300,6 +300,7 @@ impl Committer {
 }
 
 async fn write(
+    db_backend: Backend,
     conn: &mut AnyConnection,
     options: &Options,
     plan: &Plan,
@@ -311,11 +312,13 @@ async fn write(
     let now = plan.now;
     let month = crate::invites::store::month_of(now);
     let mut commit = Committer { since: 0 };
+    let backend = db_backend;
 
     // Members.
     progress.set_prefix("members");
     let mut rng = plan::rng(seed, stream::USERS + 100);
     let mut users = Batch::new(
+        backend,
         "INSERT INTO users (id, email, username, display_name, bio, created_at, follower_count, following_count, invites_month)",
         9,
     );
@@ -340,7 +343,7 @@ async fn write(
 
     // Follows.
     progress.set_prefix("follows");
-    let mut follows = Batch::new("INSERT INTO follows (follower_id, following_id, created_at)", 3);
+    let mut follows = Batch::new(backend, "INSERT INTO follows (follower_id, following_id, created_at)", 3);
     for &(follower, following, at) in &plan.follows {
         follows.int(bases.user(follower)).int(bases.user(following)).int(at);
         let n = follows.end_row(conn).await?;
@@ -353,6 +356,7 @@ async fn write(
     // Posts, texts drawn from each post's own stream.
     progress.set_prefix("posts");
     let mut posts = Batch::new(
+        backend,
         "INSERT INTO posts (id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          reply_count, repost_count, like_count)",
         10,
@@ -384,8 +388,8 @@ async fn write(
 
     // Polls: options and votes (votes have no counter; each voter votes once).
     progress.set_prefix("polls");
-    let mut options_batch = Batch::new("INSERT INTO poll_options (post_id, position, text)", 3);
-    let mut votes = Batch::new("INSERT INTO poll_votes (post_id, user_id, position, created_at)", 4);
+    let mut options_batch = Batch::new(backend, "INSERT INTO poll_options (post_id, position, text)", 3);
+    let mut votes = Batch::new(backend, "INSERT INTO poll_votes (post_id, user_id, position, created_at)", 4);
     let members = plan.users.len() as u32;
     let mut marks = plan::Marks::new(members as usize);
     for (i, p) in plan.posts.iter().enumerate().filter(|(_, p)| p.poll_options > 0) {
@@ -418,7 +422,7 @@ async fn write(
 
     // Likes: exactly `likes` distinct members per post; a sample leaves notifications.
     progress.set_prefix("likes");
-    let mut likes = Batch::new("INSERT INTO likes (user_id, post_id, created_at)", 3);
+    let mut likes = Batch::new(backend, "INSERT INTO likes (user_id, post_id, created_at)", 3);
     let mut notes: Vec<Note> = plan.notes.clone();
     for (i, p) in plan.posts.iter().enumerate().filter(|(_, p)| p.likes > 0) {
         let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64 + 2);
@@ -445,6 +449,7 @@ async fn write(
     notes.sort_unstable_by_key(|n| (n.created_at, n.recipient, n.actor, n.kind, n.post));
     let mut rng = plan::rng(seed, stream::NOTIFICATIONS);
     let mut batch = Batch::new(
+        backend,
         "INSERT INTO notifications (id, recipient_id, actor_id, type, post_id, created_at, read_at)",
         7,
     );

@@ -4,7 +4,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::both_databases;
-use crate::common::{TestApp, client_for, json};
+use crate::common::{Backend, TestApp, client_for, json};
 use murmur::seed::{self, Options};
 
 fn small(seed: u64) -> Options {
@@ -160,6 +160,18 @@ async fn sessions_for_the_benchmark_mix_heavy_and_light_followers(app: TestApp) 
     let (status, me) = json(client_for(&app.base, Some(&cookie)).get(app.url("/api/auth/me")).send().await.unwrap()).await;
     assert_eq!(status, 200);
     assert_eq!(me["id"], sessions[3].user_id);
+}
+
+/// The benchmark compares SQLite and PostgreSQL on the same network, row for row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_seed_gives_the_same_network_on_sqlite_and_postgresql() {
+    let Some(postgres) = TestApp::spawn(Backend::Postgres).await else { return };
+    let sqlite = TestApp::spawn(Backend::Sqlite).await.expect("SQLite is always available");
+
+    seed::run(&sqlite.state.db, &small(7)).await.expect("seeds SQLite");
+    seed::run(&postgres.state.db, &small(7)).await.expect("seeds PostgreSQL");
+
+    assert_eq!(checksum(&sqlite).await, checksum(&postgres).await);
 }
 
 both_databases!(
