@@ -188,7 +188,7 @@ ratio() { [[ -n "${RPS[healthz,$2]:-}" && "${RPS[healthz,$2]}" != 0 ]] && echo "
 echo
 echo "## Murmur benchmark: $DB_NAME, $MEMBERS members, $POSTS posts ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ))"
 echo
-echo "Seed: ${SEED_SECONDS%.*} s, database ${DB_SIZE}. $(cat "$WORK/seed.txt")"
+echo "Seed: $(printf "%.1f" "$SEED_SECONDS") s wall, database ${DB_SIZE}. $(cat "$WORK/seed.txt")"
 echo "wrk -t2, $DURATION per run. Server memory: VmRSS idle $((RSS_IDLE / 1024)) MB, VmHWM (peak) $((RSS_PEAK / 1024)) MB."
 echo
 echo "| endpoint | conns | req/s | p50 ms | p99 ms | × /healthz | non-2xx/errors | queries/req |"

@@ -275,7 +275,7 @@ fn progress_bar(options: &Options, plan: &Plan) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{prefix:>13} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} rows ({per_sec}, {eta} left)",
+        "{prefix:>13} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} rows ({eta} left)",
     ) {
         bar.set_style(style);
     }
@@ -443,6 +443,8 @@ async fn write(
     }
     progress.inc(likes.flush(conn).await?);
     report.likes = likes.written;
+    // The bar's total counted the notifications planned before the likes drew theirs.
+    progress.inc_length((notes.len() - plan.notes.len()) as u64);
 
     // Notifications in time order, so ids ascend with time as they would live; older ones read.
     progress.set_prefix("notifications");
