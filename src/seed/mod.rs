@@ -102,6 +102,8 @@ pub struct Report {
     pub poll_votes: u64,
     pub likes: u64,
     pub notifications: u64,
+    /// Sessions started for the benchmark.
+    pub sessions: u64,
     pub now: Millis,
     pub elapsed: Duration,
 }
@@ -111,7 +113,7 @@ impl std::fmt::Display for Report {
         write!(
             f,
             "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} likes, {} notifications \
-             (now = {}) in {:.1} s",
+             (now = {}), started {} sessions, in {:.1} s",
             self.members,
             self.follows,
             self.posts,
@@ -120,6 +122,7 @@ impl std::fmt::Display for Report {
             self.likes,
             self.notifications,
             crate::clock::to_rfc3339(self.now),
+            self.sessions,
             self.elapsed.as_secs_f64()
         )
     }
@@ -242,6 +245,7 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
                 .collect();
             std::fs::write(path, lines)?;
         }
+        report.sessions = sessions.len() as u64;
     }
     report.elapsed = started.elapsed();
     Ok(report)
@@ -495,7 +499,10 @@ pub async fn start_sessions(db: &Db, count: u32) -> anyhow::Result<Vec<BenchSess
     chosen.extend(members.iter().take(heavy));
     chosen.extend(members.iter().rev().take(light));
     let step = (members.len() / spread.max(1)).max(1);
-    chosen.extend(members.iter().step_by(step).take(spread));
+    chosen.extend(members.iter().skip(step / 2).step_by(step).take(spread));
+    // Small counts can pick a member twice (the most followed can also be on the grid).
+    let mut seen = std::collections::HashSet::new();
+    chosen.retain(|(id, _, _)| seen.insert(*id));
     let now = crate::clock::Clock::default().now();
     let mut sessions = Vec::with_capacity(chosen.len());
     for (id, username, following) in chosen {
