@@ -48,6 +48,13 @@ pub enum Command {
         #[command(flatten)]
         storage: StorageArgs,
     },
+    /// Fill a fresh database with a made-up, realistic network (development and benchmarks).
+    Seed {
+        #[command(flatten)]
+        options: crate::seed::Options,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -155,6 +162,13 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             let config = Config::from_args(&server, "127.0.0.1:0".parse()?);
             let invited = crate::waitlist::invite_oldest(&config, count).await?;
             println!("invited {invited} address(es)");
+            Ok(())
+        }
+        Command::Seed { options, storage } => {
+            let db = open_db(&storage).await?;
+            let report = crate::seed::run(&db, &options).await?;
+            println!("{report}");
+            db.close().await;
             Ok(())
         }
     }

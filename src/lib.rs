@@ -20,6 +20,7 @@ pub mod posts;
 pub mod rate_limit;
 pub mod secrets;
 pub mod security;
+pub mod seed;
 pub mod users;
 pub mod waitlist;
 pub mod web;

@@ -15,5 +15,6 @@ mod notifications;
 mod posts;
 mod processes;
 mod reliability;
+mod seed;
 mod users;
 mod waitlist;

@@ -1,0 +1,93 @@
+-- wrk script for bench/run.sh: every request comes from a member picked at random.
+--
+--   wrk ... -s bench/murmur.lua http://127.0.0.1:PORT -- MODE SESSIONS_FILE MEMBERS POSTS
+--
+-- SESSIONS_FILE has one `token<TAB>user_id<TAB>username<TAB>following` a line, the members who
+-- follow the most first (see `murmur seed --sessions`). MODE is one of the names in `modes`
+-- below; "feed-heavy" uses only the first quarter of the sessions (heavy followers).
+-- Writes send `X-Requested-With: murmur` (the cross-site guard) and a JSON body.
+
+local tokens = {}
+local mode, members, posts
+local counter = 0
+
+function setup(thread)
+  counter = counter + 1
+  thread:set("thread_no", counter)
+end
+
+function init(args)
+  mode = args[1] or "healthz"
+  local file = args[2]
+  members = tonumber(args[3] or "1000")
+  posts = tonumber(args[4] or "1000")
+  local all = {}
+  for line in io.lines(file) do
+    local token = line:match("^([^\t]+)")
+    if token then all[#all + 1] = token end
+  end
+  local take = #all
+  if mode == "feed-heavy" then take = math.max(1, math.floor(#all / 4)) end
+  for i = 1, take do tokens[i] = all[i] end
+  math.randomseed(os.time() * 1000 + (thread_no or 0))
+end
+
+local function cookie()
+  return "murmur_session=" .. tokens[math.random(#tokens)]
+end
+
+local function get(path)
+  return wrk.format("GET", path, { ["Cookie"] = cookie() })
+end
+
+local function post(path, body)
+  return wrk.format("POST", path, {
+    ["Cookie"] = cookie(),
+    ["X-Requested-With"] = "murmur",
+    ["Content-Type"] = "application/json",
+  }, body)
+end
+
+local function any_post() return math.random(posts) end
+local function any_member() return math.random(members) end
+
+local modes = {
+  ["healthz"] = function() return wrk.format("GET", "/healthz") end,
+  ["me"] = function() return get("/api/auth/me") end,
+  ["feed"] = function() return get("/api/posts/feed?limit=20&offset=0") end,
+  ["feed-heavy"] = function() return get("/api/posts/feed?limit=20&offset=0") end,
+  ["feed-deep"] = function() return get("/api/posts/feed?limit=20&offset=200") end,
+  ["for-you"] = function() return get("/api/posts/for-you?limit=20&offset=0") end,
+  ["thread"] = function() return get("/api/posts/" .. any_post() .. "/thread") end,
+  ["profile"] = function() return get("/api/users/member" .. any_member() .. "/posts") end,
+  ["notifications"] = function() return get("/api/notifications?limit=50") end,
+  ["search"] = function() return get("/api/users/search?q=mem&limit=20") end,
+  ["post"] = function()
+    return post("/api/posts", '{"content":"Benchmark post ' .. math.random(1000000000) .. '"}')
+  end,
+  ["like"] = function() return post("/api/posts/" .. any_post() .. "/like", "") end,
+  ["follow"] = function() return post("/api/follows", '{"followingId":' .. any_member() .. '}') end,
+}
+
+-- Reads with writes going on: 80% reads (feed, thread, profile), 20% writes (post, like, follow).
+modes["mixed"] = function()
+  local r = math.random(100)
+  if r <= 40 then return modes["feed"]()
+  elseif r <= 60 then return modes["thread"]()
+  elseif r <= 80 then return modes["profile"]()
+  elseif r <= 87 then return modes["like"]()
+  elseif r <= 94 then return modes["follow"]()
+  else return modes["post"]() end
+end
+
+function request()
+  return (modes[mode] or modes["healthz"])()
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("RESULT %d %d %d %d %d\n",
+    summary.requests, summary.duration,
+    latency:percentile(50), latency:percentile(99),
+    e.status + e.connect + e.read + e.write + e.timeout))
+end

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Murmur's benchmark: seed a network, serve it, load it, print a table. See docs/performance.md.
+#
+# Usage: bench/run.sh [options]
+#   --quick               small and short: 1,000 members / 20,000 posts, 3 s per run, concurrency 8 and 32
+#   --members N           members to seed (default 10000)
+#   --posts N             posts to seed (default 1000000)
+#   --seed S              generator seed (default 1)
+#   --duration D          wrk duration per run, e.g. 10s (default 10s)
+#   --concurrency "A B"   connection counts (default "8 32 64")
+#   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
+#                         feed-deep for-you thread profile notifications search post like follow mixed)
+#   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
+#                         (e.g. postgres://postgres@127.0.0.1:5432/test); a fresh database
+#                         murmur_bench_<pid> is created there and dropped afterwards
+#   --binary PATH         use this murmur binary instead of building `cargo build --release`
+#   --keep                keep the temporary directory (database, server log, raw results)
+#
+# What it does:
+#   1. builds the release binary (unless --binary), installs wrk with apt-get if it is missing;
+#   2. seeds a database in a temporary directory (or a fresh PostgreSQL database) with
+#      `murmur seed`, which also starts 40 sessions: 10 for the members who follow the most,
+#      10 for those who follow the fewest, 20 spread over everyone;
+#   3. starts `murmur serve` on 127.0.0.1 and a free port, records its idle memory (VmRSS);
+#   4. probes every endpoint once: a 404 means "not built yet", and that row is skipped (marked);
+#   5. runs wrk (2 threads) for each endpoint and concurrency, each request as a random member;
+#      /healthz runs at the same concurrency levels as the machine's ceiling, so each row also
+#      reads as a ratio that survives a noisy machine;
+#   6. restarts the server with sqlx's statement log on and counts the statements 10 sequential
+#      requests of each endpoint execute (queries per request; no server changes needed);
+#   7. prints the table and the server's memory (VmRSS idle, VmHWM peak), cleans up.
+# Output: a Markdown table on stdout (progress on stderr); raw wrk output in the temp dir.
+set -euo pipefail
+
+MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
+ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search post like follow mixed"
+PG_URL="" BINARY="" KEEP=0 SESSIONS=40
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
+    --members) MEMBERS="$2"; shift 2 ;;
+    --posts) POSTS="$2"; shift 2 ;;
+    --seed) SEED="$2"; shift 2 ;;
+    --duration) DURATION="$2"; shift 2 ;;
+    --concurrency) CONCURRENCY="$2"; shift 2 ;;
+    --endpoints) ENDPOINTS="$2"; shift 2 ;;
+    --postgres) PG_URL="$2"; shift 2 ;;
+    --binary) BINARY="$2"; shift 2 ;;
+    --keep) KEEP=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+LUA="$ROOT/bench/murmur.lua"
+log() { echo "bench: $*" >&2; }
+
+if ! command -v wrk >/dev/null; then
+  log "installing wrk"
+  if [[ $(id -u) -eq 0 ]]; then apt-get install -y wrk >&2; else sudo apt-get install -y wrk >&2; fi
+fi
+if [[ -z "$BINARY" ]]; then
+  log "building the release binary"
+  (cd "$ROOT" && cargo build --release --bin murmur >&2)
+  BINARY="$ROOT/target/release/murmur"
+fi
+[[ -x "$BINARY" ]] || { echo "no murmur binary at $BINARY" >&2; exit 1; }
+
+WORK="$(mktemp -d /tmp/murmur-bench.XXXXXX)"
+SERVER_PID="" PG_DB=""
+cleanup() {
+  [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  if [[ -n "$PG_DB" ]]; then psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" >/dev/null 2>&1 || true; fi
+  if [[ $KEEP -eq 1 ]]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+export MURMUR_DATA_DIR="$WORK/data"
+mkdir -p "$MURMUR_DATA_DIR"
+if [[ -n "$PG_URL" ]]; then
+  PG_DB="murmur_bench_$$"
+  psql -q "$PG_URL" -c "CREATE DATABASE $PG_DB" >/dev/null
+  export DATABASE_URL="${PG_URL%/*}/$PG_DB"
+  DB_NAME="PostgreSQL"
+else
+  unset DATABASE_URL
+  DB_NAME="SQLite"
+fi
+
+log "seeding $MEMBERS members / $POSTS posts on $DB_NAME"
+SEED_START=$(date +%s.%N)
+"$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" \
+  --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" | tee "$WORK/seed.txt" >&2
+SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)
+DB_SIZE="n/a"
+[[ -z "$PG_URL" ]] && DB_SIZE="$(du -sh "$MURMUR_DATA_DIR" | cut -f1)"
+[[ -n "$PG_URL" ]] && DB_SIZE="$(psql -tA "$DATABASE_URL" -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+start_server() { # $1: RUST_LOG
+  PORT="$(free_port)"
+  RUST_LOG="$1" "$BINARY" serve --addr "127.0.0.1:$PORT" --public-url "http://127.0.0.1:$PORT" \
+    >"$WORK/server.out" 2>>"$WORK/server.log" &
+  SERVER_PID=$!
+  for _ in $(seq 1 100); do
+    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "the server did not start; see $WORK/server.log" >&2; exit 1
+}
+stop_server() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""; }
+mem_kb() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$SERVER_PID/status"; }
+
+TOKEN="$(head -1 "$WORK/sessions.tsv" | cut -f1)"
+path_of() { # a representative request of each row, for the probe and the query count
+  case "$1" in
+    healthz) echo "GET /healthz" ;;
+    me) echo "GET /api/auth/me" ;;
+    feed|feed-heavy) echo "GET /api/posts/feed?limit=20&offset=0" ;;
+    feed-deep) echo "GET /api/posts/feed?limit=20&offset=200" ;;
+    for-you) echo "GET /api/posts/for-you?limit=20&offset=0" ;;
+    thread) echo "GET /api/posts/$(( (RANDOM % POSTS) + 1 ))/thread" ;;
+    profile) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/posts" ;;
+    notifications) echo "GET /api/notifications?limit=50" ;;
+    search) echo "GET /api/users/search?q=mem&limit=20" ;;
+    post) echo "POST /api/posts {\"content\":\"Probe $RANDOM\"}" ;;
+    like) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
+    follow) echo "POST /api/follows {\"followingId\":$(( (RANDOM % MEMBERS) + 1 ))}" ;;
+    mixed) echo "GET /api/posts/feed?limit=20&offset=0" ;;
+  esac
+}
+request() { # $1: row name; prints the HTTP status
+  local line method path body
+  line="$(path_of "$1")"; method="${line%% *}"; line="${line#* }"; path="${line%% *}"; body="${line#"$path"}"; body="${body# }"
+  if [[ "$method" == GET ]]; then
+    curl -s -o /dev/null -w '%{http_code}' -b "murmur_session=$TOKEN" "http://127.0.0.1:$PORT$path"
+  else
+    curl -s -o /dev/null -w '%{http_code}' -b "murmur_session=$TOKEN" -H 'X-Requested-With: murmur' \
+      -H 'Content-Type: application/json' -X POST ${body:+--data "$body"} "http://127.0.0.1:$PORT$path"
+  fi
+}
+
+start_server "murmur=warn,tower_http=warn"
+sleep 1
+RSS_IDLE=$(mem_kb VmRSS)
+
+declare -A STATUS MISSING
+for e in $ENDPOINTS; do
+  STATUS[$e]="$(request "$e")"
+  # Probes use members and posts that exist, so a 404 means the route is not built yet.
+  [[ "${STATUS[$e]}" == 404 ]] && MISSING[$e]=1
+  log "probe $e: ${STATUS[$e]}${MISSING[$e]:+ (not built yet: skipped)}"
+done
+
+declare -A RPS P50 P99 ERR
+for c in $CONCURRENCY; do
+  for e in $ENDPOINTS; do
+    [[ -n "${MISSING[$e]:-}" ]] && continue
+    out="$(wrk -t2 -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
+      "$e" "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" 2>&1 | tee -a "$WORK/wrk.txt")" || true
+    read -r _ requests duration p50 p99 errors <<<"$(grep '^RESULT' <<<"$out" || echo "RESULT 0 1 0 0 0")"
+    RPS[$e,$c]=$(echo "scale=0; $requests * 1000000 / $duration" | bc)
+    P50[$e,$c]=$(echo "scale=2; $p50 / 1000" | bc)
+    P99[$e,$c]=$(echo "scale=2; $p99 / 1000" | bc)
+    ERR[$e,$c]=$errors
+    log "$e c=$c: ${RPS[$e,$c]} req/s, p50 ${P50[$e,$c]} ms, p99 ${P99[$e,$c]} ms, $errors errors/non-2xx"
+  done
+done
+RSS_PEAK=$(mem_kb VmHWM)
+stop_server
+
+# Queries per request: sqlx logs every statement it executes at DEBUG (target sqlx::query).
+declare -A QUERIES
+start_server "sqlx::query=debug,murmur=warn,tower_http=warn"
+count_statements() { grep -c 'sqlx::query' "$WORK/server.log" || true; }
+for e in $ENDPOINTS; do
+  [[ -n "${MISSING[$e]:-}" || "$e" == healthz ]] && { QUERIES[$e]="-"; continue; }
+  for _ in 1 2 3; do request "$e" >/dev/null; done   # warm: connections and prepared statements
+  sleep 0.2; before=$(count_statements)
+  for _ in $(seq 1 10); do request "$e" >/dev/null; done
+  sleep 0.2; after=$(count_statements)
+  QUERIES[$e]=$(echo "scale=1; ($after - $before) / 10" | bc)
+done
+stop_server
+
+ratio() { [[ -n "${RPS[healthz,$2]:-}" && "${RPS[healthz,$2]}" != 0 ]] && echo "scale=2; ${RPS[$1,$2]} / ${RPS[healthz,$2]}" | bc || echo "-"; }
+echo
+echo "## Murmur benchmark: $DB_NAME, $MEMBERS members, $POSTS posts ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ))"
+echo
+echo "Seed: $(printf "%.1f" "$SEED_SECONDS") s wall, database ${DB_SIZE}. $(cat "$WORK/seed.txt")"
+echo "wrk -t2, $DURATION per run. Server memory: VmRSS idle $((RSS_IDLE / 1024)) MB, VmHWM (peak) $((RSS_PEAK / 1024)) MB."
+echo
+echo "| endpoint | conns | req/s | p50 ms | p99 ms | × /healthz | non-2xx/errors | queries/req |"
+echo "|---|---|---|---|---|---|---|---|"
+for e in $ENDPOINTS; do
+  if [[ -n "${MISSING[$e]:-}" ]]; then
+    echo "| $e | - | not built yet (404) | | | | | |"
+    continue
+  fi
+  for c in $CONCURRENCY; do
+    echo "| $e | $c | ${RPS[$e,$c]} | ${P50[$e,$c]} | ${P99[$e,$c]} | $(ratio "$e" "$c") | ${ERR[$e,$c]} | ${QUERIES[$e]} |"
+  done
+done

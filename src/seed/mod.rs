@@ -1,0 +1,513 @@
+//! `murmur seed`: fills a database with a realistic, made-up network for development and for
+//! the benchmark (bench/run.sh, docs/performance.md).
+//!
+//! The network: members joined over two months, then posted over `--days`; follower counts
+//! heavy-tailed (a few members are followed by thousands, most by tens) through a Zipf-weighted
+//! choice of whom to follow; posts with ~20% replies, ~5% reposts, ~3% polls with votes, ~10%
+//! @mentions; likes per post log-normal around `--likes-per-post`; notifications for a sample
+//! (`--notify-fraction`) of follows, likes, replies, reposts and mentions.
+//!
+//! Deterministic: the same `--seed`, sizes and `--now` give the same rows on either database.
+//! No wall clock enters the data except `--now`, which defaults to the current UTC day at
+//! midnight, so two runs on the same day agree without passing it.
+//!
+//! Fast: ids are assigned here (no round trip per row), rows go in multi-row INSERTs inside
+//! large transactions (committed every ~250,000 rows, so a SQLite WAL does not grow without
+//! bound; a failed run can leave a partial network behind — seed into a fresh database).
+
+mod batch;
+mod plan;
+mod text;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sqlx::AnyConnection;
+use sqlx::Executor;
+
+use crate::clock::{DAY, HOUR, Millis};
+use crate::db::{Backend, Db};
+use batch::Batch;
+use plan::{Kind, NO_MENTION, NO_POST, Note, NoteType, Plan, stream};
+
+/// Sizes and knobs of a seeded network.
+#[derive(Args, Clone, Debug)]
+pub struct Options {
+    /// Members to create.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(0..=5_000_000))]
+    pub members: u32,
+    /// Posts to create (replies and reposts included).
+    #[arg(long, default_value_t = 50_000, value_parser = clap::value_parser!(u32).range(0..=100_000_000))]
+    pub posts: u32,
+    /// Seed of the random generator: the same seed gives the same network.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Average likes per post (heavy-tailed: most posts get a few, some get hundreds).
+    #[arg(long, default_value_t = 5.0)]
+    pub likes_per_post: f64,
+    /// Average members each member follows (heavy-tailed).
+    #[arg(long, default_value_t = 40.0)]
+    pub follows_per_member: f64,
+    /// Days the posts are spread over, ending at `--now`.
+    #[arg(long, default_value_t = 180, value_parser = clap::value_parser!(u32).range(1..=3650))]
+    pub days: u32,
+    /// Share of follows, likes, replies, reposts and mentions that left a notification (0..1).
+    #[arg(long, default_value_t = 0.2)]
+    pub notify_fraction: f64,
+    /// The seeded network's "now": milliseconds since the epoch or RFC 3339. Default: today 00:00 UTC.
+    #[arg(long)]
+    pub now: Option<String>,
+    /// Seed even though the database already has members (new ids follow the existing ones).
+    #[arg(long)]
+    pub force: bool,
+    /// Benchmark helper: afterwards, start this many sessions (heavy and light followers) ...
+    #[arg(long, default_value_t = 0, hide = true)]
+    pub sessions: u32,
+    /// ... and write them to this file, one `token<TAB>user_id<TAB>username<TAB>following` a line.
+    #[arg(long, hide = true)]
+    pub sessions_out: Option<PathBuf>,
+    /// Show no progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            members: 2_000,
+            posts: 50_000,
+            seed: 1,
+            likes_per_post: 5.0,
+            follows_per_member: 40.0,
+            days: 180,
+            notify_fraction: 0.2,
+            now: None,
+            force: false,
+            sessions: 0,
+            sessions_out: None,
+            quiet: true,
+        }
+    }
+}
+
+/// What a seed run wrote.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub members: u64,
+    pub follows: u64,
+    pub posts: u64,
+    pub poll_options: u64,
+    pub poll_votes: u64,
+    pub likes: u64,
+    pub notifications: u64,
+    /// Sessions started for the benchmark.
+    pub sessions: u64,
+    pub now: Millis,
+    pub elapsed: Duration,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} likes, {} notifications \
+             (now = {}), started {} sessions, in {:.1} s",
+            self.members,
+            self.follows,
+            self.posts,
+            self.poll_options,
+            self.poll_votes,
+            self.likes,
+            self.notifications,
+            crate::clock::to_rfc3339(self.now),
+            self.sessions,
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
+
+/// A session started for the benchmark.
+#[derive(Debug, Clone)]
+pub struct BenchSession {
+    pub token: String,
+    pub user_id: i64,
+    pub username: String,
+    pub following: i64,
+}
+
+/// The "now" of the seeded data: `--now`, or today at 00:00 UTC.
+pub fn resolve_now(now: Option<&str>) -> anyhow::Result<Millis> {
+    match now {
+        None => {
+            let wall = crate::clock::Clock::default().now();
+            Ok(wall - wall.rem_euclid(DAY))
+        }
+        Some(s) => {
+            if let Ok(ms) = s.parse::<i64>() {
+                return Ok(ms);
+            }
+            let t = chrono::DateTime::parse_from_rfc3339(s)
+                .map_err(|e| anyhow::anyhow!("--now must be milliseconds or RFC 3339 (like 2026-11-01T00:00:00Z): {e}"))?;
+            Ok(t.timestamp_millis())
+        }
+    }
+}
+
+fn check(options: &Options) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        options.likes_per_post.is_finite() && (0.0..=1000.0).contains(&options.likes_per_post),
+        "--likes-per-post must be between 0 and 1000"
+    );
+    anyhow::ensure!(
+        options.follows_per_member.is_finite() && (0.0..=100_000.0).contains(&options.follows_per_member),
+        "--follows-per-member must be between 0 and 100000"
+    );
+    anyhow::ensure!(
+        options.notify_fraction.is_finite() && (0.0..=1.0).contains(&options.notify_fraction),
+        "--notify-fraction must be between 0 and 1"
+    );
+    anyhow::ensure!(options.posts == 0 || options.members > 0, "posts need members: pass --members");
+    anyhow::ensure!(
+        options.sessions == 0 || options.sessions_out.is_some(),
+        "--sessions needs --sessions-out FILE"
+    );
+    Ok(())
+}
+
+async fn max_id(conn: &mut AnyConnection, sql: &'static str) -> sqlx::Result<i64> {
+    let max: Option<i64> = sqlx::query_scalar(sql).fetch_one(conn).await?;
+    Ok(max.unwrap_or(0))
+}
+
+/// Seeds `db` as `options` say; refuses a database with members unless `force`.
+pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
+    check(options)?;
+    let started = Instant::now();
+    let now = resolve_now(options.now.as_deref())?;
+    let mut conn = db.write.acquire().await?;
+    let existing: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM users").fetch_one(&mut *conn).await?;
+    if existing > 0 && !options.force && options.members > 0 {
+        anyhow::bail!(
+            "the database already has {existing} member(s); seeding is for fresh databases (pass --force to add a network anyway)"
+        );
+    }
+    let mut report = Report { now, ..Report::default() };
+    if options.members > 0 {
+        let plan = plan::build(options, now);
+        let bases = Bases {
+            user: max_id(&mut conn, "SELECT MAX(id) FROM users").await?,
+            post: max_id(&mut conn, "SELECT MAX(id) FROM posts").await?,
+            note: max_id(&mut conn, "SELECT MAX(id) FROM notifications").await?,
+        };
+        let progress = progress_bar(options, &plan);
+        if db.backend == Backend::Sqlite {
+            // A large page cache for the writer while it builds big indexes (reset afterwards).
+            conn.execute("PRAGMA cache_size = -262144").await?;
+        }
+        conn.execute("BEGIN").await?;
+        let written = write(db.backend, &mut conn, options, &plan, &bases, &progress, &mut report).await;
+        match written {
+            Ok(()) => {
+                conn.execute("COMMIT").await?;
+            }
+            Err(e) => {
+                let _ = conn.execute("ROLLBACK").await;
+                progress.abandon();
+                return Err(e);
+            }
+        }
+        if db.backend == Backend::Sqlite {
+            conn.execute("PRAGMA cache_size = -2000").await?;
+        } else {
+            // Explicit ids leave the identity sequences behind: move them past the new rows.
+            for sql in [
+                "SELECT setval(pg_get_serial_sequence('users', 'id'), (SELECT MAX(id) FROM users))",
+                "SELECT setval(pg_get_serial_sequence('posts', 'id'), (SELECT MAX(id) FROM posts))",
+                "SELECT setval(pg_get_serial_sequence('notifications', 'id'), (SELECT MAX(id) FROM notifications))",
+            ] {
+                conn.execute(sql).await?;
+            }
+            // Fresh statistics, as autovacuum would gather soon after such a load.
+            progress.set_prefix("analyze");
+            conn.execute("ANALYZE").await?;
+        }
+        progress.finish_and_clear();
+    }
+    drop(conn);
+    if options.sessions > 0 {
+        let sessions = start_sessions(db, options.sessions).await?;
+        if let Some(path) = &options.sessions_out {
+            let lines: String = sessions
+                .iter()
+                .map(|s| format!("{}\t{}\t{}\t{}\n", s.token, s.user_id, s.username, s.following))
+                .collect();
+            std::fs::write(path, lines)?;
+        }
+        report.sessions = sessions.len() as u64;
+    }
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+struct Bases {
+    user: i64,
+    post: i64,
+    note: i64,
+}
+
+impl Bases {
+    fn user(&self, index: u32) -> i64 {
+        self.user + index as i64 + 1
+    }
+    fn post(&self, index: u32) -> i64 {
+        self.post + index as i64 + 1
+    }
+}
+
+fn progress_bar(options: &Options, plan: &Plan) -> ProgressBar {
+    let polls = plan.posts.iter().filter(|p| p.poll_options > 0).count() as u64;
+    let total = plan.users.len() as u64
+        + plan.follows.len() as u64
+        + plan.posts.len() as u64
+        + polls
+        + plan.total_likes()
+        + plan.notes.len() as u64;
+    if options.quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{prefix:>13} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} rows ({eta} left)",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Commits now and then so the transaction (and SQLite's WAL) stays bounded.
+struct Committer {
+    since: u64,
+}
+
+impl Committer {
+    async fn add(&mut self, conn: &mut AnyConnection, rows: u64) -> sqlx::Result<()> {
+        self.since += rows;
+        if self.since >= 250_000 {
+            conn.execute("COMMIT").await?;
+            conn.execute("BEGIN").await?;
+            self.since = 0;
+        }
+        Ok(())
+    }
+}
+
+async fn write(
+    db_backend: Backend,
+    conn: &mut AnyConnection,
+    options: &Options,
+    plan: &Plan,
+    bases: &Bases,
+    progress: &ProgressBar,
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    let seed = options.seed;
+    let now = plan.now;
+    let month = crate::invites::store::month_of(now);
+    let mut commit = Committer { since: 0 };
+    let backend = db_backend;
+
+    // Members.
+    progress.set_prefix("members");
+    let mut rng = plan::rng(seed, stream::USERS + 100);
+    let mut users = Batch::new(
+        backend,
+        "INSERT INTO users (id, email, username, display_name, bio, created_at, follower_count, following_count, invites_month)",
+        9,
+    );
+    for (i, u) in plan.users.iter().enumerate() {
+        let id = bases.user(i as u32);
+        users
+            .int(id)
+            .text(text::email(id))
+            .text(text::username(id))
+            .text(text::display_name(&mut rng))
+            .text(text::bio(&mut rng))
+            .int(u.created_at)
+            .int(u.followers as i64)
+            .int(u.following as i64)
+            .int(month);
+        let n = users.end_row(conn).await?;
+        progress.inc(n);
+        commit.add(conn, n).await?;
+    }
+    progress.inc(users.flush(conn).await?);
+    report.members = users.written;
+
+    // Follows.
+    progress.set_prefix("follows");
+    let mut follows = Batch::new(backend, "INSERT INTO follows (follower_id, following_id, created_at)", 3);
+    for &(follower, following, at) in &plan.follows {
+        follows.int(bases.user(follower)).int(bases.user(following)).int(at);
+        let n = follows.end_row(conn).await?;
+        progress.inc(n);
+        commit.add(conn, n).await?;
+    }
+    progress.inc(follows.flush(conn).await?);
+    report.follows = follows.written;
+
+    // Posts, texts drawn from each post's own stream.
+    progress.set_prefix("posts");
+    let mut posts = Batch::new(
+        backend,
+        "INSERT INTO posts (id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
+         reply_count, repost_count, like_count)",
+        10,
+    );
+    for (i, p) in plan.posts.iter().enumerate() {
+        let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64);
+        let (content, reply_to, repost_of) = match p.kind {
+            Kind::Repost(of) => (text::REPOST_CONTENT.to_string(), None, Some(bases.post(of))),
+            Kind::Reply(to) => (post_text(&mut rng, p.mention, bases), Some(bases.post(to)), None),
+            Kind::Original => (post_text(&mut rng, p.mention, bases), None, None),
+        };
+        posts
+            .int(bases.post(i as u32))
+            .int(bases.user(p.author))
+            .text(content)
+            .int(p.created_at)
+            .opt(reply_to)
+            .opt(repost_of)
+            .opt((p.poll_options > 0).then_some(p.created_at + 24 * HOUR))
+            .int(p.replies as i64)
+            .int(p.reposts as i64)
+            .int(p.likes as i64);
+        let n = posts.end_row(conn).await?;
+        progress.inc(n);
+        commit.add(conn, n).await?;
+    }
+    progress.inc(posts.flush(conn).await?);
+    report.posts = posts.written;
+
+    // Polls: options and votes (votes have no counter; each voter votes once).
+    progress.set_prefix("polls");
+    let mut options_batch = Batch::new(backend, "INSERT INTO poll_options (post_id, position, text)", 3);
+    let mut votes = Batch::new(backend, "INSERT INTO poll_votes (post_id, user_id, position, created_at)", 4);
+    let members = plan.users.len() as u32;
+    let mut marks = plan::Marks::new(members as usize);
+    for (i, p) in plan.posts.iter().enumerate().filter(|(_, p)| p.poll_options > 0) {
+        let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64 + 1);
+        let post_id = bases.post(i as u32);
+        for (position, option) in text::poll_options(&mut rng, p.poll_options as usize).iter().enumerate() {
+            options_batch.int(post_id).int(position as i64).text(*option);
+            let n = options_batch.end_row(conn).await?;
+            commit.add(conn, n).await?;
+        }
+        let factor = plan::heavy(&mut rng, 1.0);
+        let want = plan::round_random(&mut rng, 8.0 * factor).min(members as u64) as usize;
+        let closes = (p.created_at + 24 * HOUR).min(now);
+        for voter in plan::distinct(&mut rng, &mut marks, want, None, |r| rand::Rng::random_range(r, 0..members)) {
+            let at = plan::later(&mut rng, p.created_at, closes);
+            votes
+                .int(post_id)
+                .int(bases.user(voter))
+                .int(rand::Rng::random_range(&mut rng, 0..p.poll_options as i64))
+                .int(at);
+            let n = votes.end_row(conn).await?;
+            commit.add(conn, n).await?;
+        }
+        progress.inc(1);
+    }
+    options_batch.flush(conn).await?;
+    votes.flush(conn).await?;
+    report.poll_options = options_batch.written;
+    report.poll_votes = votes.written;
+
+    // Likes: exactly `likes` distinct members per post; a sample leaves notifications.
+    progress.set_prefix("likes");
+    let mut likes = Batch::new(backend, "INSERT INTO likes (user_id, post_id, created_at)", 3);
+    let mut notes: Vec<Note> = plan.notes.clone();
+    for (i, p) in plan.posts.iter().enumerate().filter(|(_, p)| p.likes > 0) {
+        let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64 + 2);
+        let likers = plan::distinct(&mut rng, &mut marks, p.likes as usize, None, |r| rand::Rng::random_range(r, 0..members));
+        // `distinct` can only come up short when nearly everyone already liked; counters were
+        // planned with `likes <= members`, so the likers are exactly that many.
+        anyhow::ensure!(likers.len() == p.likes as usize, "internal: could not draw {} distinct likers", p.likes);
+        for liker in likers {
+            let at = plan::later(&mut rng, p.created_at, now);
+            likes.int(bases.user(liker)).int(bases.post(i as u32)).int(at);
+            if liker != p.author && rand::Rng::random::<f64>(&mut rng) < options.notify_fraction {
+                notes.push(Note { created_at: at, recipient: p.author, actor: liker, kind: NoteType::Like, post: i as u32 });
+            }
+            let n = likes.end_row(conn).await?;
+            progress.inc(n);
+            commit.add(conn, n).await?;
+        }
+    }
+    progress.inc(likes.flush(conn).await?);
+    report.likes = likes.written;
+    // The bar's total counted the notifications planned before the likes drew theirs.
+    progress.inc_length((notes.len() - plan.notes.len()) as u64);
+
+    // Notifications in time order, so ids ascend with time as they would live; older ones read.
+    progress.set_prefix("notifications");
+    notes.sort_unstable_by_key(|n| (n.created_at, n.recipient, n.actor, n.kind, n.post));
+    let mut rng = plan::rng(seed, stream::NOTIFICATIONS);
+    let mut batch = Batch::new(
+        backend,
+        "INSERT INTO notifications (id, recipient_id, actor_id, type, post_id, created_at, read_at)",
+        7,
+    );
+    for (i, note) in notes.iter().enumerate() {
+        let read_at = (note.created_at < now - 3 * DAY).then(|| plan::later(&mut rng, note.created_at, now));
+        batch
+            .int(bases.note + i as i64 + 1)
+            .int(bases.user(note.recipient))
+            .int(bases.user(note.actor))
+            .text(note.kind.as_str())
+            .int(if note.post == NO_POST { 0 } else { bases.post(note.post) })
+            .int(note.created_at)
+            .opt(read_at);
+        let n = batch.end_row(conn).await?;
+        progress.inc(n);
+        commit.add(conn, n).await?;
+    }
+    progress.inc(batch.flush(conn).await?);
+    report.notifications = batch.written;
+    Ok(())
+}
+
+fn post_text(rng: &mut rand_chacha::ChaCha8Rng, mention: u32, bases: &Bases) -> String {
+    text::post(rng, (mention != NO_MENTION).then(|| bases.user(mention)))
+}
+
+/// Starts `count` sessions: a quarter for the members who follow the most (the costliest
+/// Friends feeds), a quarter for those who follow the fewest, the rest spread over everyone.
+/// Sessions use the wall clock (they must be live for the server), unlike the seeded data.
+pub async fn start_sessions(db: &Db, count: u32) -> anyhow::Result<Vec<BenchSession>> {
+    let members: Vec<(i64, String, i64)> =
+        sqlx::query_as("SELECT id, username, following_count FROM users ORDER BY following_count DESC, id")
+            .fetch_all(&db.read)
+            .await?;
+    anyhow::ensure!(!members.is_empty(), "there are no members to start sessions for");
+    let count = count as usize;
+    let heavy = count / 4;
+    let light = count / 4;
+    let spread = count - heavy - light;
+    let mut chosen: Vec<&(i64, String, i64)> = Vec::with_capacity(count);
+    chosen.extend(members.iter().take(heavy));
+    chosen.extend(members.iter().rev().take(light));
+    let step = (members.len() / spread.max(1)).max(1);
+    chosen.extend(members.iter().skip(step / 2).step_by(step).take(spread));
+    // Small counts can pick a member twice (the most followed can also be on the grid).
+    let mut seen = std::collections::HashSet::new();
+    chosen.retain(|(id, _, _)| seen.insert(*id));
+    let now = crate::clock::Clock::default().now();
+    let mut sessions = Vec::with_capacity(chosen.len());
+    for (id, username, following) in chosen {
+        let token = crate::accounts::session::create(&db.write, *id, now).await?;
+        sessions.push(BenchSession { token, user_id: *id, username: username.clone(), following: *following });
+    }
+    Ok(sessions)
+}

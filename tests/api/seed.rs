@@ -1,0 +1,185 @@
+//! `murmur seed`: the made-up network the benchmark measures must be the size asked for,
+//! consistent (every denormalised counter equals its rows), and the same for the same seed.
+
+use sha2::{Digest, Sha256};
+
+use crate::both_databases;
+use crate::common::{Backend, TestApp, client_for, json};
+use murmur::seed::{self, Options};
+
+fn small(seed: u64) -> Options {
+    Options {
+        members: 200,
+        posts: 2_000,
+        seed,
+        follows_per_member: 20.0,
+        // A fixed "now", so two runs agree whatever the time of day.
+        now: Some("2026-06-01T00:00:00Z".into()),
+        ..Options::default()
+    }
+}
+
+async fn count(app: &TestApp, sql: &'static str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(&app.state.db.read).await.unwrap()
+}
+
+/// A digest of the columns that carry the generator's choices.
+async fn checksum(app: &TestApp) -> String {
+    let db = &app.state.db.read;
+    let mut hash = Sha256::new();
+    let users: Vec<(i64, String, String, String, i64, i64, i64)> = sqlx::query_as(
+        "SELECT id, username, display_name, bio, created_at, follower_count, following_count FROM users ORDER BY id",
+    )
+    .fetch_all(db)
+    .await
+    .unwrap();
+    hash.update(format!("{users:?}"));
+    let posts: Vec<(i64, i64, String, i64, Option<i64>, Option<i64>, i64)> = sqlx::query_as(
+        "SELECT id, author_id, content, created_at, reply_to_id, repost_of_id, like_count FROM posts ORDER BY id",
+    )
+    .fetch_all(db)
+    .await
+    .unwrap();
+    hash.update(format!("{posts:?}"));
+    let likes: Vec<(i64, i64, i64)> =
+        sqlx::query_as("SELECT user_id, post_id, created_at FROM likes ORDER BY user_id, post_id").fetch_all(db).await.unwrap();
+    hash.update(format!("{likes:?}"));
+    let notes: Vec<(i64, i64, i64, String, i64)> =
+        sqlx::query_as("SELECT id, recipient_id, actor_id, type, post_id FROM notifications ORDER BY id")
+            .fetch_all(db)
+            .await
+            .unwrap();
+    hash.update(format!("{notes:?}"));
+    hex::encode(hash.finalize())
+}
+
+async fn seeding_gives_the_asked_numbers_of_members_and_posts(app: TestApp) {
+    let report = seed::run(&app.state.db, &small(1)).await.expect("seeds");
+
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM users").await, 200);
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts").await, 2_000);
+    assert_eq!(report.members, 200);
+    assert_eq!(report.posts, 2_000);
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM likes").await as u64, report.likes);
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM follows").await as u64, report.follows);
+    // The mix the benchmark relies on: replies, reposts, polls with votes, likes, notifications.
+    assert!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE reply_to_id IS NOT NULL").await > 200);
+    assert!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE repost_of_id IS NOT NULL").await > 30);
+    assert!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM poll_votes").await > 0);
+    assert!(report.likes > 5_000, "about 5 likes per post: {}", report.likes);
+    assert!(report.notifications > 0);
+}
+
+async fn every_counter_equals_the_rows_it_counts(app: TestApp) {
+    seed::run(&app.state.db, &small(2)).await.expect("seeds");
+
+    let wrong_users = count(
+        &app,
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM users u \
+         WHERE u.follower_count <> (SELECT COUNT(*) FROM follows f WHERE f.following_id = u.id) \
+            OR u.following_count <> (SELECT COUNT(*) FROM follows f WHERE f.follower_id = u.id)",
+    )
+    .await;
+    let wrong_posts = count(
+        &app,
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM posts p \
+         WHERE p.like_count <> (SELECT COUNT(*) FROM likes l WHERE l.post_id = p.id) \
+            OR p.reply_count <> (SELECT COUNT(*) FROM posts r WHERE r.reply_to_id = p.id) \
+            OR p.repost_count <> (SELECT COUNT(*) FROM posts r WHERE r.repost_of_id = p.id)",
+    )
+    .await;
+
+    assert_eq!(wrong_users, 0, "members whose follower or following count is off");
+    assert_eq!(wrong_posts, 0, "posts whose like, reply or repost count is off");
+}
+
+async fn nobody_follows_or_notifies_themselves_and_a_few_are_followed_by_many(app: TestApp) {
+    seed::run(&app.state.db, &small(3)).await.expect("seeds");
+
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM follows WHERE follower_id = following_id").await, 0);
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications WHERE recipient_id = actor_id").await, 0);
+    // Heavy tail: the most followed member has many times the median's followers.
+    let most = count(&app, "SELECT MAX(follower_count) FROM users").await;
+    let median = count(&app, "SELECT follower_count FROM users ORDER BY follower_count LIMIT 1 OFFSET 100").await;
+    assert!(most >= 4 * median.max(1), "most followed {most}, median {median}");
+}
+
+async fn the_same_seed_gives_the_same_network(app: TestApp) {
+    let twin = TestApp::spawn(app.backend).await.expect("a second database of the same kind");
+    let other = TestApp::spawn(app.backend).await.expect("a third database of the same kind");
+
+    seed::run(&app.state.db, &small(42)).await.expect("seeds");
+    seed::run(&twin.state.db, &small(42)).await.expect("seeds the twin");
+    seed::run(&other.state.db, &small(43)).await.expect("seeds with another seed");
+
+    let first = checksum(&app).await;
+    assert_eq!(first, checksum(&twin).await, "same seed, same rows");
+    assert_ne!(first, checksum(&other).await, "another seed, another network");
+}
+
+async fn a_seeded_member_can_use_the_app(app: TestApp) {
+    seed::run(&app.state.db, &small(4)).await.expect("seeds");
+    let token = murmur::accounts::session::create(&app.state.db.write, 17, app.clock.now()).await.unwrap();
+    let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&app.state.config));
+    let client = client_for(&app.base, Some(&cookie));
+
+    let (status, me) = json(client.get(app.url("/api/auth/me")).send().await.unwrap()).await;
+
+    assert_eq!(status, 200, "{me}");
+    assert_eq!(me["username"], "member17");
+    assert_eq!(me["email"], "member17@example.com");
+    // New rows after a seed get fresh ids (PostgreSQL's identity sequences were moved on).
+    let ada = app.member("ada").await;
+    assert_eq!(ada.id, 201);
+}
+
+async fn seeding_refuses_a_database_that_already_has_members(app: TestApp) {
+    app.member("ada").await;
+
+    let refused = seed::run(&app.state.db, &small(5)).await;
+    let forced = seed::run(&app.state.db, &Options { force: true, ..small(5) }).await;
+
+    let message = refused.expect_err("refuses without --force").to_string();
+    assert!(message.contains("already has 1 member"), "{message}");
+    assert_eq!(forced.expect("seeds with --force").members, 200);
+    // The seeded members come after the existing one.
+    assert_eq!(count(&app, "SELECT MIN(id) FROM users WHERE username LIKE 'member%'").await, 2);
+}
+
+async fn sessions_for_the_benchmark_mix_heavy_and_light_followers(app: TestApp) {
+    seed::run(&app.state.db, &small(6)).await.expect("seeds");
+
+    let sessions = seed::start_sessions(&app.state.db, 8).await.unwrap();
+
+    assert_eq!(sessions.len(), 8);
+    let most = count(&app, "SELECT MAX(following_count) FROM users").await;
+    let least = count(&app, "SELECT MIN(following_count) FROM users").await;
+    assert_eq!(sessions[0].following, most);
+    assert!(sessions.iter().any(|s| s.following == least));
+    let cookie = format!("murmur_session={}", sessions[3].token);
+    let (status, me) = json(client_for(&app.base, Some(&cookie)).get(app.url("/api/auth/me")).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert_eq!(me["id"], sessions[3].user_id);
+}
+
+/// The benchmark compares SQLite and PostgreSQL on the same network, row for row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_seed_gives_the_same_network_on_sqlite_and_postgresql() {
+    let Some(postgres) = TestApp::spawn(Backend::Postgres).await else { return };
+    let sqlite = TestApp::spawn(Backend::Sqlite).await.expect("SQLite is always available");
+
+    seed::run(&sqlite.state.db, &small(7)).await.expect("seeds SQLite");
+    seed::run(&postgres.state.db, &small(7)).await.expect("seeds PostgreSQL");
+
+    assert_eq!(checksum(&sqlite).await, checksum(&postgres).await);
+}
+
+both_databases!(
+    seeding_gives_the_asked_numbers_of_members_and_posts,
+    every_counter_equals_the_rows_it_counts,
+    nobody_follows_or_notifies_themselves_and_a_few_are_followed_by_many,
+    the_same_seed_gives_the_same_network,
+    a_seeded_member_can_use_the_app,
+    seeding_refuses_a_database_that_already_has_members,
+    sessions_for_the_benchmark_mix_heavy_and_light_followers,
+);
