@@ -206,42 +206,73 @@ async fn no_get_changes_the_database(app: TestApp) {
     assert!(status == 200 || status == 201, "{status}");
     assert_eq!(get(&app, &bob, "/api/posts/for-you").await.0, 200, "Bob's ranking is cached");
 
-    let before = snapshot(&app, ada.id).await;
+    read_everything_changes_nothing(&app, &ada, &bob, id(&hers)).await;
+
+    // A new month: the allowance shown grows by three, yet reading it writes nothing.
+    move_to_next_month(&app);
+    let token = murmur::accounts::session::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
+    let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&app.state.config));
+    let ada = Member { client: crate::common::client_for(&app.base, Some(&cookie)), ..ada };
+    read_everything_changes_nothing(&app, &ada, &bob, id(&hers)).await;
+    let (_, me) = get(&app, &ada, "/api/auth/me").await;
+    assert_eq!(me["invitesAvailable"], 5, "two left and three new");
+    let (status, _) = post_empty(&app, &ada, "/api/invites").await;
+    assert_eq!(status, 201);
+    let (_, me) = get(&app, &ada, "/api/auth/me").await;
+    assert_eq!(me["invitesAvailable"], 4);
+}
+
+/// Calls every GET of the OpenAPI document twice as `reader` (a first read that set something
+/// up would show on the second) and asserts the database is as before.
+async fn read_everything_changes_nothing(app: &TestApp, reader: &Member, other: &Member, post_id: i64) {
+    let before = snapshot(app, reader.id).await;
     let mut called = 0;
-    for (method, path, operation) in operations(&app).await {
+    for (method, path, operation) in operations(app).await {
         if method != "get" {
             continue;
         }
-        let path = fill_path(&path, |name| match name {
-            "username" => "bob".to_string(),
-            "userId" => bob.id.to_string(),
-            _ => id(&hers).to_string(),
-        });
-        let mut query = Vec::new();
-        for parameter in operation["parameters"].as_array().into_iter().flatten() {
-            if parameter["in"] == "query" {
-                match parameter["name"].as_str().unwrap() {
-                    "q" => query.push(("q", "bo")),
-                    "limit" => query.push(("limit", "10")),
-                    "offset" => query.push(("offset", "0")),
-                    _ => {}
+        // Another member's and the reader's own profile.
+        for username in [&other.username, &reader.username] {
+            let path = fill_path(&path, |name| match name {
+                "username" => username.clone(),
+                "userId" => other.id.to_string(),
+                _ => post_id.to_string(),
+            });
+            let mut query = Vec::new();
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                if parameter["in"] == "query" {
+                    match parameter["name"].as_str().unwrap() {
+                        "q" => query.push(("q", "a")),
+                        "limit" => query.push(("limit", "10")),
+                        "offset" => query.push(("offset", "0")),
+                        _ => {}
+                    }
                 }
             }
+            for _ in 0..2 {
+                let response = reader.client.get(app.url(&path)).query(&query).send().await.unwrap();
+                let status = response.status().as_u16();
+                assert!(status < 500, "GET {path}: {status}");
+                assert_ne!(status, 401, "GET {path}: the reader is logged in");
+            }
+            called += 1;
         }
-        // Twice: a first read that set something up would show on the second as well.
-        for _ in 0..2 {
-            let response = ada.client.get(app.url(&path)).query(&query).send().await.unwrap();
-            let status = response.status().as_u16();
-            assert!(status < 500, "GET {path}: {status}");
-        }
-        called += 1;
     }
-    assert!(called >= 15, "only {called} GET calls");
-    let after = snapshot(&app, ada.id).await;
+    assert!(called >= 30, "only {called} GET calls");
+    let after = snapshot(app, reader.id).await;
     for (table, rows) in &before {
         assert_eq!(Some(rows), after.get(table), "GET calls changed table {table}");
     }
     assert_eq!(before.len(), after.len());
+}
+
+/// Moves the clock to one hour into the next calendar month (UTC).
+fn move_to_next_month(app: &TestApp) {
+    use chrono::{Datelike, TimeZone, Utc};
+    let now = Utc.timestamp_millis_opt(app.clock.now()).unwrap();
+    let (year, month) = if now.month() == 12 { (now.year() + 1, 1) } else { (now.year(), now.month() + 1) };
+    let next_month = Utc.with_ymd_and_hms(year, month, 1, 1, 0, 0).unwrap();
+    app.clock.advance((next_month - now).to_std().unwrap());
 }
 
 // ---- naming another member's object --------------------------------------------------------
