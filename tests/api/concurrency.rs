@@ -194,6 +194,50 @@ async fn fifty_parallel_votes_make_one_vote(app: TestApp) {
     assert_eq!(seen_by(&app, &ada, id(&poll)).await["pollVotes"], json!({ "Tea": [bob.id], "Coffee": [] }));
 }
 
+async fn a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs(app: TestApp) {
+    let ada = app.member("ada").await;
+    let mut others: Vec<Member> = Vec::new();
+    for i in 0..10 {
+        others.push(app.member(&format!("member{i:02}")).await);
+    }
+    for round in 0..5 {
+        let (status, poll) = post(
+            &app,
+            &ada,
+            "/api/posts",
+            json!({ "content": format!("Round {round}"), "pollOptions": ["Tea", "Coffee"], "pollDurationHours": 1 }),
+        )
+        .await;
+        assert_eq!(status, 201);
+        let post_id = id(&poll);
+        let mut actions = Vec::new();
+        for member in &others {
+            let client = &member.client;
+            actions.push(client.post(app.url(&format!("/api/posts/{post_id}/vote"))).json(&json!({ "option": "Tea" })).send());
+            actions.push(client.post(app.url(&format!("/api/posts/{post_id}/like"))).send());
+            actions.push(client.post(app.url("/api/posts")).json(&json!({ "content": "♻️", "repostOfId": post_id })).send());
+        }
+        let deletion = ada.client.delete(app.url(&format!("/api/posts/{post_id}"))).send();
+        let (deleted, answers) = tokio::join!(deletion, futures::future::join_all(actions));
+
+        assert_eq!(deleted.unwrap().status(), 204);
+        for answer in answers {
+            let status = answer.unwrap().status().as_u16();
+            assert!([200, 201, 400, 404].contains(&status), "an action answered {status}");
+        }
+        for (what, sql) in [
+            ("votes", "SELECT CAST(COUNT(*) AS BIGINT) FROM poll_votes WHERE post_id = $1"),
+            ("likes", "SELECT CAST(COUNT(*) AS BIGINT) FROM likes WHERE post_id = $1"),
+            ("reposts", "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE repost_of_id = $1"),
+            ("notifications", "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications WHERE post_id = $1"),
+            ("counts", "SELECT like_count + repost_count FROM posts WHERE id = $1"),
+        ] {
+            let left: i64 = sqlx::query_scalar(sql).bind(post_id).fetch_one(&app.state.db.read).await.unwrap();
+            assert_eq!(left, 0, "round {round}: {what} left on the deleted post");
+        }
+    }
+}
+
 both_databases!(
     fifty_parallel_verifies_of_one_link_make_one_session,
     twenty_parallel_sign_ups_with_one_invite_make_one_account,
@@ -201,4 +245,5 @@ both_databases!(
     parallel_invite_generation_never_overdraws,
     thirty_parallel_follows_are_counted_exactly,
     fifty_parallel_votes_make_one_vote,
+    a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs,
 );
