@@ -476,7 +476,35 @@ async fn logout_others_ends_only_the_callers_other_sessions(app: TestApp) {
     assert_eq!(get(&app, &ada, "/api/auth/me").await.0, 200);
 }
 
+async fn follows_and_likes_are_always_the_callers(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let hers = id(&write(&app, &ada, "Like me").await);
+    crate::posts::follow(&app, &carol, &ada).await;
+    like(&app, &carol, hers).await;
+
+    // The body cannot name a follower: the follow is Bob's.
+    let (status, body) = post(&app, &bob, "/api/follows", json!({ "followingId": ada.id, "followerId": carol.id })).await;
+    assert_eq!(status, 200, "{body}");
+    let follow = "SELECT CAST(COUNT(*) AS BIGINT) FROM follows WHERE follower_id = $1";
+    assert_eq!((scalar(&app, follow, bob.id).await, scalar(&app, follow, carol.id).await), (1, 1));
+    // Unfollowing and unliking end Bob's follow and like only (he has no like to end).
+    let (status, _) = delete(&app, &bob, &format!("/api/follows/{}", ada.id)).await;
+    assert_eq!(status, 200);
+    let (status, body) = delete(&app, &bob, &format!("/api/posts/{hers}/like")).await;
+    assert_eq!(status, 200, "{body}");
+
+    assert_eq!((scalar(&app, follow, bob.id).await, scalar(&app, follow, carol.id).await), (0, 1));
+    let (_, profile) = get(&app, &ada, "/api/users/ada").await;
+    assert_eq!(profile["followerCount"], 1);
+    let seen = seen_by(&app, &carol, hers).await;
+    assert_eq!((&seen["likeCount"], &seen["isLiked"]), (&json!(1), &json!(true)));
+    assert_eq!(unread(&app, &ada).await, 2, "Carol's follow and like are still announced");
+}
+
 both_databases!(
+    follows_and_likes_are_always_the_callers,
     every_member_call_answers_visitors_401,
     no_get_changes_the_database,
     only_the_recipient_marks_a_notification_read,

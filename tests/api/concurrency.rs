@@ -93,6 +93,31 @@ async fn twenty_parallel_sign_ups_with_one_invite_make_one_account(app: TestApp)
     assert_eq!(used_by, vec![Some(member)], "the invite is used once, by the one account");
 }
 
+async fn people_with_one_name_signing_up_at_once_each_get_an_account(app: TestApp) {
+    at_start_of_window(&app, HOUR);
+    // Twenty addresses with one local part: their usernames all start from "sam".
+    let emails: Vec<String> = (0..20).map(|i| format!("sam@site{i:02}.example")).collect();
+    let mut links = Vec::new();
+    for email in &emails {
+        let code = operator_code(&app).await;
+        let (status, body) = request_sign_up(&app, email, &code).await;
+        assert_eq!(status, 200, "{body}");
+        links.push(mailbox::nth_mail(&outbox(&app), email, 1).await.verify_link());
+    }
+
+    let verifies = futures::future::join_all(links.iter().map(|link| verify(&app, link))).await;
+
+    let statuses: Vec<u16> = verifies.iter().map(|(_, status, _)| *status).collect();
+    assert_eq!(tally(&statuses, 200), 20, "{statuses:?}");
+    let mut usernames: Vec<String> =
+        verifies.iter().map(|(_, _, user)| user["username"].as_str().unwrap().to_string()).collect();
+    usernames.sort();
+    usernames.dedup();
+    assert_eq!(usernames.len(), 20, "{usernames:?}");
+    assert!(usernames.iter().all(|u| u.starts_with("sam")), "{usernames:?}");
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM users").await, 20);
+}
+
 async fn a_hundred_parallel_likes_make_one_like(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
@@ -241,6 +266,7 @@ async fn a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs(app: Test
 both_databases!(
     fifty_parallel_verifies_of_one_link_make_one_session,
     twenty_parallel_sign_ups_with_one_invite_make_one_account,
+    people_with_one_name_signing_up_at_once_each_get_an_account,
     a_hundred_parallel_likes_make_one_like,
     parallel_invite_generation_never_overdraws,
     thirty_parallel_follows_are_counted_exactly,
