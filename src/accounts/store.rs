@@ -73,13 +73,13 @@ async fn usernames_like(conn: &mut AnyConnection, base: &str) -> Result<HashSet<
     Ok(names.into_iter().collect())
 }
 
-/// The first candidate (`base`, `base2`, `base3`, …) not in `taken`.
 /// A random candidate number of at most 6 digits.
 fn random_start() -> u32 {
     2 + u32::from_le_bytes(crate::secrets::random_bytes::<4>()) % 999_000
 }
 
-/// The first free candidate from the `start`th on (then from the first, if all those are taken).
+/// The first candidate (`base`, `base2`, `base3`, …) not in `taken`, from the `start`th on
+/// (then from the first, if all those are taken).
 fn free_username(base: &str, taken: &HashSet<String>, start: u32) -> Result<Username> {
     (start..1_000_000)
         .chain(1..start)
