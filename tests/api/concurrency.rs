@@ -263,6 +263,45 @@ async fn a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs(app: Test
     }
 }
 
+async fn ten_parallel_puts_to_one_upload_url_store_one_image(app: TestApp) {
+    let ada = app.member("ada").await;
+    let url = crate::media::upload_url(&app, &ada).await;
+    let image = crate::media::png(8, 8);
+
+    let statuses = all_at_once(10, || {
+        ada.client.put(&url).header("content-type", "image/png").body(image.clone()).send()
+    })
+    .await;
+
+    assert_eq!((tally(&statuses, 200), tally(&statuses, 409)), (1, 9), "{statuses:?}");
+    let served = app
+        .client
+        .get(app.url(&format!("/objects/{}", crate::media::id_of(&url))))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(served.status(), 200, "the winner's image is still there");
+    assert_eq!(served.headers()["content-type"], "image/png");
+}
+
+async fn parallel_link_requests_never_pass_the_hourly_limit(app: TestApp) {
+    let ada = app.member("ada").await;
+    at_start_of_window(&app, HOUR);
+    let url = app.url("/api/auth/request-login-link");
+    let body = json!({ "email": ada.email });
+
+    let statuses = all_at_once(12, || app.client.post(&url).json(&body).send()).await;
+
+    assert_eq!((tally(&statuses, 200), tally(&statuses, 429)), (5, 7), "five an hour per address: {statuses:?}");
+    mailbox::wait_for_mail(&outbox(&app), &ada.email, 5).await;
+    let links: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM magic_links WHERE email = $1")
+        .bind(&ada.email)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(links, 5);
+}
+
 both_databases!(
     fifty_parallel_verifies_of_one_link_make_one_session,
     twenty_parallel_sign_ups_with_one_invite_make_one_account,
@@ -272,4 +311,6 @@ both_databases!(
     thirty_parallel_follows_are_counted_exactly,
     fifty_parallel_votes_make_one_vote,
     a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs,
+    ten_parallel_puts_to_one_upload_url_store_one_image,
+    parallel_link_requests_never_pass_the_hourly_limit,
 );
