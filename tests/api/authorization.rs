@@ -40,8 +40,7 @@ async fn poll(app: &TestApp, who: &Member) -> i64 {
 
 /// A visitor's client as a script would be: no cookie, no Origin, the custom header that
 /// passes the cross-site guard (so the answer is about the session, not about CSRF).
-fn visitor(app: &TestApp) -> reqwest::Client {
-    let _ = app;
+fn visitor() -> reqwest::Client {
     let mut headers = HeaderMap::new();
     headers.insert("x-requested-with", HeaderValue::from_static("murmur"));
     reqwest::Client::builder()
@@ -158,7 +157,7 @@ async fn snapshot(app: &TestApp, reader: i64) -> BTreeMap<String, Vec<String>> {
 // ---- visitors ------------------------------------------------------------------------------
 
 async fn every_member_call_answers_visitors_401(app: TestApp) {
-    let visitor = visitor(&app);
+    let visitor = visitor();
     let operations = operations(&app).await;
     for (method, path) in VISITOR_CALLS {
         assert!(
