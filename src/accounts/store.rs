@@ -24,10 +24,14 @@ pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis)
     let base = Username::derive_base(email.local_part());
     let display_name = display_name_from(email.local_part(), &base);
     let mut tried = HashSet::new();
-    for _ in 0..5 {
+    for attempt in 0..5 {
         let mut taken = usernames_like(conn, &base).await?;
         taken.extend(tried.iter().cloned());
-        let username = free_username(&base, &taken)?;
+        // The first try takes the lowest free name (`ada`, then `ada2`, …). A taken name means
+        // others are signing up with this base right now and all want that same next name;
+        // so later tries start at a random number, and concurrent sign-ups stop colliding.
+        let start = if attempt == 0 { 1 } else { random_start() };
+        let username = free_username(&base, &taken, start)?;
         // DO NOTHING rather than an error: in a PostgreSQL transaction a failed statement
         // would abort the whole transaction. A taken username (a concurrent sign-up) means
         // another try; a taken address means the member exists after all.
@@ -69,9 +73,16 @@ async fn usernames_like(conn: &mut AnyConnection, base: &str) -> Result<HashSet<
     Ok(names.into_iter().collect())
 }
 
-/// The first candidate (`base`, `base2`, `base3`, …) not in `taken`.
-fn free_username(base: &str, taken: &HashSet<String>) -> Result<Username> {
-    (1..1_000_000)
+/// A random candidate number of at most 6 digits.
+fn random_start() -> u32 {
+    2 + u32::from_le_bytes(crate::secrets::random_bytes::<4>()) % 999_000
+}
+
+/// The first candidate (`base`, `base2`, `base3`, …) not in `taken`, from the `start`th on
+/// (then from the first, if all those are taken).
+fn free_username(base: &str, taken: &HashSet<String>, start: u32) -> Result<Username> {
+    (start..1_000_000)
+        .chain(1..start)
         .filter_map(|n| Username::candidate(base, n))
         .find(|candidate| !taken.contains(candidate.as_str()))
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("no free username for base {base:?}")))
@@ -84,9 +95,13 @@ mod tests {
     #[test]
     fn the_first_free_candidate_wins() {
         let taken: HashSet<String> = ["ada", "ada2", "ada3"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(free_username("ada", &taken).unwrap().as_str(), "ada4");
-        assert_eq!(free_username("grace", &taken).unwrap().as_str(), "grace");
+        assert_eq!(free_username("ada", &taken, 1).unwrap().as_str(), "ada4");
+        assert_eq!(free_username("grace", &taken, 1).unwrap().as_str(), "grace");
         // a reserved base starts at 2
-        assert_eq!(free_username("search", &HashSet::new()).unwrap().as_str(), "search2");
+        assert_eq!(free_username("search", &HashSet::new(), 1).unwrap().as_str(), "search2");
+        // a later try starts where it is told, and wraps around
+        assert_eq!(free_username("ada", &taken, 500).unwrap().as_str(), "ada500");
+        let all_high: HashSet<String> = (999_998..1_000_000).map(|n| format!("ada{n}")).collect();
+        assert_eq!(free_username("ada", &all_high, 999_998).unwrap().as_str(), "ada");
     }
 }

@@ -39,6 +39,21 @@ pub async fn top_up(write: &AnyPool, user_id: i64, month: i64) -> Result<Option<
     Ok(available)
 }
 
+/// The allowance `top_up` would give for `month`, read without writing (GETs change nothing;
+/// the allowance is stored when it is next spent); None when there is nothing to add.
+pub async fn topped_up_allowance(read: &AnyPool, user_id: i64, month: i64) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar(
+        "SELECT invites_available + $1 * \
+           (($2 / 100) * 12 + ($2 % 100) - ((invites_month / 100) * 12 + (invites_month % 100))) \
+         FROM users WHERE id = $3 AND invites_month < $2",
+    )
+    .bind(MONTHLY_INVITES)
+    .bind(month)
+    .bind(user_id)
+    .fetch_optional(read)
+    .await?)
+}
+
 /// Inserts a fresh code (owner None: made by an operator) and answers it.
 pub async fn insert_code<'c, E>(executor: E, owner_id: Option<i64>, now: Millis) -> Result<(i64, String)>
 where

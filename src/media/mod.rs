@@ -23,7 +23,8 @@ use crate::error::{Error, Result};
 
 /// Most images one post carries.
 pub const MAX_IMAGES: usize = 4;
-/// Uploads never attached to a post or profile are removed after this.
+/// Uploads that no post or profile refers to (never claimed, or let go of: a deleted post, a
+/// replaced avatar) are removed once they and their last claim are this old.
 pub const ORPHAN_AGE: Millis = 24 * HOUR;
 /// How often the background upkeep runs.
 const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
@@ -133,9 +134,9 @@ pub fn object_path(media_id: &str) -> String {
     format!("/objects/{media_id}")
 }
 
-/// Removes uploads never attached within `ORPHAN_AGE` (row first, then the stored bytes, so
-/// a claim racing the cleanup either wins and keeps its image or finds no upload). Answers how
-/// many were removed.
+/// Removes uploads that nothing refers to, made and last claimed over `ORPHAN_AGE` ago (row
+/// first, then the stored bytes, so a claim racing the cleanup either wins and keeps its image
+/// or finds no upload). Answers how many were removed.
 pub async fn cleanup_orphans(state: &AppState, now: Millis) -> Result<u64> {
     const BATCH: i64 = 200;
     let before = now - ORPHAN_AGE;

@@ -60,12 +60,14 @@ where
     Ok(done.rows_affected() == 1)
 }
 
-/// Marks an upload as in use, so the orphan cleanup keeps it.
+/// Records that an upload was just claimed by a post or profile. The orphan cleanup keeps an
+/// upload claimed within `ORPHAN_AGE` even before the reference to it commits (on PostgreSQL
+/// this update's row lock makes a concurrent cleanup re-check `attached_at` and back off).
 pub async fn attach<'c, E>(executor: E, id: &str, now: Millis) -> Result<()>
 where
     E: Executor<'c, Database = Any>,
 {
-    sqlx::query("UPDATE media SET attached_at = COALESCE(attached_at, $2) WHERE id = $1")
+    sqlx::query("UPDATE media SET attached_at = $2 WHERE id = $1")
         .bind(id)
         .bind(now)
         .execute(executor)
@@ -73,23 +75,27 @@ where
     Ok(())
 }
 
-/// Uploads made before `before` and never attached, oldest first.
-pub async fn orphans(pool: &AnyPool, before: Millis, limit: i64) -> Result<Vec<String>> {
-    Ok(sqlx::query_scalar(
-        "SELECT id FROM media WHERE attached_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2",
-    )
-    .bind(before)
-    .bind(limit)
-    .fetch_all(pool)
-    .await?)
+/// An orphan: an upload older than the cut-off (`$1`), not claimed since, that nothing refers
+/// to any more: no post's image (deleting a post removes its `post_images` rows) and no
+/// member's avatar or header (kept as `/objects/{id}`; a replaced one is referred to no more).
+macro_rules! orphan_condition {
+    () => {
+        "media.created_at < $1 AND (media.attached_at IS NULL OR media.attached_at < $1) \
+         AND NOT EXISTS (SELECT 1 FROM post_images WHERE post_images.media_id = media.id) \
+         AND media.id NOT IN (SELECT substr(profile_image_url, 10) FROM users WHERE profile_image_url LIKE '/objects/%') \
+         AND media.id NOT IN (SELECT substr(header_image_url, 10) FROM users WHERE header_image_url LIKE '/objects/%')"
+    };
 }
 
-/// Deletes an orphan's row unless it was attached meanwhile; true when deleted.
+/// Orphaned uploads made before `before`, oldest first.
+pub async fn orphans(pool: &AnyPool, before: Millis, limit: i64) -> Result<Vec<String>> {
+    const SQL: &str = concat!("SELECT id FROM media WHERE ", orphan_condition!(), " ORDER BY created_at LIMIT $2");
+    Ok(sqlx::query_scalar(SQL).bind(before).bind(limit).fetch_all(pool).await?)
+}
+
+/// Deletes an orphan's row unless it was claimed or referred to meanwhile; true when deleted.
 pub async fn delete_orphan(pool: &AnyPool, id: &str, before: Millis) -> Result<bool> {
-    let done = sqlx::query("DELETE FROM media WHERE id = $1 AND attached_at IS NULL AND created_at < $2")
-        .bind(id)
-        .bind(before)
-        .execute(pool)
-        .await?;
+    const SQL: &str = concat!("DELETE FROM media WHERE ", orphan_condition!(), " AND media.id = $2");
+    let done = sqlx::query(SQL).bind(before).bind(id).execute(pool).await?;
     Ok(done.rows_affected() == 1)
 }

@@ -361,6 +361,9 @@ async fn vote(
     let post = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
+    if !store::lock_live(&mut tx, post.id).await? {
+        return Err(Error::not_found("Post not found"));
+    }
     let expires_at = post
         .poll_expires_at
         .ok_or_else(|| Error::bad_request("This post has no poll"))?;

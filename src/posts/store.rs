@@ -161,6 +161,21 @@ pub async fn bump(
     Ok(done.rows_affected() == 1)
 }
 
+/// Takes the row lock of a live post for the rest of the transaction; false when it is gone.
+/// For writes that change no counter of the post (a vote): on PostgreSQL a vote inserted while
+/// a delete is under way would otherwise outlive it (the delete removes the votes it sees, and
+/// inserting a vote does not wait for the post's row lock). Waiting here makes a vote either
+/// commit before the delete (which then removes it) or find the post deleted.
+pub async fn lock_live(conn: &mut AnyConnection, post_id: i64) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE posts SET poll_expires_at = poll_expires_at WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(post_id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 #[derive(Clone, Copy, Debug)]
 pub enum Counter {
     Likes,

@@ -143,7 +143,7 @@ async fn profile(
 ) -> Result<Json<User>> {
     let row = find(&state, &username).await?;
     if row.id == current.id {
-        let row = crate::invites::with_monthly_top_up(&state, row).await?;
+        let row = crate::invites::with_this_months_invites(&state, row).await?;
         return Ok(Json(row.own()));
     }
     Ok(Json(row.public()))

@@ -6,11 +6,14 @@ mod mailbox;
 mod smtp;
 
 mod accounts;
+mod authorization;
+mod concurrency;
 mod feeds;
 mod follows;
 mod foundation;
 mod invites;
 mod media;
+mod media_cleanup;
 mod notifications;
 mod posts;
 mod processes;

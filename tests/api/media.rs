@@ -16,7 +16,7 @@ const MAX: usize = 10 * 1024 * 1024;
 // ---------------------------------------------------------------------------------------------
 // Images made in the tests
 
-fn png(width: u32, height: u32) -> Vec<u8> {
+pub fn png(width: u32, height: u32) -> Vec<u8> {
     let picture = image::RgbImage::from_fn(width, height, |x, y| image::Rgb([x as u8, y as u8, 90]));
     let mut out = Cursor::new(Vec::new());
     image::DynamicImage::ImageRgb8(picture).write_to(&mut out, image::ImageFormat::Png).unwrap();
@@ -114,23 +114,23 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-async fn upload_url(app: &TestApp, member: &Member) -> String {
+pub async fn upload_url(app: &TestApp, member: &Member) -> String {
     let (status, body) = json(member.client.post(app.url("/api/objects/upload")).send().await.unwrap()).await;
     assert_eq!(status, 200, "{body}");
     body["uploadURL"].as_str().expect("uploadURL").to_string()
 }
 
-fn id_of(upload_url: &str) -> String {
+pub fn id_of(upload_url: &str) -> String {
     let path = upload_url.split('?').next().unwrap();
     path.rsplit('/').next().unwrap().to_string()
 }
 
-async fn put_bytes(member: &Member, url: &str, bytes: Vec<u8>) -> (u16, Value) {
+pub async fn put_bytes(member: &Member, url: &str, bytes: Vec<u8>) -> (u16, Value) {
     json(member.client.put(url).header("content-type", "image/jpeg").body(bytes).send().await.unwrap()).await
 }
 
 /// Uploads an image to the local store and answers the upload URL.
-async fn uploaded(app: &TestApp, member: &Member, bytes: Vec<u8>) -> String {
+pub async fn uploaded(app: &TestApp, member: &Member, bytes: Vec<u8>) -> String {
     let url = upload_url(app, member).await;
     let (status, body) = put_bytes(member, &url, bytes).await;
     assert_eq!(status, 200, "{body}");
