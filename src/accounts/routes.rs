@@ -262,7 +262,7 @@ pub async fn own_user(state: &AppState, current: &CurrentUser) -> Result<User> {
 /// A member's own view (with e-mail), with this month's invites counted (nothing is written).
 pub async fn own_user_by_id(state: &AppState, id: i64) -> Result<User> {
     let row = users::find_by_id(&state.db.read, id).await?.ok_or(Error::Unauthorized)?;
-    Ok(crate::invites::with_this_months_invites(state, row).await?.own())
+    Ok(row.own(state.clock.now()))
 }
 
 /// Ends the session on the server and clears the cookie.

@@ -22,12 +22,3 @@ pub async fn with_monthly_top_up(state: &AppState, mut row: UserRow) -> Result<U
     Ok(row)
 }
 
-/// The member's row with this month's invites counted but not stored: what a read shows. The
-/// months are stored (`with_monthly_top_up`) when an invite is next made.
-pub async fn with_this_months_invites(state: &AppState, mut row: UserRow) -> Result<UserRow> {
-    let month = store::month_of(state.clock.now());
-    if let Some(available) = store::topped_up_allowance(&state.db.read, row.id, month).await? {
-        row.invites_available = available;
-    }
-    Ok(row)
-}

@@ -39,19 +39,12 @@ pub async fn top_up(write: &AnyPool, user_id: i64, month: i64) -> Result<Option<
     Ok(available)
 }
 
-/// The allowance `top_up` would give for `month`, read without writing (GETs change nothing;
-/// the allowance is stored when it is next spent); None when there is nothing to add.
-pub async fn topped_up_allowance(read: &AnyPool, user_id: i64, month: i64) -> Result<Option<i64>> {
-    Ok(sqlx::query_scalar(
-        "SELECT invites_available + $1 * \
-           (($2 / 100) * 12 + ($2 % 100) - ((invites_month / 100) * 12 + (invites_month % 100))) \
-         FROM users WHERE id = $3 AND invites_month < $2",
-    )
-    .bind(MONTHLY_INVITES)
-    .bind(month)
-    .bind(user_id)
-    .fetch_optional(read)
-    .await?)
+/// The allowance `top_up` would give at `now`, computed from a member's stored allowance and
+/// top-up month without writing (GETs change nothing; it is stored when an invite is made).
+pub fn allowance_at(available: i64, invites_month: i64, now: Millis) -> i64 {
+    let index = |m: i64| (m / 100) * 12 + m % 100;
+    let months = index(month_of(now)) - index(invites_month);
+    if months > 0 { available + MONTHLY_INVITES * months } else { available }
 }
 
 /// Inserts a fresh code (owner None: made by an operator) and answers it.
@@ -141,6 +134,15 @@ pub async fn delete_code(conn: &mut AnyConnection, id: i64) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_allowance_grows_by_three_for_each_month_begun_since_the_last_top_up() {
+        let dec_1_2026 = 1_796_083_200_000; // 2026-12-01T00:00:00Z
+        assert_eq!(super::allowance_at(1, 202612, dec_1_2026), 1, "same month: nothing added");
+        assert_eq!(super::allowance_at(1, 202611, dec_1_2026), 4);
+        assert_eq!(super::allowance_at(0, 202512, dec_1_2026), 36, "a year later, across a year boundary");
+        assert_eq!(super::allowance_at(2, 202701, dec_1_2026), 2, "a later stored month never takes away");
+    }
+
     #[test]
     fn month_of_is_year_and_month_in_utc() {
         // 2026-11-30T23:59:59Z and 2026-12-01T00:00:00Z

@@ -234,5 +234,5 @@ async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, whi
     sqlx::query(sql).bind(&path).bind(user.id).execute(&mut *tx).await?;
     tx.commit().await?;
     let row = crate::users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
-    Ok(Json(row.own()))
+    Ok(Json(row.own(state.clock.now())))
 }

@@ -20,6 +20,8 @@ pub struct UserRow {
     pub follower_count: i64,
     pub following_count: i64,
     pub invites_available: i64,
+    /// year*100+month of the last stored invite top-up (see `invites::store::allowance_at`).
+    pub invites_month: i64,
 }
 
 /// The columns of `UserRow`, for `concat!` into static SQL (sqlx refuses unaudited dynamic SQL).
@@ -27,7 +29,7 @@ pub struct UserRow {
 macro_rules! user_columns {
     () => {
         "id, email, username, display_name, bio, website, profile_image_url, header_image_url, \
-         created_at, follower_count, following_count, invites_available"
+         created_at, follower_count, following_count, invites_available, invites_month"
     };
 }
 
@@ -69,10 +71,12 @@ impl UserRow {
         }
     }
 
-    /// The member's own view, with e-mail and invite allowance.
-    pub fn own(self) -> User {
+    /// The member's own view at `now`, with e-mail and the invite allowance including the
+    /// monthly top-ups not stored yet (a read shows them; making an invite stores them).
+    pub fn own(self, now: Millis) -> User {
         let email = Some(self.email.clone());
-        let invites = self.invites_available;
+        let invites =
+            crate::invites::store::allowance_at(self.invites_available, self.invites_month, now);
         User { email, invites_available: invites, ..self.public() }
     }
 }

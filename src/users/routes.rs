@@ -112,7 +112,7 @@ async fn search(
     .limit;
     let rows = store::search(&state.db.read, term, limit).await?;
     Ok(Json(
-        rows.into_iter().map(|row| view(row, current.id)).collect(),
+        rows.into_iter().map(|row| view(row, current.id, state.clock.now())).collect(),
     ))
 }
 
@@ -129,7 +129,7 @@ async fn update_profile(
     let row = store::update_profile(&state.db.write, current.id, &edit)
         .await?
         .ok_or(Error::Unauthorized)?;
-    Ok(Json(row.own()))
+    Ok(Json(row.own(state.clock.now())))
 }
 
 /// A member's profile. Only the member themself sees their e-mail and invite allowance.
@@ -143,8 +143,7 @@ async fn profile(
 ) -> Result<Json<User>> {
     let row = find(&state, &username).await?;
     if row.id == current.id {
-        let row = crate::invites::with_this_months_invites(&state, row).await?;
-        return Ok(Json(row.own()));
+        return Ok(Json(row.own(state.clock.now())));
     }
     Ok(Json(row.public()))
 }
@@ -194,9 +193,9 @@ async fn find(state: &AppState, username: &str) -> Result<UserRow> {
 }
 
 /// The caller's own record in full, anyone else's public view.
-fn view(row: UserRow, viewer: i64) -> User {
+fn view(row: UserRow, viewer: i64, now: crate::clock::Millis) -> User {
     if row.id == viewer {
-        row.own()
+        row.own(now)
     } else {
         row.public()
     }

@@ -23,6 +23,7 @@ struct Server {
 impl Server {
     async fn start(data_dir: &Path, database_url: &str, port: u16) -> Server {
         let base = format!("http://127.0.0.1:{port}");
+        let log = std::fs::File::create(data_dir.join(format!("server-{port}.log"))).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_murmur"))
             .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
             .arg("--data-dir")
@@ -32,12 +33,13 @@ impl Server {
             .env("MURMUR_SECRET", "a-shared-secret-for-every-process-of-this-test")
             .env("RUST_LOG", "murmur=warn")
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::from(log))
             .kill_on_drop(true)
             .spawn()
             .expect("the murmur binary starts");
         let probe = reqwest::Client::new();
-        for _ in 0..300 {
+        // Generous: on a busy 2-core machine a start (migrations included) can take a while.
+        for _ in 0..1200 {
             if let Ok(r) = probe.get(format!("{base}/healthz")).send().await {
                 if r.status() == 200 {
                     return Server { child, base };
@@ -45,7 +47,8 @@ impl Server {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("murmur serve did not become healthy on {base}");
+        let log = std::fs::read_to_string(data_dir.join(format!("server-{port}.log"))).unwrap_or_default();
+        panic!("murmur serve did not become healthy on {base}; its log:\n{log}");
     }
 
     fn url(&self, path: &str) -> String {
@@ -212,9 +215,9 @@ async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
     }
     let ids: Vec<i64> = members.iter().map(|m| m.0).collect();
     let acked = Arc::new(Mutex::new(Acked::default()));
-    let port = free_port();
     for round in 0..3 {
-        let mut server = Server::start(dir.path(), &url, port).await;
+        // A new port each time: a port freed by the kill may be taken by another test meanwhile.
+        let mut server = Server::start(dir.path(), &url, free_port()).await;
         let workers: Vec<_> = members
             .iter()
             .map(|(id, token)| {
@@ -228,7 +231,7 @@ async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
             let _ = tokio::time::timeout(Duration::from_secs(30), w).await;
         }
         // After the restart every acknowledged write is there and the counts agree.
-        let _restarted = Server::start(dir.path(), &url, port).await;
+        let _restarted = Server::start(dir.path(), &url, free_port()).await;
         let a = acked.lock().unwrap();
         let snapshot = Acked {
             posts: a.posts.clone(),
