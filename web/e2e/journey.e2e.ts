@@ -32,12 +32,17 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
   let bob: { context: BrowserContext; page: Page }
   let aliceInviteForBob = ''
   let pollPostId = 0
+  /** What chromium reported as refused by the server's Content-Security-Policy, on any page. */
+  const cspViolations: string[] = []
 
   async function open(viewport = DESKTOP) {
     const context = await newContext(browser, server.url, viewport)
     const page = await context.newPage()
     page.on('dialog', (dialog) => void dialog.accept())
     page.on('pageerror', (error) => console.error(`page error: ${error.message}`))
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(`${page.url()}: ${message.text()}`)
+    })
     return { context, page }
   }
 
@@ -371,5 +376,9 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Logout' }).click()
     await page.getByRole('heading', { name: 'The human network' }).waitFor()
     await mobile.context.close()
+  })
+
+  it('no screen broke the Content-Security-Policy', () => {
+    expect(cspViolations).toEqual([])
   })
 })
