@@ -120,6 +120,22 @@ impl ProfileEdit {
     }
 }
 
+/// Longest search term, in code points after trimming.
+pub const SEARCH_MAX_CHARS: usize = 100;
+
+/// A search as typed (`q`), parsed: trimmed, 1 to 100 code points.
+pub fn search_term(q: Option<&str>) -> crate::error::Result<&str> {
+    use crate::error::Error;
+    let term = q.unwrap_or("").trim();
+    if term.is_empty() {
+        return Err(Error::bad_request("Enter something to search for"));
+    }
+    if term.chars().count() > SEARCH_MAX_CHARS {
+        return Err(Error::bad_request(format!("A search can be at most {SEARCH_MAX_CHARS} characters long")));
+    }
+    Ok(term)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +164,14 @@ mod tests {
         }
         let long = format!("https://example.com/{}", "a".repeat(190));
         assert!(ProfileEdit::parse("Ada", "", &long).is_err());
+    }
+
+    #[test]
+    fn a_search_term_is_trimmed_and_bounded() {
+        assert_eq!(search_term(Some("  ada ")).unwrap(), "ada");
+        assert!(search_term(None).is_err());
+        assert!(search_term(Some(" \t ")).is_err());
+        assert!(search_term(Some(&"é".repeat(100))).is_ok());
+        assert!(search_term(Some(&"é".repeat(101))).is_err());
     }
 }
