@@ -13,6 +13,7 @@ fuzz_target!(|raw: &str| {
     assert_eq!(s, s.to_lowercase());
     assert!(s.chars().count() <= MAX_EMAIL_LEN, "{s:?} too long");
     assert!(!s.chars().any(char::is_control), "{s:?} has control characters");
+    assert!(!s.chars().any(char::is_whitespace), "{s:?} has white space");
     let local = email.local_part();
     assert!((1..=64).contains(&local.len()), "{s:?}");
     let domain = &s[local.len() + 1..];

@@ -16,6 +16,7 @@ fuzz_target!(|raw: Vec<String>| {
             assert_eq!(options, non_blank.as_slice(), "options changed or reordered");
             for (i, o) in options.iter().enumerate() {
                 assert!(!o.is_empty() && o.trim() == o, "{o:?}");
+                assert!(!o.contains('\0'), "PostgreSQL cannot store U+0000");
                 assert!(o.chars().count() <= POLL_OPTION_MAX_CHARS, "{o:?} too long");
                 assert!(!options[..i].contains(o), "{o:?} twice");
             }

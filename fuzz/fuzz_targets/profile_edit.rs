@@ -9,6 +9,9 @@ fuzz_target!(|input: (&str, &str, &str)| {
     let (name, bio, website) = input;
     let Ok(edit) = ProfileEdit::parse(name, bio, website) else { return };
     assert_eq!(edit.display_name, name.trim());
+    for field in [&edit.display_name, &edit.bio, &edit.website] {
+        assert!(!field.contains('\0'), "PostgreSQL cannot store U+0000: {field:?}");
+    }
     assert!((1..=DISPLAY_NAME_MAX).contains(&edit.display_name.chars().count()));
     assert!(edit.bio.chars().count() <= BIO_MAX && edit.bio == edit.bio.trim());
     assert!(edit.website.chars().count() <= WEBSITE_MAX && edit.website == edit.website.trim());

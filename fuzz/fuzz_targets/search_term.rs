@@ -23,6 +23,7 @@ fuzz_target!(|raw: &str| {
     let Ok(term) = search_term(Some(raw)) else { return };
     assert_eq!(term, raw.trim());
     assert!((1..=SEARCH_MAX_CHARS).contains(&term.chars().count()));
+    assert!(!term.contains('\0'), "PostgreSQL cannot take U+0000 in a parameter");
     let lowered = term.to_lowercase();
     assert_eq!(unescape(&escape_like(&lowered)), lowered);
 });

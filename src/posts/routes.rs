@@ -388,6 +388,10 @@ async fn vote(
     Path(id): Path<i64>,
     Json(body): Json<VoteRequest>,
 ) -> Result<Json<Post>> {
+    // No option holds U+0000 (PollOptions refuses it) and PostgreSQL refuses it in a parameter.
+    if body.option.contains('\0') {
+        return Err(Error::bad_request("That option is not in this poll"));
+    }
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
     let post = store::live_original(&mut tx, id)

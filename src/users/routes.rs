@@ -187,7 +187,10 @@ async fn likes(
 }
 
 async fn find(state: &AppState, username: &str) -> Result<UserRow> {
-    store::find_by_username(&state.db.read, username)
+    // Only a well-formed name can belong to a member; anything else (including U+0000, which
+    // PostgreSQL refuses in a parameter) is simply not found.
+    let username = crate::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
+    store::find_by_username(&state.db.read, username.as_str())
         .await?
         .ok_or_else(|| Error::not_found("User not found"))
 }
