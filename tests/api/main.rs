@@ -8,6 +8,7 @@ mod smtp;
 mod accounts;
 mod feeds;
 mod follows;
+mod hostile_text;
 mod foundation;
 mod invites;
 mod media;
