@@ -31,8 +31,10 @@ pub struct Path<T>(pub T);
 #[into_params(parameter_in = Query)]
 pub struct PageParams {
     /// Page size, 1 to 50 (default 20).
+    #[param(minimum = 1, maximum = 50)]
     pub limit: Option<i64>,
-    /// Items to skip, 0 or more (default 0).
+    /// Items to skip, 0 to 100000 (default 0).
+    #[param(minimum = 0, maximum = 100000)]
     pub offset: Option<i64>,
 }
 

@@ -32,6 +32,11 @@ impl Email {
         if local.is_empty() || local.len() > 64 || !domain_ok {
             return Err(invalid());
         }
+        // lettre accepts RFC 5321 quoted local parts, which may hold tabs, spaces and other
+        // characters no one types in a sign-up form (found by fuzzing); only dot-atoms pass.
+        if local.contains('"') || value.chars().any(|c| c.is_control() || c.is_whitespace()) {
+            return Err(invalid());
+        }
         // lettre's parser applies the RFC 5321 rules to the local part.
         value.parse::<lettre::Address>().map_err(|_| invalid())?;
         Ok(Email(value))
@@ -71,5 +76,14 @@ mod tests {
         }
         let long = format!("{}@example.com", "a".repeat(250));
         assert!(Email::parse(&long).is_err());
+    }
+
+    /// Found by fuzzing: lettre accepts quoted local parts, tabs and all.
+    #[test]
+    fn email_parser_handles_quoted_local_parts_with_tabs() {
+        let found = "\"64LLLLLLLLLLLLLLLLLL\tLLLLLLLL~LLLLLLLLLLLLLLLLLLLLLL\"@0KK.K";
+        assert!(Email::parse(found).is_err());
+        assert!(Email::parse("\"ada lovelace\"@example.com").is_err());
+        assert!(Email::parse("ada\u{0}@example.com").is_err());
     }
 }

@@ -60,21 +60,29 @@ impl Message {
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SignUpLinkRequest {
+    /// Trimmed and lower-cased; at most 254 characters.
+    #[schema(format = Email, max_length = 254)]
     email: String,
-    /// Required; a missing code answers "Please enter your invite code."
+    /// Required; a missing code answers "Please enter your invite code." Surrounding spaces
+    /// are trimmed and letters upper-cased before the check.
     #[serde(default)]
+    #[schema(pattern = r"^\s*[A-Za-z0-9]{12}\s*$")]
     invite_code: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
 pub struct LoginLinkRequest {
+    /// Trimmed and lower-cased; at most 254 characters.
+    #[schema(format = Email, max_length = 254)]
     email: String,
 }
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct VerifyParams {
-    /// The token from the e-mailed link.
+    /// The token from the e-mailed link (43 characters of base64url). Required: a missing or
+    /// malformed token answers 400.
+    #[param(required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
     token: Option<String>,
     /// The invite code from a sign-up link. Informational: the code used is the one stored
     /// with the token when the link was requested, so editing the URL cannot switch codes.

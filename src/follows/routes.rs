@@ -31,6 +31,7 @@ const FOLLOWS_PER_MINUTE: Limit = Limit {
 #[serde(rename_all = "camelCase")]
 pub struct FollowRequest {
     /// The member to follow.
+    #[schema(minimum = 1)]
     pub following_id: i64,
 }
 
@@ -42,7 +43,7 @@ pub struct FollowStatus {
 
 /// Whether the caller follows member `userId`.
 #[utoipa::path(get, path = "/api/follows/{userId}/status", tag = "follows",
-    params(("userId" = i64, Path, description = "Member id")),
+    params(("userId" = i64, Path, minimum = 1, description = "Member id")),
     responses((status = 200, body = FollowStatus), (status = 401, body = ErrorBody)))]
 async fn status(
     State(state): State<AppState>,
@@ -89,7 +90,7 @@ async fn follow(
 
 /// Stops following a member; not following is fine too.
 #[utoipa::path(delete, path = "/api/follows/{userId}", tag = "follows",
-    params(("userId" = i64, Path, description = "Member id")),
+    params(("userId" = i64, Path, minimum = 1, description = "Member id")),
     responses((status = 200, body = FollowStatus), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unfollow(

@@ -52,7 +52,7 @@ impl From<InviteRow> for Invite {
 }
 
 /// The member's own invite codes, newest first.
-#[utoipa::path(get, path = "/api/invites", tag = "invites",
+#[utoipa::path(get, path = "/api/invites", tag = "invites", operation_id = "list_invites",
     responses((status = 200, body = [Invite]), (status = 401, body = crate::error::ErrorBody)))]
 async fn list(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Vec<Invite>>> {
     let rows = store::list_for_owner(&state.db.read, current.id).await?;
@@ -61,7 +61,7 @@ async fn list(State(state): State<AppState>, current: CurrentUser) -> Result<Jso
 
 /// Makes a code valid for 7 days, taking one from the member's allowance (3 to start, 3 more
 /// at the start of each calendar month, UTC).
-#[utoipa::path(post, path = "/api/invites", tag = "invites",
+#[utoipa::path(post, path = "/api/invites", tag = "invites", operation_id = "create_invite",
     responses((status = 201, body = Invite), (status = 400, body = crate::error::ErrorBody),
               (status = 401, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 async fn create(State(state): State<AppState>, current: CurrentUser) -> Result<(StatusCode, Json<Invite>)> {

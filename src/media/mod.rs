@@ -14,6 +14,9 @@ use std::time::Duration;
 
 
 pub use images::{MAX_BYTES, MAX_PIXELS};
+// For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
+pub use images::{CleanImage, clean as clean_image};
+pub use storage::is_media_id;
 pub use routes::{api_router, object_routes};
 pub use storage::{MediaStore, S3Settings};
 

@@ -72,6 +72,7 @@ async fn create_upload(State(state): State<AppState>, user: CurrentUser) -> Resu
 #[into_params(parameter_in = Query)]
 pub struct UploadSignature {
     /// When the URL stops working (ms since the epoch), as handed out.
+    #[param(minimum = 0)]
     expires: i64,
     /// The server's signature over id and expiry, as handed out.
     sig: String,
@@ -86,7 +87,7 @@ pub struct Uploaded {
 /// Receives an upload's bytes (local store). The signed URL is the authorisation, as with a
 /// presigned bucket URL; it works for one new image and at most 15 minutes.
 #[utoipa::path(put, path = "/api/objects/upload/{id}", tag = "media",
-    params(("id" = String, Path, description = "Upload id from the upload URL"), UploadSignature),
+    params(("id" = String, Path, pattern = "^[0-9a-f]{32}$", description = "Upload id from the upload URL"), UploadSignature),
     request_body(content = Vec<u8>, content_type = "application/octet-stream",
         description = "The file's raw bytes: JPEG, PNG, GIF or WebP, at most 10485760 bytes"),
     responses((status = 200, body = Uploaded), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody),
@@ -190,6 +191,7 @@ async fn serve_image(State(state): State<AppState>, Path(id): Path<String>) -> R
 pub struct ImageRequest {
     /// An upload URL this server handed out, or the `/objects/{id}` path of an upload of yours.
     #[serde(rename = "imageURL")]
+    #[schema(min_length = 1, max_length = 4096)]
     image_url: String,
 }
 

@@ -31,8 +31,10 @@ pub const MAX_LIMIT: i64 = 100;
 #[into_params(parameter_in = Query)]
 pub struct ListParams {
     /// 1 to 100 (default 50).
+    #[param(minimum = 1, maximum = 100)]
     pub limit: Option<i64>,
-    /// Items to skip, 0 or more (default 0).
+    /// Items to skip, 0 to 100000 (default 0).
+    #[param(minimum = 0, maximum = 100000)]
     pub offset: Option<i64>,
 }
 
@@ -64,8 +66,10 @@ pub struct UnreadCount {
 }
 
 /// The caller's notifications, newest first.
-#[utoipa::path(get, path = "/api/notifications", tag = "notifications", params(ListParams),
-    responses((status = 200, body = Vec<Notification>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/notifications", tag = "notifications", operation_id = "list_notifications", params(ListParams),
+    responses((status = 200, body = Vec<Notification>, links(
+        ("markRead" = (operation_id = "mark_read", parameters(("id" = "$response.body#/0/id")),
+            description = "Marks the newest notification read")))), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn list(
     State(state): State<AppState>,
@@ -105,7 +109,7 @@ async fn list(
 
 /// Marks one of the caller's notifications read (someone else's: 404, as if it did not exist).
 #[utoipa::path(put, path = "/api/notifications/{id}/read", tag = "notifications",
-    params(("id" = i64, Path, description = "Notification id")),
+    params(("id" = i64, Path, minimum = 1, description = "Notification id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn mark_read(

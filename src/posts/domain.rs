@@ -16,7 +16,13 @@ pub const MAX_MENTIONS: usize = 10;
 /// Usernames are 3 to 20 characters (the users table's check).
 const USERNAME_CHARS: std::ops::RangeInclusive<usize> = 3..=20;
 
-/// A post's text: trimmed, 1 to 500 code points.
+/// PostgreSQL cannot store U+0000 in text (the insert would fail with a 500), and no person
+/// types it: text holding one is refused at the edge on both databases.
+pub fn no_nul(what: &str) -> Error {
+    Error::bad_request(format!("{what} cannot contain the character U+0000"))
+}
+
+/// A post's text: trimmed, 1 to 500 code points, without U+0000.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PostContent(String);
 
@@ -30,6 +36,9 @@ impl PostContent {
             return Err(Error::bad_request(format!(
                 "A post can be at most {POST_MAX_CHARS} characters long"
             )));
+        }
+        if text.contains('\0') {
+            return Err(no_nul("A post"));
         }
         Ok(PostContent(text.to_string()))
     }
@@ -70,6 +79,9 @@ impl PollOptions {
                 "A poll option can be at most {POLL_OPTION_MAX_CHARS} characters long"
             )));
         }
+        if options.iter().any(|o| o.contains('\0')) {
+            return Err(no_nul("A poll option"));
+        }
         for (i, option) in options.iter().enumerate() {
             if options[..i].contains(option) {
                 return Err(Error::bad_request(
@@ -109,7 +121,7 @@ impl PollDuration {
 /// `MAX_MENTIONS`. A mention is `@` followed by 3 to 20 letters, digits or underscores, where the
 /// `@` does not continue a word (so e-mail addresses and `a@b` are not mentions) and the name
 /// is not followed by more name-like characters (`@ada.lovelace` mentions `ada`, but
-/// `@ada@example.com` mentions nobody).
+/// `@ada@example.com` mentions nobody). Reserved words (`@everyone`) are never mentions.
 pub fn mentions(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let is_name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -135,7 +147,9 @@ pub fn mentions(text: &str) -> Vec<String> {
         };
         if starts_word && ends_cleanly && USERNAME_CHARS.contains(&name_len) {
             let name: String = chars[i + 1..end].iter().collect::<String>().to_lowercase();
-            if !found.contains(&name) {
+            // A reserved word (`@everyone`, `@admin`) is no member's name: plain text, so it
+            // does not use up one of the post's mention slots.
+            if !found.contains(&name) && !crate::accounts::username::is_reserved(&name) {
                 found.push(name);
             }
         }
@@ -211,5 +225,28 @@ mod tests {
     fn mentions_are_bounded() {
         let text: String = (0..30).map(|i| format!("@user{i:02} ")).collect();
         assert_eq!(mentions(&text).len(), MAX_MENTIONS);
+    }
+
+    // Regressions found by fuzzing (fuzz/fuzz_targets/, see docs/security.md).
+
+    #[test]
+    fn mention_parser_handles_reserved_words() {
+        assert!(mentions("@feed\n\n").is_empty());
+        // Reserved words no longer use up the post's mention slots.
+        let text = "@everyone @here @admin @support @help @staff @root @system @mod @feed @ada";
+        assert_eq!(mentions(text), ["ada"]);
+    }
+
+    #[test]
+    fn post_content_handles_nul() {
+        assert!(PostContent::parse("\0\u{2}").is_err());
+        assert!(PostContent::parse("hello\0world").is_err());
+    }
+
+    #[test]
+    fn poll_options_handle_nul() {
+        let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(PollOptions::parse(&opts(&["\0", "\u{11}\0", ""])).is_err());
+        assert!(PollOptions::parse(&opts(&["yes", "n\0o"])).is_err());
     }
 }

@@ -46,24 +46,43 @@ pub const MAX_IMAGES: usize = 4;
 pub struct CreatePost {
     /// 1 to 500 characters after trimming. Ignored on a repost (stored as "♻️").
     #[serde(default)]
+    #[schema(min_length = 1, max_length = 500)]
     pub content: String,
     /// At most 4 uploaded images (the URLs the upload call answered).
     #[serde(default)]
+    #[schema(max_items = 4)]
     pub image_urls: Vec<String>,
     /// Blank options are dropped; then 2 to 4 distinct options of at most 80 characters.
     #[serde(default)]
+    #[schema(schema_with = poll_options_schema)]
     pub poll_options: Vec<String>,
     /// How long the poll stays open: 1 to 168 hours (default 24).
+    #[schema(minimum = 1, maximum = 168)]
     pub poll_duration_hours: Option<i64>,
     /// The post this one answers.
+    #[schema(minimum = 1)]
     pub reply_to_id: Option<i64>,
     /// Makes this a repost of that post (reposting a repost reposts its original).
+    #[schema(minimum = 1)]
     pub repost_of_id: Option<i64>,
+}
+
+/// `pollOptions` in the document: the item bound (80 characters) cannot be said with a field
+/// attribute on a `Vec<String>`.
+fn poll_options_schema() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    ArrayBuilder::new()
+        .items(ObjectBuilder::new().schema_type(Type::String).max_length(Some(80)))
+        .max_items(Some(4))
+        .unique_items(true)
+        .description(Some("Blank options are dropped; then 2 to 4 distinct options of at most 80 characters."))
+        .build()
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct VoteRequest {
     /// The text of the chosen option.
+    #[schema(min_length = 1, max_length = 80)]
     pub option: String,
 }
 
@@ -80,8 +99,21 @@ pub struct Thread {
 ///
 /// A repost's content is ignored: the spec's client sends "♻️", and that is what is stored.
 /// A member reposts a post once; a second attempt is a 409 "Already reposted".
-#[utoipa::path(post, path = "/api/posts", tag = "posts", request_body = CreatePost,
-    responses((status = 201, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+#[utoipa::path(post, path = "/api/posts", tag = "posts", operation_id = "create_post", request_body = CreatePost,
+    responses((status = 201, body = Post, links(
+                  ("thread" = (operation_id = "thread", parameters(("id" = "$response.body#/id")),
+                      description = "The new post's thread")),
+                  ("like" = (operation_id = "like", parameters(("id" = "$response.body#/id")),
+                      description = "Likes the new post")),
+                  ("unlike" = (operation_id = "unlike", parameters(("id" = "$response.body#/id")),
+                      description = "Takes back a like of the new post")),
+                  ("vote" = (operation_id = "vote", parameters(("id" = "$response.body#/id")),
+                      description = "Votes in the new post's poll")),
+                  ("unrepost" = (operation_id = "unrepost", parameters(("id" = "$response.body#/id")),
+                      description = "Undoes the caller's repost of the new post")),
+                  ("delete" = (operation_id = "delete", parameters(("id" = "$response.body#/id")),
+                      description = "Deletes the new post")))),
+              (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
 async fn create(
@@ -213,7 +245,7 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
 /// Deletes one of the caller's posts. A repost is simply removed; any other post is
 /// soft-deleted: its text, images, poll, likes, reposts and the notifications about it go, its
 /// replies stay (still pointing at it) and its parent counts one reply fewer.
-#[utoipa::path(delete, path = "/api/posts/{id}", tag = "posts", params(("id" = i64, Path, description = "Post id")),
+#[utoipa::path(delete, path = "/api/posts/{id}", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn delete(
@@ -266,7 +298,7 @@ async fn undo_repost(tx: &mut sqlx::AnyConnection, member: i64, original: i64) -
 }
 
 /// Undoes the caller's repost of post `id` (or of its original, when `id` is a repost).
-#[utoipa::path(delete, path = "/api/posts/{id}/repost", tag = "posts", params(("id" = i64, Path, description = "Post id")),
+#[utoipa::path(delete, path = "/api/posts/{id}/repost", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unrepost(
@@ -284,7 +316,7 @@ async fn unrepost(
 }
 
 /// Likes a post (a repost: its original). Liking twice changes nothing. Answers the post.
-#[utoipa::path(post, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, description = "Post id")),
+#[utoipa::path(post, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn like(
@@ -324,7 +356,7 @@ async fn like(
 }
 
 /// Takes back a like; unliking a post not liked changes nothing. Answers the post.
-#[utoipa::path(delete, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, description = "Post id")),
+#[utoipa::path(delete, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unlike(
@@ -345,7 +377,7 @@ async fn unlike(
 }
 
 /// Votes in a post's poll, once. Answers the post with the new tally.
-#[utoipa::path(post, path = "/api/posts/{id}/vote", tag = "posts", params(("id" = i64, Path, description = "Post id")),
+#[utoipa::path(post, path = "/api/posts/{id}/vote", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     request_body = VoteRequest,
     responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
@@ -356,6 +388,10 @@ async fn vote(
     Path(id): Path<i64>,
     Json(body): Json<VoteRequest>,
 ) -> Result<Json<Post>> {
+    // No option holds U+0000 (PollOptions refuses it) and PostgreSQL refuses it in a parameter.
+    if body.option.contains('\0') {
+        return Err(Error::bad_request("That option is not in this poll"));
+    }
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
     let post = store::live_original(&mut tx, id)
@@ -381,7 +417,7 @@ async fn vote(
 }
 
 /// A post with the posts above it and its replies. A repost's thread is its original's.
-#[utoipa::path(get, path = "/api/posts/{id}/thread", tag = "posts", params(("id" = i64, Path, description = "Post id")),
+#[utoipa::path(get, path = "/api/posts/{id}/thread", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Thread), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn thread(

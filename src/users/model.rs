@@ -120,8 +120,34 @@ impl ProfileEdit {
                 return Err(Error::bad_request("Website must be a web address starting with http:// or https://"));
             }
         }
+        // PostgreSQL cannot store U+0000 in text (the update would fail with a 500).
+        for (field, value) in [("Display name", display_name), ("Bio", bio), ("Website", website)] {
+            if value.contains('\0') {
+                return Err(Error::bad_request(format!("{field} cannot contain the character U+0000")));
+            }
+        }
         Ok(ProfileEdit { display_name: display_name.to_string(), bio: bio.to_string(), website: website.to_string() })
     }
+}
+
+/// Longest search term, in code points after trimming.
+pub const SEARCH_MAX_CHARS: usize = 100;
+
+/// A search as typed (`q`), parsed: trimmed, 1 to 100 code points, without U+0000.
+pub fn search_term(q: Option<&str>) -> crate::error::Result<&str> {
+    use crate::error::Error;
+    let term = q.unwrap_or("").trim();
+    if term.is_empty() {
+        return Err(Error::bad_request("Enter something to search for"));
+    }
+    if term.chars().count() > SEARCH_MAX_CHARS {
+        return Err(Error::bad_request(format!("A search can be at most {SEARCH_MAX_CHARS} characters long")));
+    }
+    // PostgreSQL refuses U+0000 in a text parameter (a 500); no name contains it anyway.
+    if term.contains('\0') {
+        return Err(Error::bad_request("A search cannot contain the character U+0000"));
+    }
+    Ok(term)
 }
 
 #[cfg(test)]
@@ -152,5 +178,28 @@ mod tests {
         }
         let long = format!("https://example.com/{}", "a".repeat(190));
         assert!(ProfileEdit::parse("Ada", "", &long).is_err());
+    }
+
+    #[test]
+    fn a_search_term_is_trimmed_and_bounded() {
+        assert_eq!(search_term(Some("  ada ")).unwrap(), "ada");
+        assert!(search_term(None).is_err());
+        assert!(search_term(Some(" \t ")).is_err());
+        assert!(search_term(Some(&"é".repeat(100))).is_ok());
+        assert!(search_term(Some(&"é".repeat(101))).is_err());
+    }
+
+    // Regressions found by fuzzing (fuzz/fuzz_targets/): PostgreSQL cannot take U+0000.
+
+    #[test]
+    fn search_term_handles_nul() {
+        assert!(search_term(Some("N\u{e}\0")).is_err());
+    }
+
+    #[test]
+    fn profile_edit_handles_nul() {
+        assert!(ProfileEdit::parse("\u{1}\0", "", "").is_err());
+        assert!(ProfileEdit::parse("Ada", "hi\0", "").is_err());
+        assert!(ProfileEdit::parse("Ada", "", "https://ada.dev/\0").is_err());
     }
 }

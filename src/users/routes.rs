@@ -30,12 +30,13 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 pub const SUGGESTED_DEFAULT: i64 = 10;
 pub const SEARCH_DEFAULT: i64 = 20;
-pub const SEARCH_MAX_CHARS: usize = 100;
+pub use super::model::SEARCH_MAX_CHARS;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SuggestedParams {
     /// 1 to 50 (default 10).
+    #[param(minimum = 1, maximum = 50)]
     pub limit: Option<i64>,
 }
 
@@ -43,8 +44,11 @@ pub struct SuggestedParams {
 #[into_params(parameter_in = Query)]
 pub struct SearchParams {
     /// 1 to 100 characters after trimming; matched against usernames and display names.
+    /// Required: a missing or blank term answers 400.
+    #[param(required = true, min_length = 1, max_length = 100)]
     pub q: Option<String>,
     /// 1 to 50 (default 20).
+    #[param(minimum = 1, maximum = 50)]
     pub limit: Option<i64>,
 }
 
@@ -52,12 +56,15 @@ pub struct SearchParams {
 #[serde(rename_all = "camelCase")]
 pub struct ProfileRequest {
     /// 1 to 50 characters after trimming.
+    #[schema(min_length = 1, max_length = 50)]
     pub display_name: String,
     /// At most 160 characters.
     #[serde(default)]
+    #[schema(max_length = 160)]
     pub bio: String,
     /// Empty, or an http(s) address of at most 200 characters.
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub website: String,
 }
 
@@ -92,15 +99,7 @@ async fn search(
     current: CurrentUser,
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Vec<User>>> {
-    let term = params.q.as_deref().unwrap_or("").trim();
-    if term.is_empty() {
-        return Err(Error::bad_request("Enter something to search for"));
-    }
-    if term.chars().count() > SEARCH_MAX_CHARS {
-        return Err(Error::bad_request(format!(
-            "A search can be at most {SEARCH_MAX_CHARS} characters long"
-        )));
-    }
+    let term = super::model::search_term(params.q.as_deref())?;
     let limit = Page::parse(
         &PageParams {
             limit: params.limit,
@@ -187,7 +186,10 @@ async fn likes(
 }
 
 async fn find(state: &AppState, username: &str) -> Result<UserRow> {
-    store::find_by_username(&state.db.read, username)
+    // Only a well-formed name can belong to a member; anything else (including U+0000, which
+    // PostgreSQL refuses in a parameter) is simply not found.
+    let username = crate::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
+    store::find_by_username(&state.db.read, username.as_str())
         .await?
         .ok_or_else(|| Error::not_found("User not found"))
 }

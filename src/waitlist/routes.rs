@@ -27,6 +27,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, ToSchema)]
 pub struct JoinRequest {
+    /// Trimmed and lower-cased; at most 254 characters.
+    #[schema(format = Email, max_length = 254)]
     email: String,
 }
 

@@ -10,6 +10,7 @@ mod authorization;
 mod concurrency;
 mod feeds;
 mod follows;
+mod hostile_text;
 mod foundation;
 mod invites;
 mod media;
