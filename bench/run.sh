@@ -14,13 +14,17 @@
 #                         (e.g. postgres://postgres@127.0.0.1:5432/test); a fresh database
 #                         murmur_bench_<pid> is created there and dropped afterwards
 #   --binary PATH         use this murmur binary instead of building `cargo build --release`
+#   --sessions K          sessions to start (default: the member count, at most 5000): writes are
+#                         spread over them so that the per-member rate limits (30 posts, 120
+#                         likes, 60 follows a minute) do not turn the write rows into 429s
 #   --keep                keep the temporary directory (database, server log, raw results)
 #
 # What it does:
 #   1. builds the release binary (unless --binary), installs wrk with apt-get if it is missing;
 #   2. seeds a database in a temporary directory (or a fresh PostgreSQL database) with
-#      `murmur seed`, which also starts 40 sessions: 10 for the members who follow the most,
-#      10 for those who follow the fewest, 20 spread over everyone;
+#      `murmur seed`, which also starts sessions: a quarter for the members who follow the most,
+#      a quarter for those who follow the fewest, the rest spread over everyone (feed-heavy
+#      uses the 10 who follow the most);
 #   3. starts `murmur serve` on 127.0.0.1 and a free port, records its idle memory (VmRSS);
 #   4. probes every endpoint once: a 404 means "not built yet", and that row is skipped (marked);
 #   5. runs wrk (2 threads) for each endpoint and concurrency, each request as a random member;
@@ -29,12 +33,14 @@
 #   6. restarts the server with sqlx's statement log on and counts the statements 10 sequential
 #      requests of each endpoint execute (queries per request; no server changes needed);
 #   7. prints the table and the server's memory (VmRSS idle, VmHWM peak), cleans up.
+# Each row also gives the share of non-2xx answers (429s included) and the machine's 1-minute
+# load average when it started: other work on the machine depresses absolute figures.
 # Output: a Markdown table on stdout (progress on stderr); raw wrk output in the temp dir.
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
 ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search post like follow mixed"
-PG_URL="" BINARY="" KEEP=0 SESSIONS=40
+PG_URL="" BINARY="" KEEP=0 SESSIONS=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
@@ -46,12 +52,14 @@ while [[ $# -gt 0 ]]; do
     --endpoints) ENDPOINTS="$2"; shift 2 ;;
     --postgres) PG_URL="$2"; shift 2 ;;
     --binary) BINARY="$2"; shift 2 ;;
+    --sessions) SESSIONS="$2"; shift 2 ;;
     --keep) KEEP=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 
+[[ -z "$SESSIONS" ]] && SESSIONS=$(( MEMBERS < 5000 ? MEMBERS : 5000 ))
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 LUA="$ROOT/bench/murmur.lua"
 log() { echo "bench: $*" >&2; }
@@ -153,18 +161,22 @@ for e in $ENDPOINTS; do
   log "probe $e: ${STATUS[$e]}${MISSING[$e]:+ (not built yet: skipped)}"
 done
 
-declare -A RPS P50 P99 ERR
+declare -A RPS P50 P99 ERR LOAD
+loadavg() { cut -d' ' -f1 /proc/loadavg; }
 for c in $CONCURRENCY; do
   for e in $ENDPOINTS; do
     [[ -n "${MISSING[$e]:-}" ]] && continue
+    LOAD[$e,$c]=$(loadavg)
     out="$(wrk -t2 -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
       "$e" "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" 2>&1 | tee -a "$WORK/wrk.txt")" || true
-    read -r _ requests duration p50 p99 errors <<<"$(grep '^RESULT' <<<"$out" || echo "RESULT 0 1 0 0 0")"
+    read -r _ requests duration p50 p99 non2xx sockerr <<<"$(grep '^RESULT' <<<"$out" || echo "RESULT 0 1 0 0 0 0")"
     RPS[$e,$c]=$(echo "scale=0; $requests * 1000000 / $duration" | bc)
     P50[$e,$c]=$(echo "scale=2; $p50 / 1000" | bc)
     P99[$e,$c]=$(echo "scale=2; $p99 / 1000" | bc)
-    ERR[$e,$c]=$errors
-    log "$e c=$c: ${RPS[$e,$c]} req/s, p50 ${P50[$e,$c]} ms, p99 ${P99[$e,$c]} ms, $errors errors/non-2xx"
+    # wrk's status errors are answers above 399: "non-2xx" here (the app sends no 3xx to these).
+    ERR[$e,$c]="$(awk -v n="$non2xx" -v r="$requests" 'BEGIN { printf "%.1f%%", r ? 100 * n / r : 0 }')"
+    [[ "$sockerr" != 0 ]] && ERR[$e,$c]+=" +$sockerr socket"
+    log "$e c=$c (load ${LOAD[$e,$c]}): ${RPS[$e,$c]} req/s, p50 ${P50[$e,$c]} ms, p99 ${P99[$e,$c]} ms, non-2xx ${ERR[$e,$c]}"
   done
 done
 RSS_PEAK=$(mem_kb VmHWM)
@@ -184,21 +196,21 @@ for e in $ENDPOINTS; do
 done
 stop_server
 
-ratio() { [[ -n "${RPS[healthz,$2]:-}" && "${RPS[healthz,$2]}" != 0 ]] && echo "scale=2; ${RPS[$1,$2]} / ${RPS[healthz,$2]}" | bc || echo "-"; }
+ratio() { [[ -n "${RPS[healthz,$2]:-}" && "${RPS[healthz,$2]}" != 0 ]] && awk -v a="${RPS[$1,$2]}" -v b="${RPS[healthz,$2]}" 'BEGIN { printf "%.3f", a / b }' || echo "-"; }
 echo
 echo "## Murmur benchmark: $DB_NAME, $MEMBERS members, $POSTS posts ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ))"
 echo
 echo "Seed: $(printf "%.1f" "$SEED_SECONDS") s wall, database ${DB_SIZE}. $(cat "$WORK/seed.txt")"
 echo "wrk -t2, $DURATION per run. Server memory: VmRSS idle $((RSS_IDLE / 1024)) MB, VmHWM (peak) $((RSS_PEAK / 1024)) MB."
 echo
-echo "| endpoint | conns | req/s | p50 ms | p99 ms | × /healthz | non-2xx/errors | queries/req |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| endpoint | conns | req/s | p50 ms | p99 ms | × /healthz | non-2xx | queries/req | load avg |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for e in $ENDPOINTS; do
   if [[ -n "${MISSING[$e]:-}" ]]; then
-    echo "| $e | - | not built yet (404) | | | | | |"
+    echo "| $e | - | not built yet (404) | | | | | | |"
     continue
   fi
   for c in $CONCURRENCY; do
-    echo "| $e | $c | ${RPS[$e,$c]} | ${P50[$e,$c]} | ${P99[$e,$c]} | $(ratio "$e" "$c") | ${ERR[$e,$c]} | ${QUERIES[$e]} |"
+    echo "| $e | $c | ${RPS[$e,$c]} | ${P50[$e,$c]} | ${P99[$e,$c]} | $(ratio "$e" "$c") | ${ERR[$e,$c]} | ${QUERIES[$e]} | ${LOAD[$e,$c]} |"
   done
 done

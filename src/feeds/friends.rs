@@ -11,9 +11,18 @@
 //!   size. Measured on 1M posts / 10k members, a member following 200: first page 1.8 ms,
 //!   offset 200 13 ms (the plain `IN (…)` form took 103 ms: it read every post of every
 //!   followed member from the heap).
-//! - SQLite (single machine, smaller instances) has no `LATERAL`; `author_id IN (…)` makes its
-//!   planner probe the same partial index once per followed member and sort the matches
-//!   (about 1 ms on the same data).
+//! - SQLite has no `LATERAL`, and its planner answers `author_id IN (…) ORDER BY id DESC` by
+//!   walking all top-level posts newest first (`posts_reply_to_idx`) until the page is full.
+//!   That is fast for members who follow many (their followees' posts are everywhere) but a
+//!   scan of most of the table for members who follow few: measured on 1M posts (bench/run.sh,
+//!   docs/performance.md), a member following 4 took 313 ms at offset 200, and the benchmark's
+//!   random members had a feed p99 near 1 s. So SQLite picks the form by the viewer's
+//!   `following_count` (results are identical, only the cost differs):
+//!   - below `FEW_FOLLOWS`: the `LATERAL` emulated by a correlated `IN (… LIMIT offset + limit)`
+//!     subquery per followed member on `posts_author_live_idx`, cost ≈ follows × (offset + limit)
+//!     (5 ms instead of 313 ms for the member above);
+//!   - otherwise the newest-first walk, cost ≈ (offset + limit) × all posts / followees' posts
+//!     (2 ms for a member following 2,068, where the per-member form took 280 ms).
 //!
 //! Order is by id (ids grow with time and never repeat), so pages are stable: a new post only
 //! shifts later pages by one, which the client tolerates (it refetches from the top).
@@ -24,6 +33,10 @@
 //! the posts and reposts of the people the caller follows.
 
 use sqlx::AnyPool;
+
+/// On SQLite, members following fewer than this read their feed member by member (see above).
+/// The crossover measured on 1M posts lies between 35 and 87 follows.
+const FEW_FOLLOWS: i64 = 50;
 
 use crate::api::Page;
 use crate::db::Backend;
@@ -59,9 +72,30 @@ pub async fn page(
          AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
          ORDER BY p.id DESC LIMIT $2 OFFSET $3"
     );
+    const SQLITE_FEW: &str = concat!(
+        "SELECT ",
+        post_columns!(),
+        " FROM ( \
+             SELECT following_id AS author FROM follows WHERE follower_id = $1 \
+             UNION ALL SELECT $1 \
+         ) a \
+         JOIN posts p ON p.id IN ( \
+             SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
+             AND q.reply_to_id IS NULL ORDER BY q.id DESC LIMIT $2 + $3 \
+         ) \
+         JOIN users u ON u.id = p.author_id \
+         ORDER BY p.id DESC LIMIT $2 OFFSET $3"
+    );
     let sql = match backend {
         Backend::Postgres => POSTGRES,
-        Backend::Sqlite => SQLITE,
+        Backend::Sqlite => {
+            let following: Option<i64> =
+                sqlx::query_scalar("SELECT following_count FROM users WHERE id = $1")
+                    .bind(viewer)
+                    .fetch_optional(pool)
+                    .await?;
+            if following.unwrap_or(0) < FEW_FOLLOWS { SQLITE_FEW } else { SQLITE }
+        }
     };
     Ok(sqlx::query_as(sql)
         .bind(viewer)
