@@ -86,7 +86,7 @@ def main():
             st, "run", f"http://127.0.0.1:{port}/api/openapi.json",
             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
             "--max-examples", examples, "--seed", "1", "--workers", "1",
-            "--phases", "examples,coverage,fuzzing",
+            "--phases", "examples,coverage,fuzzing,stateful",
             "--exclude-path", "/api/auth/logout", "--exclude-path", "/api/auth/logout-others",
             "--request-timeout", "20", "--no-color",
             "-H", f"Cookie: {session}", "-H", "X-Requested-With: murmur",
