@@ -6,7 +6,7 @@ use murmur::clock::{HOUR, MINUTE};
 use reqwest::header::SET_COOKIE;
 use serde_json::{Value, json};
 
-use crate::both_databases;
+use crate::{both_databases, both_databases_with};
 use crate::common::{Backend, TestApp, client_for, json};
 use crate::mailbox::{self, api_verify_path, token_of};
 use crate::smtp::SmtpServer;
@@ -29,26 +29,6 @@ macro_rules! per_backend {
             }
         }
     )+};
-}
-
-macro_rules! both_databases_with {
-    ($name:ident, $adjust:expr) => {
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let app = $crate::common::TestApp::spawn_with($crate::common::Backend::Sqlite, $adjust)
-                    .await
-                    .expect("SQLite is always available");
-                super::$name(app).await;
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(app) = $crate::common::TestApp::spawn_with($crate::common::Backend::Postgres, $adjust).await {
-                    super::$name(app).await;
-                }
-            }
-        }
-    };
 }
 
 // ---------------------------------------------------------------------------------------------

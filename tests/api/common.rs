@@ -48,21 +48,31 @@ pub struct Member {
 #[macro_export]
 macro_rules! both_databases {
     ($($name:ident),+ $(,)?) => {$(
+        $crate::both_databases_with!($name, |_: &mut murmur::Config| {});
+    )+};
+}
+
+/// `both_databases!` with a change to the configuration first, e.g. an SMTP server:
+/// `both_databases_with!(name, |c: &mut murmur::Config| c.smtp_url = Some(..));`
+#[macro_export]
+macro_rules! both_databases_with {
+    ($name:ident, $adjust:expr) => {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                let app = $crate::common::TestApp::spawn($crate::common::Backend::Sqlite).await
+                let app = $crate::common::TestApp::spawn_with($crate::common::Backend::Sqlite, $adjust)
+                    .await
                     .expect("SQLite is always available");
                 super::$name(app).await;
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                if let Some(app) = $crate::common::TestApp::spawn($crate::common::Backend::Postgres).await {
+                if let Some(app) = $crate::common::TestApp::spawn_with($crate::common::Backend::Postgres, $adjust).await {
                     super::$name(app).await;
                 }
             }
         }
-    )+};
+    };
 }
 
 impl TestApp {

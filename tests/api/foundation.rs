@@ -151,6 +151,22 @@ async fn answers_carry_security_headers(app: TestApp) {
     assert!(headers.contains_key("referrer-policy"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn https_instances_send_hsts_for_a_year() {
+    let app = crate::common::TestApp::spawn_with(crate::common::Backend::Sqlite, |c| {
+        c.public_url = "https://murmur.example".parse().unwrap();
+    })
+    .await
+    .unwrap();
+    let response = app.client.get(app.url("/healthz")).send().await.unwrap();
+    let hsts = response.headers()["strict-transport-security"].to_str().unwrap();
+    assert!(hsts.contains("max-age=31536000"), "{hsts}");
+    // Over plain http (the default public URL in the other tests) there is none.
+    let plain = crate::common::TestApp::spawn(crate::common::Backend::Sqlite).await.unwrap();
+    let response = plain.client.get(plain.url("/healthz")).send().await.unwrap();
+    assert!(!response.headers().contains_key("strict-transport-security"));
+}
+
 async fn graceful_shutdown_completes_an_in_flight_request(mut app: TestApp) {
     // A request whose body arrives slowly is in flight when shutdown begins.
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
