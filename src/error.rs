@@ -98,10 +98,10 @@ impl IntoResponse for Error {
             other => other.to_string(),
         };
         let mut response = (status, Json(ErrorBody { message })).into_response();
-        if let Error::TooManyRequests { retry_after_secs, .. } = &self {
-            if let Ok(v) = HeaderValue::from_str(&retry_after_secs.max(&1).to_string()) {
-                response.headers_mut().insert(header::RETRY_AFTER, v);
-            }
+        if let Error::TooManyRequests { retry_after_secs, .. } = &self
+            && let Ok(v) = HeaderValue::from_str(&retry_after_secs.max(&1).to_string())
+        {
+            response.headers_mut().insert(header::RETRY_AFTER, v);
         }
         response
     }

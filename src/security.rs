@@ -71,10 +71,10 @@ fn add_security_headers(state: &AppState, headers: &mut HeaderMap) {
          frame-ancestors 'none'; form-action 'self'"
     );
     let mut set = |name: HeaderName, value: &str| {
-        if !headers.contains_key(&name) {
-            if let Ok(v) = HeaderValue::from_str(value) {
-                headers.insert(name, v);
-            }
+        if !headers.contains_key(&name)
+            && let Ok(v) = HeaderValue::from_str(value)
+        {
+            headers.insert(name, v);
         }
     };
     set(header::CONTENT_SECURITY_POLICY, &csp);

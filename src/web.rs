@@ -16,11 +16,11 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 pub async fn serve_app(uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
-    if !path.is_empty() {
-        if let Some(file) = Assets::get(path) {
-            let cache = if path.starts_with("assets/") { IMMUTABLE } else { "public, max-age=3600" };
-            return file_response(path, file, cache);
-        }
+    if !path.is_empty()
+        && let Some(file) = Assets::get(path)
+    {
+        let cache = if path.starts_with("assets/") { IMMUTABLE } else { "public, max-age=3600" };
+        return file_response(path, file, cache);
     }
     match Assets::get("index.html") {
         Some(index) => file_response("index.html", index, "no-cache"),

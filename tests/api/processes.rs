@@ -40,10 +40,10 @@ impl Server {
         let probe = reqwest::Client::new();
         // Generous: on a busy 2-core machine a start (migrations included) can take a while.
         for _ in 0..1200 {
-            if let Ok(r) = probe.get(format!("{base}/healthz")).send().await {
-                if r.status() == 200 {
-                    return Server { child, base };
-                }
+            if let Ok(r) = probe.get(format!("{base}/healthz")).send().await
+                && r.status() == 200
+            {
+                return Server { child, base };
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -99,7 +99,7 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
         let pick = (n >> 33) as usize;
         let result = match pick % 5 {
             0 | 1 => {
-                let with_poll = pick % 3 == 0;
+                let with_poll = pick.is_multiple_of(3);
                 let body = if with_poll {
                     json!({ "content": format!("poll {n}"), "pollOptions": ["yes", "no"] })
                 } else {
@@ -232,15 +232,16 @@ async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
         }
         // After the restart every acknowledged write is there and the counts agree.
         let _restarted = Server::start(dir.path(), &url, free_port()).await;
-        let a = acked.lock().unwrap();
-        let snapshot = Acked {
-            posts: a.posts.clone(),
-            polls: vec![],
-            likes: a.likes.clone(),
-            follows: a.follows.clone(),
-            votes: a.votes.clone(),
+        let snapshot = {
+            let a = acked.lock().unwrap();
+            Acked {
+                posts: a.posts.clone(),
+                polls: vec![],
+                likes: a.likes.clone(),
+                follows: a.follows.clone(),
+                votes: a.votes.clone(),
+            }
         };
-        drop(a);
         assert_everything_acked_is_there(&db, &snapshot).await;
         if !postgres {
             assert_eq!(murmur::db::backup::integrity_check(&db).await.unwrap(), "ok");
