@@ -71,7 +71,7 @@ pub fn router(state: AppState) -> Router {
         .route("/readyz", get(readyz))
         .fallback(crate::web::serve_app)
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            crate::security::Guard::new(state.clone()),
             crate::security::guard,
         ))
         .layer(CompressionLayer::new())

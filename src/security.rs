@@ -1,6 +1,8 @@
 //! Request guard applied to every answer: security headers, and refusal of cross-site
 //! state-changing requests (a CSRF defence that does not depend on SameSite alone).
 
+use std::sync::Arc;
+
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, header};
 use axum::middleware::Next;
@@ -12,12 +14,33 @@ use crate::error::Error;
 /// Header a cross-site HTML form cannot send; the web app sends it on every call.
 pub const CUSTOM_HEADER: &str = "x-requested-with";
 
-pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if !is_safe_method(request.method()) && !is_same_site(&state, request.headers()) {
+/// The guard's state: the app (for the origin check) and the security headers, built once
+/// rather than for every answer.
+#[derive(Clone)]
+pub struct Guard {
+    state: AppState,
+    headers: Arc<[(HeaderName, HeaderValue)]>,
+}
+
+impl Guard {
+    pub fn new(state: AppState) -> Guard {
+        let headers = security_headers(&state).into();
+        Guard { state, headers }
+    }
+}
+
+pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    if !is_safe_method(request.method()) && !is_same_site(&guard.state, request.headers()) {
         return Error::forbidden("Cross-site request refused").into_response();
     }
     let mut response = next.run(request).await;
-    add_security_headers(&state, response.headers_mut());
+    let headers = response.headers_mut();
+    // A route that set its own (e.g. the stricter CSP of /objects/{id}) keeps it.
+    for (name, value) in guard.headers.iter() {
+        if !headers.contains_key(name) {
+            headers.insert(name.clone(), value.clone());
+        }
+    }
     response
 }
 
@@ -62,7 +85,7 @@ fn origin_matches(state: &AppState, headers: &HeaderMap, value: &str) -> bool {
     }
 }
 
-fn add_security_headers(state: &AppState, headers: &mut HeaderMap) {
+fn security_headers(state: &AppState) -> Vec<(HeaderName, HeaderValue)> {
     let extra = state.media.external_origin().unwrap_or_default();
     let csp = format!(
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
@@ -70,22 +93,24 @@ fn add_security_headers(state: &AppState, headers: &mut HeaderMap) {
          connect-src 'self' {extra}; object-src 'none'; base-uri 'none'; \
          frame-ancestors 'none'; form-action 'self'"
     );
-    let mut set = |name: HeaderName, value: &str| {
-        if !headers.contains_key(&name)
-            && let Ok(v) = HeaderValue::from_str(value)
-        {
-            headers.insert(name, v);
-        }
-    };
-    set(header::CONTENT_SECURITY_POLICY, &csp);
-    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-    set(header::REFERRER_POLICY, "strict-origin-when-cross-origin");
-    set(header::X_FRAME_OPTIONS, "DENY");
-    set(
-        HeaderName::from_static("permissions-policy"),
-        "camera=(), microphone=(), geolocation=()",
-    );
+    let mut headers = vec![
+        (header::CONTENT_SECURITY_POLICY, csp),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+        (header::REFERRER_POLICY, "strict-origin-when-cross-origin".to_string()),
+        (header::X_FRAME_OPTIONS, "DENY".to_string()),
+        (
+            HeaderName::from_static("permissions-policy"),
+            "camera=(), microphone=(), geolocation=()".to_string(),
+        ),
+    ];
     if state.config.is_https() {
-        set(header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains");
+        headers.push((
+            header::STRICT_TRANSPORT_SECURITY,
+            "max-age=31536000; includeSubDomains".to_string(),
+        ));
     }
+    headers
+        .into_iter()
+        .filter_map(|(name, value)| HeaderValue::from_str(&value).ok().map(|v| (name, v)))
+        .collect()
 }
