@@ -1,8 +1,8 @@
 //! The Friends feed: the caller's and followed members' posts and reposts, newest first.
 //!
-//! Scale (1 million posts, 10,000 members, the next issue's benchmark). This is a fan-in on
-//! read: no per-member timeline is written, so posting costs one insert whatever the audience.
-//! The read must therefore not touch more than a page's worth of each followed member's posts:
+//! Pages come from the member's home timeline (`timeline`, fan-out on write). What follows is
+//! the fan-in read (`fan_in_page`), used for pages below the timeline's floor: it must not
+//! touch more than a page's worth of each followed member's posts:
 //!
 //! - PostgreSQL: a `LATERAL` join walks the partial index `posts_author_live_idx (author_id, id)
 //!   WHERE deleted_at IS NULL AND reply_to_id IS NULL` backwards for each followed member (plus
@@ -26,8 +26,9 @@
 //!
 //! Order is by id (ids grow with time and never repeat), so pages are stable: a new post only
 //! shifts later pages by one, which the client tolerates (it refetches from the top).
-//! If following counts ever grow into the thousands, the next step is a fan-out-on-write
-//! timeline table (member, post id) filled when a post is written — not needed at this size.
+//! Since the benchmark showed this read to be too slow at scale (docs/performance.md), pages are
+//! served from the member's home timeline (`timeline`, fan-out on write) and this fan-in read is
+//! only the fallback for pages below the timeline's floor.
 //!
 //! Replies are not in this feed (they are read in threads and on profiles): the Friends feed is
 //! the posts and reposts of the people the caller follows.
@@ -44,7 +45,18 @@ use crate::error::Result;
 use crate::post_columns;
 use crate::posts::PostRow;
 
-pub async fn page(
+/// A page of the Friends feed: from the member's home timeline when it holds the page (nearly
+/// always), else from the fan-in query below.
+pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<PostRow>> {
+    match super::timeline::page(pool, viewer, page).await? {
+        Some(rows) => Ok(rows),
+        None => fan_in_page(pool, backend, viewer, page).await,
+    }
+}
+
+/// A page of the Friends feed read from posts and follows (see the module's comment); answers
+/// the same rows as the timeline where both hold the page.
+pub async fn fan_in_page(
     pool: &AnyPool,
     backend: Backend,
     viewer: i64,

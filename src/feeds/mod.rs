@@ -3,6 +3,7 @@
 
 pub mod for_you;
 pub mod friends;
+pub mod timeline;
 
 use axum::extract::State;
 use utoipa_axum::router::OpenApiRouter;

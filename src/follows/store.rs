@@ -6,6 +6,7 @@ use sqlx::{AnyConnection, AnyPool};
 
 use crate::clock::Millis;
 use crate::error::Result;
+use crate::feeds::timeline;
 
 /// True when the follow is new (and counted).
 pub async fn follow(
@@ -25,7 +26,9 @@ pub async fn follow(
     if done.rows_affected() != 1 {
         return Ok(false);
     }
+    // The counter update took the followed member's row lock (see feeds::timeline).
     count(conn, follower, following, 1).await?;
+    timeline::followed(conn, follower, following).await?;
     Ok(true)
 }
 
@@ -40,6 +43,7 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
         return Ok(false);
     }
     count(conn, follower, following, -1).await?;
+    timeline::unfollowed(conn, follower, following).await?;
     Ok(true)
 }
 

@@ -1,17 +1,20 @@
 //! Turning post rows into the API's `Post`s in a bounded number of queries, whatever the page
 //! size: the caller's one query selects the page rows joined to their authors; this adds at
-//! most six batched `IN (...)` queries (originals of reposts, images, poll options, poll votes,
-//! the caller's likes, the caller's reposts). Never a query per post. Every lookup is served by
-//! a primary key or index: `posts` by id, `post_images`/`poll_options`/`poll_votes` by their
-//! `(post_id, …)` primary keys, `likes` by `(user_id, post_id)`, reposts by
-//! `posts_one_repost_key (author_id, repost_of_id)`.
+//! most two: the originals of reposts (only when the page has reposts whose original it lacks),
+//! and one `UNION ALL` of everything else a card shows (images, poll options, poll votes, the
+//! caller's likes and reposts), each part only when some post needs it. Fewer statements matter
+//! more than smaller ones here: each costs a round trip to the database (on SQLite, to its
+//! worker thread) and its own decoding, and the feeds are the most read lists
+//! (docs/performance.md). Every part is served by a primary key or index: `post_images`,
+//! `poll_options`, `poll_votes` by their `(post_id, …)` primary keys, `likes` by
+//! `(user_id, post_id)`, reposts by `posts_one_repost_key (author_id, repost_of_id)`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use sqlx::AnyPool;
 
 use super::model::{Author, Post, PostRow};
-use super::store::{self, in_list};
+use super::store;
 use crate::clock::to_rfc3339;
 use crate::error::Result;
 
@@ -44,19 +47,7 @@ pub async fn hydrate(pool: &AnyPool, viewer: i64, rows: Vec<PostRow>) -> Result<
         .map(|r| r.id)
         .collect();
 
-    let images = images_of(pool, &ids).await?;
-    let (options, votes) = polls_of(pool, &poll_ids).await?;
-    let liked = viewer_liked(pool, viewer, &card_ids).await?;
-    let reposted = viewer_reposted(pool, viewer, &card_ids).await?;
-
-    let parts = Parts {
-        images,
-        options,
-        votes,
-        liked,
-        reposted,
-        viewer,
-    };
+    let parts = parts_of(pool, viewer, &ids, &poll_ids, &card_ids).await?;
     Ok(rows
         .iter()
         .map(|row| {
@@ -143,87 +134,101 @@ fn unique(ids: impl Iterator<Item = i64>) -> Vec<i64> {
     ids.filter(|id| seen.insert(*id)).collect()
 }
 
-async fn images_of(pool: &AnyPool, ids: &[i64]) -> Result<HashMap<i64, Vec<String>>> {
-    let mut out: HashMap<i64, Vec<String>> = HashMap::new();
-    if ids.is_empty() {
-        return Ok(out);
+/// What each part of a card is, in the `kind` column of `parts_of`'s query.
+const IMAGE: i64 = 0;
+const POLL_OPTION: i64 = 1;
+const POLL_VOTE: i64 = 2;
+const LIKED: i64 = 3;
+const REPOSTED: i64 = 4;
+
+/// Images, poll options and votes of `ids`, and which of `card_ids` the viewer liked and
+/// reposted, in one statement. `poll_ids` and `card_ids` are subsets of `ids`; every id is bound
+/// once and each part names the placeholders it needs (both databases let one placeholder
+/// appear several times).
+async fn parts_of(
+    pool: &AnyPool,
+    viewer: i64,
+    ids: &[i64],
+    poll_ids: &[i64],
+    card_ids: &[i64],
+) -> Result<Parts> {
+    // $1 is the viewer when some part asks about them (a statement must use every value bound).
+    let first = if card_ids.is_empty() { 1 } else { 2 };
+    let placeholder: HashMap<i64, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (*id, i + first))
+        .collect();
+    let list = |subset: &[i64]| -> String {
+        subset
+            .iter()
+            .map(|id| format!("${}", placeholder[id]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // Columns: kind, post_id, ord (order within the post), a, b, text.
+    let mut parts = vec![format!(
+        "SELECT CAST({IMAGE} AS BIGINT) AS kind, post_id, position AS ord, CAST(0 AS BIGINT) AS a, \
+         CAST(0 AS BIGINT) AS b, media_id AS text FROM post_images WHERE post_id IN ({})",
+        list(ids)
+    )];
+    if !poll_ids.is_empty() {
+        let polls = list(poll_ids);
+        parts.push(format!(
+            "SELECT CAST({POLL_OPTION} AS BIGINT), post_id, position, CAST(0 AS BIGINT), CAST(0 AS BIGINT), text \
+             FROM poll_options WHERE post_id IN ({polls})"
+        ));
+        // Voters in the order they voted: ord = when, a = who, b = which option.
+        parts.push(format!(
+            "SELECT CAST({POLL_VOTE} AS BIGINT), post_id, created_at, user_id, position, CAST(NULL AS TEXT) \
+             FROM poll_votes WHERE post_id IN ({polls})"
+        ));
     }
-    let sql = format!(
-        "SELECT post_id, media_id FROM post_images WHERE post_id IN ({}) ORDER BY post_id, position",
-        in_list(1, ids.len())
-    );
-    let mut query = sqlx::query_as::<_, (i64, String)>(sqlx::AssertSqlSafe(sql));
+    if !card_ids.is_empty() {
+        let cards = list(card_ids);
+        parts.push(format!(
+            "SELECT CAST({LIKED} AS BIGINT), post_id, CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), \
+             CAST(NULL AS TEXT) FROM likes WHERE user_id = $1 AND post_id IN ({cards})"
+        ));
+        parts.push(format!(
+            "SELECT CAST({REPOSTED} AS BIGINT), repost_of_id, CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), \
+             CAST(NULL AS TEXT) FROM posts WHERE author_id = $1 AND repost_of_id IN ({cards})"
+        ));
+    }
+    let sql = format!("{} ORDER BY 1, 2, 3, 4", parts.join(" UNION ALL "));
+    let mut query =
+        sqlx::query_as::<_, (i64, i64, i64, i64, i64, Option<String>)>(sqlx::AssertSqlSafe(sql));
+    if !card_ids.is_empty() {
+        query = query.bind(viewer);
+    }
     for id in ids {
         query = query.bind(*id);
     }
-    for (post_id, media_id) in query.fetch_all(pool).await? {
-        out.entry(post_id)
-            .or_default()
-            .push(crate::media::object_path(&media_id));
+    let mut out = Parts {
+        images: HashMap::new(),
+        options: HashMap::new(),
+        votes: HashMap::new(),
+        liked: HashSet::new(),
+        reposted: HashSet::new(),
+        viewer,
+    };
+    for (kind, post_id, _ord, a, b, text) in query.fetch_all(pool).await? {
+        match (kind, text) {
+            (IMAGE, Some(media_id)) => out
+                .images
+                .entry(post_id)
+                .or_default()
+                .push(crate::media::object_path(&media_id)),
+            (POLL_OPTION, Some(text)) => out.options.entry(post_id).or_default().push(text),
+            (POLL_VOTE, _) => out.votes.entry(post_id).or_default().push((a, b)),
+            (LIKED, _) => {
+                out.liked.insert(post_id);
+            }
+            (REPOSTED, _) => {
+                out.reposted.insert(post_id);
+            }
+            _ => {}
+        }
     }
     Ok(out)
-}
-
-type Polls = (HashMap<i64, Vec<String>>, HashMap<i64, Vec<(i64, i64)>>);
-
-async fn polls_of(pool: &AnyPool, ids: &[i64]) -> Result<Polls> {
-    let mut options: HashMap<i64, Vec<String>> = HashMap::new();
-    let mut votes: HashMap<i64, Vec<(i64, i64)>> = HashMap::new();
-    if ids.is_empty() {
-        return Ok((options, votes));
-    }
-    let sql = format!(
-        "SELECT post_id, text FROM poll_options WHERE post_id IN ({}) ORDER BY post_id, position",
-        in_list(1, ids.len())
-    );
-    let mut query = sqlx::query_as::<_, (i64, String)>(sqlx::AssertSqlSafe(sql));
-    for id in ids {
-        query = query.bind(*id);
-    }
-    for (post_id, text) in query.fetch_all(pool).await? {
-        options.entry(post_id).or_default().push(text);
-    }
-    let sql = format!(
-        "SELECT post_id, user_id, position FROM poll_votes WHERE post_id IN ({}) \
-         ORDER BY post_id, created_at, user_id",
-        in_list(1, ids.len())
-    );
-    let mut query = sqlx::query_as::<_, (i64, i64, i64)>(sqlx::AssertSqlSafe(sql));
-    for id in ids {
-        query = query.bind(*id);
-    }
-    for (post_id, user_id, position) in query.fetch_all(pool).await? {
-        votes.entry(post_id).or_default().push((user_id, position));
-    }
-    Ok((options, votes))
-}
-
-async fn viewer_liked(pool: &AnyPool, viewer: i64, ids: &[i64]) -> Result<HashSet<i64>> {
-    if ids.is_empty() {
-        return Ok(HashSet::new());
-    }
-    let sql = format!(
-        "SELECT post_id FROM likes WHERE user_id = $1 AND post_id IN ({})",
-        in_list(2, ids.len())
-    );
-    let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).bind(viewer);
-    for id in ids {
-        query = query.bind(*id);
-    }
-    Ok(query.fetch_all(pool).await?.into_iter().collect())
-}
-
-async fn viewer_reposted(pool: &AnyPool, viewer: i64, ids: &[i64]) -> Result<HashSet<i64>> {
-    if ids.is_empty() {
-        return Ok(HashSet::new());
-    }
-    let sql = format!(
-        "SELECT repost_of_id FROM posts WHERE author_id = $1 AND repost_of_id IN ({})",
-        in_list(2, ids.len())
-    );
-    let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).bind(viewer);
-    for id in ids {
-        query = query.bind(*id);
-    }
-    Ok(query.fetch_all(pool).await?.into_iter().collect())
 }

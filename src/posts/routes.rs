@@ -16,6 +16,7 @@ use crate::api::{Json, Path};
 use crate::app::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
+use crate::feeds::timeline;
 use crate::notifications::{self, Kind};
 use crate::rate_limit::{self, Limit};
 
@@ -196,7 +197,14 @@ async fn write_post(
         poll: poll.map(|p| (p.as_slice(), now + duration.millis())),
         now,
     };
+    if parent.is_none() {
+        timeline::lock_author(&mut tx, author).await?;
+    }
     let id = store::insert_post(&mut tx, &new).await?;
+    // Replies are read in threads, not in the Friends feed.
+    if parent.is_none() {
+        timeline::fan_out(&mut tx, author, id).await?;
+    }
     let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
     store::insert_images(&mut tx, id, &media_ids).await?;
     if let Some(parent) = &parent {
@@ -223,9 +231,11 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
     let original = store::live_original(&mut tx, target)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
+    timeline::lock_author(&mut tx, member).await?;
     let id = store::insert_repost(&mut tx, member, original.id, now)
         .await?
         .ok_or_else(|| Error::conflict("Already reposted"))?;
+    timeline::fan_out(&mut tx, member, id).await?;
     if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
         return Err(Error::not_found("Post not found"));
     }

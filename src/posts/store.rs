@@ -299,8 +299,11 @@ pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) ->
         "DELETE FROM poll_votes WHERE post_id = $1",
         "DELETE FROM poll_options WHERE post_id = $1",
         "DELETE FROM likes WHERE post_id = $1",
-        // reposts of it: the reposted thing is gone, so are they
+        // reposts of it: the reposted thing is gone, so are they (their timeline rows go
+        // with them through the foreign key)
         "DELETE FROM posts WHERE repost_of_id = $1",
+        // the post leaves every home timeline
+        "DELETE FROM home_timeline WHERE post_id = $1",
     ] {
         sqlx::query(sql).bind(post_id).execute(&mut *conn).await?;
     }

@@ -102,6 +102,7 @@ pub struct Report {
     pub poll_votes: u64,
     pub likes: u64,
     pub notifications: u64,
+    pub timeline_rows: u64,
     /// Sessions started for the benchmark.
     pub sessions: u64,
     pub now: Millis,
@@ -112,8 +113,8 @@ impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} likes, {} notifications \
-             (now = {}), started {} sessions, in {:.1} s",
+            "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} likes, {} notifications, \
+             {} home timeline rows (now = {}), started {} sessions, in {:.1} s",
             self.members,
             self.follows,
             self.posts,
@@ -121,6 +122,7 @@ impl std::fmt::Display for Report {
             self.poll_votes,
             self.likes,
             self.notifications,
+            self.timeline_rows,
             crate::clock::to_rfc3339(self.now),
             self.sessions,
             self.elapsed.as_secs_f64()
@@ -317,14 +319,16 @@ async fn write(
     let month = crate::invites::store::month_of(now);
     let mut commit = Committer { since: 0 };
     let backend = db_backend;
+    let timelines = plan::timelines(plan, crate::feeds::timeline::KEEP as usize);
+    progress.inc_length(timelines.rows.iter().map(|t| t.len() as u64).sum());
 
     // Members.
     progress.set_prefix("members");
     let mut rng = plan::rng(seed, stream::USERS + 100);
     let mut users = Batch::new(
         backend,
-        "INSERT INTO users (id, email, username, display_name, bio, created_at, follower_count, following_count, invites_month)",
-        9,
+        "INSERT INTO users (id, email, username, display_name, bio, created_at, follower_count, following_count, invites_month, home_floor)",
+        10,
     );
     for (i, u) in plan.users.iter().enumerate() {
         let id = bases.user(i as u32);
@@ -337,7 +341,8 @@ async fn write(
             .int(u.created_at)
             .int(u.followers as i64)
             .int(u.following as i64)
-            .int(month);
+            .int(month)
+            .int(timelines.floors[i].map_or(0, |post| bases.post(post)));
         let n = users.end_row(conn).await?;
         progress.inc(n);
         commit.add(conn, n).await?;
@@ -389,6 +394,20 @@ async fn write(
     }
     progress.inc(posts.flush(conn).await?);
     report.posts = posts.written;
+
+    // Home timelines, in key order (member, post).
+    progress.set_prefix("timelines");
+    let mut rows = Batch::new(backend, "INSERT INTO home_timeline (member_id, post_id)", 2);
+    for (member, timeline) in timelines.rows.iter().enumerate() {
+        for &post in timeline.iter().rev() {
+            rows.int(bases.user(member as u32)).int(bases.post(post));
+            let n = rows.end_row(conn).await?;
+            progress.inc(n);
+            commit.add(conn, n).await?;
+        }
+    }
+    progress.inc(rows.flush(conn).await?);
+    report.timeline_rows = rows.written;
 
     // Polls: options and votes (votes have no counter; each voter votes once).
     progress.set_prefix("polls");

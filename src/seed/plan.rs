@@ -350,3 +350,50 @@ pub(crate) fn later(rng: &mut ChaCha8Rng, at: Millis, now: Millis) -> Millis {
     let delay = (-(1.0 - rng.random::<f64>()).ln() * 6.0 * HOUR as f64) as i64;
     (at + 1 + delay).min(now - 1).max(at)
 }
+
+/// The members' home timelines as the live instance would have them (feeds::timeline): for each
+/// member, the newest `keep` posts and reposts (no replies) of theirs and of everyone they
+/// follow, newest first, as post indexes, and the floor as a post index (None: the timeline
+/// holds the whole feed, floor 0). A k-way merge from the newest end of each author's posts.
+pub(crate) struct Timelines {
+    pub floors: Vec<Option<u32>>,
+    pub rows: Vec<Vec<u32>>,
+}
+
+pub(crate) fn timelines(plan: &Plan, keep: usize) -> Timelines {
+    let members = plan.users.len();
+    let mut by_author: Vec<Vec<u32>> = vec![Vec::new(); members];
+    for (i, post) in plan.posts.iter().enumerate() {
+        if !matches!(post.kind, Kind::Reply(_)) {
+            by_author[post.author as usize].push(i as u32);
+        }
+    }
+    let mut followed: Vec<Vec<u32>> = vec![Vec::new(); members];
+    for &(follower, following, _) in &plan.follows {
+        followed[follower as usize].push(following);
+    }
+    let mut floors = Vec::with_capacity(members);
+    let mut rows = Vec::with_capacity(members);
+    let mut heap = std::collections::BinaryHeap::new();
+    for (member, followed) in followed.iter().enumerate() {
+        heap.clear();
+        // (post index, author, how many of the author's posts are left below it)
+        for &author in followed.iter().chain(std::iter::once(&(member as u32))) {
+            let posts = &by_author[author as usize];
+            if let Some(&newest) = posts.last() {
+                heap.push((newest, author, posts.len() - 1));
+            }
+        }
+        let mut timeline = Vec::with_capacity(keep.min(1024));
+        while timeline.len() < keep {
+            let Some((post, author, left)) = heap.pop() else { break };
+            timeline.push(post);
+            if left > 0 {
+                heap.push((by_author[author as usize][left - 1], author, left - 1));
+            }
+        }
+        floors.push(if heap.is_empty() { None } else { timeline.last().copied() });
+        rows.push(timeline);
+    }
+    Timelines { floors, rows }
+}

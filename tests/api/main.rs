@@ -20,5 +20,6 @@ mod posts;
 mod processes;
 mod reliability;
 mod seed;
+mod timeline;
 mod users;
 mod waitlist;

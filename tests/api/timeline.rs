@@ -1,0 +1,296 @@
+//! The home timeline (fan-out on write) behind the Friends feed: it must answer exactly what the
+//! fan-in read from posts and follows answers, through posts, reposts, follows, unfollows,
+//! deletes, trims and concurrent writers, and hand deep pages to the fan-in read.
+
+use murmur::api::Page;
+use murmur::feeds::{friends, timeline};
+use murmur::seed::{self, Options};
+
+use crate::both_databases;
+use crate::common::{Member, TestApp};
+use crate::posts::{delete, follow, get, id, ids, repost, write};
+
+/// The whole Friends feed of `member`, read with the fan-in query (the reference).
+async fn fan_in_all(app: &TestApp, member: i64) -> Vec<i64> {
+    let page = Page {
+        limit: 50,
+        offset: 0,
+    };
+    let mut all = Vec::new();
+    loop {
+        let page = Page {
+            offset: all.len() as i64,
+            ..page
+        };
+        let rows = friends::fan_in_page(&app.state.db.read, app.state.db.backend, member, page)
+            .await
+            .unwrap();
+        let done = rows.len() < page.limit as usize;
+        all.extend(rows.iter().map(|r| r.id));
+        if done {
+            return all;
+        }
+    }
+}
+
+/// The whole Friends feed of `member` as the API pages it (`limit` a page).
+async fn feed_all(app: &TestApp, who: &Member, limit: usize) -> Vec<i64> {
+    let mut all = Vec::new();
+    loop {
+        let (status, body) = get(
+            app,
+            who,
+            &format!("/api/posts/feed?limit={limit}&offset={}", all.len()),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let page = ids(&body);
+        let done = page.len() < limit;
+        all.extend(page);
+        if done {
+            return all;
+        }
+    }
+}
+
+/// The post ids in `member`'s timeline at or above the floor, newest first.
+async fn timeline_rows(app: &TestApp, member: i64) -> Vec<i64> {
+    sqlx::query_scalar(
+        "SELECT post_id FROM home_timeline WHERE member_id = $1 \
+         AND post_id >= (SELECT home_floor FROM users WHERE id = $1) ORDER BY post_id DESC",
+    )
+    .bind(member)
+    .fetch_all(&app.state.db.read)
+    .await
+    .unwrap()
+}
+
+async fn floor(app: &TestApp, member: i64) -> i64 {
+    sqlx::query_scalar("SELECT home_floor FROM users WHERE id = $1")
+        .bind(member)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap()
+}
+
+async fn the_timeline_follows_posts_reposts_follows_unfollows_and_deletes(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let before = write(&app, &bob, "before ada followed").await;
+    follow(&app, &ada, &bob).await;
+    let mine = write(&app, &ada, "mine").await;
+    let after = write(&app, &bob, "after").await;
+    let carols = write(&app, &carol, "not followed").await;
+    let bobs_repost = repost(&app, &bob, id(&carols)).await;
+    // ada's timeline holds the feed: her post, bob's posts (also those from before the follow)
+    // and bob's repost; carol's own post is not there.
+    let expected = vec![id(&bobs_repost), id(&after), id(&mine), id(&before)];
+    assert_eq!(timeline_rows(&app, ada.id).await, expected);
+    assert_eq!(fan_in_all(&app, ada.id).await, expected);
+    let served = timeline::page(
+        &app.state.db.read,
+        ada.id,
+        Page {
+            limit: 20,
+            offset: 0,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        served
+            .expect("served by the timeline")
+            .iter()
+            .map(|r| r.id)
+            .collect::<Vec<_>>(),
+        expected
+    );
+
+    // Undoing the repost, deleting a post and unfollowing take rows out.
+    let (status, _) = delete(&app, &bob, &format!("/api/posts/{}/repost", id(&carols))).await;
+    assert_eq!(status, 204);
+    let (status, _) = delete(&app, &bob, &format!("/api/posts/{}", id(&after))).await;
+    assert_eq!(status, 204);
+    assert_eq!(timeline_rows(&app, ada.id).await, [id(&mine), id(&before)]);
+    let (status, _) = delete(&app, &ada, &format!("/api/follows/{}", bob.id)).await;
+    assert_eq!(status, 200);
+    assert_eq!(timeline_rows(&app, ada.id).await, [id(&mine)]);
+    assert_eq!(feed_all(&app, &ada, 20).await, [id(&mine)]);
+    // Bob's timeline never lost his own post.
+    assert_eq!(timeline_rows(&app, bob.id).await, [id(&before)]);
+}
+
+async fn a_trimmed_timeline_hands_older_pages_to_the_fan_in_read(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    let mut written = Vec::new();
+    for i in 0..12 {
+        let who = if i % 3 == 0 { &ada } else { &bob };
+        written.push(id(&write(&app, who, &format!("post {i}")).await));
+    }
+    written.reverse();
+    // Over 10 rows: keep the newest 5.
+    let removed = timeline::trim(&app.state.db.write, &app.state.db.read, ada.id, 5, 10)
+        .await
+        .unwrap();
+    assert_eq!(removed, 7);
+    assert_eq!(floor(&app, ada.id).await, written[4]);
+    assert_eq!(timeline_rows(&app, ada.id).await, written[..5]);
+    // Not over the threshold: nothing to do.
+    assert_eq!(
+        timeline::trim(&app.state.db.write, &app.state.db.read, ada.id, 5, 10)
+            .await
+            .unwrap(),
+        0
+    );
+    // The first page still comes from the timeline, the rest from the fan-in read, seamlessly.
+    let first = timeline::page(
+        &app.state.db.read,
+        ada.id,
+        Page {
+            limit: 3,
+            offset: 0,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(first.map(|rows| rows.len()), Some(3));
+    let crossing = timeline::page(
+        &app.state.db.read,
+        ada.id,
+        Page {
+            limit: 3,
+            offset: 3,
+        },
+    )
+    .await
+    .unwrap();
+    assert!(
+        crossing.is_none(),
+        "a page reaching below the floor is not the timeline's to answer"
+    );
+    for limit in [3, 5, 7, 20] {
+        assert_eq!(
+            feed_all(&app, &ada, limit).await,
+            written,
+            "pages of {limit}"
+        );
+    }
+    // New posts land above the floor and are served at once.
+    let newest = write(&app, &bob, "newest").await;
+    assert_eq!(timeline_rows(&app, ada.id).await[0], id(&newest));
+}
+
+async fn following_a_prolific_member_copies_their_newest_posts_and_raises_the_floor(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let mine = write(&app, &ada, "ada's older post").await;
+    // More posts than a timeline keeps, written straight to the table (the API limits the rate).
+    let extra = timeline::KEEP + 5;
+    for i in 0..extra {
+        sqlx::query("INSERT INTO posts (author_id, content, created_at) VALUES ($1, $2, $3)")
+            .bind(bob.id)
+            .bind(format!("bob {i}"))
+            .bind(1_000 + i)
+            .execute(&app.state.db.write)
+            .await
+            .unwrap();
+    }
+    follow(&app, &ada, &bob).await;
+    let rows = timeline_rows(&app, ada.id).await;
+    assert_eq!(
+        rows.len() as i64,
+        timeline::KEEP,
+        "only the newest {} are copied",
+        timeline::KEEP
+    );
+    assert_eq!(floor(&app, ada.id).await, *rows.last().unwrap());
+    // Every page, across the floor too, equals the fan-in read, ada's own older post included.
+    let all = fan_in_all(&app, ada.id).await;
+    assert_eq!(all.len() as i64, extra + 1);
+    assert_eq!(*all.last().unwrap(), id(&mine));
+    assert_eq!(feed_all(&app, &ada, 50).await, all);
+}
+
+async fn the_seeded_timelines_equal_the_fan_in_read(app: TestApp) {
+    let options = Options {
+        members: 60,
+        posts: 3_000,
+        follows_per_member: 15.0,
+        now: Some("2026-06-01T00:00:00Z".into()),
+        ..Options::default()
+    };
+    let report = seed::run(&app.state.db, &options).await.expect("seeds");
+    assert!(report.timeline_rows > 0);
+    let members: Vec<i64> = sqlx::query_scalar("SELECT id FROM users ORDER BY id")
+        .fetch_all(&app.state.db.read)
+        .await
+        .unwrap();
+    let mut trimmed = 0;
+    for member in members {
+        let all = fan_in_all(&app, member).await;
+        let rows = timeline_rows(&app, member).await;
+        assert_eq!(
+            rows.len(),
+            all.len().min(timeline::KEEP as usize),
+            "member {member}"
+        );
+        assert_eq!(
+            rows,
+            all[..rows.len()],
+            "member {member}: the timeline is the feed's newest part"
+        );
+        if floor(&app, member).await > 0 {
+            trimmed += 1;
+            // Pages on both sides of the floor and across it.
+            for offset in [0, timeline::KEEP - 10, timeline::KEEP + 10] {
+                let page = Page { limit: 20, offset };
+                let served = friends::page(&app.state.db.read, app.state.db.backend, member, page)
+                    .await
+                    .unwrap();
+                let want: Vec<i64> = all.iter().skip(offset as usize).take(20).copied().collect();
+                assert_eq!(
+                    served.iter().map(|r| r.id).collect::<Vec<_>>(),
+                    want,
+                    "member {member} offset {offset}"
+                );
+            }
+        }
+    }
+    assert!(
+        trimmed > 0,
+        "the network has members whose feed is longer than a timeline"
+    );
+}
+
+/// PostgreSQL runs writers at once: follows of an author racing the author's posts must still
+/// leave every follower's timeline equal to the fan-in read (the author's row lock).
+async fn follows_racing_posts_leave_exact_timelines(app: TestApp) {
+    let author = app.member("author").await;
+    let mut fans = Vec::new();
+    for i in 0..8 {
+        fans.push(app.member(&format!("fan{i}")).await);
+    }
+    let posts = async {
+        for i in 0..8 {
+            write(&app, &author, &format!("post {i}")).await;
+        }
+    };
+    let follows = futures::future::join_all(fans.iter().map(|fan| follow(&app, fan, &author)));
+    tokio::join!(posts, follows);
+    for fan in &fans {
+        let all = fan_in_all(&app, fan.id).await;
+        assert_eq!(all.len(), 8);
+        assert_eq!(timeline_rows(&app, fan.id).await, all, "{}", fan.username);
+    }
+}
+
+both_databases!(
+    the_timeline_follows_posts_reposts_follows_unfollows_and_deletes,
+    a_trimmed_timeline_hands_older_pages_to_the_fan_in_read,
+    following_a_prolific_member_copies_their_newest_posts_and_raises_the_floor,
+    the_seeded_timelines_equal_the_fan_in_read,
+    follows_racing_posts_leave_exact_timelines,
+);
