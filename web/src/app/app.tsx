@@ -1,12 +1,15 @@
 import * as React from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { Route, Switch, useLocation } from 'wouter'
 import { useMe } from '@/features/auth/api/get-me'
+import { feedQueryOptions } from '@/features/posts/api/get-feed'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
 import { AppProvider } from './provider'
 import { MemberLayout } from './layouts/member-layout'
 
 // Each screen is its own chunk.
-const LandingRoute = React.lazy(() => import('./routes/landing'))
+const loadLanding = () => import('./routes/landing')
+const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))
 const HomeRoute = React.lazy(() => import('./routes/home'))
 const DiscoverRoute = React.lazy(() => import('./routes/discover'))
@@ -25,6 +28,12 @@ function PageLoading() {
 }
 
 function MemberRoutes() {
+  const [location] = useLocation()
+  const queryClient = useQueryClient()
+  // Home's first page of posts comes side by side with Home's chunk, not after it.
+  React.useEffect(() => {
+    if (location === '/') void queryClient.prefetchInfiniteQuery(feedQueryOptions())
+  }, []) // once: for the screen the app opened on
   return (
     <ComposeProvider>
       <MemberLayout>
@@ -48,6 +57,11 @@ function MemberRoutes() {
 export function AppRoutes() {
   const [location] = useLocation()
   const me = useMe()
+  // Visitors see the landing page on any path: fetch its chunk while /api/auth/me is on its way
+  // rather than after (a round trip less before the first paint; 4 KB wasted for members).
+  React.useEffect(() => {
+    if (location !== '/auth/verify') void loadLanding()
+  }, []) // once: for the screen the app opened on
 
   if (location === '/auth/verify') {
     return (

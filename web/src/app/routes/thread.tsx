@@ -47,7 +47,7 @@ export default function ThreadRoute() {
               ))}
             </section>
           )}
-          <PostCard post={thread.data.post} currentUserId={me?.id} emphasis />
+          <PostCard post={thread.data.post} currentUserId={me?.id} emphasis priority />
           <div className="flex justify-end border-b border-border px-4 py-2">
             <Button className="rounded-full" onClick={() => openCompose({ replyTo: thread.data.post.repostOf ?? thread.data.post })}>
               <MessageCircle aria-hidden="true" /> Reply

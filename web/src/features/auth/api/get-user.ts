@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, isUnauthorized } from '@/lib/api-client'
 import type { User } from '@/lib/types'
 import { authKeys } from './keys'
@@ -16,5 +16,12 @@ export async function getCurrentUser(): Promise<User | null> {
 export const currentUserQueryOptions = () => queryOptions({ queryKey: authKeys.user(), queryFn: getCurrentUser })
 
 export function useCurrentUser() {
-  return useQuery(currentUserQueryOptions())
+  const queryClient = useQueryClient()
+  return useQuery({
+    ...currentUserQueryOptions(),
+    // The app shell asked /api/auth/me (the same answer) a moment ago: start from it rather than
+    // wait another round trip before Home can ask for its posts. Invalidating `user` still refetches.
+    initialData: () => queryClient.getQueryData<User | null>(authKeys.me()) ?? undefined,
+    initialDataUpdatedAt: () => queryClient.getQueryState(authKeys.me())?.dataUpdatedAt,
+  })
 }

@@ -15,6 +15,9 @@ interface PostListProps {
   likeErrorDescription?: string
 }
 
+/** Posts whose images load eagerly: about a phone screen's worth at the top of the list. */
+const PRIORITY_POSTS = 2
+
 export function failureText(error: Error): string {
   return error instanceof ApiError ? `${error.status} ${error.statusText}`.trim() : error.message
 }
@@ -48,8 +51,14 @@ export function PostList({ query, currentUserId, empty, filter, likeErrorDescrip
         <div className="px-4 py-10 text-center text-muted-foreground">{empty}</div>
       ) : (
         <div>
-          {posts.map((post) => (
-            <PostCard key={post.id} post={post} currentUserId={currentUserId} likeErrorDescription={likeErrorDescription} />
+          {posts.map((post, index) => (
+            <PostCard
+              key={post.id}
+              post={post}
+              currentUserId={currentUserId}
+              likeErrorDescription={likeErrorDescription}
+              priority={index < PRIORITY_POSTS}
+            />
           ))}
         </div>
       )}
