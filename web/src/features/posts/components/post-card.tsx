@@ -22,6 +22,8 @@ interface PostCardProps {
   emphasis?: boolean
   /** In a thread the parent is on screen already: no "Replying to a post" line. */
   hideReplyContext?: boolean
+  /** One of the first posts on screen: its images load at once, not lazily. */
+  priority?: boolean
 }
 
 async function sharePost(postId: number) {
@@ -52,6 +54,7 @@ export function PostCard({
   likeErrorDescription = DEFAULT_LIKE_ERROR,
   emphasis,
   hideReplyContext,
+  priority,
 }: PostCardProps) {
   const [, navigate] = useLocation()
   // A repost shows the original; every action applies to the original.
@@ -89,7 +92,8 @@ export function PostCard({
           <Avatar name={post.author.displayName} src={post.author.profileImageUrl} size={40} />
         </Link>
         <div className="min-w-0 flex-1">
-          <div className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
+          {/* 24 px lines: the author and "Replying to" links are tap targets of at least 24 px (WCAG 2.5.8) */}
+          <div className="flex flex-wrap items-baseline gap-x-1.5 text-sm leading-6">
             <Link
               id={`post-${shown.id}-author`}
               href={`/profile/${post.author.username}`}
@@ -107,7 +111,7 @@ export function PostCard({
           </div>
           {post.replyToId !== null && !emphasis && !hideReplyContext && (
             <p className="text-xs text-muted-foreground">
-              <Link href={`/post/${post.replyToId}`} className="hover:underline">
+              <Link href={`/post/${post.replyToId}`} className="inline-flex min-h-6 items-center hover:underline">
                 Replying to a post
               </Link>
             </p>
@@ -115,7 +119,7 @@ export function PostCard({
           <div className={cn('mt-1', emphasis ? 'text-lg' : 'text-[15px]')}>
             <PostContent text={post.content} />
           </div>
-          <PostImages urls={post.imageUrls} authorName={post.author.displayName} />
+          <PostImages urls={post.imageUrls} authorName={post.author.displayName} priority={priority} />
           {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
           <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0.5 sm:gap-2">
             <button
