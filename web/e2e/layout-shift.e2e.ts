@@ -3,7 +3,7 @@
 // real `murmur serve`. Images are answered late on purpose: on a real network they arrive after
 // the posts' text, which is when a box that was not reserved pushes everything below it down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { APIRequestContext, Browser, Page } from 'playwright-core'
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot } from './support/browser'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
 import { makePng } from './support/png'
@@ -114,7 +114,7 @@ describe.skipIf(!hasMurmur)('Home with images', () => {
   let server: MurmurServer
   let browser: Browser
   /** The member's session cookie, shared with every viewport's context. */
-  let cookies: Awaited<ReturnType<import('playwright-core').BrowserContext['cookies']>>
+  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>
 
   beforeAll(async () => {
     server = await startMurmur()
