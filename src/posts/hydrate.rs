@@ -35,19 +35,11 @@ pub async fn hydrate(pool: &AnyPool, viewer: i64, rows: Vec<PostRow>) -> Result<
         }
     }
     let ids: Vec<i64> = by_id.keys().copied().collect();
-    let poll_ids: Vec<i64> = by_id
-        .values()
-        .filter(|r| r.poll_expires_at.is_some())
-        .map(|r| r.id)
-        .collect();
+    let polls = by_id.values().any(|r| r.poll_expires_at.is_some());
     // Flags only matter for posts a card shows as itself (a repost shows its original's).
-    let card_ids: Vec<i64> = by_id
-        .values()
-        .filter(|r| r.repost_of_id.is_none())
-        .map(|r| r.id)
-        .collect();
+    let cards = by_id.values().any(|r| r.repost_of_id.is_none());
 
-    let parts = parts_of(pool, viewer, &ids, &poll_ids, &card_ids).await?;
+    let parts = parts_of(pool, viewer, &ids, polls, cards).await?;
     Ok(rows
         .iter()
         .map(|row| {
@@ -141,68 +133,48 @@ const POLL_VOTE: i64 = 2;
 const LIKED: i64 = 3;
 const REPOSTED: i64 = 4;
 
-/// Images, poll options and votes of `ids`, and which of `card_ids` the viewer liked and
-/// reposted, in one statement. `poll_ids` and `card_ids` are subsets of `ids`; every id is bound
-/// once and each part names the placeholders it needs (both databases let one placeholder
-/// appear several times).
-async fn parts_of(
-    pool: &AnyPool,
-    viewer: i64,
-    ids: &[i64],
-    poll_ids: &[i64],
-    card_ids: &[i64],
-) -> Result<Parts> {
+/// Images, poll options and votes of `ids`, and which of them the viewer liked and reposted,
+/// in one statement. Its text depends only on the padded length of `ids` and on which parts are
+/// asked for, so it is prepared once per connection and reused: each part names the same
+/// placeholders (both databases let one appear several times), and a part asked about posts
+/// that have none of it finds nothing through its primary key.
+async fn parts_of(pool: &AnyPool, viewer: i64, ids: &[i64], polls: bool, cards: bool) -> Result<Parts> {
     // $1 is the viewer when some part asks about them (a statement must use every value bound).
-    let first = if card_ids.is_empty() { 1 } else { 2 };
-    let placeholder: HashMap<i64, usize> = ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| (*id, i + first))
-        .collect();
-    let list = |subset: &[i64]| -> String {
-        subset
-            .iter()
-            .map(|id| format!("${}", placeholder[id]))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let first = if cards { 2 } else { 1 };
+    let list = store::in_list(first, ids.len());
     // Columns: kind, post_id, ord (order within the post), a, b, text.
     let mut parts = vec![format!(
         "SELECT CAST({IMAGE} AS BIGINT) AS kind, post_id, position AS ord, CAST(0 AS BIGINT) AS a, \
-         CAST(0 AS BIGINT) AS b, media_id AS text FROM post_images WHERE post_id IN ({})",
-        list(ids)
+         CAST(0 AS BIGINT) AS b, media_id AS text FROM post_images WHERE post_id IN ({list})"
     )];
-    if !poll_ids.is_empty() {
-        let polls = list(poll_ids);
+    if polls {
         parts.push(format!(
             "SELECT CAST({POLL_OPTION} AS BIGINT), post_id, position, CAST(0 AS BIGINT), CAST(0 AS BIGINT), text \
-             FROM poll_options WHERE post_id IN ({polls})"
+             FROM poll_options WHERE post_id IN ({list})"
         ));
         // Voters in the order they voted: ord = when, a = who, b = which option.
         parts.push(format!(
             "SELECT CAST({POLL_VOTE} AS BIGINT), post_id, created_at, user_id, position, CAST(NULL AS TEXT) \
-             FROM poll_votes WHERE post_id IN ({polls})"
+             FROM poll_votes WHERE post_id IN ({list})"
         ));
     }
-    if !card_ids.is_empty() {
-        let cards = list(card_ids);
+    if cards {
         parts.push(format!(
             "SELECT CAST({LIKED} AS BIGINT), post_id, CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), \
-             CAST(NULL AS TEXT) FROM likes WHERE user_id = $1 AND post_id IN ({cards})"
+             CAST(NULL AS TEXT) FROM likes WHERE user_id = $1 AND post_id IN ({list})"
         ));
         parts.push(format!(
             "SELECT CAST({REPOSTED} AS BIGINT), repost_of_id, CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), \
-             CAST(NULL AS TEXT) FROM posts WHERE author_id = $1 AND repost_of_id IN ({cards})"
+             CAST(NULL AS TEXT) FROM posts WHERE author_id = $1 AND repost_of_id IN ({list})"
         ));
     }
     let sql = format!("{} ORDER BY 1, 2, 3, 4", parts.join(" UNION ALL "));
-    let mut query =
-        sqlx::query_as::<_, (i64, i64, i64, i64, i64, Option<String>)>(sqlx::AssertSqlSafe(sql));
-    if !card_ids.is_empty() {
+    let mut query = sqlx::query_as::<_, (i64, i64, i64, i64, i64, Option<String>)>(sqlx::AssertSqlSafe(sql));
+    if cards {
         query = query.bind(viewer);
     }
-    for id in ids {
-        query = query.bind(*id);
+    for id in store::padded_values(ids) {
+        query = query.bind(id);
     }
     let mut out = Parts {
         images: HashMap::new(),

@@ -14,13 +14,29 @@ use crate::clock::Millis;
 use crate::error::Result;
 use crate::post_columns;
 
-/// `$start, $start+1, …` for `n` values of an `IN (...)` list. Only placeholders are built
+/// `$start, $start+1, …` for an `IN (...)` list of `n` values, padded to `padded(n)`
+/// placeholders (bind the values with `padded_values`). Only placeholders are built
 /// dynamically; values are always bound.
 pub fn in_list(start: usize, n: usize) -> String {
-    (start..start + n)
+    (start..start + padded(n))
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// How many values an `IN` list of `n` is sent with: the next power of two. Every distinct
+/// statement text is parsed and planned again and takes a slot in each connection's statement
+/// cache; padding keeps a handful of texts per query (1, 2, 4 … 64 values), so pages of any
+/// composition reuse prepared statements (parsing showed in the feed's profile).
+pub fn padded(n: usize) -> usize {
+    n.next_power_of_two()
+}
+
+/// `values`, then the last one repeated up to `padded(len)` (a value twice in `IN` matches the
+/// same rows once).
+pub fn padded_values<T: Clone>(values: &[T]) -> impl Iterator<Item = T> + '_ {
+    let pad = padded(values.len()) - values.len();
+    values.iter().cloned().chain(values.last().cloned().into_iter().cycle().take(pad))
 }
 
 /// The rows with these ids (any order, deleted ones included), joined to their authors.
@@ -37,8 +53,8 @@ pub async fn rows_by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<PostRow>> {
         in_list(1, ids.len())
     );
     let mut query = sqlx::query_as::<_, PostRow>(sqlx::AssertSqlSafe(sql));
-    for id in ids {
-        query = query.bind(*id);
+    for id in padded_values(ids) {
+        query = query.bind(id);
     }
     Ok(query.fetch_all(pool).await?)
 }
@@ -332,8 +348,8 @@ pub async fn member_ids_by_username(
         in_list(1, usernames.len())
     );
     let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
-    for name in usernames {
-        query = query.bind(name.as_str());
+    for name in padded_values(usernames) {
+        query = query.bind(name);
     }
     Ok(query.fetch_all(conn).await?)
 }

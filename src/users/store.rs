@@ -135,8 +135,8 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
         crate::posts::store::in_list(1, ids.len())
     );
     let mut query = sqlx::query_as::<_, UserRow>(sqlx::AssertSqlSafe(sql));
-    for id in ids {
-        query = query.bind(*id);
+    for id in crate::posts::store::padded_values(ids) {
+        query = query.bind(id);
     }
     Ok(query.fetch_all(pool).await?)
 }
