@@ -13,11 +13,17 @@
 //!   quantising) into a new file holding only the frames and the loop count, so comment and
 //!   application extensions (XMP) are dropped. Frame count and total pixels are bounded.
 //!
+//! - Stills also get display copies ("variants", see `VARIANT_WIDTHS`): narrower, and JPEG at
+//!   quality 80 (lossless WebP where there is real transparency), because feeds show images
+//!   ~300–600 CSS px wide and the originals are often several times that size and bytes.
+//!
 //! These are CPU-bound: call `clean` on a blocking thread.
 
 use std::io::Cursor;
 use std::num::NonZeroU64;
 
+use bytes::Bytes;
+use image::imageops::FilterType;
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 
 use crate::error::{Error, Result};
@@ -33,6 +39,15 @@ pub const MAX_ALLOC: u64 = 256 * 1024 * 1024;
 const MAX_GIF_TOTAL_PIXELS: u64 = 200_000_000;
 const MAX_GIF_FRAMES: usize = 1000;
 
+/// Widths of the display copies, smallest first: 320 for the 2×2 grid on phones (~160 CSS px
+/// at 1.75–2×), 640 for one image on phones (~330 CSS px) and on desktops (~590 CSS px at 1×),
+/// 1280 for desktops at 2×. The web app names them in `srcset`; `/objects/{id}/{width}` serves
+/// them. Width, not the longest side, because the feed's boxes have a fixed width and crop the
+/// height (`object-cover`).
+pub const VARIANT_WIDTHS: [u32; 3] = [320, 640, 1280];
+/// Photos: quality 80 looks the same as 90 at display size for about two thirds of the bytes.
+const VARIANT_JPEG_QUALITY: u8 = 80;
+
 /// A checked image, encoded again without metadata.
 #[derive(Debug)]
 pub struct CleanImage {
@@ -40,6 +55,17 @@ pub struct CleanImage {
     pub content_type: &'static str,
     pub width: u32,
     pub height: u32,
+    /// Display copies, one per width of `VARIANT_WIDTHS` that is worth having (see `variants`).
+    pub variants: Vec<Variant>,
+}
+
+/// A display copy: the image at most `width` px wide (narrower images keep their width), as
+/// JPEG or, with transparency, lossless WebP.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// The width it was made for (one of `VARIANT_WIDTHS`), which names it.
+    pub width: u32,
+    pub bytes: Bytes,
 }
 
 fn unsupported() -> Error {
@@ -81,9 +107,13 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage> {
     let mut out = Cursor::new(Vec::new());
     let content_type = match format {
         ImageFormat::Jpeg => {
-            let image = match image {
-                DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => image,
-                other => DynamicImage::ImageRgb8(other.to_rgb8()),
+            let rgb;
+            let image = match &image {
+                DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => &image,
+                other => {
+                    rgb = DynamicImage::ImageRgb8(other.to_rgb8());
+                    &rgb
+                }
             };
             let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90);
             image.write_with_encoder(encoder).map_err(|e| encode_error(&e))?;
@@ -107,7 +137,97 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage> {
             "image/webp"
         }
     };
-    Ok(CleanImage { bytes: out.into_inner(), content_type, width, height })
+    let bytes = out.into_inner();
+    let variants = variants(&image, bytes.len());
+    Ok(CleanImage { bytes, content_type, width, height, variants })
+}
+
+/// The display copies of a still worth keeping: for each of `VARIANT_WIDTHS`, the image scaled
+/// down to that width (or as wide as it is), kept only when it is smaller in bytes than the
+/// clean copy (`original_len`), which is served wherever a copy is missing. Copies of the same
+/// width share their bytes. A copy that cannot be encoded is left out: the image still works.
+fn variants(image: &DynamicImage, original_len: usize) -> Vec<Variant> {
+    let transparent = has_transparency(image);
+    let mut made: Vec<Variant> = Vec::new();
+    // Largest first, each scaled from the one before: cheaper than scaling the full image three
+    // times, and the same to the eye for these ratios.
+    let mut source: Option<DynamicImage> = None;
+    let mut previous: Option<(u32, Option<Bytes>)> = None;
+    for &size in VARIANT_WIDTHS.iter().rev() {
+        let current = source.as_ref().unwrap_or(image);
+        let target = size.min(image.width());
+        let bytes = match &previous {
+            Some((width, bytes)) if *width == target => bytes.clone(),
+            _ => {
+                let scaled = if target == current.width() {
+                    current.clone()
+                } else {
+                    let height = scaled_height(image.width(), image.height(), target);
+                    current.resize_exact(target, height, FilterType::CatmullRom)
+                };
+                let bytes = encode_variant(&scaled, transparent).filter(|b| b.len() < original_len).map(Bytes::from);
+                source = Some(scaled);
+                bytes
+            }
+        };
+        if let Some(bytes) = &bytes {
+            made.push(Variant { width: size, bytes: bytes.clone() });
+        }
+        previous = Some((target, bytes));
+    }
+    made.reverse();
+    made
+}
+
+/// `height` scaled as `width` becomes `target`, at least 1 px.
+fn scaled_height(width: u32, height: u32, target: u32) -> u32 {
+    let scaled = (u64::from(height) * u64::from(target) + u64::from(width) / 2) / u64::from(width);
+    u32::try_from(scaled.max(1)).unwrap_or(u32::MAX)
+}
+
+/// Whether any pixel is see-through: many PNGs carry an alpha channel that is opaque
+/// everywhere, and those can be JPEGs.
+fn has_transparency(image: &DynamicImage) -> bool {
+    if !image.color().has_alpha() {
+        return false;
+    }
+    match image {
+        DynamicImage::ImageLumaA8(pixels) => pixels.pixels().any(|p| p.0[1] < u8::MAX),
+        DynamicImage::ImageRgba8(pixels) => pixels.pixels().any(|p| p.0[3] < u8::MAX),
+        other => other.to_rgba8().pixels().any(|p| p.0[3] < u8::MAX),
+    }
+}
+
+/// JPEG for opaque images (photos: lossy is fine at display size); lossless WebP keeps
+/// transparency (the `image` crate encodes WebP losslessly only).
+fn encode_variant(image: &DynamicImage, transparent: bool) -> Option<Vec<u8>> {
+    let mut out = Cursor::new(Vec::new());
+    let written = if transparent {
+        DynamicImage::ImageRgba8(image.to_rgba8())
+            .write_with_encoder(image::codecs::webp::WebPEncoder::new_lossless(&mut out))
+    } else {
+        let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, VARIANT_JPEG_QUALITY);
+        match image {
+            DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => image.write_with_encoder(encoder),
+            other => DynamicImage::ImageRgb8(other.to_rgb8()).write_with_encoder(encoder),
+        }
+    };
+    match written {
+        Ok(()) => Some(out.into_inner()),
+        Err(e) => {
+            tracing::warn!(error = %e, "encoding a display copy failed; the original is served instead");
+            None
+        }
+    }
+}
+
+/// The content type of a display copy, from its bytes (it is ours: JPEG or WebP).
+pub fn variant_content_type(bytes: &[u8]) -> &'static str {
+    match image::guess_format(bytes) {
+        Ok(ImageFormat::WebP) => "image/webp",
+        Ok(ImageFormat::Png) => "image/png",
+        _ => "image/jpeg",
+    }
 }
 
 fn reader(bytes: &[u8], format: ImageFormat) -> ImageReader<Cursor<&[u8]>> {
@@ -189,7 +309,14 @@ fn clean_gif(bytes: &[u8]) -> Result<CleanImage> {
     }
     let encoder = encoder.ok_or_else(unreadable)?;
     let bytes = encoder.into_inner().map_err(|_| unreadable())?;
-    Ok(CleanImage { bytes, content_type: "image/gif", width: u32::from(width), height: u32::from(height) })
+    // No display copies: a still would lose the animation, and GIF has no cheaper encoding here.
+    Ok(CleanImage {
+        bytes,
+        content_type: "image/gif",
+        width: u32::from(width),
+        height: u32::from(height),
+        variants: Vec::new(),
+    })
 }
 
 #[cfg(test)]
@@ -228,6 +355,66 @@ mod tests {
         }
     }
 
+    /// Smooth gradients with fine stripes: compresses like a photo, not like a flat colour.
+    fn photo(width: u32, height: u32) -> DynamicImage {
+        DynamicImage::ImageRgb8(image::RgbImage::from_fn(width, height, |x, y| {
+            let stripe = if (x + y) / 7 % 2 == 0 { 25 } else { 0 };
+            image::Rgb([(x * 230 / width) as u8 + stripe, (y * 200 / height) as u8, ((x ^ y) % 97) as u8 + 60])
+        }))
+    }
+
+    #[test]
+    fn stills_get_smaller_display_copies_at_each_width() {
+        let original = encode(photo(1600, 1000), ImageFormat::Png);
+        let clean = clean(&original).unwrap();
+        let widths: Vec<u32> = clean.variants.iter().map(|v| v.width).collect();
+        assert_eq!(widths, VARIANT_WIDTHS.to_vec());
+        for variant in &clean.variants {
+            assert_eq!(image::guess_format(&variant.bytes).unwrap(), ImageFormat::Jpeg);
+            assert_eq!(variant_content_type(&variant.bytes), "image/jpeg");
+            assert!(variant.bytes.len() < clean.bytes.len(), "{} B is not smaller than {} B", variant.bytes.len(), clean.bytes.len());
+            let decoded = image::load_from_memory(&variant.bytes).unwrap();
+            // Scaled to the width, the shape kept (1600×1000 is 8:5).
+            assert_eq!(decoded.width(), variant.width);
+            assert_eq!(decoded.height(), variant.width * 5 / 8);
+        }
+    }
+
+    #[test]
+    fn a_narrow_image_keeps_its_width_in_its_copies() {
+        let clean = clean(&encode(photo(500, 300), ImageFormat::Png)).unwrap();
+        for variant in &clean.variants {
+            let decoded = image::load_from_memory(&variant.bytes).unwrap();
+            assert_eq!(decoded.width(), variant.width.min(500));
+        }
+        // The PNG is re-encoded as a JPEG even where it is not scaled: fewer bytes.
+        assert!(clean.variants.iter().any(|v| v.width == 1280));
+    }
+
+    #[test]
+    fn transparent_images_get_lossless_webp_copies_and_opaque_alpha_gets_jpeg() {
+        let mut see_through = photo(900, 600).to_rgba8();
+        for (x, _, pixel) in see_through.enumerate_pixels_mut() {
+            pixel.0[3] = if x < 300 { 0 } else { 255 };
+        }
+        let clean_copy = clean(&encode(DynamicImage::ImageRgba8(see_through), ImageFormat::Png)).unwrap();
+        assert!(!clean_copy.variants.is_empty());
+        for variant in &clean_copy.variants {
+            assert_eq!(variant_content_type(&variant.bytes), "image/webp");
+            assert!(image::load_from_memory(&variant.bytes).unwrap().color().has_alpha());
+        }
+        let opaque = DynamicImage::ImageRgba8(photo(900, 600).to_rgba8());
+        let clean_copy = clean(&encode(opaque, ImageFormat::Png)).unwrap();
+        assert!(clean_copy.variants.iter().all(|v| variant_content_type(&v.bytes) == "image/jpeg"));
+    }
+
+    #[test]
+    fn a_copy_that_is_not_smaller_is_not_kept() {
+        // A tiny flat PNG is a few dozen bytes; no JPEG beats it.
+        let tiny = encode(DynamicImage::ImageRgb8(image::RgbImage::from_pixel(8, 8, image::Rgb([1, 2, 3]))), ImageFormat::Png);
+        assert!(clean(&tiny).unwrap().variants.is_empty());
+    }
+
     #[test]
     fn animated_gifs_keep_every_frame() {
         let mut out = Vec::new();
@@ -241,6 +428,7 @@ mod tests {
         }
         let clean = clean(&out).unwrap();
         assert_eq!(clean.content_type, "image/gif");
+        assert!(clean.variants.is_empty(), "a still copy would lose the animation");
         let mut decoder = gif::DecodeOptions::new().read_info(Cursor::new(&clean.bytes)).unwrap();
         let mut frames = 0;
         while decoder.read_next_frame().unwrap().is_some() {

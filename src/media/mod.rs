@@ -13,9 +13,9 @@ mod store;
 use std::time::Duration;
 
 
-pub use images::{MAX_BYTES, MAX_PIXELS};
+pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 // For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
-pub use images::{CleanImage, clean as clean_image};
+pub use images::{CleanImage, Variant, clean as clean_image};
 pub use storage::is_media_id;
 pub use routes::{api_router, object_routes};
 pub use storage::{MediaStore, S3Settings};
@@ -120,9 +120,20 @@ async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::Cle
             return Err(e);
         }
     };
-    store.put_image(id, image.bytes.clone(), false).await?;
+    store_clean(store, id, &image, false).await?;
     store.delete_upload(id).await?;
     Ok(image)
+}
+
+/// Stores a checked image, then its display copies. `create_only` refuses to replace an
+/// existing image (a second upload racing the first), before any copy is written. The copies
+/// are best effort: without them the image is served as it is.
+async fn store_clean(store: &MediaStore, id: &str, image: &images::CleanImage, create_only: bool) -> Result<()> {
+    store.put_image(id, image.bytes.clone(), create_only).await?;
+    if let Err(e) = store.put_variants(id, &image.variants).await {
+        tracing::warn!(media_id = %id, error = %e, "could not store an image's display copies; serving the original");
+    }
+    Ok(())
 }
 
 /// `images::clean` on a blocking thread (decoding is CPU-bound).

@@ -12,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::images::MAX_BYTES;
+use super::images::{MAX_BYTES, VARIANT_WIDTHS, variant_content_type};
 use super::storage::{is_media_id, new_media_id};
 use super::{clean_blocking, store};
 use crate::accounts::extract::CurrentUser;
@@ -35,9 +35,11 @@ pub fn api_router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_header_image))
 }
 
-/// `/objects/{id}`: serving images.
+/// `/objects/{id}`: serving images; `/objects/{id}/{width}`: their display copies.
 pub fn object_routes() -> Router<AppState> {
-    Router::new().route("/objects/{id}", axum::routing::get(serve_image))
+    Router::new()
+        .route("/objects/{id}", axum::routing::get(serve_image))
+        .route("/objects/{id}/{width}", axum::routing::get(serve_variant))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -119,7 +121,7 @@ async fn receive_upload(
     }
     let bytes = read_capped(body).await?;
     let image = clean_blocking(bytes.into()).await?;
-    state.media.put_image(&id, image.bytes.clone(), true).await?;
+    super::store_clean(&state.media, &id, &image, true).await?;
     if !store::mark_ready(&state.db.write, &id, &image).await? {
         // Removed by the cleanup meanwhile: do not keep bytes nobody owns.
         state.media.delete_all(&id).await?;
@@ -162,16 +164,62 @@ async fn read_capped(body: Body) -> Result<Vec<u8>> {
 /// Serves a checked image with its real type, cacheable for ever (ids are never reused), and
 /// locked down so that a browser never treats it as anything but an image.
 async fn serve_image(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response> {
-    let missing = || Error::not_found("Image not found");
+    let content_type = ready_image(&state, &id).await?;
+    original(&state, &id, &content_type).await
+}
+
+/// Serves an image's display copy at most `width` px wide (one of `VARIANT_WIDTHS`), with the
+/// same headers as the image. Where there is none (GIFs, images uploaded before copies were
+/// made, a copy that would not have been smaller) the image itself is the answer: a known
+/// image is never a 404 here. Any other width is a 400, so each image has a few URLs at most
+/// (caches in front of this server cannot be filled with endless copies of one image).
+async fn serve_variant(State(state): State<AppState>, Path((id, width)): Path<(String, String)>) -> Result<Response> {
     if !is_media_id(&id) {
-        return Err(missing());
+        return Err(image_not_found());
     }
-    let row = store::find(&state.db.read, &id).await?.filter(|row| row.is_ready()).ok_or_else(missing)?;
-    let content_type = row.content_type.ok_or_else(missing)?;
-    let Some(bytes) = state.media.get_image(&id).await? else {
+    let width = width
+        .parse::<u32>()
+        .ok()
+        .filter(|w| VARIANT_WIDTHS.contains(w))
+        .ok_or_else(|| {
+            let widths: Vec<String> = VARIANT_WIDTHS.iter().map(u32::to_string).collect();
+            Error::bad_request(format!("Unknown image width: use one of {}", widths.join(", ")))
+        })?;
+    let content_type = ready_image(&state, &id).await?;
+    // GIFs never get copies (they would lose their animation): skip the lookup.
+    if content_type != "image/gif"
+        && let Some(bytes) = state.media.get_variant(&id, width).await?
+    {
+        let content_type = variant_content_type(&bytes);
+        return Ok(image_response(bytes, content_type));
+    }
+    original(&state, &id, &content_type).await
+}
+
+fn image_not_found() -> Error {
+    Error::not_found("Image not found")
+}
+
+/// The content type of a checked image; 404 for malformed, unknown and pending ids.
+async fn ready_image(state: &AppState, id: &str) -> Result<String> {
+    if !is_media_id(id) {
+        return Err(image_not_found());
+    }
+    let row = store::find(&state.db.read, id).await?.filter(|row| row.is_ready()).ok_or_else(image_not_found)?;
+    row.content_type.ok_or_else(image_not_found)
+}
+
+async fn original(state: &AppState, id: &str, content_type: &str) -> Result<Response> {
+    let Some(bytes) = state.media.get_image(id).await? else {
         tracing::warn!(media_id = %id, "a ready image has no stored bytes");
-        return Err(missing());
+        return Err(image_not_found());
     };
+    Ok(image_response(bytes, content_type))
+}
+
+/// An image with the headers that keep it an image: its real type, no sniffing, a sandbox
+/// CSP, and cacheable for ever (ids are never reused, and neither is what a URL answers).
+fn image_response(bytes: bytes::Bytes, content_type: &str) -> Response {
     let mut response = (StatusCode::OK, bytes).into_response();
     let headers = response.headers_mut();
     let mut set = |name, value: &str| {
@@ -179,12 +227,12 @@ async fn serve_image(State(state): State<AppState>, Path(id): Path<String>) -> R
             headers.insert(name, v);
         }
     };
-    set(header::CONTENT_TYPE, &content_type);
+    set(header::CONTENT_TYPE, content_type);
     set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(header::CACHE_CONTROL, "public, max-age=31536000, immutable");
     set(header::CONTENT_SECURITY_POLICY, "default-src 'none'; sandbox");
     set(header::CONTENT_DISPOSITION, "inline");
-    Ok(response)
+    response
 }
 
 #[derive(Deserialize, ToSchema)]

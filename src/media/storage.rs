@@ -1,7 +1,8 @@
 //! Where image bytes live: a directory under the data dir, or an S3-compatible bucket, both
 //! through `object_store`. Every key is made here from a server-made id (`objects/{id}` for the
 //! clean image people see, `uploads/{id}` for what a browser put into the bucket before it was
-//! checked); nothing a client sends becomes part of a path.
+//! checked, `variants/{id}-{width}` for its display copies); nothing a client sends becomes part
+//! of a path.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,7 +19,7 @@ use object_store::signer::Signer as _;
 use object_store::{ObjectStore, ObjectStoreExt as _, PutMode, PutOptions, PutPayload};
 use sha2::Sha256;
 
-use super::images::MAX_BYTES;
+use super::images::{MAX_BYTES, VARIANT_WIDTHS, Variant};
 use crate::clock::{MINUTE, Millis};
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -160,6 +161,25 @@ impl MediaStore {
         }
     }
 
+    /// Stores an image's display copies beside it (replacing any from an earlier check).
+    pub async fn put_variants(&self, id: &str, variants: &[Variant]) -> Result<()> {
+        for variant in variants {
+            let payload = PutPayload::from(variant.bytes.clone());
+            self.store().put(&variant_key(id, variant.width), payload).await.map_err(unavailable)?;
+        }
+        Ok(())
+    }
+
+    /// A display copy, if one was made. `width` must be one of `VARIANT_WIDTHS`.
+    pub async fn get_variant(&self, id: &str, width: u32) -> Result<Option<Bytes>> {
+        debug_assert!(VARIANT_WIDTHS.contains(&width));
+        match self.store().get(&variant_key(id, width)).await {
+            Ok(found) => Ok(Some(found.bytes().await.map_err(unavailable)?)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
     /// What a browser put into the bucket for `id` (S3 only), read at most up to the size limit:
     /// None when nothing arrived, `Err(PayloadTooLarge)` when it is too big.
     pub async fn fetch_upload(&self, id: &str) -> Result<Option<Bytes>> {
@@ -191,9 +211,13 @@ impl MediaStore {
         self.delete_key(&upload_key(id)).await
     }
 
-    /// Removes everything stored for `id`.
+    /// Removes everything stored for `id`: the image, its display copies (by name: every width
+    /// there may be one for, so no listing is needed) and, on S3, the unchecked original.
     pub async fn delete_all(&self, id: &str) -> Result<()> {
         self.delete_key(&object_key(id)).await?;
+        for width in VARIANT_WIDTHS {
+            self.delete_key(&variant_key(id, width)).await?;
+        }
         if self.is_s3() {
             self.delete_key(&upload_key(id)).await?;
         }
@@ -268,6 +292,11 @@ pub fn is_media_id(s: &str) -> bool {
 
 fn object_key(id: &str) -> StorePath {
     StorePath::from(format!("objects/{id}"))
+}
+
+/// Not under `objects/{id}/`: on the local store `objects/{id}` is a file, not a directory.
+fn variant_key(id: &str, width: u32) -> StorePath {
+    StorePath::from(format!("variants/{id}-{width}"))
 }
 
 fn upload_key(id: &str) -> StorePath {

@@ -23,6 +23,18 @@ pub fn png(width: u32, height: u32) -> Vec<u8> {
     out.into_inner()
 }
 
+/// A photo-sized PNG that compresses like a photo (gradients and fine stripes), as phones and
+/// screenshots give them: many times the bytes a display copy needs.
+pub fn photo_png(width: u32, height: u32) -> Vec<u8> {
+    let picture = image::RgbImage::from_fn(width, height, |x, y| {
+        let stripe = if (x + y) / 7 % 2 == 0 { 25 } else { 0 };
+        image::Rgb([(x * 230 / width) as u8 + stripe, (y * 200 / height) as u8, ((x ^ y) % 97) as u8 + 60])
+    });
+    let mut out = Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(picture).write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
 fn plain_jpeg() -> Vec<u8> {
     let picture = image::RgbImage::from_fn(48, 32, |x, y| image::Rgb([x as u8 * 4, y as u8 * 6, 120]));
     let mut out = Cursor::new(Vec::new());
@@ -152,6 +164,27 @@ async fn set_avatar(app: &TestApp, member: &Member, image_url: &str) -> (u16, Va
 
 fn media_file(app: &TestApp, key: &str) -> PathBuf {
     app.data_dir.path().join("media").join(key)
+}
+
+/// Where a display copy is stored (local store or bucket): beside `objects/`, by id and width.
+pub fn variant_key(id: &str, width: u32) -> String {
+    format!("variants/{id}-{width}")
+}
+
+/// GET a path; its status, headers and body.
+pub async fn fetch(app: &TestApp, path: &str) -> (u16, reqwest::header::HeaderMap, bytes::Bytes) {
+    let response = app.client.get(app.url(path)).send().await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (status, headers, response.bytes().await.unwrap())
+}
+
+/// The headers every image answer carries, copies and fallbacks alike.
+fn assert_image_headers(headers: &reqwest::header::HeaderMap, content_type: &str, what: &str) {
+    assert_eq!(headers["content-type"], content_type, "{what}");
+    assert_eq!(headers["x-content-type-options"], "nosniff", "{what}");
+    assert_eq!(headers["cache-control"], "public, max-age=31536000, immutable", "{what}");
+    assert_eq!(headers["content-security-policy"], "default-src 'none'; sandbox", "{what}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,6 +365,11 @@ async fn gps_exif_is_stripped_from_jpegs(app: TestApp) {
     assert!(!contains(&stored, b"Exif"));
     let decoded = image::load_from_memory(&served).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (48, 32));
+    for size in murmur::media::VARIANT_WIDTHS {
+        let (status, _, copy) = fetch(&app, &format!("/objects/{id}/{size}")).await;
+        assert_eq!(status, 200);
+        assert!(!contains(&copy, b"Exif"), "EXIF in the {size} px copy");
+    }
 }
 
 async fn someone_elses_upload_cannot_be_claimed(app: TestApp) {
@@ -435,9 +473,14 @@ async fn uploads_are_rate_limited_per_member(app: TestApp) {
 
 async fn orphans_are_removed_after_a_day_and_attached_images_kept(app: TestApp) {
     let ada = app.member("ada").await;
-    let kept = id_of(&uploaded(&app, &ada, png(5, 5)).await);
-    let orphan = id_of(&uploaded(&app, &ada, png(5, 5)).await);
+    let kept = id_of(&uploaded(&app, &ada, photo_png(800, 500)).await);
+    let orphan = id_of(&uploaded(&app, &ada, photo_png(800, 500)).await);
     let never_sent = id_of(&upload_url(&app, &ada).await);
+    for id in [&kept, &orphan] {
+        for size in murmur::media::VARIANT_WIDTHS {
+            assert!(media_file(&app, &variant_key(id, size)).exists(), "{id} has its {size} px copy");
+        }
+    }
     let (status, body) = set_avatar(&app, &ada, &format!("/objects/{kept}")).await;
     assert_eq!(status, 200, "{body}");
 
@@ -452,6 +495,13 @@ async fn orphans_are_removed_after_a_day_and_attached_images_kept(app: TestApp) 
     let here = app.client.get(app.url(&format!("/objects/{kept}"))).send().await.unwrap();
     assert_eq!(here.status(), 200);
     assert!(media_file(&app, &format!("objects/{kept}")).exists());
+    // The display copies go with their image, and only with it.
+    for size in murmur::media::VARIANT_WIDTHS {
+        assert!(!media_file(&app, &variant_key(&orphan, size)).exists(), "the orphan's {size} px copy is left");
+        assert_eq!(fetch(&app, &format!("/objects/{orphan}/{size}")).await.0, 404);
+        assert!(media_file(&app, &variant_key(&kept, size)).exists(), "the kept image's {size} px copy is gone");
+        assert_eq!(fetch(&app, &format!("/objects/{kept}/{size}")).await.0, 200);
+    }
     let rows: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM media WHERE id IN ($1, $2)")
         .bind(&orphan)
         .bind(&never_sent)
@@ -486,6 +536,86 @@ async fn animated_gifs_keep_their_frames(app: TestApp) {
     assert_eq!(frames, 4);
 }
 
+async fn a_large_photo_gets_smaller_display_copies_with_the_same_headers(app: TestApp) {
+    let ada = app.member("ada").await;
+    let (width, height) = (1600, 1000);
+    let id = id_of(&uploaded(&app, &ada, photo_png(width, height)).await);
+    let (status, headers, original) = fetch(&app, &format!("/objects/{id}")).await;
+    assert_eq!(status, 200);
+    assert_image_headers(&headers, "image/png", "the image");
+    assert_eq!(image::load_from_memory(&original).unwrap().width(), width, "the image itself is not resized");
+
+    for size in murmur::media::VARIANT_WIDTHS {
+        let what = format!("the {size} px copy");
+        let (status, headers, bytes) = fetch(&app, &format!("/objects/{id}/{size}")).await;
+        assert_eq!(status, 200, "{what}");
+        assert_image_headers(&headers, "image/jpeg", &what);
+        assert_eq!(image::guess_format(&bytes).unwrap(), image::ImageFormat::Jpeg, "{what}");
+        let copy = image::load_from_memory(&bytes).unwrap();
+        assert!(copy.width() <= size, "{what} is {} px wide", copy.width());
+        assert_eq!(copy.width(), size.min(width), "{what}: scaled to the width, not below");
+        assert_eq!(u64::from(copy.height()) * u64::from(width), u64::from(height) * u64::from(copy.width()), "{what} keeps the shape");
+        assert!(bytes.len() * 2 < original.len(), "{what}: {} B against the image's {} B", bytes.len(), original.len());
+        assert!(media_file(&app, &variant_key(&id, size)).exists(), "{what} is stored");
+    }
+    // The phone-sized copy is a fraction of the image: what the feed saves.
+    let (_, _, small) = fetch(&app, &format!("/objects/{id}/640")).await;
+    assert!(small.len() * 5 < original.len(), "{} B against {} B", small.len(), original.len());
+}
+
+async fn a_known_image_without_a_copy_answers_itself(app: TestApp) {
+    let ada = app.member("ada").await;
+    // Animated: copies would lose the animation.
+    let mut gif_bytes = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut gif_bytes, 700, 10, &[0, 0, 0, 255, 0, 0]).unwrap();
+        encoder.set_repeat(gif::Repeat::Infinite).unwrap();
+        for i in 0..2u8 {
+            let frame = gif::Frame { width: 700, height: 10, buffer: vec![i % 2; 7000].into(), delay: 5, ..Default::default() };
+            encoder.write_frame(&frame).unwrap();
+        }
+    }
+    let gif = id_of(&uploaded(&app, &ada, gif_bytes).await);
+    // Made before copies existed: simulated by removing its copies from the store.
+    let older = id_of(&uploaded(&app, &ada, photo_png(900, 600)).await);
+    for size in murmur::media::VARIANT_WIDTHS {
+        let file = media_file(&app, &variant_key(&older, size));
+        assert!(file.exists(), "{}", file.display());
+        std::fs::remove_file(file).unwrap();
+    }
+    // So small and plain that no copy beats it.
+    let tiny = id_of(&uploaded(&app, &ada, png(4, 4)).await);
+    assert!(!media_file(&app, &variant_key(&tiny, 320)).exists());
+
+    for (id, content_type) in [(&gif, "image/gif"), (&older, "image/png"), (&tiny, "image/png")] {
+        let (_, _, original) = fetch(&app, &format!("/objects/{id}")).await;
+        for size in murmur::media::VARIANT_WIDTHS {
+            let (status, headers, bytes) = fetch(&app, &format!("/objects/{id}/{size}")).await;
+            let what = format!("{content_type} {id} at {size}");
+            assert_eq!(status, 200, "{what}");
+            assert_image_headers(&headers, content_type, &what);
+            assert_eq!(bytes, original, "{what} answers the image itself");
+        }
+    }
+}
+
+async fn only_the_listed_widths_are_served(app: TestApp) {
+    let ada = app.member("ada").await;
+    let id = id_of(&uploaded(&app, &ada, photo_png(900, 600)).await);
+    for width in ["641", "0", "-640", "abc", "640.0", "99999999999999999999", "640x", "%20640"] {
+        let (status, body) = json(app.client.get(app.url(&format!("/objects/{id}/{width}"))).send().await.unwrap()).await;
+        assert_eq!(status, 400, "{width}: {body}");
+        assert!(body["message"].as_str().unwrap().contains("640"), "{body}");
+    }
+    // Unknown, pending and malformed images stay 404, whatever the width.
+    let pending = id_of(&upload_url(&app, &ada).await);
+    for path in [format!("/objects/{pending}/640"), format!("/objects/{}/640", "f".repeat(32)), "/objects/x/640".to_string()] {
+        let (status, body) = json(app.client.get(app.url(&path)).send().await.unwrap()).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["message"], "Image not found");
+    }
+}
+
 async fn the_openapi_document_lists_the_media_calls(app: TestApp) {
     let (status, doc) = json(app.client.get(app.url("/api/openapi.json")).send().await.unwrap()).await;
     assert_eq!(status, 200);
@@ -510,6 +640,9 @@ both_databases!(
     uploads_are_rate_limited_per_member,
     orphans_are_removed_after_a_day_and_attached_images_kept,
     animated_gifs_keep_their_frames,
+    a_large_photo_gets_smaller_display_copies_with_the_same_headers,
+    a_known_image_without_a_copy_answers_itself,
+    only_the_listed_widths_are_served,
     the_openapi_document_lists_the_media_calls,
 );
 
@@ -768,7 +901,40 @@ async fn s3_orphans_are_removed_from_the_bucket(app: TestApp, s3: S3sFs) {
     assert_eq!(here.status(), 200);
 }
 
+async fn s3_display_copies_live_in_the_bucket_and_go_with_their_image(app: TestApp, s3: S3sFs) {
+    let ada = app.member("ada").await;
+    let (width, height) = (1280, 720);
+    let url = bucket_upload(&app, &ada, &s3, photo_png(width, height)).await;
+    let id = id_of(&url);
+    let (status, body) = set_avatar(&app, &ada, &url).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, headers, original) = fetch(&app, &format!("/objects/{id}")).await;
+    assert_eq!(status, 200);
+    assert_image_headers(&headers, "image/png", "the image");
+    for size in murmur::media::VARIANT_WIDTHS {
+        assert!(s3.key_path(&variant_key(&id, size)).exists(), "{size} px copy in the bucket");
+        let (status, headers, bytes) = fetch(&app, &format!("/objects/{id}/{size}")).await;
+        assert_eq!(status, 200);
+        assert_image_headers(&headers, "image/jpeg", &format!("the {size} px copy"));
+        assert_eq!(image::load_from_memory(&bytes).unwrap().width(), size.min(width));
+        assert!(bytes.len() < original.len(), "{size}: {} B against {} B", bytes.len(), original.len());
+    }
+
+    // Replaced as avatar and a day old: the cleanup removes image and copies from the bucket.
+    let other = id_of(&bucket_upload(&app, &ada, &s3, png(5, 5)).await);
+    let (status, body) = set_avatar(&app, &ada, &format!("/objects/{other}")).await;
+    assert_eq!(status, 200, "{body}");
+    app.clock.advance(Duration::from_secs(25 * 3600));
+    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 1);
+    assert!(!s3.key_path(&format!("objects/{id}")).exists());
+    for size in murmur::media::VARIANT_WIDTHS {
+        assert!(!s3.key_path(&variant_key(&id, size)).exists(), "{size} px copy left in the bucket");
+        assert_eq!(fetch(&app, &format!("/objects/{id}/{size}")).await.0, 404);
+    }
+}
+
 both_databases_on_s3!(
+    s3_display_copies_live_in_the_bucket_and_go_with_their_image,
     s3_round_trip_checks_and_cleans_the_image_on_claim,
     s3_refuses_tampered_and_expired_signatures,
     s3_refuses_non_images_bombs_and_oversized_files_on_claim,

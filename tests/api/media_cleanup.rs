@@ -14,8 +14,12 @@ async fn image(app: &TestApp, who: &Member) -> String {
     id_of(&uploaded(app, who, png(4, 4)).await)
 }
 
+/// How the image is answered; its display copy must be answered the same way.
 async fn served(app: &TestApp, media: &str) -> u16 {
-    app.client.get(app.url(&format!("/objects/{media}"))).send().await.unwrap().status().as_u16()
+    let image = app.client.get(app.url(&format!("/objects/{media}"))).send().await.unwrap().status().as_u16();
+    let copy = app.client.get(app.url(&format!("/objects/{media}/640"))).send().await.unwrap().status().as_u16();
+    assert_eq!(image, copy, "{media} and its display copy");
+    image
 }
 
 async fn images_let_go_of_are_removed_after_a_day_and_used_ones_kept(app: TestApp) {
