@@ -1,3 +1,4 @@
+import { variantFor } from '@/lib/image-variants'
 import { cn, initial } from '@/lib/utils'
 
 interface AvatarProps {
@@ -7,13 +8,16 @@ interface AvatarProps {
   className?: string
 }
 
-/** A round picture, or the first letter of the display name when there is none. */
+/**
+ * A round picture, or the first letter of the display name when there is none. Shows the
+ * server's smallest display copy that is sharp at this size, not the full upload.
+ */
 export function Avatar({ name, src, size = 40, className }: AvatarProps) {
   const style = { width: size, height: size }
   if (src) {
     return (
       <img
-        src={src}
+        src={variantFor(src, size)}
         alt=""
         width={size}
         height={size}
