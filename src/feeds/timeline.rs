@@ -17,15 +17,17 @@
 //!   (`posts::store::soft_delete`; reposts, deleted for good, through the foreign key);
 //! - upkeep trims a timeline past `TRIM_ABOVE` rows to its newest `KEEP` and raises the floor.
 //!
-//! Reads take only rows at or above the floor; a page that reaches below it (deep pages, or
-//! members whose timeline is short) is read with the fan-in query instead, which answers the
-//! same rows in the same order. So the timeline is bounded (400–800 rows a member) and older
-//! pages still work.
+//! Reads take only rows at or above the floor, and only full pages; a page that reaches below
+//! the floor (deep pages, or members whose timeline is short) or the end of the feed is read
+//! with the fan-in query instead, which answers the same rows in the same order. So the
+//! timeline is bounded (400–800 rows a member) and older pages still work.
 //!
 //! Races (PostgreSQL, where writers run at once): a post fanning out while its author gains or
-//! loses a follower could miss the new follower or reach the old one. Both sides take the
-//! author's `users` row lock first (`lock_author`; a follow's counter update takes it too), so
-//! one commits before the other reads: the follow then sees the post, or the post the follow.
+//! loses a follower could miss the new follower or reach the old one, and a follow copying a
+//! post while it is deleted could leave a row for a deleted post (which would shift every later
+//! page's offset). Posting, deleting and following all take the author's `users` row lock first
+//! (`lock_author`; a follow's counter update takes it too), so one commits before the other
+//! reads: the follow then sees the post (or its deletion), or the post (or deletion) the follow.
 
 use sqlx::{AnyConnection, AnyPool};
 
@@ -39,8 +41,8 @@ pub const KEEP: i64 = 400;
 /// A timeline is trimmed once it holds more than this.
 pub const TRIM_ABOVE: i64 = 2 * KEEP;
 
-/// Takes the author's row lock, so a fan-out and a follow of the same author never interleave
-/// (see the module's comment). On SQLite writes are serialized anyway; the update is a no-op.
+/// Takes the author's row lock, so a fan-out or a delete and a follow of the same author never
+/// interleave (see the module's comment). On SQLite writes are serialized anyway; the update is a no-op.
 pub async fn lock_author(conn: &mut AnyConnection, author: i64) -> Result<()> {
     sqlx::query("UPDATE users SET follower_count = follower_count WHERE id = $1")
         .bind(author)
@@ -116,16 +118,23 @@ async fn raise_floor(conn: &mut AnyConnection, member: i64, floor: i64) -> Resul
     Ok(())
 }
 
-/// The Friends feed page from the timeline; None when the page reaches below the floor (the
-/// caller reads it with the fan-in query).
+/// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
+/// caller reads it with the fan-in query). The offset is taken on the timeline's index alone,
+/// so a deep page joins only its own rows to posts. Only a full page is answered from here: a
+/// short one is the end of the feed or a page reaching below the floor, which the fan-in read
+/// answers (short pages are rare: the end of a feed). Taking the offset before the join relies
+/// on the timeline holding no row for a deleted post (see the module's comment on races); the
+/// `deleted_at` check is only a safety net, which would make that page short.
 pub async fn page(pool: &AnyPool, viewer: i64, page: Page) -> Result<Option<Vec<PostRow>>> {
     const SQL: &str = concat!(
         "SELECT ",
         post_columns!(),
-        " FROM home_timeline t JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id \
-         WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
-         AND p.deleted_at IS NULL \
-         ORDER BY t.post_id DESC LIMIT $2 OFFSET $3"
+        " FROM ( \
+             SELECT post_id FROM home_timeline WHERE member_id = $1 \
+             AND post_id >= (SELECT home_floor FROM users WHERE id = $1) \
+             ORDER BY post_id DESC LIMIT $2 OFFSET $3 \
+         ) t JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id \
+         WHERE p.deleted_at IS NULL ORDER BY p.id DESC"
     );
     let rows: Vec<PostRow> = sqlx::query_as(SQL)
         .bind(viewer)
@@ -133,19 +142,7 @@ pub async fn page(pool: &AnyPool, viewer: i64, page: Page) -> Result<Option<Vec<
         .bind(page.offset)
         .fetch_all(pool)
         .await?;
-    if rows.len() as i64 == page.limit {
-        return Ok(Some(rows));
-    }
-    // A short page is the end of the feed only if the timeline reaches back to the beginning.
-    let floor: Option<i64> = sqlx::query_scalar("SELECT home_floor FROM users WHERE id = $1")
-        .bind(viewer)
-        .fetch_optional(pool)
-        .await?;
-    Ok(if floor.unwrap_or(0) == 0 {
-        Some(rows)
-    } else {
-        None
-    })
+    Ok((rows.len() as i64 == page.limit).then_some(rows))
 }
 
 /// Trims the member's timeline to its newest `keep` rows once it holds more than `above`, and

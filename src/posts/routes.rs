@@ -272,6 +272,8 @@ async fn delete(
     if post.author_id != current.id {
         return Err(Error::forbidden("You can only delete your own posts"));
     }
+    // Before the post leaves the timelines: a follow copying it waits, then sees it deleted.
+    timeline::lock_author(&mut tx, current.id).await?;
     match post.repost_of_id {
         Some(original) => undo_repost(&mut tx, current.id, original).await?,
         None => {
@@ -320,6 +322,7 @@ async fn unrepost(
     let original = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
+    timeline::lock_author(&mut tx, current.id).await?;
     undo_repost(&mut tx, current.id, original.id).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)

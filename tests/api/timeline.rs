@@ -88,11 +88,12 @@ async fn the_timeline_follows_posts_reposts_follows_unfollows_and_deletes(app: T
     let expected = vec![id(&bobs_repost), id(&after), id(&mine), id(&before)];
     assert_eq!(timeline_rows(&app, ada.id).await, expected);
     assert_eq!(fan_in_all(&app, ada.id).await, expected);
+    // A full page is served by the timeline (a short one goes to the fan-in read).
     let served = timeline::page(
         &app.state.db.read,
         ada.id,
         Page {
-            limit: 20,
+            limit: 4,
             offset: 0,
         },
     )
@@ -287,10 +288,50 @@ async fn follows_racing_posts_leave_exact_timelines(app: TestApp) {
     }
 }
 
+/// Deletes racing follows of the author (PostgreSQL): no timeline may keep a row for a deleted
+/// post, or every later page's offset would be off by one.
+async fn deletes_racing_follows_leave_no_row_for_a_deleted_post(app: TestApp) {
+    let author = app.member("author").await;
+    let mut posts = Vec::new();
+    for i in 0..8 {
+        posts.push(id(&write(&app, &author, &format!("post {i}")).await));
+    }
+    let mut fans = Vec::new();
+    for i in 0..8 {
+        fans.push(app.member(&format!("fan{i}")).await);
+    }
+    let deletes = async {
+        for post in &posts[..6] {
+            let (status, _) = delete(&app, &author, &format!("/api/posts/{post}")).await;
+            assert_eq!(status, 204);
+        }
+    };
+    let follows = futures::future::join_all(fans.iter().map(|fan| follow(&app, fan, &author)));
+    tokio::join!(deletes, follows);
+    let stale: i64 = sqlx::query_scalar(
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM home_timeline t JOIN posts p ON p.id = t.post_id \
+         WHERE p.deleted_at IS NOT NULL",
+    )
+    .fetch_one(&app.state.db.read)
+    .await
+    .unwrap();
+    assert_eq!(stale, 0, "timeline rows for deleted posts");
+    for fan in &fans {
+        assert_eq!(
+            timeline_rows(&app, fan.id).await,
+            fan_in_all(&app, fan.id).await,
+            "{}",
+            fan.username
+        );
+        assert_eq!(feed_all(&app, fan, 1).await, [posts[7], posts[6]]);
+    }
+}
+
 both_databases!(
     the_timeline_follows_posts_reposts_follows_unfollows_and_deletes,
     a_trimmed_timeline_hands_older_pages_to_the_fan_in_read,
     following_a_prolific_member_copies_their_newest_posts_and_raises_the_floor,
     the_seeded_timelines_equal_the_fan_in_read,
     follows_racing_posts_leave_exact_timelines,
+    deletes_racing_follows_leave_no_row_for_a_deleted_post,
 );
