@@ -65,6 +65,15 @@ async fn timeline_rows(app: &TestApp, member: i64) -> Vec<i64> {
     .unwrap()
 }
 
+/// The page as the timeline answers it (None: it hands the page to the fan-in read).
+async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
+    let page = Page { limit, offset };
+    let rows = timeline::page(&app.state.db.read, member, page)
+        .await
+        .unwrap();
+    rows.map(|rows| rows.iter().map(|r| r.id).collect())
+}
+
 async fn floor(app: &TestApp, member: i64) -> i64 {
     sqlx::query_scalar("SELECT home_floor FROM users WHERE id = $1")
         .bind(member)
@@ -89,24 +98,8 @@ async fn the_timeline_follows_posts_reposts_follows_unfollows_and_deletes(app: T
     assert_eq!(timeline_rows(&app, ada.id).await, expected);
     assert_eq!(fan_in_all(&app, ada.id).await, expected);
     // A full page is served by the timeline (a short one goes to the fan-in read).
-    let served = timeline::page(
-        &app.state.db.read,
-        ada.id,
-        Page {
-            limit: 4,
-            offset: 0,
-        },
-    )
-    .await
-    .unwrap();
-    assert_eq!(
-        served
-            .expect("served by the timeline")
-            .iter()
-            .map(|r| r.id)
-            .collect::<Vec<_>>(),
-        expected
-    );
+    let page = served(&app, ada.id, 4, 0).await;
+    assert_eq!(page.expect("served by the timeline"), expected);
 
     // Undoing the repost, deleting a post and unfollowing take rows out.
     let (status, _) = delete(&app, &bob, &format!("/api/posts/{}/repost", id(&carols))).await;
@@ -147,27 +140,9 @@ async fn a_trimmed_timeline_hands_older_pages_to_the_fan_in_read(app: TestApp) {
         0
     );
     // The first page still comes from the timeline, the rest from the fan-in read, seamlessly.
-    let first = timeline::page(
-        &app.state.db.read,
-        ada.id,
-        Page {
-            limit: 3,
-            offset: 0,
-        },
-    )
-    .await
-    .unwrap();
-    assert_eq!(first.map(|rows| rows.len()), Some(3));
-    let crossing = timeline::page(
-        &app.state.db.read,
-        ada.id,
-        Page {
-            limit: 3,
-            offset: 3,
-        },
-    )
-    .await
-    .unwrap();
+    let first = served(&app, ada.id, 3, 0).await;
+    assert_eq!(first.map(|ids| ids.len()), Some(3));
+    let crossing = served(&app, ada.id, 3, 3).await;
     assert!(
         crossing.is_none(),
         "a page reaching below the floor is not the timeline's to answer"
