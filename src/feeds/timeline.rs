@@ -1,6 +1,6 @@
 //! The home timeline: the Friends feed kept ready (fan-out on write), like Mastodon's home feeds.
 //!
-//! Reading the Friends feed from `posts` and `follows` (fan-in, `friends::page`) costs about
+//! Reading the Friends feed from `posts` and `follows` (`friends::fan_in_page`) costs about
 //! `follows × (offset + limit)` index entries a request, or a walk over everyone's posts: 137 ms
 //! p99 on SQLite and 0.002 of `/healthz` for heavy followers on PostgreSQL (docs/performance.md).
 //! Instead each post is written into its author's and their followers' timelines when it is

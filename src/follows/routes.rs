@@ -77,15 +77,41 @@ async fn follow(
         "You are following too fast. Please wait a minute.",
     )
     .await?;
+    // A follow copies the member's posts and reposts into the caller's timeline; a repost
+    // removed meanwhile (its original deleted by another member, under that member's lock)
+    // fails the copy's foreign key on PostgreSQL. The follow is then simply done again: the
+    // next copy no longer sees that repost. Each failure waited for one such delete to commit,
+    // so only a run of deletes racing this very follow needs several tries.
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        match follow_once(&state, current.id, target, now).await {
+            Err(Error::Database(e)) if attempts < MAX_FOLLOW_ATTEMPTS && timeline_copy_lost_a_post(&e) => continue,
+            answer => return answer.map(|()| Json(FollowStatus { is_following: true })),
+        }
+    }
+}
+
+const MAX_FOLLOW_ATTEMPTS: u32 = 10;
+
+async fn follow_once(state: &AppState, member: i64, target: i64, now: crate::clock::Millis) -> Result<()> {
     let mut tx = state.db.write.begin().await?;
     if !store::member_exists(&mut tx, target).await? {
         return Err(Error::not_found("User not found"));
     }
-    if store::follow(&mut tx, current.id, target, now).await? {
-        notifications::notify(&mut tx, target, current.id, Kind::Follow, NO_POST, now).await?;
+    if store::follow(&mut tx, member, target, now).await? {
+        notifications::notify(&mut tx, target, member, Kind::Follow, NO_POST, now).await?;
     }
     tx.commit().await?;
-    Ok(Json(FollowStatus { is_following: true }))
+    Ok(())
+}
+
+/// The timeline copy named a post deleted before it committed (PostgreSQL names the key; SQLite
+/// serializes writers and never gets here).
+fn timeline_copy_lost_a_post(e: &sqlx::Error) -> bool {
+    e.as_database_error()
+        .and_then(|db| db.constraint())
+        .is_some_and(|name| name == "home_timeline_post_id_fkey")
 }
 
 /// Stops following a member; not following is fine too.

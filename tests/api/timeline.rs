@@ -302,6 +302,50 @@ async fn deletes_racing_follows_leave_no_row_for_a_deleted_post(app: TestApp) {
     }
 }
 
+/// A follow copying a member's reposts while the reposted posts are deleted (which removes the
+/// reposts) must still succeed (PostgreSQL runs the two at once).
+async fn follows_racing_deletes_of_reposted_posts_succeed(app: TestApp) {
+    let author = app.member("author").await;
+    let reposter = app.member("reposter").await;
+    let mut originals = Vec::new();
+    for i in 0..8 {
+        let post = id(&write(&app, &author, &format!("post {i}")).await);
+        repost(&app, &reposter, post).await;
+        originals.push(post);
+    }
+    let mut fans = Vec::new();
+    for i in 0..8 {
+        fans.push(app.member(&format!("fan{i}")).await);
+    }
+    let deletes = async {
+        for post in &originals {
+            let (status, _) = delete(&app, &author, &format!("/api/posts/{post}")).await;
+            assert_eq!(status, 204);
+        }
+    };
+    let follows = futures::future::join_all(fans.iter().map(|fan| async {
+        let (status, body) = crate::posts::post(
+            &app,
+            fan,
+            "/api/follows",
+            serde_json::json!({ "followingId": reposter.id }),
+        )
+        .await;
+        (status, body)
+    }));
+    let ((), answers) = tokio::join!(deletes, follows);
+    for (status, body) in answers {
+        assert_eq!(status, 200, "{body}");
+    }
+    for fan in &fans {
+        assert!(
+            timeline_rows(&app, fan.id).await.is_empty(),
+            "{}",
+            fan.username
+        );
+    }
+}
+
 both_databases!(
     the_timeline_follows_posts_reposts_follows_unfollows_and_deletes,
     a_trimmed_timeline_hands_older_pages_to_the_fan_in_read,
@@ -309,4 +353,5 @@ both_databases!(
     the_seeded_timelines_equal_the_fan_in_read,
     follows_racing_posts_leave_exact_timelines,
     deletes_racing_follows_leave_no_row_for_a_deleted_post,
+    follows_racing_deletes_of_reposted_posts_succeed,
 );
