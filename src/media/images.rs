@@ -107,16 +107,7 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage> {
     let mut out = Cursor::new(Vec::new());
     let content_type = match format {
         ImageFormat::Jpeg => {
-            let rgb;
-            let image = match &image {
-                DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => &image,
-                other => {
-                    rgb = DynamicImage::ImageRgb8(other.to_rgb8());
-                    &rgb
-                }
-            };
-            let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90);
-            image.write_with_encoder(encoder).map_err(|e| encode_error(&e))?;
+            write_jpeg(&image, &mut out, 90).map_err(|e| encode_error(&e))?;
             "image/jpeg"
         }
         ImageFormat::Png => {
@@ -206,11 +197,7 @@ fn encode_variant(image: &DynamicImage, transparent: bool) -> Option<Vec<u8>> {
         DynamicImage::ImageRgba8(image.to_rgba8())
             .write_with_encoder(image::codecs::webp::WebPEncoder::new_lossless(&mut out))
     } else {
-        let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, VARIANT_JPEG_QUALITY);
-        match image {
-            DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => image.write_with_encoder(encoder),
-            other => DynamicImage::ImageRgb8(other.to_rgb8()).write_with_encoder(encoder),
-        }
+        write_jpeg(image, &mut out, VARIANT_JPEG_QUALITY)
     };
     match written {
         Ok(()) => Some(out.into_inner()),
@@ -218,6 +205,15 @@ fn encode_variant(image: &DynamicImage, transparent: bool) -> Option<Vec<u8>> {
             tracing::warn!(error = %e, "encoding a display copy failed; the original is served instead");
             None
         }
+    }
+}
+
+/// JPEG at `quality`; JPEG holds grey or RGB only, so anything else (alpha, 16-bit) is converted.
+fn write_jpeg(image: &DynamicImage, out: &mut Cursor<Vec<u8>>, quality: u8) -> image::ImageResult<()> {
+    let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(out, quality);
+    match image {
+        DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => image.write_with_encoder(encoder),
+        other => DynamicImage::ImageRgb8(other.to_rgb8()).write_with_encoder(encoder),
     }
 }
 
