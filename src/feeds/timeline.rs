@@ -32,6 +32,7 @@
 use sqlx::{AnyConnection, AnyPool};
 
 use crate::api::Page;
+use crate::db::Backend;
 use crate::error::Result;
 use crate::post_columns;
 use crate::posts::PostRow;
@@ -42,12 +43,16 @@ pub const KEEP: i64 = 400;
 pub const TRIM_ABOVE: i64 = 2 * KEEP;
 
 /// Takes the author's row lock, so a fan-out or a delete and a follow of the same author never
-/// interleave (see the module's comment). On SQLite writes are serialized anyway; the update is a no-op.
-pub async fn lock_author(conn: &mut AnyConnection, author: i64) -> Result<()> {
-    sqlx::query("UPDATE users SET follower_count = follower_count WHERE id = $1")
-        .bind(author)
-        .execute(conn)
-        .await?;
+/// interleave (see the module's comment). SQLite needs none: its writes already run one at a
+/// time on the single writer connection, and the no-op update would still rewrite the row and
+/// its `users_follower_count_idx` entry on every post.
+pub async fn lock_author(conn: &mut AnyConnection, backend: Backend, author: i64) -> Result<()> {
+    if backend == Backend::Postgres {
+        sqlx::query("UPDATE users SET follower_count = follower_count WHERE id = $1")
+            .bind(author)
+            .execute(conn)
+            .await?;
+    }
     Ok(())
 }
 

@@ -198,7 +198,7 @@ async fn write_post(
         now,
     };
     if parent.is_none() {
-        timeline::lock_author(&mut tx, author).await?;
+        timeline::lock_author(&mut tx, state.db.backend, author).await?;
     }
     let id = store::insert_post(&mut tx, &new).await?;
     // Replies are read in threads, not in the Friends feed.
@@ -231,7 +231,7 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
     let original = store::live_original(&mut tx, target)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    timeline::lock_author(&mut tx, member).await?;
+    timeline::lock_author(&mut tx, state.db.backend, member).await?;
     let id = store::insert_repost(&mut tx, member, original.id, now)
         .await?
         .ok_or_else(|| Error::conflict("Already reposted"))?;
@@ -273,7 +273,7 @@ async fn delete(
         return Err(Error::forbidden("You can only delete your own posts"));
     }
     // Before the post leaves the timelines: a follow copying it waits, then sees it deleted.
-    timeline::lock_author(&mut tx, current.id).await?;
+    timeline::lock_author(&mut tx, state.db.backend, current.id).await?;
     match post.repost_of_id {
         Some(original) => undo_repost(&mut tx, current.id, original).await?,
         None => {
@@ -322,7 +322,7 @@ async fn unrepost(
     let original = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    timeline::lock_author(&mut tx, current.id).await?;
+    timeline::lock_author(&mut tx, state.db.backend, current.id).await?;
     undo_repost(&mut tx, current.id, original.id).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
