@@ -60,6 +60,7 @@ impl Db {
             Backend::Postgres => {
                 let pool = AnyPoolOptions::new()
                     .max_connections(16)
+                    .test_before_acquire(false)
                     .acquire_timeout(Duration::from_secs(5))
                     .connect_with(options)
                     .await?;
@@ -89,10 +90,16 @@ impl Db {
     }
 }
 
+/// No ping before each use (`test_before_acquire(false)`, on PostgreSQL too): sqlx also pings
+/// every connection when it is released and closes it if that fails, so a connection broken by
+/// a database outage never goes back to the pool, and the ping on acquire only doubled the
+/// round trips of every statement (on SQLite, trips to the connection's worker thread;
+/// docs/performance.md).
 fn sqlite_pool(size: u32) -> AnyPoolOptions {
     AnyPoolOptions::new()
         .max_connections(size)
         .min_connections(1)
+        .test_before_acquire(false)
         .acquire_timeout(Duration::from_secs(30))
         .after_connect(|conn, _meta| {
             Box::pin(async move {
