@@ -24,18 +24,25 @@
 //! `MAX_RUN` posts in a row: a post that would make the run longer waits for the next place a
 //! different author has taken (and is dropped if only its author is left).
 //!
-//! Stable pages: the ranked list (at most `SNAPSHOT_SIZE` ids) is stored per member when they
-//! load the first page (offset 0) and later pages are slices of it, so likes and new posts
-//! arriving meanwhile neither repeat nor skip anything. A later page with no snapshot, or one
-//! older than `SNAPSHOT_TTL`, ranks afresh. Posts deleted since are left out of their page (the
-//! page is then shorter; nothing else moves).
+//! Kept ready: the network is ranked at most once a minute (`RANK_EVERY`) into a shared row of
+//! `for_you_rankings` (the candidates in score order, before anything member-specific), by the
+//! first request that finds the newest ranking stale. A member's page is that list without
+//! their own posts and with runs limited, worked out when read (microseconds for 1,000 ids), so
+//! a page costs one row read instead of 1,000 candidates and a write (docs/performance.md).
+//!
+//! Stable pages: each member points at the ranking their first page (offset 0) used
+//! (`for_you_snapshots`, written only when it changes, so at most once a minute), and later
+//! pages are slices of it, so likes and new posts arriving meanwhile neither repeat nor skip
+//! anything. A later page with no ranking to continue, or one older than `SNAPSHOT_TTL`, uses
+//! the newest. Posts deleted since are left out of their page (the page is then shorter;
+//! nothing else moves). Returning to the top shows the newest ranking, at most a minute old.
 
 use std::collections::VecDeque;
 
 use sqlx::AnyPool;
 
 use crate::api::Page;
-use crate::clock::{DAY, HOUR, Millis};
+use crate::clock::{DAY, HOUR, MINUTE, Millis};
 use crate::db::Db;
 use crate::error::Result;
 use crate::posts::PostRow;
@@ -43,8 +50,11 @@ use crate::posts::store::rows_by_ids;
 
 pub const WINDOW: Millis = 7 * DAY;
 pub const MAX_CANDIDATES: i64 = 1000;
+/// A member's page never goes deeper than this into a ranking.
 pub const SNAPSHOT_SIZE: usize = 500;
 pub const SNAPSHOT_TTL: Millis = HOUR;
+/// A ranking is used for this long before the network is ranked again.
+pub const RANK_EVERY: Millis = MINUTE;
 pub const MAX_RUN: usize = 2;
 
 /// What ranking needs of a candidate post.
@@ -68,23 +78,30 @@ pub fn score(post: &Candidate, now: Millis) -> f64 {
     engagement / (age_hours + 2.0).powf(1.5)
 }
 
-/// Candidates ranked by score (ties: newer first), with runs of one author limited.
-pub fn rank(mut candidates: Vec<Candidate>, now: Millis) -> Vec<i64> {
+/// Candidates in score order (ties: newer first), as `(post, author)` pairs.
+pub fn by_score(mut candidates: Vec<Candidate>, now: Millis) -> Vec<(i64, i64)> {
     candidates.sort_by(|a, b| {
         score(b, now)
             .total_cmp(&score(a, now))
             .then(b.id.cmp(&a.id))
     });
-    let ranked: Vec<(i64, i64)> = candidates.iter().map(|c| (c.id, c.author_id)).collect();
-    limit_runs(ranked, MAX_RUN)
+    candidates.iter().map(|c| (c.id, c.author_id)).collect()
+}
+
+/// What `viewer` sees of a ranking: their own posts left out, runs of one author limited, at
+/// most `SNAPSHOT_SIZE` posts.
+pub fn for_member(ranked: &[(i64, i64)], viewer: i64) -> Vec<i64> {
+    let others = ranked.iter().copied().filter(|(_, author)| *author != viewer).collect();
+    limit_runs(others, MAX_RUN, SNAPSHOT_SIZE)
 }
 
 /// Keeps the order of `(post, author)` pairs but never lets one author have more than
-/// `max_run` in a row: a post that would is deferred to the first place it fits.
-pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize) -> Vec<i64> {
+/// `max_run` in a row: a post that would is deferred to the first place it fits. Stops after
+/// `max_len` posts.
+pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize, max_len: usize) -> Vec<i64> {
     let mut pending: VecDeque<(i64, i64)> = ranked.into();
-    let mut out: Vec<(i64, i64)> = Vec::with_capacity(pending.len());
-    while !pending.is_empty() {
+    let mut out: Vec<(i64, i64)> = Vec::with_capacity(pending.len().min(max_len));
+    while !pending.is_empty() && out.len() < max_len {
         let tail = &out[out.len().saturating_sub(max_run)..];
         let blocked =
             (tail.len() == max_run && tail.iter().all(|(_, a)| *a == tail[0].1)).then(|| tail[0].1);
@@ -103,15 +120,22 @@ pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize) -> Vec<i64> {
 
 /// One page of the viewer's For You feed, in ranked order.
 pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<PostRow>> {
-    let kept = if page.offset > 0 {
-        snapshot(&db.read, viewer, now).await?
+    let continued = if page.offset > 0 {
+        continued(&db.read, viewer, now).await?
     } else {
         None
     };
-    let ids = match kept {
-        Some(ids) => ids,
-        None => rebuild(db, viewer, now).await?,
+    let ranked = match continued {
+        Some(ranked) => ranked,
+        None => {
+            let (id, ranked, pointer) = newest(db, viewer, now).await?;
+            if pointer != Some(id) {
+                remember(&db.write, viewer, id).await?;
+            }
+            ranked
+        }
     };
+    let ids = for_member(&ranked, viewer);
     let start = (page.offset as usize).min(ids.len());
     let end = (start + page.limit as usize).min(ids.len());
     let wanted = &ids[start..end];
@@ -124,42 +148,114 @@ pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<P
     Ok(rows)
 }
 
-async fn snapshot(pool: &AnyPool, viewer: i64, now: Millis) -> Result<Option<Vec<i64>>> {
-    let row: Option<(i64, String)> =
-        sqlx::query_as("SELECT created_at, post_ids FROM for_you_snapshots WHERE user_id = $1")
-            .bind(viewer)
-            .fetch_optional(pool)
-            .await?;
+/// The ranking the viewer's first page used, while it is fresh enough to continue.
+async fn continued(pool: &AnyPool, viewer: i64, now: Millis) -> Result<Option<Vec<(i64, i64)>>> {
+    let row: Option<(Millis, String)> = sqlx::query_as(
+        "SELECT r.created_at, r.ranked FROM for_you_snapshots s \
+         JOIN for_you_rankings r ON r.id = s.ranking_id WHERE s.user_id = $1",
+    )
+    .bind(viewer)
+    .fetch_optional(pool)
+    .await?;
     Ok(row
         .filter(|(created_at, _)| now - created_at < SNAPSHOT_TTL)
-        .map(|(_, ids)| ids.split(',').filter_map(|id| id.parse().ok()).collect()))
+        .map(|(_, ranked)| decode(&ranked)))
 }
 
-async fn rebuild(db: &Db, viewer: i64, now: Millis) -> Result<Vec<i64>> {
+/// The newest ranking (made now if there is none younger than `RANK_EVERY`), and the ranking
+/// the viewer's pointer names, if any.
+async fn newest(db: &Db, viewer: i64, now: Millis) -> Result<(i64, Vec<(i64, i64)>, Option<i64>)> {
+    const NEWEST: &str = "SELECT r.id, r.created_at, r.ranked, \
+         (SELECT s.ranking_id FROM for_you_snapshots s WHERE s.user_id = $1) \
+         FROM for_you_rankings r ORDER BY r.id DESC LIMIT 1";
+    let fresh = |row: &Option<(i64, Millis, String, Option<i64>)>| {
+        row.as_ref().is_some_and(|(_, created_at, _, _)| now - created_at < RANK_EVERY && *created_at <= now)
+    };
+    let read = || sqlx::query_as::<_, (i64, Millis, String, Option<i64>)>(NEWEST).bind(viewer);
+    let mut row = read().fetch_optional(&db.read).await?;
+    if !fresh(&row) {
+        // One ranking at a time in this process: requests arriving meanwhile wait and then
+        // read the one just made instead of each ranking the network again.
+        let _one_at_a_time = RANKING.lock().await;
+        row = read().fetch_optional(&db.read).await?;
+        if !fresh(&row) {
+            rank_network(db, now).await?;
+            row = read().fetch_optional(&db.read).await?;
+        }
+    }
+    let (id, _, ranked, pointer) = row.ok_or_else(|| anyhow::anyhow!("no For You ranking after making one"))?;
+    Ok((id, decode(&ranked), pointer))
+}
+
+static RANKING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// Ranks the network's candidates into a new shared ranking.
+async fn rank_network(db: &Db, now: Millis) -> Result<()> {
     let candidates: Vec<Candidate> = sqlx::query_as(
         "SELECT id, author_id, created_at, like_count, repost_count, reply_count FROM posts \
-         WHERE created_at >= $1 AND author_id <> $2 AND deleted_at IS NULL \
+         WHERE created_at >= $1 AND created_at <= $2 AND deleted_at IS NULL \
            AND +reply_to_id IS NULL AND repost_of_id IS NULL \
          ORDER BY created_at DESC, id DESC LIMIT $3",
     )
     .bind(now - WINDOW)
-    .bind(viewer)
+    .bind(now)
     .bind(MAX_CANDIDATES)
     .fetch_all(&db.read)
     .await?;
-    let mut ids = rank(candidates, now);
-    ids.truncate(SNAPSHOT_SIZE);
-    let joined = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    let ranked = encode(&by_score(candidates, now));
+    sqlx::query("INSERT INTO for_you_rankings (created_at, ranked) VALUES ($1, $2)")
+        .bind(now)
+        .bind(ranked)
+        .execute(&db.write)
+        .await?;
+    Ok(())
+}
+
+/// Points the viewer's later pages at ranking `id`.
+async fn remember(write: &AnyPool, viewer: i64, id: i64) -> Result<()> {
     sqlx::query(
-        "INSERT INTO for_you_snapshots (user_id, created_at, post_ids) VALUES ($1, $2, $3) \
-         ON CONFLICT (user_id) DO UPDATE SET created_at = excluded.created_at, post_ids = excluded.post_ids",
+        "INSERT INTO for_you_snapshots (user_id, ranking_id) VALUES ($1, $2) \
+         ON CONFLICT (user_id) DO UPDATE SET ranking_id = excluded.ranking_id",
     )
     .bind(viewer)
-    .bind(now)
-    .bind(joined)
-    .execute(&db.write)
+    .bind(id)
+    .execute(write)
     .await?;
-    Ok(ids)
+    Ok(())
+}
+
+/// Removes rankings no page can continue any more (the newest always stays). Their pointers
+/// go with them (foreign key).
+pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+    let done = sqlx::query(
+        "DELETE FROM for_you_rankings WHERE created_at < $1 \
+         AND id < (SELECT MAX(id) FROM for_you_rankings)",
+    )
+    .bind(now - SNAPSHOT_TTL)
+    .execute(write)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// `(post, author)` pairs as stored: `post:author` separated by commas.
+fn encode(ranked: &[(i64, i64)]) -> String {
+    let mut out = String::with_capacity(ranked.len() * 16);
+    for (i, (post, author)) in ranked.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("{post}:{author}"));
+    }
+    out
+}
+
+fn decode(text: &str) -> Vec<(i64, i64)> {
+    text.split(',')
+        .filter_map(|pair| {
+            let (post, author) = pair.split_once(':')?;
+            Some((post.parse().ok()?, author.parse().ok()?))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -193,20 +289,41 @@ mod tests {
     #[test]
     fn ties_go_to_the_newer_post() {
         assert_eq!(
-            rank(vec![post(1, 1, 2, 0), post(2, 2, 2, 0)], 100 * HOUR),
-            [2, 1]
+            by_score(vec![post(1, 1, 2, 0), post(2, 2, 2, 0)], 100 * HOUR),
+            [(2, 2), (1, 1)]
         );
     }
 
     #[test]
     fn no_author_has_more_than_two_in_a_row() {
         let ranked = vec![(1, 7), (2, 7), (3, 7), (4, 7), (5, 8), (6, 9)];
-        assert_eq!(limit_runs(ranked, 2), [1, 2, 5, 3, 4, 6]);
+        assert_eq!(limit_runs(ranked, 2, 100), [1, 2, 5, 3, 4, 6]);
     }
 
     #[test]
     fn posts_that_cannot_be_placed_are_dropped() {
-        assert_eq!(limit_runs(vec![(1, 7), (2, 7), (3, 7)], 2), [1, 2]);
-        assert_eq!(limit_runs(vec![(1, 7), (2, 8), (3, 7)], 2), [1, 2, 3]);
+        assert_eq!(limit_runs(vec![(1, 7), (2, 7), (3, 7)], 2, 100), [1, 2]);
+        assert_eq!(limit_runs(vec![(1, 7), (2, 8), (3, 7)], 2, 100), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_member_sees_the_ranking_without_their_own_posts_and_runs_limited() {
+        // Without member 8's post between them, member 7 would have three in a row.
+        let ranked = [(1, 7), (2, 7), (3, 8), (4, 7), (5, 9)];
+        assert_eq!(for_member(&ranked, 8), [1, 2, 5, 4]);
+        assert_eq!(for_member(&ranked, 9), [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_long_ranking_is_cut_at_the_snapshot_size() {
+        let ranked: Vec<(i64, i64)> = (0..2000).map(|i| (i, i % 10)).collect();
+        assert_eq!(for_member(&ranked, 99).len(), SNAPSHOT_SIZE);
+    }
+
+    #[test]
+    fn rankings_are_stored_as_text_and_read_back() {
+        let ranked = vec![(10, 1), (9, 2), (12345678901, 3)];
+        assert_eq!(decode(&encode(&ranked)), ranked);
+        assert!(decode("").is_empty());
     }
 }

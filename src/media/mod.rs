@@ -195,17 +195,18 @@ async fn remove_stray_uploads(state: &AppState, now: Millis) -> Result<()> {
     Ok(())
 }
 
-/// One round of upkeep: orphan uploads, expired sessions, old rate-limit windows, a slice of
-/// the home timelines trimmed.
+/// One round of upkeep: orphan uploads, expired sessions, old rate-limit windows, For You
+/// rankings no page can continue, a slice of the home timelines trimmed.
 pub async fn upkeep(state: &AppState) -> Result<()> {
     let now = state.clock.now();
     let orphans = cleanup_orphans(state, now).await?;
     let sessions = crate::accounts::session::prune(&state.db.write, now).await?;
     let windows = crate::rate_limit::prune(&state.db, now - RATE_LIMIT_RETENTION).await?;
+    let rankings = crate::feeds::for_you::prune(&state.db.write, now).await?;
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
     let timelines = crate::feeds::timeline::trim_round(&state.db.write, &state.db.read, round).await?;
-    if orphans + sessions + windows + timelines > 0 {
-        tracing::info!(orphans, sessions, windows, timelines, "upkeep removed stale rows");
+    if orphans + sessions + windows + rankings + timelines > 0 {
+        tracing::info!(orphans, sessions, windows, rankings, timelines, "upkeep removed stale rows");
     }
     Ok(())
 }

@@ -175,7 +175,10 @@ async fn for_you_pages_stay_stable_while_the_network_moves(app: TestApp) {
     assert_eq!(paged.iter().collect::<HashSet<_>>().len(), 30);
     assert!(ids(&for_you_page(&app, &reader, 10, 30).await).is_empty());
 
-    // Back at the top, the ranking is fresh: the liked posts rise and the new post is in.
+    // Back at the top within the minute, the same ranking (kept ready for everyone).
+    assert_eq!(ids(&for_you_page(&app, &reader, 50, 0).await), everything);
+    // A minute later the network is ranked again: the liked posts rise and the new post is in.
+    app.clock.advance(Duration::from_millis(murmur::feeds::for_you::RANK_EVERY as u64));
     let fresh = ids(&for_you_page(&app, &reader, 50, 0).await);
     assert_eq!(fresh.len(), 31);
     assert_ne!(fresh, everything);
@@ -197,6 +200,42 @@ async fn a_stale_for_you_ranking_is_not_continued(app: TestApp) {
     // An hour later the stored ranking is stale: a later page ranks afresh.
     app.clock.advance(Duration::from_secs(3601));
     assert_eq!(ids(&for_you_page(&app, &reader, 1, 1).await), [id(&newer)]);
+}
+
+async fn for_you_is_ranked_once_a_minute_for_everyone(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let by_ada = write(&app, &ada, "ada's").await;
+    let by_bob = write(&app, &bob, "bob's").await;
+    let rankings = || async {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM for_you_rankings")
+            .fetch_one(&app.state.db.read)
+            .await
+            .unwrap();
+        n
+    };
+    // One ranking serves everyone; each member sees it without their own posts.
+    assert_eq!(ids(&for_you_page(&app, &ada, 20, 0).await), [id(&by_bob)]);
+    assert_eq!(ids(&for_you_page(&app, &bob, 20, 0).await), [id(&by_ada)]);
+    assert_eq!(ids(&for_you_page(&app, &carol, 20, 0).await), [id(&by_bob), id(&by_ada)]);
+    assert_eq!(rankings().await, 1);
+    // A post written now waits for the next ranking, a minute later.
+    let later = write(&app, &carol, "carol's").await;
+    assert_eq!(ids(&for_you_page(&app, &ada, 20, 0).await), [id(&by_bob)]);
+    app.clock.advance(Duration::from_millis(murmur::feeds::for_you::RANK_EVERY as u64));
+    assert_eq!(ids(&for_you_page(&app, &ada, 20, 0).await), [id(&later), id(&by_bob)]);
+    assert_eq!(rankings().await, 2);
+    // Upkeep removes rankings no page can continue (over an hour old), never the newest.
+    app.clock.advance(Duration::from_secs(2 * 3600));
+    murmur::media::upkeep(&app.state).await.unwrap();
+    assert_eq!(rankings().await, 1);
+    let pointers: Vec<i64> = sqlx::query_scalar("SELECT user_id FROM for_you_snapshots")
+        .fetch_all(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(pointers, [ada.id], "bob's and carol's pointed at the removed ranking");
+    assert_eq!(ids(&for_you_page(&app, &ada, 20, 1).await), [id(&by_bob)], "a later page ranks afresh");
 }
 
 async fn feeds_show_the_callers_likes_and_reposts(app: TestApp) {
@@ -227,5 +266,6 @@ both_databases!(
     for_you_never_shows_three_in_a_row_by_one_author,
     for_you_pages_stay_stable_while_the_network_moves,
     a_stale_for_you_ranking_is_not_continued,
+    for_you_is_ranked_once_a_minute_for_everyone,
     feeds_show_the_callers_likes_and_reposts,
 );
