@@ -144,27 +144,61 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
 /// Members whose username or display name contains `term`, case-insensitively: exact matches
 /// first, then prefixes, then the rest, each group most followed first. `%`, `_` and `\` in the
 /// term match themselves. (SQLite's `lower()` folds ASCII only; PostgreSQL folds all letters.)
+///
+/// Bounded by the page, not the member count, when many match: each group is its own query
+/// that walks `users_follower_count_idx` from the top and stops after enough matches (exact
+/// matches come from the username key and `users_display_name_lower_idx`). Ranking every match
+/// in one `ORDER BY CASE …` sorted all of them: a term matching 10,000 members cost 58 ms
+/// (docs/performance.md). A term matching few walks the index to its end (one pass over the
+/// members, no sort).
 pub async fn search(pool: &AnyPool, term: &str, limit: i64) -> Result<Vec<UserRow>> {
     const SQL: &str = concat!(
-        "SELECT ",
-        user_columns!(),
-        " FROM users \
-         WHERE lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\' \
-         ORDER BY CASE WHEN lower(username) = $2 OR lower(display_name) = $2 THEN 0 \
-                       WHEN lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\' THEN 1 \
-                       ELSE 2 END, \
-                  follower_count DESC, id \
-         LIMIT $4"
+        "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ", user_columns!(), " FROM users \
+             WHERE username = $2 OR lower(display_name) = $2 \
+             ORDER BY follower_count DESC, id LIMIT $4) exact \
+         UNION ALL SELECT * FROM (SELECT CAST(1 AS BIGINT), ", user_columns!(), " FROM users \
+             WHERE lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\' \
+             ORDER BY follower_count DESC, id LIMIT $4) prefix \
+         UNION ALL SELECT * FROM (SELECT CAST(2 AS BIGINT), ", user_columns!(), " FROM users \
+             WHERE lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\' \
+             ORDER BY follower_count DESC, id LIMIT $5) anywhere"
     );
     let lowered = term.to_lowercase();
     let escaped = escape_like(&lowered);
-    Ok(sqlx::query_as(SQL)
+    // Each group's first `limit` could repeat the earlier groups' matches (at most `limit` of
+    // each): asking one group for that many more still leaves `limit` new ones.
+    let rows: Vec<Tiered> = sqlx::query_as(SQL)
         .bind(format!("%{escaped}%"))
         .bind(&lowered)
         .bind(format!("{escaped}%"))
         .bind(limit)
+        .bind(3 * limit)
         .fetch_all(pool)
-        .await?)
+        .await?;
+    Ok(best_first(rows, limit as usize))
+}
+
+/// A search match and the group it was found in (0 exact, 1 prefix, 2 anywhere).
+#[derive(sqlx::FromRow)]
+struct Tiered {
+    tier: i64,
+    #[sqlx(flatten)]
+    user: UserRow,
+}
+
+/// The matches in group order, most followed first within a group, each member once (in the
+/// best group that found them), at most `limit`.
+fn best_first(mut rows: Vec<Tiered>, limit: usize) -> Vec<UserRow> {
+    rows.sort_by(|a, b| {
+        (a.tier, std::cmp::Reverse(a.user.follower_count), a.user.id)
+            .cmp(&(b.tier, std::cmp::Reverse(b.user.follower_count), b.user.id))
+    });
+    let mut seen = std::collections::HashSet::new();
+    rows.into_iter()
+        .map(|row| row.user)
+        .filter(|user| seen.insert(user.id))
+        .take(limit)
+        .collect()
 }
 
 /// `term` as a LIKE pattern that matches itself (escape character `\`).

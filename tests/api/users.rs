@@ -167,6 +167,43 @@ async fn search_matches_names_case_insensitively_exact_and_prefix_first(app: Tes
     assert_eq!(limited.as_array().unwrap().len(), 1);
 }
 
+async fn search_pages_hold_the_best_matches_each_once(app: TestApp) {
+    let me = app.member("searcher").await;
+    let mut members = std::collections::HashMap::new();
+    for name in ["kim", "kimberly", "kimmy", "akim", "bokim"] {
+        members.insert(name, app.member(name).await);
+    }
+    // Followers: akim 3, kimberly 2, kimmy 1, kim and bokim none.
+    for (n, (name, followers)) in [("akim", 3), ("kimberly", 2), ("kimmy", 1)].into_iter().enumerate() {
+        for i in 0..followers {
+            let fan = app.member(&format!("fan{n}{i}")).await;
+            crate::posts::follow(&app, &fan, &members[name]).await;
+        }
+    }
+    // kimmy is also an exact match by display name: found once, in the best group.
+    let (status, _) = put(
+        &app,
+        &members["kimmy"],
+        "/api/users/profile",
+        Some(json!({ "displayName": "KIM", "bio": "", "website": "" })),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let page = |limit: i64| {
+        let me = &me;
+        let app = &app;
+        async move {
+            let (status, body) = get(app, me, &format!("/api/users/search?q=kim&limit={limit}")).await;
+            assert_eq!(status, 200, "{body}");
+            usernames(&body).into_iter().map(String::from).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(page(10).await, ["kimmy", "kim", "kimberly", "akim", "bokim"]);
+    assert_eq!(page(2).await, ["kimmy", "kim"]);
+    assert_eq!(page(3).await, ["kimmy", "kim", "kimberly"]);
+    assert_eq!(page(4).await, ["kimmy", "kim", "kimberly", "akim"]);
+}
+
 async fn a_member_edits_their_profile(app: TestApp) {
     let ada = app.member("ada").await;
     let edit =
@@ -266,6 +303,7 @@ both_databases!(
     a_members_likes_list_newest_like_first,
     suggestions_put_friends_of_friends_first_then_the_most_followed,
     search_matches_names_case_insensitively_exact_and_prefix_first,
+    search_pages_hold_the_best_matches_each_once,
     a_member_edits_their_profile,
     bad_profile_edits_are_refused,
 );
