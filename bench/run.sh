@@ -18,6 +18,9 @@
 #                         spread over them so that the per-member rate limits (30 posts, 120
 #                         likes, 60 follows a minute) do not turn the write rows into 429s
 #   --keep                keep the temporary directory (database, server log, raw results)
+#   --reuse DIR           seed into DIR once and reuse it on later runs with the same DIR (the
+#                         SQLite database or the PostgreSQL database's name, the sessions); for
+#                         trying changes without seeding again. Writes of earlier runs stay in it.
 #
 # What it does:
 #   1. builds the release binary (unless --binary), installs wrk with apt-get if it is missing;
@@ -40,7 +43,7 @@ set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
 ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search post like follow mixed"
-PG_URL="" BINARY="" KEEP=0 SESSIONS=""
+PG_URL="" BINARY="" KEEP=0 SESSIONS="" REUSE=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
@@ -54,6 +57,7 @@ while [[ $# -gt 0 ]]; do
     --binary) BINARY="$2"; shift 2 ;;
     --sessions) SESSIONS="$2"; shift 2 ;;
     --keep) KEEP=1; shift ;;
+    --reuse) REUSE="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -75,20 +79,32 @@ if [[ -z "$BINARY" ]]; then
 fi
 [[ -x "$BINARY" ]] || { echo "no murmur binary at $BINARY" >&2; exit 1; }
 
-WORK="$(mktemp -d /tmp/murmur-bench.XXXXXX)"
+if [[ -n "$REUSE" ]]; then
+  mkdir -p "$REUSE"; WORK="$(cd "$REUSE" && pwd)"; KEEP=1
+else
+  WORK="$(mktemp -d /tmp/murmur-bench.XXXXXX)"
+fi
 SERVER_PID="" PG_DB=""
 cleanup() {
   [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
-  if [[ -n "$PG_DB" ]]; then psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" >/dev/null 2>&1 || true; fi
+  if [[ -n "$PG_DB" && -z "$REUSE" ]]; then psql -q "$PG_URL" -c "DROP DATABASE IF EXISTS $PG_DB WITH (FORCE)" >/dev/null 2>&1 || true; fi
   if [[ $KEEP -eq 1 ]]; then log "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 
 export MURMUR_DATA_DIR="$WORK/data"
 mkdir -p "$MURMUR_DATA_DIR"
+SEEDED=0
+[[ -n "$REUSE" && -s "$WORK/sessions.tsv" && -s "$WORK/seed.txt" ]] && SEEDED=1
 if [[ -n "$PG_URL" ]]; then
-  PG_DB="murmur_bench_$$"
-  psql -q "$PG_URL" -c "CREATE DATABASE $PG_DB" >/dev/null
+  if [[ $SEEDED -eq 1 && -s "$WORK/pg_database" ]]; then
+    PG_DB="$(cat "$WORK/pg_database")"
+  else
+    SEEDED=0
+    PG_DB="murmur_bench_$$"
+    psql -q "$PG_URL" -c "CREATE DATABASE $PG_DB" >/dev/null
+    [[ -n "$REUSE" ]] && echo "$PG_DB" >"$WORK/pg_database"
+  fi
   export DATABASE_URL="${PG_URL%/*}/$PG_DB"
   DB_NAME="PostgreSQL"
 else
@@ -96,11 +112,17 @@ else
   DB_NAME="SQLite"
 fi
 
-log "seeding $MEMBERS members / $POSTS posts on $DB_NAME"
-SEED_START=$(date +%s.%N)
-"$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" \
-  --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" | tee "$WORK/seed.txt" >&2
-SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)
+if [[ $SEEDED -eq 1 ]]; then
+  log "reusing the network seeded in $WORK"
+  SEED_SECONDS="$(cat "$WORK/seed_seconds" 2>/dev/null || echo 0)"
+else
+  log "seeding $MEMBERS members / $POSTS posts on $DB_NAME"
+  SEED_START=$(date +%s.%N)
+  "$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" \
+    --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" | tee "$WORK/seed.txt" >&2
+  SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)
+  echo "$SEED_SECONDS" >"$WORK/seed_seconds"
+fi
 DB_SIZE="n/a"
 [[ -z "$PG_URL" ]] && DB_SIZE="$(du -sh "$MURMUR_DATA_DIR" | cut -f1)"
 [[ -n "$PG_URL" ]] && DB_SIZE="$(psql -tA "$DATABASE_URL" -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
