@@ -33,10 +33,13 @@ async fn friends_feed(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
-    let rows = friends::page(&state.db.read, state.db.backend, current.id, page).await?;
-    Ok(Json(
-        hydrate::hydrate(&state.db.read, current.id, rows).await?,
-    ))
+    Ok(Json(friends_page(&state, current.id, page).await?))
+}
+
+/// A page of `viewer`'s Friends feed as the API answers it.
+pub async fn friends_page(state: &AppState, viewer: i64, page: Page) -> Result<Vec<Post>> {
+    let rows = friends::page(&state.db.read, state.db.backend, viewer, page).await?;
+    hydrate::hydrate(&state.db.read, viewer, rows).await
 }
 
 /// For You: recent original posts of the whole network, ranked by engagement with time decay,
