@@ -45,8 +45,9 @@ use crate::api::Page;
 use crate::clock::{DAY, HOUR, MINUTE, Millis};
 use crate::db::Db;
 use crate::error::Result;
-use crate::posts::PostRow;
-use crate::posts::store::rows_by_ids;
+use crate::posts::Post;
+use crate::posts::hydrate::{self, Selection};
+use crate::posts::store::{in_list, padded_values};
 
 pub const WINDOW: Millis = 7 * DAY;
 pub const MAX_CANDIDATES: i64 = 1000;
@@ -119,7 +120,7 @@ pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize, max_len: usize) -> Ve
 }
 
 /// One page of the viewer's For You feed, in ranked order.
-pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<PostRow>> {
+pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
     let continued = if page.offset > 0 {
         continued(&db.read, viewer, now).await?
     } else {
@@ -139,13 +140,18 @@ pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<P
     let start = (page.offset as usize).min(ids.len());
     let end = (start + page.limit as usize).min(ids.len());
     let wanted = &ids[start..end];
-    let mut rows: Vec<PostRow> = rows_by_ids(&db.read, wanted)
-        .await?
-        .into_iter()
-        .filter(|r| r.deleted_at.is_none())
-        .collect();
-    rows.sort_by_key(|row| wanted.iter().position(|id| *id == row.id));
-    Ok(rows)
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let live = Selection::new(
+        format!(
+            "SELECT id, CAST(0 AS BIGINT) FROM posts WHERE id IN ({}) AND deleted_at IS NULL",
+            in_list(2, wanted.len())
+        ),
+        padded_values(wanted).collect(),
+    );
+    let posts = hydrate::list(&db.read, db.backend, viewer, &live).await?;
+    Ok(hydrate::in_order(posts, wanted))
 }
 
 /// The ranking the viewer's first page used, while it is fresh enough to continue.

@@ -42,30 +42,33 @@ const FEW_FOLLOWS: i64 = 50;
 use crate::api::Page;
 use crate::db::Backend;
 use crate::error::Result;
-use crate::post_columns;
-use crate::posts::PostRow;
+use crate::posts::Post;
+use crate::posts::hydrate::{self, Selection};
 
-/// A page of the Friends feed: from the member's home timeline when it holds the page (nearly
-/// always), else from the fan-in query below.
-pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<PostRow>> {
-    match super::timeline::page(pool, viewer, page).await? {
-        Some(rows) => Ok(rows),
+/// A page of the Friends feed: from the member's home timeline when it holds the page whole
+/// (nearly always), else from the fan-in read below.
+pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<Post>> {
+    match super::timeline::page(pool, backend, viewer, page).await? {
+        Some(posts) => Ok(posts),
         None => fan_in_page(pool, backend, viewer, page).await,
     }
 }
 
 /// A page of the Friends feed read from posts and follows (see the module's comment); answers
-/// the same rows as the timeline where both hold the page.
-pub async fn fan_in_page(
+/// the same posts as the timeline where both hold the page.
+pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<Post>> {
+    let selection = fan_in_selection(pool, backend, viewer, page).await?;
+    hydrate::list(pool, backend, viewer, &selection).await
+}
+
+/// The fan-in read's selection (`$1` is the viewer).
+async fn fan_in_selection(
     pool: &AnyPool,
     backend: Backend,
     viewer: i64,
     page: Page,
-) -> Result<Vec<PostRow>> {
-    const POSTGRES: &str = concat!(
-        "SELECT ",
-        post_columns!(),
-        " FROM ( \
+) -> Result<Selection> {
+    const POSTGRES: &str = "SELECT p.id, -p.id FROM ( \
              SELECT following_id AS author FROM follows WHERE follower_id = $1 \
              UNION ALL SELECT CAST($1 AS BIGINT) \
          ) a \
@@ -73,21 +76,13 @@ pub async fn fan_in_page(
              SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
              AND q.reply_to_id IS NULL ORDER BY q.id DESC LIMIT $2 + $3 \
          ) latest \
-         JOIN posts p ON p.id = latest.id JOIN users u ON u.id = p.author_id \
-         ORDER BY p.id DESC LIMIT $2 OFFSET $3"
-    );
-    const SQLITE: &str = concat!(
-        "SELECT ",
-        post_columns!(),
-        " FROM posts p JOIN users u ON u.id = p.author_id \
+         JOIN posts p ON p.id = latest.id \
+         ORDER BY p.id DESC LIMIT $2 OFFSET $3";
+    const SQLITE: &str = "SELECT p.id, -p.id FROM posts p \
          WHERE p.author_id IN (SELECT following_id FROM follows WHERE follower_id = $1 UNION ALL SELECT $1) \
          AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
-         ORDER BY p.id DESC LIMIT $2 OFFSET $3"
-    );
-    const SQLITE_FEW: &str = concat!(
-        "SELECT ",
-        post_columns!(),
-        " FROM ( \
+         ORDER BY p.id DESC LIMIT $2 OFFSET $3";
+    const SQLITE_FEW: &str = "SELECT p.id, -p.id FROM ( \
              SELECT following_id AS author FROM follows WHERE follower_id = $1 \
              UNION ALL SELECT $1 \
          ) a \
@@ -95,9 +90,7 @@ pub async fn fan_in_page(
              SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
              AND q.reply_to_id IS NULL ORDER BY q.id DESC LIMIT $2 + $3 \
          ) \
-         JOIN users u ON u.id = p.author_id \
-         ORDER BY p.id DESC LIMIT $2 OFFSET $3"
-    );
+         ORDER BY p.id DESC LIMIT $2 OFFSET $3";
     let sql = match backend {
         Backend::Postgres => POSTGRES,
         Backend::Sqlite => {
@@ -109,10 +102,5 @@ pub async fn fan_in_page(
             if following.unwrap_or(0) < FEW_FOLLOWS { SQLITE_FEW } else { SQLITE }
         }
     };
-    Ok(sqlx::query_as(sql)
-        .bind(viewer)
-        .bind(page.limit)
-        .bind(page.offset)
-        .fetch_all(pool)
-        .await?)
+    Ok(Selection::new(sql, vec![page.limit, page.offset]))
 }

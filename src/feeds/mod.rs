@@ -13,7 +13,7 @@ use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Query};
 use crate::app::AppState;
 use crate::error::{ErrorBody, Result};
-use crate::posts::{Post, hydrate};
+use crate::posts::Post;
 
 pub const PAGE_SIZE: i64 = 20;
 
@@ -38,8 +38,7 @@ async fn friends_feed(
 
 /// A page of `viewer`'s Friends feed as the API answers it.
 pub async fn friends_page(state: &AppState, viewer: i64, page: Page) -> Result<Vec<Post>> {
-    let rows = friends::page(&state.db.read, state.db.backend, viewer, page).await?;
-    hydrate::hydrate(&state.db.read, viewer, rows).await
+    friends::page(&state.db.read, state.db.backend, viewer, page).await
 }
 
 /// For You: recent original posts of the whole network, ranked by engagement with time decay,
@@ -54,8 +53,5 @@ async fn for_you_feed(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
-    let rows = for_you::page(&state.db, current.id, page, state.clock.now()).await?;
-    Ok(Json(
-        hydrate::hydrate(&state.db.read, current.id, rows).await?,
-    ))
+    Ok(Json(for_you::page(&state.db, current.id, page, state.clock.now()).await?))
 }

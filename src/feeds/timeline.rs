@@ -34,8 +34,8 @@ use sqlx::{AnyConnection, AnyPool};
 use crate::api::Page;
 use crate::db::Backend;
 use crate::error::Result;
-use crate::post_columns;
-use crate::posts::PostRow;
+use crate::posts::Post;
+use crate::posts::hydrate::{self, Selection};
 
 /// Rows a timeline keeps after a trim (Mastodon keeps 400 per home feed).
 pub const KEEP: i64 = 400;
@@ -124,30 +124,26 @@ async fn raise_floor(conn: &mut AnyConnection, member: i64, floor: i64) -> Resul
 }
 
 /// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
-/// caller reads it with the fan-in query). The offset is taken on the timeline's index alone,
-/// so a deep page joins only its own rows to posts. Only a full page is answered from here: a
-/// short one is the end of the feed or a page reaching below the floor, which the fan-in read
-/// answers (short pages are rare: the end of a feed). Taking the offset before the join relies
-/// on the timeline holding no row for a deleted post (see the module's comment on races); the
-/// `deleted_at` check is only a safety net, which would make that page short.
-pub async fn page(pool: &AnyPool, viewer: i64, page: Page) -> Result<Option<Vec<PostRow>>> {
-    const SQL: &str = concat!(
-        "SELECT ",
-        post_columns!(),
-        " FROM ( \
+/// caller reads it with the fan-in query).
+pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Option<Vec<Post>>> {
+    let posts = hydrate::list(pool, backend, viewer, &selection(page)).await?;
+    Ok((posts.len() as i64 == page.limit).then_some(posts))
+}
+
+/// The Friends feed page as read from the timeline (`$1` is the viewer, the timeline's owner).
+/// Only a full page counts: a short one is the end of the feed or a page
+/// reaching below the floor, which the fan-in read answers (short pages are rare: the end of a
+/// feed). The offset is taken on the timeline's index alone, so a deep page joins only its own
+/// rows to posts. Taking the offset before the join relies on the timeline holding no row for
+/// a deleted post (see the module's comment on races); the `deleted_at` check is only a safety
+/// net, which would make that page short.
+fn selection(page: Page) -> Selection {
+    const SQL: &str = "SELECT t.post_id, -t.post_id FROM ( \
              SELECT post_id FROM home_timeline WHERE member_id = $1 \
              AND post_id >= (SELECT home_floor FROM users WHERE id = $1) \
              ORDER BY post_id DESC LIMIT $2 OFFSET $3 \
-         ) t JOIN posts p ON p.id = t.post_id JOIN users u ON u.id = p.author_id \
-         WHERE p.deleted_at IS NULL ORDER BY p.id DESC"
-    );
-    let rows: Vec<PostRow> = sqlx::query_as(SQL)
-        .bind(viewer)
-        .bind(page.limit)
-        .bind(page.offset)
-        .fetch_all(pool)
-        .await?;
-    Ok((rows.len() as i64 == page.limit).then_some(rows))
+         ) t JOIN posts p ON p.id = t.post_id WHERE p.deleted_at IS NULL";
+    Selection::new(SQL, vec![page.limit, page.offset])
 }
 
 /// Trims the member's timeline to its newest `keep` rows once it holds more than `above`, and

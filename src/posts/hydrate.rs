@@ -1,49 +1,220 @@
-//! Turning post rows into the API's `Post`s in a bounded number of queries, whatever the page
-//! size: the caller's one query selects the page rows joined to their authors; this adds at
-//! most two: the originals of reposts (only when the page has reposts whose original it lacks),
-//! and one `UNION ALL` of everything else a card shows (images, poll options, poll votes, the
-//! caller's likes and reposts), each part only when some post needs it. Fewer statements matter
-//! more than smaller ones here: each costs a round trip to the database (on SQLite, to its
-//! worker thread) and its own decoding, and the feeds are the most read lists
+//! Reading a list of posts as the API shows them, in one statement whatever the list and the
+//! page size.
+//!
+//! Every list (the feeds, a profile's posts and likes, a thread, a single post) says which
+//! posts it shows and in what order with a `Selection`: SQL answering `(id, ord)`. One
+//! statement then reads, around it, everything the cards need: the posts joined to their
+//! authors, the originals of reposts the page does not hold, and every part of a card (images,
+//! poll options and votes, the viewer's likes and reposts). Its answer is one row of two JSON
+//! arrays built by the database (`Backend::json_rows`), which the server parses and assembles
+//! into `Post`s here, so there is one place that knows a card's shape.
+//!
+//! Why one statement with one row: a request's cost was not the database's work but the trips
+//! to it. Each statement is a round trip (on SQLite, to the connection's worker thread and
+//! back), and every row crosses as its own message and its own conversion; the Friends feed
+//! was 3–4 statements and ~60 rows, and most of its time went to thread wake-ups and copies
 //! (docs/performance.md). Every part is served by a primary key or index: `post_images`,
 //! `poll_options`, `poll_votes` by their `(post_id, …)` primary keys, `likes` by
 //! `(user_id, post_id)`, reposts by `posts_one_repost_key (author_id, repost_of_id)`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use serde::Deserialize;
 use sqlx::AnyPool;
 
 use super::model::{Author, Post, PostRow};
-use super::store;
-use crate::clock::to_rfc3339;
+use crate::db::Backend;
 use crate::error::Result;
+use crate::post_columns;
+use crate::clock::to_rfc3339;
 
-/// The page rows as `Post`s, in the same order.
-pub async fn hydrate(pool: &AnyPool, viewer: i64, rows: Vec<PostRow>) -> Result<Vec<Post>> {
-    if rows.is_empty() {
-        return Ok(Vec::new());
+/// Which posts a list shows: SQL selecting `id` and `ord` (the page's order, ascending) that
+/// uses `$2, $3, …` for `values` (`$1` is the viewer, available to it too).
+pub struct Selection {
+    pub sql: String,
+    pub values: Vec<i64>,
+}
+
+impl Selection {
+    pub fn new(sql: impl Into<String>, values: Vec<i64>) -> Selection {
+        Selection { sql: sql.into(), values }
     }
-    let mut by_id: HashMap<i64, PostRow> = rows.iter().map(|r| (r.id, r.clone())).collect();
-    let missing: Vec<i64> = unique(
-        rows.iter()
-            .filter_map(|r| r.repost_of_id)
-            .filter(|id| !by_id.contains_key(id)),
-    );
-    if !missing.is_empty() {
-        for original in store::rows_by_ids(pool, &missing).await? {
-            by_id.insert(original.id, original);
+
+    /// These posts, in this order (deleted ones included).
+    pub fn ids(ids: &[i64]) -> Selection {
+        if ids.is_empty() {
+            return Selection::new("SELECT id, CAST(0 AS BIGINT) FROM posts WHERE 1 = 0", Vec::new());
         }
+        // ord by position: `CASE id WHEN $2 THEN 0 …` would make a text per list; the order
+        // is restored after the read instead (`list` sorts by ord, then `in_order`).
+        let sql = format!(
+            "SELECT id, CAST(0 AS BIGINT) FROM posts WHERE id IN ({})",
+            super::store::in_list(2, ids.len())
+        );
+        Selection::new(sql, super::store::padded_values(ids).collect())
     }
-    let ids: Vec<i64> = by_id.keys().copied().collect();
-    let polls = by_id.values().any(|r| r.poll_expires_at.is_some());
-    // Flags only matter for posts a card shows as itself (a repost shows its original's).
-    let cards = by_id.values().any(|r| r.repost_of_id.is_none());
+}
 
-    let parts = parts_of(pool, viewer, &ids, polls, cards).await?;
-    Ok(rows
-        .iter()
-        .map(|row| {
-            let mut post = parts.build(row);
+/// The posts `selection` names, as `viewer` sees them, by their ord (each with it).
+pub async fn list_with_ord(
+    pool: &AnyPool,
+    backend: Backend,
+    viewer: i64,
+    selection: &Selection,
+) -> Result<Vec<(i64, Post)>> {
+    let sql = statement(backend, &selection.sql);
+    let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql)).bind(viewer);
+    for value in &selection.values {
+        query = query.bind(*value);
+    }
+    let (cards, parts) = query.fetch_one(pool).await?;
+    let cards: Vec<Card> = serde_json::from_str(&cards).map_err(anyhow::Error::from)?;
+    let parts: Vec<PartRow> = serde_json::from_str(&parts).map_err(anyhow::Error::from)?;
+    Ok(assemble(viewer, cards, parts))
+}
+
+/// The posts `selection` names, as `viewer` sees them, in the selection's order.
+pub async fn list(pool: &AnyPool, backend: Backend, viewer: i64, selection: &Selection) -> Result<Vec<Post>> {
+    Ok(list_with_ord(pool, backend, viewer, selection)
+        .await?
+        .into_iter()
+        .map(|(_, post)| post)
+        .collect())
+}
+
+/// `posts` in the order of `ids` (those not found left out).
+pub fn in_order(mut posts: Vec<Post>, ids: &[i64]) -> Vec<Post> {
+    let position: HashMap<i64, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    posts.sort_by_key(|post| position.get(&post.id).copied().unwrap_or(usize::MAX));
+    posts
+}
+
+/// One post, as `viewer` sees it; None when the id names no post.
+pub async fn one(pool: &AnyPool, backend: Backend, viewer: i64, id: i64) -> Result<Option<Post>> {
+    Ok(list(pool, backend, viewer, &Selection::ids(&[id])).await?.pop())
+}
+
+/// What each part of a card is, in the `kind` column of the parts.
+const IMAGE: i64 = 0;
+const POLL_OPTION: i64 = 1;
+const POLL_VOTE: i64 = 2;
+const LIKED: i64 = 3;
+const REPOSTED: i64 = 4;
+
+/// The statement around a selection: `cards` are the selected posts (with their ord) and the
+/// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
+/// card, `(kind, post_id, ord, a, b, text)`: images (ord = position, text = media id), poll
+/// options (ord = position, text), votes (ord = when, a = who, b = which option) and the
+/// viewer's likes and reposts.
+fn statement(backend: Backend, selection: &str) -> String {
+    let cards = backend.json_rows(
+        "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
+         deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
+         author_profile_image_url",
+        "ord, id",
+    );
+    let parts = backend.json_rows("kind, post_id, ord, a, b, text", "kind, post_id, ord, a");
+    format!(
+        concat!(
+            "WITH page (id, ord) AS ({selection}), \
+             cards AS ( \
+                 SELECT page.ord AS ord, ", post_columns!(), " FROM page \
+                 JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id \
+                 UNION ALL \
+                 SELECT CAST(NULL AS BIGINT), ", post_columns!(), " FROM posts p \
+                 JOIN users u ON u.id = p.author_id \
+                 WHERE p.id IN (SELECT q.repost_of_id FROM page JOIN posts q ON q.id = page.id) \
+                 AND p.id NOT IN (SELECT id FROM page) \
+             ), \
+             parts (kind, post_id, ord, a, b, text) AS ( \
+                 SELECT CAST({IMAGE} AS BIGINT), post_id, position, CAST(0 AS BIGINT), CAST(0 AS BIGINT), media_id \
+                 FROM post_images WHERE post_id IN (SELECT id FROM cards) \
+                 UNION ALL SELECT {POLL_OPTION}, post_id, position, 0, 0, text \
+                 FROM poll_options WHERE post_id IN (SELECT id FROM cards) \
+                 UNION ALL SELECT {POLL_VOTE}, post_id, created_at, user_id, position, NULL \
+                 FROM poll_votes WHERE post_id IN (SELECT id FROM cards) \
+                 UNION ALL SELECT {LIKED}, post_id, 0, 0, 0, NULL \
+                 FROM likes WHERE user_id = $1 AND post_id IN (SELECT id FROM cards) \
+                 UNION ALL SELECT {REPOSTED}, repost_of_id, 0, 0, 0, NULL \
+                 FROM posts WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards) \
+             ) \
+             SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
+        ),
+        selection = selection,
+        cards = cards,
+        parts = parts,
+        IMAGE = IMAGE,
+        POLL_OPTION = POLL_OPTION,
+        POLL_VOTE = POLL_VOTE,
+        LIKED = LIKED,
+        REPOSTED = REPOSTED,
+    )
+}
+
+/// A card's row as the statement answers it: ord, then `post_columns!` in order.
+#[derive(Deserialize)]
+struct Card(
+    Option<i64>,
+    i64,
+    i64,
+    String,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    i64,
+    i64,
+    i64,
+    String,
+    String,
+    Option<String>,
+);
+
+impl Card {
+    fn into_row(self) -> (Option<i64>, PostRow) {
+        let Card(ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at,
+            deleted_at, reply_count, repost_count, like_count, author_username, author_display_name,
+            author_profile_image_url) = self;
+        (ord, PostRow {
+            id,
+            author_id,
+            content,
+            created_at,
+            reply_to_id,
+            repost_of_id,
+            poll_expires_at,
+            deleted_at,
+            reply_count,
+            repost_count,
+            like_count,
+            author_username,
+            author_display_name,
+            author_profile_image_url,
+        })
+    }
+}
+
+/// `(kind, post_id, ord, a, b, text)`.
+type PartRow = (i64, i64, i64, i64, i64, Option<String>);
+
+/// The selected cards as `Post`s in ord order, a repost carrying its original.
+fn assemble(viewer: i64, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, Post)> {
+    let parts = Parts::new(viewer, parts);
+    let mut page: Vec<(i64, PostRow)> = Vec::new();
+    let mut by_id: HashMap<i64, PostRow> = HashMap::new();
+    for card in cards {
+        let (ord, row) = card.into_row();
+        if let Some(ord) = ord {
+            page.push((ord, row.clone()));
+        }
+        by_id.insert(row.id, row);
+    }
+    // The database sorted by ord, id already; sort again rather than rely on it.
+    page.sort_by_key(|(ord, row)| (*ord, row.id));
+    page.into_iter()
+        .map(|(ord, row)| {
+            let mut post = parts.build(&row);
             if let Some(original) = row.repost_of_id.and_then(|id| by_id.get(&id)) {
                 let original = parts.build(original);
                 post.reply_count = original.reply_count;
@@ -53,21 +224,15 @@ pub async fn hydrate(pool: &AnyPool, viewer: i64, rows: Vec<PostRow>) -> Result<
                 post.is_reposted = original.is_reposted;
                 post.repost_of = Some(Box::new(original));
             }
-            post
+            (ord, post)
         })
-        .collect())
-}
-
-/// One post, hydrated; None when the id names no post.
-pub async fn one(pool: &AnyPool, viewer: i64, id: i64) -> Result<Option<Post>> {
-    let rows = store::rows_by_ids(pool, &[id]).await?;
-    Ok(hydrate(pool, viewer, rows).await?.pop())
+        .collect()
 }
 
 struct Parts {
     images: HashMap<i64, Vec<String>>,
     options: HashMap<i64, Vec<String>>,
-    /// post id → (voter id, option position)
+    /// post id → (voter id, option position), in the order they voted
     votes: HashMap<i64, Vec<(i64, i64)>>,
     liked: HashSet<i64>,
     reposted: HashSet<i64>,
@@ -75,6 +240,39 @@ struct Parts {
 }
 
 impl Parts {
+    /// From the parts in `(kind, post_id, ord, a)` order.
+    fn new(viewer: i64, rows: Vec<PartRow>) -> Parts {
+        let mut out = Parts {
+            images: HashMap::new(),
+            options: HashMap::new(),
+            votes: HashMap::new(),
+            liked: HashSet::new(),
+            reposted: HashSet::new(),
+            viewer,
+        };
+        let mut rows = rows;
+        rows.sort_by_key(|(kind, post_id, ord, a, _, _)| (*kind, *post_id, *ord, *a));
+        for (kind, post_id, _ord, a, b, text) in rows {
+            match (kind, text) {
+                (IMAGE, Some(media_id)) => out
+                    .images
+                    .entry(post_id)
+                    .or_default()
+                    .push(crate::media::object_path(&media_id)),
+                (POLL_OPTION, Some(text)) => out.options.entry(post_id).or_default().push(text),
+                (POLL_VOTE, _) => out.votes.entry(post_id).or_default().push((a, b)),
+                (LIKED, _) => {
+                    out.liked.insert(post_id);
+                }
+                (REPOSTED, _) => {
+                    out.reposted.insert(post_id);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     fn build(&self, row: &PostRow) -> Post {
         let options = self.options.get(&row.id).cloned().unwrap_or_default();
         let mut poll_votes: BTreeMap<String, Vec<i64>> =
@@ -119,88 +317,4 @@ impl Parts {
             is_deleted: row.deleted_at.is_some(),
         }
     }
-}
-
-fn unique(ids: impl Iterator<Item = i64>) -> Vec<i64> {
-    let mut seen = HashSet::new();
-    ids.filter(|id| seen.insert(*id)).collect()
-}
-
-/// What each part of a card is, in the `kind` column of `parts_of`'s query.
-const IMAGE: i64 = 0;
-const POLL_OPTION: i64 = 1;
-const POLL_VOTE: i64 = 2;
-const LIKED: i64 = 3;
-const REPOSTED: i64 = 4;
-
-/// Images, poll options and votes of `ids`, and which of them the viewer liked and reposted,
-/// in one statement. Its text depends only on the padded length of `ids` and on which parts are
-/// asked for, so it is prepared once per connection and reused: each part names the same
-/// placeholders (both databases let one appear several times), and a part asked about posts
-/// that have none of it finds nothing through its primary key.
-async fn parts_of(pool: &AnyPool, viewer: i64, ids: &[i64], polls: bool, cards: bool) -> Result<Parts> {
-    // $1 is the viewer when some part asks about them (a statement must use every value bound).
-    let first = if cards { 2 } else { 1 };
-    let list = store::in_list(first, ids.len());
-    // Columns: kind, post_id, ord (order within the post), a, b, text.
-    let mut parts = vec![format!(
-        "SELECT CAST({IMAGE} AS BIGINT) AS kind, post_id, position AS ord, CAST(0 AS BIGINT) AS a, \
-         CAST(0 AS BIGINT) AS b, media_id AS text FROM post_images WHERE post_id IN ({list})"
-    )];
-    if polls {
-        parts.push(format!(
-            "SELECT CAST({POLL_OPTION} AS BIGINT), post_id, position, CAST(0 AS BIGINT), CAST(0 AS BIGINT), text \
-             FROM poll_options WHERE post_id IN ({list})"
-        ));
-        // Voters in the order they voted: ord = when, a = who, b = which option.
-        parts.push(format!(
-            "SELECT CAST({POLL_VOTE} AS BIGINT), post_id, created_at, user_id, position, CAST(NULL AS TEXT) \
-             FROM poll_votes WHERE post_id IN ({list})"
-        ));
-    }
-    if cards {
-        parts.push(format!(
-            "SELECT CAST({LIKED} AS BIGINT), post_id, CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), \
-             CAST(NULL AS TEXT) FROM likes WHERE user_id = $1 AND post_id IN ({list})"
-        ));
-        parts.push(format!(
-            "SELECT CAST({REPOSTED} AS BIGINT), repost_of_id, CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), \
-             CAST(NULL AS TEXT) FROM posts WHERE author_id = $1 AND repost_of_id IN ({list})"
-        ));
-    }
-    let sql = format!("{} ORDER BY 1, 2, 3, 4", parts.join(" UNION ALL "));
-    let mut query = sqlx::query_as::<_, (i64, i64, i64, i64, i64, Option<String>)>(sqlx::AssertSqlSafe(sql));
-    if cards {
-        query = query.bind(viewer);
-    }
-    for id in store::padded_values(ids) {
-        query = query.bind(id);
-    }
-    let mut out = Parts {
-        images: HashMap::new(),
-        options: HashMap::new(),
-        votes: HashMap::new(),
-        liked: HashSet::new(),
-        reposted: HashSet::new(),
-        viewer,
-    };
-    for (kind, post_id, _ord, a, b, text) in query.fetch_all(pool).await? {
-        match (kind, text) {
-            (IMAGE, Some(media_id)) => out
-                .images
-                .entry(post_id)
-                .or_default()
-                .push(crate::media::object_path(&media_id)),
-            (POLL_OPTION, Some(text)) => out.options.entry(post_id).or_default().push(text),
-            (POLL_VOTE, _) => out.votes.entry(post_id).or_default().push((a, b)),
-            (LIKED, _) => {
-                out.liked.insert(post_id);
-            }
-            (REPOSTED, _) => {
-                out.reposted.insert(post_id);
-            }
-            _ => {}
-        }
-    }
-    Ok(out)
 }

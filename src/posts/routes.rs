@@ -155,7 +155,7 @@ async fn create(
             .await?
         }
     };
-    let post = hydrate::one(&state.db.read, current.id, id)
+    let post = hydrate::one(&state.db.read, state.db.backend, current.id, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
     Ok((StatusCode::CREATED, Json(post)))
@@ -445,19 +445,17 @@ async fn thread(
             .await?
             .ok_or_else(|| Error::not_found("Post not found"))?
     };
-    let ancestors = store::ancestors(pool, post.id).await?;
-    let replies = store::replies(pool, post.id).await?;
-    let (n_ancestors, n_replies) = (ancestors.len(), replies.len());
-    let mut rows = store::rows_by_ids(pool, &[post.id]).await?;
-    rows.extend(ancestors);
-    rows.extend(replies);
-    // One hydration for the whole thread: a bounded number of queries.
-    let mut posts = hydrate::hydrate(pool, current.id, rows).await?.into_iter();
-    let post = posts
-        .next()
-        .ok_or_else(|| Error::not_found("Post not found"))?;
-    let ancestors: Vec<Post> = posts.by_ref().take(n_ancestors).collect();
-    let replies: Vec<Post> = posts.take(n_replies).collect();
+    let mut ancestors = Vec::new();
+    let mut main = None;
+    let mut replies = Vec::new();
+    for (ord, found) in hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post.id)).await? {
+        match ord {
+            ..0 => ancestors.push(found),
+            0 => main = Some(found),
+            _ => replies.push(found),
+        }
+    }
+    let post = main.ok_or_else(|| Error::not_found("Post not found"))?;
     Ok(Json(Thread {
         post,
         replies,
@@ -466,7 +464,7 @@ async fn thread(
 }
 
 async fn answer(state: &AppState, viewer: i64, id: i64) -> Result<Json<Post>> {
-    hydrate::one(&state.db.read, viewer, id)
+    hydrate::one(&state.db.read, state.db.backend, viewer, id)
         .await?
         .map(Json)
         .ok_or_else(|| Error::not_found("Post not found"))

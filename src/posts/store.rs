@@ -7,12 +7,11 @@
 //! then does nothing; `UPDATE … SET n = n + 1` takes the row lock and re-reads `n`. On SQLite
 //! writes are serialized through `Db::write` anyway.
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
-use super::model::PostRow;
+use super::hydrate::Selection;
 use crate::clock::Millis;
 use crate::error::Result;
-use crate::post_columns;
 
 /// `$start, $start+1, …` for an `IN (...)` list of `n` values, padded to `padded(n)`
 /// placeholders (bind the values with `padded_values`). Only placeholders are built
@@ -37,26 +36,6 @@ pub fn padded(n: usize) -> usize {
 pub fn padded_values<T: Clone>(values: &[T]) -> impl Iterator<Item = T> + '_ {
     let pad = padded(values.len()) - values.len();
     values.iter().cloned().chain(values.last().cloned().into_iter().cycle().take(pad))
-}
-
-/// The rows with these ids (any order, deleted ones included), joined to their authors.
-pub async fn rows_by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<PostRow>> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let sql = format!(
-        concat!(
-            "SELECT ",
-            post_columns!(),
-            " FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id IN ({})"
-        ),
-        in_list(1, ids.len())
-    );
-    let mut query = sqlx::query_as::<_, PostRow>(sqlx::AssertSqlSafe(sql));
-    for id in padded_values(ids) {
-        query = query.bind(id);
-    }
-    Ok(query.fetch_all(pool).await?)
 }
 
 /// What the write paths need to know about a post.
@@ -359,45 +338,20 @@ pub const MAX_ANCESTORS: i64 = 50;
 /// Maximum replies a thread shows (the oldest ones).
 pub const MAX_REPLIES: i64 = 200;
 
-/// The chain of posts above `id`, top first, in one recursive query (deleted ones included:
-/// they show as placeholders).
-pub async fn ancestors(pool: &AnyPool, id: i64) -> Result<Vec<PostRow>> {
-    let chain: Vec<(i64, i64)> = sqlx::query_as(
-        "WITH RECURSIVE chain (id, depth) AS ( \
-             SELECT reply_to_id, 1 FROM posts WHERE id = $1 AND reply_to_id IS NOT NULL \
+/// A thread's posts: the chain above `id` (ord -depth, so the top comes first; deleted ones
+/// included: they show as placeholders), the post itself (ord 0) and its live replies, oldest
+/// first (ord = their id), in one statement.
+pub fn thread(id: i64) -> Selection {
+    const SQL: &str = "WITH RECURSIVE chain (id, depth) AS ( \
+             SELECT reply_to_id, 1 FROM posts WHERE id = $2 AND reply_to_id IS NOT NULL \
              UNION ALL \
              SELECT p.reply_to_id, c.depth + 1 FROM posts p JOIN chain c ON p.id = c.id \
-             WHERE p.reply_to_id IS NOT NULL AND c.depth < $2 \
-         ) SELECT id, CAST(depth AS BIGINT) FROM chain",
-    )
-    .bind(id)
-    .bind(MAX_ANCESTORS)
-    .fetch_all(pool)
-    .await?;
-    let ids: Vec<i64> = chain.iter().map(|(id, _)| *id).collect();
-    let mut rows = rows_by_ids(pool, &ids).await?;
-    let depth_of = |post: &PostRow| {
-        chain
-            .iter()
-            .find(|(id, _)| *id == post.id)
-            .map(|(_, d)| *d)
-            .unwrap_or(0)
-    };
-    rows.sort_by_key(|row| std::cmp::Reverse(depth_of(row)));
-    Ok(rows)
-}
-
-/// The live replies to `id`, oldest first.
-pub async fn replies(pool: &AnyPool, id: i64) -> Result<Vec<PostRow>> {
-    const SQL: &str = concat!(
-        "SELECT ",
-        post_columns!(),
-        " FROM posts p JOIN users u ON u.id = p.author_id \
-         WHERE p.reply_to_id = $1 AND p.deleted_at IS NULL ORDER BY p.id LIMIT $2"
-    );
-    Ok(sqlx::query_as(SQL)
-        .bind(id)
-        .bind(MAX_REPLIES)
-        .fetch_all(pool)
-        .await?)
+             WHERE p.reply_to_id IS NOT NULL AND c.depth < $3 \
+         ) \
+         SELECT id, -CAST(depth AS BIGINT) FROM chain \
+         UNION ALL SELECT CAST($2 AS BIGINT), CAST(0 AS BIGINT) \
+         UNION ALL SELECT id, id FROM ( \
+             SELECT id FROM posts WHERE reply_to_id = $2 AND deleted_at IS NULL ORDER BY id LIMIT $4 \
+         ) replies";
+    Selection::new(SQL, vec![id, MAX_ANCESTORS, MAX_REPLIES])
 }

@@ -160,10 +160,8 @@ async fn posts(
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, 20, MAX_PAGE)?;
     let author = find(&state, &username).await?;
-    let rows = store::posts_of(&state.db.read, author.id, page).await?;
-    Ok(Json(
-        hydrate::hydrate(&state.db.read, current.id, rows).await?,
-    ))
+    let selection = store::posts_of(author.id, page);
+    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
 }
 
 /// The posts a member liked, newest like first.
@@ -179,10 +177,8 @@ async fn likes(
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, 20, MAX_PAGE)?;
     let member = find(&state, &username).await?;
-    let rows = store::liked_by(&state.db.read, member.id, page).await?;
-    Ok(Json(
-        hydrate::hydrate(&state.db.read, current.id, rows).await?,
-    ))
+    let selection = store::liked_by(member.id, page);
+    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
 }
 
 async fn find(state: &AppState, username: &str) -> Result<UserRow> {

@@ -5,8 +5,8 @@ use sqlx::AnyPool;
 use super::model::UserRow;
 use crate::api::Page;
 use crate::error::Result;
-use crate::posts::PostRow;
-use crate::{post_columns, user_columns};
+use crate::posts::hydrate::Selection;
+use crate::user_columns;
 
 pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1");
@@ -50,37 +50,21 @@ pub async fn update_profile(
 }
 
 /// A member's live posts, replies and reposts, newest first (index `posts_author_idx`).
-pub async fn posts_of(pool: &AnyPool, author: i64, page: Page) -> Result<Vec<PostRow>> {
-    const SQL: &str = concat!(
-        "SELECT ",
-        post_columns!(),
-        " FROM posts p JOIN users u ON u.id = p.author_id \
-         WHERE p.author_id = $1 AND p.deleted_at IS NULL ORDER BY p.id DESC LIMIT $2 OFFSET $3"
-    );
-    Ok(sqlx::query_as(SQL)
-        .bind(author)
-        .bind(page.limit)
-        .bind(page.offset)
-        .fetch_all(pool)
-        .await?)
+pub fn posts_of(author: i64, page: Page) -> Selection {
+    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset])
 }
 
 /// The live posts a member liked, newest like first (index `likes_user_created_idx`).
-pub async fn liked_by(pool: &AnyPool, member: i64, page: Page) -> Result<Vec<PostRow>> {
-    const SQL: &str = concat!(
-        "SELECT ",
-        post_columns!(),
-        " FROM likes l JOIN posts p ON p.id = l.post_id \
-         JOIN users u ON u.id = p.author_id \
-         WHERE l.user_id = $1 AND p.deleted_at IS NULL \
-         ORDER BY l.created_at DESC, l.post_id DESC LIMIT $2 OFFSET $3"
-    );
-    Ok(sqlx::query_as(SQL)
-        .bind(member)
-        .bind(page.limit)
-        .bind(page.offset)
-        .fetch_all(pool)
-        .await?)
+pub fn liked_by(member: i64, page: Page) -> Selection {
+    // Numbered after the page is cut, so the window sorts a page, not every like.
+    const SQL: &str = "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
+             SELECT l.post_id, l.created_at FROM likes l JOIN posts p ON p.id = l.post_id \
+             WHERE l.user_id = $2 AND p.deleted_at IS NULL \
+             ORDER BY l.created_at DESC, l.post_id DESC LIMIT $3 OFFSET $4 \
+         ) liked";
+    Selection::new(SQL, vec![member, page.limit, page.offset])
 }
 
 /// Members to suggest to `viewer`: not the viewer, not already followed; friends of friends

@@ -68,7 +68,7 @@ async fn timeline_rows(app: &TestApp, member: i64) -> Vec<i64> {
 /// The page as the timeline answers it (None: it hands the page to the fan-in read).
 async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
     let page = Page { limit, offset };
-    let rows = timeline::page(&app.state.db.read, member, page)
+    let rows = timeline::page(&app.state.db.read, app.state.db.backend, member, page)
         .await
         .unwrap();
     rows.map(|rows| rows.iter().map(|r| r.id).collect())
