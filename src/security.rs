@@ -44,7 +44,7 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
     response
 }
 
-fn is_safe_method(method: &Method) -> bool {
+pub fn is_safe_method(method: &Method) -> bool {
     matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 

@@ -9,7 +9,13 @@
 //!
 //! The invariant (migrations/*/0004_home_timeline.sql): a member's timeline holds every post of
 //! their Friends feed whose id is at least `users.home_floor`. Every write keeps it:
-//! - a new post or repost goes to the author and every follower (its id is above every floor);
+//! - a new post or repost goes to the author and every follower (its id is above every floor):
+//!   in its own transaction when the author has at most `CHUNK` followers, else to the author at
+//!   once and to the followers `CHUNK` at a time right after (`fan_out_chunk`, from the queue
+//!   `timeline_fanouts`), so one post by a member followed by thousands never holds SQLite's
+//!   only writer for long (70–220 ms each, which every other write waited behind). Until its
+//!   last chunk, such a post is missing from the timelines it has not reached yet: they see it
+//!   a moment later, as on any large network;
 //! - a follow copies the followed member's live posts at or above the floor, at most `KEEP` of
 //!   them: if there are more, the floor rises to the oldest copied (everything above the new
 //!   floor is still there);
@@ -56,9 +62,32 @@ pub async fn lock_author(conn: &mut AnyConnection, backend: Backend, author: i64
     Ok(())
 }
 
-/// Puts a new post or repost into its author's and every follower's timeline. The caller took
-/// `lock_author` earlier in the same transaction.
-pub async fn fan_out(conn: &mut AnyConnection, author: i64, post_id: i64) -> Result<()> {
+/// Followers reached in a post's own transaction, and in each later chunk. A chunk of 100 rows
+/// (each on another member's part of the timeline's b-tree) takes a few milliseconds on SQLite.
+pub const CHUNK: i64 = 100;
+
+/// Puts a new post or repost into its author's and every follower's timeline, or, past `CHUNK`
+/// followers, into the author's and queues the rest: answers true when it queued (wake the
+/// queue's worker after commit: `FanOutQueue::wake`). The caller took `lock_author` earlier in
+/// the same transaction.
+pub async fn fan_out(conn: &mut AnyConnection, author: i64, post_id: i64) -> Result<bool> {
+    let followers: i64 = sqlx::query_scalar("SELECT follower_count FROM users WHERE id = $1")
+        .bind(author)
+        .fetch_one(&mut *conn)
+        .await?;
+    if followers > CHUNK {
+        sqlx::query("INSERT INTO home_timeline (member_id, post_id) VALUES ($1, $2)")
+            .bind(author)
+            .bind(post_id)
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query("INSERT INTO timeline_fanouts (post_id, author_id) VALUES ($1, $2)")
+            .bind(post_id)
+            .bind(author)
+            .execute(&mut *conn)
+            .await?;
+        return Ok(true);
+    }
     sqlx::query(
         "INSERT INTO home_timeline (member_id, post_id) \
          SELECT follower_id, CAST($2 AS BIGINT) FROM follows WHERE following_id = $1 \
@@ -68,7 +97,108 @@ pub async fn fan_out(conn: &mut AnyConnection, author: i64, post_id: i64) -> Res
     .bind(post_id)
     .execute(conn)
     .await?;
-    Ok(())
+    Ok(false)
+}
+
+/// Takes the oldest queued post one chunk of followers further; answers false when the queue
+/// is empty. Several workers (processes) may work on the same post: each chunk's rows are
+/// inserted at most once, and the cursor only moves forward. A post deleted meanwhile reaches
+/// nobody more. On PostgreSQL the chunk takes the author's row lock, like the post itself, so
+/// follows and unfollows of the author never interleave with it.
+pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) -> Result<bool> {
+    let next: Option<(i64, i64, i64)> = sqlx::query_as(
+        "SELECT post_id, author_id, after_follower FROM timeline_fanouts ORDER BY post_id LIMIT 1",
+    )
+    .fetch_optional(read)
+    .await?;
+    let Some((post_id, author, after)) = next else {
+        return Ok(false);
+    };
+    let mut tx = write.begin().await?;
+    lock_author(&mut tx, backend, author).await?;
+    // The chunk: the next CHUNK followers by id, none if the post is gone or deleted.
+    let (last, count): (Option<i64>, i64) = sqlx::query_as(
+        "SELECT MAX(follower_id), COUNT(*) FROM ( \
+             SELECT follower_id FROM follows WHERE following_id = $1 AND follower_id > $2 \
+             ORDER BY follower_id LIMIT $3 \
+         ) chunk WHERE EXISTS (SELECT 1 FROM posts WHERE id = $4 AND deleted_at IS NULL)",
+    )
+    .bind(author)
+    .bind(after)
+    .bind(CHUNK)
+    .bind(post_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if let Some(last) = last {
+        sqlx::query(
+            "INSERT INTO home_timeline (member_id, post_id) \
+             SELECT follower_id, CAST($4 AS BIGINT) FROM follows \
+             WHERE following_id = $1 AND follower_id > $2 AND follower_id <= $3 \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(author)
+        .bind(after)
+        .bind(last)
+        .bind(post_id)
+        .execute(&mut *tx)
+        .await?;
+    }
+    if count == CHUNK && let Some(last) = last {
+        sqlx::query(
+            "UPDATE timeline_fanouts SET after_follower = $1 WHERE post_id = $2 AND after_follower = $3",
+        )
+        .bind(last)
+        .bind(post_id)
+        .bind(after)
+        .execute(&mut *tx)
+        .await?;
+    } else {
+        sqlx::query("DELETE FROM timeline_fanouts WHERE post_id = $1")
+            .bind(post_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Wakes this process's worker of the fan-out queue (`spawn_fan_out`).
+#[derive(Clone, Default)]
+pub struct FanOutQueue {
+    wake: std::sync::Arc<tokio::sync::Notify>,
+}
+
+impl FanOutQueue {
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+}
+
+/// How often the worker looks at the queue unwoken: picks up the posts of a process that
+/// stopped before their last chunk.
+const FAN_OUT_SWEEP: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The fan-out queue's worker: works the queue empty whenever woken (and every
+/// `FAN_OUT_SWEEP`), one chunk, one short write transaction, at a time.
+pub fn spawn_fan_out(state: crate::app::AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = state.fan_out.wake.notified() => {}
+                _ = tokio::time::sleep(FAN_OUT_SWEEP) => {}
+            }
+            loop {
+                match fan_out_chunk(&state.db.write, &state.db.read, state.db.backend).await {
+                    Ok(true) => continue,
+                    Ok(false) => break,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "fan-out to home timelines failed; retrying later");
+                        break;
+                    }
+                }
+            }
+        }
+    })
 }
 
 /// `member` now follows `followed`: copy the followed member's live posts into the timeline.

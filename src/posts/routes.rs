@@ -202,9 +202,7 @@ async fn write_post(
     }
     let id = store::insert_post(&mut tx, &new).await?;
     // Replies are read in threads, not in the Friends feed.
-    if parent.is_none() {
-        timeline::fan_out(&mut tx, author, id).await?;
-    }
+    let queued = parent.is_none() && timeline::fan_out(&mut tx, author, id).await?;
     let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
     store::insert_images(&mut tx, id, &media_ids).await?;
     if let Some(parent) = &parent {
@@ -222,6 +220,9 @@ async fn write_post(
         notifications::notify(&mut tx, member, author, Kind::Mention, id, now).await?;
     }
     tx.commit().await?;
+    if queued {
+        state.fan_out.wake();
+    }
     Ok(id)
 }
 
@@ -235,7 +236,7 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
     let id = store::insert_repost(&mut tx, member, original.id, now)
         .await?
         .ok_or_else(|| Error::conflict("Already reposted"))?;
-    timeline::fan_out(&mut tx, member, id).await?;
+    let queued = timeline::fan_out(&mut tx, member, id).await?;
     if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
         return Err(Error::not_found("Post not found"));
     }
@@ -249,6 +250,9 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
     )
     .await?;
     tx.commit().await?;
+    if queued {
+        state.fan_out.wake();
+    }
     Ok(id)
 }
 

@@ -115,6 +115,60 @@ async fn the_timeline_follows_posts_reposts_follows_unfollows_and_deletes(app: T
     assert_eq!(timeline_rows(&app, bob.id).await, [id(&before)]);
 }
 
+/// Waits (up to 10 s) until the server's worker has emptied the fan-out queue.
+async fn fan_out_done(app: &TestApp) {
+    for _ in 0..200 {
+        let queued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM timeline_fanouts")
+            .fetch_one(&app.state.db.read)
+            .await
+            .unwrap();
+        if queued == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the fan-out queue was not worked");
+}
+
+async fn a_post_by_a_member_with_many_followers_reaches_them_in_chunks(app: TestApp) {
+    let star = app.member("star").await;
+    let mut fans = Vec::new();
+    // Two full chunks and a short one.
+    for i in 0..(2 * timeline::CHUNK + 10) {
+        let fan = app.member(&format!("fan{i}")).await;
+        follow(&app, &fan, &star).await;
+        fans.push(fan);
+    }
+    let post = write(&app, &star, "hello, everyone").await;
+    // The author has it at once (their own feed is never behind).
+    assert_eq!(timeline_rows(&app, star.id).await, [id(&post)]);
+    fan_out_done(&app).await;
+    for fan in &fans {
+        assert_eq!(timeline_rows(&app, fan.id).await, [id(&post)], "{}", fan.username);
+        assert_eq!(feed_all(&app, fan, 20).await, [id(&post)]);
+    }
+    // A post deleted while on its way reaches nobody more, and leaves every timeline.
+    let regretted = write(&app, &star, "oops").await;
+    let (status, _) = delete(&app, &star, &format!("/api/posts/{}", id(&regretted))).await;
+    assert_eq!(status, 204);
+    fan_out_done(&app).await;
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM home_timeline WHERE post_id = $1")
+        .bind(id(&regretted))
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(rows, 0);
+    // A member with few followers still reaches them in the post's own transaction.
+    let fan = &fans[0];
+    let small = write(&app, fan, "just a few followers").await;
+    let queued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM timeline_fanouts")
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(queued, 0);
+    assert_eq!(timeline_rows(&app, fan.id).await, [id(&small), id(&post)]);
+}
+
 async fn a_trimmed_timeline_hands_older_pages_to_the_fan_in_read(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
@@ -348,6 +402,7 @@ async fn follows_racing_deletes_of_reposted_posts_succeed(app: TestApp) {
 
 both_databases!(
     the_timeline_follows_posts_reposts_follows_unfollows_and_deletes,
+    a_post_by_a_member_with_many_followers_reaches_them_in_chunks,
     a_trimmed_timeline_hands_older_pages_to_the_fan_in_read,
     following_a_prolific_member_copies_their_newest_posts_and_raises_the_floor,
     the_seeded_timelines_equal_the_fan_in_read,
