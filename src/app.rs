@@ -184,7 +184,7 @@ impl Application {
     /// Builds with a given clock (tests move it).
     pub async fn build_with_clock(config: Config, clock: Clock) -> anyhow::Result<Application> {
         std::fs::create_dir_all(&config.data_dir)?;
-        let db = Db::connect(&config.database_url).await?;
+        let db = Db::connect_with(&config.database_url, crate::db::Checkpoints::Background).await?;
         db.migrate().await?;
         let mailer = Mailer::from_config(&config)?;
         let media = MediaStore::from_config(&config).await?;
@@ -220,6 +220,7 @@ impl Application {
         let state = self.state.clone();
         let background = crate::media::spawn_background(state.clone());
         let fan_out = crate::feeds::timeline::spawn_fan_out(state.clone());
+        let checkpoints = state.db.spawn_checkpoints();
         let app = router(state.clone());
         axum::serve(
             self.listener,
@@ -229,6 +230,9 @@ impl Application {
         .await?;
         background.abort();
         fan_out.abort();
+        if let Some(checkpoints) = checkpoints {
+            checkpoints.abort();
+        }
         state.db.close().await;
         Ok(())
     }

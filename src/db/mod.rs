@@ -52,9 +52,25 @@ pub struct Db {
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
+/// Who copies SQLite's write-ahead log back into the database file (a checkpoint).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checkpoints {
+    /// SQLite itself, on the commit that takes the log past 1,000 pages (its default): right for
+    /// short-lived commands (`seed`, `migrate`, …).
+    OnCommit,
+    /// `Db::spawn_checkpoints`, in the background, off the writer: what `serve` uses.
+    Background,
+}
+
 impl Db {
-    /// Connects to the database a URL names: `sqlite://…` or `postgres://…`.
+    /// Connects to the database a URL names: `sqlite://…` or `postgres://…`, with SQLite's own
+    /// checkpoints.
     pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        Db::connect_with(url, Checkpoints::OnCommit).await
+    }
+
+    /// Connects as `connect` does, choosing who checkpoints SQLite's log.
+    pub async fn connect_with(url: &str, checkpoints: Checkpoints) -> anyhow::Result<Db> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -66,8 +82,13 @@ impl Db {
         let options = AnyConnectOptions::from_str(url)?;
         match backend {
             Backend::Sqlite => {
-                let read = sqlite_pool(8).connect_with(options.clone()).await?;
-                let write = sqlite_pool(1).connect_with(options).await?;
+                let read = sqlite_pool(8, Checkpoints::OnCommit).connect_with(options.clone()).await?;
+                // One connection that lives as long as the pool, so its settings stay.
+                let write = sqlite_pool(1, checkpoints)
+                    .max_lifetime(None)
+                    .idle_timeout(None)
+                    .connect_with(options)
+                    .await?;
                 // WAL is a property of the database file; set it once on the writer.
                 write.execute("PRAGMA journal_mode = WAL").await?;
                 Ok(Db { read, write, backend })
@@ -99,6 +120,32 @@ impl Db {
         sqlx::query("SELECT 1").execute(&self.read).await.is_ok()
     }
 
+    /// Checkpoints SQLite's log every `CHECKPOINT_EVERY` from a reading connection, for a `Db`
+    /// connected with `Checkpoints::Background` (PostgreSQL: nothing to do).
+    ///
+    /// Why: by default the commit that takes the log past 1,000 pages copies them into the
+    /// database file and syncs it, on the writer, holding the write lock; under the
+    /// benchmark's mixed load that was a third of the writer's time (writes p99 100 ms, 65 ms
+    /// without; docs/performance.md). A passive checkpoint here runs beside the writer and the
+    /// readers and never waits for them; it copies what no reader still needs, and the log
+    /// starts over from its beginning once all of it is copied.
+    pub fn spawn_checkpoints(&self) -> Option<tokio::task::JoinHandle<()>> {
+        if self.backend != Backend::Sqlite {
+            return None;
+        }
+        let read = self.read.clone();
+        Some(tokio::spawn(async move {
+            let mut ticks = tokio::time::interval(CHECKPOINT_EVERY);
+            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                ticks.tick().await;
+                if let Err(error) = read.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
+                    tracing::warn!(%error, "checkpoint failed; retrying");
+                }
+            }
+        }))
+    }
+
     pub async fn close(&self) {
         self.read.close().await;
         self.write.close().await;
@@ -110,13 +157,17 @@ impl Db {
 /// a database outage never goes back to the pool, and the ping on acquire only doubled the
 /// round trips of every statement (on SQLite, trips to the connection's worker thread;
 /// docs/performance.md).
-fn sqlite_pool(size: u32) -> AnyPoolOptions {
+/// How often `spawn_checkpoints` checkpoints. Between two, the log grows by what was written in
+/// a second (a few MB under heavy writing); `journal_size_limit` trims the file back after.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
     AnyPoolOptions::new()
         .max_connections(size)
         .min_connections(1)
         .test_before_acquire(false)
         .acquire_timeout(Duration::from_secs(30))
-        .after_connect(|conn, _meta| {
+        .after_connect(move |conn, _meta| {
             Box::pin(async move {
                 // synchronous=NORMAL in WAL mode: a commit survives the process being killed
                 // (it is in the WAL file); only an OS crash or power loss can lose the last
@@ -126,9 +177,13 @@ fn sqlite_pool(size: u32) -> AnyPoolOptions {
                 // mapping into the process's RSS (300 MB on 100,000 posts).
                 conn.execute(
                     "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
-                     PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY;",
+                     PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; \
+                     PRAGMA journal_size_limit = 67108864;",
                 )
                 .await?;
+                if checkpoints == Checkpoints::Background {
+                    conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                }
                 Ok(())
             })
         })

@@ -138,3 +138,41 @@ async fn a_postgres_outage_answers_503_and_recovers_without_restart() {
     }
     assert!(recovered, "the server recovers once the database is back");
 }
+
+/// The server checkpoints SQLite's log in the background (the writer no longer does it on
+/// commit): a write reaches the database file itself within a few seconds. Read with
+/// `immutable=true`, SQLite ignores the log and reads the file alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_writes_reach_the_database_file_in_the_background() {
+    let app = TestApp::spawn(Backend::Sqlite).await.unwrap();
+    let ada = app.member("ada").await;
+    let (status, body) = crate::posts::post(
+        &app,
+        &ada,
+        "/api/posts",
+        serde_json::json!({ "content": "into the file" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let file = app.state.config.data_dir.join("murmur.db");
+    let mut in_file = 0;
+    for _ in 0..50 {
+        let db = murmur::db::Db::connect(&format!("sqlite://{}?immutable=true", file.display()))
+            .await
+            .unwrap();
+        // Before the first checkpoint even the tables are only in the log.
+        in_file = sqlx::query_scalar("SELECT COUNT(*) FROM posts WHERE content = 'into the file'")
+            .fetch_one(&db.read)
+            .await
+            .unwrap_or(0);
+        db.close().await;
+        if in_file == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(in_file, 1, "the post is still only in the log");
+    // The writer itself does not checkpoint on commit.
+    let every: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint").fetch_one(&app.state.db.write).await.unwrap();
+    assert_eq!(every, 0);
+}
