@@ -104,8 +104,9 @@ const REPOSTED: i64 = 4;
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
 /// card, `(kind, post_id, ord, a, b, text)`: images (ord = position, text = media id), poll
-/// options (ord = position, text), votes (ord = when, a = who, b = which option) and the
-/// viewer's likes and reposts.
+/// options (ord = position, text) and votes (ord = when, a = who, b = which option) of the
+/// cards with a poll, and the viewer's likes and reposts of the cards that are not reposts (a
+/// repost's card shows its original's).
 fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
@@ -117,26 +118,29 @@ fn statement(backend: Backend, selection: &str) -> String {
     format!(
         concat!(
             "WITH page (id, ord) AS ({selection}), \
-             cards AS ( \
+             selected AS ( \
                  SELECT page.ord AS ord, ", post_columns!(), " FROM page \
                  JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id \
+             ), \
+             cards AS ( \
+                 SELECT * FROM selected \
                  UNION ALL \
                  SELECT CAST(NULL AS BIGINT), ", post_columns!(), " FROM posts p \
                  JOIN users u ON u.id = p.author_id \
-                 WHERE p.id IN (SELECT q.repost_of_id FROM page JOIN posts q ON q.id = page.id) \
-                 AND p.id NOT IN (SELECT id FROM page) \
+                 WHERE p.id IN (SELECT repost_of_id FROM selected) \
+                 AND p.id NOT IN (SELECT id FROM selected) \
              ), \
              parts (kind, post_id, ord, a, b, text) AS ( \
                  SELECT CAST({IMAGE} AS BIGINT), post_id, position, CAST(0 AS BIGINT), CAST(0 AS BIGINT), media_id \
                  FROM post_images WHERE post_id IN (SELECT id FROM cards) \
-                 UNION ALL SELECT {POLL_OPTION}, post_id, position, 0, 0, text \
-                 FROM poll_options WHERE post_id IN (SELECT id FROM cards) \
-                 UNION ALL SELECT {POLL_VOTE}, post_id, created_at, user_id, position, NULL \
-                 FROM poll_votes WHERE post_id IN (SELECT id FROM cards) \
-                 UNION ALL SELECT {LIKED}, post_id, 0, 0, 0, NULL \
-                 FROM likes WHERE user_id = $1 AND post_id IN (SELECT id FROM cards) \
-                 UNION ALL SELECT {REPOSTED}, repost_of_id, 0, 0, 0, NULL \
-                 FROM posts WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards) \
+                 UNION ALL SELECT {POLL_OPTION}, post_id, position, 0, 0, text FROM poll_options \
+                 WHERE post_id IN (SELECT id FROM cards WHERE poll_expires_at IS NOT NULL) \
+                 UNION ALL SELECT {POLL_VOTE}, post_id, created_at, user_id, position, NULL FROM poll_votes \
+                 WHERE post_id IN (SELECT id FROM cards WHERE poll_expires_at IS NOT NULL) \
+                 UNION ALL SELECT {LIKED}, post_id, 0, 0, 0, NULL FROM likes \
+                 WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
+                 UNION ALL SELECT {REPOSTED}, repost_of_id, 0, 0, 0, NULL FROM posts \
+                 WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
