@@ -131,7 +131,17 @@ pub async fn page(db: &Db, viewer: i64, page: Page, now: Millis) -> Result<Vec<P
         None => {
             let (id, ranked, pointer) = newest(db, viewer, now).await?;
             if pointer != Some(id) {
-                remember(&db.write, viewer, id).await?;
+                // Not waited for: when the network is ranked again, every member's next first
+                // page moves their pointer, and thousands of those small writes queued on
+                // SQLite's one writer made first pages wait (p99 640 ms at 32 connections,
+                // docs/performance.md). A later page that arrives before the write lands uses
+                // the newest ranking, which is this one unless the minute turned meanwhile.
+                let write = db.write.clone();
+                tokio::spawn(async move {
+                    if let Err(error) = remember(&write, viewer, id).await {
+                        tracing::warn!(%error, "could not remember a member's For You ranking");
+                    }
+                });
             }
             ranked
         }
