@@ -83,6 +83,21 @@ modes["mixed"] = function()
   else return modes["post"]() end
 end
 
+-- The two halves of "mixed-writes" (bench/run.sh runs them as two wrk processes at once, so the
+-- writes' latency is measured on its own while reads keep the server busy).
+modes["reads"] = function()
+  local r = math.random(4)
+  if r <= 2 then return modes["feed"]()
+  elseif r == 3 then return modes["thread"]()
+  else return modes["profile"]() end
+end
+modes["writes"] = function()
+  local r = math.random(20)
+  if r <= 7 then return modes["like"]()
+  elseif r <= 14 then return modes["follow"]()
+  else return modes["post"]() end
+end
+
 function request()
   return (modes[mode] or modes["healthz"])()
 end

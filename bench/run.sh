@@ -9,7 +9,8 @@
 #   --duration D          wrk duration per run, e.g. 10s (default 10s)
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
-#                         feed-deep for-you thread profile notifications search post like follow mixed)
+#                         feed-deep for-you thread profile notifications search post like follow mixed
+#                         mixed-writes)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
 #                         (e.g. postgres://postgres@127.0.0.1:5432/test); a fresh database
 #                         murmur_bench_<pid> is created there and dropped afterwards
@@ -31,6 +32,10 @@
 #   3. starts `murmur serve` on 127.0.0.1 and a free port, records its idle memory (VmRSS);
 #   4. probes every endpoint once: a 404 means "not built yet", and that row is skipped (marked);
 #   5. runs wrk (2 threads) for each endpoint and concurrency, each request as a random member;
+#      "mixed" is one wrk whose requests are 80% reads and 20% writes (its figures are both);
+#      "mixed-writes" is two wrk processes at once, a fifth of the connections writing (like,
+#      follow, post) and the rest reading (feed, thread, profile), and its figures are the
+#      writers' alone: the issue's "writes with reads going on";
 #      /healthz runs at the same concurrency levels as the machine's ceiling, so each row also
 #      reads as a ratio that survives a noisy machine;
 #   6. restarts the server with sqlx's statement log on and counts the statements 10 sequential
@@ -42,7 +47,7 @@
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
-ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search post like follow mixed"
+ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search post like follow mixed mixed-writes"
 PG_URL="" BINARY="" KEEP=0 SESSIONS="" REUSE=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -158,6 +163,7 @@ path_of() { # a representative request of each row, for the probe and the query 
     like) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
     follow) echo "POST /api/follows {\"followingId\":$(( (RANDOM % MEMBERS) + 1 ))}" ;;
     mixed) echo "GET /api/posts/feed?limit=20&offset=0" ;;
+    mixed-writes) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
   esac
 }
 request() { # $1: row name; prints the HTTP status
@@ -189,8 +195,18 @@ for c in $CONCURRENCY; do
   for e in $ENDPOINTS; do
     [[ -n "${MISSING[$e]:-}" ]] && continue
     LOAD[$e,$c]=$(loadavg)
-    out="$(wrk -t2 -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
-      "$e" "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" 2>&1 | tee -a "$WORK/wrk.txt")" || true
+    if [[ "$e" == mixed-writes ]]; then
+      writers=$(( c / 5 > 0 ? c / 5 : 1 )); readers=$(( c - writers ))
+      wrk -t1 -c"$readers" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
+        reads "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" >>"$WORK/wrk.txt" 2>&1 &
+      readers_pid=$!
+      out="$(wrk -t1 -c"$writers" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
+        writes "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" 2>&1 | tee -a "$WORK/wrk.txt")" || true
+      wait "$readers_pid" || true
+    else
+      out="$(wrk -t2 -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
+        "$e" "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" 2>&1 | tee -a "$WORK/wrk.txt")" || true
+    fi
     read -r _ requests duration p50 p99 non2xx sockerr <<<"$(grep '^RESULT' <<<"$out" || echo "RESULT 0 1 0 0 0 0")"
     RPS[$e,$c]=$(echo "scale=0; $requests * 1000000 / $duration" | bc)
     P50[$e,$c]=$(echo "scale=2; $p50 / 1000" | bc)
