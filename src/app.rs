@@ -32,6 +32,8 @@ pub struct AppState {
     pub media: MediaStore,
     /// Wakes the worker that takes large posts to their followers' timelines.
     pub fan_out: crate::feeds::timeline::FanOutQueue,
+    /// Who ranks For You in this process (one request at a time).
+    pub for_you: crate::feeds::for_you::Ranker,
 }
 
 /// JSON bodies are small; uploads have their own, larger limit on their own route.
@@ -196,6 +198,7 @@ impl Application {
             mailer,
             media,
             fan_out: Default::default(),
+            for_you: Default::default(),
         };
         Ok(Application { listener, state })
     }

@@ -53,5 +53,5 @@ async fn for_you_feed(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
-    Ok(Json(for_you::page(&state.db, current.id, page, state.clock.now()).await?))
+    Ok(Json(for_you::page(&state.db, &state.for_you, current.id, page, state.clock.now()).await?))
 }

@@ -238,6 +238,25 @@ async fn for_you_is_ranked_once_a_minute_for_everyone(app: TestApp) {
     assert_eq!(ids(&for_you_page(&app, &ada, 20, 1).await), [id(&by_bob)], "a later page ranks afresh");
 }
 
+async fn for_you_answers_from_the_last_ranking_while_the_next_is_made(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let first = write(&app, &bob, "first").await;
+    assert_eq!(ids(&for_you_page(&app, &ada, 20, 0).await), [id(&first)]);
+    let second = write(&app, &bob, "second").await;
+    app.clock.advance(Duration::from_millis(murmur::feeds::for_you::RANK_EVERY as u64));
+    {
+        // Another request is making the next ranking: this one answers from the last.
+        let _ranking = app.state.for_you.hold().await;
+        let page = tokio::time::timeout(Duration::from_secs(5), for_you_page(&app, &ada, 20, 0))
+            .await
+            .expect("a first page does not wait for a ranking in progress");
+        assert_eq!(ids(&page), [id(&first)]);
+    }
+    // Once nobody is ranking, the next first page makes the new ranking and shows it.
+    assert_eq!(ids(&for_you_page(&app, &ada, 20, 0).await), [id(&second), id(&first)]);
+}
+
 async fn feeds_show_the_callers_likes_and_reposts(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
@@ -267,5 +286,6 @@ both_databases!(
     for_you_pages_stay_stable_while_the_network_moves,
     a_stale_for_you_ranking_is_not_continued,
     for_you_is_ranked_once_a_minute_for_everyone,
+    for_you_answers_from_the_last_ranking_while_the_next_is_made,
     feeds_show_the_callers_likes_and_reposts,
 );
