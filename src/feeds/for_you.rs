@@ -201,9 +201,8 @@ async fn continued(pool: &AnyPool, viewer: i64, now: Millis) -> Result<Option<Ve
 /// One request at a time ranks; the others answer from the ranking it replaces (at most a
 /// minute and a ranking's time old) instead of waiting for it, and wait only when there is no
 /// ranking at all. Why: making a ranking ends in a write through SQLite's one writer, which may
-/// be busy (upkeep's timeline trims, a burst of writes): when every first page waited for it,
-/// For You's p99 at 32 connections was 766 ms on 1M posts while its p50 was 16 ms
-/// (docs/performance.md).
+/// be busy with other writes: when every first page waited for it, For You's p99 at 32
+/// connections was 766 ms on 1M posts while its p50 was 16 ms (docs/performance.md).
 async fn newest(db: &Db, ranker: &Ranker, viewer: i64, now: Millis) -> Result<(i64, Vec<(i64, i64)>, Option<i64>)> {
     const NEWEST: &str = "SELECT r.id, r.created_at, r.ranked, \
          (SELECT s.ranking_id FROM for_you_snapshots s WHERE s.user_id = $1) \
