@@ -166,6 +166,10 @@ path_of() { # a representative request of each row, for the probe and the query 
     mixed-writes) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
   esac
 }
+load() { # $1: wrk threads, $2: connections, $3: the mode of bench/murmur.lua; prints wrk's output
+  wrk -t"$1" -c"$2" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
+    "$3" "$WORK/sessions.tsv" "$MEMBERS" "$POSTS"
+}
 request() { # $1: row name; prints the HTTP status
   local line method path body
   line="$(path_of "$1")"; method="${line%% *}"; line="${line#* }"; path="${line%% *}"; body="${line#"$path"}"; body="${body# }"
@@ -197,15 +201,12 @@ for c in $CONCURRENCY; do
     LOAD[$e,$c]=$(loadavg)
     if [[ "$e" == mixed-writes ]]; then
       writers=$(( c / 5 > 0 ? c / 5 : 1 )); readers=$(( c - writers ))
-      wrk -t1 -c"$readers" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
-        reads "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" >>"$WORK/wrk.txt" 2>&1 &
+      load 1 "$readers" reads >>"$WORK/wrk.txt" 2>&1 &
       readers_pid=$!
-      out="$(wrk -t1 -c"$writers" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
-        writes "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" 2>&1 | tee -a "$WORK/wrk.txt")" || true
+      out="$(load 1 "$writers" writes 2>&1 | tee -a "$WORK/wrk.txt")" || true
       wait "$readers_pid" || true
     else
-      out="$(wrk -t2 -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
-        "$e" "$WORK/sessions.tsv" "$MEMBERS" "$POSTS" 2>&1 | tee -a "$WORK/wrk.txt")" || true
+      out="$(load 2 "$c" "$e" 2>&1 | tee -a "$WORK/wrk.txt")" || true
     fi
     read -r _ requests duration p50 p99 non2xx sockerr <<<"$(grep '^RESULT' <<<"$out" || echo "RESULT 0 1 0 0 0 0")"
     RPS[$e,$c]=$(echo "scale=0; $requests * 1000000 / $duration" | bc)
