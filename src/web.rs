@@ -1,10 +1,28 @@
 //! The web app, built by Vite into web/dist and embedded in the binary. Every path that is not
 //! an API, an object or a built file answers index.html; the app decides between its pages
 //! and its 404.
+//!
+//! The document carries what the first screen needs (docs/performance-web.md): who is asking
+//! (`me`, null for a visitor) and, for a member opening Home, the first page of the Friends
+//! feed, as a JSON data block the app reads before it draws anything. Without it the app asks
+//! `/api/auth/me` and then the feed after its scripts have run, two round trips in a row before
+//! the first post, which is most of Home's time to its largest paint on a slow phone network.
+//! For the same reason a member's document also preloads the member screens' chunks and Home's
+//! first image. Mastodon's `initial_state` block does the same.
 
-use axum::http::{HeaderValue, StatusCode, Uri, header};
+use std::sync::LazyLock;
+
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
+use serde::{Deserialize, Serialize};
+
+use crate::accounts::CurrentUser;
+use crate::api::Page;
+use crate::app::AppState;
+use crate::posts::Post;
+use crate::users::User;
 
 #[derive(RustEmbed)]
 #[folder = "$CARGO_MANIFEST_DIR/web/dist"]
@@ -14,22 +32,207 @@ struct Assets;
 /// Hashed build files never change under their name: cache them for a year.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
-pub async fn serve_app(uri: Uri) -> Response {
-    let path = uri.path().trim_start_matches('/');
+/// The `id` of the data block; web/src/app/first-screen.ts reads it.
+const FIRST_SCREEN_ID: &str = "murmur-first-screen";
+
+pub async fn serve_app(State(state): State<AppState>, request: Request) -> Response {
+    let (mut parts, _) = request.into_parts();
+    let path = parts.uri.path().trim_start_matches('/');
+    // Vite's manifest (`.vite/manifest.json`) is for the server, not for browsers.
     if !path.is_empty()
+        && !path.starts_with('.')
         && let Some(file) = Assets::get(path)
     {
         let cache = if path.starts_with("assets/") { IMMUTABLE } else { "public, max-age=3600" };
         return file_response(path, file, cache);
     }
-    match Assets::get("index.html") {
-        Some(index) => file_response("index.html", index, "no-cache"),
-        None => (
+    let Some(index) = Assets::get("index.html") else {
+        return (
             StatusCode::SERVICE_UNAVAILABLE,
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
             "The web app is not built. Run `npm run build` in web/ (or `make run`).",
         )
-            .into_response(),
+            .into_response();
+    };
+    if parts.method != Method::GET && parts.method != Method::HEAD {
+        return file_response("index.html", index, "no-cache");
+    }
+    let is_home = path.is_empty();
+    let head = first_screen(&state, &mut parts, is_home).await;
+    let html = String::from_utf8_lossy(&index.data);
+    let html = match html.split_once("</head>") {
+        Some((before, after)) => format!("{before}{head}</head>{after}"),
+        None => html.into_owned(),
+    };
+    let mut response = html.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    // The document now depends on who asks: never kept by a shared cache, always revalidated.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-cache"));
+    headers.insert(header::VARY, HeaderValue::from_static("Cookie"));
+    response
+}
+
+/// What the app's first screen would otherwise fetch (web/src/app/first-screen.ts).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FirstScreen {
+    /// The member asking, as `/api/auth/me` answers; null for a visitor.
+    me: Option<User>,
+    /// Home's first Friends page, as `/api/posts/feed?limit=20&offset=0` answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    feed: Option<Vec<Post>>,
+}
+
+/// The tags the document gets before `</head>`: the data block and, for a member, preloads.
+/// Empty when the database could not be asked: the app then asks for itself, as it does
+/// under Vite's dev server.
+async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, is_home: bool) -> String {
+    let current = match CurrentUser::from_request_parts(parts, state).await {
+        Ok(current) => Some(current),
+        Err(crate::error::Error::Unauthorized) => None,
+        Err(error) => {
+            tracing::warn!(?error, "the document goes without its first screen");
+            return String::new();
+        }
+    };
+    let screen = match current {
+        None => FirstScreen { me: None, feed: None },
+        Some(current) => {
+            let me = match crate::accounts::routes::own_user(state, &current).await {
+                Ok(me) => me,
+                // The session outlived its member (deleted): a visitor.
+                Err(crate::error::Error::Unauthorized) => return data_block(&FirstScreen { me: None, feed: None }),
+                Err(error) => {
+                    tracing::warn!(?error, "the document goes without its first screen");
+                    return String::new();
+                }
+            };
+            let feed = if is_home {
+                let first = Page { limit: crate::feeds::PAGE_SIZE, offset: 0 };
+                match crate::feeds::friends_page(state, current.id, first).await {
+                    Ok(feed) => Some(feed),
+                    Err(error) => {
+                        tracing::warn!(?error, "the document goes without Home's first page");
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            FirstScreen { me: Some(me), feed }
+        }
+    };
+    let mut head = data_block(&screen);
+    if screen.me.is_some() {
+        head.push_str(&CHUNKS.member);
+        if is_home {
+            head.push_str(&CHUNKS.home);
+            if let Some(image) = screen.feed.as_deref().and_then(first_image) {
+                head.push_str(&image);
+            }
+        }
+    }
+    head
+}
+
+/// `value` as a JSON data block. A data block is not a script, so the Content-Security-Policy
+/// (no inline scripts) allows it. `<` `>` `&` are escaped as `\u003c`… (JSON allows them only
+/// inside strings, where the escape means the same), so no text a member wrote can end the
+/// block or open a comment; U+2028/2029 need nothing here (JSON.parse takes them).
+fn data_block(value: &FirstScreen) -> String {
+    let json = serde_json::to_string(value).unwrap_or_else(|_| "null".to_string());
+    let json = json.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026");
+    format!(r#"<script type="application/json" id="{FIRST_SCREEN_ID}">{json}</script>"#)
+}
+
+/// Posts whose images the app loads first (`PRIORITY_POSTS` in post-list.tsx).
+const PRIORITY_POSTS: usize = 2;
+/// The `sizes` of a post's only image (`SIZES_ALONE` in post-images.tsx): the preload must ask
+/// exactly what the `<img>` will, or the browser fetches the picture twice.
+const SIZES_ALONE: &str = "(min-width: 1024px) 586px, calc(100vw - 86px)";
+const SIZES_IN_GRID: &str = "(min-width: 1024px) 291px, calc(50vw - 45px)";
+
+/// A preload of the first image of the first posts, usually Home's largest paint, so that it
+/// downloads beside the scripts instead of after them. Only uploads (`/objects/{id}`) have the
+/// copies the `srcset` names (`variantSrcSet` in web/src/lib/image-variants.ts); other URLs are
+/// not preloaded.
+fn first_image(feed: &[Post]) -> Option<String> {
+    let post = feed
+        .iter()
+        .take(PRIORITY_POSTS)
+        .map(|post| post.repost_of.as_deref().unwrap_or(post))
+        .find(|post| !post.image_urls.is_empty())?;
+    let url = &post.image_urls[0];
+    if !url.strip_prefix("/objects/").is_some_and(crate::media::is_media_id) {
+        return None;
+    }
+    let sizes = if post.image_urls.len() == 1 { SIZES_ALONE } else { SIZES_IN_GRID };
+    let srcset: Vec<String> = crate::media::VARIANT_WIDTHS.iter().map(|w| format!("{url}/{w} {w}w")).collect();
+    Some(format!(
+        r#"<link rel="preload" as="image" href="{url}/640" imagesrcset="{}" imagesizes="{sizes}" fetchpriority="high">"#,
+        html_attribute(&srcset.join(", "))
+    ))
+}
+
+fn html_attribute(text: &str) -> String {
+    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+}
+
+/// `<link rel="modulepreload">` tags for the member screens' chunks, from Vite's manifest.
+struct Chunks {
+    /// The member shell (src/app/member-routes.tsx) and what it imports.
+    member: String,
+    /// Home (src/app/routes/home.tsx) and what it imports, less the shell's.
+    home: String,
+}
+
+static CHUNKS: LazyLock<Chunks> = LazyLock::new(|| {
+    let manifest = Assets::get(".vite/manifest.json")
+        .and_then(|file| serde_json::from_slice::<Manifest>(&file.data).ok())
+        .unwrap_or_default();
+    // What index.html already loads (the entry and its imports) is left out.
+    let mut seen = Vec::new();
+    if let Some((key, _)) = manifest.iter().find(|(_, chunk)| chunk.is_entry) {
+        closure(&manifest, key, &mut seen);
+    }
+    let mut member = Vec::new();
+    closure(&manifest, "src/app/member-routes.tsx", &mut member);
+    let mut home = Vec::new();
+    closure(&manifest, "src/app/routes/home.tsx", &mut home);
+    let tags = |files: &[String], skip: &[String]| -> String {
+        files
+            .iter()
+            .filter(|file| !skip.contains(file))
+            .map(|file| format!(r#"<link rel="modulepreload" crossorigin href="/{}">"#, html_attribute(file)))
+            .collect()
+    };
+    let home_skip: Vec<String> = seen.iter().chain(member.iter()).cloned().collect();
+    Chunks { member: tags(&member, &seen), home: tags(&home, &home_skip) }
+});
+
+/// Vite's build manifest: source path (or shared chunk name) → its chunk.
+type Manifest = std::collections::HashMap<String, ManifestChunk>;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct ManifestChunk {
+    file: String,
+    #[serde(default)]
+    imports: Vec<String>,
+    #[serde(default)]
+    is_entry: bool,
+}
+
+/// The JavaScript files of `key` and of everything it imports statically, in load order.
+fn closure(manifest: &Manifest, key: &str, files: &mut Vec<String>) {
+    let Some(chunk) = manifest.get(key) else { return };
+    if !chunk.file.ends_with(".js") || files.contains(&chunk.file) {
+        return;
+    }
+    files.push(chunk.file.clone());
+    for import in &chunk.imports {
+        closure(manifest, import, files);
     }
 }
 

@@ -46,6 +46,9 @@ export default defineConfig({
     // The server's Content-Security-Policy forbids inline scripts and data: fonts;
     // keep every asset a real file.
     assetsInlineLimit: 0,
+    // .vite/manifest.json: the server reads it to preload the member screens' chunks in a
+    // member's document (src/web.rs).
+    manifest: true,
   },
   server: {
     proxy: {

@@ -51,7 +51,7 @@ async fn built_assets_are_cached_for_a_year_and_compressed(app: TestApp) {
         eprintln!("skipped: the web app is not built (npm --prefix web run build)");
         return;
     }
-    assert_eq!(index.headers()["cache-control"], "no-cache");
+    assert_eq!(index.headers()["cache-control"], "private, no-cache");
     let html = index.text().await.unwrap();
     let start = html.find("/assets/").expect("index.html links a built asset");
     let end = start + html[start..].find('"').unwrap();

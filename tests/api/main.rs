@@ -23,3 +23,4 @@ mod seed;
 mod timeline;
 mod users;
 mod waitlist;
+mod web;

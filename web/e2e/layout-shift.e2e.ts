@@ -152,6 +152,28 @@ describe.skipIf(!hasMurmur)('Home with images', () => {
     await server?.stop()
   })
 
+  it('draws Home from the document: no request before its posts, and its first image fetched once', async () => {
+    const context = await newContext(browser, server.url, MOBILE)
+    await context.addCookies(cookies)
+    const page = await context.newPage()
+    const requests: string[] = []
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname + new URL(request.url()).search))
+
+    await page.goto('/')
+    await page.getByText('Photo 1 from the coast walk', { exact: true }).waitFor()
+    await imagesSettled(page)
+    // Who is asking and the first page came with the document (src/web.rs).
+    expect(requests.filter((path) => /^\/api\/(auth\/(me|user)|posts\/feed)/.test(path))).toEqual([])
+    // The document preloads the first image, and the <img> uses the preloaded copy rather than
+    // fetching another (the attributes themselves are checked in tests/api/web.rs).
+    expect(await page.locator('head link[rel="preload"][as="image"]').count()).toBe(1)
+    const first = page.getByRole('main').getByRole('article').first().getByRole('img').first()
+    const shown = new URL(await first.evaluate((image: HTMLImageElement) => image.currentSrc)).pathname
+    const object = shown.replace(/\/\d+$/, '')
+    expect(requests.filter((path) => path.startsWith(`${object}`))).toEqual([shown])
+    await context.close()
+  })
+
   it.each([
     ['desktop', DESKTOP],
     ['mobile', MOBILE],

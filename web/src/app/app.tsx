@@ -3,10 +3,13 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useLocation } from 'wouter'
 import { useMe } from '@/features/auth/api/get-me'
 import { feedQueryOptions } from '@/features/posts/api/get-feed'
+import { createQueryClient } from '@/lib/query-client'
+import { readFirstScreen, seedFirstScreen } from './first-screen'
 import { AppProvider } from './provider'
 import { loadHome, loadLanding, loadMemberRoutes } from './preload'
 
-// The landing chunk is preloaded by index.html (see vite.config.ts); /api/auth/me too.
+// The landing chunk is preloaded by index.html (see vite.config.ts); who is asking comes with
+// the document (first-screen.ts).
 const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))
 const MemberRoutes = React.lazy(loadMemberRoutes)
@@ -50,8 +53,13 @@ export function AppRoutes() {
 }
 
 export function App() {
+  const [queryClient] = React.useState(() => {
+    const client = createQueryClient()
+    seedFirstScreen(client, readFirstScreen())
+    return client
+  })
   return (
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <AppRoutes />
     </AppProvider>
   )

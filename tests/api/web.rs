@@ -1,0 +1,136 @@
+//! The web app's document: what it carries for the first screen (src/web.rs). Each test is
+//! skipped when the web app is not built (`npm --prefix web run build`), as the server then
+//! answers 503 for every page.
+
+use serde_json::{Value, json};
+
+use crate::both_databases;
+use crate::common::{TestApp, client_for};
+use crate::media::{png, uploaded};
+use crate::posts::{follow, get, id, post, write};
+
+const BLOCK_START: &str = r#"<script type="application/json" id="murmur-first-screen">"#;
+
+/// The document at `path` as `client` gets it, or None when the web app is not built.
+async fn document(app: &TestApp, client: &reqwest::Client, path: &str) -> Option<(reqwest::header::HeaderMap, String)> {
+    let response = client.get(app.url(path)).send().await.unwrap();
+    if response.status() == 503 {
+        eprintln!("skipped: the web app is not built (npm --prefix web run build)");
+        return None;
+    }
+    assert_eq!(response.status(), 200, "{path}");
+    let headers = response.headers().clone();
+    Some((headers, response.text().await.unwrap()))
+}
+
+/// The text of the first screen's data block; panics if there is none or more than one.
+fn raw_block(html: &str) -> &str {
+    assert_eq!(html.matches(BLOCK_START).count(), 1, "one data block: {html}");
+    let start = html.find(BLOCK_START).unwrap() + BLOCK_START.len();
+    let end = start + html[start..].find("</script>").expect("the block is closed");
+    let head_end = html.find("</head>").expect("a head");
+    assert!(end < head_end, "the block is in the head");
+    &html[start..end]
+}
+
+/// The first screen's data block, parsed.
+fn first_screen(html: &str) -> Value {
+    serde_json::from_str(raw_block(html)).expect("the block is JSON")
+}
+
+async fn a_visitors_document_says_nobody_is_asking(app: TestApp) {
+    let Some((headers, html)) = document(&app, &app.client, "/").await else { return };
+    assert_eq!(first_screen(&html), json!({ "me": null }));
+    assert!(!html.contains("member-routes"), "a visitor is not sent the member screens");
+    assert!(html.contains("<div id=\"root\">"));
+    // Documents depend on who asks: no shared cache may keep one.
+    assert_eq!(headers["cache-control"], "private, no-cache");
+    assert_eq!(headers["vary"], "Cookie");
+
+    // A cookie that names no live session is a visitor too.
+    let stranger = client_for(&app.base, Some("murmur_session=not-a-session"));
+    let (_, html) = document(&app, &stranger, "/discover").await.unwrap();
+    assert_eq!(first_screen(&html), json!({ "me": null }));
+}
+
+async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    for n in 0..22 {
+        write(&app, &bob, &format!("post {n}")).await;
+    }
+    let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
+    let screen = first_screen(&html);
+
+    let (_, me) = get(&app, &ada, "/api/auth/me").await;
+    assert_eq!(screen["me"], me);
+    // Exactly the page the app would ask for: the same posts, the same fields.
+    let (_, page) = get(&app, &ada, "/api/posts/feed?limit=20&offset=0").await;
+    assert_eq!(screen["feed"], page);
+    assert_eq!(screen["feed"].as_array().unwrap().len(), 20);
+    // The member shell's and Home's chunks are preloaded with the document.
+    assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/member-routes-"#), "{html}");
+    assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/home-"#), "{html}");
+
+    // Another page: who is asking, but not Home's posts or chunk.
+    let (_, html) = document(&app, &ada.client, "/discover").await.unwrap();
+    let screen = first_screen(&html);
+    assert_eq!(screen["me"]["username"], "ada");
+    assert!(screen.get("feed").is_none(), "{screen}");
+    assert!(html.contains("/assets/member-routes-"));
+    assert!(!html.contains("/assets/home-"));
+}
+
+async fn text_a_member_wrote_cannot_leave_the_data_block(app: TestApp) {
+    let ada = app.member("ada").await;
+    let hostile = "</script><script>alert(1)</script><!-- & </head> ]]>";
+    write(&app, &ada, hostile).await;
+    let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
+    assert!(!html.contains("<script>alert"), "{html}");
+    let raw = raw_block(&html);
+    assert!(!raw.contains(['<', '>', '&']), "markup characters are escaped: {raw}");
+    let screen = first_screen(&html);
+    assert_eq!(screen["feed"][0]["content"], hostile, "the text is kept as written");
+}
+
+async fn home_preloads_its_first_image(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    let image = uploaded(&app, &bob, png(800, 600)).await;
+    let (status, with_image) =
+        post(&app, &bob, "/api/posts", json!({ "content": "A picture", "imageUrls": [image] })).await;
+    assert_eq!(status, 201, "{with_image}");
+    let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
+    let object = with_image["imageUrls"][0].as_str().unwrap();
+    // The `<img>`'s own src, srcset and sizes (post-images.tsx), or the browser fetches twice.
+    let preload = format!(
+        r#"<link rel="preload" as="image" href="{object}/640" imagesrcset="{object}/320 320w, {object}/640 640w, {object}/1280 1280w" imagesizes="(min-width: 1024px) 586px, calc(100vw - 86px)" fetchpriority="high">"#
+    );
+    assert!(html.contains(&preload), "{html}");
+
+    // Not when the first posts have no image.
+    write(&app, &bob, "words only").await;
+    write(&app, &bob, "more words").await;
+    let (_, html) = document(&app, &ada.client, "/").await.unwrap();
+    assert!(!html.contains(r#"as="image""#), "{html}");
+    assert_eq!(id(&first_screen(&html)["feed"][2]), id(&with_image));
+}
+
+async fn the_document_is_served_while_the_database_is_not(app: TestApp) {
+    let ada = app.member("ada").await;
+    app.state.db.close().await;
+    let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
+    // Without its first screen: the app asks for itself (and shows what it is told).
+    assert!(!html.contains(BLOCK_START));
+    assert!(html.contains("<div id=\"root\">"));
+}
+
+both_databases!(
+    a_visitors_document_says_nobody_is_asking,
+    a_members_home_carries_who_is_asking_and_the_first_friends_page,
+    text_a_member_wrote_cannot_leave_the_data_block,
+    home_preloads_its_first_image,
+    the_document_is_served_while_the_database_is_not,
+);
