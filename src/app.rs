@@ -54,6 +54,38 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
 }
 
 pub fn router(state: AppState) -> Router {
+    // Each request is routed once, by the router of the thread that serves it: the write
+    // thread's handlers read through the write requests' pool (`Db::for_writes`).
+    let reads = routes().with_state(state.clone());
+    let writes = WriteThread::start(routes().with_state(state.for_writes()))
+        .expect("a thread for writes can be started");
+    let by_method = tower::service_fn(move |request: axum::extract::Request| {
+        let (reads, writes) = (reads.clone(), writes.clone());
+        async move {
+            if crate::security::is_safe_method(request.method()) {
+                tower::ServiceExt::oneshot(reads, request).await
+            } else {
+                Ok(writes.call(request).await)
+            }
+        }
+    });
+    Router::new()
+        .fallback_service(by_method)
+        .layer(axum::middleware::from_fn_with_state(
+            crate::security::Guard::new(state),
+            crate::security::guard,
+        ))
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(60),
+        ))
+        .layer(TraceLayer::new_for_http())
+}
+
+/// Every route of the product: the API with its OpenAPI document, images, health, and the web
+/// app for every other path.
+fn routes() -> Router<AppState> {
     let (api, openapi) = api_routes().split_for_parts();
     let openapi = Arc::new(crate::openapi::finish(openapi));
     let api = api
@@ -74,21 +106,14 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .fallback(crate::web::serve_app)
-        .layer(axum::middleware::from_fn_with_state(
-            WriteThread::start().expect("a thread for writes can be started"),
-            on_the_write_thread,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            crate::security::Guard::new(state.clone()),
-            crate::security::guard,
-        ))
-        .layer(CompressionLayer::new())
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(60),
-        ))
-        .layer(TraceLayer::new_for_http())
-        .with_state(state)
+}
+
+impl AppState {
+    /// The state of the handlers on the write thread: the same, but their reads go through the
+    /// write requests' own pool (`Db::for_writes`).
+    fn for_writes(&self) -> AppState {
+        AppState { db: self.db.for_writes(), ..self.clone() }
+    }
 }
 
 /// Requests that change something are handled on a thread of their own, with its own
@@ -104,6 +129,8 @@ pub fn router(state: AppState) -> Router {
 #[derive(Clone)]
 pub struct WriteThread {
     handle: tokio::runtime::Handle,
+    /// The routes, as the write thread serves them.
+    routes: Router,
     _stop: Arc<StopOnDrop>,
 }
 
@@ -119,7 +146,7 @@ impl Drop for StopOnDrop {
 }
 
 impl WriteThread {
-    pub fn start() -> std::io::Result<WriteThread> {
+    pub fn start(routes: Router) -> std::io::Result<WriteThread> {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let handle = runtime.handle().clone();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -130,23 +157,20 @@ impl WriteThread {
                     let _ = stopped.await;
                 });
             })?;
-        Ok(WriteThread { handle, _stop: Arc::new(StopOnDrop(std::sync::Mutex::new(Some(stop)))) })
+        Ok(WriteThread { handle, routes, _stop: Arc::new(StopOnDrop(std::sync::Mutex::new(Some(stop)))) })
     }
 }
 
-async fn on_the_write_thread(
-    State(writes): State<WriteThread>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    if crate::security::is_safe_method(request.method()) {
-        return next.run(request).await;
-    }
-    match writes.handle.spawn(next.run(request)).await {
-        Ok(response) => response,
-        Err(error) => {
-            tracing::error!(%error, "a write's handler did not finish");
-            Error::Internal(anyhow::anyhow!("write handler failed")).into_response()
+impl WriteThread {
+    /// Serves a request with the write thread's routes, on the write thread.
+    async fn call(self, request: axum::extract::Request) -> axum::response::Response {
+        match self.handle.spawn(tower::ServiceExt::oneshot(self.routes, request)).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(infallible)) => match infallible {},
+            Err(error) => {
+                tracing::error!(%error, "a write's handler did not finish");
+                Error::Internal(anyhow::anyhow!("write handler failed")).into_response()
+            }
         }
     }
 }

@@ -9,7 +9,9 @@
 //! SQLite allows one writer at a time. Instead of letting concurrent writers fail with
 //! "database is locked", writes go through a pool of exactly one connection (`Db::write`), so
 //! they queue inside the process; reads use a separate pool and never wait for writes (WAL).
-//! On PostgreSQL both handles are the same pool.
+//! The reads that write requests make (their session, the post they answer) have a small pool
+//! of their own, so a write never queues for a reading connection behind the feeds' readers.
+//! On PostgreSQL all three handles are the same pool.
 
 pub mod backup;
 
@@ -46,6 +48,9 @@ pub struct Db {
     pub read: AnyPool,
     /// Pool for writes: a single connection on SQLite, the same pool as `read` on PostgreSQL.
     pub write: AnyPool,
+    /// Pool for the reads of write requests (`Db::for_writes`): on SQLite `WRITE_READERS`
+    /// connections of their own, on PostgreSQL the same pool as `read`.
+    write_reads: AnyPool,
     pub backend: Backend,
 }
 
@@ -83,6 +88,8 @@ impl Db {
         match backend {
             Backend::Sqlite => {
                 let read = sqlite_pool(pool_size(), Checkpoints::OnCommit).connect_with(options.clone()).await?;
+                let write_reads =
+                    sqlite_pool(WRITE_READERS, Checkpoints::OnCommit).connect_with(options.clone()).await?;
                 // One connection that lives as long as the pool, so its settings stay.
                 let write = sqlite_pool(1, checkpoints)
                     .max_lifetime(None)
@@ -91,7 +98,7 @@ impl Db {
                     .await?;
                 // WAL is a property of the database file; set it once on the writer.
                 write.execute("PRAGMA journal_mode = WAL").await?;
-                Ok(Db { read, write, backend })
+                Ok(Db { read, write, write_reads, backend })
             }
             Backend::Postgres => {
                 let pool = AnyPoolOptions::new()
@@ -100,9 +107,22 @@ impl Db {
                     .acquire_timeout(Duration::from_secs(5))
                     .connect_with(options)
                     .await?;
-                Ok(Db { read: pool.clone(), write: pool, backend })
+                Ok(Db { read: pool.clone(), write: pool.clone(), write_reads: pool, backend })
             }
         }
+    }
+
+    /// This database as write requests use it: their reads (the session, the post they answer)
+    /// go to the write requests' own reading pool instead of the one the feeds' readers share.
+    ///
+    /// Why: on SQLite the readers' pool has `pool_size()` connections, and under a full reading
+    /// load every one of them is taken with more requests waiting (26 reading connections
+    /// against 8 in the benchmark's mixed-writes row). A like waited in that queue twice, for
+    /// its session and for its answer, besides its turn on the writer (docs/performance.md).
+    /// On PostgreSQL all handles are one pool (a separate pool for writes made no measurable
+    /// difference there: the writes wait for the CPU, not for a connection).
+    pub fn for_writes(&self) -> Db {
+        Db { read: self.write_reads.clone(), ..self.clone() }
     }
 
     /// Applies the migrations of this backend that are not applied yet.
@@ -148,6 +168,7 @@ impl Db {
 
     pub async fn close(&self) {
         self.read.close().await;
+        self.write_reads.close().await;
         self.write.close().await;
     }
 }
@@ -166,6 +187,11 @@ fn pool_size() -> u32 {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
     (4 * cores).clamp(4, 64)
 }
+
+/// SQLite connections that serve the reads of write requests (`Db::for_writes`): writes run one
+/// at a time on the writer, so two readers beside it are enough for a write's session lookup
+/// and the answer of the one before it.
+const WRITE_READERS: u32 = 2;
 
 /// How often `spawn_checkpoints` checkpoints. Between two, the log grows by what was written in
 /// a second (a few MB under heavy writing); `journal_size_limit` trims the file back after.

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::accounts::{follow as verify, operator_code, outbox, request_login, request_sign_up};
 use crate::both_databases;
-use crate::common::{Member, TestApp};
+use crate::common::{Backend, Member, TestApp, json};
 use crate::mailbox;
 use crate::posts::{id, post, seen_by, write};
 
@@ -300,6 +300,33 @@ async fn parallel_link_requests_never_pass_the_hourly_limit(app: TestApp) {
         .await
         .unwrap();
     assert_eq!(links, 5);
+}
+
+/// On SQLite a write request's own reads (its session, the post it answers) have connections of
+/// their own: with every reading connection taken, as a full reading load takes them, a like is
+/// still answered at once instead of queueing behind the readers. (On PostgreSQL one pool
+/// serves every statement.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_like_does_not_wait_for_the_readers_connections_on_sqlite() {
+    let app = TestApp::spawn(Backend::Sqlite).await.expect("SQLite is always available");
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let hers = id(&write(&app, &ada, "Like me").await);
+    let readers = &app.state.db.read;
+    let mut taken = Vec::new();
+    for _ in 0..readers.options().get_max_connections() {
+        taken.push(readers.acquire().await.unwrap());
+    }
+
+    let like = bob.client.post(app.url(&format!("/api/posts/{hers}/like"))).send();
+    let answer = tokio::time::timeout(Duration::from_secs(10), like)
+        .await
+        .expect("the like is answered while every reading connection is taken")
+        .unwrap();
+    let (status, body) = json(answer).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!((body["isLiked"].clone(), body["likeCount"].clone()), (json!(true), json!(1)));
+    drop(taken);
 }
 
 both_databases!(
