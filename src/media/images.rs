@@ -13,9 +13,9 @@
 //!   quantising) into a new file holding only the frames and the loop count, so comment and
 //!   application extensions (XMP) are dropped. Frame count and total pixels are bounded.
 //!
-//! - Stills also get display copies ("variants", see `VARIANT_WIDTHS`): narrower, and JPEG at
-//!   quality 80 (lossless WebP where there is real transparency), because feeds show images
-//!   ~300–600 CSS px wide and the originals are often several times that size and bytes.
+//! - Stills also get display copies ("variants", see `VARIANT_WIDTHS`): narrower, and lossy WebP
+//!   (with its alpha plane where there is real transparency), because feeds show images ~300–600
+//!   CSS px wide and the originals are often several times that size and bytes.
 //!
 //! These are CPU-bound: call `clean` on a blocking thread.
 
@@ -45,8 +45,9 @@ const MAX_GIF_FRAMES: usize = 1000;
 /// them. Width, not the longest side, because the feed's boxes have a fixed width and crop the
 /// height (`object-cover`).
 pub const VARIANT_WIDTHS: [u32; 3] = [320, 640, 1280];
-/// Photos: quality 80 looks the same as 90 at display size for about two thirds of the bytes.
-const VARIANT_JPEG_QUALITY: u8 = 80;
+/// libwebp's quality for display copies: its default (`cwebp -q 75`), which looks like JPEG at
+/// 80–85 for about half of the `image` crate's JPEG bytes at 80 (docs/media.md).
+const VARIANT_WEBP_QUALITY: f32 = 75.0;
 
 /// A checked image, encoded again without metadata.
 #[derive(Debug)]
@@ -60,7 +61,7 @@ pub struct CleanImage {
 }
 
 /// A display copy: the image at most `width` px wide (narrower images keep their width), as
-/// JPEG or, with transparency, lossless WebP.
+/// lossy WebP.
 #[derive(Debug, Clone)]
 pub struct Variant {
     /// The width it was made for (one of `VARIANT_WIDTHS`), which names it.
@@ -189,20 +190,23 @@ fn has_transparency(image: &DynamicImage) -> bool {
     }
 }
 
-/// JPEG for opaque images (photos: lossy is fine at display size); lossless WebP keeps
-/// transparency (the `image` crate encodes WebP losslessly only).
+/// Lossy WebP, with an alpha plane only where a pixel is see-through: lossy is fine at display
+/// size, and every browser the web app supports shows WebP. libwebp's encoder only ever sees
+/// pixels the `image` crate decoded; no uploaded byte reaches C code.
 fn encode_variant(image: &DynamicImage, transparent: bool) -> Option<Vec<u8>> {
-    let mut out = Cursor::new(Vec::new());
-    let written = if transparent {
-        DynamicImage::ImageRgba8(image.to_rgba8())
-            .write_with_encoder(image::codecs::webp::WebPEncoder::new_lossless(&mut out))
+    let encoded = if transparent {
+        let pixels = image.to_rgba8();
+        webp::Encoder::from_rgba(pixels.as_raw(), pixels.width(), pixels.height())
+            .encode_simple(false, VARIANT_WEBP_QUALITY)
     } else {
-        write_jpeg(image, &mut out, VARIANT_JPEG_QUALITY)
+        let pixels = image.to_rgb8();
+        webp::Encoder::from_rgb(pixels.as_raw(), pixels.width(), pixels.height())
+            .encode_simple(false, VARIANT_WEBP_QUALITY)
     };
-    match written {
-        Ok(()) => Some(out.into_inner()),
-        Err(e) => {
-            tracing::warn!(error = %e, "encoding a display copy failed; the original is served instead");
+    match encoded {
+        Ok(bytes) => Some(bytes.to_vec()),
+        Err(error) => {
+            tracing::warn!(?error, "encoding a display copy failed; the original is served instead");
             None
         }
     }
@@ -366,8 +370,8 @@ mod tests {
         let widths: Vec<u32> = clean.variants.iter().map(|v| v.width).collect();
         assert_eq!(widths, VARIANT_WIDTHS.to_vec());
         for variant in &clean.variants {
-            assert_eq!(image::guess_format(&variant.bytes).unwrap(), ImageFormat::Jpeg);
-            assert_eq!(variant_content_type(&variant.bytes), "image/jpeg");
+            assert_eq!(image::guess_format(&variant.bytes).unwrap(), ImageFormat::WebP);
+            assert_eq!(variant_content_type(&variant.bytes), "image/webp");
             assert!(variant.bytes.len() < clean.bytes.len(), "{} B is not smaller than {} B", variant.bytes.len(), clean.bytes.len());
             let decoded = image::load_from_memory(&variant.bytes).unwrap();
             // Scaled to the width, the shape kept (1600×1000 is 8:5).
@@ -383,12 +387,12 @@ mod tests {
             let decoded = image::load_from_memory(&variant.bytes).unwrap();
             assert_eq!(decoded.width(), variant.width.min(500));
         }
-        // The PNG is re-encoded as a JPEG even where it is not scaled: fewer bytes.
+        // The PNG is re-encoded as a WebP even where it is not scaled: fewer bytes.
         assert!(clean.variants.iter().any(|v| v.width == 1280));
     }
 
     #[test]
-    fn transparent_images_get_lossless_webp_copies_and_opaque_alpha_gets_jpeg() {
+    fn transparent_images_keep_their_alpha_in_their_copies_and_opaque_alpha_is_dropped() {
         let mut see_through = photo(900, 600).to_rgba8();
         for (x, _, pixel) in see_through.enumerate_pixels_mut() {
             pixel.0[3] = if x < 300 { 0 } else { 255 };
@@ -401,14 +405,26 @@ mod tests {
         }
         let opaque = DynamicImage::ImageRgba8(photo(900, 600).to_rgba8());
         let clean_copy = clean(&encode(opaque, ImageFormat::Png)).unwrap();
-        assert!(clean_copy.variants.iter().all(|v| variant_content_type(&v.bytes) == "image/jpeg"));
+        assert!(!clean_copy.variants.is_empty());
+        for variant in &clean_copy.variants {
+            assert_eq!(variant_content_type(&variant.bytes), "image/webp");
+            assert!(!image::load_from_memory(&variant.bytes).unwrap().color().has_alpha());
+        }
     }
 
     #[test]
     fn a_copy_that_is_not_smaller_is_not_kept() {
-        // A tiny flat PNG is a few dozen bytes; no JPEG beats it.
-        let tiny = encode(DynamicImage::ImageRgb8(image::RgbImage::from_pixel(8, 8, image::Rgb([1, 2, 3]))), ImageFormat::Png);
-        assert!(clean(&tiny).unwrap().variants.is_empty());
+        // Black and white noise: PNG stores it in about a bit a pixel, lossy WebP does worse at
+        // full width (600 px, so the 640 and 1280 copies would be that) and better scaled down.
+        let noise = DynamicImage::ImageLuma8(image::GrayImage::from_fn(600, 400, |x, y| {
+            let odd = (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)).count_ones() % 2 == 1;
+            image::Luma([if odd { 255 } else { 0 }])
+        }));
+        let clean = clean(&encode(noise, ImageFormat::Png)).unwrap();
+        let full_width = encode_variant(&image::load_from_memory(&clean.bytes).unwrap(), false).unwrap();
+        assert!(full_width.len() > clean.bytes.len(), "{} B against {} B", full_width.len(), clean.bytes.len());
+        let widths: Vec<u32> = clean.variants.iter().map(|v| v.width).collect();
+        assert_eq!(widths, [320]);
     }
 
     #[test]

@@ -35,6 +35,18 @@ pub fn photo_png(width: u32, height: u32) -> Vec<u8> {
     out.into_inner()
 }
 
+/// Black and white noise as a greyscale PNG: about a bit a pixel, which a lossy display copy of
+/// the same width cannot beat.
+fn noise_png(width: u32, height: u32) -> Vec<u8> {
+    let picture = image::GrayImage::from_fn(width, height, |x, y| {
+        let odd = (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)).count_ones() % 2 == 1;
+        image::Luma([if odd { 255 } else { 0 }])
+    });
+    let mut out = Cursor::new(Vec::new());
+    image::DynamicImage::ImageLuma8(picture).write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
 fn plain_jpeg() -> Vec<u8> {
     let picture = image::RgbImage::from_fn(48, 32, |x, y| image::Rgb([x as u8 * 4, y as u8 * 6, 120]));
     let mut out = Cursor::new(Vec::new());
@@ -549,8 +561,8 @@ async fn a_large_photo_gets_smaller_display_copies_with_the_same_headers(app: Te
         let what = format!("the {size} px copy");
         let (status, headers, bytes) = fetch(&app, &format!("/objects/{id}/{size}")).await;
         assert_eq!(status, 200, "{what}");
-        assert_image_headers(&headers, "image/jpeg", &what);
-        assert_eq!(image::guess_format(&bytes).unwrap(), image::ImageFormat::Jpeg, "{what}");
+        assert_image_headers(&headers, "image/webp", &what);
+        assert_eq!(image::guess_format(&bytes).unwrap(), image::ImageFormat::WebP, "{what}");
         let copy = image::load_from_memory(&bytes).unwrap();
         assert!(copy.width() <= size, "{what} is {} px wide", copy.width());
         assert_eq!(copy.width(), size.min(width), "{what}: scaled to the width, not below");
@@ -583,11 +595,11 @@ async fn a_known_image_without_a_copy_answers_itself(app: TestApp) {
         assert!(file.exists(), "{}", file.display());
         std::fs::remove_file(file).unwrap();
     }
-    // So small and plain that no copy beats it.
-    let tiny = id_of(&uploaded(&app, &ada, png(4, 4)).await);
-    assert!(!media_file(&app, &variant_key(&tiny, 320)).exists());
+    // Narrower than every copy (so each would be at its own width) and smaller as a PNG.
+    let noise = id_of(&uploaded(&app, &ada, noise_png(300, 200)).await);
+    assert!(!media_file(&app, &variant_key(&noise, 320)).exists());
 
-    for (id, content_type) in [(&gif, "image/gif"), (&older, "image/png"), (&tiny, "image/png")] {
+    for (id, content_type) in [(&gif, "image/gif"), (&older, "image/png"), (&noise, "image/png")] {
         let (_, _, original) = fetch(&app, &format!("/objects/{id}")).await;
         for size in murmur::media::VARIANT_WIDTHS {
             let (status, headers, bytes) = fetch(&app, &format!("/objects/{id}/{size}")).await;
@@ -915,7 +927,7 @@ async fn s3_display_copies_live_in_the_bucket_and_go_with_their_image(app: TestA
         assert!(s3.key_path(&variant_key(&id, size)).exists(), "{size} px copy in the bucket");
         let (status, headers, bytes) = fetch(&app, &format!("/objects/{id}/{size}")).await;
         assert_eq!(status, 200);
-        assert_image_headers(&headers, "image/jpeg", &format!("the {size} px copy"));
+        assert_image_headers(&headers, "image/webp", &format!("the {size} px copy"));
         assert_eq!(image::load_from_memory(&bytes).unwrap().width(), size.min(width));
         assert!(bytes.len() < original.len(), "{size}: {} B against {} B", bytes.len(), original.len());
     }
