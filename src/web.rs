@@ -7,8 +7,9 @@
 //! feed, as a JSON data block the app reads before it draws anything. Without it the app asks
 //! `/api/auth/me` and then the feed after its scripts have run, two round trips in a row before
 //! the first post, which is most of Home's time to its largest paint on a slow phone network.
-//! For the same reason a member's document also preloads the member screens' chunks and Home's
-//! first image. Mastodon's `initial_state` block does the same.
+//! For the same reason the document preloads the chunks of the screen it will show (the landing
+//! page's for a visitor, the member screens' for a member) and Home's first image. Mastodon's
+//! `initial_state` block does the same.
 
 use std::sync::LazyLock;
 
@@ -84,7 +85,8 @@ struct FirstScreen {
     feed: Option<Vec<Post>>,
 }
 
-/// The tags the document gets before `</head>`: the data block and, for a member, preloads.
+/// The tags the document gets before `</head>`: the data block and the preloads of the screen
+/// it will show.
 /// Empty when the database could not be asked: the app then asks for itself, as it does
 /// under Vite's dev server.
 async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, is_home: bool) -> String {
@@ -124,7 +126,9 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
         }
     };
     let mut head = data_block(&screen);
-    if screen.me.is_some() {
+    if screen.me.is_none() {
+        head.push_str(&CHUNKS.landing);
+    } else {
         head.push_str(&CHUNKS.member);
         if is_home {
             head.push_str(&CHUNKS.home);
@@ -179,8 +183,11 @@ fn html_attribute(text: &str) -> String {
     text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
 }
 
-/// `<link rel="modulepreload">` tags for the member screens' chunks, from Vite's manifest.
+/// `<link rel="modulepreload">` tags for the first screens' chunks, from Vite's manifest.
 struct Chunks {
+    /// The landing page (src/app/routes/landing.tsx) and what it imports: a member never
+    /// needs them, so they are not in index.html for everyone.
+    landing: String,
     /// The member shell (src/app/member-routes.tsx) and what it imports.
     member: String,
     /// Home (src/app/routes/home.tsx) and what it imports, less the shell's.
@@ -196,6 +203,8 @@ static CHUNKS: LazyLock<Chunks> = LazyLock::new(|| {
     if let Some((key, _)) = manifest.iter().find(|(_, chunk)| chunk.is_entry) {
         closure(&manifest, key, &mut seen);
     }
+    let mut landing = Vec::new();
+    closure(&manifest, "src/app/routes/landing.tsx", &mut landing);
     let mut member = Vec::new();
     closure(&manifest, "src/app/member-routes.tsx", &mut member);
     let mut home = Vec::new();
@@ -208,7 +217,7 @@ static CHUNKS: LazyLock<Chunks> = LazyLock::new(|| {
             .collect()
     };
     let home_skip: Vec<String> = seen.iter().chain(member.iter()).cloned().collect();
-    Chunks { member: tags(&member, &seen), home: tags(&home, &home_skip) }
+    Chunks { landing: tags(&landing, &seen), member: tags(&member, &seen), home: tags(&home, &home_skip) }
 });
 
 /// Vite's build manifest: source path (or shared chunk name) → its chunk.

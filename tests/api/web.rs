@@ -42,6 +42,10 @@ async fn a_visitors_document_says_nobody_is_asking(app: TestApp) {
     let Some((headers, html)) = document(&app, &app.client, "/").await else { return };
     assert_eq!(first_screen(&html), json!({ "me": null }));
     assert!(!html.contains("member-routes"), "a visitor is not sent the member screens");
+    assert!(
+        html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/landing-"#),
+        "a visitor's document preloads the landing page: {html}"
+    );
     assert!(html.contains("<div id=\"root\">"));
     // Documents depend on who asks: no shared cache may keep one.
     assert_eq!(headers["cache-control"], "private, no-cache");
@@ -72,6 +76,7 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     // The member shell's and Home's chunks are preloaded with the document.
     assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/member-routes-"#), "{html}");
     assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/home-"#), "{html}");
+    assert!(!html.contains("/assets/landing-"), "a member is not sent the landing page: {html}");
 
     // Another page: who is asking, but not Home's posts or chunk.
     let (_, html) = document(&app, &ada.client, "/discover").await.unwrap();

@@ -8,8 +8,8 @@ import { readFirstScreen, seedFirstScreen } from './first-screen'
 import { AppProvider } from './provider'
 import { loadHome, loadLanding, loadMemberRoutes } from './preload'
 
-// The landing chunk is preloaded by index.html (see vite.config.ts); who is asking comes with
-// the document (first-screen.ts).
+// The landing chunk is preloaded with a visitor's document (src/web.rs); who is asking comes
+// with the document (first-screen.ts).
 const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))
 const MemberRoutes = React.lazy(loadMemberRoutes)
