@@ -159,9 +159,7 @@ impl WriteThread {
             })?;
         Ok(WriteThread { handle, routes, _stop: Arc::new(StopOnDrop(std::sync::Mutex::new(Some(stop)))) })
     }
-}
 
-impl WriteThread {
     /// Serves a request with the write thread's routes, on the write thread.
     async fn call(self, request: axum::extract::Request) -> axum::response::Response {
         match self.handle.spawn(tower::ServiceExt::oneshot(self.routes, request)).await {
