@@ -159,7 +159,7 @@ impl Db {
             ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 ticks.tick().await;
-                if let Err(error) = read.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
+                if let Err(error) = checkpoint(&read).await {
                     tracing::warn!(%error, "checkpoint failed; retrying");
                 }
             }
@@ -171,6 +171,17 @@ impl Db {
         self.write_reads.close().await;
         self.write.close().await;
     }
+}
+
+/// A passive checkpoint of SQLite's log on one reading connection, which reads first: a
+/// connection opens the log at its first read, and until then `wal_checkpoint` on it does
+/// nothing and answers -1 ("not in WAL mode"). A reading connection that had only just been
+/// opened, or one that no request had read with yet, skipped its checkpoints.
+async fn checkpoint(read: &AnyPool) -> sqlx::Result<()> {
+    let mut conn = read.acquire().await?;
+    conn.execute("SELECT 1 FROM sqlite_schema LIMIT 1").await?;
+    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await?;
+    Ok(())
 }
 
 /// No ping before each use (`test_before_acquire(false)`, on PostgreSQL too): sqlx also pings
