@@ -10,7 +10,7 @@
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
 #                         feed-deep for-you thread profile notifications search post like follow mixed
-#                         mixed-writes)
+#                         mixed-writes; also mixed-like mixed-follow mixed-post, not in the default set)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
 #                         (e.g. postgres://postgres@127.0.0.1:5432/test); a fresh database
 #                         murmur_bench_<pid> is created there and dropped afterwards
@@ -35,7 +35,9 @@
 #      "mixed" is one wrk whose requests are 80% reads and 20% writes (its figures are both);
 #      "mixed-writes" is two wrk processes at once, a fifth of the connections writing (like,
 #      follow, post) and the rest reading (feed, thread, profile), and its figures are the
-#      writers' alone: the issue's "writes with reads going on";
+#      writers' alone: the issue's "writes with reads going on"; "mixed-like", "mixed-follow"
+#      and "mixed-post" are the same with writers of that one kind, to see which kind makes
+#      the writers' tail;
 #      /healthz runs at the same concurrency levels as the machine's ceiling, so each row also
 #      reads as a ratio that survives a noisy machine;
 #   6. restarts the server with sqlx's statement log on and counts the statements 10 sequential
@@ -164,6 +166,7 @@ path_of() { # a representative request of each row, for the probe and the query 
     follow) echo "POST /api/follows {\"followingId\":$(( (RANDOM % MEMBERS) + 1 ))}" ;;
     mixed) echo "GET /api/posts/feed?limit=20&offset=0" ;;
     mixed-writes) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
+    mixed-like|mixed-follow|mixed-post) path_of "${1#mixed-}" ;;
   esac
 }
 load() { # $1: wrk threads, $2: connections, $3: the mode of bench/murmur.lua; prints wrk's output
@@ -199,11 +202,13 @@ for c in $CONCURRENCY; do
   for e in $ENDPOINTS; do
     [[ -n "${MISSING[$e]:-}" ]] && continue
     LOAD[$e,$c]=$(loadavg)
-    if [[ "$e" == mixed-writes ]]; then
+    if [[ "$e" == mixed-* && "$e" != mixed ]]; then
+      # The writers' mode of bench/murmur.lua: writes (likes, follows, posts), like, follow or post.
+      writer_mode="${e#mixed-}"
       writers=$(( c / 5 > 0 ? c / 5 : 1 )); readers=$(( c - writers ))
       load 1 "$readers" reads >>"$WORK/wrk.txt" 2>&1 &
       readers_pid=$!
-      out="$(load 1 "$writers" writes 2>&1 | tee -a "$WORK/wrk.txt")" || true
+      out="$(load 1 "$writers" "$writer_mode" 2>&1 | tee -a "$WORK/wrk.txt")" || true
       wait "$readers_pid" || true
     else
       out="$(load 2 "$c" "$e" 2>&1 | tee -a "$WORK/wrk.txt")" || true
