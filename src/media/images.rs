@@ -195,16 +195,14 @@ fn has_transparency(image: &DynamicImage) -> bool {
 /// size, and every browser the web app supports shows WebP. libwebp's encoder only ever sees
 /// pixels the `image` crate decoded; no uploaded byte reaches C code.
 fn encode_variant(image: &DynamicImage, transparent: bool) -> Option<Vec<u8>> {
-    let encoded = if transparent {
-        let pixels = image.to_rgba8();
-        webp::Encoder::from_rgba(pixels.as_raw(), pixels.width(), pixels.height())
-            .encode_simple(false, VARIANT_WEBP_QUALITY)
+    let (pixels, layout) = if transparent {
+        (image.to_rgba8().into_raw(), webp::PixelLayout::Rgba)
     } else {
-        let pixels = image.to_rgb8();
-        webp::Encoder::from_rgb(pixels.as_raw(), pixels.width(), pixels.height())
-            .encode_simple(false, VARIANT_WEBP_QUALITY)
+        (image.to_rgb8().into_raw(), webp::PixelLayout::Rgb)
     };
-    match encoded {
+    match webp::Encoder::new(&pixels, layout, image.width(), image.height())
+        .encode_simple(false, VARIANT_WEBP_QUALITY)
+    {
         Ok(bytes) => Some(bytes.to_vec()),
         Err(error) => {
             tracing::warn!(?error, "encoding a display copy failed; the original is served instead");
