@@ -89,7 +89,19 @@ pub enum WaitlistCommand {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    // `murmur serve` on SQLite: the runtime's threads (requests, and the readers' connections
+    // opened from them) run below the writer (`db::lower_reader_priority`).
+    let below_writer = matches!(&cli.command, Command::Serve { server, .. }
+        if server.storage.database_url().starts_with("sqlite:"));
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_start(move || {
+            if below_writer {
+                crate::db::lower_reader_priority();
+            }
+        })
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: could not start the async runtime: {e}");
