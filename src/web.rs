@@ -9,7 +9,8 @@
 //! the first post, which is most of Home's time to its largest paint on a slow phone network.
 //! For the same reason the document preloads the chunks of the screen it will show (the landing
 //! page's for a visitor, the member screens' for a member) and Home's first image. Mastodon's
-//! `initial_state` block does the same.
+//! `initial_state` block does the same. A member's document also starts with a picture of the
+//! member shell in static HTML (`PREPAINT`), which the browser draws before the scripts arrive.
 
 use std::sync::LazyLock;
 
@@ -59,12 +60,13 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         return file_response("index.html", index, "no-cache");
     }
     let is_home = path.is_empty();
-    let head = first_screen(&state, &mut parts, is_home).await;
+    let (head, prepaint) = first_screen(&state, &mut parts, is_home).await;
     let html = String::from_utf8_lossy(&index.data);
     let html = match html.split_once("</head>") {
         Some((before, after)) => format!("{before}{head}</head>{after}"),
         None => html.into_owned(),
     };
+    let html = html.replacen(ROOT, &format!("{prepaint}{ROOT}"), 1);
     let mut response = html.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
@@ -86,16 +88,21 @@ struct FirstScreen {
 }
 
 /// The tags the document gets before `</head>`: the data block and the preloads of the screen
-/// it will show.
-/// Empty when the database could not be asked: the app then asks for itself, as it does
+/// it will show; and, for a member, the picture of the shell that goes before the app's root
+/// (`PREPAINT`).
+/// Both empty when the database could not be asked: the app then asks for itself, as it does
 /// under Vite's dev server.
-async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, is_home: bool) -> String {
+async fn first_screen(
+    state: &AppState,
+    parts: &mut axum::http::request::Parts,
+    is_home: bool,
+) -> (String, &'static str) {
     let current = match CurrentUser::from_request_parts(parts, state).await {
         Ok(current) => Some(current),
         Err(crate::error::Error::Unauthorized) => None,
         Err(error) => {
             tracing::warn!(?error, "the document goes without its first screen");
-            return String::new();
+            return (String::new(), "");
         }
     };
     let screen = match current {
@@ -104,10 +111,12 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
             let me = match crate::accounts::routes::own_user(state, &current).await {
                 Ok(me) => me,
                 // The session outlived its member (deleted): a visitor.
-                Err(crate::error::Error::Unauthorized) => return data_block(&FirstScreen { me: None, feed: None }),
+                Err(crate::error::Error::Unauthorized) => {
+                    return (data_block(&FirstScreen { me: None, feed: None }), "");
+                }
                 Err(error) => {
                     tracing::warn!(?error, "the document goes without its first screen");
-                    return String::new();
+                    return (String::new(), "");
                 }
             };
             let feed = if is_home {
@@ -128,17 +137,37 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
     let mut head = data_block(&screen);
     if screen.me.is_none() {
         head.push_str(&CHUNKS.landing);
-    } else {
-        head.push_str(&CHUNKS.member);
-        if is_home {
-            head.push_str(&CHUNKS.home);
-            if let Some(image) = screen.feed.as_deref().and_then(first_image) {
-                head.push_str(&image);
-            }
+        return (head, "");
+    }
+    head.push_str(&CHUNKS.member);
+    if is_home {
+        head.push_str(&CHUNKS.home);
+        if let Some(image) = screen.feed.as_deref().and_then(first_image) {
+            head.push_str(&image);
         }
     }
-    head
+    (head, if is_home { &PREPAINT.home } else { &PREPAINT.other })
 }
+
+/// The app's root element in index.html; a member's picture of the shell goes before it.
+const ROOT: &str = r#"<div id="root">"#;
+
+/// The member shell as static HTML (web/src/app/prepaint.tsx, rendered by the web build into
+/// `.murmur/prepaint.json`): what a member's document shows before its scripts have run, over
+/// the page until the app has drawn its own. With Home marked as the current page, or none.
+/// It is the same for everyone (nothing about the member is in it); empty if the build has
+/// none (Vite's dev server).
+#[derive(Deserialize, Default)]
+struct Prepaint {
+    home: String,
+    other: String,
+}
+
+static PREPAINT: LazyLock<Prepaint> = LazyLock::new(|| {
+    Assets::get(".murmur/prepaint.json")
+        .and_then(|file| serde_json::from_slice(&file.data).ok())
+        .unwrap_or_default()
+});
 
 /// `value` as a JSON data block. A data block is not a script, so the Content-Security-Policy
 /// (no inline scripts) allows it. `<` `>` `&` are escaped as `\u003c`… (JSON allows them only

@@ -47,6 +47,7 @@ async fn a_visitors_document_says_nobody_is_asking(app: TestApp) {
         "a visitor's document preloads the landing page: {html}"
     );
     assert!(html.contains("<div id=\"root\">"));
+    assert!(!html.contains(PREPAINT), "a visitor gets no picture of the member shell");
     // Documents depend on who asks: no shared cache may keep one.
     assert_eq!(headers["cache-control"], "private, no-cache");
     assert_eq!(headers["vary"], "Cookie");
@@ -77,6 +78,12 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/member-routes-"#), "{html}");
     assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/home-"#), "{html}");
     assert!(!html.contains("/assets/landing-"), "a member is not sent the landing page: {html}");
+    // The picture of the shell, before the app's root, with Home as the current page.
+    let shell = prepaint(&html);
+    // Home and nothing else, once in the sidebar and once in the bottom bar.
+    assert_eq!(shell.matches(r#"aria-current="page""#).count(), 2, "{shell}");
+    assert_eq!(shell.matches(r#"<a aria-current="page" href="/" "#).count(), 2, "{shell}");
+    assert!(!shell.contains("@ada"), "nothing of the member is in it: {shell}");
 
     // Another page: who is asking, but not Home's posts or chunk.
     let (_, html) = document(&app, &ada.client, "/discover").await.unwrap();
@@ -85,6 +92,25 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert!(screen.get("feed").is_none(), "{screen}");
     assert!(html.contains("/assets/member-routes-"));
     assert!(!html.contains("/assets/home-"));
+    // The same shell, with no menu item as the current page.
+    assert!(!prepaint(&html).contains("aria-current"), "{html}");
+}
+
+const PREPAINT: &str = r#"<div id="murmur-prepaint""#;
+
+/// The picture of the member shell a member's document starts with: static, inert, nothing of
+/// the member in it, right before the app's root.
+fn prepaint(html: &str) -> &str {
+    assert_eq!(html.matches(PREPAINT).count(), 1, "one picture of the shell: {html}");
+    let start = html.find(PREPAINT).unwrap();
+    let end = html.find(r#"<div id="root">"#).expect("the app's root");
+    assert!(start < end, "the picture comes before the app's root");
+    let shell = &html[start..end];
+    let tag_end = shell.find('>').unwrap();
+    assert!(shell[..tag_end].contains(" inert"), "nothing in it can be focused: {shell}");
+    assert!(shell.contains(r#"<main id="main""#) && shell.contains("Loading..."), "{shell}");
+    assert!(!shell.contains("<script"), "{shell}");
+    shell
 }
 
 async fn text_a_member_wrote_cannot_leave_the_data_block(app: TestApp) {

@@ -177,6 +177,33 @@ describe.skipIf(!hasMurmur)('Home with images', () => {
   it.each([
     ['desktop', DESKTOP],
     ['mobile', MOBILE],
+  ] as const)('shows the member shell at %s size before any script has run, and the app takes it over', async (size, viewport) => {
+    const context = await newContext(browser, server.url, viewport)
+    await context.addCookies(cookies)
+    const page = await context.newPage()
+    // The document alone, as a slow phone shows it while the scripts are still on their way.
+    await page.route('**/assets/*.js', (route) => route.abort())
+    await page.goto('/')
+    const picture = page.locator('#murmur-prepaint')
+    await picture.getByText('Loading...').waitFor()
+    expect(await picture.getByRole('link', { name: 'Murmur home' }).first().isVisible()).toBe(true)
+    // Inert: out of the accessibility tree and the tab order until the app draws its own.
+    expect(await picture.evaluate((element: HTMLElement) => element.inert)).toBe(true)
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
+    await screenshot(page, `${size}-home-before-scripts`)
+
+    await page.unroute('**/assets/*.js')
+    await page.reload()
+    await page.getByText('Photo 1 from the coast walk', { exact: true }).waitFor()
+    expect(await picture.count()).toBe(0)
+    expect(await page.locator('main').count()).toBe(1)
+    await context.close()
+  })
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['mobile', MOBILE],
   ] as const)('does not shift at %s size while its images load and more posts load', async (size, viewport) => {
     const context = await newContext(browser, server.url, viewport)
     await context.addCookies(cookies)

@@ -7,6 +7,7 @@ import { createQueryClient } from '@/lib/query-client'
 import { readFirstScreen, seedFirstScreen } from './first-screen'
 import { AppProvider } from './provider'
 import { loadHome, loadLanding, loadMemberRoutes } from './preload'
+import { PrepaintDone } from './prepaint-done'
 
 // The landing chunk is preloaded with a visitor's document (src/web.rs); who is asking comes
 // with the document (first-screen.ts).
@@ -14,6 +15,8 @@ const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))
 const MemberRoutes = React.lazy(loadMemberRoutes)
 
+// A member's document starts with a picture of the shell over the page (prepaint.tsx); each
+// screen below removes it once it is drawn (`PrepaintDone`), so it stays over these fallbacks.
 const blank = <div className="min-h-dvh" aria-busy="true" />
 
 /** Visitors see the landing page on any path; members get the app; /auth/verify is for both. */
@@ -34,6 +37,7 @@ export function AppRoutes() {
     return (
       <React.Suspense fallback={null}>
         <VerifyRoute />
+        <PrepaintDone />
       </React.Suspense>
     )
   }
@@ -42,12 +46,14 @@ export function AppRoutes() {
     return (
       <React.Suspense fallback={<div className="min-h-dvh bg-zinc-950" />}>
         <LandingRoute />
+        <PrepaintDone />
       </React.Suspense>
     )
   }
   return (
     <React.Suspense fallback={blank}>
       <MemberRoutes />
+      <PrepaintDone />
     </React.Suspense>
   )
 }

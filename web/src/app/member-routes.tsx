@@ -13,7 +13,8 @@ const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
 const NotFoundRoute = React.lazy(() => import('./routes/not-found'))
 
-function PageLoading() {
+/** What a screen shows while its chunk loads (also in the document's picture of the shell: prepaint.tsx). */
+export function PageLoading() {
   return (
     <p role="status" className="px-4 py-8 text-center text-muted-foreground">
       Loading...

@@ -35,7 +35,9 @@ function useNavItems(): NavItem[] {
     { href: '/discover', label: 'Discover', icon: Compass },
     { href: '/notifications', label: 'Notifications', icon: Bell, badge: unread.data?.count ?? 0 },
     { href: '/invites', label: 'Invites', icon: Ticket },
-    { href: user ? `/profile/${user.username}` : '/', label: 'Profile', icon: UserIcon },
+    // Before the member is known (the document's picture of the shell, prepaint.tsx) the link
+    // names no profile, so it is not taken for Home's.
+    { href: user ? `/profile/${user.username}` : '/profile', label: 'Profile', icon: UserIcon },
   ]
 }
 
