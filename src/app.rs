@@ -34,6 +34,8 @@ pub struct AppState {
     pub fan_out: crate::feeds::timeline::FanOutQueue,
     /// Who ranks For You in this process (one request at a time).
     pub for_you: crate::feeds::for_you::Ranker,
+    /// The Friends pages this process keeps ready.
+    pub feed_cache: crate::feeds::cache::FeedCache,
 }
 
 /// JSON bodies are small; uploads have their own, larger limit on their own route.
@@ -213,6 +215,7 @@ impl Application {
         let mailer = Mailer::from_config(&config)?;
         let media = MediaStore::from_config(&config).await?;
         let listener = TcpListener::bind(config.addr).await?;
+        let feed_cache = crate::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
         let state = AppState {
             db,
             config: Arc::new(config),
@@ -221,6 +224,7 @@ impl Application {
             media,
             fan_out: Default::default(),
             for_you: Default::default(),
+            feed_cache,
         };
         Ok(Application { listener, state })
     }

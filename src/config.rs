@@ -53,6 +53,14 @@ pub struct ServerArgs {
     /// (path-style requests); unset means AWS_ENDPOINT_URL or AWS itself.
     #[arg(long, env = "MURMUR_S3_ENDPOINT")]
     pub s3_endpoint: Option<String>,
+    /// Seconds a member's Friends page is kept ready in this process and answered again while
+    /// nothing of theirs changed: others' likes, replies and deletions on it show after at
+    /// most this long (docs/feeds.md). 0 keeps nothing.
+    #[arg(long, env = "MURMUR_FEED_CACHE_SECONDS", default_value_t = crate::feeds::cache::KEEP_SECONDS)]
+    pub feed_cache_seconds: u32,
+    /// Memory for those kept pages, in MiB (about 17 KB a page). 0 keeps nothing.
+    #[arg(long, env = "MURMUR_FEED_CACHE_MB", default_value_t = crate::feeds::cache::MEMORY_MB)]
+    pub feed_cache_mb: u32,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -69,6 +77,27 @@ pub struct Config {
     pub s3: crate::media::S3Settings,
     /// Address to listen on; port 0 picks a free one (tests).
     pub addr: SocketAddr,
+    /// How long, and in how many bytes, Friends pages are kept ready (`feeds::cache`).
+    pub feed_cache: FeedCacheSettings,
+}
+
+/// `--feed-cache-seconds` and `--feed-cache-mb`, in the units the cache uses.
+#[derive(Clone, Copy, Debug)]
+pub struct FeedCacheSettings {
+    pub keep_for: crate::clock::Millis,
+    pub bytes: u64,
+}
+
+impl FeedCacheSettings {
+    pub fn new(seconds: u32, megabytes: u32) -> Self {
+        FeedCacheSettings { keep_for: i64::from(seconds) * crate::clock::SECOND, bytes: u64::from(megabytes) << 20 }
+    }
+}
+
+impl Default for FeedCacheSettings {
+    fn default() -> Self {
+        FeedCacheSettings::new(crate::feeds::cache::KEEP_SECONDS, crate::feeds::cache::MEMORY_MB)
+    }
 }
 
 impl Config {
@@ -86,6 +115,7 @@ impl Config {
                 ..Default::default()
             },
             addr,
+            feed_cache: FeedCacheSettings::new(args.feed_cache_seconds, args.feed_cache_mb),
         }
     }
 

@@ -4,7 +4,7 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
-use super::session;
+use super::session::{self, FeedMarks, Reading};
 use crate::app::AppState;
 use crate::error::{Error, Result};
 
@@ -23,16 +23,38 @@ impl FromRequestParts<AppState> for CurrentUser {
         if let Some(user) = parts.extensions.get::<CurrentUser>() {
             return Ok(user.clone());
         }
-        let token = session::token_from_headers(&state.config, &parts.headers)
-            .ok_or(Error::Unauthorized)?;
-        let (id, session_hash) =
-            session::lookup(&state.db.read, &state.db.write, token, state.clock.now())
-                .await?
-                .ok_or(Error::Unauthorized)?;
-        let user = CurrentUser { id, session_hash };
-        parts.extensions.insert(user.clone());
+        let (user, _) = authenticate(parts, state, Reading::SessionOnly).await?;
         Ok(user)
     }
+}
+
+/// The member making the request, with what the Friends feed's kept pages are checked against
+/// (`feeds::cache`), read in the session's own statement.
+#[derive(Clone, Debug)]
+pub struct FeedReader {
+    pub user: CurrentUser,
+    pub marks: FeedMarks,
+}
+
+impl FromRequestParts<AppState> for FeedReader {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
+        let (user, marks) = authenticate(parts, state, Reading::WithFeedMarks).await?;
+        Ok(FeedReader { user, marks })
+    }
+}
+
+/// The request's session (401 without a live one), remembered for the request's other extractors.
+async fn authenticate(parts: &mut Parts, state: &AppState, reading: Reading) -> Result<(CurrentUser, FeedMarks)> {
+    let token = session::token_from_headers(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
+    let (id, session_hash, marks) =
+        session::lookup(&state.db.read, &state.db.write, token, state.clock.now(), reading)
+            .await?
+            .ok_or(Error::Unauthorized)?;
+    let user = CurrentUser { id, session_hash };
+    parts.extensions.insert(user.clone());
+    Ok((user, marks))
 }
 
 /// The member making the request, if there is one with a live session.

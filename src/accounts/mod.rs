@@ -11,6 +11,6 @@ pub mod username;
 
 pub use client_ip::ClientIp;
 pub use email::Email;
-pub use extract::{CurrentUser, MaybeUser};
+pub use extract::{CurrentUser, FeedReader, MaybeUser};
 pub use routes::router;
 pub use username::Username;

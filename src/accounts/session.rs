@@ -69,16 +69,48 @@ pub fn token_from_headers<'h>(config: &Config, headers: &'h HeaderMap) -> Option
         .filter(|v| !v.is_empty() && v.len() <= 128)
 }
 
-/// The member a live session belongs to; refreshes its last use now and then.
-pub async fn lookup(read: &AnyPool, write: &AnyPool, token: &str, now: Millis) -> Result<Option<(i64, String)>> {
+/// What the Friends feed's kept pages are checked against (`feeds::cache`): the member's
+/// `feed_version` and the newest post in their home timeline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FeedMarks {
+    pub version: i64,
+    pub newest: Option<i64>,
+}
+
+/// What a lookup reads besides the session.
+#[derive(Clone, Copy, Debug)]
+pub enum Reading {
+    SessionOnly,
+    /// The member's `FeedMarks` too, in the same statement: a kept Friends page is then
+    /// answered after this one statement (a primary-key join and the timeline's last index
+    /// entry on top of the session's row).
+    WithFeedMarks,
+}
+
+/// The member a live session belongs to (with their `FeedMarks` when asked for, default ones
+/// otherwise); refreshes the session's last use now and then.
+pub async fn lookup(
+    read: &AnyPool,
+    write: &AnyPool,
+    token: &str,
+    now: Millis,
+    reading: Reading,
+) -> Result<Option<(i64, String, FeedMarks)>> {
+    let sql = match reading {
+        Reading::SessionOnly => {
+            "SELECT user_id, last_seen_at, expires_at, CAST(0 AS BIGINT), CAST(NULL AS BIGINT) \
+             FROM sessions WHERE id_hash = $1"
+        }
+        Reading::WithFeedMarks => {
+            "SELECT s.user_id, s.last_seen_at, s.expires_at, u.feed_version, \
+             (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = s.user_id) \
+             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = $1"
+        }
+    };
     let id_hash = hash_token(token);
-    let row: Option<(i64, Millis, Millis)> = sqlx::query_as(
-        "SELECT user_id, last_seen_at, expires_at FROM sessions WHERE id_hash = $1",
-    )
-    .bind(&id_hash)
-    .fetch_optional(read)
-    .await?;
-    let Some((user_id, last_seen_at, expires_at)) = row else {
+    let row: Option<(i64, Millis, Millis, i64, Option<i64>)> =
+        sqlx::query_as(sql).bind(&id_hash).fetch_optional(read).await?;
+    let Some((user_id, last_seen_at, expires_at, version, newest)) = row else {
         return Ok(None);
     };
     if now >= expires_at || now - last_seen_at >= IDLE {
@@ -92,7 +124,7 @@ pub async fn lookup(read: &AnyPool, write: &AnyPool, token: &str, now: Millis) -
             .execute(write)
             .await?;
     }
-    Ok(Some((user_id, id_hash)))
+    Ok(Some((user_id, id_hash, FeedMarks { version, newest })))
 }
 
 /// Ends one session.

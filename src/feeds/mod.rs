@@ -1,15 +1,18 @@
 //! Feeds: Friends (who you follow, newest first) and For You (the network, ranked).
 //! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`.
 
+pub mod cache;
 pub mod for_you;
 pub mod friends;
 pub mod timeline;
 
 use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::accounts::CurrentUser;
+use crate::accounts::{CurrentUser, FeedReader};
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Query};
 use crate::app::AppState;
 use crate::error::{ErrorBody, Result};
@@ -24,16 +27,33 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Friends: the caller's and followed members' posts and reposts, newest first.
+///
+/// Pages are kept ready for a few seconds: the caller's own changes and new posts of the people
+/// they follow show at once, others' likes, replies and deletions on posts already on the page
+/// within a few seconds (5 by default).
 #[utoipa::path(get, path = "/api/posts/feed", tag = "feeds", params(PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-#[tracing::instrument(skip(state, params), fields(user = current.id))]
+#[tracing::instrument(skip(state, reader, params), fields(user = reader.user.id))]
 async fn friends_feed(
     State(state): State<AppState>,
-    current: CurrentUser,
+    reader: FeedReader,
     Query(params): Query<PageParams>,
-) -> Result<Json<Vec<Post>>> {
+) -> Result<Response> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
-    Ok(Json(friends_page(&state, current.id, page).await?))
+    let (viewer, marks, now) = (reader.user.id, reader.marks, state.clock.now());
+    let body = match state.feed_cache.get(viewer, page, marks, now) {
+        Some(kept) => kept,
+        None => {
+            let posts = friends_page(&state, viewer, page).await?;
+            let mut json = serde_json::to_vec(&posts).map_err(anyhow::Error::from)?;
+            // Kept pages are weighed by their length: keep no spare capacity beside them.
+            json.shrink_to_fit();
+            let body = bytes::Bytes::from(json);
+            state.feed_cache.keep(viewer, page, marks, now, body.clone());
+            body
+        }
+    };
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// A page of `viewer`'s Friends feed as the API answers it.

@@ -32,8 +32,10 @@
 //! loses a follower could miss the new follower or reach the old one, and a follow copying a
 //! post while it is deleted could leave a row for a deleted post (which would shift every later
 //! page's offset). Posting, deleting and following all take the author's `users` row lock first
-//! (`lock_author`; a follow's counter update takes it too), so one commits before the other
-//! reads: the follow then sees the post (or its deletion), or the post (or deletion) the follow.
+//! (posts, reposts and deletions by `cache::touch`, which updates that row; the fan-out's later
+//! chunks by `lock_author`; a follow's counter update takes it too), so one commits before the
+//! other reads: the follow then sees the post (or its deletion), or the post (or deletion) the
+//! follow.
 
 use sqlx::{AnyConnection, AnyPool};
 
@@ -48,11 +50,11 @@ pub const KEEP: i64 = 400;
 /// A timeline is trimmed once it holds more than this.
 pub const TRIM_ABOVE: i64 = 2 * KEEP;
 
-/// Takes the author's row lock, so a fan-out or a delete and a follow of the same author never
-/// interleave (see the module's comment). SQLite needs none: its writes already run one at a
-/// time on the single writer connection, and the no-op update would still rewrite the row and
-/// its `users_follower_count_idx` entry on every post.
-pub async fn lock_author(conn: &mut AnyConnection, backend: Backend, author: i64) -> Result<()> {
+/// Takes the author's row lock for a chunk of a fan-out (`fan_out_chunk`), so it and a follow
+/// of the same author never interleave (see the module's comment). SQLite needs none: its
+/// writes already run one at a time on the single writer connection, and the no-op update would
+/// still rewrite the row and its `users_follower_count_idx` entry on every chunk.
+async fn lock_author(conn: &mut AnyConnection, backend: Backend, author: i64) -> Result<()> {
     if backend == Backend::Postgres {
         sqlx::query("UPDATE users SET follower_count = follower_count WHERE id = $1")
             .bind(author)
@@ -68,8 +70,8 @@ pub const CHUNK: i64 = 100;
 
 /// Puts a new post or repost into its author's and every follower's timeline, or, past `CHUNK`
 /// followers, into the author's and queues the rest: answers true when it queued (wake the
-/// queue's worker after commit: `FanOutQueue::wake`). The caller took `lock_author` earlier in
-/// the same transaction.
+/// queue's worker after commit: `FanOutQueue::wake`). The caller took the author's row lock
+/// (`cache::touch`) earlier in the same transaction.
 pub async fn fan_out(conn: &mut AnyConnection, author: i64, post_id: i64) -> Result<bool> {
     let followers: i64 = sqlx::query_scalar("SELECT follower_count FROM users WHERE id = $1")
         .bind(author)

@@ -48,7 +48,9 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
 }
 
 async fn count(conn: &mut AnyConnection, follower: i64, following: i64, delta: i64) -> Result<()> {
-    const FOLLOWING: &str = "UPDATE users SET following_count = following_count + $1 WHERE id = $2";
+    // The follower's Friends page changes (posts copied in or taken out): `feeds::cache`.
+    const FOLLOWING: &str = "UPDATE users SET following_count = following_count + $1, \
+         feed_version = feed_version + 1 WHERE id = $2";
     const FOLLOWERS: &str = "UPDATE users SET follower_count = follower_count + $1 WHERE id = $2";
     // Lower id first: two members following each other at the same moment then lock the two
     // user rows in the same order (PostgreSQL), so neither waits for the other forever.

@@ -277,8 +277,11 @@ async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, whi
     let mut tx = state.db.write.begin().await?;
     let ids = super::claim(&state.media, &mut tx, user.id, &urls, state.clock.now()).await?;
     let path = super::object_path(&ids[0]);
+    // The avatar shows on the member's own cards in their Friends page (`feeds::cache`).
     let sql = match which {
-        ProfileImage::Avatar => "UPDATE users SET profile_image_url = $1 WHERE id = $2",
+        ProfileImage::Avatar => {
+            "UPDATE users SET profile_image_url = $1, feed_version = feed_version + 1 WHERE id = $2"
+        }
         ProfileImage::Header => "UPDATE users SET header_image_url = $1 WHERE id = $2",
     };
     sqlx::query(sql).bind(&path).bind(user.id).execute(&mut *tx).await?;

@@ -16,7 +16,7 @@ use crate::api::{Json, Path};
 use crate::app::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
-use crate::feeds::timeline;
+use crate::feeds::{cache, timeline};
 use crate::notifications::{self, Kind};
 use crate::rate_limit::{self, Limit};
 
@@ -197,9 +197,9 @@ async fn write_post(
         poll: poll.map(|p| (p.as_slice(), now + duration.millis())),
         now,
     };
-    if parent.is_none() {
-        timeline::lock_author(&mut tx, state.db.backend, author).await?;
-    }
+    // The author's row lock (the races in `timeline`), and their kept Friends pages told: a
+    // reply changes the count of a post that may be on them.
+    cache::touch(&mut tx, author).await?;
     let id = store::insert_post(&mut tx, &new).await?;
     // Replies are read in threads, not in the Friends feed.
     let queued = parent.is_none() && timeline::fan_out(&mut tx, author, id).await?;
@@ -232,7 +232,7 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
     let original = store::live_original(&mut tx, target)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    timeline::lock_author(&mut tx, state.db.backend, member).await?;
+    cache::touch(&mut tx, member).await?;
     let id = store::insert_repost(&mut tx, member, original.id, now)
         .await?
         .ok_or_else(|| Error::conflict("Already reposted"))?;
@@ -277,7 +277,7 @@ async fn delete(
         return Err(Error::forbidden("You can only delete your own posts"));
     }
     // Before the post leaves the timelines: a follow copying it waits, then sees it deleted.
-    timeline::lock_author(&mut tx, state.db.backend, current.id).await?;
+    cache::touch(&mut tx, current.id).await?;
     match post.repost_of_id {
         Some(original) => undo_repost(&mut tx, current.id, original).await?,
         None => {
@@ -326,7 +326,7 @@ async fn unrepost(
     let original = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    timeline::lock_author(&mut tx, state.db.backend, current.id).await?;
+    cache::touch(&mut tx, current.id).await?;
     undo_repost(&mut tx, current.id, original.id).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
@@ -351,6 +351,7 @@ async fn like(
     )
     .await?;
     let mut tx = state.db.write.begin().await?;
+    cache::touch(&mut tx, current.id).await?;
     let post = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
@@ -382,6 +383,7 @@ async fn unlike(
     Path(id): Path<i64>,
 ) -> Result<Json<Post>> {
     let mut tx = state.db.write.begin().await?;
+    cache::touch(&mut tx, current.id).await?;
     let post = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
@@ -411,6 +413,7 @@ async fn vote(
     }
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
+    cache::touch(&mut tx, current.id).await?;
     let post = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;

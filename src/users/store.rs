@@ -37,7 +37,9 @@ pub async fn update_profile(
     edit: &super::model::ProfileEdit,
 ) -> Result<Option<UserRow>> {
     const SQL: &str = concat!(
-        "UPDATE users SET display_name = $1, bio = $2, website = $3 WHERE id = $4 RETURNING ",
+        // The name shows on the member's own cards in their Friends page (`feeds::cache`).
+        "UPDATE users SET display_name = $1, bio = $2, website = $3, feed_version = feed_version + 1 \
+         WHERE id = $4 RETURNING ",
         user_columns!()
     );
     Ok(sqlx::query_as(SQL)

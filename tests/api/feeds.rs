@@ -3,11 +3,11 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::both_databases;
+use crate::{both_databases, both_databases_with};
 use crate::common::{Member, TestApp};
-use crate::posts::{delete, follow, get, id, ids, like, reply, repost, write};
+use crate::posts::{delete, follow, get, id, ids, like, post, put, reply, repost, write};
 
 async fn friends_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Vec<i64> {
     let (status, body) = get(
@@ -277,6 +277,93 @@ async fn feeds_show_the_callers_likes_and_reposts(app: TestApp) {
     assert_eq!(bobs_view[0]["isLiked"], false);
 }
 
+/// The first card of `who`'s Friends page with this id.
+async fn card(app: &TestApp, who: &Member, post: i64) -> Value {
+    let (status, feed) = get(app, who, "/api/posts/feed").await;
+    assert_eq!(status, 200, "{feed}");
+    let found = feed.as_array().unwrap().iter().find(|card| card["id"] == post).cloned();
+    found.unwrap_or_else(|| panic!("post {post} is not on the page: {feed}"))
+}
+
+/// A page a process keeps ready (src/feeds/cache.rs) never hides what its reader just did.
+async fn a_kept_friends_page_shows_what_its_reader_does_at_once(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let carols = write(&app, &carol, "older than everything ada sees").await;
+    follow(&app, &ada, &bob).await;
+    let (_, poll) = post(&app, &bob, "/api/posts", json!({ "content": "tea or coffee?", "pollOptions": ["tea", "coffee"] })).await;
+    let p = write(&app, &bob, "hello").await;
+    let mine = write(&app, &ada, "mine").await;
+    assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 0);
+
+    like(&app, &ada, id(&p)).await;
+    let liked = card(&app, &ada, id(&p)).await;
+    assert_eq!((liked["isLiked"].clone(), liked["likeCount"].clone()), (json!(true), json!(1)), "{liked}");
+    let (status, _) = delete(&app, &ada, &format!("/api/posts/{}/like", id(&p))).await;
+    assert_eq!(status, 200);
+    assert_eq!(card(&app, &ada, id(&p)).await["isLiked"], false);
+
+    reply(&app, &ada, id(&p), "a reply").await;
+    assert_eq!(card(&app, &ada, id(&p)).await["replyCount"], 1);
+    let (status, body) = post(&app, &ada, &format!("/api/posts/{}/vote", id(&poll)), json!({ "option": "tea" })).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(card(&app, &ada, id(&poll)).await["myVote"], "tea");
+    repost(&app, &ada, id(&p)).await;
+    assert_eq!(card(&app, &ada, id(&p)).await["isReposted"], true);
+    let (status, _) = delete(&app, &ada, &format!("/api/posts/{}/repost", id(&p))).await;
+    assert_eq!(status, 204);
+    assert_eq!(card(&app, &ada, id(&p)).await["isReposted"], false);
+
+    // A follow copies in posts older than the newest one on the page, an unfollow takes them out.
+    follow(&app, &ada, &carol).await;
+    assert_eq!(friends_page(&app, &ada, 20, 0).await.last(), Some(&id(&carols)));
+    let (status, _) = delete(&app, &ada, &format!("/api/follows/{}", carol.id)).await;
+    assert_eq!(status, 200);
+    assert!(!friends_page(&app, &ada, 20, 0).await.contains(&id(&carols)));
+
+    let (status, body) = put(&app, &ada, "/api/users/profile", Some(json!({ "displayName": "Ada L.", "bio": "", "website": "" }))).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(card(&app, &ada, id(&mine)).await["author"]["displayName"], "Ada L.");
+    let (status, _) = delete(&app, &ada, &format!("/api/posts/{}", id(&mine))).await;
+    assert_eq!(status, 204);
+    assert!(!friends_page(&app, &ada, 20, 0).await.contains(&id(&mine)));
+}
+
+/// What others do shows at once when it brings a new post, and otherwise within the time a
+/// page is kept (5 s): the kept page is what answers meanwhile.
+async fn others_changes_reach_a_kept_friends_page_within_its_time(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    follow(&app, &ada, &bob).await;
+    let p = write(&app, &bob, "hello").await;
+    assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 0);
+
+    like(&app, &carol, id(&p)).await;
+    assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 0, "the kept page answers");
+    assert_eq!(card(&app, &bob, id(&p)).await["likeCount"], 1, "a page not kept yet is made afresh");
+    app.clock.advance(Duration::from_secs(5));
+    assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 1, "kept for 5 s at most");
+
+    // A new post in the timeline makes the page anew.
+    like(&app, &bob, id(&p)).await;
+    let q = write(&app, &bob, "news").await;
+    assert_eq!(friends_page(&app, &ada, 20, 0).await, [id(&q), id(&p)]);
+    assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 2);
+}
+
+/// `--feed-cache-seconds 0`: every page is made afresh.
+async fn with_keeping_off_every_friends_page_is_made_afresh(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    let p = write(&app, &bob, "hello").await;
+    assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 0);
+    like(&app, &bob, id(&p)).await;
+    assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 1);
+}
+
 both_databases!(
     friends_shows_own_and_followed_posts_and_reposts_newest_first,
     friends_pages_have_no_repeats_or_gaps,
@@ -288,4 +375,10 @@ both_databases!(
     for_you_is_ranked_once_a_minute_for_everyone,
     for_you_answers_from_the_last_ranking_while_the_next_is_made,
     feeds_show_the_callers_likes_and_reposts,
+    a_kept_friends_page_shows_what_its_reader_does_at_once,
+    others_changes_reach_a_kept_friends_page_within_its_time,
 );
+
+both_databases_with!(with_keeping_off_every_friends_page_is_made_afresh, |config: &mut murmur::Config| {
+    config.feed_cache.keep_for = 0;
+});

@@ -1,6 +1,7 @@
 //! Real `murmur serve` processes: killed mid-write (nothing answered 2xx is lost), stopped with
 //! SIGTERM mid-request (the request completes, exit 0), and two processes sharing one
-//! PostgreSQL database (the scale-out path: nothing shared lives in one process's memory).
+//! PostgreSQL database (the scale-out path: nothing shared lives in one process's memory); on
+//! SQLite, the readers' threads below the writer's.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -317,6 +318,12 @@ async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
     let feed: Value = on_b.get(b.url("/api/posts/feed?limit=20&offset=0")).send().await.unwrap().json().await.unwrap();
     let ids: HashSet<i64> = feed.as_array().unwrap().iter().filter_map(|p| p["id"].as_i64()).collect();
     assert!(ids.contains(&post["id"].as_i64().unwrap()), "feed on B: {feed}");
+    // B keeps that page ready (src/feeds/cache.rs); a like made on A shows in it at once.
+    let liked = on_a.post(a.url(&format!("/api/posts/{}/like", post["id"]))).send().await.unwrap();
+    assert_eq!(liked.status(), 200);
+    let feed: Value = on_b.get(b.url("/api/posts/feed?limit=20&offset=0")).send().await.unwrap().json().await.unwrap();
+    let card = feed.as_array().unwrap().iter().find(|p| p["id"] == post["id"]).expect("still there");
+    assert_eq!((card["isLiked"].clone(), card["likeCount"].clone()), (json!(true), json!(1)), "feed on B: {feed}");
 
     // Rate limits hold across both: 5 login links per address per hour in all.
     let mut statuses = Vec::new();
@@ -331,4 +338,63 @@ async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
         statuses.push(r.status().as_u16());
     }
     assert_eq!(statuses, vec![200, 200, 200, 200, 200, 429]);
+}
+
+/// `(thread name, nice value)` of every thread of process `pid` (Linux: `/proc/<pid>/task`).
+fn threads_of(pid: u32) -> Vec<(String, i32)> {
+    let mut out = Vec::new();
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
+        let dir = task.unwrap().path();
+        let (Ok(name), Ok(stat)) = (std::fs::read_to_string(dir.join("comm")), std::fs::read_to_string(dir.join("stat")))
+        else {
+            continue; // the thread ended meanwhile
+        };
+        // After "pid (name) ": state is field 3, nice field 19.
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+        out.push((name.trim().to_string(), fields[16].parse().unwrap()));
+    }
+    out
+}
+
+/// `murmur serve` on SQLite: the async runtime's threads (requests, and the readers' connection
+/// threads opened from them) run `READERS_NICE` below the main thread, the write thread and the
+/// writer's connection thread (docs/performance.md); on PostgreSQL nothing is lowered.
+#[cfg(target_os = "linux")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_sqlite_the_readers_threads_run_below_the_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
+    let server = Server::start(dir.path(), &url, free_port()).await;
+    // A read on the readers' pool, and a write (the waitlist) on the writer.
+    assert_eq!(reqwest::get(server.url("/readyz")).await.unwrap().status(), 200);
+    let joined = client_for(&server.base, None)
+        .post(server.url("/api/waitlist"))
+        .json(&json!({ "email": "nice@example.com" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(joined.status(), 200);
+
+    let pid = server.child.id().unwrap();
+    let threads = threads_of(pid);
+    let nice_of = |name: &str| -> Vec<i32> {
+        threads.iter().filter(|(n, _)| n.starts_with(name)).map(|(_, nice)| *nice).collect()
+    };
+    let main = threads.iter().find(|(n, _)| n == "murmur").map(|(_, nice)| *nice).expect("the main thread");
+    let lowered = main + murmur::db::READERS_NICE;
+    assert_eq!(nice_of("murmur-writes"), vec![main], "{threads:?}");
+    let workers = nice_of("tokio-rt-worker");
+    assert!(!workers.is_empty() && workers.iter().all(|&n| n == lowered), "{threads:?}");
+    // SQLite's connections: the writer's (and the write requests' readers') at the main
+    // thread's priority, the readers' below it.
+    let connections = nice_of("sqlx-sqlite");
+    assert!(connections.contains(&main), "{threads:?}");
+    assert!(connections.contains(&lowered), "{threads:?}");
+    assert!(connections.iter().all(|&n| n == main || n == lowered), "{threads:?}");
+
+    let Some(pg) = PgDatabase::create().await else { return };
+    let pg_dir = tempfile::tempdir().unwrap();
+    let on_postgres = Server::start(pg_dir.path(), &pg.url, free_port()).await;
+    let threads = threads_of(on_postgres.child.id().unwrap());
+    assert!(threads.iter().all(|(_, nice)| *nice == main), "{threads:?}");
 }
