@@ -114,7 +114,12 @@ impl TestApp {
         config.public_url = format!("http://127.0.0.1:{port}").parse().unwrap();
         adjust(&mut config);
 
+        // Every test starts at the beginning of an hour on its own clock: the rate limits count
+        // in fixed windows of a minute or an hour (`rate_limit`), and a test that spends a
+        // limit's allowance must not see a window end in the middle of it (a burst of 60
+        // follows that crossed a minute's end was once let through).
         let clock = Clock::default();
+        to_start_of_window(&clock, murmur::clock::HOUR);
         let app = Application::build_with_clock(config, clock.clone())
             .await
             .expect("the application builds");
@@ -138,6 +143,12 @@ impl TestApp {
             server: Some(server),
             pg,
         })
+    }
+
+    /// Moves the test clock to just after the start of a rate-limit window, so a test's
+    /// requests from here on all fall in one window however long they take.
+    pub fn at_start_of_window(&self, window: murmur::clock::Millis) {
+        to_start_of_window(&self.clock, window);
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -294,4 +305,9 @@ impl Drop for PgDatabase {
         })
         .join();
     }
+}
+
+fn to_start_of_window(clock: &Clock, window: murmur::clock::Millis) {
+    let now = clock.now();
+    clock.advance(Duration::from_millis((window - now.rem_euclid(window) + 10) as u64));
 }

@@ -32,13 +32,6 @@ where
     statuses
 }
 
-/// Moves the test clock to just after the start of a rate-limit window (the limits count in
-/// fixed windows), so a test's requests all fall in one window however long they take.
-fn at_start_of_window(app: &TestApp, window: i64) {
-    let now = app.clock.now();
-    app.clock.advance(Duration::from_millis((window - now.rem_euclid(window) + 10) as u64));
-}
-
 fn tally(statuses: &[u16], status: u16) -> usize {
     statuses.iter().filter(|s| **s == status).count()
 }
@@ -61,7 +54,7 @@ async fn fifty_parallel_verifies_of_one_link_make_one_session(app: TestApp) {
 }
 
 async fn twenty_parallel_sign_ups_with_one_invite_make_one_account(app: TestApp) {
-    at_start_of_window(&app, HOUR);
+    app.at_start_of_window(HOUR);
     let code = operator_code(&app).await;
     let emails: Vec<String> = (0..20).map(|i| format!("person{i:02}@example.com")).collect();
     // Twenty requests from one network: exactly its hourly allowance of links.
@@ -94,7 +87,7 @@ async fn twenty_parallel_sign_ups_with_one_invite_make_one_account(app: TestApp)
 }
 
 async fn people_with_one_name_signing_up_at_once_each_get_an_account(app: TestApp) {
-    at_start_of_window(&app, HOUR);
+    app.at_start_of_window(HOUR);
     // Twenty addresses with one local part: their usernames all start from "sam".
     let emails: Vec<String> = (0..20).map(|i| format!("sam@site{i:02}.example")).collect();
     let mut links = Vec::new();
@@ -123,7 +116,7 @@ async fn a_hundred_parallel_likes_make_one_like(app: TestApp) {
     let bob = app.member("bob").await;
     let hers = id(&write(&app, &ada, "Like me").await);
     let url = app.url(&format!("/api/posts/{hers}/like"));
-    at_start_of_window(&app, MINUTE);
+    app.at_start_of_window(MINUTE);
 
     let statuses = all_at_once(100, || bob.client.post(&url).send()).await;
     assert_eq!(tally(&statuses, 200), 100, "under the limit of 120 a minute: {statuses:?}");
@@ -149,7 +142,7 @@ async fn a_hundred_parallel_likes_make_one_like(app: TestApp) {
 async fn parallel_invite_generation_never_overdraws(app: TestApp) {
     let ada = app.member("ada").await;
     let url = app.url("/api/invites");
-    at_start_of_window(&app, MINUTE);
+    app.at_start_of_window(MINUTE);
 
     let statuses = all_at_once(30, || ada.client.post(&url).send()).await;
 
@@ -180,7 +173,7 @@ async fn thirty_parallel_follows_are_counted_exactly(app: TestApp) {
         fans.push(app.member(&format!("fan{i:02}")).await);
     }
     let body = json!({ "followingId": star.id });
-    at_start_of_window(&app, MINUTE);
+    app.at_start_of_window(MINUTE);
 
     let answers = futures::future::join_all(
         fans.iter().map(|fan| fan.client.post(app.url("/api/follows")).json(&body).send()),
@@ -286,7 +279,7 @@ async fn ten_parallel_puts_to_one_upload_url_store_one_image(app: TestApp) {
 
 async fn parallel_link_requests_never_pass_the_hourly_limit(app: TestApp) {
     let ada = app.member("ada").await;
-    at_start_of_window(&app, HOUR);
+    app.at_start_of_window(HOUR);
     let url = app.url("/api/auth/request-login-link");
     let body = json!({ "email": ada.email });
 
