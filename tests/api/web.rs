@@ -1,4 +1,4 @@
-//! The web app's document: what it carries for the first screen (src/web.rs). Each test is
+//! The web app's document: what it carries for the first screen (src/web). Each test is
 //! skipped when the web app is not built (`npm --prefix web run build`), as the server then
 //! answers 503 for every page.
 
@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::both_databases;
 use crate::common::{TestApp, client_for};
 use crate::media::{png, uploaded};
-use crate::posts::{follow, get, id, post, write};
+use crate::posts::{follow, get, id, post, put, write};
 
 const BLOCK_START: &str = r#"<script type="application/json" id="murmur-first-screen">"#;
 
@@ -78,12 +78,16 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/member-routes-"#), "{html}");
     assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/home-"#), "{html}");
     assert!(!html.contains("/assets/landing-"), "a member is not sent the landing page: {html}");
-    // The picture of the shell, before the app's root, with Home as the current page.
+    // The picture of the shell, before the app's root, with Home as the current page, and
+    // Home's first four posts drawn in it.
     let shell = prepaint(&html);
     // Home and nothing else, once in the sidebar and once in the bottom bar.
     assert_eq!(shell.matches(r#"aria-current="page""#).count(), 2, "{shell}");
     assert_eq!(shell.matches(r#"<a aria-current="page" href="/" "#).count(), 2, "{shell}");
     assert!(!shell.contains("@ada"), "nothing of the member is in it: {shell}");
+    assert_eq!(shell.matches("<article ").count(), 4, "{shell}");
+    assert!(shell.contains(">post 21</p>") && shell.contains(">post 18</p>"), "{shell}");
+    assert!(!shell.contains("Loading..."), "{shell}");
 
     // Another page: who is asking, but not Home's posts or chunk.
     let (_, html) = document(&app, &ada.client, "/discover").await.unwrap();
@@ -92,8 +96,11 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert!(screen.get("feed").is_none(), "{screen}");
     assert!(html.contains("/assets/member-routes-"));
     assert!(!html.contains("/assets/home-"));
-    // The same shell, with no menu item as the current page.
-    assert!(!prepaint(&html).contains("aria-current"), "{html}");
+    // The same shell, with no menu item as the current page, and what the screen shows while
+    // its scripts are on their way.
+    let shell = prepaint(&html);
+    assert!(!shell.contains("aria-current"), "{html}");
+    assert!(shell.contains("Loading...") && !shell.contains("<article"), "{shell}");
 }
 
 const PREPAINT: &str = r#"<div id="murmur-prepaint""#;
@@ -108,7 +115,7 @@ fn prepaint(html: &str) -> &str {
     let shell = &html[start..end];
     let tag_end = shell.find('>').unwrap();
     assert!(shell[..tag_end].contains(" inert"), "nothing in it can be focused: {shell}");
-    assert!(shell.contains(r#"<main id="main""#) && shell.contains("Loading..."), "{shell}");
+    assert!(shell.contains(r#"<main id="main""#), "{shell}");
     assert!(!shell.contains("<script"), "{shell}");
     shell
 }
@@ -123,6 +130,52 @@ async fn text_a_member_wrote_cannot_leave_the_data_block(app: TestApp) {
     assert!(!raw.contains(['<', '>', '&']), "markup characters are escaped: {raw}");
     let screen = first_screen(&html);
     assert_eq!(screen["feed"][0]["content"], hostile, "the text is kept as written");
+}
+
+/// The cards in Home's picture (src/web/cards.rs): how many, in the feed's order.
+fn pictured(html: &str) -> Vec<&str> {
+    let shell = prepaint(html);
+    shell.split("<article ").skip(1).map(|card| &card[..card.find("</article>").expect("a closed card")]).collect()
+}
+
+async fn home_draws_its_first_posts_with_what_members_wrote_as_text(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    let hostile = r#"<img src=x onerror="alert(1)"> & 'quotes'"#;
+    let (status, body) = put(&app, &bob, "/api/users/profile", Some(json!({ "displayName": hostile }))).await;
+    assert_eq!(status, 200, "{body}");
+    write(&app, &bob, "</div></main><script>alert(2)</script> hi @ada, mail ada@example.com").await;
+    let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
+    let cards = pictured(&html);
+    assert_eq!(cards.len(), 1, "{html}");
+    let card = cards[0];
+    assert!(!card.contains("<img src=x") && !card.contains("<script>") && !card.contains("</main>"), "{card}");
+    assert!(card.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#x27;quotes&#x27;"), "{card}");
+    assert!(card.contains("&lt;/div&gt;&lt;/main&gt;&lt;script&gt;alert(2)&lt;/script&gt; hi "), "{card}");
+    assert!(card.contains(r#"<a href="/profile/ada" class="font-medium text-primary hover:underline">@ada</a>, mail ada@example.com"#), "{card}");
+    assert!(card.contains(r#"<span class="truncate text-muted-foreground">@bob</span>"#), "{card}");
+    assert!(card.contains(">just now</time>"), "{card}");
+}
+
+async fn home_draws_posts_up_to_the_first_with_a_poll(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    write(&app, &bob, "before the poll").await;
+    let (status, body) =
+        post(&app, &bob, "/api/posts", json!({ "content": "Tea?", "pollOptions": ["Yes", "No"] })).await;
+    assert_eq!(status, 201, "{body}");
+    // The newest is a poll: the app draws it; the picture says the screen is loading.
+    let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
+    assert!(pictured(&html).is_empty(), "{html}");
+    assert!(prepaint(&html).contains("Loading..."), "{html}");
+    // One post above it: that one is drawn, and the drawing stops there.
+    write(&app, &bob, "after the poll").await;
+    let (_, html) = document(&app, &ada.client, "/").await.unwrap();
+    let cards = pictured(&html);
+    assert_eq!(cards.len(), 1, "{html}");
+    assert!(cards[0].contains(">after the poll</p>"), "{html}");
 }
 
 async fn home_preloads_its_first_image(app: TestApp) {
@@ -162,6 +215,8 @@ both_databases!(
     a_visitors_document_says_nobody_is_asking,
     a_members_home_carries_who_is_asking_and_the_first_friends_page,
     text_a_member_wrote_cannot_leave_the_data_block,
+    home_draws_its_first_posts_with_what_members_wrote_as_text,
+    home_draws_posts_up_to_the_first_with_a_poll,
     home_preloads_its_first_image,
     the_document_is_served_while_the_database_is_not,
 );

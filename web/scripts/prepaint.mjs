@@ -1,6 +1,8 @@
 // Renders the member shell's picture (src/app/prepaint.tsx) to static HTML after `vite build`,
-// for the server to put into a member's document (src/web.rs): dist/.murmur/prepaint.json,
-// `{ "home": …, "other": … }` (Home marked as the current page, or no page). Under dist/ so it
+// for the server to put into a member's document (src/web): dist/.murmur/prepaint.json,
+// `{ "home": …, "other": …, "cardsSlot": …, "icons": {…} }`: Home's frame (Home marked as the
+// current page) with the place of its first posts, the shell with no page marked, what marks
+// that place, and the post card's icons the server draws those posts with. Under dist/ so it
 // is embedded with the build; under a dot-folder, which the server never serves as a file.
 //
 // Vite's own SSR loader compiles the components as the app's build does (TSX, the `@/` alias),
@@ -15,14 +17,26 @@ const vite = await createServer({
   logLevel: 'error',
 })
 try {
-  const { renderPrepaint } = await vite.ssrLoadModule('/src/app/prepaint.tsx')
-  const prepaint = { home: renderPrepaint('/'), other: renderPrepaint('other') }
-  for (const [name, html] of Object.entries(prepaint)) {
-    // The server splices it into the document as is: make sure it is what we think it is.
-    if (!html.includes('<main id="main"') || /<script|\sstyle=|\son\w+=/i.test(html)) {
-      throw new Error(`the ${name} prepaint is not the plain shell it should be:\n${html}`)
+  const { renderPrepaint, firstCardsSlot, renderCardIcons, FIRST_CARDS_ID } = await vite.ssrLoadModule('/src/app/prepaint.tsx')
+  const shells = { home: renderPrepaint('/'), other: renderPrepaint('other') }
+  // The server splices these into the document as they are: make sure they are what we think,
+  // markup that runs nothing. (Style attributes are plain; Radix's tabs write two.)
+  const plain = (name, html) => {
+    if (/<script|\son\w+=|javascript:/i.test(html)) {
+      throw new Error(`the ${name} prepaint is not the plain HTML it should be:\n${html}`)
     }
   }
+  for (const [name, html] of Object.entries(shells)) {
+    plain(name, html)
+    if (!html.includes('<main id="main"')) throw new Error(`the ${name} prepaint has no <main>:\n${html}`)
+  }
+  const cardsSlot = `<div id="${FIRST_CARDS_ID}">${firstCardsSlot()}</div>`
+  if (shells.home.split(cardsSlot).length !== 2) {
+    throw new Error(`Home's prepaint does not hold the place of its posts once:\n${shells.home}`)
+  }
+  const icons = renderCardIcons()
+  for (const [name, svg] of Object.entries(icons)) plain(`${name} icon`, svg)
+  const prepaint = { ...shells, cardsSlot, icons }
   const out = new URL('../dist/.murmur/', import.meta.url).pathname
   mkdirSync(out, { recursive: true })
   writeFileSync(`${out}prepaint.json`, JSON.stringify(prepaint))

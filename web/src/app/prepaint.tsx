@@ -1,4 +1,6 @@
+import type * as React from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
+import { Heart, MessageCircle, Repeat2, Share, Trash2 } from 'lucide-react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Router } from 'wouter'
 import { ThemeProvider } from '@/components/theme/theme-provider'
@@ -6,19 +8,28 @@ import { ComposeProvider } from '@/features/posts/components/compose-provider'
 import { MemberLayout } from './layouts/member-layout'
 import { PageLoading } from './member-routes'
 import { PREPAINT_ID } from './prepaint-done'
+import { HomeHeader, HomeTabs } from './routes/home'
+
+/**
+ * Where Home's picture has its first Friends posts: the server draws them there (src/web/cards.rs)
+ * when it has them, and leaves "Loading..." otherwise.
+ */
+export const FIRST_CARDS_ID = 'murmur-first-cards'
 
 /**
  * The member shell as static HTML, drawn by the browser before any script has run.
  *
  * Why: a member's first screen waits for ~150 KB of scripts to download and run, which on a
  * slow phone is most of 3 seconds of an empty page (docs/performance-web.md). The server puts
- * this picture of the shell (menus, bar, "Loading...") into a member's document (src/web.rs),
+ * this picture of the shell (menus, bar, "Loading...") into a member's document (src/web),
  * so the page shows at once what it will show when the shell's scripts have run, and the app
- * then draws over it and removes it (`PrepaintDone`).
+ * then draws over it and removes it (`PrepaintDone`). On Home the picture is Home's own frame
+ * (title, tabs, composer), and the server draws the first Friends posts into it
+ * (`FIRST_CARDS_ID`): they are Home's largest paint, which then no longer waits for the scripts.
  *
  * It is rendered at build time from the shell's own components (scripts/prepaint.mjs), so
  * there is one shell to keep, not a copy in HTML. It holds nothing about the member (it is the
- * same for everyone): who they are arrives with the app.
+ * same for everyone): who they are arrives with the app, and their posts with the server.
  *
  * The picture lies over the page (`fixed`), so the app's own elements never move when it goes
  * (no layout shift), and it is `inert`: nothing in it can be focused or clicked, and screen
@@ -27,18 +38,55 @@ import { PREPAINT_ID } from './prepaint-done'
 export function renderPrepaint(path: '/' | 'other'): string {
   // "other": a path no menu item is for, so none is marked as the current page.
   const ssrPath = path === '/' ? '/' : '/-'
+  const screen =
+    path === '/' ? (
+      <>
+        <HomeHeader />
+        <HomeTabs
+          friends={
+            <div id={FIRST_CARDS_ID}>
+              <PageLoading />
+            </div>
+          }
+          forYou={null}
+        />
+      </>
+    ) : (
+      <PageLoading />
+    )
   const shell = renderToStaticMarkup(
     <ThemeProvider>
       <QueryClientProvider client={new QueryClient()}>
         <Router ssrPath={ssrPath}>
           <ComposeProvider>
-            <MemberLayout>
-              <PageLoading />
-            </MemberLayout>
+            <MemberLayout>{screen}</MemberLayout>
           </ComposeProvider>
         </Router>
       </QueryClientProvider>
     </ThemeProvider>,
   )
   return `<div id="${PREPAINT_ID}" class="fixed inset-0 z-50 overflow-hidden bg-background" inert>${shell}</div>`
+}
+
+/** What the server puts in Home's picture in place of `FIRST_CARDS_ID`'s "Loading...". */
+export function firstCardsSlot(): string {
+  return renderToStaticMarkup(<PageLoading />)
+}
+
+/**
+ * The icons of a post card (post-card.tsx), with the classes the card gives them, for the
+ * server's drawing of the first posts (src/web/cards.rs): lucide's SVGs come from here rather
+ * than from a copy of their paths in the server.
+ */
+export function renderCardIcons(): Record<string, string> {
+  const icon = (element: React.ReactElement) => renderToStaticMarkup(element)
+  return {
+    reply: icon(<MessageCircle className="size-4" aria-hidden="true" />),
+    repost: icon(<Repeat2 className="size-4" aria-hidden="true" />),
+    like: icon(<Heart className="size-4" aria-hidden="true" />),
+    liked: icon(<Heart className="size-4 fill-current" aria-hidden="true" />),
+    share: icon(<Share className="size-4" aria-hidden="true" />),
+    delete: icon(<Trash2 className="size-4" aria-hidden="true" />),
+    reposted: icon(<Repeat2 className="size-3.5" aria-hidden="true" />),
+  }
 }

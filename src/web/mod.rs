@@ -10,7 +10,10 @@
 //! For the same reason the document preloads the chunks of the screen it will show (the landing
 //! page's for a visitor, the member screens' for a member) and Home's first image. Mastodon's
 //! `initial_state` block does the same. A member's document also starts with a picture of the
-//! member shell in static HTML (`PREPAINT`), which the browser draws before the scripts arrive.
+//! member shell in static HTML (`PREPAINT`), which the browser draws before the scripts arrive;
+//! on Home with the first posts drawn into it (`cards`).
+
+mod cards;
 
 use std::sync::LazyLock;
 
@@ -60,13 +63,13 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         return file_response("index.html", index, "no-cache");
     }
     let is_home = path.is_empty();
-    let (head, prepaint) = first_screen(&state, &mut parts, is_home).await;
+    let (head, picture) = first_screen(&state, &mut parts, is_home).await;
     let html = String::from_utf8_lossy(&index.data);
     let html = match html.split_once("</head>") {
         Some((before, after)) => format!("{before}{head}</head>{after}"),
         None => html.into_owned(),
     };
-    let html = html.replacen(ROOT, &format!("{prepaint}{ROOT}"), 1);
+    let html = html.replacen(ROOT, &format!("{picture}{ROOT}"), 1);
     let mut response = html.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
@@ -89,20 +92,20 @@ struct FirstScreen {
 
 /// The tags the document gets before `</head>`: the data block and the preloads of the screen
 /// it will show; and, for a member, the picture of the shell that goes before the app's root
-/// (`PREPAINT`).
+/// (`PREPAINT`), on Home with its first posts.
 /// Both empty when the database could not be asked: the app then asks for itself, as it does
 /// under Vite's dev server.
 async fn first_screen(
     state: &AppState,
     parts: &mut axum::http::request::Parts,
     is_home: bool,
-) -> (String, &'static str) {
+) -> (String, String) {
     let current = match CurrentUser::from_request_parts(parts, state).await {
         Ok(current) => Some(current),
         Err(crate::error::Error::Unauthorized) => None,
         Err(error) => {
             tracing::warn!(?error, "the document goes without its first screen");
-            return (String::new(), "");
+            return (String::new(), String::new());
         }
     };
     let screen = match current {
@@ -112,11 +115,11 @@ async fn first_screen(
                 Ok(me) => me,
                 // The session outlived its member (deleted): a visitor.
                 Err(crate::error::Error::Unauthorized) => {
-                    return (data_block(&FirstScreen { me: None, feed: None }), "");
+                    return (data_block(&FirstScreen { me: None, feed: None }), String::new());
                 }
                 Err(error) => {
                     tracing::warn!(?error, "the document goes without its first screen");
-                    return (String::new(), "");
+                    return (String::new(), String::new());
                 }
             };
             let feed = if is_home {
@@ -135,32 +138,49 @@ async fn first_screen(
         }
     };
     let mut head = data_block(&screen);
-    if screen.me.is_none() {
+    let Some(me) = &screen.me else {
         head.push_str(&CHUNKS.landing);
-        return (head, "");
-    }
+        return (head, String::new());
+    };
     head.push_str(&CHUNKS.member);
-    if is_home {
-        head.push_str(&CHUNKS.home);
-        if let Some(image) = screen.feed.as_deref().and_then(first_image) {
-            head.push_str(&image);
-        }
+    if !is_home {
+        return (head, PREPAINT.other.clone());
     }
-    (head, if is_home { &PREPAINT.home } else { &PREPAINT.other })
+    head.push_str(&CHUNKS.home);
+    let feed = screen.feed.as_deref().unwrap_or_default();
+    if let Some(image) = first_image(feed) {
+        head.push_str(&image);
+    }
+    let drawn = cards::first_cards(feed, me.id, state.clock.now(), &PREPAINT.icons);
+    let picture = match drawn {
+        Some(cards) if !PREPAINT.cards_slot.is_empty() => {
+            PREPAINT.home.replacen(&PREPAINT.cards_slot, &format!(r#"<div id="{FIRST_CARDS_ID}">{cards}</div>"#), 1)
+        }
+        _ => PREPAINT.home.clone(),
+    };
+    (head, picture)
 }
+
+/// Where Home's picture has its first posts (`FIRST_CARDS_ID` in web/src/app/prepaint.tsx).
+const FIRST_CARDS_ID: &str = "murmur-first-cards";
 
 /// The app's root element in index.html; a member's picture of the shell goes before it.
 const ROOT: &str = r#"<div id="root">"#;
 
 /// The member shell as static HTML (web/src/app/prepaint.tsx, rendered by the web build into
 /// `.murmur/prepaint.json`): what a member's document shows before its scripts have run, over
-/// the page until the app has drawn its own. With Home marked as the current page, or none.
-/// It is the same for everyone (nothing about the member is in it); empty if the build has
+/// the page until the app has drawn its own. Home's frame with Home marked as the current page,
+/// or the shell with none. It is the same for everyone (nothing about the member is in it)
+/// until the server draws Home's first posts in place of `cards_slot`; empty if the build has
 /// none (Vite's dev server).
 #[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
 struct Prepaint {
     home: String,
     other: String,
+    /// The place of Home's first posts in `home`, "Loading..." until they are drawn there.
+    cards_slot: String,
+    icons: cards::Icons,
 }
 
 static PREPAINT: LazyLock<Prepaint> = LazyLock::new(|| {
@@ -179,13 +199,6 @@ fn data_block(value: &FirstScreen) -> String {
     format!(r#"<script type="application/json" id="{FIRST_SCREEN_ID}">{json}</script>"#)
 }
 
-/// Posts whose images the app loads first (`PRIORITY_POSTS` in post-list.tsx).
-const PRIORITY_POSTS: usize = 2;
-/// The `sizes` of a post's only image (`SIZES_ALONE` in post-images.tsx): the preload must ask
-/// exactly what the `<img>` will, or the browser fetches the picture twice.
-const SIZES_ALONE: &str = "(min-width: 1024px) 586px, calc(100vw - 86px)";
-const SIZES_IN_GRID: &str = "(min-width: 1024px) 291px, calc(50vw - 45px)";
-
 /// A preload of the first image of the first posts, usually Home's largest paint, so that it
 /// downloads beside the scripts instead of after them. Only uploads (`/objects/{id}`) have the
 /// copies the `srcset` names (`variantSrcSet` in web/src/lib/image-variants.ts); other URLs are
@@ -193,18 +206,17 @@ const SIZES_IN_GRID: &str = "(min-width: 1024px) 291px, calc(50vw - 45px)";
 fn first_image(feed: &[Post]) -> Option<String> {
     let post = feed
         .iter()
-        .take(PRIORITY_POSTS)
+        .take(cards::PRIORITY_POSTS)
         .map(|post| post.repost_of.as_deref().unwrap_or(post))
         .find(|post| !post.image_urls.is_empty())?;
     let url = &post.image_urls[0];
-    if !url.strip_prefix("/objects/").is_some_and(crate::media::is_media_id) {
+    if !cards::is_upload(url) {
         return None;
     }
-    let sizes = if post.image_urls.len() == 1 { SIZES_ALONE } else { SIZES_IN_GRID };
-    let srcset: Vec<String> = crate::media::VARIANT_WIDTHS.iter().map(|w| format!("{url}/{w} {w}w")).collect();
+    let sizes = if post.image_urls.len() == 1 { cards::SIZES_ALONE } else { cards::SIZES_IN_GRID };
     Some(format!(
         r#"<link rel="preload" as="image" href="{url}/640" imagesrcset="{}" imagesizes="{sizes}" fetchpriority="high">"#,
-        html_attribute(&srcset.join(", "))
+        html_attribute(&cards::src_set(url))
     ))
 }
 
