@@ -5,7 +5,7 @@ import { fileURLToPath, URL } from 'node:url'
 
 export default defineConfig({
   // The first screen's chunks (the landing page's for visitors, the member screens' for members)
-  // are preloaded by the server, which knows who is asking (src/web.rs).
+  // are preloaded by the server, which knows who is asking (src/web/mod.rs).
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
@@ -17,7 +17,7 @@ export default defineConfig({
     // keep every asset a real file.
     assetsInlineLimit: 0,
     // .vite/manifest.json: the server reads it to preload the first screen's chunks in the
-    // document (src/web.rs).
+    // document (src/web/mod.rs).
     manifest: true,
   },
   server: {

@@ -75,8 +75,9 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert_eq!(screen["feed"], page);
     assert_eq!(screen["feed"].as_array().unwrap().len(), 20);
     // The member shell's and Home's chunks are preloaded with the document.
-    assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/member-routes-"#), "{html}");
-    assert!(html.contains(r#"<link rel="modulepreload" crossorigin href="/assets/home-"#), "{html}");
+    // (at low priority: see below).
+    assert!(html.contains(r#"<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/member-routes-"#), "{html}");
+    assert!(html.contains(r#"<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/home-"#), "{html}");
     assert!(!html.contains("/assets/landing-"), "a member is not sent the landing page: {html}");
     // The picture of the shell, before the app's root, with Home as the current page, and
     // Home's first four posts drawn in it.
@@ -88,6 +89,9 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert_eq!(shell.matches("<article ").count(), 4, "{shell}");
     assert!(shell.contains(">post 21</p>") && shell.contains(">post 18</p>"), "{shell}");
     assert!(!shell.contains("Loading..."), "{shell}");
+    // With the posts drawn, the scripts are fetched after what the picture shows.
+    assert!(html.contains(r#"<script type="module" fetchpriority="low" crossorigin src="/assets/index-"#), "{html}");
+    assert!(!html.contains(r#"<link rel="modulepreload" crossorigin"#), "every script is low: {html}");
 
     // Another page: who is asking, but not Home's posts or chunk.
     let (_, html) = document(&app, &ada.client, "/discover").await.unwrap();
@@ -101,6 +105,8 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     let shell = prepaint(&html);
     assert!(!shell.contains("aria-current"), "{html}");
     assert!(shell.contains("Loading...") && !shell.contains("<article"), "{shell}");
+    // The scripts draw this screen: they come first.
+    assert!(!html.contains("fetchpriority=\"low\""), "{html}");
 }
 
 const PREPAINT: &str = r#"<div id="murmur-prepaint""#;
@@ -170,6 +176,7 @@ async fn home_draws_posts_up_to_the_first_with_a_poll(app: TestApp) {
     let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
     assert!(pictured(&html).is_empty(), "{html}");
     assert!(prepaint(&html).contains("Loading..."), "{html}");
+    assert!(!html.contains("fetchpriority=\"low\""), "the scripts draw the first screen: {html}");
     // One post above it: that one is drawn, and the drawing stops there.
     write(&app, &bob, "after the poll").await;
     let (_, html) = document(&app, &ada.client, "/").await.unwrap();

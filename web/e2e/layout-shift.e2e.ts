@@ -171,7 +171,7 @@ describe.skipIf(!hasMurmur)('Home with images', () => {
     await page.goto('/')
     await appDrawn(page)
     await imagesSettled(page)
-    // Who is asking and the first page came with the document (src/web.rs).
+    // Who is asking and the first page came with the document (src/web/mod.rs).
     expect(requests.filter((path) => /^\/api\/(auth\/(me|user)|posts\/feed)/.test(path))).toEqual([])
     // The document preloads the first image, and the <img> uses the preloaded copy rather than
     // fetching another (the attributes themselves are checked in tests/api/web.rs).

@@ -4,7 +4,7 @@ import { postKeys } from '@/features/posts/api/keys'
 import type { Post, User } from '@/lib/types'
 
 /**
- * What the server puts in the document for the first screen (src/web.rs): who is asking (null
+ * What the server puts in the document for the first screen (src/web/mod.rs): who is asking (null
  * for a visitor) and, when a member opens Home, the first page of the Friends feed. With it the
  * first screen is drawn as soon as the scripts have run, without asking /api/auth/me and then
  * the feed one after the other. Under Vite's dev server there is none and the app asks.
