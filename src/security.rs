@@ -87,8 +87,10 @@ fn origin_matches(state: &AppState, headers: &HeaderMap, value: &str) -> bool {
 
 fn security_headers(state: &AppState) -> Vec<(HeaderName, HeaderValue)> {
     let extra = state.media.external_origin().unwrap_or_default();
+    // The one inline script the documents carry, by its hash (`web::THEME_INIT`).
+    let theme = crate::web::THEME_INIT.as_ref().map(|script| format!(" {}", script.hash)).unwrap_or_default();
     let csp = format!(
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+        "default-src 'self'; script-src 'self'{theme}; style-src 'self' 'unsafe-inline'; \
          img-src 'self' data: blob: {extra}; media-src 'self'; font-src 'self'; \
          connect-src 'self' {extra}; object-src 'none'; base-uri 'none'; \
          frame-ancestors 'none'; form-action 'self'"

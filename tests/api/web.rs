@@ -48,6 +48,19 @@ async fn a_visitors_document_says_nobody_is_asking(app: TestApp) {
     );
     assert!(html.contains("<div id=\"root\">"));
     assert!(!html.contains(PREPAINT), "a visitor gets no picture of the member shell");
+    // The theme is set by a script in the document, which the policy allows by its hash alone.
+    assert!(!html.contains(r#"src="/theme-init.js""#), "{html}");
+    let start = html.find("<script>").expect("the inline theme script") + "<script>".len();
+    let code = &html[start..start + html[start..].find("</script>").unwrap()];
+    assert!(code.contains("vite-ui-theme"), "{code}");
+    let hash = {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(code.as_bytes()))
+    };
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains(&format!("script-src 'self' 'sha256-{hash}';")), "{csp}");
+    assert!(!csp.contains("unsafe-inline'; style-src") && html.matches("<script>").count() == 1, "{csp}");
     // Documents depend on who asks: no shared cache may keep one.
     assert_eq!(headers["cache-control"], "private, no-cache");
     assert_eq!(headers["vary"], "Cookie");

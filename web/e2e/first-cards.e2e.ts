@@ -134,6 +134,9 @@ describe.skipIf(!hasMurmur)("Home's first posts drawn by the server", () => {
     await pictured.first().waitFor()
     const count = await pictured.count()
     expect(count).toBe(4)
+    // The theme was set before the first paint by the document's own script, which the
+    // Content-Security-Policy lets run by its hash (src/web/mod.rs), with no other script yet.
+    expect(await page.evaluate(() => document.documentElement.className)).toMatch(/\b(light|dark)\b/)
     await screenshot(page, `${size}-home-first-cards-before-scripts`)
     const fromServer = await drawn(page, '#murmur-prepaint article', count)
 
