@@ -69,13 +69,16 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         Some((before, after)) => format!("{before}{head}</head>{after}"),
         None => html.into_owned(),
     };
-    let mut html = html.replacen(ROOT, &format!("{picture}{ROOT}"), 1);
-    if let Some(theme) = THEME_INIT.as_ref() {
-        html = html.replacen(THEME_INIT_TAG, &theme.tag, 1);
-    }
+    // The document's own tags are changed before the picture, with what members wrote in it,
+    // goes in (it is escaped, so it could not match them anyway).
+    let mut html = match THEME_INIT.as_ref() {
+        Some(theme) => html.replacen(THEME_INIT_TAG, &theme.tag, 1),
+        None => html,
+    };
     if drawn {
         html = after_the_first_screen(&html);
     }
+    let html = html.replacen(ROOT, &format!("{picture}{ROOT}"), 1);
     let mut response = html.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
