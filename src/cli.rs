@@ -69,6 +69,8 @@ pub enum InviteCommand {
     },
 }
 
+// The command line is parsed once, at start-up: a variant's size costs nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum WaitlistCommand {
     /// List waiting addresses, oldest first.

@@ -34,7 +34,9 @@ async fn checksum(app: &TestApp) -> String {
     .await
     .unwrap();
     hash.update(format!("{users:?}"));
-    let posts: Vec<(i64, i64, String, i64, Option<i64>, Option<i64>, i64)> = sqlx::query_as(
+    // id, author, content, created_at, reply_to_id, repost_of_id, like_count
+    type PostRow = (i64, i64, String, i64, Option<i64>, Option<i64>, i64);
+    let posts: Vec<PostRow> = sqlx::query_as(
         "SELECT id, author_id, content, created_at, reply_to_id, repost_of_id, like_count FROM posts ORDER BY id",
     )
     .fetch_all(db)
