@@ -10,6 +10,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod feeds;
+pub mod html;
 pub mod follows;
 pub mod invites;
 pub mod mail;

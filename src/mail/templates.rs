@@ -3,6 +3,7 @@
 //! is ASCII so parts stay readable in any client.
 
 use super::Email;
+use crate::html::escape;
 
 /// A sign-up link: following it creates the account.
 pub fn sign_up_link(to: &str, link: &str) -> Email {
@@ -86,21 +87,6 @@ fn html_page(title: &str, body: &str) -> String {
     )
 }
 
-/// Escapes text for HTML content and double-quoted attributes.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            other => out.push(other),
-        }
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {
@@ -125,10 +111,5 @@ mod tests {
         let email = waitlist_invite("ada@example.com", "ABCD1234EFGH", "https://murmur.example/?login=1");
         assert!(email.text.contains("ABCD1234EFGH") && email.html.contains("ABCD1234EFGH"));
         assert!(email.text.contains("https://murmur.example/?login=1"));
-    }
-
-    #[test]
-    fn html_is_escaped() {
-        assert_eq!(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
     }
 }

@@ -23,6 +23,7 @@ use chrono::DateTime;
 use serde::Deserialize;
 
 use crate::clock::Millis;
+use crate::html::escape;
 use crate::posts::Post;
 
 /// How many posts the picture draws at most: more than a phone's or a desktop's first screen
@@ -108,7 +109,7 @@ fn card(html: &mut String, shown: &Post, viewer: i64, now: Millis, priority: boo
     let name = escape(&post.author.display_name);
     let _ = write!(
         out,
-        r#"<div class="flex gap-3"><a href="/profile/{username}" aria-label="{name}&#x27;s profile" class="shrink-0 self-start rounded-full">"#
+        r#"<div class="flex gap-3"><a href="/profile/{username}" aria-label="{name}&#39;s profile" class="shrink-0 self-start rounded-full">"#
     );
     avatar(&mut out, &post.author.display_name, post.author.profile_image_url.as_deref());
     let _ = write!(
@@ -291,22 +292,6 @@ fn relative_time(iso: &str, now: Millis) -> String {
     "just now".to_string()
 }
 
-/// Text for HTML, in an element or a quoted attribute.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,8 +332,7 @@ mod tests {
     }
 
     #[test]
-    fn member_text_is_escaped_everywhere() {
-        assert_eq!(escape(r#"<script>"x" & 'y'"#), "&lt;script&gt;&quot;x&quot; &amp; &#x27;y&#x27;");
+    fn an_initial_is_the_first_letter_in_capitals() {
         assert_eq!(initial("  élan"), "É");
         assert_eq!(initial("   "), "?");
     }

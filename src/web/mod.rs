@@ -277,12 +277,8 @@ fn first_image(feed: &[Post]) -> Option<String> {
     let sizes = if post.image_urls.len() == 1 { cards::SIZES_ALONE } else { cards::SIZES_IN_GRID };
     Some(format!(
         r#"<link rel="preload" as="image" href="{url}/640" imagesrcset="{}" imagesizes="{sizes}" fetchpriority="high">"#,
-        html_attribute(&cards::src_set(url))
+        crate::html::escape(&cards::src_set(url))
     ))
-}
-
-fn html_attribute(text: &str) -> String {
-    text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
 }
 
 /// `<link rel="modulepreload">` tags for the first screens' chunks, from Vite's manifest.
@@ -315,7 +311,7 @@ static CHUNKS: LazyLock<Chunks> = LazyLock::new(|| {
         files
             .iter()
             .filter(|file| !skip.contains(file))
-            .map(|file| format!(r#"<link rel="modulepreload" crossorigin href="/{}">"#, html_attribute(file)))
+            .map(|file| format!(r#"<link rel="modulepreload" crossorigin href="/{}">"#, crate::html::escape(file)))
             .collect()
     };
     let home_skip: Vec<String> = seen.iter().chain(member.iter()).cloned().collect();

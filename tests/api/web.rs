@@ -170,7 +170,7 @@ async fn home_draws_its_first_posts_with_what_members_wrote_as_text(app: TestApp
     assert_eq!(cards.len(), 1, "{html}");
     let card = cards[0];
     assert!(!card.contains("<img src=x") && !card.contains("<script>") && !card.contains("</main>"), "{card}");
-    assert!(card.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#x27;quotes&#x27;"), "{card}");
+    assert!(card.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;quotes&#39;"), "{card}");
     assert!(card.contains("&lt;/div&gt;&lt;/main&gt;&lt;script&gt;alert(2)&lt;/script&gt; hi "), "{card}");
     assert!(card.contains(r#"<a href="/profile/ada" class="font-medium text-primary hover:underline">@ada</a>, mail ada@example.com"#), "{card}");
     assert!(card.contains(r#"<span class="truncate text-muted-foreground">@bob</span>"#), "{card}");
