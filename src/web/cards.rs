@@ -8,9 +8,9 @@
 //! web/src/features/posts/components/post-card.tsx; this draws what it draws, element for
 //! element and class for class, for the first few posts of the Friends page the document
 //! already carries. The app then draws its own over it and removes the picture.
-//! `web/e2e/layout-shift.e2e.ts` keeps the two equal: every element of each card drawn here
-//! must have the box, the text and the colour of the app's (the check fails on a class or an
-//! element that differs). The post card's icons are not copied: the web build renders them
+//! `web/e2e/first-cards.e2e.ts` keeps the two equal: every element of each card drawn here
+//! must have the tag, the attributes, the text, the colour and the box of the app's (the check
+//! fails on a class or an element that differs). The post card's icons are not copied: the web build renders them
 //! (`renderCardIcons` in web/src/app/prepaint.tsx).
 //!
 //! Only what the card needs with nothing special is drawn: the drawing stops before the first
