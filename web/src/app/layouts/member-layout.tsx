@@ -1,72 +1,28 @@
 import * as React from 'react'
 import { Link, useLocation } from 'wouter'
-import { Bell, Compass, Home, LogOut, Menu, MoreHorizontal, PenSquare, Ticket, User as UserIcon } from 'lucide-react'
+import { Menu, MoreHorizontal, PenSquare } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu'
+import { DeferredMenu } from '@/components/ui/deferred-menu'
 import { Logo } from '@/components/logo'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { cn } from '@/lib/utils'
+import { useAfterFirstScreen } from '@/lib/after-first-screen'
 import { useCurrentUser } from '@/features/auth/api/get-user'
-import { useLogout } from '@/features/auth/api/logout'
-import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 import { useCompose } from '@/features/posts/components/compose-provider'
+import { Badge, isActive, useNavItems } from './nav'
 
-interface NavItem {
-  href: string
-  label: string
-  icon: typeof Home
-  badge?: number
-}
+const UserMenuContent = React.lazy(() => import('./user-menu'))
+const MobileMenuSheet = React.lazy(() => import('./mobile-menu'))
 
-function useNavItems(): NavItem[] {
-  const { data: user } = useCurrentUser()
-  const unread = useUnreadCount(Boolean(user))
-  return [
-    { href: '/', label: 'Home', icon: Home },
-    { href: '/discover', label: 'Discover', icon: Compass },
-    { href: '/notifications', label: 'Notifications', icon: Bell, badge: unread.data?.count ?? 0 },
-    { href: '/invites', label: 'Invites', icon: Ticket },
-    // Before the member is known (the document's picture of the shell, prepaint.tsx) the link
-    // names no profile, so it is not taken for Home's.
-    { href: user ? `/profile/${user.username}` : '/profile', label: 'Profile', icon: UserIcon },
-  ]
-}
-
-function isActive(location: string, href: string) {
-  return href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`)
-}
-
-function Badge({ count, className }: { count: number; className?: string }) {
-  if (count <= 0) return null
-  return (
-    <span
-      className={cn(
-        'inline-flex min-w-5 items-center justify-center rounded-full bg-primary px-1.5 text-xs font-semibold text-primary-foreground',
-        className,
-      )}
-    >
-      {count > 99 ? '99+' : count}
-      <span className="sr-only"> unread</span>
-    </span>
-  )
-}
-
+/** The member's menu at the bottom of the sidebar; its code loads after the first screen. */
 function UserMenu() {
   const { data: user } = useCurrentUser()
-  const logout = useLogout()
   if (!user) return null
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
+    <DeferredMenu
+      menu={UserMenuContent}
+      trigger={
         <button
           type="button"
           className="flex w-full items-center gap-3 rounded-full p-2 text-left hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
@@ -79,15 +35,8 @@ function UserMenu() {
           </span>
           <MoreHorizontal className="size-5" aria-hidden="true" />
         </button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="start" className="w-56">
-        <DropdownMenuLabel className="truncate">@{user.username}</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => logout.mutate()}>
-          <LogOut className="size-4" aria-hidden="true" /> Logout
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+      }
+    />
   )
 }
 
@@ -130,51 +79,9 @@ function Sidebar() {
   )
 }
 
-function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const items = useNavItems()
-  const { data: user } = useCurrentUser()
-  const logout = useLogout()
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="left-0 top-0 h-dvh max-h-dvh w-72 max-w-[80vw] translate-x-0 translate-y-0 content-start rounded-none">
-        <DialogTitle>Menu</DialogTitle>
-        <DialogDescription className="sr-only">Go to another page or log out.</DialogDescription>
-        {user && (
-          <div className="flex items-center gap-3">
-            <Avatar name={user.displayName} src={user.profileImageUrl} size={40} />
-            <div className="min-w-0">
-              <p className="truncate font-semibold">{user.displayName}</p>
-              <p className="truncate text-sm text-muted-foreground">@{user.username}</p>
-            </div>
-          </div>
-        )}
-        <nav aria-label="Menu">
-          <ul className="flex flex-col gap-1">
-            {items.map((item) => (
-              <li key={item.label}>
-                <Link
-                  href={item.href}
-                  onClick={() => onOpenChange(false)}
-                  className="flex items-center gap-3 rounded-md px-3 py-2.5 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                >
-                  <item.icon className="size-5" aria-hidden="true" />
-                  {item.label}
-                  {item.badge !== undefined && <Badge count={item.badge} />}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <Button variant="outline" onClick={() => logout.mutate()}>
-          <LogOut aria-hidden="true" /> Logout
-        </Button>
-      </DialogContent>
-    </Dialog>
-  )
-}
-
 function MobileTopBar() {
   const [menuOpen, setMenuOpen] = React.useState(false)
+  const after = useAfterFirstScreen()
   return (
     <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-border bg-background/95 px-2 backdrop-blur lg:hidden">
       <Button variant="ghost" size="icon" aria-label="Open menu" onClick={() => setMenuOpen(true)}>
@@ -184,7 +91,12 @@ function MobileTopBar() {
         <Logo />
       </Link>
       <ModeToggle />
-      <MobileMenu open={menuOpen} onOpenChange={setMenuOpen} />
+      {/* Its code loads after the first screen, or when the menu is first opened. */}
+      {(menuOpen || after) && (
+        <React.Suspense fallback={null}>
+          <MobileMenuSheet open={menuOpen} onOpenChange={setMenuOpen} />
+        </React.Suspense>
+      )}
     </header>
   )
 }

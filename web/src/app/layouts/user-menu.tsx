@@ -1,0 +1,31 @@
+import type * as React from 'react'
+import { LogOut } from 'lucide-react'
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu'
+import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useLogout } from '@/features/auth/api/logout'
+
+/** The sidebar's menu of the member (loaded apart: member-layout.tsx). */
+export default function UserMenu({ trigger, defaultOpen }: { trigger: React.ReactElement; defaultOpen: boolean }) {
+  const { data: user } = useCurrentUser()
+  const logout = useLogout()
+  if (!user) return null
+  return (
+    <DropdownMenu defaultOpen={defaultOpen}>
+      <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
+      <DropdownMenuContent align="start" className="w-56">
+        <DropdownMenuLabel className="truncate">@{user.username}</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => logout.mutate()}>
+          <LogOut className="size-4" aria-hidden="true" /> Logout
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  )
+}

@@ -1,0 +1,31 @@
+import * as React from 'react'
+import { useAfterFirstScreen } from '@/lib/after-first-screen'
+
+/** A menu's code, loaded apart: it wraps `trigger` (as its trigger) and opens at once if `defaultOpen`. */
+export type MenuModule = React.LazyExoticComponent<
+  React.ComponentType<{ trigger: React.ReactElement; defaultOpen: boolean }>
+>
+
+/**
+ * A menu whose code (Radix's menu and positioning, ~15 KB gzip) is not part of the first
+ * screen: until it has loaded, after the first screen (`useAfterFirstScreen`), its trigger is
+ * drawn alone, looking and announced the same (a button that opens a menu). A press on it
+ * before then loads the menu at once and opens it. Why: the member shell's menus were about a
+ * tenth of Home's first-screen scripts, which a slow phone downloads before Home works
+ * (docs/performance-web.md).
+ */
+export function DeferredMenu({ menu: Menu, trigger }: { menu: MenuModule; trigger: React.ReactElement }) {
+  const after = useAfterFirstScreen()
+  const [pressed, setPressed] = React.useState(false)
+  const alone = React.cloneElement(trigger as React.ReactElement<React.ButtonHTMLAttributes<HTMLButtonElement>>, {
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    onClick: () => setPressed(true),
+  })
+  if (!after && !pressed) return alone
+  return (
+    <React.Suspense fallback={alone}>
+      <Menu trigger={trigger} defaultOpen={pressed} />
+    </React.Suspense>
+  )
+}
