@@ -1,8 +1,14 @@
 import * as React from 'react'
 import { Button } from '@/components/ui/button'
 import { Logo } from '@/components/logo'
-import { LoginDialog } from '@/features/auth/components/login-dialog'
 import { WaitlistForm } from '@/features/auth/components/waitlist-form'
+import { useAfterFirstScreen } from '@/lib/after-first-screen'
+
+// The login dialog is not part of the landing page's first screen: its code loads after it
+// (or at once, when the page opens with the dialog).
+const LoginDialog = React.lazy(() =>
+  import('@/features/auth/components/login-dialog').then((module) => ({ default: module.LoginDialog })),
+)
 
 function usePrefersReducedMotion(): boolean {
   const query = '(prefers-reduced-motion: reduce)'
@@ -27,6 +33,7 @@ const stats = [
 
 export default function LandingRoute() {
   const reducedMotion = usePrefersReducedMotion()
+  const afterFirstScreen = useAfterFirstScreen()
   const [loginOpen, setLoginOpen] = React.useState(
     () => new URLSearchParams(window.location.search).get('login') === '1',
   )
@@ -91,7 +98,11 @@ export default function LandingRoute() {
         </dl>
       </main>
 
-      <LoginDialog open={loginOpen} onOpenChange={handleLoginOpenChange} />
+      {(loginOpen || afterFirstScreen) && (
+        <React.Suspense fallback={null}>
+          <LoginDialog open={loginOpen} onOpenChange={handleLoginOpenChange} />
+        </React.Suspense>
+      )}
     </div>
   )
 }
