@@ -2,7 +2,7 @@
 //! (`PREPAINT` in `web`), so that the largest thing on a member's first screen, usually the
 //! first post's image, is drawn before the scripts have arrived rather than after them.
 //!
-//! Why a second drawing of a card: on a slow phone the scripts are ~150 KB of gzip to download
+//! Why a second drawing of a card: on a slow phone the scripts are ~125 KB of gzip to download
 //! and run at a quarter of the speed, about 2.5 s after the document, and until then the first
 //! post cannot be drawn by the app (docs/performance-web.md). The app's card is
 //! web/src/features/posts/components/post-card.tsx; this draws what it draws, element for

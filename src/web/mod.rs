@@ -184,7 +184,7 @@ struct Document {
 ///
 /// Why: when the picture already shows the posts, the scripts no longer draw the first screen;
 /// they make it work. Fetched at the priority scripts have by default (high, beside the
-/// stylesheet), their ~150 KB compete with the first image for a slow phone's bandwidth, and
+/// stylesheet), their ~125 KB compete with the first image for a slow phone's bandwidth, and
 /// Lighthouse counts every high-priority script as holding up the first paint (its simulated
 /// first and largest paints on Home were 2.6 and 3.0 s, with both observed under 0.2 s).
 /// `fetchpriority="low"` lets the stylesheet, the document and the image go first; the

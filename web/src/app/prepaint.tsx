@@ -19,7 +19,7 @@ export const FIRST_CARDS_ID = 'murmur-first-cards'
 /**
  * The member shell as static HTML, drawn by the browser before any script has run.
  *
- * Why: a member's first screen waits for ~150 KB of scripts to download and run, which on a
+ * Why: a member's first screen waits for ~125 KB of scripts to download and run, which on a
  * slow phone is most of 3 seconds of an empty page (docs/performance-web.md). The server puts
  * this picture of the shell (menus, bar, "Loading...") into a member's document (src/web),
  * so the page shows at once what it will show when the shell's scripts have run, and the app
