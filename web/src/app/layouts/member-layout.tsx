@@ -3,11 +3,10 @@ import { Link, useLocation } from 'wouter'
 import { Menu, MoreHorizontal, PenSquare } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
-import { DeferredMenu } from '@/components/ui/deferred-menu'
+import { Deferred, DeferredMenu } from '@/components/ui/deferred'
 import { Logo } from '@/components/logo'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { cn } from '@/lib/utils'
-import { useAfterFirstScreen } from '@/lib/after-first-screen'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useCompose } from '@/features/posts/components/compose-provider'
 import { Badge, isActive, useNavItems } from './nav'
@@ -81,7 +80,6 @@ function Sidebar() {
 
 function MobileTopBar() {
   const [menuOpen, setMenuOpen] = React.useState(false)
-  const after = useAfterFirstScreen()
   return (
     <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-border bg-background/95 px-2 backdrop-blur lg:hidden">
       <Button variant="ghost" size="icon" aria-label="Open menu" onClick={() => setMenuOpen(true)}>
@@ -91,12 +89,9 @@ function MobileTopBar() {
         <Logo />
       </Link>
       <ModeToggle />
-      {/* Its code loads after the first screen, or when the menu is first opened. */}
-      {(menuOpen || after) && (
-        <React.Suspense fallback={null}>
-          <MobileMenuSheet open={menuOpen} onOpenChange={setMenuOpen} />
-        </React.Suspense>
-      )}
+      <Deferred open={menuOpen}>
+        <MobileMenuSheet open={menuOpen} onOpenChange={setMenuOpen} />
+      </Deferred>
     </header>
   )
 }

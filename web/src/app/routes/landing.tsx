@@ -2,7 +2,7 @@ import * as React from 'react'
 import { Button } from '@/components/ui/button'
 import { Logo } from '@/components/logo'
 import { WaitlistForm } from '@/features/auth/components/waitlist-form'
-import { useAfterFirstScreen } from '@/lib/after-first-screen'
+import { Deferred } from '@/components/ui/deferred'
 
 // The login dialog is not part of the landing page's first screen: its code loads after it
 // (or at once, when the page opens with the dialog).
@@ -33,7 +33,6 @@ const stats = [
 
 export default function LandingRoute() {
   const reducedMotion = usePrefersReducedMotion()
-  const afterFirstScreen = useAfterFirstScreen()
   const [loginOpen, setLoginOpen] = React.useState(
     () => new URLSearchParams(window.location.search).get('login') === '1',
   )
@@ -98,11 +97,9 @@ export default function LandingRoute() {
         </dl>
       </main>
 
-      {(loginOpen || afterFirstScreen) && (
-        <React.Suspense fallback={null}>
-          <LoginDialog open={loginOpen} onOpenChange={handleLoginOpenChange} />
-        </React.Suspense>
-      )}
+      <Deferred open={loginOpen}>
+        <LoginDialog open={loginOpen} onOpenChange={handleLoginOpenChange} />
+      </Deferred>
     </div>
   )
 }

@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { Moon, Sun } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { DeferredMenu } from '@/components/ui/deferred-menu'
+import { DeferredMenu } from '@/components/ui/deferred'
 
 const ModeToggleMenu = React.lazy(() => import('./mode-toggle-menu'))
 

@@ -1,6 +1,17 @@
 import * as React from 'react'
 import { useAfterFirstScreen } from '@/lib/after-first-screen'
 
+/**
+ * `children` (lazy components: a dialog, a sheet) rendered once the first screen is done
+ * (`useAfterFirstScreen`), or at once while `open`, so that their code is not part of the
+ * first screen and a dialog opened early still opens.
+ */
+export function Deferred({ open, children }: { open: boolean; children: React.ReactNode }) {
+  const after = useAfterFirstScreen()
+  if (!open && !after) return null
+  return <React.Suspense fallback={null}>{children}</React.Suspense>
+}
+
 /** A menu's code, loaded apart: it wraps `trigger` (as its trigger) and opens at once if `defaultOpen`. */
 export type MenuModule = React.LazyExoticComponent<
   React.ComponentType<{ trigger: React.ReactElement; defaultOpen: boolean }>
