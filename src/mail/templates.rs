@@ -87,7 +87,6 @@ fn html_page(title: &str, body: &str) -> String {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

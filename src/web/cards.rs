@@ -10,8 +10,8 @@
 //! already carries. The app then draws its own over it and removes the picture.
 //! `web/e2e/first-cards.e2e.ts` keeps the two equal: every element of each card drawn here
 //! must have the tag, the attributes, the text, the colour and the box of the app's (the check
-//! fails on a class or an element that differs). The post card's icons are not copied: the web build renders them
-//! (`renderCardIcons` in web/src/app/prepaint.tsx).
+//! fails on a class or an element that differs). The post card's icons are not copied: the
+//! web build renders them (`renderCardIcons` in web/src/app/prepaint.tsx).
 //!
 //! Only what the card needs with nothing special is drawn: the drawing stops before the first
 //! post with a poll or with an image that is not an upload (the app draws those), and every
@@ -83,14 +83,13 @@ pub fn first_cards(feed: &[Post], viewer: i64, now: Millis, icons: &Icons) -> Op
 }
 
 /// Appends `shown`'s card; false, with nothing appended, when it is not one this draws.
-fn card(html: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool, icons: &Icons) -> bool {
+fn card(out: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool, icons: &Icons) -> bool {
     // A repost shows the original (`post.repostOf ?? post`).
     let post = shown.repost_of.as_deref().unwrap_or(shown);
     let avatar_ok = post.author.profile_image_url.as_deref().is_none_or(is_upload);
     if !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
         return false;
     }
-    let mut out = String::with_capacity(4096);
     let _ = write!(
         out,
         r#"<article aria-labelledby="post-{}-author" class="cursor-pointer border-b border-border px-4 py-3 transition-colors hover:bg-muted/40">"#,
@@ -111,7 +110,7 @@ fn card(html: &mut String, shown: &Post, viewer: i64, now: Millis, priority: boo
         out,
         r#"<div class="flex gap-3"><a href="/profile/{username}" aria-label="{name}&#39;s profile" class="shrink-0 self-start rounded-full">"#
     );
-    avatar(&mut out, &post.author.display_name, post.author.profile_image_url.as_deref());
+    avatar(out, &post.author.display_name, post.author.profile_image_url.as_deref());
     let _ = write!(
         out,
         r#"</a><div class="min-w-0 flex-1"><div class="flex flex-wrap items-baseline gap-x-1.5 text-sm leading-6"><a id="post-{}-author" href="/profile/{username}" class="truncate font-semibold hover:underline">{name}</a><span class="truncate text-muted-foreground">@{username}</span><span aria-hidden="true" class="text-muted-foreground">·</span><a href="/post/{}" class="text-muted-foreground hover:underline"><time datetime="{}">{}</time></a></div>"#,
@@ -127,9 +126,9 @@ fn card(html: &mut String, shown: &Post, viewer: i64, now: Millis, priority: boo
         );
     }
     out.push_str(r#"<div class="mt-1 text-[15px]"><p class="whitespace-pre-wrap break-words">"#);
-    content(&mut out, &post.content);
+    content(out, &post.content);
     out.push_str("</p></div>");
-    images(&mut out, &post.image_urls, &post.author.display_name, priority);
+    images(out, &post.image_urls, &post.author.display_name, priority);
 
     let (repost_class, repost_count_class, repost_label) = if post.is_reposted {
         (ACTION_REPOSTED, COUNT_REPOSTED, "Undo repost")
@@ -161,7 +160,6 @@ fn card(html: &mut String, shown: &Post, viewer: i64, now: Millis, priority: boo
         );
     }
     out.push_str("</div></div></div></article>");
-    html.push_str(&out);
     true
 }
 

@@ -1,4 +1,3 @@
-import type * as React from 'react'
 import { LogOut } from 'lucide-react'
 import {
   DropdownMenu,
@@ -9,10 +8,11 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { useCurrentUser } from '@/features/auth/api/get-user'
+import type { MenuProps } from '@/components/ui/deferred'
 import { useLogout } from '@/features/auth/api/logout'
 
 /** The sidebar's menu of the member (loaded apart: member-layout.tsx). */
-export default function UserMenu({ trigger, defaultOpen }: { trigger: React.ReactElement; defaultOpen: boolean }) {
+export default function UserMenu({ trigger, defaultOpen }: MenuProps) {
   const { data: user } = useCurrentUser()
   const logout = useLogout()
   if (!user) return null

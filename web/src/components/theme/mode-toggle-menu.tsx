@@ -1,4 +1,3 @@
-import type * as React from 'react'
 import { Monitor, Moon, Sun } from 'lucide-react'
 import {
   DropdownMenu,
@@ -6,10 +5,11 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
+import type { MenuProps } from '@/components/ui/deferred'
 import { useTheme } from './theme-provider'
 
 /** The theme menu itself: Light, Dark and System (loaded apart: mode-toggle.tsx). */
-export default function ModeToggleMenu({ trigger, defaultOpen }: { trigger: React.ReactElement; defaultOpen: boolean }) {
+export default function ModeToggleMenu({ trigger, defaultOpen }: MenuProps) {
   const { setTheme } = useTheme()
   return (
     <DropdownMenu defaultOpen={defaultOpen}>

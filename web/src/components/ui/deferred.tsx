@@ -12,10 +12,14 @@ export function Deferred({ open, children }: { open: boolean; children: React.Re
   return <React.Suspense fallback={null}>{children}</React.Suspense>
 }
 
-/** A menu's code, loaded apart: it wraps `trigger` (as its trigger) and opens at once if `defaultOpen`. */
-export type MenuModule = React.LazyExoticComponent<
-  React.ComponentType<{ trigger: React.ReactElement; defaultOpen: boolean }>
->
+/** What a menu loaded apart takes: it wraps `trigger` (as its trigger) and opens at once if `defaultOpen`. */
+export interface MenuProps {
+  trigger: React.ReactElement
+  defaultOpen: boolean
+}
+
+/** A menu's code, loaded apart. */
+export type MenuModule = React.LazyExoticComponent<React.ComponentType<MenuProps>>
 
 /**
  * A menu whose code (Radix's menu and positioning, ~15 KB gzip) is not part of the first
