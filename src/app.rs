@@ -36,6 +36,8 @@ pub struct AppState {
     pub for_you: crate::feeds::for_you::Ranker,
     /// The Friends pages this process keeps ready.
     pub feed_cache: crate::feeds::cache::FeedCache,
+    /// How requests read their session: together with the others waiting, or alone for writes.
+    pub sessions: crate::accounts::session_reads::SessionReads,
 }
 
 /// JSON bodies are small; uploads have their own, larger limit on their own route.
@@ -112,9 +114,11 @@ fn routes() -> Router<AppState> {
 
 impl AppState {
     /// The state of the handlers on the write thread: the same, but their reads go through the
-    /// write requests' own pool (`Db::for_writes`).
+    /// write requests' own pool (`Db::for_writes`), and each reads its session alone.
     fn for_writes(&self) -> AppState {
-        AppState { db: self.db.for_writes(), ..self.clone() }
+        let db = self.db.for_writes();
+        let sessions = crate::accounts::session_reads::SessionReads::alone(&db.read);
+        AppState { db, sessions, ..self.clone() }
     }
 }
 
@@ -216,8 +220,10 @@ impl Application {
         let media = MediaStore::from_config(&config).await?;
         let listener = TcpListener::bind(config.addr).await?;
         let feed_cache = crate::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
+        let sessions = crate::accounts::session_reads::SessionReads::together(&db.read);
         let state = AppState {
             db,
+            sessions,
             config: Arc::new(config),
             clock,
             mailer,

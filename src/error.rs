@@ -11,6 +11,9 @@ use serde::Serialize;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The message of a 503 when the database cannot be reached.
+pub const UNAVAILABLE: &str = "The service is temporarily unavailable. Please try again shortly.";
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// 400: the input is wrong; the message says how.
@@ -85,7 +88,7 @@ impl IntoResponse for Error {
         let message = match &self {
             Error::Database(e) if crate::db::is_unavailable(e) => {
                 tracing::warn!(error = %e, "database unavailable");
-                "The service is temporarily unavailable. Please try again shortly.".to_string()
+                UNAVAILABLE.to_string()
             }
             Error::Database(e) => {
                 tracing::error!(error = ?e, "database error");

@@ -49,7 +49,7 @@ impl FromRequestParts<AppState> for FeedReader {
 async fn authenticate(parts: &mut Parts, state: &AppState, reading: Reading) -> Result<(CurrentUser, FeedMarks)> {
     let token = session::token_from_headers(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
     let (id, session_hash, marks) =
-        session::lookup(&state.db.read, &state.db.write, token, state.clock.now(), reading)
+        session::lookup(&state.sessions, &state.db.write, token, state.clock.now(), reading)
             .await?
             .ok_or(Error::Unauthorized)?;
     let user = CurrentUser { id, session_hash };

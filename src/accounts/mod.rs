@@ -6,6 +6,7 @@ pub mod extract;
 pub mod magic_link;
 pub mod routes;
 pub mod session;
+pub mod session_reads;
 pub mod store;
 pub mod username;
 

@@ -6,6 +6,7 @@ use axum::http::HeaderMap;
 use sqlx::{Any, AnyPool, Executor};
 
 use crate::clock::{DAY, HOUR, Millis};
+use super::session_reads::SessionReads;
 use crate::config::Config;
 use crate::error::Result;
 use crate::secrets::{hash_token, random_token};
@@ -82,35 +83,21 @@ pub struct FeedMarks {
 pub enum Reading {
     SessionOnly,
     /// The member's `FeedMarks` too, in the same statement: a kept Friends page is then
-    /// answered after this one statement (a primary-key join and the timeline's last index
-    /// entry on top of the session's row).
+    /// answered after this one statement (`session_reads`).
     WithFeedMarks,
 }
 
 /// The member a live session belongs to (with their `FeedMarks` when asked for, default ones
 /// otherwise); refreshes the session's last use now and then.
 pub async fn lookup(
-    read: &AnyPool,
+    reads: &SessionReads,
     write: &AnyPool,
     token: &str,
     now: Millis,
     reading: Reading,
 ) -> Result<Option<(i64, String, FeedMarks)>> {
-    let sql = match reading {
-        Reading::SessionOnly => {
-            "SELECT user_id, last_seen_at, expires_at, CAST(0 AS BIGINT), CAST(NULL AS BIGINT) \
-             FROM sessions WHERE id_hash = $1"
-        }
-        Reading::WithFeedMarks => {
-            "SELECT s.user_id, s.last_seen_at, s.expires_at, u.feed_version, \
-             (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = s.user_id) \
-             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = $1"
-        }
-    };
     let id_hash = hash_token(token);
-    let row: Option<(i64, Millis, Millis, i64, Option<i64>)> =
-        sqlx::query_as(sql).bind(&id_hash).fetch_optional(read).await?;
-    let Some((user_id, last_seen_at, expires_at, version, newest)) = row else {
+    let Some((user_id, last_seen_at, expires_at, version, newest)) = reads.read(&id_hash, reading).await? else {
         return Ok(None);
     };
     if now >= expires_at || now - last_seen_at >= IDLE {

@@ -322,7 +322,45 @@ async fn a_like_does_not_wait_for_the_readers_connections_on_sqlite() {
     drop(taken);
 }
 
+/// Sessions read together (`accounts::session_reads`): many members' requests at once, with
+/// ended and unknown sessions among them, each answered as its own member or as nobody.
+async fn requests_at_once_are_each_answered_for_their_own_session(app: TestApp) {
+    let mut members = Vec::new();
+    for i in 0..12 {
+        let member = app.member(&format!("reader{i}")).await;
+        write(&app, &member, &format!("the post of reader{i}")).await;
+        members.push(member);
+    }
+    let gone = app.member("gone").await;
+    assert_eq!(gone.client.post(app.url("/api/auth/logout")).send().await.unwrap().status(), 204);
+    let name = murmur::accounts::session::cookie_name(&app.state.config);
+    let stranger = crate::common::client_for(&app.base, Some(&format!("{name}={}", "x".repeat(43))));
+
+    let mut asks = Vec::new();
+    for round in 0..8 {
+        for member in &members {
+            // Both kinds of reading: the session alone (`/me`) and with the feed's marks.
+            let path = if round % 2 == 0 { "/api/auth/me" } else { "/api/posts/feed?limit=1" };
+            asks.push((Some(member.username.clone()), member.client.get(app.url(path)).send()));
+        }
+        asks.push((None, gone.client.get(app.url("/api/auth/me")).send()));
+        asks.push((None, stranger.get(app.url("/api/posts/feed")).send()));
+    }
+    let tasks: Vec<_> = asks.into_iter().map(|(who, ask)| (who, tokio::spawn(ask))).collect();
+    for (who, task) in tasks {
+        let (status, body) = json(task.await.unwrap().unwrap()).await;
+        let Some(who) = who else {
+            assert_eq!(status, 401, "{body}");
+            continue;
+        };
+        assert_eq!(status, 200, "{body}");
+        let username = if body.is_array() { &body[0]["author"]["username"] } else { &body["username"] };
+        assert_eq!(username, who.as_str(), "{body}");
+    }
+}
+
 both_databases!(
+    requests_at_once_are_each_answered_for_their_own_session,
     fifty_parallel_verifies_of_one_link_make_one_session,
     twenty_parallel_sign_ups_with_one_invite_make_one_account,
     people_with_one_name_signing_up_at_once_each_get_an_account,
