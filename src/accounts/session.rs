@@ -5,8 +5,8 @@
 use axum::http::HeaderMap;
 use sqlx::{Any, AnyPool, Executor};
 
-use crate::clock::{DAY, HOUR, Millis};
 use super::session_reads::SessionReads;
+use crate::clock::{DAY, HOUR, Millis};
 use crate::config::Config;
 use crate::error::Result;
 use crate::secrets::{hash_token, random_token};

@@ -3,8 +3,8 @@
 //!
 //! Why: under load every authenticated request begins with the same small statement, and on
 //! PostgreSQL each statement is a round trip to a database process on the same cores; a kept
-//! Friends page costs nothing else (`feeds::cache`). One statement for the 10 or 20 requests
-//! that wait at once costs the database little more than one of them (docs/performance.md).
+//! Friends page costs nothing else (`feeds::cache`). One statement for all the requests that
+//! wait at once costs the database little more than one of them (docs/performance.md).
 //!
 //! Nothing changes for the member:
 //! - a request's session is read by a statement that starts after the request asked (a batch
@@ -34,7 +34,7 @@ pub type SessionRow = (i64, Millis, Millis, i64, Option<i64>);
 
 /// The most sessions one statement reads (statements are made for 1, 2, 4 … `MAX_BATCH`
 /// hashes, the list padded by repeating its last hash, so each connection prepares at most
-/// eight of them per kind of reading).
+/// seven of them per kind of reading).
 const MAX_BATCH: usize = 64;
 
 /// Batch statements running at once, per kind of reading: one per core. Fewer in flight make
