@@ -231,7 +231,11 @@ describe('mobile layout', () => {
     expect(await bottom.getByRole('link').count()).toBe(4)
     expect(await bottom.getByRole('link', { name: 'Invites' }).count()).toBe(0)
     await page.getByRole('button', { name: 'Open menu' }).click()
-    await page.getByRole('dialog', { name: 'Menu' }).waitFor()
+    const menu = page.getByRole('dialog', { name: 'Menu' })
+    await menu.waitFor()
+    // The sheet marks the page the member is on, as the sidebar does.
+    expect(await menu.getByRole('link', { name: 'Home' }).getAttribute('aria-current')).toBe('page')
+    expect(await menu.getByRole('link', { name: 'Discover' }).getAttribute('aria-current')).toBeNull()
     await screenshot(page, 'mobile-menu')
     await expectAccessible(page, 'mobile menu')
     await context.close()

@@ -9,7 +9,7 @@ import { ModeToggle } from '@/components/theme/mode-toggle'
 import { cn } from '@/lib/utils'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useCompose } from '@/features/posts/components/compose-provider'
-import { Badge, isActive, useNavItems } from './nav'
+import { Badge, NavList, isActive, useNavItems } from './nav'
 
 const UserMenuContent = React.lazy(() => import('./user-menu'))
 const MobileMenuSheet = React.lazy(() => import('./mobile-menu'))
@@ -40,7 +40,6 @@ function UserMenu() {
 }
 
 function Sidebar() {
-  const [location] = useLocation()
   const items = useNavItems()
   const { openCompose } = useCompose()
   return (
@@ -49,26 +48,13 @@ function Sidebar() {
         <Link href="/" className="mb-2 rounded-md px-3 py-2" aria-label="Murmur home">
           <Logo />
         </Link>
-        <nav aria-label="Main">
-          <ul className="flex flex-col gap-1">
-            {items.map((item) => (
-              <li key={item.label}>
-                <Link
-                  href={item.href}
-                  aria-current={isActive(location, item.href) ? 'page' : undefined}
-                  className={cn(
-                    'flex items-center gap-4 rounded-full px-4 py-3 text-lg transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                    isActive(location, item.href) && 'font-bold',
-                  )}
-                >
-                  <item.icon className="size-6" aria-hidden="true" />
-                  {item.label}
-                  {item.badge !== undefined && <Badge count={item.badge} />}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <NavList
+          items={items}
+          label="Main"
+          linkClassName="flex items-center gap-4 rounded-full px-4 py-3 text-lg transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          activeClassName="font-bold"
+          iconClassName="size-6"
+        />
         <Button size="lg" className="mt-2 rounded-full" onClick={() => openCompose()}>
           <PenSquare aria-hidden="true" /> New Post
         </Button>

@@ -1,11 +1,10 @@
-import { Link } from 'wouter'
 import { LogOut } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useLogout } from '@/features/auth/api/logout'
-import { Badge, useNavItems } from './nav'
+import { NavList, useNavItems } from './nav'
 
 /** The small screens' menu, a sheet from the left (loaded apart: member-layout.tsx). */
 export default function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -26,23 +25,14 @@ export default function MobileMenu({ open, onOpenChange }: { open: boolean; onOp
             </div>
           </div>
         )}
-        <nav aria-label="Menu">
-          <ul className="flex flex-col gap-1">
-            {items.map((item) => (
-              <li key={item.label}>
-                <Link
-                  href={item.href}
-                  onClick={() => onOpenChange(false)}
-                  className="flex items-center gap-3 rounded-md px-3 py-2.5 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                >
-                  <item.icon className="size-5" aria-hidden="true" />
-                  {item.label}
-                  {item.badge !== undefined && <Badge count={item.badge} />}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <NavList
+          items={items}
+          label="Menu"
+          linkClassName="flex items-center gap-3 rounded-md px-3 py-2.5 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          activeClassName="font-semibold"
+          iconClassName="size-5"
+          onNavigate={() => onOpenChange(false)}
+        />
         <Button variant="outline" onClick={() => logout.mutate()}>
           <LogOut aria-hidden="true" /> Logout
         </Button>

@@ -1,3 +1,4 @@
+import { Link, useLocation } from 'wouter'
 import { Bell, Compass, Home, Ticket, User as UserIcon } from 'lucide-react'
 import { cn } from '@/lib/utils'
 import { useCurrentUser } from '@/features/auth/api/get-user'
@@ -40,5 +41,49 @@ export function Badge({ count, className }: { count: number; className?: string 
       {count > 99 ? '99+' : count}
       <span className="sr-only"> unread</span>
     </span>
+  )
+}
+
+/** The pages as a vertical list of links: the sidebar's and the small screens' sheet's. */
+export function NavList({
+  items,
+  label,
+  linkClassName,
+  activeClassName,
+  iconClassName,
+  onNavigate,
+}: {
+  items: NavItem[]
+  /** The navigation landmark's name. */
+  label: string
+  linkClassName: string
+  /** Added to the current page's link, which is also marked `aria-current="page"`. */
+  activeClassName: string
+  iconClassName: string
+  onNavigate?: () => void
+}) {
+  const [location] = useLocation()
+  return (
+    <nav aria-label={label}>
+      <ul className="flex flex-col gap-1">
+        {items.map((item) => {
+          const active = isActive(location, item.href)
+          return (
+            <li key={item.label}>
+              <Link
+                href={item.href}
+                onClick={onNavigate}
+                aria-current={active ? 'page' : undefined}
+                className={cn(linkClassName, active && activeClassName)}
+              >
+                <item.icon className={iconClassName} aria-hidden="true" />
+                {item.label}
+                {item.badge !== undefined && <Badge count={item.badge} />}
+              </Link>
+            </li>
+          )
+        })}
+      </ul>
+    </nav>
   )
 }
