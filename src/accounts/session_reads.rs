@@ -42,7 +42,7 @@ const MAX_BATCH: usize = 64;
 /// PostgreSQL (32 connections), one in flight gave 0.14–0.18 of `/healthz`, two 0.19–0.23,
 /// four and eight no more (0.12–0.18, 0.15) (docs/performance.md).
 fn in_flight() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get()).max(2)
+    crate::db::cores().max(2)
 }
 
 /// How the sessions of a state's requests are read. Cheap to clone.

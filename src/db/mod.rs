@@ -247,8 +247,13 @@ pub fn lower_reader_priority() {
 /// backends and the server's threads competing for the same cores; docs/performance.md).
 /// A PostgreSQL server's `max_connections` must allow this per `murmur serve` process.
 fn pool_size() -> u32 {
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get()) as u32;
-    (4 * cores).clamp(4, 64)
+    (4 * cores() as u32).clamp(4, 64)
+}
+
+/// The cores this process may run on (2 when the system cannot tell), which pools and batches
+/// are sized by.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 /// SQLite connections that serve the reads of write requests (`Db::for_writes`): writes run one
