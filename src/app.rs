@@ -113,8 +113,9 @@ fn routes() -> Router<AppState> {
 }
 
 impl AppState {
-    /// The state of the handlers on the write thread: the same, but their reads go through the
-    /// write requests' own pool (`Db::for_writes`), and each reads its session alone.
+    /// The state of the handlers on the write thread: the same, but their reads (and on
+    /// PostgreSQL their writes) go through the write requests' own pool (`Db::for_writes`),
+    /// and each reads its session alone.
     fn for_writes(&self) -> AppState {
         let db = self.db.for_writes();
         let sessions = crate::accounts::session_reads::SessionReads::alone(&db.read);

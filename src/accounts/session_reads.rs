@@ -16,7 +16,7 @@
 //!   for company. Batches form only while `in_flight()` statements are already running.
 //!
 //! Write requests read their session alone (`SessionReads::alone`): they run on the write
-//! thread, with their own reading connections on SQLite (`AppState::for_writes`), and must not
+//! thread, with connections of their own (`AppState::for_writes`), and must not
 //! wait in line behind the readers' batches.
 
 use std::sync::{Arc, LazyLock};

@@ -11,7 +11,8 @@
 //! they queue inside the process; reads use a separate pool and never wait for writes (WAL).
 //! The reads that write requests make (their session, the post they answer) have a small pool
 //! of their own, so a write never queues for a reading connection behind the feeds' readers.
-//! On PostgreSQL all three handles are the same pool.
+//! On PostgreSQL `read` and `write` are one pool, and write requests have a small pool of their
+//! own for all their statements (`Db::for_writes`).
 
 pub mod backup;
 
@@ -46,11 +47,13 @@ impl Backend {
 pub struct Db {
     /// Pool for reads (and for PostgreSQL, writes too).
     pub read: AnyPool,
-    /// Pool for writes: a single connection on SQLite, the same pool as `read` on PostgreSQL.
+    /// Pool for writes: a single connection on SQLite, the same pool as `read` on PostgreSQL
+    /// (where write requests use `write_requests` instead: `Db::for_writes`).
     pub write: AnyPool,
-    /// Pool for the reads of write requests (`Db::for_writes`): on SQLite `WRITE_READERS`
-    /// connections of their own, on PostgreSQL the same pool as `read`.
-    write_reads: AnyPool,
+    /// Pool of write requests (`Db::for_writes`): on SQLite `WRITE_READERS` connections for
+    /// their reads (their writes go to the one writer); on PostgreSQL `WRITE_CONNECTIONS`
+    /// connections for all their statements.
+    write_requests: AnyPool,
     /// SQLite with `Checkpoints::Background`: the connection `spawn_checkpoints` uses, opened
     /// by the caller of `connect_with` and never reopened, so that it keeps the caller's CPU
     /// priority when the readers' is lowered (`lower_reader_priority`).
@@ -97,7 +100,7 @@ impl Db {
                 let read = tokio::spawn(sqlite_pool(pool_size(), Checkpoints::OnCommit).connect_with(options.clone()))
                     .await
                     .map_err(anyhow::Error::from)??;
-                let write_reads =
+                let write_requests =
                     sqlite_pool(WRITE_READERS, Checkpoints::OnCommit).connect_with(options.clone()).await?;
                 // One connection that lives as long as the pool, so its settings stay.
                 let write = sqlite_pool(1, checkpoints)
@@ -121,31 +124,36 @@ impl Db {
                     ),
                     Checkpoints::OnCommit => None,
                 };
-                Ok(Db { read, write, write_reads, checkpointer, backend })
+                Ok(Db { read, write, write_requests, checkpointer, backend })
             }
             Backend::Postgres => {
-                let pool = AnyPoolOptions::new()
-                    .max_connections(pool_size())
-                    .test_before_acquire(false)
-                    .acquire_timeout(Duration::from_secs(5))
-                    .connect_with(options)
-                    .await?;
-                Ok(Db { read: pool.clone(), write: pool.clone(), write_reads: pool, checkpointer: None, backend })
+                let pool = postgres_pool(pool_size()).connect_with(options.clone()).await?;
+                // Connected lazily: a connection is opened by the first request that needs it,
+                // on the write thread (`app::WriteThread`), so its socket is driven by that
+                // thread's runtime and not by the readers' busy one.
+                let write_requests = postgres_pool(WRITE_CONNECTIONS).connect_lazy_with(options);
+                Ok(Db { read: pool.clone(), write: pool, write_requests, checkpointer: None, backend })
             }
         }
     }
 
     /// This database as write requests use it: their reads (the session, the post they answer)
-    /// go to the write requests' own reading pool instead of the one the feeds' readers share.
+    /// go to the write requests' own pool instead of the one the feeds' readers share, and on
+    /// PostgreSQL their writes too (on SQLite every write goes to the one writer).
     ///
-    /// Why: on SQLite the readers' pool has `pool_size()` connections, and under a full reading
-    /// load every one of them is taken with more requests waiting (26 reading connections
-    /// against 8 in the benchmark's mixed-writes row). A like waited in that queue twice, for
-    /// its session and for its answer, besides its turn on the writer (docs/performance.md).
-    /// On PostgreSQL all handles are one pool (a separate pool for writes made no measurable
-    /// difference there: the writes wait for the CPU, not for a connection).
+    /// Why: the readers' pool has `pool_size()` connections, and under a full reading load
+    /// every one of them is taken with more requests waiting (26 reading connections against 8
+    /// in the benchmark's mixed-writes row). A like waited in that queue for its session, for
+    /// its transaction (PostgreSQL) and for its answer (docs/performance.md). On PostgreSQL,
+    /// with a pool of their own, the mixed-writes row's writes went from 104–108 to 140–187 a
+    /// second and their p50 from 54–56 to 30–40 ms (p99 unchanged, 90–155 ms, on a machine
+    /// where the CPU is the limit).
     pub fn for_writes(&self) -> Db {
-        Db { read: self.write_reads.clone(), ..self.clone() }
+        let write = match self.backend {
+            Backend::Sqlite => self.write.clone(),
+            Backend::Postgres => self.write_requests.clone(),
+        };
+        Db { read: self.write_requests.clone(), write, ..self.clone() }
     }
 
     /// Applies the migrations of this backend that are not applied yet.
@@ -192,7 +200,7 @@ impl Db {
 
     pub async fn close(&self) {
         self.read.close().await;
-        self.write_reads.close().await;
+        self.write_requests.close().await;
         if let Some(checkpointer) = &self.checkpointer {
             checkpointer.close().await;
         }
@@ -241,11 +249,12 @@ pub fn lower_reader_priority() {
 /// a database outage never goes back to the pool, and the ping on acquire only doubled the
 /// round trips of every statement (on SQLite, trips to the connection's worker thread;
 /// docs/performance.md).
-/// Connections a pool opens at most (SQLite's readers; PostgreSQL's only pool): four per core.
-/// More only adds waiting: on PostgreSQL with 2 cores, 16 connections gave the Friends feed a
-/// p99 of 41 ms at 32 concurrent requests, 8 gave 21 ms at the same throughput (the database's
-/// backends and the server's threads competing for the same cores; docs/performance.md).
-/// A PostgreSQL server's `max_connections` must allow this per `murmur serve` process.
+/// Connections the readers' pool opens at most (SQLite's readers; PostgreSQL's shared pool):
+/// four per core. More only adds waiting: on PostgreSQL with 2 cores, 16 connections gave the
+/// Friends feed a p99 of 41 ms at 32 concurrent requests, 8 gave 21 ms at the same throughput
+/// (the database's backends and the server's threads competing for the same cores;
+/// docs/performance.md). A PostgreSQL server's `max_connections` must allow this plus
+/// `WRITE_CONNECTIONS` per `murmur serve` process.
 fn pool_size() -> u32 {
     (4 * cores() as u32).clamp(4, 64)
 }
@@ -261,9 +270,21 @@ pub fn cores() -> usize {
 /// and the answer of the one before it.
 const WRITE_READERS: u32 = 2;
 
+/// PostgreSQL connections of write requests (`Db::for_writes`): they all run on the one write
+/// thread, taking turns at their statements' round trips, so a few connections keep enough of
+/// them in flight; 4 is what was measured (docs/performance.md).
+const WRITE_CONNECTIONS: u32 = 4;
+
 /// How often `spawn_checkpoints` checkpoints. Between two, the log grows by what was written in
 /// a second (a few MB under heavy writing); `journal_size_limit` trims the file back after.
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+fn postgres_pool(size: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(size)
+        .test_before_acquire(false)
+        .acquire_timeout(Duration::from_secs(5))
+}
 
 fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
     AnyPoolOptions::new()

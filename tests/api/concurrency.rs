@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::accounts::{follow as verify, operator_code, outbox, request_login, request_sign_up};
 use crate::both_databases;
-use crate::common::{Backend, Member, TestApp, json};
+use crate::common::{Member, TestApp, json};
 use crate::mailbox;
 use crate::posts::{id, post, seen_by, write};
 
@@ -295,13 +295,10 @@ async fn parallel_link_requests_never_pass_the_hourly_limit(app: TestApp) {
     assert_eq!(links, 5);
 }
 
-/// On SQLite a write request's own reads (its session, the post it answers) have connections of
-/// their own: with every reading connection taken, as a full reading load takes them, a like is
-/// still answered at once instead of queueing behind the readers. (On PostgreSQL one pool
-/// serves every statement.)
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_like_does_not_wait_for_the_readers_connections_on_sqlite() {
-    let app = TestApp::spawn(Backend::Sqlite).await.expect("SQLite is always available");
+/// A write request's statements (its session, its transaction, the post it answers) have
+/// connections of their own: with every reading connection taken, as a full reading load takes
+/// them, a like is still answered at once instead of queueing behind the readers.
+async fn a_like_does_not_wait_for_the_readers_connections(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
     let hers = id(&write(&app, &ada, "Like me").await);
@@ -371,4 +368,5 @@ both_databases!(
     a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs,
     ten_parallel_puts_to_one_upload_url_store_one_image,
     parallel_link_requests_never_pass_the_hourly_limit,
+    a_like_does_not_wait_for_the_readers_connections,
 );
