@@ -71,12 +71,8 @@ pub const CHUNK: i64 = 100;
 /// Puts a new post or repost into its author's and every follower's timeline, or, past `CHUNK`
 /// followers, into the author's and queues the rest: answers true when it queued (wake the
 /// queue's worker after commit: `FanOutQueue::wake`). The caller took the author's row lock
-/// (`cache::touch`) earlier in the same transaction.
-pub async fn fan_out(conn: &mut AnyConnection, author: i64, post_id: i64) -> Result<bool> {
-    let followers: i64 = sqlx::query_scalar("SELECT follower_count FROM users WHERE id = $1")
-        .bind(author)
-        .fetch_one(&mut *conn)
-        .await?;
+/// (`cache::touch`) earlier in the same transaction, and `followers` is the count it answered.
+pub async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post_id: i64) -> Result<bool> {
     if followers > CHUNK {
         sqlx::query("INSERT INTO home_timeline (member_id, post_id) VALUES ($1, $2)")
             .bind(author)

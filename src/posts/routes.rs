@@ -199,10 +199,10 @@ async fn write_post(
     };
     // The author's row lock (the races in `timeline`), and their kept Friends pages told: a
     // reply changes the count of a post that may be on them.
-    cache::touch(&mut tx, author).await?;
+    let followers = cache::touch(&mut tx, author).await?;
     let id = store::insert_post(&mut tx, &new).await?;
     // Replies are read in threads, not in the Friends feed.
-    let queued = parent.is_none() && timeline::fan_out(&mut tx, author, id).await?;
+    let queued = parent.is_none() && timeline::fan_out(&mut tx, author, followers, id).await?;
     let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
     store::insert_images(&mut tx, id, &media_ids).await?;
     if let Some(parent) = &parent {
@@ -232,11 +232,11 @@ async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
     let original = store::live_original(&mut tx, target)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    cache::touch(&mut tx, member).await?;
+    let followers = cache::touch(&mut tx, member).await?;
     let id = store::insert_repost(&mut tx, member, original.id, now)
         .await?
         .ok_or_else(|| Error::conflict("Already reposted"))?;
-    let queued = timeline::fan_out(&mut tx, member, id).await?;
+    let queued = timeline::fan_out(&mut tx, member, followers, id).await?;
     if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
         return Err(Error::not_found("Post not found"));
     }
