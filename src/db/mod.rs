@@ -145,9 +145,9 @@ impl Db {
     /// every one of them is taken with more requests waiting (26 reading connections against 8
     /// in the benchmark's mixed-writes row). A like waited in that queue for its session, for
     /// its transaction (PostgreSQL) and for its answer (docs/performance.md). On PostgreSQL,
-    /// with a pool of their own, the mixed-writes row's writes went from 104–108 to 140–187 a
-    /// second and their p50 from 54–56 to 30–40 ms (p99 unchanged, 90–155 ms, on a machine
-    /// where the CPU is the limit).
+    /// with a pool of their own, the mixed-writes row's writes went from 104–108 to 155–156 a
+    /// second and their p50 from 54–56 to 37 ms on a busy machine (p99 92–113 → 87–100 ms: the
+    /// CPU is the limit there).
     pub fn for_writes(&self) -> Db {
         let write = match self.backend {
             Backend::Sqlite => self.write.clone(),
