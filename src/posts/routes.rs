@@ -352,25 +352,11 @@ async fn like(
     .await?;
     let mut tx = state.db.write.begin().await?;
     cache::touch(&mut tx, current.id).await?;
-    let post = store::live_original(&mut tx, id)
+    let post = store::like(&mut tx, state.db.backend, current.id, id, now)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    if store::insert_like(&mut tx, current.id, post.id, now).await? {
-        if !store::bump(&mut tx, post.id, Counter::Likes, 1).await? {
-            return Err(Error::not_found("Post not found"));
-        }
-        notifications::notify(
-            &mut tx,
-            post.author_id,
-            current.id,
-            Kind::Like,
-            post.id,
-            now,
-        )
-        .await?;
-    }
     tx.commit().await?;
-    answer(&state, current.id, post.id).await
+    answer(&state, current.id, post).await
 }
 
 /// Takes back a like; unliking a post not liked changes nothing. Answers the post.
@@ -384,15 +370,11 @@ async fn unlike(
 ) -> Result<Json<Post>> {
     let mut tx = state.db.write.begin().await?;
     cache::touch(&mut tx, current.id).await?;
-    let post = store::live_original(&mut tx, id)
+    let post = store::unlike(&mut tx, state.db.backend, current.id, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    if store::delete_like(&mut tx, current.id, post.id).await? {
-        store::bump(&mut tx, post.id, Counter::Likes, -1).await?;
-        notifications::withdraw(&mut tx, post.author_id, current.id, Kind::Like, post.id).await?;
-    }
     tx.commit().await?;
-    answer(&state, current.id, post.id).await
+    answer(&state, current.id, post).await
 }
 
 /// Votes in a post's poll, once. Answers the post with the new tally.

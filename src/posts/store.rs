@@ -11,7 +11,9 @@ use sqlx::AnyConnection;
 
 use super::hydrate::Selection;
 use crate::clock::Millis;
+use crate::db::Backend;
 use crate::error::Result;
+use crate::notifications::{self, Kind};
 
 /// `$start, $start+1, …` for an `IN (...)` list of `n` values, padded to `padded(n)`
 /// placeholders (bind the values with `padded_values`). Only placeholders are built
@@ -211,33 +213,111 @@ pub async fn delete_repost(
     Ok(done.rows_affected() > 0)
 }
 
-/// True when the like was new.
-pub async fn insert_like(
+/// `member` likes post `id` (a repost: its original), with the post's counter and its author's
+/// notification; liking twice changes nothing. Answers the id of the post liked, or None when
+/// there is no live post, also when it was deleted while this ran (the caller must then not
+/// commit). The caller holds the member's row lock (`cache::touch`).
+pub async fn like(
     conn: &mut AnyConnection,
-    user_id: i64,
-    post_id: i64,
+    backend: Backend,
+    member: i64,
+    id: i64,
     now: Millis,
-) -> Result<bool> {
+) -> Result<Option<i64>> {
+    if backend == Backend::Postgres {
+        // The same steps as below, in one statement (see `LIVE_ORIGINAL`).
+        let done: Option<(i64, i64, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "WITH {LIVE_ORIGINAL}, \
+             liked AS (INSERT INTO likes (user_id, post_id, created_at) \
+                 SELECT $1, id, $3 FROM target ON CONFLICT DO NOTHING RETURNING post_id), \
+             counted AS (UPDATE posts SET like_count = like_count + 1 \
+                 WHERE id = (SELECT post_id FROM liked) AND deleted_at IS NULL RETURNING id, author_id), \
+             notified AS (INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
+                 SELECT author_id, $1, $4, id, $3 FROM counted WHERE author_id <> $1 ON CONFLICT DO NOTHING) \
+             SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted) FROM target"
+        )))
+        .bind(member)
+        .bind(id)
+        .bind(now)
+        .bind(Kind::Like.as_str())
+        .fetch_optional(conn)
+        .await?;
+        return Ok(done.and_then(|(post, liked, counted)| (liked == counted).then_some(post)));
+    }
+    let Some(post) = live_original(&mut *conn, id).await? else {
+        return Ok(None);
+    };
     let done = sqlx::query(
         "INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
     )
-    .bind(user_id)
-    .bind(post_id)
+    .bind(member)
+    .bind(post.id)
     .bind(now)
-    .execute(conn)
+    .execute(&mut *conn)
     .await?;
-    Ok(done.rows_affected() == 1)
+    if done.rows_affected() == 1 {
+        if !bump(&mut *conn, post.id, Counter::Likes, 1).await? {
+            return Ok(None);
+        }
+        notifications::notify(conn, post.author_id, member, Kind::Like, post.id, now).await?;
+    }
+    Ok(Some(post.id))
 }
 
-/// True when there was a like to remove.
-pub async fn delete_like(conn: &mut AnyConnection, user_id: i64, post_id: i64) -> Result<bool> {
-    let done = sqlx::query("DELETE FROM likes WHERE user_id = $1 AND post_id = $2")
-        .bind(user_id)
-        .bind(post_id)
-        .execute(conn)
+/// `member` takes back their like of post `id` (a repost: its original), with its counter and
+/// its notification while unread; unliking a post not liked changes nothing. Answers the id of
+/// the post, or None when there is no live post. The caller holds the member's row lock.
+pub async fn unlike(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    member: i64,
+    id: i64,
+) -> Result<Option<i64>> {
+    if backend == Backend::Postgres {
+        let post: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "WITH {LIVE_ORIGINAL}, \
+             unliked AS (DELETE FROM likes WHERE user_id = $1 AND post_id = (SELECT id FROM target) \
+                 RETURNING post_id), \
+             counted AS (UPDATE posts SET like_count = like_count - 1 \
+                 WHERE id = (SELECT post_id FROM unliked) AND deleted_at IS NULL), \
+             withdrawn AS (DELETE FROM notifications WHERE recipient_id = (SELECT author_id FROM target) \
+                 AND actor_id = $1 AND type = $3 AND post_id = (SELECT post_id FROM unliked) AND read_at IS NULL) \
+             SELECT id FROM target"
+        )))
+        .bind(member)
+        .bind(id)
+        .bind(Kind::Like.as_str())
+        .fetch_optional(conn)
         .await?;
-    Ok(done.rows_affected() == 1)
+        return Ok(post);
+    }
+    let Some(post) = live_original(&mut *conn, id).await? else {
+        return Ok(None);
+    };
+    let done = sqlx::query("DELETE FROM likes WHERE user_id = $1 AND post_id = $2")
+        .bind(member)
+        .bind(post.id)
+        .execute(&mut *conn)
+        .await?;
+    if done.rows_affected() == 1 {
+        bump(&mut *conn, post.id, Counter::Likes, -1).await?;
+        notifications::withdraw(conn, post.author_id, member, Kind::Like, post.id).await?;
+    }
+    Ok(Some(post.id))
 }
+
+/// `live_original`, as a `target (id, author_id)` for a `WITH` on PostgreSQL, of post `$2`.
+///
+/// Why one statement there: each statement is a round trip to another process, and on a busy
+/// machine each trip waits for a core twice (once for PostgreSQL, once for the answer), so a
+/// like's latency grew with its statements more than with their work (docs/performance.md).
+/// The steps keep their order (the like, then the post's row lock, then the notification), and
+/// the statement comes after the member's row lock, so it reads as of after that wait. SQLite
+/// has no data-modifying `WITH`, and there a statement is a call within the process.
+const LIVE_ORIGINAL: &str = "target AS (SELECT COALESCE(o.id, p.id) AS id, COALESCE(o.author_id, p.author_id) AS author_id \
+     FROM posts p LEFT JOIN posts o ON o.id = p.repost_of_id WHERE p.id = $2 \
+     AND CASE WHEN p.repost_of_id IS NULL THEN p.deleted_at IS NULL \
+     ELSE o.id IS NOT NULL AND o.deleted_at IS NULL END)";
 
 /// The position of `option` in the post's poll.
 pub async fn poll_position(
