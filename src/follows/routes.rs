@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::store;
+use super::store::{self, Followed};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Path};
 use crate::app::AppState;
@@ -96,11 +96,10 @@ const MAX_FOLLOW_ATTEMPTS: u32 = 10;
 
 async fn follow_once(state: &AppState, member: i64, target: i64, now: crate::clock::Millis) -> Result<()> {
     let mut tx = state.db.write.begin().await?;
-    if !store::member_exists(&mut tx, target).await? {
-        return Err(Error::not_found("User not found"));
-    }
-    if store::follow(&mut tx, member, target, now).await? {
-        notifications::notify(&mut tx, target, member, Kind::Follow, NO_POST, now).await?;
+    match store::follow(&mut tx, member, target, now).await? {
+        Followed::New => notifications::notify(&mut tx, target, member, Kind::Follow, NO_POST, now).await?,
+        Followed::Already => {}
+        Followed::NoMember => return Err(Error::not_found("User not found")),
     }
     tx.commit().await?;
     Ok(())

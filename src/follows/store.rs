@@ -8,15 +8,29 @@ use crate::clock::Millis;
 use crate::error::Result;
 use crate::feeds::timeline;
 
-/// True when the follow is new (and counted).
+/// What a follow did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Followed {
+    /// The follow is new (and counted).
+    New,
+    /// The member was already followed.
+    Already,
+    /// There is no such member.
+    NoMember,
+}
+
 pub async fn follow(
     conn: &mut AnyConnection,
     follower: i64,
     following: i64,
     now: Millis,
-) -> Result<bool> {
+) -> Result<Followed> {
+    // The insert reads the followed member's row itself, so the usual follow (a new one of an
+    // existing member) needs no statement to ask whether they exist: only a follow that
+    // inserted nothing asks, to tell "already" from "no such member".
     let done = sqlx::query(
-        "INSERT INTO follows (follower_id, following_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        "INSERT INTO follows (follower_id, following_id, created_at) \
+         SELECT $1, id, $3 FROM users WHERE id = $2 ON CONFLICT DO NOTHING",
     )
     .bind(follower)
     .bind(following)
@@ -24,12 +38,16 @@ pub async fn follow(
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() != 1 {
-        return Ok(false);
+        return Ok(if member_exists(conn, following).await? {
+            Followed::Already
+        } else {
+            Followed::NoMember
+        });
     }
     // The counter update took the followed member's row lock (see feeds::timeline).
     count(conn, follower, following, 1).await?;
     timeline::followed(conn, follower, following).await?;
-    Ok(true)
+    Ok(Followed::New)
 }
 
 /// True when there was a follow to remove (and it was uncounted).
@@ -76,7 +94,7 @@ pub async fn is_following(pool: &AnyPool, follower: i64, following: i64) -> Resu
     Ok(found.is_some())
 }
 
-pub async fn member_exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
+async fn member_exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
     let found: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1")
         .bind(id)
         .fetch_optional(conn)
