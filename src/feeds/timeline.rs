@@ -199,20 +199,25 @@ pub fn spawn_fan_out(state: crate::app::AppState) -> tokio::task::JoinHandle<()>
     })
 }
 
-/// `member` now follows `followed`: copy the followed member's live posts into the timeline.
-pub async fn followed(conn: &mut AnyConnection, member: i64, followed: i64) -> Result<()> {
-    // The KEEP-th newest: when there are more, older ones stay out and the floor rises to it.
-    let cut: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM posts WHERE author_id = $1 AND deleted_at IS NULL AND reply_to_id IS NULL \
-         ORDER BY id DESC LIMIT 1 OFFSET $2",
+/// What `users.home_floor` becomes when its member follows the member whose id is the
+/// placeholder `followed` (set in the follower's counter update, `follows::store`): the
+/// followed member's `KEEP`-th newest live post when that is above the floor (older ones are
+/// not copied: `followed` then copies everything at or above the new floor), else the floor as
+/// it is. Taken in that update, it needs no statement of its own. Read before the followed
+/// member's row lock (the lower id's row is locked first), the cut can miss a post being made
+/// or deleted: the floor is then one post lower or higher, and the copy, which reads after both
+/// locks, still copies every post at or above it, so the invariant holds either way.
+pub fn floor_after_following(followed: &str) -> String {
+    format!(
+        "COALESCE((SELECT id FROM posts WHERE author_id = {followed} AND deleted_at IS NULL \
+         AND reply_to_id IS NULL AND id > users.home_floor ORDER BY id DESC LIMIT 1 OFFSET {}), home_floor)",
+        KEEP - 1
     )
-    .bind(followed)
-    .bind(KEEP - 1)
-    .fetch_optional(&mut *conn)
-    .await?;
-    if let Some(cut) = cut {
-        raise_floor(conn, member, cut).await?;
-    }
+}
+
+/// `member` now follows `followed`, and their floor was raised by `floor_after_following`:
+/// copy the followed member's live posts at or above it into the timeline.
+pub async fn followed(conn: &mut AnyConnection, member: i64, followed: i64) -> Result<()> {
     sqlx::query(
         "INSERT INTO home_timeline (member_id, post_id) \
          SELECT CAST($1 AS BIGINT), id FROM posts \

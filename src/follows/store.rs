@@ -2,6 +2,8 @@
 //! when the follow row really appeared or disappeared, so followerCount and followingCount
 //! stay exact under concurrent requests.
 
+use std::sync::LazyLock;
+
 use sqlx::{AnyConnection, AnyPool};
 
 use crate::clock::Millis;
@@ -44,8 +46,23 @@ pub async fn follow(
             Followed::NoMember
         });
     }
-    // The counter update took the followed member's row lock (see feeds::timeline).
-    count(conn, follower, following, 1).await?;
+    // The counter updates took the followed member's row lock (see feeds::timeline), so the
+    // copy reads after any post or deletion of theirs; the follower's raised their floor.
+    static FOLLOWED: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "UPDATE users SET following_count = following_count + 1, feed_version = feed_version + 1, \
+             home_floor = {} WHERE id = $1",
+            timeline::floor_after_following("$2")
+        )
+    });
+    in_id_order(
+        conn,
+        [
+            (follower, sqlx::query(FOLLOWED.as_str()).bind(follower).bind(following)),
+            (following, sqlx::query(FOLLOWERS).bind(1).bind(following)),
+        ],
+    )
+    .await?;
     timeline::followed(conn, follower, following).await?;
     Ok(Followed::New)
 }
@@ -60,26 +77,33 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    count(conn, follower, following, -1).await?;
+    in_id_order(
+        conn,
+        [
+            (follower, sqlx::query(UNFOLLOWED).bind(follower)),
+            (following, sqlx::query(FOLLOWERS).bind(-1).bind(following)),
+        ],
+    )
+    .await?;
     timeline::unfollowed(conn, follower, following).await?;
     Ok(true)
 }
 
-async fn count(conn: &mut AnyConnection, follower: i64, following: i64, delta: i64) -> Result<()> {
-    // The follower's Friends page changes (posts copied in or taken out): `feeds::cache`.
-    const FOLLOWING: &str = "UPDATE users SET following_count = following_count + $1, \
-         feed_version = feed_version + 1 WHERE id = $2";
-    const FOLLOWERS: &str = "UPDATE users SET follower_count = follower_count + $1 WHERE id = $2";
-    // Lower id first: two members following each other at the same moment then lock the two
-    // user rows in the same order (PostgreSQL), so neither waits for the other forever.
-    let mut updates = [(FOLLOWING, follower), (FOLLOWERS, following)];
-    updates.sort_by_key(|(_, id)| *id);
-    for (sql, id) in updates {
-        sqlx::query(sql)
-            .bind(delta)
-            .bind(id)
-            .execute(&mut *conn)
-            .await?;
+// The follower's Friends page changes (posts copied in or taken out): `feeds::cache`.
+const UNFOLLOWED: &str =
+    "UPDATE users SET following_count = following_count - 1, feed_version = feed_version + 1 WHERE id = $1";
+const FOLLOWERS: &str = "UPDATE users SET follower_count = follower_count + $1 WHERE id = $2";
+
+/// Runs the two members' counter updates, the lower id's first: two members following each
+/// other at the same moment then lock the two user rows in the same order (PostgreSQL), so
+/// neither waits for the other forever.
+async fn in_id_order(
+    conn: &mut AnyConnection,
+    mut updates: [(i64, sqlx::query::Query<'_, sqlx::Any, sqlx::any::AnyArguments>); 2],
+) -> Result<()> {
+    updates.sort_by_key(|(id, _)| *id);
+    for (_, update) in updates {
+        update.execute(&mut *conn).await?;
     }
     Ok(())
 }
