@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::both_databases;
-use crate::common::{TestApp, json};
+use crate::common::{Backend, TestApp, json};
 
 async fn healthz_and_readyz_answer_ok(app: TestApp) {
     let health = app.client.get(app.url("/healthz")).send().await.unwrap();
@@ -196,6 +196,24 @@ async fn graceful_shutdown_completes_an_in_flight_request(mut app: TestApp) {
     assert!(reqwest::Client::new().get(app.url("/healthz")).send().await.is_err());
 }
 
+/// The settings each pool's connections get when opened (`db::sqlite_pool`, `db::postgres_pool`),
+/// on every pool: the readers', the writer's and the write requests'.
+async fn every_connection_gets_its_settings(app: TestApp) {
+    let db = &app.state.db;
+    for pool in [&db.read, &db.write, &db.for_writes().read, &db.for_writes().write] {
+        match app.backend {
+            Backend::Sqlite => {
+                let on: i64 = sqlx::query_scalar("PRAGMA foreign_keys").fetch_one(pool).await.unwrap();
+                assert_eq!(on, 1, "foreign keys are checked");
+            }
+            Backend::Postgres => {
+                let mode: String = sqlx::query_scalar("SHOW plan_cache_mode").fetch_one(pool).await.unwrap();
+                assert_eq!(mode, "force_generic_plan", "a statement is planned once per connection");
+            }
+        }
+    }
+}
+
 fn tokio_stream_from(
     mut rx: tokio::sync::mpsc::Receiver<Result<Vec<u8>, std::io::Error>>,
 ) -> impl futures::Stream<Item = Result<Vec<u8>, std::io::Error>> {
@@ -214,4 +232,5 @@ both_databases!(
     cross_site_state_changes_are_refused,
     answers_carry_security_headers,
     graceful_shutdown_completes_an_in_flight_request,
+    every_connection_gets_its_settings,
 );
