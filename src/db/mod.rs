@@ -287,12 +287,12 @@ fn postgres_pool(size: u32) -> AnyPoolOptions {
         .after_connect(|conn, _meta| {
             Box::pin(async move {
                 // Every statement is prepared once per connection; by default PostgreSQL then
-                // plans it again on each run whenever its generic plan's estimate looks dearer
-                // than the runs planned so far, a choice each connection makes from its own
-                // first five runs. A list of posts (`posts::hydrate`) takes 1.5–3 ms to plan
-                // and under 1 ms to run: on a network after a day of writes, the connections
-                // that chose to plan each run made the Friends feed five times slower (0.05
-                // of `/healthz` against 0.26; docs/performance.md). The statements here are
+                // plans it again for each run's values whenever its one generic plan's estimate
+                // looks dearer than the plans it made for the values so far, which each
+                // connection judges from its own runs. A list of posts (`posts::hydrate`) takes
+                // 1.5–3 ms to plan and under 1 ms to run: on a network grown by the benchmark's
+                // writes, planning it on every run held the Friends feed at a fifth of its speed
+                // (0.05 of `/healthz` against 0.25; docs/performance.md). The statements here are
                 // driven by indexes on ids and bounded by limits, so one plan serves every
                 // value: with generic plans no read of the benchmark got slower.
                 conn.execute("SET plan_cache_mode = force_generic_plan").await?;
