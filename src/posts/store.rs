@@ -7,6 +7,8 @@
 //! then does nothing; `UPDATE … SET n = n + 1` takes the row lock and re-reads `n`. On SQLite
 //! writes are serialized through `Db::write` anyway.
 
+use std::sync::LazyLock;
+
 use sqlx::AnyConnection;
 
 use super::hydrate::Selection;
@@ -63,22 +65,14 @@ pub async fn find_ref(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRe
 /// The live post a card action is about: a repost stands for its original (likes, replies,
 /// reposts and votes all go to the original). None when unknown or deleted.
 pub async fn live_original(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRef>> {
-    let Some(post) = find_ref(&mut *conn, id).await? else {
-        return Ok(None);
-    };
-    let post = match post.repost_of_id {
-        Some(original) => match find_ref(&mut *conn, original).await? {
-            Some(original) => original,
-            None => return Ok(None),
-        },
-        None => post,
-    };
-    Ok(if post.deleted_at.is_none() {
-        Some(post)
-    } else {
-        None
-    })
+    Ok(sqlx::query_as(LIVE_ORIGINAL).bind(id).fetch_optional(conn).await?)
 }
+
+/// `live_original`'s statement, of post `$1`: a repost's row joined to its original, any other
+/// post's to itself; also the `target` of a like's and an unlike's statement on PostgreSQL.
+const LIVE_ORIGINAL: &str = "SELECT o.id, o.author_id, o.reply_to_id, o.repost_of_id, o.poll_expires_at, o.deleted_at \
+     FROM posts p JOIN posts o ON o.id = COALESCE(p.repost_of_id, p.id) \
+     WHERE p.id = $1 AND o.deleted_at IS NULL";
 
 pub struct NewPost<'a> {
     pub author_id: i64,
@@ -225,23 +219,32 @@ pub async fn like(
     now: Millis,
 ) -> Result<Option<i64>> {
     if backend == Backend::Postgres {
-        // The same steps as below, in one statement (see `LIVE_ORIGINAL`).
-        let done: Option<(i64, i64, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "WITH {LIVE_ORIGINAL}, \
-             liked AS (INSERT INTO likes (user_id, post_id, created_at) \
-                 SELECT $1, id, $3 FROM target ON CONFLICT DO NOTHING RETURNING post_id), \
-             counted AS (UPDATE posts SET like_count = like_count + 1 \
-                 WHERE id = (SELECT post_id FROM liked) AND deleted_at IS NULL RETURNING id, author_id), \
-             notified AS (INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
-                 SELECT author_id, $1, $4, id, $3 FROM counted WHERE author_id <> $1 ON CONFLICT DO NOTHING) \
-             SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted) FROM target"
-        )))
-        .bind(member)
-        .bind(id)
-        .bind(now)
-        .bind(Kind::Like.as_str())
-        .fetch_optional(conn)
-        .await?;
+        // The same steps as below, in one statement. Each statement is a round trip to
+        // another process, and on a busy machine each trip waits for a core twice (once for
+        // PostgreSQL, once for the answer), so a like's latency grew with its statements more
+        // than with their work (docs/performance.md). The steps keep their order (the like,
+        // then the post's row lock, then the notification), and the statement comes after the
+        // member's row lock, so it reads as of after that wait. SQLite has no data-modifying
+        // `WITH`, and there a statement is a call within the process.
+        static LIKE: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                "WITH target AS ({LIVE_ORIGINAL}), \
+                 liked AS (INSERT INTO likes (user_id, post_id, created_at) \
+                     SELECT $2, id, $3 FROM target ON CONFLICT DO NOTHING RETURNING post_id), \
+                 counted AS (UPDATE posts SET like_count = like_count + 1 \
+                     WHERE id = (SELECT post_id FROM liked) AND deleted_at IS NULL RETURNING id, author_id), \
+                 notified AS (INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
+                     SELECT author_id, $2, $4, id, $3 FROM counted WHERE author_id <> $2 ON CONFLICT DO NOTHING) \
+                 SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted) FROM target"
+            )
+        });
+        let done: Option<(i64, i64, i64)> = sqlx::query_as(LIKE.as_str())
+            .bind(id)
+            .bind(member)
+            .bind(now)
+            .bind(Kind::Like.as_str())
+            .fetch_optional(conn)
+            .await?;
         return Ok(done.and_then(|(post, liked, counted)| (liked == counted).then_some(post)));
     }
     let Some(post) = live_original(&mut *conn, id).await? else {
@@ -274,21 +277,25 @@ pub async fn unlike(
     id: i64,
 ) -> Result<Option<i64>> {
     if backend == Backend::Postgres {
-        let post: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-            "WITH {LIVE_ORIGINAL}, \
-             unliked AS (DELETE FROM likes WHERE user_id = $1 AND post_id = (SELECT id FROM target) \
-                 RETURNING post_id), \
-             counted AS (UPDATE posts SET like_count = like_count - 1 \
-                 WHERE id = (SELECT post_id FROM unliked) AND deleted_at IS NULL), \
-             withdrawn AS (DELETE FROM notifications WHERE recipient_id = (SELECT author_id FROM target) \
-                 AND actor_id = $1 AND type = $3 AND post_id = (SELECT post_id FROM unliked) AND read_at IS NULL) \
-             SELECT id FROM target"
-        )))
-        .bind(member)
-        .bind(id)
-        .bind(Kind::Like.as_str())
-        .fetch_optional(conn)
-        .await?;
+        // The same steps as below, in one statement (why: `like`).
+        static UNLIKE: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                "WITH target AS ({LIVE_ORIGINAL}), \
+                 unliked AS (DELETE FROM likes WHERE user_id = $2 AND post_id = (SELECT id FROM target) \
+                     RETURNING post_id), \
+                 counted AS (UPDATE posts SET like_count = like_count - 1 \
+                     WHERE id = (SELECT post_id FROM unliked) AND deleted_at IS NULL), \
+                 withdrawn AS (DELETE FROM notifications WHERE recipient_id = (SELECT author_id FROM target) \
+                     AND actor_id = $2 AND type = $3 AND post_id = (SELECT post_id FROM unliked) AND read_at IS NULL) \
+                 SELECT id FROM target"
+            )
+        });
+        let post: Option<i64> = sqlx::query_scalar(UNLIKE.as_str())
+            .bind(id)
+            .bind(member)
+            .bind(Kind::Like.as_str())
+            .fetch_optional(conn)
+            .await?;
         return Ok(post);
     }
     let Some(post) = live_original(&mut *conn, id).await? else {
@@ -305,19 +312,6 @@ pub async fn unlike(
     }
     Ok(Some(post.id))
 }
-
-/// `live_original`, as a `target (id, author_id)` for a `WITH` on PostgreSQL, of post `$2`.
-///
-/// Why one statement there: each statement is a round trip to another process, and on a busy
-/// machine each trip waits for a core twice (once for PostgreSQL, once for the answer), so a
-/// like's latency grew with its statements more than with their work (docs/performance.md).
-/// The steps keep their order (the like, then the post's row lock, then the notification), and
-/// the statement comes after the member's row lock, so it reads as of after that wait. SQLite
-/// has no data-modifying `WITH`, and there a statement is a call within the process.
-const LIVE_ORIGINAL: &str = "target AS (SELECT COALESCE(o.id, p.id) AS id, COALESCE(o.author_id, p.author_id) AS author_id \
-     FROM posts p LEFT JOIN posts o ON o.id = p.repost_of_id WHERE p.id = $2 \
-     AND CASE WHEN p.repost_of_id IS NULL THEN p.deleted_at IS NULL \
-     ELSE o.id IS NOT NULL AND o.deleted_at IS NULL END)";
 
 /// The position of `option` in the post's poll.
 pub async fn poll_position(
