@@ -2,6 +2,7 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
+use sqlx::{AnyConnection, Connection};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -69,7 +70,7 @@ async fn follow(
         return Err(Error::bad_request("You cannot follow yourself"));
     }
     let now = state.clock.now();
-    rate_limit::hit(
+    let mut writer = rate_limit::hit_then_write(
         &state.db,
         &format!("follow:{}", current.id),
         FOLLOWS_PER_MINUTE,
@@ -85,7 +86,7 @@ async fn follow(
     let mut attempts = 0;
     loop {
         attempts += 1;
-        match follow_once(&state, current.id, target, now).await {
+        match follow_once(&mut writer, current.id, target, now).await {
             Err(Error::Database(e)) if attempts < MAX_FOLLOW_ATTEMPTS && timeline_copy_lost_a_post(&e) => continue,
             answer => return answer.map(|()| Json(FollowStatus { is_following: true })),
         }
@@ -94,8 +95,13 @@ async fn follow(
 
 const MAX_FOLLOW_ATTEMPTS: u32 = 10;
 
-async fn follow_once(state: &AppState, member: i64, target: i64, now: crate::clock::Millis) -> Result<()> {
-    let mut tx = state.db.write.begin().await?;
+async fn follow_once(
+    writer: &mut AnyConnection,
+    member: i64,
+    target: i64,
+    now: crate::clock::Millis,
+) -> Result<()> {
+    let mut tx = writer.begin().await?;
     match store::follow(&mut tx, member, target, now).await? {
         Followed::New => notifications::notify(&mut tx, target, member, Kind::Follow, NO_POST, now).await?,
         Followed::Already => {}

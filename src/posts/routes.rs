@@ -3,6 +3,8 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, Connection};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -132,8 +134,8 @@ async fn create(
                     "A repost cannot have images, a poll or a reply",
                 ));
             }
-            posting_allowed(&state, current.id).await?;
-            repost(&state, current.id, original).await?
+            let writer = posting_allowed(&state, current.id).await?;
+            repost(&state, writer, current.id, original).await?
         }
         None => {
             let content = PostContent::parse(&body.content)?;
@@ -142,9 +144,10 @@ async fn create(
             }
             let poll = PollOptions::parse(&body.poll_options)?;
             let duration = PollDuration::parse(body.poll_duration_hours)?;
-            posting_allowed(&state, current.id).await?;
+            let writer = posting_allowed(&state, current.id).await?;
             write_post(
                 &state,
+                writer,
                 current.id,
                 &content,
                 &body.image_urls,
@@ -161,15 +164,25 @@ async fn create(
     Ok((StatusCode::CREATED, Json(post)))
 }
 
-/// Counts one post (or repost) against the member's allowance; 429 once it is spent.
-async fn posting_allowed(state: &AppState, member: i64) -> Result<()> {
+/// Counts one post (or repost) against the member's allowance; 429 once it is spent. Answers
+/// the writer's connection for the post (`rate_limit::hit_then_write`).
+async fn posting_allowed(state: &AppState, member: i64) -> Result<PoolConnection<Any>> {
     let key = format!("post:{member}");
     let message = "You are posting too fast. Please wait a minute.";
-    rate_limit::hit(&state.db, &key, POSTS_PER_MINUTE, state.clock.now(), message).await
+    rate_limit::hit_then_write(
+        &state.db,
+        &key,
+        POSTS_PER_MINUTE,
+        state.clock.now(),
+        message,
+    )
+    .await
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn write_post(
     state: &AppState,
+    writer: PoolConnection<Any>,
     author: i64,
     content: &PostContent,
     image_urls: &[String],
@@ -177,10 +190,17 @@ async fn write_post(
     duration: PollDuration,
     reply_to_id: Option<i64>,
 ) -> Result<i64> {
-    // Bucket uploads are fetched and checked before the transaction, so the writer does not wait.
-    crate::media::prepare(state, author, image_urls).await?;
+    // Bucket uploads are fetched and checked with the writer let go, so no write waits on the
+    // bucket; the post then takes its turn at the writer again.
+    let mut writer = if image_urls.is_empty() {
+        writer
+    } else {
+        drop(writer);
+        crate::media::prepare(state, author, image_urls).await?;
+        state.db.write.acquire().await?
+    };
     let now = state.clock.now();
-    let mut tx = state.db.write.begin().await?;
+    let mut tx = writer.begin().await?;
     // A reply to a repost answers the original (reposts have no threads of their own).
     let parent: Option<PostRef> = match reply_to_id {
         Some(id) => Some(
@@ -226,9 +246,14 @@ async fn write_post(
     Ok(id)
 }
 
-async fn repost(state: &AppState, member: i64, target: i64) -> Result<i64> {
+async fn repost(
+    state: &AppState,
+    mut writer: PoolConnection<Any>,
+    member: i64,
+    target: i64,
+) -> Result<i64> {
     let now = state.clock.now();
-    let mut tx = state.db.write.begin().await?;
+    let mut tx = writer.begin().await?;
     let original = store::live_original(&mut tx, target)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
@@ -342,20 +367,23 @@ async fn like(
     Path(id): Path<i64>,
 ) -> Result<Json<Post>> {
     let now = state.clock.now();
-    rate_limit::hit(
-        &state.db,
-        &format!("like:{}", current.id),
-        LIKES_PER_MINUTE,
-        now,
-        "You are liking too fast. Please wait a minute.",
-    )
-    .await?;
-    let mut tx = state.db.write.begin().await?;
-    cache::touch(&mut tx, current.id).await?;
-    let post = store::like(&mut tx, state.db.backend, current.id, id, now)
-        .await?
-        .ok_or_else(|| Error::not_found("Post not found"))?;
-    tx.commit().await?;
+    let post = {
+        let mut writer = rate_limit::hit_then_write(
+            &state.db,
+            &format!("like:{}", current.id),
+            LIKES_PER_MINUTE,
+            now,
+            "You are liking too fast. Please wait a minute.",
+        )
+        .await?;
+        let mut tx = writer.begin().await?;
+        cache::touch(&mut tx, current.id).await?;
+        let post = store::like(&mut tx, state.db.backend, current.id, id, now)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        tx.commit().await?;
+        post
+    };
     answer(&state, current.id, post).await
 }
 
@@ -437,7 +465,9 @@ async fn thread(
     let mut ancestors = Vec::new();
     let mut main = None;
     let mut replies = Vec::new();
-    for (ord, found) in hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post.id)).await? {
+    for (ord, found) in
+        hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post.id)).await?
+    {
         match ord {
             ..0 => ancestors.push(found),
             0 => main = Some(found),

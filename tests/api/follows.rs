@@ -129,11 +129,21 @@ async fn concurrent_follows_are_counted_exactly(app: TestApp) {
 async fn following_too_fast_is_limited(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
-    for _ in 0..60 {
+    for _ in 0..59 {
         follow(&app, &ada, &bob).await;
     }
+    // A follow of nobody fails, and still counts (the count commits before the follow's own
+    // transaction, on the same connection).
+    let (status, body) = post(&app, &ada, "/api/follows", json!({ "followingId": 999999 })).await;
+    assert_eq!(status, 404, "{body}");
     let (status, body) = post(&app, &ada, "/api/follows", json!({ "followingId": bob.id })).await;
     assert_eq!(status, 429, "{body}");
+    assert_eq!(
+        body["message"],
+        "You are following too fast. Please wait a minute."
+    );
+    // The refused follow left the follow as it was.
+    assert_eq!(status_of(&app, &ada, bob.id).await["isFollowing"], true);
 }
 
 both_databases!(

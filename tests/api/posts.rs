@@ -587,6 +587,31 @@ async fn likes_are_idempotent(app: TestApp) {
     assert_eq!(through["likeCount"], 1);
 }
 
+/// The count is taken on the writer before the like's own transaction and commits on its own:
+/// likes that fail (here: of a post that does not exist) still spend the allowance, so a script
+/// cannot probe without limit.
+async fn liking_too_fast_is_limited_even_when_the_likes_fail(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let p = write(&app, &ada, "like me later").await;
+    for _ in 0..60 {
+        like(&app, &bob, id(&p)).await;
+    }
+    for _ in 0..60 {
+        let (status, body) = post_empty(&app, &bob, "/api/posts/999999/like").await;
+        assert_eq!(status, 404, "{body}");
+    }
+    let (status, body) = post_empty(&app, &bob, &format!("/api/posts/{}/like", id(&p))).await;
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (429, Some("You are liking too fast. Please wait a minute."))
+    );
+    // Refused likes change nothing, and the next minute has a new allowance.
+    assert_eq!(seen_by(&app, &ada, id(&p)).await["likeCount"], 1);
+    app.clock.advance(Duration::from_secs(61));
+    assert_eq!(like(&app, &bob, id(&p)).await["likeCount"], 1);
+}
+
 async fn concurrent_likes_never_drift(app: TestApp) {
     let ada = app.member("ada").await;
     let p = write(&app, &ada, "popular").await;
@@ -698,6 +723,7 @@ both_databases!(
     a_member_undoes_their_own_repost_only,
     concurrent_reposts_are_counted_exactly,
     likes_are_idempotent,
+    liking_too_fast_is_limited_even_when_the_likes_fail,
     concurrent_likes_never_drift,
     only_the_author_deletes_a_post,
     a_deleted_post_leaves_its_replies_and_a_placeholder,
