@@ -63,12 +63,15 @@ pub fn router(state: AppState) -> Router {
     let reads = routes().with_state(state.clone());
     let writes = WriteThread::start(routes().with_state(state.for_writes()))
         .expect("a thread for writes can be started");
+    let turns = state.db.turns.clone();
     let by_method = tower::service_fn(move |request: axum::extract::Request| {
-        let (reads, writes) = (reads.clone(), writes.clone());
+        let (reads, writes, turns) = (reads.clone(), writes.clone(), turns.clone());
         async move {
             if crate::security::is_safe_method(request.method()) {
                 tower::ServiceExt::oneshot(reads, request).await
             } else {
+                // Counted until answered: background writes give way meanwhile (`db::turns`).
+                let _in_flight = turns.enter();
                 Ok(writes.call(request).await)
             }
         }

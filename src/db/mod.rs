@@ -15,6 +15,7 @@
 //! own for all their statements (`Db::for_writes`).
 
 pub mod backup;
+pub mod turns;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -59,6 +60,8 @@ pub struct Db {
     /// priority when the readers' is lowered (`lower_reader_priority`).
     checkpointer: Option<AnyPool>,
     pub backend: Backend,
+    /// Member write requests in flight, which background writes give way to (`turns`).
+    pub turns: turns::WriteTurns,
 }
 
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -124,7 +127,7 @@ impl Db {
                     ),
                     Checkpoints::OnCommit => None,
                 };
-                Ok(Db { read, write, write_requests, checkpointer, backend })
+                Ok(Db { read, write, write_requests, checkpointer, backend, turns: Default::default() })
             }
             Backend::Postgres => {
                 let pool = postgres_pool(pool_size()).connect_with(options.clone()).await?;
@@ -132,7 +135,7 @@ impl Db {
                 // on the write thread (`app::WriteThread`), so its socket is driven by that
                 // thread's runtime and not by the readers' busy one.
                 let write_requests = postgres_pool(WRITE_CONNECTIONS).connect_lazy_with(options);
-                Ok(Db { read: pool.clone(), write: pool, write_requests, checkpointer: None, backend })
+                Ok(Db { read: pool.clone(), write: pool, write_requests, checkpointer: None, backend, turns: Default::default() })
             }
         }
     }

@@ -40,7 +40,7 @@
 use sqlx::{AnyConnection, AnyPool};
 
 use crate::api::Page;
-use crate::db::Backend;
+use crate::db::{Backend, Db};
 use crate::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
@@ -186,6 +186,7 @@ pub fn spawn_fan_out(state: crate::app::AppState) -> tokio::task::JoinHandle<()>
                 _ = tokio::time::sleep(FAN_OUT_SWEEP) => {}
             }
             loop {
+                state.db.turns.give_way().await;
                 match fan_out_chunk(&state.db.write, &state.db.read, state.db.backend).await {
                     Ok(true) => continue,
                     Ok(false) => break,
@@ -279,26 +280,28 @@ fn selection(page: Page) -> Selection {
     Selection::new(SQL, vec![page.limit, page.offset])
 }
 
+/// Rows a trim deletes in one transaction: like a fan-out chunk, a few milliseconds of the
+/// writer, after which member writes may have their turn (`db::turns`).
+pub const TRIM_CHUNK: i64 = 100;
+
 /// Trims the member's timeline to its newest `keep` rows once it holds more than `above`, and
-/// raises the floor to the oldest row kept. Answers the rows removed.
-pub async fn trim(
-    write: &AnyPool,
-    read: &AnyPool,
-    member: i64,
-    keep: i64,
-    above: i64,
-) -> Result<u64> {
+/// raises the floor to the oldest row kept. Answers the rows removed. The floor rises first, in
+/// a transaction of its own: from then on the rows below it are in no page (every read takes
+/// only rows at or above the floor), so they can go `chunk` at a time, each chunk after
+/// giving way to member writes.
+pub async fn trim(db: &Db, member: i64, keep: i64, above: i64, chunk: i64) -> Result<u64> {
     let over: Option<i64> = sqlx::query_scalar(
         "SELECT post_id FROM home_timeline WHERE member_id = $1 ORDER BY post_id DESC LIMIT 1 OFFSET $2",
     )
     .bind(member)
     .bind(above)
-    .fetch_optional(read)
+    .fetch_optional(&db.read)
     .await?;
     if over.is_none() {
         return Ok(0);
     }
-    let mut tx = write.begin().await?;
+    db.turns.give_way().await;
+    let mut tx = db.write.begin().await?;
     let oldest_kept: Option<i64> = sqlx::query_scalar(
         "SELECT post_id FROM home_timeline WHERE member_id = $1 ORDER BY post_id DESC LIMIT 1 OFFSET $2",
     )
@@ -309,15 +312,26 @@ pub async fn trim(
     let Some(oldest_kept) = oldest_kept else {
         return Ok(0);
     };
-    // Floor first: from here on, rows below it are invisible, so deleting them changes no page.
     raise_floor(&mut tx, member, oldest_kept).await?;
-    let done = sqlx::query("DELETE FROM home_timeline WHERE member_id = $1 AND post_id < $2")
+    tx.commit().await?;
+    let mut removed = 0;
+    loop {
+        db.turns.give_way().await;
+        let done = sqlx::query(
+            "DELETE FROM home_timeline WHERE member_id = $1 AND post_id IN ( \
+                 SELECT post_id FROM home_timeline WHERE member_id = $1 AND post_id < $2 \
+                 ORDER BY post_id LIMIT $3)",
+        )
         .bind(member)
         .bind(oldest_kept)
-        .execute(&mut *tx)
+        .bind(chunk)
+        .execute(&db.write)
         .await?;
-    tx.commit().await?;
-    Ok(done.rows_affected())
+        removed += done.rows_affected();
+        if (done.rows_affected() as i64) < chunk {
+            return Ok(removed);
+        }
+    }
 }
 
 /// Members are trimmed a slice per upkeep round, so a round stays short whatever the network's
@@ -326,15 +340,15 @@ const SLICES: i64 = 10;
 
 /// One upkeep round's share of trimming: the members whose id falls in this round's slice.
 /// The slice follows the clock, so several processes agree without sharing anything.
-pub async fn trim_round(write: &AnyPool, read: &AnyPool, round: i64) -> Result<u64> {
+pub async fn trim_round(db: &Db, round: i64) -> Result<u64> {
     let members: Vec<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id % $1 = $2")
         .bind(SLICES)
         .bind(round.rem_euclid(SLICES))
-        .fetch_all(read)
+        .fetch_all(&db.read)
         .await?;
     let mut removed = 0;
     for member in members {
-        removed += trim(write, read, member, KEEP, TRIM_ABOVE).await?;
+        removed += trim(db, member, KEEP, TRIM_ABOVE, TRIM_CHUNK).await?;
     }
     Ok(removed)
 }

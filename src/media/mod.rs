@@ -204,7 +204,7 @@ pub async fn upkeep(state: &AppState) -> Result<()> {
     let windows = crate::rate_limit::prune(&state.db, now - RATE_LIMIT_RETENTION).await?;
     let rankings = crate::feeds::for_you::prune(&state.db.write, now).await?;
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
-    let timelines = crate::feeds::timeline::trim_round(&state.db.write, &state.db.read, round).await?;
+    let timelines = crate::feeds::timeline::trim_round(&state.db, round).await?;
     if orphans + sessions + windows + rankings + timelines > 0 {
         tracing::info!(orphans, sessions, windows, rankings, timelines, "upkeep removed stale rows");
     }

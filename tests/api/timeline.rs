@@ -180,7 +180,7 @@ async fn a_trimmed_timeline_hands_older_pages_to_the_fan_in_read(app: TestApp) {
     }
     written.reverse();
     // Over 10 rows: keep the newest 5.
-    let removed = timeline::trim(&app.state.db.write, &app.state.db.read, ada.id, 5, 10)
+    let removed = timeline::trim(&app.state.db, ada.id, 5, 10, 3)
         .await
         .unwrap();
     assert_eq!(removed, 7);
@@ -188,7 +188,7 @@ async fn a_trimmed_timeline_hands_older_pages_to_the_fan_in_read(app: TestApp) {
     assert_eq!(timeline_rows(&app, ada.id).await, written[..5]);
     // Not over the threshold: nothing to do.
     assert_eq!(
-        timeline::trim(&app.state.db.write, &app.state.db.read, ada.id, 5, 10)
+        timeline::trim(&app.state.db, ada.id, 5, 10, 3)
             .await
             .unwrap(),
         0
