@@ -169,14 +169,7 @@ async fn create(
 async fn posting_allowed(state: &AppState, member: i64) -> Result<PoolConnection<Any>> {
     let key = format!("post:{member}");
     let message = "You are posting too fast. Please wait a minute.";
-    rate_limit::hit_then_write(
-        &state.db,
-        &key,
-        POSTS_PER_MINUTE,
-        state.clock.now(),
-        message,
-    )
-    .await
+    rate_limit::hit_then_write(&state.db, &key, POSTS_PER_MINUTE, state.clock.now(), message).await
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -465,9 +458,7 @@ async fn thread(
     let mut ancestors = Vec::new();
     let mut main = None;
     let mut replies = Vec::new();
-    for (ord, found) in
-        hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post.id)).await?
-    {
+    for (ord, found) in hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post.id)).await? {
         match ord {
             ..0 => ancestors.push(found),
             0 => main = Some(found),
