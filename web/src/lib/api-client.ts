@@ -33,9 +33,9 @@ export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError ? error.status === 401 : error instanceof Error && error.message.startsWith('401')
 }
 
-/** The server's message from an error, else the fallback text. */
+/** The server's message when it refused the request (4xx), else the fallback text: a 5xx says nothing a member can act on. */
 export function messageOf(error: unknown, fallback: string): string {
-  if (error instanceof ApiError) return error.serverMessage ?? fallback
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return error.serverMessage ?? fallback
   return fallback
 }
 

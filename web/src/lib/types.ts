@@ -40,6 +40,8 @@ export interface Post {
   likeCount: number
   isLiked: boolean
   isReposted: boolean
+  /** A deleted post still stands in threads (its replies point at it), without content or actions. */
+  isDeleted?: boolean
 }
 
 export interface Thread {
@@ -72,4 +74,17 @@ export const PAGE_SIZE = 20
 export const POST_MAX_LENGTH = 500
 export const MAX_IMAGES = 4
 export const MAX_POLL_OPTIONS = 4
+export const POLL_OPTION_MAX_LENGTH = 80
+/** The poll lengths the composer offers, in hours; the server takes 1 to 168 (default 24). */
+export const POLL_DURATIONS = [
+  { hours: 1, label: '1 hour' },
+  { hours: 24, label: '1 day' },
+  { hours: 72, label: '3 days' },
+  { hours: 168, label: '7 days' },
+] as const
+export const DISPLAY_NAME_MAX_LENGTH = 50
+export const BIO_MAX_LENGTH = 160
+export const WEBSITE_MAX_LENGTH = 200
+/** Replies the thread call answers at most; more come from `/api/posts/{id}/replies`. */
+export const THREAD_REPLIES = 200
 export const MAX_UPLOAD_BYTES = 10485760

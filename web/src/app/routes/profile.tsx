@@ -1,6 +1,7 @@
 import * as React from 'react'
 import { Link, useParams } from 'wouter'
 import { ArrowLeft, CalendarDays, Camera, ImageUp, Link as LinkIcon } from 'lucide-react'
+import { LoadError } from '@/components/load-error'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
@@ -8,7 +9,7 @@ import { toast } from '@/components/ui/use-toast'
 import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { monthYear, withoutScheme } from '@/lib/utils'
-import type { Post, User } from '@/lib/types'
+import type { User } from '@/lib/types'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { FollowButton } from '@/features/follows/components/follow-button'
 import { useUserLikes } from '@/features/posts/api/get-user-likes'
@@ -22,18 +23,16 @@ import { PageHeader } from './page-header'
 const EditProfileDialog = React.lazy(() => import('@/features/users/components/edit-profile-dialog'))
 
 const PROFILE_LIKE_ERROR = 'Failed to like post. Please try again.'
-const isReply = (post: Post) => post.replyToId !== null
-const hasImages = (post: Post) => (post.repostOf ?? post).imageUrls.length > 0
 
 function ImageChangeButton({ kind, children }: { kind: ImageKind; children: (open: () => void) => React.ReactNode }) {
   const update = useUpdateImage()
   return (
     <ImageUploadButton
       maxFiles={1}
-      onUploaded={([imageURL]) => {
-        if (!imageURL) return
+      onUploaded={([image]) => {
+        if (!image) return
         update.mutate(
-          { kind, imageURL },
+          { kind, imageURL: image.uploadUrl },
           {
             onSuccess: () => toast({ title: 'Image updated' }),
             onError: (error) => {
@@ -139,7 +138,10 @@ function ProfileHeader({ user, isOwn, canFollow }: { user: User; isOwn: boolean;
 
 function ProfileTabs({ username, currentUserId }: { username: string; currentUserId?: number }) {
   const [tab, setTab] = React.useState('posts')
-  const posts = useUserPosts(username)
+  // Each tab is its own list from the server, fetched when first opened.
+  const posts = useUserPosts(username, 'posts')
+  const replies = useUserPosts(username, 'replies', tab === 'replies')
+  const media = useUserPosts(username, 'media', tab === 'media')
   const likes = useUserLikes(username, tab === 'likes')
   return (
     <Tabs value={tab} onValueChange={setTab}>
@@ -152,13 +154,13 @@ function ProfileTabs({ username, currentUserId }: { username: string; currentUse
         </TabsList>
       </div>
       <TabsContent value="posts" className="mt-0">
-        <PostList query={posts} currentUserId={currentUserId} filter={(p) => !isReply(p)} empty={<p>No posts yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
+        <PostList query={posts} currentUserId={currentUserId} empty={<p>No posts yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
       </TabsContent>
       <TabsContent value="replies" className="mt-0">
-        <PostList query={posts} currentUserId={currentUserId} filter={isReply} empty={<p>No replies yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
+        <PostList query={replies} currentUserId={currentUserId} empty={<p>No replies yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
       </TabsContent>
       <TabsContent value="media" className="mt-0">
-        <PostList query={posts} currentUserId={currentUserId} filter={hasImages} empty={<p>No media posts yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
+        <PostList query={media} currentUserId={currentUserId} empty={<p>No media posts yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
       </TabsContent>
       <TabsContent value="likes" className="mt-0">
         <PostList query={likes} currentUserId={currentUserId} empty={<p>No liked posts yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
@@ -196,13 +198,15 @@ export default function ProfileRoute() {
     )
   }
   if (profile.error || !profile.data) {
-    const missing = profile.error instanceof ApiError && profile.error.status === 404
+    const missing = !profile.error || (profile.error instanceof ApiError && profile.error.status === 404)
     return (
       <>
         <PageHeader title="Profile" before={back} />
-        <p className="px-4 py-10 text-center text-muted-foreground">
-          {missing || !profile.error ? 'User not found.' : profile.error.message}
-        </p>
+        {missing ? (
+          <p className="px-4 py-10 text-center text-muted-foreground">User not found.</p>
+        ) : (
+          <LoadError what="This profile" onRetry={() => void profile.refetch()} retrying={profile.isRefetching} />
+        )}
       </>
     )
   }

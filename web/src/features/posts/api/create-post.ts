@@ -7,6 +7,8 @@ export interface CreatePostInput {
   content: string
   imageUrls?: string[]
   pollOptions?: string[]
+  /** How long the poll stays open (1 to 168; the server's default is 24). */
+  pollDurationHours?: number
   replyToId?: number | null
 }
 

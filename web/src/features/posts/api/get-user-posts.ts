@@ -1,10 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { postKeys } from './keys'
+import { postKeys, type ProfilePostsTab } from './keys'
 import { postPagesOptions } from './list-query'
 
-export const userPostsQueryOptions = (username: string) =>
-  postPagesOptions(postKeys.byUser(username), `/api/users/${encodeURIComponent(username)}/posts`)
+/** A profile tab's posts, paged by the server: `posts` (no replies), `replies` or `media`. */
+export const userPostsQueryOptions = (username: string, tab: ProfilePostsTab = 'posts') =>
+  postPagesOptions(postKeys.byUser(username, tab), `/api/users/${encodeURIComponent(username)}/${tab}`)
 
-export function useUserPosts(username: string) {
-  return useInfiniteQuery(userPostsQueryOptions(username))
+export function useUserPosts(username: string, tab: ProfilePostsTab = 'posts', enabled = true) {
+  return useInfiniteQuery({ ...userPostsQueryOptions(username, tab), enabled })
 }

@@ -1,3 +1,6 @@
+/** The profile tabs that list the member's own posts. */
+export type ProfilePostsTab = 'posts' | 'replies' | 'media'
+
 // Every list or thread that holds posts lives under the "posts" root, so one update reaches them all.
 export const POSTS_ROOT = 'posts'
 export const postKeys = {
@@ -5,6 +8,7 @@ export const postKeys = {
   feed: () => [POSTS_ROOT, 'feed'] as const,
   forYou: () => [POSTS_ROOT, 'for-you'] as const,
   thread: (id: number) => [POSTS_ROOT, 'thread', id] as const,
-  byUser: (username: string) => [POSTS_ROOT, 'user', username] as const,
+  byUser: (username: string, tab: ProfilePostsTab = 'posts') => [POSTS_ROOT, 'user', username, tab] as const,
+  replies: (postId: number) => [POSTS_ROOT, 'replies', postId] as const,
   likedBy: (username: string) => [POSTS_ROOT, 'liked-by', username] as const,
 }

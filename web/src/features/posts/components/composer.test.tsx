@@ -90,7 +90,7 @@ describe('the composer', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Post' }))
 
     expect(await screen.findByRole('button', { name: 'Posting...' })).toBeDisabled()
-    expect(bodies[0]).toEqual({ content: 'Tea or coffee?', pollOptions: ['Tea', 'Coffee'], replyToId: null })
+    expect(bodies[0]).toEqual({ content: 'Tea or coffee?', pollOptions: ['Tea', 'Coffee'], pollDurationHours: 24, replyToId: null })
     release(json(aPost(), 201))
 
     const toast = await screen.findByText('Post created')
@@ -105,6 +105,64 @@ describe('the composer', () => {
     await userEvent.type(textbox, 'Hello')
     await userEvent.click(screen.getByRole('button', { name: 'Post' }))
     expect(await screen.findByText('Failed to create post. Please try again.')).toBeInTheDocument()
+    expect(textbox).toHaveValue('Hello')
+  })
+
+  it('counts the trimmed text, so spaces around 500 characters do not disable Post', () => {
+    const { textbox, post } = setup()
+    fireEvent.change(textbox, { target: { value: `  ${'a'.repeat(500)}  \n` } })
+    expect(screen.getByText('500/500')).toBeInTheDocument()
+    expect(post).toBeEnabled()
+  })
+
+  it('explains a poll the server would refuse and keeps Post disabled until it is fixed', async () => {
+    const { textbox, post } = setup()
+    await userEvent.type(textbox, 'Tea or coffee?')
+    await userEvent.click(screen.getByRole('button', { name: 'Add poll' }))
+    const first = screen.getByRole('textbox', { name: 'Option 1' })
+    const second = screen.getByRole('textbox', { name: 'Option 2' })
+
+    await userEvent.type(first, 'Tea')
+    expect(screen.getByText('A poll needs at least 2 options')).toBeInTheDocument()
+    expect(post).toBeDisabled()
+
+    await userEvent.type(second, ' Tea ')
+    const same = screen.getByText('Options must be different from each other')
+    expect(second).toHaveAttribute('aria-invalid', 'true')
+    expect(second.getAttribute('aria-describedby')).toBe(same.id)
+    expect(post).toBeDisabled()
+
+    await userEvent.clear(second)
+    fireEvent.change(second, { target: { value: 'c'.repeat(81) } })
+    expect(screen.getByText('An option can be at most 80 characters long')).toBeInTheDocument()
+    expect(post).toBeDisabled()
+
+    fireEvent.change(second, { target: { value: 'Coffee' } })
+    expect(screen.queryByText(/at most 80|different from each other|at least 2/)).not.toBeInTheDocument()
+    expect(post).toBeEnabled()
+  })
+
+  it('sends the poll length the author picked', async () => {
+    const bodies: unknown[] = []
+    const { textbox } = setup((body) => {
+      bodies.push(body)
+      return json(aPost(), 201)
+    })
+    await userEvent.type(textbox, 'Lunch?')
+    await userEvent.click(screen.getByRole('button', { name: 'Add poll' }))
+    await userEvent.type(screen.getByRole('textbox', { name: 'Option 1' }), 'Tacos')
+    await userEvent.type(screen.getByRole('textbox', { name: 'Option 2' }), 'Ramen')
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Poll length' }), '3 days')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    await screen.findByText('Post created')
+    expect(bodies[0]).toMatchObject({ pollOptions: ['Tacos', 'Ramen'], pollDurationHours: 72 })
+  })
+
+  it("shows the server's message when it still refuses the post", async () => {
+    const { textbox } = setup(() => json({ message: 'You are posting too fast' }, 429))
+    await userEvent.type(textbox, 'Hello')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    expect(await screen.findByText('You are posting too fast')).toBeInTheDocument()
     expect(textbox).toHaveValue('Hello')
   })
 

@@ -4,13 +4,53 @@ import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
+import { FieldError } from '@/components/ui/field-error'
 import { toast } from '@/components/ui/use-toast'
+import { messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
-import { cn, codePointLength } from '@/lib/utils'
-import { MAX_IMAGES, MAX_POLL_OPTIONS, POST_MAX_LENGTH } from '@/lib/types'
+import { cn } from '@/lib/utils'
+import { MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH } from '@/lib/types'
 import { ImageUploadButton } from '@/features/uploads/components/image-upload-button'
+import type { UploadedImage } from '@/features/uploads/components/image-upload-modal'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useCreatePost } from '../api/create-post'
+import { hasPollProblems, pollProblems, postLength } from '../lib/post-rules'
+
+/** An attached image: sent by its upload URL, shown from the picked file (the upload URL only takes PUT). */
+interface Attached {
+  uploadUrl: string
+  previewUrl: string
+}
+
+const DEFAULT_POLL_HOURS = 24
+
+/** The attached images, with their object URLs let go when an image is removed or the composer goes. */
+function useAttachedImages() {
+  const [images, setImages] = React.useState<Attached[]>([])
+  const current = React.useRef(images)
+  current.current = images
+  React.useEffect(() => () => current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl)), [])
+  return {
+    images,
+    add: (uploaded: UploadedImage[]) =>
+      setImages((now) => {
+        const added = uploaded
+          .slice(0, MAX_IMAGES - now.length)
+          .map((image) => ({ uploadUrl: image.uploadUrl, previewUrl: URL.createObjectURL(image.file) }))
+        return [...now, ...added]
+      }),
+    remove: (uploadUrl: string) =>
+      setImages((now) => {
+        now.filter((image) => image.uploadUrl === uploadUrl).forEach((image) => URL.revokeObjectURL(image.previewUrl))
+        return now.filter((image) => image.uploadUrl !== uploadUrl)
+      }),
+    clear: () =>
+      setImages((now) => {
+        now.forEach((image) => URL.revokeObjectURL(image.previewUrl))
+        return []
+      }),
+  }
+}
 
 interface ComposerProps {
   /** Inline on Home (2 rows) or in the Create Post dialog (6 rows). */
@@ -24,16 +64,20 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
   const id = React.useId()
   const { data: user } = useCurrentUser()
   const [content, setContent] = React.useState('')
-  const [imageUrls, setImageUrls] = React.useState<string[]>([])
+  const attached = useAttachedImages()
   const [pollOptions, setPollOptions] = React.useState<string[]>([])
   const [showPoll, setShowPoll] = React.useState(false)
+  const [pollHours, setPollHours] = React.useState(DEFAULT_POLL_HOURS)
   const createPost = useCreatePost()
 
-  const length = codePointLength(content)
+  // Counted as the server counts: the trimmed text, in code points.
+  const length = postLength(content)
   const tooLong = length > POST_MAX_LENGTH
-  const empty = content.trim().length === 0
-  const canPost = !empty && !tooLong && !createPost.isPending
-  const imagesLeft = MAX_IMAGES - imageUrls.length
+  const empty = length === 0
+  const poll = pollProblems(showPoll ? pollOptions : [])
+  const pollInvalid = hasPollProblems(poll)
+  const canPost = !empty && !tooLong && !pollInvalid && !createPost.isPending
+  const imagesLeft = MAX_IMAGES - attached.images.length
 
   function togglePoll() {
     if (showPoll) {
@@ -59,25 +103,31 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
     event.preventDefault()
     if (!canPost) return
     const options = showPoll ? pollOptions.map((o) => o.trim()).filter((o) => o.length > 0) : []
+    const imageUrls = attached.images.map((image) => image.uploadUrl)
     createPost.mutate(
       {
         content: content.trim(),
         ...(imageUrls.length > 0 ? { imageUrls } : {}),
-        ...(options.length > 0 ? { pollOptions: options } : {}),
+        ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
         replyToId,
       },
       {
         onSuccess: () => {
           setContent('')
-          setImageUrls([])
+          attached.clear()
           setPollOptions([])
           setShowPoll(false)
+          setPollHours(DEFAULT_POLL_HOURS)
           toast({ title: 'Post created', description: 'Your post has been shared successfully.' })
           onPosted?.()
         },
         onError: (error) => {
           if (!handleUnauthorized(error))
-            toast({ title: 'Error', description: 'Failed to create post. Please try again.', variant: 'destructive' })
+            toast({
+              title: 'Error',
+              description: messageOf(error, 'Failed to create post. Please try again.'),
+              variant: 'destructive',
+            })
         },
       },
     )
@@ -106,12 +156,12 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
           className="border-0 px-0 text-lg shadow-none focus-visible:ring-0 focus-visible:ring-offset-0"
         />
 
-        {imageUrls.length > 0 && (
+        {attached.images.length > 0 && (
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Attached images">
-            {imageUrls.map((url, index) => (
-              <li key={url} className="relative">
+            {attached.images.map((image, index) => (
+              <li key={image.uploadUrl} className="relative">
                 <img
-                  src={url}
+                  src={image.previewUrl}
                   alt={`Attached image ${index + 1}`}
                   width={120}
                   height={120}
@@ -120,7 +170,7 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
                 <button
                   type="button"
                   aria-label={`Remove image ${index + 1}`}
-                  onClick={() => setImageUrls(imageUrls.filter((u) => u !== url))}
+                  onClick={() => attached.remove(image.uploadUrl)}
                   className="absolute right-1 top-1 rounded-full bg-black/70 p-1 text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 >
                   <X className="size-3.5" aria-hidden="true" />
@@ -131,39 +181,64 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
         )}
 
         {showPoll && (
-          <fieldset className="grid gap-2 rounded-md border border-border p-3">
+          <fieldset
+            className="grid gap-2 rounded-md border border-border p-3"
+            aria-describedby={poll.poll ? `${id}-poll-error` : undefined}
+          >
             <legend className="px-1 text-sm font-medium">Poll</legend>
             {pollOptions.map((option, index) => (
-              <div key={index} className="flex items-center gap-2">
-                <Input
-                  value={option}
-                  onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
-                  placeholder={`Option ${index + 1}`}
-                  aria-label={`Option ${index + 1}`}
-                  maxLength={80}
-                />
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Remove option ${index + 1}`}
-                  onClick={() => removeOption(index)}
-                >
-                  <X aria-hidden="true" />
-                </Button>
+              <div key={index} className="grid gap-1">
+                <div className="flex items-center gap-2">
+                  <Input
+                    value={option}
+                    onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
+                    placeholder={`Option ${index + 1}`}
+                    aria-label={`Option ${index + 1}`}
+                    aria-invalid={poll.options[index] ? true : undefined}
+                    aria-describedby={poll.options[index] ? `${id}-option-${index}-error` : undefined}
+                  />
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Remove option ${index + 1}`}
+                    onClick={() => removeOption(index)}
+                  >
+                    <X aria-hidden="true" />
+                  </Button>
+                </div>
+                <FieldError id={`${id}-option-${index}-error`}>{poll.options[index]}</FieldError>
               </div>
             ))}
+            <FieldError id={`${id}-poll-error`}>{poll.poll}</FieldError>
             {pollOptions.length < MAX_POLL_OPTIONS && (
               <Button type="button" variant="outline" size="sm" onClick={() => setPollOptions([...pollOptions, ''])}>
                 <Plus aria-hidden="true" /> Add option
               </Button>
             )}
+            <div className="flex items-center gap-2 text-sm">
+              <label htmlFor={`${id}-poll-length`} className="font-medium">
+                Poll length
+              </label>
+              <select
+                id={`${id}-poll-length`}
+                value={pollHours}
+                onChange={(e) => setPollHours(Number(e.target.value))}
+                className="h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              >
+                {POLL_DURATIONS.map((duration) => (
+                  <option key={duration.hours} value={duration.hours}>
+                    {duration.label}
+                  </option>
+                ))}
+              </select>
+            </div>
           </fieldset>
         )}
 
         <div className="flex items-center justify-between gap-2">
           <div className="flex items-center gap-1">
-            <ImageUploadButton maxFiles={imagesLeft} onUploaded={(urls) => setImageUrls((current) => [...current, ...urls].slice(0, MAX_IMAGES))}>
+            <ImageUploadButton maxFiles={imagesLeft} onUploaded={attached.add}>
               {(open) => (
                 <Button type="button" variant="ghost" size="icon" aria-label="Add images" disabled={imagesLeft <= 0} onClick={open}>
                   <ImagePlus className="size-5 text-primary" aria-hidden="true" />

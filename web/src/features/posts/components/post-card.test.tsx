@@ -95,4 +95,28 @@ describe('a post card', () => {
     renderFeed(full)
     expect(screen.getByRole('button', { name: 'Load more posts' })).toBeInTheDocument()
   })
+
+  it('draws a deleted post as a muted placeholder with no actions', () => {
+    mockFetch(() => json([]))
+    renderFeed([aPost({ id: 7, content: 'gone', isDeleted: true })])
+    expect(screen.getByRole('article', { name: 'Deleted post' })).toHaveTextContent('This post was deleted')
+    expect(screen.queryByText('gone')).not.toBeInTheDocument()
+    expect(screen.queryByRole('button')).not.toBeInTheDocument()
+  })
+
+  it("shows a poll's percentages to a member who has not voted, with every option still a vote button", () => {
+    mockFetch(() => json([]))
+    renderFeed([
+      aPost({
+        author: { id: 2, username: 'bob', displayName: 'Bob', profileImageUrl: null },
+        pollOptions: ['Tea', 'Coffee'],
+        pollVotes: { Tea: [3, 4, 5], Coffee: [6] },
+        pollExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+        myVote: null,
+      }),
+    ])
+    expect(screen.getByRole('button', { name: 'Vote for Tea (75%)' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Vote for Coffee (25%)' })).toBeEnabled()
+    expect(screen.getByText('4 votes', { exact: false })).toBeInTheDocument()
+  })
 })

@@ -48,7 +48,22 @@ function Count({ value, className }: { value: number; className?: string }) {
 const actionClass =
   'inline-flex size-9 items-center justify-center rounded-full text-sm text-muted-foreground transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50'
 
-export function PostCard({
+/** A deleted post where a thread still needs it (its replies point at it): no content, no actions. */
+function DeletedPostCard() {
+  return (
+    <article aria-label="Deleted post" className="border-b border-border bg-muted/40 px-4 py-3">
+      <p className="text-sm italic text-muted-foreground">This post was deleted</p>
+    </article>
+  )
+}
+
+export function PostCard(props: PostCardProps) {
+  const shown = props.post
+  if ((shown.repostOf ?? shown).isDeleted) return <DeletedPostCard />
+  return <LivePostCard {...props} />
+}
+
+function LivePostCard({
   post: shown,
   currentUserId,
   likeErrorDescription = DEFAULT_LIKE_ERROR,

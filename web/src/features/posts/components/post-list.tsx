@@ -1,7 +1,7 @@
 import * as React from 'react'
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query'
+import { LoadError } from '@/components/load-error'
 import { Button } from '@/components/ui/button'
-import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Post } from '@/lib/types'
 import { PostCard } from './post-card'
@@ -10,21 +10,15 @@ interface PostListProps {
   query: UseInfiniteQueryResult<InfiniteData<Post[], unknown>, Error>
   currentUserId?: number
   empty: React.ReactNode
-  /** Keeps only some posts (profile tabs); "Load more" still follows the server's pages. */
-  filter?: (post: Post) => boolean
   likeErrorDescription?: string
 }
 
 /** Posts whose images load eagerly: about a phone screen's worth at the top of the list. */
 const PRIORITY_POSTS = 2
 
-export function failureText(error: Error): string {
-  return error instanceof ApiError ? `${error.status} ${error.statusText}`.trim() : error.message
-}
-
 /** A paged list of post cards with "Load more posts" after a full page. */
-export function PostList({ query, currentUserId, empty, filter, likeErrorDescription }: PostListProps) {
-  const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage } = query
+export function PostList({ query, currentUserId, empty, likeErrorDescription }: PostListProps) {
+  const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage, refetch, isRefetching } = query
 
   React.useEffect(() => {
     if (error) handleUnauthorized(error)
@@ -37,14 +31,8 @@ export function PostList({ query, currentUserId, empty, filter, likeErrorDescrip
       </p>
     )
   }
-  if (error) {
-    return (
-      <p className="px-4 py-8 text-center text-destructive" role="alert">
-        {failureText(error)}
-      </p>
-    )
-  }
-  const posts = (data?.pages.flat() ?? []).filter((post) => (filter ? filter(post) : true))
+  if (error) return <LoadError what="These posts" onRetry={() => void refetch()} retrying={isRefetching} />
+  const posts = data?.pages.flat() ?? []
   return (
     <div>
       {posts.length === 0 ? (

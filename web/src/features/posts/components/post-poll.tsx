@@ -3,7 +3,9 @@ import { cn, relativeTime } from '@/lib/utils'
 import type { Post } from '@/lib/types'
 import { useVote } from '../api/vote'
 
-/** Poll results as percentages; open polls can be voted on once. */
+const rowClass = 'relative flex h-10 w-full items-center justify-between overflow-hidden rounded-md border border-border px-3 text-sm'
+
+/** Every option with its share of the votes; while the poll is open and the member has not voted, each option is a vote button. */
 export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: number }) {
   const vote = useVote()
   const votes = post.pollVotes ?? {}
@@ -18,50 +20,52 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
 
   return (
     <div className="mt-3 grid gap-2" role="group" aria-label="Poll">
-      {canVote ? (
-        post.pollOptions.map((option) => (
-          <button
-            key={option}
-            type="button"
-            disabled={vote.isPending}
-            onClick={() => vote.mutate({ postId: post.id, option })}
-            aria-label={`Vote for ${option}`}
-            className="flex h-10 items-center rounded-md border border-border px-3 text-left text-sm font-medium hover:border-primary hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60"
-          >
-            {option}
-          </button>
-        ))
-      ) : (
-        <ul className="grid gap-2">
-          {post.pollOptions.map((option) => {
-            const count = votes[option]?.length ?? 0
-            const percent = total === 0 ? 0 : Math.round((count / total) * 100)
-            const mine = myVote === option
-            return (
-              <li
-                key={option}
-                className="relative flex h-10 items-center justify-between overflow-hidden rounded-md border border-border px-3 text-sm"
-              >
-                <span
-                  aria-hidden="true"
-                  className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/25' : 'bg-muted')}
-                  style={{ width: `${percent}%` }}
-                />
-                <span className="relative flex items-center gap-1.5 font-medium">
-                  {option}
-                  {mine && (
-                    <>
-                      <Check className="size-4 text-primary" aria-hidden="true" />
-                      <span className="sr-only">(your vote)</span>
-                    </>
+      <ul className="grid gap-2">
+        {post.pollOptions.map((option) => {
+          const count = votes[option]?.length ?? 0
+          const percent = total === 0 ? 0 : Math.round((count / total) * 100)
+          const mine = myVote === option
+          const content = (
+            <>
+              <span
+                aria-hidden="true"
+                className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/25' : 'bg-muted')}
+                style={{ width: `${percent}%` }}
+              />
+              <span className="relative flex min-w-0 items-center gap-1.5 font-medium">
+                <span className="truncate">{option}</span>
+                {mine && (
+                  <>
+                    <Check className="size-4 shrink-0 text-primary" aria-hidden="true" />
+                    <span className="sr-only">(your vote)</span>
+                  </>
+                )}
+              </span>
+              <span className="relative tabular-nums">{percent}%</span>
+            </>
+          )
+          return (
+            <li key={option}>
+              {canVote ? (
+                <button
+                  type="button"
+                  disabled={vote.isPending}
+                  onClick={() => vote.mutate({ postId: post.id, option })}
+                  aria-label={`Vote for ${option} (${percent}%)`}
+                  className={cn(
+                    rowClass,
+                    'text-left hover:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60',
                   )}
-                </span>
-                <span className="relative tabular-nums">{percent}%</span>
-              </li>
-            )
-          })}
-        </ul>
-      )}
+                >
+                  {content}
+                </button>
+              ) : (
+                <div className={rowClass}>{content}</div>
+              )}
+            </li>
+          )
+        })}
+      </ul>
       <p className="text-xs text-muted-foreground">
         {total} {total === 1 ? 'vote' : 'votes'}
         {post.pollExpiresAt && (

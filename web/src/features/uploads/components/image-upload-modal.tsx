@@ -13,13 +13,20 @@ import { getUploadUrl } from '../api/get-upload-url'
 type Meta = Record<string, never>
 type Body = Record<string, never>
 
+/** A file that finished uploading: where it went, and the picked file itself for a preview. */
+export interface UploadedImage {
+  /** The signed upload URL (PUT only: never an image source); the server takes it in posts. */
+  uploadUrl: string
+  file: Blob
+}
+
 export interface ImageUploadModalProps {
   open: boolean
   onClose: () => void
   /** How many files may still be chosen (posts: 4 minus attached; avatar and header: 1). */
   maxFiles: number
-  /** Called with the upload URLs of the files that finished, once the person presses Done. */
-  onUploaded: (uploadUrls: string[]) => void
+  /** Called with the files that finished, once the person presses Done. */
+  onUploaded: (images: UploadedImage[]) => void
   note?: string
 }
 
@@ -84,8 +91,11 @@ export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, 
     const done = uppy
       .getFiles()
       .filter((file) => file.progress.uploadComplete)
-      .map((file) => uploadUrls.current.get(file.id))
-      .filter((url): url is string => Boolean(url))
+      .flatMap((file) => {
+        const uploadUrl = uploadUrls.current.get(file.id)
+        // Files picked from this device are Blobs; nothing else is offered here.
+        return uploadUrl && file.data instanceof Blob ? [{ uploadUrl, file: file.data }] : []
+      })
     if (done.length > 0) onUploadedRef.current(done)
     uppy.clear()
     uploadUrls.current.clear()

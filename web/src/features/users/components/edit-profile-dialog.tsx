@@ -1,16 +1,17 @@
 import * as React from 'react'
 import { Button } from '@/components/ui/button'
+import { FieldError } from '@/components/ui/field-error'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/components/ui/use-toast'
+import { messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
-import { codePointLength } from '@/lib/utils'
-import type { User } from '@/lib/types'
+import { cn, codePointLength } from '@/lib/utils'
+import { BIO_MAX_LENGTH, type User } from '@/lib/types'
 import { useUpdateProfile } from '../api/update-profile'
-
-export const BIO_MAX_LENGTH = 160
+import { profileProblems } from '../lib/profile-rules'
 
 interface EditProfileDialogProps {
   user: User
@@ -24,6 +25,9 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
   const [bio, setBio] = React.useState(user.bio ?? '')
   const [website, setWebsite] = React.useState(user.website ?? '')
   const update = useUpdateProfile()
+  const problems = profileProblems({ displayName, bio, website })
+  const invalid = Object.keys(problems).length > 0
+  const bioLength = codePointLength(bio.trim())
 
   React.useEffect(() => {
     if (open) {
@@ -35,6 +39,7 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
 
   function handleSubmit(event: React.FormEvent) {
     event.preventDefault()
+    if (invalid) return
     update.mutate(
       { displayName: displayName.trim(), bio, website: website.trim() },
       {
@@ -44,7 +49,11 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
         },
         onError: (error) => {
           if (!handleUnauthorized(error))
-            toast({ title: 'Error', description: 'Failed to update profile. Please try again.', variant: 'destructive' })
+            toast({
+              title: 'Error',
+              description: messageOf(error, 'Failed to update profile. Please try again.'),
+              variant: 'destructive',
+            })
         },
       },
     )
@@ -66,7 +75,10 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
               onChange={(e) => setDisplayName(e.target.value)}
               autoComplete="name"
               required
+              aria-invalid={problems.displayName ? true : undefined}
+              aria-describedby={problems.displayName ? 'profile-display-name-error' : undefined}
             />
+            <FieldError id="profile-display-name-error">{problems.displayName}</FieldError>
           </div>
           <div className="grid gap-2">
             <Label htmlFor="profile-bio">Bio</Label>
@@ -75,12 +87,17 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
               rows={3}
               value={bio}
               onChange={(e) => setBio(e.target.value)}
-              maxLength={BIO_MAX_LENGTH}
-              aria-describedby="profile-bio-count"
+              aria-invalid={problems.bio ? true : undefined}
+              aria-describedby={problems.bio ? 'profile-bio-count profile-bio-error' : 'profile-bio-count'}
             />
-            <p id="profile-bio-count" className="text-right text-xs text-muted-foreground">
-              {codePointLength(bio)}/{BIO_MAX_LENGTH}
+            {/* Counted as the server counts: characters (code points) of the trimmed text. */}
+            <p
+              id="profile-bio-count"
+              className={cn('text-right text-xs', problems.bio ? 'font-semibold text-destructive' : 'text-muted-foreground')}
+            >
+              {bioLength}/{BIO_MAX_LENGTH}
             </p>
+            <FieldError id="profile-bio-error">{problems.bio}</FieldError>
           </div>
           <div className="grid gap-2">
             <Label htmlFor="profile-website">Website</Label>
@@ -91,13 +108,16 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
               onChange={(e) => setWebsite(e.target.value)}
               placeholder="https://example.com"
               autoComplete="url"
+              aria-invalid={problems.website ? true : undefined}
+              aria-describedby={problems.website ? 'profile-website-error' : undefined}
             />
+            <FieldError id="profile-website-error">{problems.website}</FieldError>
           </div>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={update.isPending}>
+            <Button type="submit" disabled={invalid || update.isPending}>
               {update.isPending ? 'Saving...' : 'Save'}
             </Button>
           </DialogFooter>
