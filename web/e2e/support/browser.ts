@@ -3,26 +3,38 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { watchContext } from './guard'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const SCREENSHOT_DIR = new URL('../../test-results/screenshots/', import.meta.url).pathname
 export const DESKTOP = { width: 1280, height: 800 }
 export const MOBILE = { width: 390, height: 844 }
+/** The narrowest phone a member may use. */
+export const PHONE = { width: 360, height: 740 }
+
+const LAUNCH = {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+}
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  return chromium.launch(LAUNCH)
+}
+
+/** A browser with a profile on disk (not incognito), as a person's own browser is; watched like every context. */
+export async function launchPersistentBrowser(userDataDir: string): Promise<BrowserContext> {
+  const context = await chromium.launchPersistentContext(userDataDir, { ...LAUNCH, viewport: DESKTOP })
+  watchContext(context)
+  return context
 }
 
 export async function newContext(
@@ -41,6 +53,7 @@ export async function newContext(
     hasTouch: viewport.width < 500,
   })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL })
+  watchContext(context)
   return context
 }
 

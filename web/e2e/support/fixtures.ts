@@ -57,6 +57,16 @@ const repost = post(4, bob, '♻️', { repostOfId: 3, repostOf: original })
 const mine = post(5, me, 'Hello Murmur! Real people only, please.', { likeCount: 0, repostCount: 0, replyCount: 1 })
 const reply = post(6, carol, 'Welcome! Glad you made it @alice', { replyToId: 5 })
 
+const deleted = post(9, carol, '', { isDeleted: true, replyCount: 1, repostCount: 0, likeCount: 0 })
+const underDeleted = post(10, bob, 'Still here, even if the post above is gone.', { replyToId: 9 })
+const myReply = { ...reply, author: me, id: 7, replyToId: 2 }
+const myPicture = post(8, me, 'My desk this morning.', { imageUrls: ['/landing-poster.jpg'] })
+/** A thread with more replies than the thread call answers (200), and 3 after them. */
+const busy = post(11, bob, 'Tell me your favourite sandwich.', { replyCount: 203 })
+const busyReplies = Array.from({ length: 203 }, (_, i) =>
+  post(1000 + i, i % 2 ? carol : me, `Sandwich number ${i + 1}`, { replyToId: 11, createdAt: ago(500 - i), replyCount: 0 }),
+)
+
 export const feed = [poll, image, repost, mine]
 
 const notifications = [
@@ -105,14 +115,23 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/posts/feed' || path === '/api/posts/for-you') return send(feed)
     if (path === '/api/posts/5/thread') return send({ post: mine, replies: [reply], ancestors: [] })
     if (path === '/api/posts/6/thread') return send({ post: reply, replies: [], ancestors: [mine] })
+    if (path === '/api/posts/10/thread') return send({ post: underDeleted, replies: [], ancestors: [deleted] })
+    if (path === '/api/posts/11/thread') return send({ post: busy, replies: busyReplies.slice(0, 200), ancestors: [] })
+    if (path === '/api/posts/11/replies') {
+      const offset = Number(url.searchParams.get('offset') ?? 0)
+      return send(busyReplies.slice(offset, offset + Number(url.searchParams.get('limit') ?? 20)))
+    }
+    if (path === '/api/posts/500/thread' || path === '/api/users/broken') return send({ message: 'Internal server error' }, 500)
     if (/^\/api\/posts\/\d+\/thread$/.test(path)) return send({ message: 'Post not found' }, 404)
     if (path === '/api/users/alice') return send(me)
     if (path === '/api/users/bob') return send(users[0])
-    if (path === '/api/users/alice/posts') return send([mine, original, { ...reply, author: me, id: 7, replyToId: 2 }])
+    if (path === '/api/users/alice/posts') return send([mine, original, myPicture])
+    if (path === '/api/users/alice/replies') return send([myReply])
+    if (path === '/api/users/alice/media') return send([myPicture])
     if (path === '/api/users/alice/likes') return send([poll])
     if (path === '/api/users/suggested') return send(users)
     if (path === '/api/users/search') return send(users.filter((u) => u.username.includes(url.searchParams.get('q') ?? '')))
-    if (/^\/api\/users\/[^/]+\/(posts|likes)$/.test(path)) return send([])
+    if (/^\/api\/users\/[^/]+\/(posts|replies|media|likes)$/.test(path)) return send([])
     if (/^\/api\/users\/[^/]+$/.test(path)) return send({ message: 'User not found' }, 404)
     if (/^\/api\/follows\/\d+\/status$/.test(path)) return send({ isFollowing: path.includes('/3/') })
     if (path === '/api/notifications') return send(notifications)

@@ -115,8 +115,8 @@ describe('a post card', () => {
         myVote: null,
       }),
     ])
-    expect(screen.getByRole('button', { name: 'Vote for Tea (75%)' })).toBeEnabled()
-    expect(screen.getByRole('button', { name: 'Vote for Coffee (25%)' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Vote for Tea 75%' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Vote for Coffee 25%' })).toBeEnabled()
     expect(screen.getByText('4 votes', { exact: false })).toBeInTheDocument()
   })
 })

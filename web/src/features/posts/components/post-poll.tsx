@@ -33,6 +33,7 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
                 style={{ width: `${percent}%` }}
               />
               <span className="relative flex min-w-0 items-center gap-1.5 font-medium">
+                {canVote && <span className="sr-only">Vote for </span>}
                 <span className="truncate">{option}</span>
                 {mine && (
                   <>
@@ -51,7 +52,6 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
                   type="button"
                   disabled={vote.isPending}
                   onClick={() => vote.mutate({ postId: post.id, option })}
-                  aria-label={`Vote for ${option} (${percent}%)`}
                   className={cn(
                     rowClass,
                     'text-left hover:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60',
