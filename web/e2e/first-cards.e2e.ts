@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot } from './support/browser'
+import { expectFailures } from './support/guard'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
 import { makePng } from './support/png'
 
@@ -129,6 +130,7 @@ describe.skipIf(!hasMurmur)("Home's first posts drawn by the server", () => {
     const page = await context.newPage()
 
     await page.route('**/assets/*.js', (route) => route.abort())
+    expectFailures(context, { path: /^\/assets\/[^/]+\.js$/ }) // the scripts kept away above
     await page.goto('/')
     const pictured = page.locator('#murmur-prepaint article')
     await pictured.first().waitFor()

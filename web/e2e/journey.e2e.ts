@@ -12,6 +12,7 @@ import {
   screenshot,
   seriousA11yViolations,
 } from './support/browser'
+import { expectFailures } from './support/guard'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
 import { makePng } from './support/png'
 
@@ -103,6 +104,7 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
 
   it('a bad link shows the failed verification screen', async () => {
     const visitor = await open()
+    expectFailures(visitor.context, { path: /^\/api\/auth\/verify\?/, status: 400 })
     await visitor.page.goto('/auth/verify?token=not-a-real-token')
     await visitor.page.getByRole('heading', { name: 'Verification failed' }).waitFor()
     await visitor.page.getByText('Invalid or expired link').waitFor()
@@ -181,6 +183,11 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     await page.locator('.uppy-StatusBar-actionBtn--upload').click()
     await page.locator('.uppy-StatusBar-actionBtn--done').click()
     await page.getByRole('img', { name: 'Attached image 1' }).waitFor()
+    // The thumbnail is drawn from the picked file: the upload URL answers only PUT.
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('img[alt="Attached image 1"]')
+      return img?.complete && img.naturalWidth > 0
+    })
 
     await page.getByRole('button', { name: 'Add poll' }).first().click()
     await page.getByPlaceholder('Option 1').fill('Tea')

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot } from './support/browser'
+import { expectFailures } from './support/guard'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
 import { makePng } from './support/png'
 
@@ -192,6 +193,7 @@ describe.skipIf(!hasMurmur)('Home with images', () => {
     const page = await context.newPage()
     // The document alone, as a slow phone shows it while the scripts are still on their way.
     await page.route('**/assets/*.js', (route) => route.abort())
+    expectFailures(context, { path: /^\/assets\/[^/]+\.js$/ }) // the scripts kept away above
     await page.goto('/')
     const picture = page.locator('#murmur-prepaint')
     // Home's first posts are in the picture, drawn by the server (first-cards.e2e.ts compares
