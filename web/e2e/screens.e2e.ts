@@ -223,6 +223,7 @@ describe('composing', () => {
     await page.getByRole('button', { name: 'Add poll' }).first().click()
     await page.getByPlaceholder('Option 1').fill('Yes')
     await page.getByPlaceholder('Option 2').fill('No')
+    await screenshot(page, 'desktop-composer-image-and-poll')
     const posted = page.waitForRequest((r) => r.url().endsWith('/api/posts') && r.method() === 'POST')
     await page.getByRole('button', { name: 'Post', exact: true }).first().click()
     const body = (await posted).postDataJSON() as { content: string; imageUrls: string[]; pollOptions: string[] }
