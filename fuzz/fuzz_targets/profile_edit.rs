@@ -1,5 +1,6 @@
 //! Profile edits: an accepted edit is trimmed, display name 1–50, bio at most 160, website
-//! empty or an http(s) URL with a host of at most 200 characters; it parses back to itself.
+//! empty or a normalized http(s) URL with a host and no user info of at most 200 characters;
+//! it parses back to itself.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -19,6 +20,8 @@ fuzz_target!(|input: (&str, &str, &str)| {
         let url = url::Url::parse(&edit.website).expect("the website parses");
         assert!(matches!(url.scheme(), "http" | "https"), "{url}");
         assert!(url.host_str().is_some_and(|h| !h.is_empty()), "{url}");
+        assert!(url.username().is_empty() && url.password().is_none(), "{url}");
+        assert_eq!(url.as_str(), edit.website, "stored as parsed");
     }
     assert_eq!(ProfileEdit::parse(&edit.display_name, &edit.bio, &edit.website).unwrap(), edit);
 });

@@ -82,8 +82,7 @@ impl UserRow {
 }
 
 /// A profile edit, parsed: display name 1–50 characters after trimming, bio at most 160,
-/// website empty or an http(s) URL of at most 200 characters (other schemes, such as
-/// `javascript:`, are refused because the web app turns the website into a link).
+/// website empty or an http(s) URL of at most 200 characters, stored as parsed (see `website`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileEdit {
     pub display_name: String,
@@ -109,25 +108,56 @@ impl ProfileEdit {
         if bio.chars().count() > BIO_MAX {
             return Err(Error::bad_request(format!("Bio can be at most {BIO_MAX} characters long")));
         }
-        let website = website.trim();
-        if website.chars().count() > WEBSITE_MAX {
-            return Err(Error::bad_request(format!("Website can be at most {WEBSITE_MAX} characters long")));
-        }
-        if !website.is_empty() {
-            let url = url::Url::parse(website)
-                .map_err(|_| Error::bad_request("Website must be a web address starting with http:// or https://"))?;
-            if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
-                return Err(Error::bad_request("Website must be a web address starting with http:// or https://"));
-            }
-        }
+        let typed_website = website.trim();
         // PostgreSQL cannot store U+0000 in text (the update would fail with a 500).
-        for (field, value) in [("Display name", display_name), ("Bio", bio), ("Website", website)] {
+        for (field, value) in [
+            ("Display name", display_name),
+            ("Bio", bio),
+            ("Website", typed_website),
+        ] {
             if value.contains('\0') {
                 return Err(Error::bad_request(format!("{field} cannot contain the character U+0000")));
             }
         }
-        Ok(ProfileEdit { display_name: display_name.to_string(), bio: bio.to_string(), website: website.to_string() })
+        let website = self::website(typed_website)?;
+        Ok(ProfileEdit {
+            display_name: display_name.to_string(),
+            bio: bio.to_string(),
+            website,
+        })
     }
+}
+
+/// A website as typed (trimmed), parsed into what is stored: empty, or the normalized form of
+/// an http(s) URL with a host and no user info. The web app makes it a link, so the stored
+/// text must be the URL that was checked: `https:alert(1)` would otherwise link back into
+/// Murmur, and `https://bank.example@evil.example` would read as the bank.
+fn website(typed: &str) -> crate::error::Result<String> {
+    use crate::error::Error;
+    if typed.is_empty() {
+        return Ok(String::new());
+    }
+    let not_web =
+        || Error::bad_request("Website must be a web address starting with http:// or https://");
+    let lower = typed.get(..8).unwrap_or(typed).to_ascii_lowercase();
+    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+        return Err(not_web());
+    }
+    let url = url::Url::parse(typed).map_err(|_| not_web())?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+        return Err(not_web());
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(Error::bad_request(
+            "Website cannot contain a user name or password",
+        ));
+    }
+    if url.as_str().chars().count() > WEBSITE_MAX {
+        return Err(Error::bad_request(format!(
+            "Website can be at most {WEBSITE_MAX} characters long"
+        )));
+    }
+    Ok(url.as_str().to_string())
 }
 
 /// Longest search term, in code points after trimming.
@@ -157,7 +187,14 @@ mod tests {
     #[test]
     fn a_profile_edit_is_trimmed() {
         let edit = ProfileEdit::parse("  Ada  ", " hi ", " https://ada.dev ").unwrap();
-        assert_eq!(edit, ProfileEdit { display_name: "Ada".into(), bio: "hi".into(), website: "https://ada.dev".into() });
+        assert_eq!(
+            edit,
+            ProfileEdit {
+                display_name: "Ada".into(),
+                bio: "hi".into(),
+                website: "https://ada.dev/".into()
+            }
+        );
         assert!(ProfileEdit::parse("Ada", "", "").is_ok());
     }
 
@@ -171,13 +208,56 @@ mod tests {
     }
 
     #[test]
-    fn website_must_be_http_or_https() {
-        assert!(ProfileEdit::parse("Ada", "", "http://example.com/x").is_ok());
-        for bad in ["javascript:alert(1)", "ftp://example.com", "example.com", "data:text/html,hi", "https://"] {
-            assert!(ProfileEdit::parse("Ada", "", bad).is_err(), "{bad}");
+    fn a_website_is_stored_as_the_url_that_was_checked() {
+        let cases = [
+            ("", Ok("")),
+            ("http://x", Ok("http://x/")),
+            ("http://example.com/x", Ok("http://example.com/x")),
+            ("HTTPS://Ada.Dev", Ok("https://ada.dev/")),
+            (
+                "https://ada.dev/a b?q=1#top",
+                Ok("https://ada.dev/a%20b?q=1#top"),
+            ),
+            ("https://ada.dev:443/", Ok("https://ada.dev/")),
+            ("https://@ada.dev", Ok("https://ada.dev/")),
+            ("https:alert(1)", Err(NOT_WEB)),
+            ("javascript:alert(1)", Err(NOT_WEB)),
+            ("JavaScript://ada.dev/%0aalert(1)", Err(NOT_WEB)),
+            ("ftp://example.com", Err(NOT_WEB)),
+            ("example.com", Err(NOT_WEB)),
+            ("data:text/html,hi", Err(NOT_WEB)),
+            ("//ada.dev", Err(NOT_WEB)),
+            ("https://", Err(NOT_WEB)),
+            ("http://exa mple.com", Err(NOT_WEB)),
+            ("https://user:pw@x.example", Err(USER_INFO)),
+            ("https://bank.example@evil.example", Err(USER_INFO)),
+            ("https://:pw@x.example", Err(USER_INFO)),
+        ];
+        for (typed, expected) in cases {
+            let got = ProfileEdit::parse("Ada", "", typed)
+                .map(|edit| edit.website)
+                .map_err(|e| e.to_string());
+            assert_eq!(
+                got.as_deref().map_err(String::as_str),
+                expected,
+                "{typed:?}"
+            );
         }
+    }
+
+    const NOT_WEB: &str = "Website must be a web address starting with http:// or https://";
+    const USER_INFO: &str = "Website cannot contain a user name or password";
+
+    #[test]
+    fn a_website_is_bounded_as_stored() {
+        let fits = format!("https://example.com/{}", "a".repeat(180));
+        assert_eq!(ProfileEdit::parse("Ada", "", &fits).unwrap().website, fits);
         let long = format!("https://example.com/{}", "a".repeat(190));
         assert!(ProfileEdit::parse("Ada", "", &long).is_err());
+        // Normalizing can lengthen what was typed: the limit holds for what is stored.
+        let spaces = format!("https://example.com/{}", " a".repeat(60));
+        assert!(spaces.chars().count() <= WEBSITE_MAX);
+        assert!(ProfileEdit::parse("Ada", "", &spaces).is_err());
     }
 
     #[test]

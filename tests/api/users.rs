@@ -207,7 +207,7 @@ async fn search_pages_hold_the_best_matches_each_once(app: TestApp) {
 async fn a_member_edits_their_profile(app: TestApp) {
     let ada = app.member("ada").await;
     let edit =
-        json!({ "displayName": "  Ada Lovelace ", "bio": "Analyst", "website": "https://ada.dev" });
+        json!({ "displayName": "  Ada Lovelace ", "bio": "Analyst", "website": " HTTPS://Ada.Dev " });
     let (status, me) = put(&app, &ada, "/api/users/profile", Some(edit)).await;
     assert_eq!(status, 200, "{me}");
     assert_eq!(
@@ -219,12 +219,14 @@ async fn a_member_edits_their_profile(app: TestApp) {
         (
             Some("Ada Lovelace"),
             Some("Analyst"),
-            Some("https://ada.dev")
+            // Stored as the URL that was checked, normalized.
+            Some("https://ada.dev/")
         )
     );
     assert_eq!(me["email"], "ada@example.com");
     let (_, seen) = get(&app, &ada, "/api/users/ada").await;
     assert_eq!(seen["displayName"], "Ada Lovelace");
+    assert_eq!(seen["website"], "https://ada.dev/");
     // Clearing the website is fine.
     let (status, me) = put(
         &app,
@@ -258,6 +260,18 @@ async fn bad_profile_edits_are_refused(app: TestApp) {
         (
             json!({ "displayName": "Ada", "bio": "", "website": "ftp://files.example" }),
             "Website must be a web address starting with http:// or https://",
+        ),
+        (
+            json!({ "displayName": "Ada", "bio": "", "website": "https:alert(1)" }),
+            "Website must be a web address starting with http:// or https://",
+        ),
+        (
+            json!({ "displayName": "Ada", "bio": "", "website": "https://user:pw@x.example" }),
+            "Website cannot contain a user name or password",
+        ),
+        (
+            json!({ "displayName": "Ada", "bio": "", "website": "https://bank.example@evil.example" }),
+            "Website cannot contain a user name or password",
         ),
         (
             json!({ "displayName": "Ada", "bio": "", "website": format!("https://example.com/{}", "a".repeat(190)) }),
