@@ -203,21 +203,21 @@ async fn write_post(
         ),
         None => None,
     };
+    // The author's row lock (the races in `timeline`), and their kept Friends pages told: a
+    // reply changes the count of a post that may be on them.
+    let followers = cache::touch(&mut tx, author).await?;
+    let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
     let new = NewPost {
         author_id: author,
         content: content.as_str(),
         reply_to_id: parent.as_ref().map(|p| p.id),
         poll: poll.map(|p| (p.as_slice(), now + duration.millis())),
+        images: &media_ids,
         now,
     };
-    // The author's row lock (the races in `timeline`), and their kept Friends pages told: a
-    // reply changes the count of a post that may be on them.
-    let followers = cache::touch(&mut tx, author).await?;
     let id = store::insert_post(&mut tx, &new).await?;
     // Replies are read in threads, not in the Friends feed.
     let queued = parent.is_none() && timeline::fan_out(&mut tx, author, followers, id).await?;
-    let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
-    store::insert_images(&mut tx, id, &media_ids).await?;
     if let Some(parent) = &parent {
         if !store::bump(&mut tx, parent.id, Counter::Replies, 1).await? {
             return Err(Error::bad_request("replyToId must name an existing post"));

@@ -79,20 +79,24 @@ pub struct NewPost<'a> {
     pub content: &'a str,
     pub reply_to_id: Option<i64>,
     pub poll: Option<(&'a [String], Millis)>,
+    /// Claimed uploads (`media::claim`), in the order they show.
+    pub images: &'a [String],
     pub now: Millis,
 }
 
-/// Inserts a post or reply with its poll; answers its id. The caller checked the parent.
+/// Inserts a post or reply with its poll and images; answers its id. The caller checked the
+/// parent.
 pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at) \
-         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count) \
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(new.author_id)
     .bind(new.content)
     .bind(new.now)
     .bind(new.reply_to_id)
     .bind(new.poll.map(|(_, expires)| expires))
+    .bind(new.images.len() as i64)
     .fetch_one(&mut *conn)
     .await?;
     if let Some((options, _)) = new.poll {
@@ -105,23 +109,15 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
                 .await?;
         }
     }
-    Ok(id)
-}
-
-pub async fn insert_images(
-    conn: &mut AnyConnection,
-    post_id: i64,
-    media_ids: &[String],
-) -> Result<()> {
-    for (position, media_id) in media_ids.iter().enumerate() {
+    for (position, media_id) in new.images.iter().enumerate() {
         sqlx::query("INSERT INTO post_images (post_id, position, media_id) VALUES ($1, $2, $3)")
-            .bind(post_id)
+            .bind(id)
             .bind(position as i64)
             .bind(media_id.as_str())
             .execute(&mut *conn)
             .await?;
     }
-    Ok(())
+    Ok(id)
 }
 
 /// Adds `delta` to one of a live post's counters; false when the post is gone (deleted in the
@@ -354,7 +350,7 @@ pub async fn insert_vote(
 pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE posts SET deleted_at = $1, content = '', poll_expires_at = NULL, like_count = 0, \
-         repost_count = 0 WHERE id = $2 AND deleted_at IS NULL",
+         repost_count = 0, image_count = 0 WHERE id = $2 AND deleted_at IS NULL",
     )
     .bind(now)
     .bind(post_id)

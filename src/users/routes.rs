@@ -1,5 +1,5 @@
-//! HTTP routes of the users area: profiles, a member's posts and likes, suggestions, search and
-//! the caller's profile edit.
+//! HTTP routes of the users area: profiles, a member's posts, replies, media and likes,
+//! suggestions, search and the caller's profile edit.
 //!
 //! `/api/users/suggested`, `/api/users/search` and `/api/users/profile` are static routes, which
 //! the router always prefers over `/api/users/{username}`.
@@ -25,6 +25,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(update_profile))
         .routes(routes!(profile))
         .routes(routes!(posts))
+        .routes(routes!(replies))
+        .routes(routes!(media))
         .routes(routes!(likes))
 }
 
@@ -147,7 +149,8 @@ async fn profile(
     Ok(Json(row.public()))
 }
 
-/// A member's posts, replies and reposts, newest first.
+/// A member's posts and reposts, newest first: the profile's Posts tab (replies are under
+/// `/replies`).
 #[utoipa::path(get, path = "/api/users/{username}/posts", tag = "users",
     params(("username" = String, Path, description = "Username"), PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
@@ -158,10 +161,52 @@ async fn posts(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    let page = Page::parse(&params, 20, MAX_PAGE)?;
-    let author = find(&state, &username).await?;
-    let selection = store::posts_of(author.id, page);
-    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
+    tab(&state, current.id, &username, &params, store::posts_of).await
+}
+
+/// A member's replies to other posts, newest first: the profile's Replies tab.
+#[utoipa::path(get, path = "/api/users/{username}/replies", tag = "users",
+    params(("username" = String, Path, description = "Username"), PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn replies(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(username): Path<String>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
+    tab(&state, current.id, &username, &params, store::replies_of).await
+}
+
+/// A member's own posts and replies with images, newest first: the profile's Media tab.
+/// Reposts are not listed, even of posts with images: those images are another member's.
+#[utoipa::path(get, path = "/api/users/{username}/media", tag = "users",
+    params(("username" = String, Path, description = "Username"), PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn media(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(username): Path<String>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
+    tab(&state, current.id, &username, &params, store::media_of).await
+}
+
+/// One page of a profile tab: the posts `select` picks for the member, as `viewer` sees them.
+async fn tab(
+    state: &AppState,
+    viewer: i64,
+    username: &str,
+    params: &PageParams,
+    select: fn(i64, Page) -> hydrate::Selection,
+) -> Result<Json<Vec<Post>>> {
+    let page = Page::parse(params, 20, MAX_PAGE)?;
+    let member = find(state, username).await?;
+    let selection = select(member.id, page);
+    Ok(Json(
+        hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?,
+    ))
 }
 
 /// The posts a member liked, newest like first.
@@ -175,10 +220,7 @@ async fn likes(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    let page = Page::parse(&params, 20, MAX_PAGE)?;
-    let member = find(&state, &username).await?;
-    let selection = store::liked_by(member.id, page);
-    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
+    tab(&state, current.id, &username, &params, store::liked_by).await
 }
 
 async fn find(state: &AppState, username: &str) -> Result<UserRow> {

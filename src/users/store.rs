@@ -51,10 +51,31 @@ pub async fn update_profile(
         .await?)
 }
 
-/// A member's live posts, replies and reposts, newest first (index `posts_author_idx`).
+/// A member's live posts and reposts without their replies, newest first (the partial index
+/// `posts_author_live_idx`).
 pub fn posts_of(author: i64, page: Page) -> Selection {
     const SQL: &str = "SELECT p.id, -p.id FROM posts p \
-         WHERE p.author_id = $2 AND p.deleted_at IS NULL ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
+         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset])
+}
+
+/// A member's live replies, newest first (the partial index `posts_author_replies_idx`).
+pub fn replies_of(author: i64, page: Page) -> Selection {
+    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NOT NULL \
+         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset])
+}
+
+/// A member's own live posts and replies with images, newest first; reposts are left out
+/// (their images are the original author's).
+pub fn media_of(author: i64, page: Page) -> Selection {
+    // `image_count` exists for this: the partial index `posts_author_media_idx` holds only
+    // posts with images, so a page costs its own rows however few of a member's posts have any.
+    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.image_count > 0 \
+         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
     Selection::new(SQL, vec![author, page.limit, page.offset])
 }
 

@@ -83,6 +83,8 @@ async fn bad_paging_is_refused(app: TestApp) {
         "/api/posts/feed",
         "/api/posts/for-you",
         "/api/users/ada/posts",
+        "/api/users/ada/replies",
+        "/api/users/ada/media",
         "/api/users/ada/likes",
     ] {
         for query in ["limit=0", "limit=51", "offset=-1", "limit=abc"] {

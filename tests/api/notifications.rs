@@ -195,6 +195,8 @@ async fn every_social_endpoint_is_in_the_openapi_document(app: TestApp) {
         ("get", "/api/posts/for-you"),
         ("get", "/api/users/{username}"),
         ("get", "/api/users/{username}/posts"),
+        ("get", "/api/users/{username}/replies"),
+        ("get", "/api/users/{username}/media"),
         ("get", "/api/users/{username}/likes"),
         ("get", "/api/users/suggested"),
         ("get", "/api/users/search"),

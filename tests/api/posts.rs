@@ -221,7 +221,7 @@ async fn invalid_posts_are_refused_saying_which_rule(app: TestApp) {
 }
 
 async fn visitors_get_401_from_every_social_call(app: TestApp) {
-    let calls: [(&str, &str); 22] = [
+    let calls: [(&str, &str); 24] = [
         ("POST", "/api/posts"),
         ("DELETE", "/api/posts/1"),
         ("POST", "/api/posts/1/like"),
@@ -233,6 +233,8 @@ async fn visitors_get_401_from_every_social_call(app: TestApp) {
         ("GET", "/api/posts/for-you"),
         ("GET", "/api/users/ada"),
         ("GET", "/api/users/ada/posts"),
+        ("GET", "/api/users/ada/replies"),
+        ("GET", "/api/users/ada/media"),
         ("GET", "/api/users/ada/likes"),
         ("GET", "/api/users/suggested"),
         ("GET", "/api/users/search?q=a"),
@@ -696,6 +698,8 @@ async fn a_deleted_post_leaves_its_replies_and_a_placeholder(app: TestApp) {
     assert_eq!(root_thread["post"]["replyCount"], 0);
     assert_eq!(root_thread["replies"], json!([]));
     let (_, bobs) = get(&app, &bob, "/api/users/bob/posts").await;
+    assert_eq!(bobs, json!([]));
+    let (_, bobs) = get(&app, &bob, "/api/users/bob/replies").await;
     assert_eq!(ids(&bobs), [id(&leaf)]);
     // Likes and interactions with a deleted post are refused.
     let (status, _) = post_empty(&app, &bob, &format!("/api/posts/{}/like", id(&middle))).await;

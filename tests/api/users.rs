@@ -1,4 +1,5 @@
-//! Members: profiles, a member's posts and likes, suggestions, search and profile edits.
+//! Members: profiles, a member's posts, replies, media and likes, suggestions, search and
+//! profile edits.
 
 use std::time::Duration;
 
@@ -6,7 +7,8 @@ use serde_json::{Value, json};
 
 use crate::both_databases;
 use crate::common::{Member, TestApp};
-use crate::posts::{delete, follow, get, id, ids, like, put, reply, repost, write};
+use crate::media::{png, uploaded};
+use crate::posts::{delete, follow, get, id, ids, like, post, put, reply, repost, write};
 
 fn usernames(list: &Value) -> Vec<&str> {
     list.as_array()
@@ -55,27 +57,124 @@ async fn a_profile_is_public_but_email_is_only_for_its_owner(app: TestApp) {
         (status, body["message"].as_str().unwrap()),
         (404, "User not found")
     );
-    for path in ["/api/users/nobody/posts", "/api/users/nobody/likes"] {
-        let (status, _) = get(&app, &bob, path).await;
-        assert_eq!(status, 404, "{path}");
+    for path in [
+        "/api/users/nobody/posts",
+        "/api/users/nobody/replies",
+        "/api/users/nobody/media",
+        "/api/users/nobody/likes",
+    ] {
+        let (status, body) = get(&app, &bob, path).await;
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (404, Some("User not found")),
+            "{path}"
+        );
     }
 }
 
-async fn a_members_posts_list_posts_replies_and_reposts_newest_first(app: TestApp) {
+async fn a_members_posts_list_posts_and_reposts_newest_first_without_replies(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
     let bobs = write(&app, &bob, "bob's").await;
     let first = write(&app, &ada, "first").await;
+    let second = write(&app, &ada, "second").await;
     let answer = reply(&app, &ada, id(&bobs), "a reply").await;
     let shared = repost(&app, &ada, id(&bobs)).await;
     let gone = write(&app, &ada, "gone").await;
     delete(&app, &ada, &format!("/api/posts/{}", id(&gone))).await;
 
     let (status, list) = get(&app, &bob, "/api/users/ada/posts").await;
-    assert_eq!(status, 200);
-    assert_eq!(ids(&list), [id(&shared), id(&answer), id(&first)]);
     let (_, page) = get(&app, &bob, "/api/users/ada/posts?limit=2&offset=1").await;
-    assert_eq!(ids(&page), [id(&answer), id(&first)]);
+    let (_, replies) = get(&app, &bob, "/api/users/ada/replies").await;
+
+    assert_eq!(status, 200);
+    assert_eq!(ids(&list), [id(&shared), id(&second), id(&first)]);
+    assert_eq!(ids(&page), [id(&second), id(&first)]);
+    assert_eq!(ids(&replies), [id(&answer)]);
+}
+
+/// Posts of `who` (past the per-minute limit: the clock moves on a minute every 30 posts).
+async fn write_many(app: &TestApp, who: &Member, n: usize, reply_to: Option<i64>) -> Vec<i64> {
+    let mut written = Vec::with_capacity(n);
+    for i in 0..n {
+        if i > 0 && i % 30 == 0 {
+            app.clock.advance(Duration::from_secs(60));
+        }
+        let post = match reply_to {
+            Some(to) => reply(app, who, to, &format!("reply {i}")).await,
+            None => write(app, who, &format!("post {i}")).await,
+        };
+        written.push(id(&post));
+    }
+    app.clock.advance(Duration::from_secs(60));
+    written
+}
+
+async fn the_replies_tab_pages_through_every_reply_of_the_member(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let bobs = write(&app, &bob, "bob's").await;
+    let mut replies = write_many(&app, &ada, 25, Some(id(&bobs))).await;
+    let posts = write_many(&app, &ada, 5, None).await;
+    let gone = reply(&app, &ada, id(&bobs), "gone").await;
+    delete(&app, &ada, &format!("/api/posts/{}", id(&gone))).await;
+    replies.reverse();
+
+    let (status, first) = get(&app, &bob, "/api/users/ada/replies").await;
+    let (_, second) = get(&app, &bob, "/api/users/ada/replies?offset=20").await;
+    let (_, tab) = get(&app, &bob, "/api/users/ada/posts").await;
+
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(ids(&first), replies[..20]);
+    assert_eq!(ids(&second), replies[20..]);
+    assert!(
+        first
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["replyToId"] == id(&bobs))
+    );
+    assert_eq!(ids(&tab), posts.into_iter().rev().collect::<Vec<_>>());
+}
+
+/// Writes `body` as a post of `who` with one uploaded image; answers its id.
+async fn write_with_image(app: &TestApp, who: &Member, mut body: Value) -> i64 {
+    body["imageUrls"] = json!([uploaded(app, who, png(64, 48)).await]);
+    let (status, created) = post(app, who, "/api/posts", body).await;
+    assert_eq!(status, 201, "{created}");
+    id(&created)
+}
+
+async fn the_media_tab_lists_the_members_own_posts_with_images(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let pictured = write_with_image(&app, &ada, json!({ "content": "a picture" })).await;
+    write(&app, &ada, "words only").await;
+    let bobs = write_with_image(&app, &bob, json!({ "content": "bob's picture" })).await;
+    let pictured_reply = write_with_image(
+        &app,
+        &ada,
+        json!({ "content": "a picture back", "replyToId": bobs }),
+    )
+    .await;
+    repost(&app, &ada, bobs).await;
+    let gone = write_with_image(&app, &ada, json!({ "content": "gone" })).await;
+    delete(&app, &ada, &format!("/api/posts/{gone}")).await;
+
+    let (status, media) = get(&app, &bob, "/api/users/ada/media").await;
+    let (_, page) = get(&app, &bob, "/api/users/ada/media?limit=1&offset=1").await;
+
+    assert_eq!(status, 200, "{media}");
+    assert_eq!(ids(&media), [pictured_reply, pictured]);
+    assert!(
+        media
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["imageUrls"].as_array().unwrap().len() == 1),
+        "{media}"
+    );
+    assert_eq!(ids(&page), [pictured]);
 }
 
 async fn a_members_likes_list_newest_like_first(app: TestApp) {
@@ -313,7 +412,9 @@ async fn suggested_and_search_are_never_read_as_usernames(app: TestApp) {
 both_databases!(
     suggested_and_search_are_never_read_as_usernames,
     a_profile_is_public_but_email_is_only_for_its_owner,
-    a_members_posts_list_posts_replies_and_reposts_newest_first,
+    a_members_posts_list_posts_and_reposts_newest_first_without_replies,
+    the_replies_tab_pages_through_every_reply_of_the_member,
+    the_media_tab_lists_the_members_own_posts_with_images,
     a_members_likes_list_newest_like_first,
     suggestions_put_friends_of_friends_first_then_the_most_followed,
     search_matches_names_case_insensitively_exact_and_prefix_first,
