@@ -14,7 +14,7 @@ use super::hydrate;
 use super::model::Post;
 use super::store::{self, Counter, NewPost, PostRef};
 use crate::accounts::CurrentUser;
-use crate::api::{Json, Path};
+use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::app::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unrepost))
         .routes(routes!(vote))
         .routes(routes!(thread))
+        .routes(routes!(thread_replies))
 }
 
 /// Generous per-member limits: a person never meets them, a script soon does.
@@ -92,7 +93,7 @@ pub struct VoteRequest {
 #[derive(Serialize, ToSchema)]
 pub struct Thread {
     pub post: Post,
-    /// Live replies, oldest first (at most 200).
+    /// Live replies, oldest first (the first 200; `/api/posts/{id}/replies` pages through all).
     pub replies: Vec<Post>,
     /// The chain of posts above `post`, top first (deleted ones as placeholders).
     pub ancestors: Vec<Post>,
@@ -449,12 +450,7 @@ async fn thread(
     Path(id): Path<i64>,
 ) -> Result<Json<Thread>> {
     let pool = &state.db.read;
-    let post = {
-        let mut conn = pool.acquire().await?;
-        store::live_original(&mut conn, id)
-            .await?
-            .ok_or_else(|| Error::not_found("Post not found"))?
-    };
+    let post = live_original(&state, id).await?;
     let mut ancestors = Vec::new();
     let mut main = None;
     let mut replies = Vec::new();
@@ -471,6 +467,34 @@ async fn thread(
         replies,
         ancestors,
     }))
+}
+
+/// A page of a post's live replies, oldest first, as in its thread: for reading past the
+/// thread's first 200. A repost stands for its original.
+#[utoipa::path(get, path = "/api/posts/{id}/replies", tag = "posts",
+    params(("id" = i64, Path, minimum = 1, description = "Post id"), PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn thread_replies(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
+    let page = Page::parse(&params, 20, MAX_PAGE)?;
+    let post = live_original(&state, id).await?;
+    let selection = store::replies(post.id, page);
+    Ok(Json(
+        hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?,
+    ))
+}
+
+/// The live post a read is about (a repost's original); 404 when unknown or deleted.
+async fn live_original(state: &AppState, id: i64) -> Result<store::PostRef> {
+    let mut conn = state.db.read.acquire().await?;
+    store::live_original(&mut conn, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))
 }
 
 async fn answer(state: &AppState, viewer: i64, id: i64) -> Result<Json<Post>> {

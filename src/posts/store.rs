@@ -12,6 +12,7 @@ use std::sync::LazyLock;
 use sqlx::AnyConnection;
 
 use super::hydrate::Selection;
+use crate::api::Page;
 use crate::clock::Millis;
 use crate::db::Backend;
 use crate::error::Result;
@@ -405,7 +406,7 @@ pub async fn member_ids_by_username(
 
 /// Maximum depth of the ancestor chain a thread shows (the nearest ones).
 pub const MAX_ANCESTORS: i64 = 50;
-/// Maximum replies a thread shows (the oldest ones).
+/// Maximum replies a thread shows (the oldest ones; `replies` pages through the rest).
 pub const MAX_REPLIES: i64 = 200;
 
 /// A thread's posts: the chain above `id` (ord -depth, so the top comes first; deleted ones
@@ -424,4 +425,12 @@ pub fn thread(id: i64) -> Selection {
              SELECT id FROM posts WHERE reply_to_id = $2 AND deleted_at IS NULL ORDER BY id LIMIT $4 \
          ) replies";
     Selection::new(SQL, vec![id, MAX_ANCESTORS, MAX_REPLIES])
+}
+
+/// A page of the live replies to post `id`, oldest first as in `thread` (index
+/// `posts_reply_to_idx`): how a thread's replies are read past its first `MAX_REPLIES`.
+pub fn replies(id: i64, page: Page) -> Selection {
+    const SQL: &str = "SELECT id, id FROM posts WHERE reply_to_id = $2 AND deleted_at IS NULL \
+         ORDER BY id LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![id, page.limit, page.offset])
 }

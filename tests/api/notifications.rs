@@ -191,6 +191,7 @@ async fn every_social_endpoint_is_in_the_openapi_document(app: TestApp) {
         ("delete", "/api/posts/{id}/repost"),
         ("post", "/api/posts/{id}/vote"),
         ("get", "/api/posts/{id}/thread"),
+        ("get", "/api/posts/{id}/replies"),
         ("get", "/api/posts/feed"),
         ("get", "/api/posts/for-you"),
         ("get", "/api/users/{username}"),

@@ -221,7 +221,7 @@ async fn invalid_posts_are_refused_saying_which_rule(app: TestApp) {
 }
 
 async fn visitors_get_401_from_every_social_call(app: TestApp) {
-    let calls: [(&str, &str); 24] = [
+    let calls: [(&str, &str); 25] = [
         ("POST", "/api/posts"),
         ("DELETE", "/api/posts/1"),
         ("POST", "/api/posts/1/like"),
@@ -229,6 +229,7 @@ async fn visitors_get_401_from_every_social_call(app: TestApp) {
         ("DELETE", "/api/posts/1/repost"),
         ("POST", "/api/posts/1/vote"),
         ("GET", "/api/posts/1/thread"),
+        ("GET", "/api/posts/1/replies"),
         ("GET", "/api/posts/feed"),
         ("GET", "/api/posts/for-you"),
         ("GET", "/api/users/ada"),
@@ -418,6 +419,81 @@ async fn replies_count_and_read_as_a_thread(app: TestApp) {
         (status, body["message"].as_str().unwrap()),
         (404, "Post not found")
     );
+}
+
+async fn a_thread_past_200_replies_pages_the_rest(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let root = write(&app, &ada, "root").await;
+    let mut replies = Vec::new();
+    for i in 0..206 {
+        // The clock moves on a minute every 30 replies: past the per-minute limit.
+        if i > 0 && i % 30 == 0 {
+            app.clock.advance(Duration::from_secs(60));
+        }
+        let answer = reply(&app, &bob, id(&root), &format!("reply {i}")).await;
+        replies.push(id(&answer));
+    }
+    let gone = replies.remove(100);
+    delete(&app, &bob, &format!("/api/posts/{gone}")).await;
+    let shared = repost(&app, &ada, id(&root)).await;
+
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&root))).await;
+    let (status, rest) = get(
+        &app,
+        &ada,
+        &format!("/api/posts/{}/replies?offset=200", id(&root)),
+    )
+    .await;
+    let (_, first) = get(
+        &app,
+        &ada,
+        &format!("/api/posts/{}/replies?limit=3", id(&shared)),
+    )
+    .await;
+
+    assert_eq!(ids(&thread["replies"]), replies[..200]);
+    assert_eq!(status, 200, "{rest}");
+    assert_eq!(ids(&rest), replies[200..]);
+    assert_eq!(
+        ids(&first),
+        replies[..3],
+        "a repost's replies are its original's"
+    );
+}
+
+async fn replies_of_a_missing_or_deleted_post_are_404_and_bad_paging_400(app: TestApp) {
+    let ada = app.member("ada").await;
+    let gone = write(&app, &ada, "gone").await;
+    reply(&app, &ada, id(&gone), "left behind").await;
+    delete(&app, &ada, &format!("/api/posts/{}", id(&gone))).await;
+
+    for path in [
+        format!("/api/posts/{}/replies", id(&gone)),
+        "/api/posts/999999/replies".into(),
+    ] {
+        let (status, body) = get(&app, &ada, &path).await;
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (404, Some("Post not found")),
+            "{path}"
+        );
+    }
+    let live = write(&app, &ada, "live").await;
+    for query in [
+        "limit=0",
+        "limit=51",
+        "offset=-1",
+        "offset=100001",
+        "limit=abc",
+    ] {
+        let path = format!("/api/posts/{}/replies?{query}", id(&live));
+        let (status, body) = get(&app, &ada, &path).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body["message"].is_string());
+    }
+    let (status, body) = get(&app, &ada, "/api/posts/abc/replies").await;
+    assert_eq!(status, 400, "{body}");
 }
 
 // ---- reposts -------------------------------------------------------------------------------
@@ -723,6 +799,8 @@ both_databases!(
     a_poll_shows_its_options_votes_and_expiry,
     a_member_votes_once_while_the_poll_is_open,
     replies_count_and_read_as_a_thread,
+    a_thread_past_200_replies_pages_the_rest,
+    replies_of_a_missing_or_deleted_post_are_404_and_bad_paging_400,
     a_member_reposts_a_post_once,
     a_member_undoes_their_own_repost_only,
     concurrent_reposts_are_counted_exactly,
