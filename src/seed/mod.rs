@@ -5,7 +5,9 @@
 //! heavy-tailed (a few members are followed by thousands, most by tens) through a Zipf-weighted
 //! choice of whom to follow; posts with ~20% replies, ~5% reposts, ~3% polls with votes, ~10%
 //! @mentions; likes per post log-normal around `--likes-per-post`; notifications for a sample
-//! (`--notify-fraction`) of follows, likes, replies, reposts and mentions.
+//! (`--notify-fraction`) of follows, likes, replies, reposts and mentions; with
+//! `--image-fraction`, 1 to 4 images on that share of posts and replies (rows only: the
+//! benchmark reads cards, never the images' bytes, so the web app would show them broken).
 //!
 //! Deterministic: the same `--seed`, sizes and `--now` give the same rows on either database.
 //! No wall clock enters the data except `--now`, which defaults to the current UTC day at
@@ -56,6 +58,10 @@ pub struct Options {
     /// Share of follows, likes, replies, reposts and mentions that left a notification (0..1).
     #[arg(long, default_value_t = 0.2)]
     pub notify_fraction: f64,
+    /// Share of posts and replies with 1 to 4 images (0..1). Only their rows are written, not
+    /// their bytes: for the benchmark, not for looking at in the web app.
+    #[arg(long, default_value_t = 0.0)]
+    pub image_fraction: f64,
     /// The seeded network's "now": milliseconds since the epoch or RFC 3339. Default: today 00:00 UTC.
     #[arg(long)]
     pub now: Option<String>,
@@ -83,6 +89,7 @@ impl Default for Options {
             follows_per_member: 40.0,
             days: 180,
             notify_fraction: 0.2,
+            image_fraction: 0.0,
             now: None,
             force: false,
             sessions: 0,
@@ -100,6 +107,7 @@ pub struct Report {
     pub posts: u64,
     pub poll_options: u64,
     pub poll_votes: u64,
+    pub images: u64,
     pub likes: u64,
     pub notifications: u64,
     pub timeline_rows: u64,
@@ -113,13 +121,14 @@ impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} likes, {} notifications, \
-             {} home timeline rows (now = {}), started {} sessions, in {:.1} s",
+            "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} images, {} likes, \
+             {} notifications, {} home timeline rows (now = {}), started {} sessions, in {:.1} s",
             self.members,
             self.follows,
             self.posts,
             self.poll_options,
             self.poll_votes,
+            self.images,
             self.likes,
             self.notifications,
             self.timeline_rows,
@@ -169,6 +178,10 @@ fn check(options: &Options) -> anyhow::Result<()> {
     anyhow::ensure!(
         options.notify_fraction.is_finite() && (0.0..=1.0).contains(&options.notify_fraction),
         "--notify-fraction must be between 0 and 1"
+    );
+    anyhow::ensure!(
+        options.image_fraction.is_finite() && (0.0..=1.0).contains(&options.image_fraction),
+        "--image-fraction must be between 0 and 1"
     );
     anyhow::ensure!(options.posts == 0 || options.members > 0, "posts need members: pass --members");
     anyhow::ensure!(
@@ -272,7 +285,10 @@ impl Bases {
 
 fn progress_bar(options: &Options, plan: &Plan) -> ProgressBar {
     let polls = plan.posts.iter().filter(|p| p.poll_options > 0).count() as u64;
+    // Images (their uploads' rows) are expected at the asked share; the bar only guides.
+    let images = (plan.posts.len() as f64 * options.image_fraction * 2.5) as u64;
     let total = plan.users.len() as u64
+        + images
         + plan.follows.len() as u64
         + plan.posts.len() as u64
         + polls
@@ -369,9 +385,15 @@ async fn write(
     let mut posts = Batch::new(
         backend,
         "INSERT INTO posts (id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
-         reply_count, repost_count, like_count)",
-        10,
+         reply_count, repost_count, like_count, image_count)",
+        11,
     );
+    let image_counts: Vec<u8> = plan
+        .posts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| plan::images(seed, i, p, options.image_fraction))
+        .collect();
     for (i, p) in plan.posts.iter().enumerate() {
         let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64);
         let (content, reply_to, repost_of) = match p.kind {
@@ -389,13 +411,66 @@ async fn write(
             .opt((p.poll_options > 0).then_some(p.created_at + 24 * HOUR))
             .int(p.replies as i64)
             .int(p.reposts as i64)
-            .int(p.likes as i64);
+            .int(p.likes as i64)
+            .int(image_counts[i] as i64);
         let n = posts.end_row(conn).await?;
         progress.inc(n);
         commit.add(conn, n).await?;
     }
     progress.inc(posts.flush(conn).await?);
     report.posts = posts.written;
+
+    // Images: the uploads (ready, attached, owned by the post's author), then the posts' rows
+    // naming them, so every foreign key finds its row.
+    progress.set_prefix("images");
+    let with_images = || {
+        plan.posts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| image_counts[*i] > 0)
+    };
+    let mut media = Batch::new(
+        backend,
+        "INSERT INTO media (id, owner_id, created_at, status, content_type, byte_size, width, height, attached_at)",
+        9,
+    );
+    for (i, p) in with_images() {
+        let post_id = bases.post(i as u32);
+        for position in 0..image_counts[i] {
+            media
+                .text(seeded_media_id(post_id, position))
+                .int(bases.user(p.author))
+                .int(p.created_at)
+                .text("ready")
+                .text("image/jpeg")
+                .int(180_000)
+                .int(1280)
+                .int(960)
+                .int(p.created_at);
+            let n = media.end_row(conn).await?;
+            progress.inc(n);
+            commit.add(conn, n).await?;
+        }
+    }
+    progress.inc(media.flush(conn).await?);
+    let mut images = Batch::new(
+        backend,
+        "INSERT INTO post_images (post_id, position, media_id)",
+        3,
+    );
+    for (i, _) in with_images() {
+        let post_id = bases.post(i as u32);
+        for position in 0..image_counts[i] {
+            images
+                .int(post_id)
+                .int(position as i64)
+                .text(seeded_media_id(post_id, position));
+            let n = images.end_row(conn).await?;
+            commit.add(conn, n).await?;
+        }
+    }
+    images.flush(conn).await?;
+    report.images = images.written;
 
     // Home timelines, in key order (member, post).
     progress.set_prefix("timelines");
@@ -497,6 +572,11 @@ async fn write(
     progress.inc(batch.flush(conn).await?);
     report.notifications = batch.written;
     Ok(())
+}
+
+/// A seeded image's media id: 32 hex digits like the server's, unique per post and position.
+fn seeded_media_id(post_id: i64, position: u8) -> String {
+    format!("{:032x}", ((post_id as u128) << 2) | position as u128)
 }
 
 fn post_text(rng: &mut rand_chacha::ChaCha8Rng, mention: u32, bases: &Bases) -> String {

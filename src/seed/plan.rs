@@ -18,7 +18,8 @@ pub(crate) mod stream {
     pub const FOLLOWS: u64 = 2;
     pub const POSTS: u64 = 3;
     pub const NOTIFICATIONS: u64 = 4;
-    /// Per-post streams (content, poll votes, likers) start here: POST_BASE + post index.
+    /// Per-post streams (content, poll votes, likers, images) start here: POST_BASE + 4 × post
+    /// index + 0, 1, 2, 3.
     pub const POST_BASE: u64 = 1 << 32;
 }
 
@@ -103,6 +104,20 @@ pub(crate) struct Plan {
 impl Plan {
     pub fn total_likes(&self) -> u64 {
         self.posts.iter().map(|p| p.likes as u64).sum()
+    }
+}
+
+/// How many images (0, or 1 to 4) post `i` carries: `fraction` of posts and replies have
+/// some; reposts never do. Drawn from the post's own stream, so other choices stay the same.
+pub(crate) fn images(seed: u64, i: usize, post: &PostPlan, fraction: f64) -> u8 {
+    if fraction <= 0.0 || matches!(post.kind, Kind::Repost(_)) {
+        return 0;
+    }
+    let mut rng = rng(seed, stream::POST_BASE + 4 * i as u64 + 3);
+    if rng.random::<f64>() < fraction {
+        rng.random_range(1..=4)
+    } else {
+        0
     }
 }
 

@@ -119,6 +119,73 @@ async fn the_same_seed_gives_the_same_network(app: TestApp) {
     assert_ne!(first, checksum(&other).await, "another seed, another network");
 }
 
+async fn images_go_on_the_asked_share_of_posts_and_replies_and_show_on_the_media_tab(app: TestApp) {
+    let report = seed::run(
+        &app.state.db,
+        &Options {
+            image_fraction: 0.1,
+            ..small(6)
+        },
+    )
+    .await
+    .expect("seeds");
+
+    let with_images = count(
+        &app,
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE image_count > 0",
+    )
+    .await;
+    assert!(
+        (120..=280).contains(&with_images),
+        "about a tenth of 2,000 posts: {with_images}"
+    );
+    assert_eq!(
+        count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM post_images").await as u64,
+        report.images
+    );
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE image_count > 0 AND repost_of_id IS NOT NULL").await, 0);
+    let wrong = count(
+        &app,
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM posts p \
+         WHERE p.image_count <> (SELECT COUNT(*) FROM post_images i JOIN media m ON m.id = i.media_id \
+                                 WHERE i.post_id = p.id AND m.owner_id = p.author_id AND m.status = 'ready')",
+    )
+    .await;
+    assert_eq!(
+        wrong, 0,
+        "posts whose image count is off or whose images are not their author's ready uploads"
+    );
+    // The Media tab of the author of the newest post with images starts with it.
+    let (post_id, author): (i64, i64) = sqlx::query_as(
+        "SELECT id, author_id FROM posts WHERE image_count > 0 ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_one(&app.state.db.read)
+    .await
+    .unwrap();
+    let token = murmur::accounts::session::create(&app.state.db.write, 1, app.clock.now())
+        .await
+        .unwrap();
+    let cookie = format!(
+        "{}={token}",
+        murmur::accounts::session::cookie_name(&app.state.config)
+    );
+    let client = client_for(&app.base, Some(&cookie));
+    let (status, media) = json(
+        client
+            .get(app.url(&format!("/api/users/member{author}/media")))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{media}");
+    assert_eq!(media[0]["id"], post_id);
+    assert!(
+        !media[0]["imageUrls"].as_array().unwrap().is_empty(),
+        "{media}"
+    );
+}
+
 async fn a_seeded_member_can_use_the_app(app: TestApp) {
     seed::run(&app.state.db, &small(4)).await.expect("seeds");
     let token = murmur::accounts::session::create(&app.state.db.write, 17, app.clock.now()).await.unwrap();
@@ -181,6 +248,7 @@ both_databases!(
     every_counter_equals_the_rows_it_counts,
     nobody_follows_or_notifies_themselves_and_a_few_are_followed_by_many,
     the_same_seed_gives_the_same_network,
+    images_go_on_the_asked_share_of_posts_and_replies_and_show_on_the_media_tab,
     a_seeded_member_can_use_the_app,
     seeding_refuses_a_database_that_already_has_members,
     sessions_for_the_benchmark_mix_heavy_and_light_followers,
