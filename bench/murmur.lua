@@ -63,6 +63,9 @@ local modes = {
   ["for-you"] = function() return get("/api/posts/for-you?limit=20&offset=0") end,
   ["thread"] = function() return get("/api/posts/" .. any_post() .. "/thread") end,
   ["profile"] = function() return get("/api/users/member" .. any_member() .. "/posts") end,
+  ["profile-replies"] = function() return get("/api/users/member" .. any_member() .. "/replies") end,
+  ["profile-media"] = function() return get("/api/users/member" .. any_member() .. "/media") end,
+  ["thread-replies"] = function() return get("/api/posts/" .. any_post() .. "/replies?limit=20&offset=0") end,
   ["notifications"] = function() return get("/api/notifications?limit=50") end,
   ["search"] = function() return get("/api/users/search?q=mem&limit=20") end,
   ["post"] = function()

@@ -10,7 +10,8 @@
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
 #                         feed-deep for-you thread profile notifications search post like follow mixed
-#                         mixed-writes; also mixed-like mixed-follow mixed-post, not in the default set)
+#                         mixed-writes; also mixed-like mixed-follow mixed-post, profile-replies
+#                         profile-media thread-replies, not in the default set)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
 #                         (e.g. postgres://postgres@127.0.0.1:5432/test); a fresh database
 #                         murmur_bench_<pid> is created there and dropped afterwards
@@ -27,9 +28,9 @@
 # What it does:
 #   1. builds the release binary (unless --binary), installs wrk with apt-get if it is missing;
 #   2. seeds a database in a temporary directory (or a fresh PostgreSQL database) with
-#      `murmur seed`, which also starts sessions: a quarter for the members who follow the most,
-#      a quarter for those who follow the fewest, the rest spread over everyone (feed-heavy
-#      uses the 10 who follow the most);
+#      `murmur seed` (a tenth of the posts and replies with images), which also starts
+#      sessions: a quarter for the members who follow the most, a quarter for those who follow
+#      the fewest, the rest spread over everyone (feed-heavy uses the 10 who follow the most);
 #   3. starts `murmur serve` on 127.0.0.1 and a free port, records its idle memory (VmRSS);
 #   4. probes every endpoint once: a 404 means "not built yet", and that row is skipped (marked);
 #   5. runs wrk (2 threads) for each endpoint and concurrency, each request as a random member;
@@ -83,7 +84,7 @@ fi
 if [[ -z "$BINARY" ]]; then
   log "building the release binary"
   (cd "$ROOT" && cargo build --release --bin murmur >&2)
-  BINARY="$ROOT/target/release/murmur"
+  BINARY="${CARGO_TARGET_DIR:-$ROOT/target}/release/murmur"
 fi
 [[ -x "$BINARY" ]] || { echo "no murmur binary at $BINARY" >&2; exit 1; }
 
@@ -133,7 +134,7 @@ if [[ $SEEDED -eq 1 ]]; then
 else
   log "seeding $MEMBERS members / $POSTS posts on $DB_NAME"
   SEED_START=$(date +%s.%N)
-  "$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" \
+  "$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" --image-fraction 0.1 \
     --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" | tee "$WORK/seed.txt" >&2
   SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)
   echo "$SEED_SECONDS" >"$WORK/seed_seconds"
@@ -167,6 +168,9 @@ path_of() { # a representative request of each row, for the probe and the query 
     for-you) echo "GET /api/posts/for-you?limit=20&offset=0" ;;
     thread) echo "GET /api/posts/$(( (RANDOM % POSTS) + 1 ))/thread" ;;
     profile) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/posts" ;;
+    profile-replies) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/replies" ;;
+    profile-media) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/media" ;;
+    thread-replies) echo "GET /api/posts/$(( (RANDOM % POSTS) + 1 ))/replies?limit=20&offset=0" ;;
     notifications) echo "GET /api/notifications?limit=50" ;;
     search) echo "GET /api/users/search?q=mem&limit=20" ;;
     post) echo "POST /api/posts {\"content\":\"Probe $RANDOM\"}" ;;
