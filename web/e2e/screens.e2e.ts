@@ -317,7 +317,7 @@ describe('what members meet every day', () => {
     await page.getByRole('button', { name: 'Edit Profile' }).click()
     const dialog = page.getByRole('dialog', { name: 'Edit Profile' })
     await dialog.getByLabel('Website').fill('https://bank.example@evil.example')
-    await dialog.getByText("Website can't contain a user name or password").waitFor()
+    await dialog.getByText("Website cannot contain a user name or password").waitFor()
     expect(await dialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true)
     await dialog.getByLabel('Website').fill('https:alert(1)')
     await dialog.getByText('Website must be a web address starting with http:// or https://').waitFor()

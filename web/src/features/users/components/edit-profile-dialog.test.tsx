@@ -51,7 +51,7 @@ describe('the Edit Profile form', () => {
       expect(save).toBeDisabled()
     }
     fireEvent.change(website, { target: { value: 'https://bank.example@evil.example' } })
-    expect(screen.getByText("Website can't contain a user name or password")).toBeInTheDocument()
+    expect(screen.getByText("Website cannot contain a user name or password")).toBeInTheDocument()
     fireEvent.change(website, { target: { value: 'https://ada.dev' } })
     expect(website).not.toHaveAttribute('aria-invalid')
     expect(save).toBeEnabled()

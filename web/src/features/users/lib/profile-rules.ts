@@ -21,7 +21,7 @@ export function websiteProblem(raw: string): string | undefined {
     return mustBeWeb
   }
   if (!url.hostname) return mustBeWeb
-  if (url.username || url.password) return "Website can't contain a user name or password"
+  if (url.username || url.password) return "Website cannot contain a user name or password"
   return undefined
 }
 
