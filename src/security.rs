@@ -49,40 +49,25 @@ pub fn is_safe_method(method: &Method) -> bool {
 }
 
 /// A state-changing request is accepted when its Origin (or, lacking one, its Referer) is this
-/// instance's origin, or, with neither, when it carries the custom header.
+/// instance's public origin, or, with neither, when it carries the custom header. The request's
+/// own Host is no evidence: whoever sends the request chooses it, so `Host: evil.example` with
+/// `Origin: http://evil.example` would pass. An instance reached by another name or port (a
+/// development server, say) is given that address as its public URL.
 fn is_same_site(state: &AppState, headers: &HeaderMap) -> bool {
     let source = headers
         .get(header::ORIGIN)
         .or_else(|| headers.get(header::REFERER))
         .and_then(|v| v.to_str().ok());
     match source {
-        Some(value) => origin_matches(state, headers, value),
+        Some(value) => is_public_origin(state, value),
         None => headers.contains_key(CUSTOM_HEADER),
     }
 }
 
-fn origin_matches(state: &AppState, headers: &HeaderMap, value: &str) -> bool {
-    let Ok(url) = url::Url::parse(value) else {
-        return false; // includes Origin: null
-    };
-    let origin = url.origin().ascii_serialization();
-    if origin == state.config.public_origin() {
-        return true;
-    }
-    // Also accept the Host the request was sent to (an instance reached by another name or
-    // port than its public URL, e.g. in development), but only with the same scheme.
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    match (host, url.host_str()) {
-        (Some(host), Some(url_host)) => {
-            let with_port = match url.port() {
-                Some(p) => format!("{url_host}:{p}"),
-                None => url_host.to_string(),
-            };
-            with_port.eq_ignore_ascii_case(host)
-                && url.scheme() == state.config.public_url.scheme()
-        }
-        _ => false,
-    }
+fn is_public_origin(state: &AppState, value: &str) -> bool {
+    // `Origin: null` and anything else that is not a URL is refused.
+    url::Url::parse(value)
+        .is_ok_and(|url| url.origin().ascii_serialization() == state.config.public_origin())
 }
 
 fn security_headers(state: &AppState) -> Vec<(HeaderName, HeaderValue)> {

@@ -139,6 +139,21 @@ async fn cross_site_state_changes_are_refused(app: TestApp) {
     assert_eq!(same.status(), 200);
 }
 
+async fn a_request_naming_its_own_host_as_origin_is_still_cross_site(app: TestApp) {
+    // The Host header is the sender's to choose; only the public URL counts.
+    let answer = reqwest::Client::new()
+        .post(app.url("/api/waitlist"))
+        .header("host", "evil.example")
+        .header("origin", "http://evil.example")
+        .json(&serde_json::json!({ "email": "eve@example.com" }))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json(answer).await;
+    assert_eq!(status, 403);
+    assert_eq!(body["message"], "Cross-site request refused");
+}
+
 async fn answers_carry_security_headers(app: TestApp) {
     let response = app.client.get(app.url("/")).send().await.unwrap();
     let headers = response.headers();
@@ -230,6 +245,7 @@ both_databases!(
     oversized_json_bodies_are_refused_with_413,
     the_openapi_document_is_served,
     cross_site_state_changes_are_refused,
+    a_request_naming_its_own_host_as_origin_is_still_cross_site,
     answers_carry_security_headers,
     graceful_shutdown_completes_an_in_flight_request,
     every_connection_gets_its_settings,
