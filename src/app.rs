@@ -64,6 +64,7 @@ pub fn router(state: AppState) -> Router {
     let writes = WriteThread::start(routes().with_state(state.for_writes()))
         .expect("a thread for writes can be started");
     let turns = state.db.turns.clone();
+    let config = state.config.clone();
     let by_method = tower::service_fn(move |request: axum::extract::Request| {
         let (reads, writes, turns) = (reads.clone(), writes.clone(), turns.clone());
         async move {
@@ -87,7 +88,30 @@ pub fn router(state: AppState) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             Duration::from_secs(60),
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(
+            TraceLayer::new_for_http().make_span_with(move |request: &axum::extract::Request| {
+                request_span(&config, request)
+            }),
+        )
+}
+
+/// The span every log line of a request is in: method, path and the client's address. The path
+/// only, as a query can carry a login link's token; the address is worked out only when the
+/// span is logged at all.
+fn request_span(config: &Config, request: &axum::extract::Request) -> tracing::Span {
+    let span = tracing::info_span!(
+        "request",
+        method = %request.method(),
+        path = request.uri().path(),
+        client = tracing::field::Empty,
+    );
+    if !span.is_disabled() {
+        let peer = crate::accounts::client_ip::peer(request.extensions());
+        let trusted = &config.trusted_proxies;
+        let client = crate::accounts::ClientIp::resolve(peer, request.headers(), trusted);
+        span.record("client", tracing::field::display(client));
+    }
+    span
 }
 
 /// Every route of the product: the API with its OpenAPI document, images, health, and the web

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use clap::Args;
 use url::Url;
 
+use crate::accounts::client_ip::TrustedProxies;
+
 /// Where the data lives; taken by every subcommand.
 #[derive(Args, Clone, Debug)]
 pub struct StorageArgs {
@@ -61,6 +63,11 @@ pub struct ServerArgs {
     /// Memory for those kept pages, in MiB (about 17 KB a page). 0 keeps nothing.
     #[arg(long, env = "MURMUR_FEED_CACHE_MB", default_value_t = crate::feeds::cache::MEMORY_MB)]
     pub feed_cache_mb: u32,
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name the client, for the
+    /// per-network limits and the logs: addresses and CIDR ranges, comma-separated, e.g.
+    /// `127.0.0.1,::1`. Unset: the TCP peer is the client, and those headers are ignored.
+    #[arg(long, env = "MURMUR_TRUSTED_PROXIES", value_parser = TrustedProxies::parse)]
+    pub trusted_proxies: Option<TrustedProxies>,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -79,6 +86,8 @@ pub struct Config {
     pub addr: SocketAddr,
     /// How long, and in how many bytes, Friends pages are kept ready (`feeds::cache`).
     pub feed_cache: FeedCacheSettings,
+    /// Whose forwarding headers name the client (`accounts::client_ip`).
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// `--feed-cache-seconds` and `--feed-cache-mb`, in the units the cache uses.
@@ -116,6 +125,7 @@ impl Config {
             },
             addr,
             feed_cache: FeedCacheSettings::new(args.feed_cache_seconds, args.feed_cache_mb),
+            trusted_proxies: args.trusted_proxies.clone().unwrap_or_default(),
         }
     }
 
