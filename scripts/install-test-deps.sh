@@ -3,6 +3,8 @@
 # already there. Used by scripts/test.sh (so `make test` works on a fresh machine) and .ci/run.
 #   - npm packages of the web app (npm ci)
 #   - Debian's chromium, for the browser tests (browsers cannot be downloaded by npm here)
+#   - Debian's caddy (the real reverse proxy of tests/api/proxy.rs), nginx and systemd-analyze
+#     (scripts/check-deploy.sh checks the files under deploy/ with them)
 #   - a Python virtualenv with aiosmtpd (a real SMTP server) and schemathesis (API fuzzing)
 #   - s3s-fs, a real S3-compatible server that checks signatures
 set -euo pipefail
@@ -16,12 +18,33 @@ if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt w
   npm --prefix web ci --no-audit --no-fund
 fi
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "== installing Debian's chromium"
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+# Debian packages, installed together when one is missing (as root, or with sudo).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)         # browsers cannot be downloaded by npm here
+[ -x /usr/bin/caddy ] || missing+=(caddy)               # tests/api/proxy.rs, deploy/Caddyfile
+[ -x /usr/sbin/nginx ] || missing+=(nginx)              # deploy/nginx.conf
+[ -x /usr/bin/systemd-analyze ] || missing+=(systemd)   # deploy/murmur.service
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing Debian's ${missing[*]}"
+  root=()
+  [ "$(id -u)" = 0 ] || root=(sudo)
+  # The tools are wanted, not their services: while installing, a policy-rc.d refuses every
+  # start (nginx's package would start a server on port 80), and afterwards neither the new
+  # caddy nor the new nginx is left enabled at boot.
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${root[@]}" tee "$policy" >/dev/null
+    "${root[@]}" chmod +x "$policy"
+    trap '"${root[@]}" rm -f "$policy"' EXIT
+  fi
+  "${root[@]}" apt-get update -qq
+  "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  if [ -d /run/systemd/system ]; then
+    for service in caddy nginx; do
+      if [[ " ${missing[*]} " == *" $service "* ]]; then
+        "${root[@]}" systemctl disable --quiet "$service.service" || true
+      fi
+    done
   fi
 fi
 

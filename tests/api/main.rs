@@ -18,6 +18,7 @@ mod media_cleanup;
 mod notifications;
 mod posts;
 mod processes;
+mod proxy;
 mod reliability;
 mod seed;
 mod timeline;

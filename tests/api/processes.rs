@@ -4,7 +4,7 @@
 //! SQLite, the readers' threads below the writer's.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,16 +16,28 @@ use tokio::process::{Child, Command};
 use crate::common::{PgDatabase, client_for, insert_member};
 
 /// A `murmur serve` child process.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    base: String,
+    pub base: String,
+    log: PathBuf,
 }
 
 impl Server {
-    async fn start(data_dir: &Path, database_url: &str, port: u16) -> Server {
+    pub async fn start(data_dir: &Path, database_url: &str, port: u16) -> Server {
+        Self::start_with(data_dir, database_url, port, |_| {}).await
+    }
+
+    /// Like `start`, with a chance to add flags or environment (later ones win) first.
+    pub async fn start_with(
+        data_dir: &Path,
+        database_url: &str,
+        port: u16,
+        adjust: impl FnOnce(&mut Command),
+    ) -> Server {
         let base = format!("http://127.0.0.1:{port}");
-        let log = std::fs::File::create(data_dir.join(format!("server-{port}.log"))).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_murmur"))
+        let log = data_dir.join(format!("server-{port}.log"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_murmur"));
+        command
             .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
             .arg("--data-dir")
             .arg(data_dir)
@@ -34,25 +46,30 @@ impl Server {
             .env("MURMUR_SECRET", "a-shared-secret-for-every-process-of-this-test")
             .env("RUST_LOG", "murmur=warn")
             .stdout(Stdio::null())
-            .stderr(Stdio::from(log))
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the murmur binary starts");
+            .stderr(Stdio::from(std::fs::File::create(&log).unwrap()))
+            .kill_on_drop(true);
+        adjust(&mut command);
+        let child = command.spawn().expect("the murmur binary starts");
         let probe = reqwest::Client::new();
         // Generous: on a busy 2-core machine a start (migrations included) can take a while.
         for _ in 0..1200 {
             if let Ok(r) = probe.get(format!("{base}/healthz")).send().await
                 && r.status() == 200
             {
-                return Server { child, base };
+                return Server { child, base, log };
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let log = std::fs::read_to_string(data_dir.join(format!("server-{port}.log"))).unwrap_or_default();
+        let log = std::fs::read_to_string(&log).unwrap_or_default();
         panic!("murmur serve did not become healthy on {base}; its log:\n{log}");
     }
 
-    fn url(&self, path: &str) -> String {
+    /// What the server has written to its standard error so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
 
@@ -68,7 +85,7 @@ impl Server {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
@@ -397,4 +414,66 @@ async fn on_sqlite_the_readers_threads_run_below_the_writer() {
     let on_postgres = Server::start(pg_dir.path(), &pg.url, free_port()).await;
     let threads = threads_of(on_postgres.child.id().unwrap());
     assert!(threads.iter().all(|(_, nice)| *nice == main), "{threads:?}");
+}
+
+/// Peak resident memory of a process so far (VmHWM), in MB.
+fn peak_rss_mb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM");
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_huge_images_at_once_keep_memory_bounded_and_each_is_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
+    let db = Db::connect(&url).await.unwrap();
+    db.migrate().await.unwrap();
+    let (_, token) = insert_member(&db, chrono::Utc::now().timestamp_millis(), "uploader").await;
+    let server = Server::start(dir.path(), &url, free_port()).await;
+    let client = client_for(&server.base, Some(&format!("murmur_session={token}")));
+    // 39.7 megapixels in a small file: the size of the image, not of the upload, costs memory.
+    let huge = bytes::Bytes::from(crate::media::png(7300, 5440));
+    let mut upload_urls = Vec::new();
+    for _ in 0..8 {
+        let (status, body) = crate::common::json(client.post(server.url("/api/objects/upload")).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+        upload_urls.push(body["uploadURL"].as_str().unwrap().to_string());
+    }
+    let put = |upload_url: String| {
+        let (client, huge) = (client.clone(), huge.clone());
+        async move {
+            let response = client
+                .put(&upload_url)
+                .header("content-type", "image/png")
+                .header("x-requested-with", "murmur")
+                .body(huge)
+                .timeout(Duration::from_secs(300))
+                .send()
+                .await
+                .unwrap();
+            let retry_after = response.headers().get("retry-after").is_some();
+            (response.status().as_u16(), retry_after, upload_url)
+        }
+    };
+    let answers = futures::future::join_all(upload_urls.into_iter().map(put)).await;
+    let mut refused = Vec::new();
+    for (status, retry_after, upload_url) in answers {
+        match status {
+            200 => {}
+            503 => {
+                assert!(retry_after, "a 503 says when to come back");
+                refused.push(upload_url);
+            }
+            other => panic!("an upload answered {other}; log:\n{}", server.log()),
+        }
+    }
+    // Nothing refused is lost: the same URL takes the image once the queue has room.
+    for upload_url in refused {
+        let (status, _, _) = put(upload_url).await;
+        assert_eq!(status, 200);
+    }
+    let peak = peak_rss_mb(server.child.id().unwrap());
+    eprintln!("peak RSS {peak} MB");
+    assert!(peak <= 600, "peak RSS {peak} MB");
 }
