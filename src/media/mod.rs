@@ -5,6 +5,7 @@
 //! checked and a clean copy stored at `objects/{id}` when the bytes arrive (local) or when the
 //! upload is first claimed (bucket). Posts and profiles `claim` uploads and keep `/objects/{id}`.
 
+mod checks;
 mod images;
 mod routes;
 mod storage;
@@ -12,12 +13,12 @@ mod store;
 
 use std::time::Duration;
 
-
 pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 // For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
+pub use checks::CheckQueue;
 pub use images::{CleanImage, Variant, clean as clean_image};
-pub use storage::is_media_id;
 pub use routes::{api_router, object_routes};
+pub use storage::is_media_id;
 pub use storage::{MediaStore, S3Settings};
 
 use crate::app::AppState;
@@ -41,7 +42,6 @@ fn not_yours() -> Error {
 fn not_finished() -> Error {
     Error::bad_request("The image upload is not finished; please upload it again")
 }
-
 
 /// Resolves the image URLs a member sends with a post or profile (an upload URL this server
 /// handed out, or the `/objects/{id}` path it answers) to media ids. Each must exist, belong
@@ -88,8 +88,12 @@ pub async fn prepare(state: &AppState, owner_id: i64, urls: &[String]) -> Result
         return Ok(());
     }
     for url in urls {
-        let Some(id) = state.media.id_from_url(url) else { continue };
-        let Some(row) = store::find(&state.db.read, &id).await? else { continue };
+        let Some(id) = state.media.id_from_url(url) else {
+            continue;
+        };
+        let Some(row) = store::find(&state.db.read, &id).await? else {
+            continue;
+        };
         if row.owner_id != owner_id || row.is_ready() {
             continue;
         }
@@ -102,6 +106,7 @@ pub async fn prepare(state: &AppState, owner_id: i64, urls: &[String]) -> Result
 /// Fetches what the browser put into the bucket, checks it, stores the clean copy and removes
 /// the original (which still has its metadata).
 async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::CleanImage> {
+    let turn = store.checks().turn().await?;
     let original = match store.fetch_upload(id).await {
         Ok(Some(bytes)) => bytes,
         // A clean copy from an earlier claim whose transaction was rolled back: check it again.
@@ -113,7 +118,7 @@ async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::Cle
             return Err(e);
         }
     };
-    let image = match clean_blocking(original).await {
+    let image = match checks::clean(turn, original).await {
         Ok(image) => image,
         Err(e) => {
             store.delete_upload(id).await?;
@@ -128,19 +133,19 @@ async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::Cle
 /// Stores a checked image, then its display copies. `create_only` refuses to replace an
 /// existing image (a second upload racing the first), before any copy is written. The copies
 /// are best effort: without them the image is served as it is.
-async fn store_clean(store: &MediaStore, id: &str, image: &images::CleanImage, create_only: bool) -> Result<()> {
-    store.put_image(id, image.bytes.clone(), create_only).await?;
+async fn store_clean(
+    store: &MediaStore,
+    id: &str,
+    image: &images::CleanImage,
+    create_only: bool,
+) -> Result<()> {
+    store
+        .put_image(id, image.bytes.clone(), create_only)
+        .await?;
     if let Err(e) = store.put_variants(id, &image.variants).await {
         tracing::warn!(media_id = %id, error = %e, "could not store an image's display copies; serving the original");
     }
     Ok(())
-}
-
-/// `images::clean` on a blocking thread (decoding is CPU-bound).
-async fn clean_blocking(bytes: bytes::Bytes) -> Result<images::CleanImage> {
-    tokio::task::spawn_blocking(move || images::clean(&bytes))
-        .await
-        .map_err(|e| Error::Internal(anyhow::anyhow!("image check panicked: {e}")))?
 }
 
 /// The path an image is served at, stored in posts and profiles.
@@ -206,7 +211,14 @@ pub async fn upkeep(state: &AppState) -> Result<()> {
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
     let timelines = crate::feeds::timeline::trim_round(&state.db, round).await?;
     if orphans + sessions + windows + rankings + timelines > 0 {
-        tracing::info!(orphans, sessions, windows, rankings, timelines, "upkeep removed stale rows");
+        tracing::info!(
+            orphans,
+            sessions,
+            windows,
+            rankings,
+            timelines,
+            "upkeep removed stale rows"
+        );
     }
     Ok(())
 }
@@ -216,7 +228,8 @@ pub async fn upkeep(state: &AppState) -> Result<()> {
 pub fn spawn_background(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         // Not at once: a starting instance has better things to do.
-        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + MINUTE_DURATION, UPKEEP_EVERY);
+        let mut ticks =
+            tokio::time::interval_at(tokio::time::Instant::now() + MINUTE_DURATION, UPKEEP_EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
