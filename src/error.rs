@@ -36,10 +36,7 @@ pub enum Error {
     PayloadTooLarge(String),
     /// 429, with the seconds after which a retry may succeed.
     #[error("{message}")]
-    TooManyRequests {
-        message: String,
-        retry_after_secs: u64,
-    },
+    TooManyRequests { message: String, retry_after_secs: u64 },
     /// 503: a dependency (database, mail server) is not reachable right now.
     #[error("{0}")]
     Unavailable(String),
@@ -107,19 +104,14 @@ impl IntoResponse for Error {
             other => other.to_string(),
         };
         let mut response = (status, Json(ErrorBody { message })).into_response();
-        if let Error::TooManyRequests {
-            retry_after_secs, ..
-        } = &self
+        if let Error::TooManyRequests { retry_after_secs, .. } = &self
             && let Ok(v) = HeaderValue::from_str(&retry_after_secs.max(&1).to_string())
         {
             response.headers_mut().insert(header::RETRY_AFTER, v);
         }
         // Whatever is unavailable (the database, a full queue) is worth asking again soon.
         if status == StatusCode::SERVICE_UNAVAILABLE {
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                HeaderValue::from_static(UNAVAILABLE_RETRY_AFTER),
-            );
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(UNAVAILABLE_RETRY_AFTER));
         }
         response
     }

@@ -88,27 +88,18 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage> {
         return Err(Error::bad_request("The file is empty"));
     }
     if bytes.len() > MAX_BYTES {
-        return Err(Error::PayloadTooLarge(
-            "The image is larger than 10 MiB".into(),
-        ));
+        return Err(Error::PayloadTooLarge("The image is larger than 10 MiB".into()));
     }
     let format = image::guess_format(bytes).map_err(|_| unsupported())?;
-    if !matches!(
-        format,
-        ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP
-    ) {
+    if !matches!(format, ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP) {
         return Err(unsupported());
     }
-    let (width, height) = reader(bytes, format)
-        .into_dimensions()
-        .map_err(|e| decode_error(&e))?;
+    let (width, height) = reader(bytes, format).into_dimensions().map_err(|e| decode_error(&e))?;
     check_dimensions(width, height)?;
     if format == ImageFormat::Gif {
         return clean_gif(bytes);
     }
-    let mut decoder = reader(bytes, format)
-        .into_decoder()
-        .map_err(|e| decode_error(&e))?;
+    let mut decoder = reader(bytes, format).into_decoder().map_err(|e| decode_error(&e))?;
     let orientation = decoder.orientation().ok();
     let mut image = DynamicImage::from_decoder(decoder).map_err(|e| decode_error(&e))?;
     if let Some(orientation) = orientation {
@@ -141,13 +132,7 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage> {
     };
     let bytes = out.into_inner();
     let variants = variants(&image, bytes.len());
-    Ok(CleanImage {
-        bytes,
-        content_type,
-        width,
-        height,
-        variants,
-    })
+    Ok(CleanImage { bytes, content_type, width, height, variants })
 }
 
 /// The display copies of a still worth keeping: for each of `VARIANT_WIDTHS`, the image scaled
@@ -173,18 +158,13 @@ fn variants(image: &DynamicImage, original_len: usize) -> Vec<Variant> {
                     let height = scaled_height(image.width(), image.height(), target);
                     current.resize_exact(target, height, FilterType::CatmullRom)
                 };
-                let bytes = encode_variant(&scaled, transparent)
-                    .filter(|b| b.len() < original_len)
-                    .map(Bytes::from);
+                let bytes = encode_variant(&scaled, transparent).filter(|b| b.len() < original_len).map(Bytes::from);
                 source = Some(scaled);
                 bytes
             }
         };
         if let Some(bytes) = &bytes {
-            made.push(Variant {
-                width: size,
-                bytes: bytes.clone(),
-            });
+            made.push(Variant { width: size, bytes: bytes.clone() });
         }
         previous = Some((target, bytes));
     }
@@ -225,26 +205,17 @@ fn encode_variant(image: &DynamicImage, transparent: bool) -> Option<Vec<u8>> {
     {
         Ok(bytes) => Some(bytes.to_vec()),
         Err(error) => {
-            tracing::warn!(
-                ?error,
-                "encoding a display copy failed; the original is served instead"
-            );
+            tracing::warn!(?error, "encoding a display copy failed; the original is served instead");
             None
         }
     }
 }
 
 /// JPEG at `quality`; JPEG holds grey or RGB only, so anything else (alpha, 16-bit) is converted.
-fn write_jpeg(
-    image: &DynamicImage,
-    out: &mut Cursor<Vec<u8>>,
-    quality: u8,
-) -> image::ImageResult<()> {
+fn write_jpeg(image: &DynamicImage, out: &mut Cursor<Vec<u8>>, quality: u8) -> image::ImageResult<()> {
     let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(out, quality);
     match image {
-        DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => {
-            image.write_with_encoder(encoder)
-        }
+        DynamicImage::ImageLuma8(_) | DynamicImage::ImageRgb8(_) => image.write_with_encoder(encoder),
         other => DynamicImage::ImageRgb8(other.to_rgb8()).write_with_encoder(encoder),
     }
 }
@@ -299,19 +270,12 @@ fn clean_gif(bytes: &[u8]) -> Result<CleanImage> {
     options.set_color_output(gif::ColorOutput::Indexed);
     // One byte per pixel in indexed mode: a frame larger than the pixel limit is refused
     // before its buffer is allocated.
-    options.set_memory_limit(gif::MemoryLimit::Bytes(
-        NonZeroU64::new(MAX_PIXELS).expect("non-zero"),
-    ));
+    options.set_memory_limit(gif::MemoryLimit::Bytes(NonZeroU64::new(MAX_PIXELS).expect("non-zero")));
     options.check_frame_consistency(true);
-    let mut decoder = options
-        .read_info(Cursor::new(bytes))
-        .map_err(|_| unreadable())?;
+    let mut decoder = options.read_info(Cursor::new(bytes)).map_err(|_| unreadable())?;
     let (width, height) = (decoder.width(), decoder.height());
     check_dimensions(u32::from(width), u32::from(height))?;
-    let global_palette = decoder
-        .global_palette()
-        .map(<[u8]>::to_vec)
-        .unwrap_or_default();
+    let global_palette = decoder.global_palette().map(<[u8]>::to_vec).unwrap_or_default();
 
     let mut encoder: Option<gif::Encoder<Vec<u8>>> = None;
     let mut frames = 0usize;
@@ -335,8 +299,7 @@ fn clean_gif(bytes: &[u8]) -> Result<CleanImage> {
         }
         if encoder.is_none() {
             // The loop count is known once the first frame's extensions have been read.
-            let mut new = gif::Encoder::new(Vec::new(), width, height, &global_palette)
-                .map_err(|_| unreadable())?;
+            let mut new = gif::Encoder::new(Vec::new(), width, height, &global_palette).map_err(|_| unreadable())?;
             new.set_repeat(decoder.repeat()).map_err(|_| unreadable())?;
             encoder = Some(new);
         }
@@ -367,30 +330,18 @@ mod tests {
 
     /// Found by fuzzing (fuzz/fuzz_targets/image_clean.rs): a GIF of empty frames whose clean
     /// copy could not be read again.
-    const FUZZ_GIF_CLEAN_COPY: &[u8] = &[
-        71, 73, 70, 56, 55, 97, 255, 177, 1, 0, 216, 254, 255, 177, 91, 255, 177, 181, 0, 33, 255,
-        0, 44, 255, 17, 0, 0, 0, 0, 0, 0, 83, 1, 1, 1, 1, 201, 1, 1, 0, 33, 255, 0, 33, 255, 0, 59,
-        44, 255, 17, 0, 0, 0, 0, 0, 0, 83, 1, 1, 1, 1, 201, 1, 1, 0, 44, 255, 16, 255, 247, 1, 255,
-        177, 0, 0, 80, 52, 0, 226, 0,
-    ];
+    const FUZZ_GIF_CLEAN_COPY: &[u8] = &[71, 73, 70, 56, 55, 97, 255, 177, 1, 0, 216, 254, 255, 177, 91, 255, 177, 181, 0, 33, 255, 0, 44, 255, 17, 0, 0, 0, 0, 0, 0, 83, 1, 1, 1, 1, 201, 1, 1, 0, 33, 255, 0, 33, 255, 0, 59, 44, 255, 17, 0, 0, 0, 0, 0, 0, 83, 1, 1, 1, 1, 201, 1, 1, 0, 44, 255, 16, 255, 247, 1, 255, 177, 0, 0, 80, 52, 0, 226, 0];
 
     #[test]
     fn image_check_handles_an_empty_gif_frame() {
         // Its only frames are empty: nothing to show, refused as damaged (it used to pass and
         // give a copy that could not be read).
-        assert!(matches!(
-            clean(FUZZ_GIF_CLEAN_COPY),
-            Err(Error::BadRequest(_))
-        ));
+        assert!(matches!(clean(FUZZ_GIF_CLEAN_COPY), Err(Error::BadRequest(_))));
     }
 
     #[test]
     fn stills_keep_their_type_and_size() {
-        let picture = DynamicImage::ImageRgb8(image::RgbImage::from_pixel(
-            30,
-            20,
-            image::Rgb([200, 10, 10]),
-        ));
+        let picture = DynamicImage::ImageRgb8(image::RgbImage::from_pixel(30, 20, image::Rgb([200, 10, 10])));
         for (format, content_type) in [
             (ImageFormat::Jpeg, "image/jpeg"),
             (ImageFormat::Png, "image/png"),
@@ -407,11 +358,7 @@ mod tests {
     fn photo(width: u32, height: u32) -> DynamicImage {
         DynamicImage::ImageRgb8(image::RgbImage::from_fn(width, height, |x, y| {
             let stripe = if (x + y) / 7 % 2 == 0 { 25 } else { 0 };
-            image::Rgb([
-                (x * 230 / width) as u8 + stripe,
-                (y * 200 / height) as u8,
-                ((x ^ y) % 97) as u8 + 60,
-            ])
+            image::Rgb([(x * 230 / width) as u8 + stripe, (y * 200 / height) as u8, ((x ^ y) % 97) as u8 + 60])
         }))
     }
 
@@ -422,17 +369,9 @@ mod tests {
         let widths: Vec<u32> = clean.variants.iter().map(|v| v.width).collect();
         assert_eq!(widths, VARIANT_WIDTHS.to_vec());
         for variant in &clean.variants {
-            assert_eq!(
-                image::guess_format(&variant.bytes).unwrap(),
-                ImageFormat::WebP
-            );
+            assert_eq!(image::guess_format(&variant.bytes).unwrap(), ImageFormat::WebP);
             assert_eq!(variant_content_type(&variant.bytes), "image/webp");
-            assert!(
-                variant.bytes.len() < clean.bytes.len(),
-                "{} B is not smaller than {} B",
-                variant.bytes.len(),
-                clean.bytes.len()
-            );
+            assert!(variant.bytes.len() < clean.bytes.len(), "{} B is not smaller than {} B", variant.bytes.len(), clean.bytes.len());
             let decoded = image::load_from_memory(&variant.bytes).unwrap();
             // Scaled to the width, the shape kept (1600×1000 is 8:5).
             assert_eq!(decoded.width(), variant.width);
@@ -457,32 +396,18 @@ mod tests {
         for (x, _, pixel) in see_through.enumerate_pixels_mut() {
             pixel.0[3] = if x < 300 { 0 } else { 255 };
         }
-        let clean_copy = clean(&encode(
-            DynamicImage::ImageRgba8(see_through),
-            ImageFormat::Png,
-        ))
-        .unwrap();
+        let clean_copy = clean(&encode(DynamicImage::ImageRgba8(see_through), ImageFormat::Png)).unwrap();
         assert!(!clean_copy.variants.is_empty());
         for variant in &clean_copy.variants {
             assert_eq!(variant_content_type(&variant.bytes), "image/webp");
-            assert!(
-                image::load_from_memory(&variant.bytes)
-                    .unwrap()
-                    .color()
-                    .has_alpha()
-            );
+            assert!(image::load_from_memory(&variant.bytes).unwrap().color().has_alpha());
         }
         let opaque = DynamicImage::ImageRgba8(photo(900, 600).to_rgba8());
         let clean_copy = clean(&encode(opaque, ImageFormat::Png)).unwrap();
         assert!(!clean_copy.variants.is_empty());
         for variant in &clean_copy.variants {
             assert_eq!(variant_content_type(&variant.bytes), "image/webp");
-            assert!(
-                !image::load_from_memory(&variant.bytes)
-                    .unwrap()
-                    .color()
-                    .has_alpha()
-            );
+            assert!(!image::load_from_memory(&variant.bytes).unwrap().color().has_alpha());
         }
     }
 
@@ -491,19 +416,12 @@ mod tests {
         // Black and white noise: PNG stores it in about a bit a pixel, lossy WebP does worse at
         // full width (600 px, so the 640 and 1280 copies would be that) and better scaled down.
         let noise = DynamicImage::ImageLuma8(image::GrayImage::from_fn(600, 400, |x, y| {
-            let odd =
-                (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)).count_ones() % 2 == 1;
+            let odd = (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)).count_ones() % 2 == 1;
             image::Luma([if odd { 255 } else { 0 }])
         }));
         let clean = clean(&encode(noise, ImageFormat::Png)).unwrap();
-        let full_width =
-            encode_variant(&image::load_from_memory(&clean.bytes).unwrap(), false).unwrap();
-        assert!(
-            full_width.len() > clean.bytes.len(),
-            "{} B against {} B",
-            full_width.len(),
-            clean.bytes.len()
-        );
+        let full_width = encode_variant(&image::load_from_memory(&clean.bytes).unwrap(), false).unwrap();
+        assert!(full_width.len() > clean.bytes.len(), "{} B against {} B", full_width.len(), clean.bytes.len());
         let widths: Vec<u32> = clean.variants.iter().map(|v| v.width).collect();
         assert_eq!(widths, [320]);
     }
@@ -515,25 +433,14 @@ mod tests {
             let mut encoder = gif::Encoder::new(&mut out, 4, 4, &[0, 0, 0, 255, 255, 255]).unwrap();
             encoder.set_repeat(gif::Repeat::Infinite).unwrap();
             for i in 0..3u8 {
-                let frame = gif::Frame {
-                    width: 4,
-                    height: 4,
-                    buffer: vec![i % 2; 16].into(),
-                    delay: 10,
-                    ..Default::default()
-                };
+                let frame = gif::Frame { width: 4, height: 4, buffer: vec![i % 2; 16].into(), delay: 10, ..Default::default() };
                 encoder.write_frame(&frame).unwrap();
             }
         }
         let clean = clean(&out).unwrap();
         assert_eq!(clean.content_type, "image/gif");
-        assert!(
-            clean.variants.is_empty(),
-            "a still copy would lose the animation"
-        );
-        let mut decoder = gif::DecodeOptions::new()
-            .read_info(Cursor::new(&clean.bytes))
-            .unwrap();
+        assert!(clean.variants.is_empty(), "a still copy would lose the animation");
+        let mut decoder = gif::DecodeOptions::new().read_info(Cursor::new(&clean.bytes)).unwrap();
         let mut frames = 0;
         while decoder.read_next_frame().unwrap().is_some() {
             frames += 1;
@@ -556,10 +463,7 @@ mod tests {
 
     #[test]
     fn damaged_images_are_a_bad_request() {
-        let mut png = encode(
-            DynamicImage::ImageRgb8(image::RgbImage::new(8, 8)),
-            ImageFormat::Png,
-        );
+        let mut png = encode(DynamicImage::ImageRgb8(image::RgbImage::new(8, 8)), ImageFormat::Png);
         png.truncate(png.len() / 2);
         assert!(matches!(clean(&png), Err(Error::BadRequest(_))));
     }

@@ -13,12 +13,13 @@ mod store;
 
 use std::time::Duration;
 
+
 pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 // For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
-pub use checks::CheckQueue;
 pub use images::{CleanImage, Variant, clean as clean_image};
-pub use routes::{api_router, object_routes};
 pub use storage::is_media_id;
+pub use routes::{api_router, object_routes};
+pub use checks::CheckQueue;
 pub use storage::{MediaStore, S3Settings};
 
 use crate::app::AppState;
@@ -42,6 +43,7 @@ fn not_yours() -> Error {
 fn not_finished() -> Error {
     Error::bad_request("The image upload is not finished; please upload it again")
 }
+
 
 /// Resolves the image URLs a member sends with a post or profile (an upload URL this server
 /// handed out, or the `/objects/{id}` path it answers) to media ids. Each must exist, belong
@@ -88,12 +90,8 @@ pub async fn prepare(state: &AppState, owner_id: i64, urls: &[String]) -> Result
         return Ok(());
     }
     for url in urls {
-        let Some(id) = state.media.id_from_url(url) else {
-            continue;
-        };
-        let Some(row) = store::find(&state.db.read, &id).await? else {
-            continue;
-        };
+        let Some(id) = state.media.id_from_url(url) else { continue };
+        let Some(row) = store::find(&state.db.read, &id).await? else { continue };
         if row.owner_id != owner_id || row.is_ready() {
             continue;
         }
@@ -133,15 +131,8 @@ async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::Cle
 /// Stores a checked image, then its display copies. `create_only` refuses to replace an
 /// existing image (a second upload racing the first), before any copy is written. The copies
 /// are best effort: without them the image is served as it is.
-async fn store_clean(
-    store: &MediaStore,
-    id: &str,
-    image: &images::CleanImage,
-    create_only: bool,
-) -> Result<()> {
-    store
-        .put_image(id, image.bytes.clone(), create_only)
-        .await?;
+async fn store_clean(store: &MediaStore, id: &str, image: &images::CleanImage, create_only: bool) -> Result<()> {
+    store.put_image(id, image.bytes.clone(), create_only).await?;
     if let Err(e) = store.put_variants(id, &image.variants).await {
         tracing::warn!(media_id = %id, error = %e, "could not store an image's display copies; serving the original");
     }
@@ -211,14 +202,7 @@ pub async fn upkeep(state: &AppState) -> Result<()> {
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
     let timelines = crate::feeds::timeline::trim_round(&state.db, round).await?;
     if orphans + sessions + windows + rankings + timelines > 0 {
-        tracing::info!(
-            orphans,
-            sessions,
-            windows,
-            rankings,
-            timelines,
-            "upkeep removed stale rows"
-        );
+        tracing::info!(orphans, sessions, windows, rankings, timelines, "upkeep removed stale rows");
     }
     Ok(())
 }
@@ -228,8 +212,7 @@ pub async fn upkeep(state: &AppState) -> Result<()> {
 pub fn spawn_background(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         // Not at once: a starting instance has better things to do.
-        let mut ticks =
-            tokio::time::interval_at(tokio::time::Instant::now() + MINUTE_DURATION, UPKEEP_EVERY);
+        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + MINUTE_DURATION, UPKEEP_EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;

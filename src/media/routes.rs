@@ -24,10 +24,7 @@ use crate::rate_limit::{self, Limit};
 use crate::users::User;
 
 /// Upload URLs one member may ask for per minute.
-const UPLOADS_PER_MINUTE: Limit = Limit {
-    max: 30,
-    window: MINUTE,
-};
+const UPLOADS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
 
 /// `/api/objects/...` and the profile image calls.
 pub fn api_router() -> OpenApiRouter<AppState> {
@@ -56,10 +53,7 @@ pub struct UploadUrl {
 /// bucket when media live in S3), valid 15 minutes for one file.
 #[utoipa::path(post, path = "/api/objects/upload", tag = "media",
     responses((status = 200, body = UploadUrl), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
-async fn create_upload(
-    State(state): State<AppState>,
-    user: CurrentUser,
-) -> Result<Json<UploadUrl>> {
+async fn create_upload(State(state): State<AppState>, user: CurrentUser) -> Result<Json<UploadUrl>> {
     let now = state.clock.now();
     rate_limit::hit(
         &state.db,
@@ -110,12 +104,7 @@ async fn receive_upload(
     if !is_media_id(&id) {
         return Err(Error::not_found("No such upload"));
     }
-    state.media.verify_upload_signature(
-        &id,
-        signature.expires,
-        &signature.sig,
-        state.clock.now(),
-    )?;
+    state.media.verify_upload_signature(&id, signature.expires, &signature.sig, state.clock.now())?;
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -126,9 +115,7 @@ async fn receive_upload(
     match store::find(&state.db.read, &id).await? {
         None => return Err(Error::not_found("No such upload")),
         Some(row) if row.is_ready() => {
-            return Err(Error::conflict(
-                "This upload has already been received; ask for a new upload URL",
-            ));
+            return Err(Error::conflict("This upload has already been received; ask for a new upload URL"));
         }
         Some(_) => {}
     }
@@ -141,9 +128,7 @@ async fn receive_upload(
         state.media.delete_all(&id).await?;
         return Err(Error::not_found("No such upload"));
     }
-    Ok(Json(Uploaded {
-        url: super::object_path(&id),
-    }))
+    Ok(Json(Uploaded { url: super::object_path(&id) }))
 }
 
 fn too_large() -> Error {
@@ -189,10 +174,7 @@ async fn serve_image(State(state): State<AppState>, Path(id): Path<String>) -> R
 /// made, a copy that would not have been smaller) the image itself is the answer: a known
 /// image is never a 404 here. Any other width is a 400, so each image has a few URLs at most
 /// (caches in front of this server cannot be filled with endless copies of one image).
-async fn serve_variant(
-    State(state): State<AppState>,
-    Path((id, width)): Path<(String, String)>,
-) -> Result<Response> {
+async fn serve_variant(State(state): State<AppState>, Path((id, width)): Path<(String, String)>) -> Result<Response> {
     if !is_media_id(&id) {
         return Err(image_not_found());
     }
@@ -202,10 +184,7 @@ async fn serve_variant(
         .filter(|w| VARIANT_WIDTHS.contains(w))
         .ok_or_else(|| {
             let widths: Vec<String> = VARIANT_WIDTHS.iter().map(u32::to_string).collect();
-            Error::bad_request(format!(
-                "Unknown image width: use one of {}",
-                widths.join(", ")
-            ))
+            Error::bad_request(format!("Unknown image width: use one of {}", widths.join(", ")))
         })?;
     let content_type = ready_image(&state, &id).await?;
     // GIFs never get copies (they would lose their animation): skip the lookup.
@@ -227,10 +206,7 @@ async fn ready_image(state: &AppState, id: &str) -> Result<String> {
     if !is_media_id(id) {
         return Err(image_not_found());
     }
-    let row = store::find(&state.db.read, id)
-        .await?
-        .filter(|row| row.is_ready())
-        .ok_or_else(image_not_found)?;
+    let row = store::find(&state.db.read, id).await?.filter(|row| row.is_ready()).ok_or_else(image_not_found)?;
     row.content_type.ok_or_else(image_not_found)
 }
 
@@ -255,10 +231,7 @@ fn image_response(bytes: bytes::Bytes, content_type: &str) -> Response {
     set(header::CONTENT_TYPE, content_type);
     set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(header::CACHE_CONTROL, "public, max-age=31536000, immutable");
-    set(
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'none'; sandbox",
-    );
+    set(header::CONTENT_SECURITY_POLICY, "default-src 'none'; sandbox");
     set(header::CONTENT_DISPOSITION, "inline");
     response
 }
@@ -299,12 +272,7 @@ async fn set_header_image(
     set_image(&state, &user, body, ProfileImage::Header).await
 }
 
-async fn set_image(
-    state: &AppState,
-    user: &CurrentUser,
-    body: ImageRequest,
-    which: ProfileImage,
-) -> Result<Json<User>> {
+async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, which: ProfileImage) -> Result<Json<User>> {
     let urls = [body.image_url];
     super::prepare(state, user.id, &urls).await?;
     let mut tx = state.db.write.begin().await?;
@@ -317,14 +285,8 @@ async fn set_image(
         }
         ProfileImage::Header => "UPDATE users SET header_image_url = $1 WHERE id = $2",
     };
-    sqlx::query(sql)
-        .bind(&path)
-        .bind(user.id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(sql).bind(&path).bind(user.id).execute(&mut *tx).await?;
     tx.commit().await?;
-    let row = crate::users::store::find_by_id(&state.db.write, user.id)
-        .await?
-        .ok_or(Error::Unauthorized)?;
+    let row = crate::users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(state.clock.now())))
 }

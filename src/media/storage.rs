@@ -86,13 +86,7 @@ impl MediaStore {
             ),
         };
         let checks = CheckQueue::new(crate::db::cores());
-        Ok(MediaStore {
-            inner: Arc::new(Inner {
-                public_origin,
-                backend,
-                checks,
-            }),
-        })
+        Ok(MediaStore { inner: Arc::new(Inner { public_origin, backend, checks }) })
     }
 
     /// The origin of an external bucket the browser talks to (for the CSP), if any.
@@ -135,17 +129,9 @@ impl MediaStore {
     }
 
     /// Checks a local upload URL's signature and expiry (403 when either is wrong).
-    pub fn verify_upload_signature(
-        &self,
-        id: &str,
-        expires: Millis,
-        sig: &str,
-        now: Millis,
-    ) -> Result<()> {
+    pub fn verify_upload_signature(&self, id: &str, expires: Millis, sig: &str, now: Millis) -> Result<()> {
         let Backend::Local { key, .. } = &self.inner.backend else {
-            return Err(Error::not_found(
-                "Uploads go to the bucket on this instance",
-            ));
+            return Err(Error::not_found("Uploads go to the bucket on this instance"));
         };
         let Ok(given) = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(sig) else {
             return Err(Error::forbidden("The upload link is not valid"));
@@ -155,9 +141,7 @@ impl MediaStore {
             return Err(Error::forbidden("The upload link is not valid"));
         }
         if now > expires {
-            return Err(Error::forbidden(
-                "The upload link has expired; please upload the file again",
-            ));
+            return Err(Error::forbidden("The upload link has expired; please upload the file again"));
         }
         Ok(())
     }
@@ -165,20 +149,9 @@ impl MediaStore {
     /// Stores the clean image people will see. `create_only` refuses to replace an existing
     /// one (a second PUT racing the first).
     pub async fn put_image(&self, id: &str, bytes: Vec<u8>, create_only: bool) -> Result<()> {
-        let mode = if create_only {
-            PutMode::Create
-        } else {
-            PutMode::Overwrite
-        };
-        let options = PutOptions {
-            mode,
-            ..Default::default()
-        };
-        match self
-            .store()
-            .put_opts(&object_key(id), PutPayload::from(bytes), options)
-            .await
-        {
+        let mode = if create_only { PutMode::Create } else { PutMode::Overwrite };
+        let options = PutOptions { mode, ..Default::default() };
+        match self.store().put_opts(&object_key(id), PutPayload::from(bytes), options).await {
             Ok(_) => Ok(()),
             Err(object_store::Error::AlreadyExists { .. }) => {
                 Err(Error::conflict("This upload has already been received"))
@@ -200,10 +173,7 @@ impl MediaStore {
     pub async fn put_variants(&self, id: &str, variants: &[Variant]) -> Result<()> {
         for variant in variants {
             let payload = PutPayload::from(variant.bytes.clone());
-            self.store()
-                .put(&variant_key(id, variant.width), payload)
-                .await
-                .map_err(unavailable)?;
+            self.store().put(&variant_key(id, variant.width), payload).await.map_err(unavailable)?;
         }
         Ok(())
     }
@@ -301,10 +271,7 @@ impl MediaStore {
         } else if let Some(rest) = without_query.strip_prefix(self.inner.public_origin.as_str()) {
             rest
         } else if let Backend::S3 { upload_prefix, .. } = &self.inner.backend {
-            return without_query
-                .strip_prefix(upload_prefix.as_str())
-                .filter(|id| is_media_id(id))
-                .map(str::to_string);
+            return without_query.strip_prefix(upload_prefix.as_str()).filter(|id| is_media_id(id)).map(str::to_string);
         } else {
             return None;
         };
@@ -328,9 +295,7 @@ pub fn new_media_id() -> String {
 }
 
 pub fn is_media_id(s: &str) -> bool {
-    s.len() == 32
-        && s.bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 32 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 fn object_key(id: &str) -> StorePath {
@@ -366,8 +331,7 @@ fn mac(key: &[u8], id: &str, expires: Millis) -> HmacSha256 {
 }
 
 fn sign(key: &[u8], id: &str, expires: Millis) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .encode(mac(key, id, expires).finalize().into_bytes())
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac(key, id, expires).finalize().into_bytes())
 }
 
 /// The server secret: `MURMUR_SECRET`, or a random one made once in `<data-dir>/secret`
@@ -390,14 +354,9 @@ fn server_secret(config: &Config) -> anyhow::Result<Vec<u8>> {
             Ok(fresh.into_bytes())
         }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let stored = std::fs::read_to_string(&path)
-                .with_context(|| format!("reading {}", path.display()))?;
+            let stored = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
             let stored = stored.trim();
-            anyhow::ensure!(
-                stored.len() >= 32,
-                "{} is too short to be a secret",
-                path.display()
-            );
+            anyhow::ensure!(stored.len() >= 32, "{} is too short to be a secret", path.display());
             Ok(stored.as_bytes().to_vec())
         }
         Err(e) => Err(e).with_context(|| format!("creating {}", path.display())),
@@ -419,14 +378,8 @@ async fn s3_backend(url: &str, settings: &S3Settings) -> anyhow::Result<Backend>
     if let Some(secret) = &settings.secret_access_key {
         builder = builder.with_secret_access_key(secret);
     }
-    let endpoint = settings
-        .endpoint
-        .clone()
-        .or_else(|| std::env::var("AWS_ENDPOINT_URL").ok());
-    if endpoint
-        .as_deref()
-        .is_some_and(|e| e.starts_with("http://"))
-    {
+    let endpoint = settings.endpoint.clone().or_else(|| std::env::var("AWS_ENDPOINT_URL").ok());
+    if endpoint.as_deref().is_some_and(|e| e.starts_with("http://")) {
         builder = builder.with_allow_http(true);
     }
     let store = Arc::new(builder.build().context("configuring the S3 bucket")?);
@@ -435,11 +388,7 @@ async fn s3_backend(url: &str, settings: &S3Settings) -> anyhow::Result<Backend>
     // checks at start-up that credentials are there.
     let probe_id = "0".repeat(32);
     let probe = store
-        .signed_url(
-            object_store::signer::Method::PUT,
-            &upload_key(&probe_id),
-            Duration::from_secs(60),
-        )
+        .signed_url(object_store::signer::Method::PUT, &upload_key(&probe_id), Duration::from_secs(60))
         .await
         .context("presigning a URL for the bucket (are AWS credentials set?)")?;
     let origin = probe.origin().ascii_serialization();
@@ -451,11 +400,7 @@ async fn s3_backend(url: &str, settings: &S3Settings) -> anyhow::Result<Backend>
         .context("unexpected presigned URL shape")?
         .to_string();
     tracing::info!(bucket = url, %origin, "media stored in an S3 bucket");
-    Ok(Backend::S3 {
-        store,
-        origin,
-        upload_prefix,
-    })
+    Ok(Backend::S3 { store, origin, upload_prefix })
 }
 
 #[cfg(test)]

@@ -21,14 +21,12 @@ impl MediaRow {
 }
 
 pub async fn insert_pending(pool: &AnyPool, id: &str, owner_id: i64, now: Millis) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO media (id, owner_id, created_at, status) VALUES ($1, $2, $3, 'pending')",
-    )
-    .bind(id)
-    .bind(owner_id)
-    .bind(now)
-    .execute(pool)
-    .await?;
+    sqlx::query("INSERT INTO media (id, owner_id, created_at, status) VALUES ($1, $2, $3, 'pending')")
+        .bind(id)
+        .bind(owner_id)
+        .bind(now)
+        .execute(pool)
+        .await?;
     Ok(())
 }
 
@@ -36,12 +34,10 @@ pub async fn find<'c, E>(executor: E, id: &str) -> Result<Option<MediaRow>>
 where
     E: Executor<'c, Database = Any>,
 {
-    Ok(
-        sqlx::query_as("SELECT owner_id, status, content_type FROM media WHERE id = $1")
-            .bind(id)
-            .fetch_optional(executor)
-            .await?,
-    )
+    Ok(sqlx::query_as("SELECT owner_id, status, content_type FROM media WHERE id = $1")
+        .bind(id)
+        .fetch_optional(executor)
+        .await?)
 }
 
 /// Records a checked image; false when the upload was not pending any more (a concurrent
@@ -93,25 +89,13 @@ macro_rules! orphan_condition {
 
 /// Orphaned uploads made before `before`, oldest first.
 pub async fn orphans(pool: &AnyPool, before: Millis, limit: i64) -> Result<Vec<String>> {
-    const SQL: &str = concat!(
-        "SELECT id FROM media WHERE ",
-        orphan_condition!(),
-        " ORDER BY created_at LIMIT $2"
-    );
-    Ok(sqlx::query_scalar(SQL)
-        .bind(before)
-        .bind(limit)
-        .fetch_all(pool)
-        .await?)
+    const SQL: &str = concat!("SELECT id FROM media WHERE ", orphan_condition!(), " ORDER BY created_at LIMIT $2");
+    Ok(sqlx::query_scalar(SQL).bind(before).bind(limit).fetch_all(pool).await?)
 }
 
 /// Deletes an orphan's row unless it was claimed or referred to meanwhile; true when deleted.
 pub async fn delete_orphan(pool: &AnyPool, id: &str, before: Millis) -> Result<bool> {
-    const SQL: &str = concat!(
-        "DELETE FROM media WHERE ",
-        orphan_condition!(),
-        " AND media.id = $2"
-    );
+    const SQL: &str = concat!("DELETE FROM media WHERE ", orphan_condition!(), " AND media.id = $2");
     let done = sqlx::query(SQL).bind(before).bind(id).execute(pool).await?;
     Ok(done.rows_affected() == 1)
 }

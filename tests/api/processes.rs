@@ -43,10 +43,7 @@ impl Server {
             .arg(data_dir)
             .env("DATABASE_URL", database_url)
             .env("MURMUR_PUBLIC_URL", &base)
-            .env(
-                "MURMUR_SECRET",
-                "a-shared-secret-for-every-process-of-this-test",
-            )
+            .env("MURMUR_SECRET", "a-shared-secret-for-every-process-of-this-test")
             .env("RUST_LOG", "murmur=warn")
             .stdout(Stdio::null())
             .stderr(Stdio::from(std::fs::File::create(&log).unwrap()))
@@ -83,20 +80,13 @@ impl Server {
 
     fn sigterm(&self) {
         let pid = self.child.id().unwrap().to_string();
-        let status = std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap();
+        let status = std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
         assert!(status.success());
     }
 }
 
 pub(crate) fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// A database for a process test: SQLite in `dir`, or a fresh PostgreSQL database.
@@ -105,10 +95,7 @@ async fn database(postgres: bool, dir: &Path) -> Option<(String, Option<PgDataba
         let pg = PgDatabase::create().await?;
         Some((pg.url.clone(), Some(pg)))
     } else {
-        Some((
-            format!("sqlite://{}?mode=rwc", dir.join("murmur.db").display()),
-            None,
-        ))
+        Some((format!("sqlite://{}?mode=rwc", dir.join("murmur.db").display()), None))
     }
 }
 
@@ -126,9 +113,7 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
     let client = client_for(&base, Some(&format!("murmur_session={token}")));
     let mut n: u64 = me as u64 * 7919;
     loop {
-        n = n
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        n = n.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         let pick = (n >> 33) as usize;
         let result = match pick % 5 {
             0 | 1 => {
@@ -138,12 +123,7 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
                 } else {
                     json!({ "content": format!("post {n} by {me}") })
                 };
-                match client
-                    .post(format!("{base}/api/posts"))
-                    .json(&body)
-                    .send()
-                    .await
-                {
+                match client.post(format!("{base}/api/posts")).json(&body).send().await {
                     Ok(r) if r.status().is_success() => {
                         let v: Value = r.json().await.unwrap_or_default();
                         if let Some(id) = v["id"].as_i64() {
@@ -162,11 +142,7 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
             2 => {
                 let target = { acked.lock().unwrap().posts.get(pick % 1000).copied() };
                 match target {
-                    Some(post) => match client
-                        .post(format!("{base}/api/posts/{post}/like"))
-                        .send()
-                        .await
-                    {
+                    Some(post) => match client.post(format!("{base}/api/posts/{post}/like")).send().await {
                         Ok(r) if r.status().is_success() => {
                             acked.lock().unwrap().likes.push((me, post));
                             Ok(())
@@ -179,12 +155,7 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
             }
             3 => {
                 let other = others[pick % others.len()];
-                match client
-                    .post(format!("{base}/api/follows"))
-                    .json(&json!({ "followingId": other }))
-                    .send()
-                    .await
-                {
+                match client.post(format!("{base}/api/follows")).json(&json!({ "followingId": other })).send().await {
                     Ok(r) if r.status().is_success() => {
                         acked.lock().unwrap().follows.push((me, other));
                         Ok(())
@@ -197,12 +168,7 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
                 let poll = { acked.lock().unwrap().polls.get(pick % 100).cloned() };
                 match poll {
                     Some((post, option)) => {
-                        match client
-                            .post(format!("{base}/api/posts/{post}/vote"))
-                            .json(&json!({ "option": option }))
-                            .send()
-                            .await
-                        {
+                        match client.post(format!("{base}/api/posts/{post}/vote")).json(&json!({ "option": option })).send().await {
                             Ok(r) if r.status().is_success() => {
                                 acked.lock().unwrap().votes.push((me, post));
                                 Ok(())
@@ -222,63 +188,21 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
 }
 
 async fn count(db: &Db, sql: &'static str, a: i64, b: i64) -> i64 {
-    sqlx::query_scalar(sql)
-        .bind(a)
-        .bind(b)
-        .fetch_one(&db.read)
-        .await
-        .unwrap()
+    sqlx::query_scalar(sql).bind(a).bind(b).fetch_one(&db.read).await.unwrap()
 }
 
 async fn assert_everything_acked_is_there(db: &Db, acked: &Acked) {
     for &post in &acked.posts {
-        assert_eq!(
-            count(
-                db,
-                "SELECT COUNT(*) FROM posts WHERE id = $1 AND $2 = 0",
-                post,
-                0
-            )
-            .await,
-            1,
-            "post {post}"
-        );
+        assert_eq!(count(db, "SELECT COUNT(*) FROM posts WHERE id = $1 AND $2 = 0", post, 0).await, 1, "post {post}");
     }
     for &(user, post) in &acked.likes {
-        assert_eq!(
-            count(
-                db,
-                "SELECT COUNT(*) FROM likes WHERE user_id = $1 AND post_id = $2",
-                user,
-                post
-            )
-            .await,
-            1
-        );
+        assert_eq!(count(db, "SELECT COUNT(*) FROM likes WHERE user_id = $1 AND post_id = $2", user, post).await, 1);
     }
     for &(a, b) in &acked.follows {
-        assert_eq!(
-            count(
-                db,
-                "SELECT COUNT(*) FROM follows WHERE follower_id = $1 AND following_id = $2",
-                a,
-                b
-            )
-            .await,
-            1
-        );
+        assert_eq!(count(db, "SELECT COUNT(*) FROM follows WHERE follower_id = $1 AND following_id = $2", a, b).await, 1);
     }
     for &(user, post) in &acked.votes {
-        assert_eq!(
-            count(
-                db,
-                "SELECT COUNT(*) FROM poll_votes WHERE user_id = $1 AND post_id = $2",
-                user,
-                post
-            )
-            .await,
-            1
-        );
+        assert_eq!(count(db, "SELECT COUNT(*) FROM poll_votes WHERE user_id = $1 AND post_id = $2", user, post).await, 1);
     }
     let drift: i64 = sqlx::query_scalar(
         "SELECT CAST(COUNT(*) AS BIGINT) FROM posts p WHERE p.like_count <> (SELECT COUNT(*) FROM likes l WHERE l.post_id = p.id)",
@@ -299,9 +223,7 @@ async fn assert_everything_acked_is_there(db: &Db, acked: &Acked) {
 
 async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
     let dir = tempfile::tempdir().unwrap();
-    let Some((url, _pg)) = database(postgres, dir.path()).await else {
-        return;
-    };
+    let Some((url, _pg)) = database(postgres, dir.path()).await else { return };
     let db = Db::connect(&url).await.unwrap();
     db.migrate().await.unwrap();
     let now = chrono::Utc::now().timestamp_millis();
@@ -318,13 +240,7 @@ async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
             .iter()
             .map(|(id, token)| {
                 let others = ids.iter().copied().filter(|o| o != id).collect();
-                tokio::spawn(writer(
-                    server.base.clone(),
-                    *id,
-                    token.clone(),
-                    others,
-                    acked.clone(),
-                ))
+                tokio::spawn(writer(server.base.clone(), *id, token.clone(), others, acked.clone()))
             })
             .collect();
         tokio::time::sleep(Duration::from_millis(1200 + round * 300)).await;
@@ -346,18 +262,11 @@ async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
         };
         assert_everything_acked_is_there(&db, &snapshot).await;
         if !postgres {
-            assert_eq!(
-                murmur::db::backup::integrity_check(&db).await.unwrap(),
-                "ok"
-            );
+            assert_eq!(murmur::db::backup::integrity_check(&db).await.unwrap(), "ok");
         }
     }
     let a = acked.lock().unwrap();
-    assert!(
-        a.posts.len() > 20 && !a.likes.is_empty() && !a.follows.is_empty(),
-        "the writers wrote: {} posts",
-        a.posts.len()
-    );
+    assert!(a.posts.len() > 20 && !a.likes.is_empty() && !a.follows.is_empty(), "the writers wrote: {} posts", a.posts.len());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -373,10 +282,7 @@ async fn postgres_killed_mid_write_loses_nothing_acknowledged() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_finishes_the_request_in_flight_and_exits_0() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("murmur.db").display()
-    );
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
     let mut server = Server::start(dir.path(), &url, free_port()).await;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
     let body = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
@@ -390,24 +296,17 @@ async fn sigterm_finishes_the_request_in_flight_and_exits_0() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     server.sigterm();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    tx.send(Ok(b"\"term@example.com\"}".to_vec()))
-        .await
-        .unwrap();
+    tx.send(Ok(b"\"term@example.com\"}".to_vec())).await.unwrap();
     drop(tx);
     let response = in_flight.await.unwrap().expect("answered");
     assert_eq!(response.status(), 200);
-    let status = tokio::time::timeout(Duration::from_secs(15), server.child.wait())
-        .await
-        .unwrap()
-        .unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(15), server.child.wait()).await.unwrap().unwrap();
     assert_eq!(status.code(), Some(0));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
-    let Some(pg) = PgDatabase::create().await else {
-        return;
-    };
+    let Some(pg) = PgDatabase::create().await else { return };
     let dir_a = tempfile::tempdir().unwrap();
     let dir_b = tempfile::tempdir().unwrap();
     let a = Server::start(dir_a.path(), &pg.url, free_port()).await;
@@ -420,14 +319,7 @@ async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
 
     // A session started anywhere works everywhere.
     for (client, server) in [(&on_a, &a), (&on_b, &b)] {
-        let me: Value = client
-            .get(server.url("/api/auth/me"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let me: Value = client.get(server.url("/api/auth/me")).send().await.unwrap().json().await.unwrap();
         assert_eq!(me["id"], ada_id);
     }
     // A post made on one process is in the feed read from the other.
@@ -440,50 +332,15 @@ async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
         .json()
         .await
         .unwrap();
-    let feed: Value = on_b
-        .get(b.url("/api/posts/feed?limit=20&offset=0"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let ids: HashSet<i64> = feed
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|p| p["id"].as_i64())
-        .collect();
-    assert!(
-        ids.contains(&post["id"].as_i64().unwrap()),
-        "feed on B: {feed}"
-    );
+    let feed: Value = on_b.get(b.url("/api/posts/feed?limit=20&offset=0")).send().await.unwrap().json().await.unwrap();
+    let ids: HashSet<i64> = feed.as_array().unwrap().iter().filter_map(|p| p["id"].as_i64()).collect();
+    assert!(ids.contains(&post["id"].as_i64().unwrap()), "feed on B: {feed}");
     // B keeps that page ready (src/feeds/cache.rs); a like made on A shows in it at once.
-    let liked = on_a
-        .post(a.url(&format!("/api/posts/{}/like", post["id"])))
-        .send()
-        .await
-        .unwrap();
+    let liked = on_a.post(a.url(&format!("/api/posts/{}/like", post["id"]))).send().await.unwrap();
     assert_eq!(liked.status(), 200);
-    let feed: Value = on_b
-        .get(b.url("/api/posts/feed?limit=20&offset=0"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let card = feed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == post["id"])
-        .expect("still there");
-    assert_eq!(
-        (card["isLiked"].clone(), card["likeCount"].clone()),
-        (json!(true), json!(1)),
-        "feed on B: {feed}"
-    );
+    let feed: Value = on_b.get(b.url("/api/posts/feed?limit=20&offset=0")).send().await.unwrap().json().await.unwrap();
+    let card = feed.as_array().unwrap().iter().find(|p| p["id"] == post["id"]).expect("still there");
+    assert_eq!((card["isLiked"].clone(), card["likeCount"].clone()), (json!(true), json!(1)), "feed on B: {feed}");
 
     // Rate limits hold across both: 5 login links per address per hour in all.
     let mut statuses = Vec::new();
@@ -505,10 +362,8 @@ fn threads_of(pid: u32) -> Vec<(String, i32)> {
     let mut out = Vec::new();
     for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
         let dir = task.unwrap().path();
-        let (Ok(name), Ok(stat)) = (
-            std::fs::read_to_string(dir.join("comm")),
-            std::fs::read_to_string(dir.join("stat")),
-        ) else {
+        let (Ok(name), Ok(stat)) = (std::fs::read_to_string(dir.join("comm")), std::fs::read_to_string(dir.join("stat")))
+        else {
             continue; // the thread ended meanwhile
         };
         // After "pid (name) ": state is field 3, nice field 19.
@@ -525,16 +380,10 @@ fn threads_of(pid: u32) -> Vec<(String, i32)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_sqlite_the_readers_threads_run_below_the_writer() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("murmur.db").display()
-    );
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
     let server = Server::start(dir.path(), &url, free_port()).await;
     // A read on the readers' pool, and a write (the waitlist) on the writer.
-    assert_eq!(
-        reqwest::get(server.url("/readyz")).await.unwrap().status(),
-        200
-    );
+    assert_eq!(reqwest::get(server.url("/readyz")).await.unwrap().status(), 200);
     let joined = client_for(&server.base, None)
         .post(server.url("/api/waitlist"))
         .json(&json!({ "email": "nice@example.com" }))
@@ -546,37 +395,21 @@ async fn on_sqlite_the_readers_threads_run_below_the_writer() {
     let pid = server.child.id().unwrap();
     let threads = threads_of(pid);
     let nice_of = |name: &str| -> Vec<i32> {
-        threads
-            .iter()
-            .filter(|(n, _)| n.starts_with(name))
-            .map(|(_, nice)| *nice)
-            .collect()
+        threads.iter().filter(|(n, _)| n.starts_with(name)).map(|(_, nice)| *nice).collect()
     };
-    let main = threads
-        .iter()
-        .find(|(n, _)| n == "murmur")
-        .map(|(_, nice)| *nice)
-        .expect("the main thread");
+    let main = threads.iter().find(|(n, _)| n == "murmur").map(|(_, nice)| *nice).expect("the main thread");
     let lowered = main + murmur::db::READERS_NICE;
     assert_eq!(nice_of("murmur-writes"), vec![main], "{threads:?}");
     let workers = nice_of("tokio-rt-worker");
-    assert!(
-        !workers.is_empty() && workers.iter().all(|&n| n == lowered),
-        "{threads:?}"
-    );
+    assert!(!workers.is_empty() && workers.iter().all(|&n| n == lowered), "{threads:?}");
     // SQLite's connections: the writer's (and the write requests' readers') at the main
     // thread's priority, the readers' below it.
     let connections = nice_of("sqlx-sqlite");
     assert!(connections.contains(&main), "{threads:?}");
     assert!(connections.contains(&lowered), "{threads:?}");
-    assert!(
-        connections.iter().all(|&n| n == main || n == lowered),
-        "{threads:?}"
-    );
+    assert!(connections.iter().all(|&n| n == main || n == lowered), "{threads:?}");
 
-    let Some(pg) = PgDatabase::create().await else {
-        return;
-    };
+    let Some(pg) = PgDatabase::create().await else { return };
     let pg_dir = tempfile::tempdir().unwrap();
     let on_postgres = Server::start(pg_dir.path(), &pg.url, free_port()).await;
     let threads = threads_of(on_postgres.child.id().unwrap());
@@ -586,25 +419,14 @@ async fn on_sqlite_the_readers_threads_run_below_the_writer() {
 /// Peak resident memory of a process so far (VmHWM), in MB.
 fn peak_rss_mb(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM:"))
-        .expect("VmHWM");
-    line.split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse::<u64>()
-        .unwrap()
-        / 1024
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM");
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn eight_huge_images_at_once_keep_memory_bounded_and_each_is_answered() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("murmur.db").display()
-    );
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
     let db = Db::connect(&url).await.unwrap();
     db.migrate().await.unwrap();
     let (_, token) = insert_member(&db, chrono::Utc::now().timestamp_millis(), "uploader").await;
@@ -614,14 +436,7 @@ async fn eight_huge_images_at_once_keep_memory_bounded_and_each_is_answered() {
     let huge = bytes::Bytes::from(crate::media::png(7300, 5440));
     let mut upload_urls = Vec::new();
     for _ in 0..8 {
-        let (status, body) = crate::common::json(
-            client
-                .post(server.url("/api/objects/upload"))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, body) = crate::common::json(client.post(server.url("/api/objects/upload")).send().await.unwrap()).await;
         assert_eq!(status, 200, "{body}");
         upload_urls.push(body["uploadURL"].as_str().unwrap().to_string());
     }
