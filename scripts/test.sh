@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of Murmur: the web app's type check and component tests, its production build
-# (embedded in the binary), the Rust unit and API tests on SQLite and PostgreSQL, and the
-# browser tests against the real server. `make test` runs this.
+# (embedded in the binary), the Rust unit and API tests on SQLite and PostgreSQL, the files
+# under deploy/ checked by the programs that read them, and the browser tests against the real
+# server. `make test` runs this.
 #
 # PostgreSQL: the API tests also run on PostgreSQL when MURMUR_TEST_POSTGRES_URL is set
 # (e.g. postgres://postgres@127.0.0.1:5432/test); MURMUR_REQUIRE_POSTGRES=1 makes its absence
@@ -24,6 +25,9 @@ echo "== server: unit and API tests"
 export MURMUR_TEST_PYTHON="$SERVICES/venv/bin/python"
 export MURMUR_TEST_S3S_FS="$SERVICES/bin/s3s-fs"
 cargo test --all-targets
+
+echo "== deploy files (systemd unit, Caddyfile, nginx server blocks)"
+bash scripts/check-deploy.sh "$CARGO_TARGET_DIR/debug/murmur"
 
 echo "== browser tests"
 cargo build --bin murmur
