@@ -83,6 +83,7 @@ pub fn router(state: AppState) -> Router {
             crate::security::Guard::new(state),
             crate::security::guard,
         ))
+        .layer(axum::middleware::from_fn(crate::request_id::in_error_bodies))
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -93,9 +94,10 @@ pub fn router(state: AppState) -> Router {
                 request_span(&config, request)
             }),
         )
+        .layer(axum::middleware::from_fn(crate::request_id::assign))
 }
 
-/// The span every log line of a request is in: method, path and the client's address. The path
+/// The span every log line of a request is in: method, path, request id and the client's address. The path
 /// only, as a query can carry a login link's token; the address is worked out only when the
 /// span is logged at all.
 fn request_span(config: &Config, request: &axum::extract::Request) -> tracing::Span {
@@ -103,6 +105,7 @@ fn request_span(config: &Config, request: &axum::extract::Request) -> tracing::S
         "request",
         method = %request.method(),
         path = request.uri().path(),
+        request_id = crate::request_id::of(request).and_then(|id| id.to_str().ok()).unwrap_or_default(),
         client = tracing::field::Empty,
     );
     if !span.is_disabled() {

@@ -12,8 +12,18 @@ use crate::db::Db;
 #[derive(Parser, Debug)]
 #[command(name = "murmur", version, about = "Murmur: the invite-only human network")]
 pub struct Cli {
+    /// How log lines are written to standard error: `text` for people, `json` (one object a
+    /// line) for log shippers.
+    #[arg(long, global = true, env = "MURMUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     #[command(subcommand)]
     pub command: Command,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Subcommand, Debug)]
@@ -90,7 +100,7 @@ pub enum WaitlistCommand {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing();
+    init_tracing(cli.log_format);
     // `murmur serve` on SQLite: the runtime's threads (requests, and the readers' connections
     // opened from them) run below the writer (`db::lower_reader_priority`).
     let below_writer = matches!(&cli.command, Command::Serve { server, .. }
@@ -119,16 +129,15 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn init_tracing() {
+fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("murmur=info,tower_http=info"));
-    // Colours only for a person at a terminal, not for a file or the journal.
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .try_init();
+    let logs = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = match format {
+        // Colours only for a person at a terminal, not for a file or the journal.
+        LogFormat::Text => logs.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())).try_init(),
+        LogFormat::Json => logs.json().with_current_span(true).with_span_list(false).try_init(),
+    };
 }
 
 async fn open_db(storage: &StorageArgs) -> anyhow::Result<Db> {

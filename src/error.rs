@@ -80,6 +80,10 @@ impl Error {
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub message: String,
+    /// The request's id (`x-request-id`), to find it in the server's logs; added on the way out
+    /// (`request_id::in_error_bodies`).
+    #[serde(rename = "requestId", skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// Seconds a 503's `Retry-After` asks for.
@@ -103,7 +107,7 @@ impl IntoResponse for Error {
             }
             other => other.to_string(),
         };
-        let mut response = (status, Json(ErrorBody { message })).into_response();
+        let mut response = (status, Json(ErrorBody { message, request_id: None })).into_response();
         if let Error::TooManyRequests { retry_after_secs, .. } = &self
             && let Ok(v) = HeaderValue::from_str(&retry_after_secs.max(&1).to_string())
         {

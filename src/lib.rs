@@ -19,6 +19,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod posts;
 pub mod rate_limit;
+pub mod request_id;
 pub mod secrets;
 pub mod security;
 pub mod seed;

@@ -29,6 +29,33 @@ async fn unknown_api_routes_answer_json_404(app: TestApp) {
     }
 }
 
+async fn every_answer_has_a_request_id_and_errors_carry_it_in_their_body(app: TestApp) {
+    // A fresh id when none is sent; an error's body names the same id.
+    let ada = app.member("ada").await;
+    let response = ada.client.get(app.url("/api/posts/999999/thread")).send().await.unwrap();
+    let id = response.headers()["x-request-id"].to_str().unwrap().to_string();
+    assert_eq!(id.len(), 24);
+    let (status, body) = json(response).await;
+    assert_eq!(status, 404);
+    assert_eq!(body["message"], "Post not found");
+    assert_eq!(body["requestId"], id.as_str());
+    // The caller's plain id is kept; an unsafe one is replaced.
+    let response = app
+        .client
+        .get(app.url("/api/nope"))
+        .header("x-request-id", "support-ticket-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["x-request-id"], "support-ticket-42");
+    let (_, body) = json(response).await;
+    assert_eq!(body["requestId"], "support-ticket-42");
+    let response = app.client.get(app.url("/healthz")).header("x-request-id", "<script>").send().await.unwrap();
+    let id = response.headers()["x-request-id"].to_str().unwrap();
+    assert_ne!(id, "<script>");
+    assert_eq!(id.len(), 24);
+}
+
 async fn other_paths_answer_the_web_app(app: TestApp) {
     for path in ["/", "/discover", "/profile/ada", "/some/unknown/page"] {
         let response = app.client.get(app.url(path)).send().await.unwrap();
@@ -239,6 +266,7 @@ both_databases!(
     healthz_and_readyz_answer_ok,
     readyz_fails_when_the_database_is_gone,
     unknown_api_routes_answer_json_404,
+    every_answer_has_a_request_id_and_errors_carry_it_in_their_body,
     other_paths_answer_the_web_app,
     built_assets_are_cached_for_a_year_and_compressed,
     malformed_json_is_a_400_with_a_message,

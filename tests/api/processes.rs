@@ -476,3 +476,26 @@ async fn eight_huge_images_at_once_keep_memory_bounded_and_each_is_answered() {
     let peak = peak_rss_mb(server.child.id().unwrap());
     assert!(peak <= 600, "peak RSS {peak} MB");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_name_each_request_by_its_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
+    let server = Server::start_with(dir.path(), &url, free_port(), |command| {
+        command.args(["--log-format", "json"]).env("RUST_LOG", "murmur=info,tower_http=debug");
+    })
+    .await;
+    let response = client_for(&server.base, None)
+        .get(server.url("/api/posts/1/thread"))
+        .header("x-request-id", "find-me-7")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 401);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let log = server.log();
+    let lines: Vec<Value> = log.lines().map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}"))).collect();
+    let mine: Vec<&Value> = lines.iter().filter(|l| l["span"]["request_id"] == "find-me-7").collect();
+    assert!(!mine.is_empty(), "no line names the request; log:\n{log}");
+    assert!(mine.iter().all(|l| l["span"]["path"] == "/api/posts/1/thread"), "{mine:?}");
+}
