@@ -38,6 +38,8 @@ pub struct AppState {
     pub feed_cache: crate::feeds::cache::FeedCache,
     /// How requests read their session: together with the others waiting, or alone for writes.
     pub sessions: crate::accounts::session_reads::SessionReads,
+    /// When this process's background workers last went round (`/readyz`).
+    pub heartbeats: crate::health::Heartbeats,
 }
 
 /// JSON bodies are small; uploads have their own, larger limit on their own route.
@@ -220,15 +222,23 @@ async fn healthz() -> impl IntoResponse {
 }
 
 /// The database answers: the instance can serve requests.
+/// Ready while every dependency answers and the background workers go round: the database,
+/// the object store, the mail server (when configured), the workers; each named in the answer.
 async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    if state.db.ping().await {
-        (StatusCode::OK, axum::Json(serde_json::json!({ "status": "ready" })))
-    } else {
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            axum::Json(serde_json::json!({ "status": "unavailable", "message": "The database is not reachable" })),
-        )
+    let (database, object_store, mail) = tokio::join!(
+        crate::health::database(&state.db),
+        crate::health::object_store(&state.media),
+        crate::health::mail(&state.mailer),
+    );
+    let workers = state.heartbeats.workers(crate::feeds::timeline::FAN_OUT_SWEEP, crate::media::UPKEEP_EVERY);
+    let checks: Vec<_> = [Some(database), Some(object_store), mail, Some(workers)].into_iter().flatten().collect();
+    let ready = checks.iter().all(|c| c.ok);
+    let (status, word) = if ready { (StatusCode::OK, "ready") } else { (StatusCode::SERVICE_UNAVAILABLE, "unavailable") };
+    let mut body = serde_json::json!({ "status": word, "checks": checks });
+    if let Some(problem) = checks.iter().find_map(|c| c.problem.clone()) {
+        body["message"] = problem.into();
     }
+    (status, axum::Json(body))
 }
 
 /// A built application: bound to its port, migrated, ready to run.
@@ -262,6 +272,7 @@ impl Application {
             fan_out: Default::default(),
             for_you: Default::default(),
             feed_cache,
+            heartbeats: Default::default(),
         };
         Ok(Application { listener, state })
     }

@@ -38,8 +38,18 @@ pub enum Command {
     },
     /// Apply database migrations and exit.
     Migrate {
+        /// Only print the migrations that would run.
+        #[arg(long)]
+        dry_run: bool,
         #[command(flatten)]
         storage: StorageArgs,
+    },
+    /// Check the configuration and what the instance depends on (the database and its
+    /// migrations, the object store, the mail server) without serving; prints what is wrong in
+    /// plain words and exits non-zero if anything is. Run it before a restart.
+    Check {
+        #[command(flatten)]
+        server: ServerArgs,
     },
     /// Invite codes, for the operator of an instance.
     Invite {
@@ -156,11 +166,23 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             tracing::info!(addr = %app.local_addr(), public_url = %app.state().config.public_url, "murmur is listening");
             app.run_until(shutdown_signal()).await
         }
-        Command::Migrate { storage } => {
+        Command::Migrate { dry_run: true, storage } => {
+            std::fs::create_dir_all(&storage.data_dir)?;
+            let pending = Db::connect(&storage.database_url()).await?.pending_migrations().await?;
+            if pending.is_empty() {
+                println!("no migrations to run");
+            }
+            for migration in pending {
+                println!("would run {migration}");
+            }
+            Ok(())
+        }
+        Command::Migrate { dry_run: false, storage } => {
             open_db(&storage).await?;
             println!("migrations applied");
             Ok(())
         }
+        Command::Check { server } => check(&server).await,
         Command::Invite { command: InviteCommand::Create { count, storage } } => {
             let db = open_db(&storage).await?;
             let now = crate::clock::Clock::default().now();
@@ -201,6 +223,43 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// `murmur check`: each dependency on a line, `ok` or what is wrong.
+async fn check(server: &ServerArgs) -> anyhow::Result<()> {
+    use crate::health::Check;
+    let config = Config::from_args(server, "127.0.0.1:0".parse()?);
+    let mut checks = Vec::new();
+    match Db::connect(&config.database_url).await {
+        Ok(db) => {
+            checks.push(crate::health::database(&db).await);
+            // Pending migrations are not a problem (`serve` applies them); worth knowing.
+            for migration in db.pending_migrations().await? {
+                println!("note       migration {migration} will run on the next start");
+            }
+        }
+        Err(e) => checks.push(Check::failed("database", format!("Cannot connect to the database: {e:#}"))),
+    }
+    match crate::media::MediaStore::from_config(&config).await {
+        Ok(media) => checks.push(crate::health::object_store(&media).await),
+        Err(e) => checks.push(Check::failed("objectStore", format!("The object store is not set up right: {e:#}"))),
+    }
+    match crate::mail::Mailer::from_config(&config) {
+        Ok(mailer) => checks.extend(crate::health::mail(&mailer).await),
+        Err(e) => checks.push(Check::failed("mail", format!("Mail is not set up right: {e:#}"))),
+    }
+    for check in &checks {
+        match &check.problem {
+            None => println!("ok         {}", check.name),
+            Some(problem) => println!("PROBLEM    {}: {problem}", check.name),
+        }
+    }
+    let problems = checks.iter().filter(|c| !c.ok).count();
+    if problems > 0 {
+        anyhow::bail!("{problems} problem(s) found");
+    }
+    println!("everything answers");
+    Ok(())
 }
 
 /// With no members yet, the operator needs a first invite: print one (reusing an unused one).

@@ -12,6 +12,7 @@ pub mod error;
 pub mod feeds;
 pub mod html;
 pub mod follows;
+pub mod health;
 pub mod invites;
 pub mod mail;
 pub mod media;

@@ -159,14 +159,32 @@ impl Db {
         Db { read: self.write_requests.clone(), write, ..self.clone() }
     }
 
-    /// Applies the migrations of this backend that are not applied yet.
-    pub async fn migrate(&self) -> anyhow::Result<()> {
-        let migrator = match self.backend {
+    fn migrator(&self) -> &'static sqlx::migrate::Migrator {
+        match self.backend {
             Backend::Sqlite => &SQLITE_MIGRATOR,
             Backend::Postgres => &POSTGRES_MIGRATOR,
-        };
-        migrator.run(&self.write).await?;
+        }
+    }
+
+    /// Applies the migrations of this backend that are not applied yet.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        self.migrator().run(&self.write).await?;
         Ok(())
+    }
+
+    /// The migrations `migrate` would apply, oldest first, as "0010 profile tabs".
+    pub async fn pending_migrations(&self) -> anyhow::Result<Vec<String>> {
+        // No table yet (a new database): every migration is pending.
+        let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+            .fetch_all(&self.read)
+            .await
+            .unwrap_or_default();
+        Ok(self
+            .migrator()
+            .iter()
+            .filter(|m| m.migration_type.is_up_migration() && !applied.contains(&m.version))
+            .map(|m| format!("{:04} {}", m.version, m.description))
+            .collect())
     }
 
     /// True when the database answers (readiness).

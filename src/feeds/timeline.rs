@@ -174,18 +174,20 @@ impl FanOutQueue {
 
 /// How often the worker looks at the queue unwoken: picks up the posts of a process that
 /// stopped before their last chunk.
-const FAN_OUT_SWEEP: std::time::Duration = std::time::Duration::from_secs(10);
+pub const FAN_OUT_SWEEP: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The fan-out queue's worker: works the queue empty whenever woken (and every
 /// `FAN_OUT_SWEEP`), one chunk, one short write transaction, at a time.
 pub fn spawn_fan_out(state: crate::app::AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
+            state.heartbeats.fan_out_beat();
             tokio::select! {
                 _ = state.fan_out.wake.notified() => {}
                 _ = tokio::time::sleep(FAN_OUT_SWEEP) => {}
             }
             loop {
+                state.heartbeats.fan_out_beat();
                 state.db.turns.give_way().await;
                 match fan_out_chunk(&state.db.write, &state.db.read, state.db.backend).await {
                     Ok(true) => continue,

@@ -53,6 +53,18 @@ impl Mailer {
         matches!(self.transport, Transport::Outbox(_))
     }
 
+    /// Connects to the mail server and says hello (`health`); the outbox needs no check.
+    pub async fn probe(&self) -> std::result::Result<(), String> {
+        match &self.transport {
+            Transport::Outbox(_) => Ok(()),
+            Transport::Smtp(smtp) => match smtp.test_connection().await {
+                Ok(true) => Ok(()),
+                Ok(false) => Err("The mail server did not accept a connection".to_string()),
+                Err(e) => Err(format!("The mail server cannot be reached: {e}")),
+            },
+        }
+    }
+
     /// Sends a message that carries a link (a login or sign-up link, an invite). In outbox mode
     /// the link is also logged, so someone trying Murmur locally can follow it from the log.
     /// Through SMTP it is not: a link is a credential and logs are read by more people.

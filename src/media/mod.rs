@@ -32,7 +32,7 @@ pub const MAX_IMAGES: usize = 4;
 /// replaced avatar) are removed once they and their last claim are this old.
 pub const ORPHAN_AGE: Millis = 24 * HOUR;
 /// How often the background upkeep runs.
-const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
+pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
 /// Rate-limit windows are kept this long; no limit uses a longer window.
 const RATE_LIMIT_RETENTION: Millis = DAY;
 
@@ -215,6 +215,7 @@ pub fn spawn_background(state: AppState) -> tokio::task::JoinHandle<()> {
         let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + MINUTE_DURATION, UPKEEP_EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
+            state.heartbeats.upkeep_beat();
             ticks.tick().await;
             if let Err(e) = upkeep(&state).await {
                 tracing::warn!(error = %e, "background upkeep failed; retrying later");

@@ -97,6 +97,15 @@ impl MediaStore {
         }
     }
 
+    /// Lists the store once (`health`): it is there and these credentials may read it.
+    pub async fn probe(&self) -> Result<()> {
+        let prefix = StorePath::from("objects");
+        match self.store().list(Some(&prefix)).next().await {
+            None | Some(Ok(_)) => Ok(()),
+            Some(Err(e)) => Err(unavailable(e)),
+        }
+    }
+
     /// The bound on image checks running in this process.
     pub fn checks(&self) -> &CheckQueue {
         &self.inner.checks

@@ -12,6 +12,26 @@ async fn healthz_and_readyz_answer_ok(app: TestApp) {
     let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
     assert_eq!(status, 200);
     assert_eq!(body["status"], "ready");
+    // Each dependency by name; no mail server is configured here, so none is checked.
+    let names: Vec<&str> = body["checks"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["database", "objectStore", "workers"]);
+    assert!(body["checks"].as_array().unwrap().iter().all(|c| c["ok"] == true), "{body}");
+}
+
+// The mail check does not depend on the database: SQLite is enough.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readyz_fails_naming_a_mail_server_that_does_not_answer() {
+    // A port nobody listens on.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let app = TestApp::spawn_with(Backend::Sqlite, |config| config.smtp_url = Some(format!("smtp://127.0.0.1:{closed}")))
+        .await
+        .unwrap();
+    let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
+    assert_eq!(status, 503, "{body}");
+    let mail = body["checks"].as_array().unwrap().iter().find(|c| c["name"] == "mail").expect("a mail check");
+    assert_eq!(mail["ok"], false);
+    assert!(mail["problem"].as_str().unwrap().starts_with("The mail server"), "{mail}");
+    assert_eq!(body["message"], mail["problem"]);
 }
 
 async fn readyz_fails_when_the_database_is_gone(app: TestApp) {

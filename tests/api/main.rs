@@ -16,6 +16,7 @@ mod invites;
 mod media;
 mod media_cleanup;
 mod notifications;
+mod operator;
 mod posts;
 mod processes;
 mod proxy;
