@@ -12,6 +12,9 @@ use crate::error::{Error, Result};
 
 /// Checks that may wait for a core, per core.
 const WAITING_PER_CORE: usize = 2;
+/// Longest a check waits for a core before it is told to come back: the request must be
+/// answered well within the server's request timeout.
+const MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 
 #[derive(Clone)]
 pub struct CheckQueue {
@@ -42,18 +45,16 @@ impl CheckQueue {
         }
     }
 
-    /// Waits for a core, or answers 503 at once when the queue is full.
+    /// Waits for a core (at most `MAX_WAIT`), or answers 503 at once when the queue is full.
     pub async fn turn(&self) -> Result<CheckTurn> {
         let admitted = self
             .admitted
             .clone()
             .try_acquire_owned()
             .map_err(|_| busy())?;
-        let decoding = self
-            .decoding
-            .clone()
-            .acquire_owned()
+        let decoding = tokio::time::timeout(MAX_WAIT, self.decoding.clone().acquire_owned())
             .await
+            .map_err(|_| busy())?
             .map_err(|_| busy())?;
         Ok(CheckTurn {
             _admitted: admitted,

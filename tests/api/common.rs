@@ -234,11 +234,19 @@ pub fn client_for(base: &str, cookie: Option<&str>) -> reqwest::Client {
         .unwrap()
 }
 
-/// Reads an answer as JSON, with its status.
+/// Reads an answer as JSON, with its status. An error body's `requestId` must be the answer's
+/// `x-request-id`; it is checked here and taken out, so tests compare the rest of the body.
 pub async fn json(response: reqwest::Response) -> (u16, Value) {
     let status = response.status().as_u16();
+    let request_id = response.headers().get("x-request-id").map(|v| v.to_str().unwrap().to_string());
     let text = response.text().await.unwrap_or_default();
-    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    let mut value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    if let Some(body) = value.as_object_mut()
+        && let Some(id) = body.remove("requestId")
+    {
+        assert!(status >= 400, "only error bodies carry a requestId: {status}");
+        assert_eq!(id.as_str(), request_id.as_deref(), "the body's requestId is the answer's x-request-id");
+    }
     (status, value)
 }
 

@@ -471,7 +471,7 @@ async fn eight_huge_images_at_once_keep_memory_bounded_and_each_is_answered() {
     // Nothing refused is lost: the same URL takes the image once the queue has room.
     for upload_url in refused {
         let (status, _, _) = put(upload_url).await;
-        assert_eq!(status, 200);
+        assert_eq!(status, 200, "log:\n{}", server.log());
     }
     let peak = peak_rss_mb(server.child.id().unwrap());
     assert!(peak <= 600, "peak RSS {peak} MB");
