@@ -30,25 +30,23 @@ function useAttachedImages() {
   const current = React.useRef(images)
   current.current = images
   React.useEffect(() => () => current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl)), [])
+  // Object URLs are made and let go here, outside the state updates (which React may run twice).
   return {
     images,
-    add: (uploaded: UploadedImage[]) =>
-      setImages((now) => {
-        const added = uploaded
-          .slice(0, MAX_IMAGES - now.length)
-          .map((image) => ({ uploadUrl: image.uploadUrl, previewUrl: URL.createObjectURL(image.file) }))
-        return [...now, ...added]
-      }),
-    remove: (uploadUrl: string) =>
-      setImages((now) => {
-        now.filter((image) => image.uploadUrl === uploadUrl).forEach((image) => URL.revokeObjectURL(image.previewUrl))
-        return now.filter((image) => image.uploadUrl !== uploadUrl)
-      }),
-    clear: () =>
-      setImages((now) => {
-        now.forEach((image) => URL.revokeObjectURL(image.previewUrl))
-        return []
-      }),
+    add: (uploaded: UploadedImage[]) => {
+      const added = uploaded
+        .slice(0, MAX_IMAGES - current.current.length)
+        .map((image) => ({ uploadUrl: image.uploadUrl, previewUrl: URL.createObjectURL(image.file) }))
+      setImages((now) => [...now, ...added])
+    },
+    remove: (uploadUrl: string) => {
+      current.current.filter((image) => image.uploadUrl === uploadUrl).forEach((image) => URL.revokeObjectURL(image.previewUrl))
+      setImages((now) => now.filter((image) => image.uploadUrl !== uploadUrl))
+    },
+    clear: () => {
+      current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl))
+      setImages([])
+    },
   }
 }
 
