@@ -25,6 +25,7 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
           const count = votes[option]?.length ?? 0
           const percent = total === 0 ? 0 : Math.round((count / total) * 100)
           const mine = myVote === option
+          // The spaces are text of their own, so a vote button's name reads "Vote for Tacos 75%".
           const content = (
             <>
               <span
@@ -33,7 +34,7 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
                 style={{ width: `${percent}%` }}
               />
               <span className="relative flex min-w-0 items-center gap-1.5 font-medium">
-                {canVote && <span className="sr-only">Vote for </span>}
+                {canVote && <span className="sr-only">Vote for</span>}{' '}
                 <span className="truncate">{option}</span>
                 {mine && (
                   <>
@@ -41,7 +42,7 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
                     <span className="sr-only">(your vote)</span>
                   </>
                 )}
-              </span>
+              </span>{' '}
               <span className="relative tabular-nums">{percent}%</span>
             </>
           )
