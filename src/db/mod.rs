@@ -258,7 +258,10 @@ pub const READERS_NICE: i32 = 5;
 /// writes gain (docs/performance.md, "The readers below the writer"). An unprivileged process may always lower a thread's priority;
 /// if the system refuses, the thread stays as it was.
 pub fn lower_reader_priority() {
-    let lowered = rustix::process::getpriority_process(None)
+    // Relative to the main thread (its id is the process id), not to this thread: a thread
+    // started by an already lowered one (a blocking-pool thread) would otherwise go lower again.
+    let main_thread = rustix::process::getpid();
+    let lowered = rustix::process::getpriority_process(Some(main_thread))
         .and_then(|nice| rustix::process::setpriority_process(None, (nice + READERS_NICE).min(19)));
     if let Err(error) = lowered {
         tracing::warn!(%error, "could not lower a reading thread's priority");

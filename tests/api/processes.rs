@@ -382,7 +382,8 @@ async fn on_sqlite_the_readers_threads_run_below_the_writer() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
     let server = Server::start(dir.path(), &url, free_port()).await;
-    // A read on the readers' pool, and a write (the waitlist) on the writer.
+    // A read on the readers' pool, and a write (the waitlist) on the writer; /readyz also lists
+    // the local object store on a blocking-pool thread, which a worker thread starts.
     assert_eq!(reqwest::get(server.url("/readyz")).await.unwrap().status(), 200);
     let joined = client_for(&server.base, None)
         .post(server.url("/api/waitlist"))
