@@ -5,50 +5,12 @@ import { LoadError } from '@/components/load-error'
 import { Button } from '@/components/ui/button'
 import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
-import { THREAD_REPLIES, type Post } from '@/lib/types'
 import { useCurrentUser } from '@/features/auth/api/get-user'
-import { useMoreReplies } from '@/features/posts/api/get-replies'
 import { useThread } from '@/features/posts/api/get-thread'
 import { useCompose } from '@/features/posts/components/compose-provider'
 import { PostCard } from '@/features/posts/components/post-card'
+import { ThreadReplies } from '@/features/posts/components/thread-replies'
 import { PageHeader } from './page-header'
-
-/** The thread call's replies, then, on request, the ones after them, a page at a time. */
-function Replies({ postId, first, currentUserId }: { postId: number; first: Post[]; currentUserId?: number }) {
-  const [wantMore, setWantMore] = React.useState(false)
-  const more = useMoreReplies(postId, wantMore)
-  React.useEffect(() => {
-    if (more.error) handleUnauthorized(more.error)
-  }, [more.error])
-  const later = more.data?.pages.flat() ?? []
-  const shown = [...first, ...later.filter((reply) => !first.some((p) => p.id === reply.id))]
-  const canAskMore = first.length >= THREAD_REPLIES && (!wantMore || (more.hasNextPage && !more.isFetching))
-  const loading = wantMore && (more.isPending || more.isFetchingNextPage)
-  return (
-    <section aria-labelledby="replies-heading">
-      <h2 id="replies-heading" className="px-4 pt-3 text-lg font-semibold">
-        Replies
-      </h2>
-      {shown.length === 0 ? (
-        <p className="px-4 py-6 text-muted-foreground">No replies yet.</p>
-      ) : (
-        shown.map((post) => <PostCard key={post.id} post={post} currentUserId={currentUserId} hideReplyContext />)
-      )}
-      {more.error && <LoadError what="More replies" onRetry={() => void more.refetch()} retrying={more.isRefetching} />}
-      {(canAskMore || loading) && !more.error && (
-        <div className="flex justify-center p-4">
-          <Button
-            variant="outline"
-            disabled={loading}
-            onClick={() => (wantMore ? void more.fetchNextPage() : setWantMore(true))}
-          >
-            {loading ? 'Loading...' : 'Load more replies'}
-          </Button>
-        </div>
-      )}
-    </section>
-  )
-}
 
 export default function ThreadRoute() {
   const params = useParams<{ id: string }>()
@@ -98,7 +60,7 @@ export default function ThreadRoute() {
               <MessageCircle aria-hidden="true" /> Reply
             </Button>
           </div>
-          <Replies
+          <ThreadReplies
             key={thread.data.post.id}
             postId={thread.data.post.id}
             first={thread.data.replies}
