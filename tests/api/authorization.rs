@@ -205,6 +205,18 @@ async fn no_get_changes_the_database(app: TestApp) {
     let (status, _) = post(&app, &ada, "/api/waitlist", json!({ "email": "someone@example.com" })).await;
     assert!(status == 200 || status == 201, "{status}");
     assert_eq!(get(&app, &bob, "/api/posts/for-you").await.0, 200, "Bob's ranking is cached");
+    // His page's pointer is written after the answer (not waited for): let it land first.
+    for _ in 0..100 {
+        let pointers: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM for_you_snapshots WHERE user_id = $1")
+            .bind(bob.id)
+            .fetch_one(&app.state.db.read)
+            .await
+            .unwrap();
+        if pointers > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 
     read_everything_changes_nothing(&app, &ada, &bob, id(&hers)).await;
 
