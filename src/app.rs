@@ -97,6 +97,7 @@ pub fn router(state: AppState) -> Router {
             }),
         )
         .layer(axum::middleware::from_fn(crate::request_id::assign))
+        .layer(axum::middleware::from_fn(crate::metrics::record_requests))
 }
 
 /// The span every log line of a request is in: method, path, request id and the client's address. The path
@@ -142,6 +143,7 @@ fn routes() -> Router<AppState> {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .fallback(crate::web::serve_app)
+        .layer(axum::middleware::from_fn(crate::metrics::note_route))
 }
 
 impl AppState {
@@ -244,6 +246,8 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
 /// A built application: bound to its port, migrated, ready to run.
 pub struct Application {
     listener: TcpListener,
+    /// `/metrics`, when `--metrics-addr` asks for it.
+    metrics: Option<TcpListener>,
     state: AppState,
 }
 
@@ -260,6 +264,10 @@ impl Application {
         let mailer = Mailer::from_config(&config)?;
         let media = MediaStore::from_config(&config).await?;
         let listener = TcpListener::bind(config.addr).await?;
+        let metrics = match config.metrics_addr {
+            Some(addr) => Some(crate::metrics::bind(addr).await?),
+            None => None,
+        };
         let feed_cache = crate::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
         let sessions = crate::accounts::session_reads::SessionReads::together(&db.read);
         let state = AppState {
@@ -274,7 +282,7 @@ impl Application {
             feed_cache,
             heartbeats: Default::default(),
         };
-        Ok(Application { listener, state })
+        Ok(Application { listener, metrics, state })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -298,6 +306,7 @@ impl Application {
         let background = crate::media::spawn_background(state.clone());
         let fan_out = crate::feeds::timeline::spawn_fan_out(state.clone());
         let checkpoints = state.db.spawn_checkpoints();
+        let metrics = self.metrics.map(|listener| crate::metrics::spawn(listener, state.clone()));
         let app = router(state.clone());
         axum::serve(
             self.listener,
@@ -307,6 +316,9 @@ impl Application {
         .await?;
         background.abort();
         fan_out.abort();
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
         if let Some(checkpoints) = checkpoints {
             checkpoints.abort();
         }

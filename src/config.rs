@@ -68,6 +68,10 @@ pub struct ServerArgs {
     /// `127.0.0.1,::1`. Unset: the TCP peer is the client, and those headers are ignored.
     #[arg(long, env = "MURMUR_TRUSTED_PROXIES", value_parser = TrustedProxies::parse)]
     pub trusted_proxies: Option<TrustedProxies>,
+    /// Where to serve `/metrics` (Prometheus text format), e.g. `127.0.0.1:9090`: an address of
+    /// its own, so metrics are never public by accident. Unset: no metrics.
+    #[arg(long, env = "MURMUR_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -88,6 +92,8 @@ pub struct Config {
     pub feed_cache: FeedCacheSettings,
     /// Whose forwarding headers name the client (`accounts::client_ip`).
     pub trusted_proxies: TrustedProxies,
+    /// Where `/metrics` is served; None: nowhere (`metrics`).
+    pub metrics_addr: Option<SocketAddr>,
 }
 
 /// `--feed-cache-seconds` and `--feed-cache-mb`, in the units the cache uses.
@@ -126,6 +132,7 @@ impl Config {
             addr,
             feed_cache: FeedCacheSettings::new(args.feed_cache_seconds, args.feed_cache_mb),
             trusted_proxies: args.trusted_proxies.clone().unwrap_or_default(),
+            metrics_addr: args.metrics_addr,
         }
     }
 

@@ -16,6 +16,7 @@ pub mod health;
 pub mod invites;
 pub mod mail;
 pub mod media;
+pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod posts;

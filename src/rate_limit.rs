@@ -34,7 +34,9 @@ pub async fn hit(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -
 /// 1 ms (docs/performance.md, "One turn at the writer per write"): one acquisition instead of
 /// two takes a count's round trip, a ping's and a queue's turn off every like, follow and post.
 pub async fn hit_then_write(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -> Result<PoolConnection<Any>> {
+    let asked = std::time::Instant::now();
     let mut writer = db.write.acquire().await?;
+    crate::metrics::writer_wait(asked.elapsed());
     let window_start = now - now.rem_euclid(limit.window);
     let count: i64 = sqlx::query_scalar(
         "INSERT INTO rate_limits (key, window_start, count) VALUES ($1, $2, 1) \
@@ -46,6 +48,7 @@ pub async fn hit_then_write(db: &Db, key: &str, limit: Limit, now: Millis, messa
     .fetch_one(&mut *writer)
     .await?;
     if count > limit.max {
+        crate::metrics::rate_limit_refusal(key);
         let retry_after_ms = window_start + limit.window - now;
         return Err(Error::TooManyRequests {
             message: message.to_string(),

@@ -24,6 +24,7 @@ fn store() -> &'static MediaStore {
                 addr: "127.0.0.1:0".parse().unwrap(),
                 feed_cache: murmur::config::FeedCacheSettings::new(0, 0),
                 trusted_proxies: Default::default(),
+                metrics_addr: None,
             };
             let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
             let store = rt.block_on(MediaStore::from_config(&config)).unwrap();

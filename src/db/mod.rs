@@ -219,6 +219,16 @@ impl Db {
         }))
     }
 
+    /// Each pool's name, connections open, of which idle, and most it may open (`/metrics`).
+    pub fn pool_figures(&self) -> Vec<(&'static str, u32, usize, u32)> {
+        let figures = |name, pool: &AnyPool| (name, pool.size(), pool.num_idle(), pool.options().get_max_connections());
+        let mut pools = vec![figures("read", &self.read), figures("write_requests", &self.write_requests)];
+        if self.backend == Backend::Sqlite {
+            pools.push(figures("write", &self.write));
+        }
+        pools
+    }
+
     pub async fn close(&self) {
         self.read.close().await;
         self.write_requests.close().await;

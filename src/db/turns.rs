@@ -44,6 +44,11 @@ impl Drop for InFlight {
 }
 
 impl WriteTurns {
+    /// Member write requests in flight now (`/metrics`).
+    pub fn in_flight(&self) -> usize {
+        self.0.in_flight.load(Ordering::Relaxed)
+    }
+
     /// Counts a member's write request until the answer is dropped.
     pub fn enter(&self) -> InFlight {
         self.0.in_flight.fetch_add(1, Ordering::AcqRel);

@@ -191,7 +191,10 @@ pub fn spawn_fan_out(state: crate::app::AppState) -> tokio::task::JoinHandle<()>
                 state.db.turns.give_way().await;
                 match fan_out_chunk(&state.db.write, &state.db.read, state.db.backend).await {
                     Ok(true) => continue,
-                    Ok(false) => break,
+                    Ok(false) => {
+                        crate::metrics::job_succeeded("fan-out");
+                        break;
+                    }
                     Err(e) => {
                         tracing::warn!(error = %e, "fan-out to home timelines failed; retrying later");
                         break;

@@ -106,12 +106,17 @@ impl Mailer {
                 tokio::fs::write(&partial, message.formatted()).await.context("writing to the outbox")?;
                 tokio::fs::rename(&partial, &path).await.context("writing to the outbox")?;
                 tracing::info!(path = %path.display(), "e-mail written to the outbox");
+                crate::metrics::email(true);
                 Ok(())
             }
             Transport::Smtp(smtp) => match smtp.send(message).await {
-                Ok(_) => Ok(()),
+                Ok(_) => {
+                    crate::metrics::email(true);
+                    Ok(())
+                }
                 Err(e) => {
                     tracing::error!(error = %e, "sending e-mail failed");
+                    crate::metrics::email(false);
                     Err(Error::Unavailable(
                         "We could not send the email right now. Please try again in a few minutes.".into(),
                     ))

@@ -31,6 +31,7 @@ pub struct CheckTurn {
 }
 
 fn busy() -> Error {
+    crate::metrics::image_check("busy");
     Error::Unavailable(
         "Too many images are being checked right now; please try again in a few seconds".into(),
     )
@@ -65,12 +66,14 @@ impl CheckQueue {
 
 /// `images::clean` on a blocking thread (decoding is CPU-bound), holding `turn` until it ends.
 pub async fn clean(turn: CheckTurn, bytes: bytes::Bytes) -> Result<images::CleanImage> {
-    tokio::task::spawn_blocking(move || {
+    let checked = tokio::task::spawn_blocking(move || {
         let _turn = turn;
         images::clean(&bytes)
     })
     .await
-    .map_err(|e| Error::Internal(anyhow::anyhow!("image check panicked: {e}")))?
+    .map_err(|e| Error::Internal(anyhow::anyhow!("image check panicked: {e}")))?;
+    crate::metrics::image_check(if checked.is_ok() { "accepted" } else { "refused" });
+    checked
 }
 
 #[cfg(test)]

@@ -217,8 +217,9 @@ pub fn spawn_background(state: AppState) -> tokio::task::JoinHandle<()> {
         loop {
             state.heartbeats.upkeep_beat();
             ticks.tick().await;
-            if let Err(e) = upkeep(&state).await {
-                tracing::warn!(error = %e, "background upkeep failed; retrying later");
+            match upkeep(&state).await {
+                Ok(()) => crate::metrics::job_succeeded("upkeep"),
+                Err(e) => tracing::warn!(error = %e, "background upkeep failed; retrying later"),
             }
         }
     })

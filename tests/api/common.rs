@@ -106,6 +106,7 @@ impl TestApp {
             addr: "127.0.0.1:0".parse().unwrap(),
             feed_cache: Default::default(),
             trusted_proxies: Default::default(),
+            metrics_addr: None,
         };
         // The port is known only once bound; bind first, then set the public URL to match.
         let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

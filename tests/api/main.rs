@@ -15,6 +15,7 @@ mod foundation;
 mod invites;
 mod media;
 mod media_cleanup;
+mod metrics;
 mod notifications;
 mod operator;
 mod posts;

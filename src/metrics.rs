@@ -1,0 +1,216 @@
+//! Prometheus metrics on a listen address of their own (`--metrics-addr`), never on the public
+//! one: an operator's view of requests, the database, the background jobs, mail, image checks
+//! and rate limits.
+//!
+//! The `metrics` macros are used where things happen (counters, histograms); what is a state
+//! rather than an event (pool sizes, queue depths, open sessions) is read from the database and
+//! the pools when Prometheus scrapes. Without `--metrics-addr` no recorder is installed and every
+//! macro is a no-op, so an instance that does not ask for metrics pays nothing for them.
+
+use std::net::SocketAddr;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use tokio::net::TcpListener;
+
+use crate::app::AppState;
+
+/// The process's recorder: metrics are process-wide, like the Prometheus registry they feed.
+static RECORDER: OnceLock<PrometheusHandle> = OnceLock::new();
+
+/// Latency buckets, in seconds, of every histogram: most answers take a few milliseconds, an
+/// upload seconds.
+const LATENCY_BUCKETS: &[f64] = &[0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
+/// How often recorded histogram samples are folded into their buckets between scrapes, so
+/// they take constant memory however rarely Prometheus comes.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// Installs the process's recorder once (later calls answer the same one).
+pub fn install() -> anyhow::Result<PrometheusHandle> {
+    if let Some(handle) = RECORDER.get() {
+        return Ok(handle.clone());
+    }
+    let handle = PrometheusBuilder::new()
+        .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), LATENCY_BUCKETS)?
+        .install_recorder()?;
+    describe();
+    Ok(RECORDER.get_or_init(|| handle).clone())
+}
+
+fn is_on() -> bool {
+    RECORDER.get().is_some()
+}
+
+fn describe() {
+    use metrics::{describe_counter, describe_gauge, describe_histogram, Unit};
+    describe_counter!("murmur_http_requests_total", "HTTP requests answered, by route template, method and status");
+    describe_histogram!("murmur_http_request_duration_seconds", Unit::Seconds, "Time to answer, by route template");
+    describe_gauge!("murmur_db_pool_connections", "Database connections open in each pool, by state (idle, in_use)");
+    describe_gauge!("murmur_db_pool_max_connections", "Most connections each pool may open");
+    describe_histogram!("murmur_db_writer_wait_seconds", Unit::Seconds, "Time a like, follow, post or other counted write waited for its writing connection (SQLite: the one writer)");
+    describe_gauge!("murmur_write_requests_in_flight", "Member write requests being handled (on SQLite: queued for or holding the writer)");
+    describe_gauge!("murmur_fan_out_queue_posts", "Posts waiting to be copied to their followers' home timelines");
+    describe_gauge!("murmur_fan_out_lag_seconds", "Age of the oldest post waiting for fan-out (0 when none)");
+    describe_gauge!("murmur_sessions_open", "Login sessions that have not expired");
+    describe_gauge!("murmur_job_last_success_timestamp_seconds", "When each background job last finished a round without error (Unix time)");
+    describe_counter!("murmur_emails_total", "E-mails handed to the mail server or the outbox, by outcome (sent, failed)");
+    describe_counter!("murmur_image_checks_total", "Uploaded images checked, by outcome (accepted, refused, busy)");
+    describe_counter!("murmur_rate_limit_refusals_total", "Requests refused by a rate limit, by kind");
+}
+
+/// A listener for `/metrics`, bound at start-up so a taken port fails the start.
+pub async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
+    install()?;
+    Ok(TcpListener::bind(addr).await?)
+}
+
+/// Serves `/metrics` on `listener` (and keeps histograms folded) until the task is aborted.
+pub fn spawn(listener: TcpListener, state: AppState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let upkeep = tokio::spawn(async {
+            loop {
+                tokio::time::sleep(UPKEEP_EVERY).await;
+                if let Some(handle) = RECORDER.get() {
+                    handle.run_upkeep();
+                }
+            }
+        });
+        let app = axum::Router::new().route("/metrics", axum::routing::get(scrape)).with_state(state);
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "the metrics listener stopped");
+        }
+        upkeep.abort();
+    })
+}
+
+/// The Prometheus text format: the states read now, then everything recorded.
+async fn scrape(State(state): State<AppState>) -> Response {
+    let Some(handle) = RECORDER.get() else {
+        return axum::http::StatusCode::NOT_FOUND.into_response();
+    };
+    if let Err(e) = record_states(&state).await {
+        tracing::warn!(error = %e, "reading the database's figures for /metrics failed");
+    }
+    ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], handle.render()).into_response()
+}
+
+async fn record_states(state: &AppState) -> anyhow::Result<()> {
+    for (pool, size, idle, max) in state.db.pool_figures() {
+        gauge!("murmur_db_pool_connections", "pool" => pool, "state" => "idle").set(idle as f64);
+        gauge!("murmur_db_pool_connections", "pool" => pool, "state" => "in_use").set((size as usize).saturating_sub(idle) as f64);
+        gauge!("murmur_db_pool_max_connections", "pool" => pool).set(max as f64);
+    }
+    gauge!("murmur_write_requests_in_flight").set(state.db.turns.in_flight() as f64);
+    let now = state.clock.now();
+    let (queued, oldest): (i64, Option<i64>) = sqlx::query_as(
+        "SELECT COUNT(*), MIN(p.created_at) FROM timeline_fanouts f JOIN posts p ON p.id = f.post_id",
+    )
+    .fetch_one(&state.db.read)
+    .await?;
+    gauge!("murmur_fan_out_queue_posts").set(queued as f64);
+    let lag_ms = oldest.map_or(0, |created| (now - created).max(0));
+    gauge!("murmur_fan_out_lag_seconds").set(lag_ms as f64 / 1000.0);
+    let sessions: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE expires_at > $1")
+        .bind(now)
+        .fetch_one(&state.db.read)
+        .await?;
+    gauge!("murmur_sessions_open").set(sessions as f64);
+    Ok(())
+}
+
+/// The route a request was routed to, as its template (`/api/posts/{id}`), carried out of the
+/// inner router in the answer's extensions for `record_requests`.
+#[derive(Clone)]
+struct RouteTemplate(String);
+
+/// Inside the router: notes the matched route's template on the answer.
+pub async fn note_route(request: Request, next: Next) -> Response {
+    if !is_on() {
+        return next.run(request).await;
+    }
+    let template = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_string());
+    let mut response = next.run(request).await;
+    // The web app's fallback has no template: every page path counts as one route.
+    let template = template.unwrap_or_else(|| "(web app)".to_string());
+    response.extensions_mut().insert(RouteTemplate(template));
+    response
+}
+
+/// Around everything: counts each answer and its time by route template and status, including
+/// the answers of the outer layers (the cross-site guard, the time-out).
+pub async fn record_requests(request: Request, next: Next) -> Response {
+    if !is_on() {
+        return next.run(request).await;
+    }
+    let method = request.method().as_str().to_string();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let route = response.extensions().get::<RouteTemplate>().map_or_else(|| "(refused before routing)".to_string(), |r| r.0.clone());
+    let status = response.status().as_u16().to_string();
+    histogram!("murmur_http_request_duration_seconds", "route" => route.clone()).record(started.elapsed().as_secs_f64());
+    counter!("murmur_http_requests_total", "route" => route, "method" => method, "status" => status).increment(1);
+    response
+}
+
+/// The time now as Prometheus expects timestamps: Unix seconds.
+fn unix_now() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// How long a counted write waited for its writing connection (`rate_limit::hit_then_write`).
+pub fn writer_wait(waited: Duration) {
+    histogram!("murmur_db_writer_wait_seconds").record(waited.as_secs_f64());
+}
+
+/// A background job finished a round without error.
+pub fn job_succeeded(job: &'static str) {
+    gauge!("murmur_job_last_success_timestamp_seconds", "job" => job).set(unix_now());
+}
+
+/// An e-mail was sent (or filed in the outbox), or could not be.
+pub fn email(sent: bool) {
+    counter!("murmur_emails_total", "outcome" => if sent { "sent" } else { "failed" }).increment(1);
+}
+
+/// An uploaded image was checked: `accepted`, `refused` (not an image we take) or `busy`
+/// (no room to check it now: 503).
+pub fn image_check(outcome: &'static str) {
+    counter!("murmur_image_checks_total", "outcome" => outcome).increment(1);
+}
+
+/// A rate limit refused a request. `key` is the limit's key (`like:42`, `link:ip:203.0.113.0`):
+/// its kind is the leading word, with the next one when that names what is counted (`ip`,
+/// `email`, `user`), never the member or address itself.
+pub fn rate_limit_refusal(key: &str) {
+    counter!("murmur_rate_limit_refusals_total", "kind" => rate_limit_kind(key)).increment(1);
+}
+
+fn rate_limit_kind(key: &str) -> String {
+    let mut words = key.split(':');
+    let first = words.next().unwrap_or_default();
+    match words.next() {
+        Some(second) if words.next().is_some() && second.bytes().all(|b| b.is_ascii_lowercase()) => format!("{first}:{second}"),
+        _ => first.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_limit_kind;
+
+    #[test]
+    fn a_rate_limits_kind_never_names_the_member_or_the_address() {
+        assert_eq!(rate_limit_kind("like:42"), "like");
+        assert_eq!(rate_limit_kind("media-upload:7"), "media-upload");
+        assert_eq!(rate_limit_kind("link:ip:203.0.113.0"), "link:ip");
+        assert_eq!(rate_limit_kind("link:ip:2001:db8::"), "link:ip");
+        assert_eq!(rate_limit_kind("link:email:ab12"), "link:email");
+        assert_eq!(rate_limit_kind("invite:user:9"), "invite:user");
+    }
+}

@@ -1,0 +1,110 @@
+//! `/metrics`: scraped from its own address in the Prometheus text format, with what an
+//! operator watches (requests by route, the database, jobs, mail, image checks, rate limits).
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::accounts::request_login;
+use crate::common::{json, TestApp};
+use crate::media::{png, put_bytes, upload_url};
+use crate::posts::post;
+
+/// A free port on the loopback address, for the metrics listener.
+pub fn free_addr() -> std::net::SocketAddr {
+    let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    probe.local_addr().unwrap()
+}
+
+async fn scrape(addr: std::net::SocketAddr) -> String {
+    let response = reqwest::get(format!("http://{addr}/metrics")).await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    response.text().await.unwrap()
+}
+
+/// The value of the sample whose line starts with `series` (name and labels as written).
+fn sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find(|line| line.starts_with(series) && line[series.len()..].starts_with(' '))
+        .and_then(|line| line.rsplit(' ').next())
+        .and_then(|value| value.parse().ok())
+}
+
+crate::both_databases_with!(an_operator_scrapes_what_the_instance_is_doing, |c: &mut murmur::Config| {
+    c.metrics_addr = Some(crate::metrics::free_addr())
+});
+async fn an_operator_scrapes_what_the_instance_is_doing(app: TestApp) {
+    let metrics = app.state.config.metrics_addr.unwrap();
+    let ada = app.member("ada").await;
+
+    // A post read by its route's template, not by its id.
+    let (status, body) = post(&app, &ada, "/api/posts", json!({ "content": "hello metrics" })).await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_i64().unwrap();
+    let (status, _) = json(ada.client.get(app.url(&format!("/api/posts/{id}/thread"))).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    // An e-mail (to the outbox), then a login link too many for one address.
+    for _ in 0..6 {
+        request_login(&app, "ada@example.com").await;
+    }
+    // An image taken and a file refused.
+    let url = upload_url(&app, &ada).await;
+    assert_eq!(put_bytes(&ada, &url, b"not a picture".to_vec()).await.0, 400);
+    assert_eq!(put_bytes(&ada, &url, png(4, 4)).await.0, 200);
+    // The fan-out worker goes round now rather than at its next sweep.
+    app.state.fan_out.wake();
+
+    let mut text = String::new();
+    for _ in 0..50 {
+        text = scrape(metrics).await;
+        if text.contains(r#"murmur_job_last_success_timestamp_seconds{job="fan-out"}"#)
+            && text.contains(r#"murmur_emails_total{outcome="sent"}"#)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let at_least_one = |series: &str| {
+        let value = sample(&text, series).unwrap_or_else(|| panic!("no {series} in\n{text}"));
+        assert!(value >= 1.0, "{series} = {value}");
+    };
+    at_least_one(r#"murmur_http_requests_total{route="/api/posts/{id}/thread",method="GET",status="200"}"#);
+    at_least_one(r#"murmur_http_requests_total{route="/api/posts",method="POST",status="201"}"#);
+    at_least_one(r#"murmur_http_requests_total{route="/api/auth/request-login-link",method="POST",status="429"}"#);
+    at_least_one(r#"murmur_http_request_duration_seconds_count{route="/api/posts/{id}/thread"}"#);
+    at_least_one(r#"murmur_http_request_duration_seconds_bucket{route="/api/posts/{id}/thread",le="+Inf"}"#);
+    at_least_one(r#"murmur_emails_total{outcome="sent"}"#);
+    at_least_one(r#"murmur_image_checks_total{outcome="accepted"}"#);
+    at_least_one(r#"murmur_image_checks_total{outcome="refused"}"#);
+    at_least_one(r#"murmur_rate_limit_refusals_total{kind="link:email"}"#);
+    at_least_one(r#"murmur_db_pool_max_connections{pool="read"}"#);
+    at_least_one(r#"murmur_db_writer_wait_seconds_count"#);
+    at_least_one(r#"murmur_sessions_open"#);
+    at_least_one(r#"murmur_job_last_success_timestamp_seconds{job="fan-out"}"#);
+    for series in [
+        r#"murmur_db_pool_connections{pool="read",state="idle"}"#,
+        r#"murmur_db_pool_connections{pool="read",state="in_use"}"#,
+        "murmur_write_requests_in_flight",
+        "murmur_fan_out_queue_posts",
+        "murmur_fan_out_lag_seconds",
+    ] {
+        assert!(sample(&text, series).is_some(), "no {series} in\n{text}");
+    }
+    // No member, address or id in a label.
+    assert!(!text.contains("ada@example.com") && !text.contains(r#""ada""#), "{text}");
+    assert!(!text.contains(&format!("/api/posts/{id}/")), "{text}");
+}
+
+crate::both_databases_with!(metrics_are_not_served_on_the_public_address, |c: &mut murmur::Config| {
+    c.metrics_addr = Some(crate::metrics::free_addr())
+});
+async fn metrics_are_not_served_on_the_public_address(app: TestApp) {
+    let response = app.client.get(app.url("/metrics")).send().await.unwrap();
+    let body = response.text().await.unwrap();
+    assert!(!body.contains("murmur_http_requests_total"), "{body}");
+    // And the metrics address answers nothing but /metrics.
+    let metrics = app.state.config.metrics_addr.unwrap();
+    let other = reqwest::get(format!("http://{metrics}/api/posts/1")).await.unwrap();
+    assert_eq!(other.status(), 404);
+}
