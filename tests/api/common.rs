@@ -83,17 +83,14 @@ impl TestApp {
 
     /// Like `spawn`, with a chance to change the configuration first.
     pub async fn spawn_with(backend: Backend, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
-        let data_dir = tempfile::tempdir().expect("temp dir");
-        let (database_url, pg) = match backend {
-            Backend::Sqlite => (
-                format!("sqlite://{}?mode=rwc", data_dir.path().join("murmur.db").display()),
-                None,
-            ),
-            Backend::Postgres => {
-                let pg = PgDatabase::create().await?;
-                (pg.url.clone(), Some(pg))
-            }
-        };
+        let database = FreshDatabase::create(backend).await?;
+        Some(Self::spawn_on(database, adjust).await)
+    }
+
+    /// The app on a database a test has prepared itself (e.g. one at an old schema, which
+    /// `Application::build` migrates as `murmur serve` does).
+    pub async fn spawn_on(database: FreshDatabase, adjust: impl FnOnce(&mut Config)) -> TestApp {
+        let FreshDatabase { backend, data_dir, url: database_url, pg } = database;
         let mut config = Config {
             data_dir: data_dir.path().to_path_buf(),
             database_url,
@@ -133,7 +130,7 @@ impl TestApp {
         }));
         let base = format!("http://{addr}");
         let client = client_for(&base, None);
-        Some(TestApp {
+        TestApp {
             addr,
             base,
             state,
@@ -144,7 +141,7 @@ impl TestApp {
             shutdown: Some(tx),
             server: Some(server),
             pg,
-        })
+        }
     }
 
     /// Moves the test clock to just after the start of a rate-limit window, so a test's
@@ -261,6 +258,31 @@ impl Drop for TestApp {
         }
         // The server stops first; then the database is dropped.
         drop(self.pg.take());
+    }
+}
+
+/// An empty database for one test, not migrated yet: a file in a temporary data dir (SQLite) or
+/// a throwaway PostgreSQL database, both removed with this value.
+pub struct FreshDatabase {
+    pub backend: Backend,
+    pub data_dir: tempfile::TempDir,
+    /// What `DATABASE_URL` would say.
+    pub url: String,
+    pg: Option<PgDatabase>,
+}
+
+impl FreshDatabase {
+    /// None when PostgreSQL is asked for but not configured.
+    pub async fn create(backend: Backend) -> Option<FreshDatabase> {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let (url, pg) = match backend {
+            Backend::Sqlite => (format!("sqlite://{}?mode=rwc", data_dir.path().join("murmur.db").display()), None),
+            Backend::Postgres => {
+                let pg = PgDatabase::create().await?;
+                (pg.url.clone(), Some(pg))
+            }
+        };
+        Some(FreshDatabase { backend, data_dir, url, pg })
     }
 }
 

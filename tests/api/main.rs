@@ -22,6 +22,7 @@ mod posts;
 mod processes;
 mod proxy;
 mod reliability;
+mod schema_history;
 mod seed;
 mod timeline;
 mod users;

@@ -1,0 +1,351 @@
+//! Upgrades (issue 28): every earlier schema in the migration history, holding data, is taken to
+//! the latest by the app's own `Db::migrate`, and nothing is lost.
+//!
+//! For each migration V, on each backend: a fresh database is migrated up to V with sqlx's own
+//! bookkeeping (so the full migration carries on from there), filled with rows that are valid at
+//! V (plain SQL below, per migration: the old schemas differ), asked what `murmur migrate
+//! --dry-run` would run, migrated, and compared with what was written: every row is still there
+//! with the same values, and the columns later migrations backfilled hold the right values. The
+//! app then serves the migrated database.
+//!
+//! A released migration never changes, so these rows stay valid. A new migration needs its own
+//! entry in `STEPS` (its rows, or none): the tests fail until it has one.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+use sqlx::Row;
+use sqlx::migrate::Migrator;
+
+use crate::common::{Backend, FreshDatabase, TestApp, client_for, json as read};
+
+static SQLITE_MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// What one migration brought, as the rows a database at its schema holds of it.
+struct Step {
+    version: i64,
+    /// Written (in order) into a database at this schema or a later one, before `until`.
+    rows: &'static [&'static str],
+    /// The migration that replaced what `rows` write, if one did (their rows are not written at
+    /// that schema or later ones).
+    until: Option<i64>,
+    /// Tables whose rows this migration drops on purpose (checked empty after an upgrade across it).
+    drops: &'static [&'static str],
+}
+
+/// Every migration of either backend, oldest first. `:now` is the time the rows are written and
+/// `:ada_session` the hash of `ADA_SESSION`.
+const STEPS: &[Step] = &[
+    Step {
+        version: 1,
+        rows: &[
+            // Ada, Bob and Cyd: Bob and Ada follow each other, Cyd follows Ada.
+            "INSERT INTO users (email, username, display_name, bio, website, created_at, follower_count, following_count, invites_available, invites_month) VALUES \
+             ('ada@example.com', 'ada', 'Ada Lovelace', 'Counts things', 'https://ada.example', :now - 86400000, 2, 1, 2, 202611), \
+             ('bob@example.com', 'bob', 'Bob', '', '', :now - 3600000, 1, 1, 3, 202611), \
+             ('cyd@example.com', 'cyd', 'Cyd ☕', '', '', :now - 60000, 0, 1, 3, 202611)",
+            "INSERT INTO follows (follower_id, following_id, created_at) VALUES (2, 1, :now - 3500000), (1, 2, :now - 3400000), (3, 1, :now - 50000)",
+            "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at) VALUES (':ada_session', 1, :now - 600000, :now - 600000, :now + 2592000000)",
+            // Ada's invite that Cyd used, and an operator's code still unused.
+            "INSERT INTO invites (code, owner_id, created_at, expires_at, used_at, used_by) VALUES \
+             ('ADAINVITE234', 1, :now - 7200000, :now + 604800000, :now - 60000, 3), \
+             ('OPERATOR2345', NULL, :now - 7200000, :now + 604800000, NULL, NULL)",
+            "INSERT INTO magic_links (token_hash, email, purpose, invite_code, created_at, expires_at, used_at) VALUES \
+             ('0000000000000000000000000000000000000000000000000000000000000001', 'cyd@example.com', 'signup', 'ADAINVITE234', :now - 70000, :now + 830000, :now - 60000)",
+            "INSERT INTO waitlist (email, created_at, invited_at) VALUES ('dee@example.com', :now - 9000000, NULL)",
+            "INSERT INTO rate_limits (key, window_start, count) VALUES ('post:1', :now - 30000, 2)",
+            "INSERT INTO media (id, owner_id, created_at, status, content_type, byte_size, width, height, attached_at) VALUES \
+             ('0123456789abcdef0123456789abcdef', 1, :now - 400000, 'ready', 'image/webp', 31337, 640, 480, :now - 300000)",
+            // 1: Ada's post with an image, 2: Bob's reply, 3: Cyd's repost, 4: Bob's poll, 5: Ada's deleted post.
+            "INSERT INTO posts (author_id, content, created_at, reply_count, repost_count, like_count) VALUES (1, 'Hello, Murmur 👋', :now - 300000, 1, 1, 2)",
+            "INSERT INTO posts (author_id, content, created_at, reply_to_id) VALUES (2, 'Welcome, Ada', :now - 200000, 1)",
+            "INSERT INTO posts (author_id, content, created_at, repost_of_id) VALUES (3, '♻️', :now - 50000, 1)",
+            "INSERT INTO posts (author_id, content, created_at, poll_expires_at, like_count) VALUES (2, 'Tea or coffee?', :now - 100000, :now + 86400000, 0)",
+            "INSERT INTO posts (author_id, content, created_at, deleted_at) VALUES (1, 'Oops', :now - 90000, :now - 80000)",
+            "INSERT INTO post_images (post_id, position, media_id) VALUES (1, 0, '0123456789abcdef0123456789abcdef')",
+            "INSERT INTO poll_options (post_id, position, text) VALUES (4, 0, 'Tea'), (4, 1, 'Coffee')",
+            "INSERT INTO poll_votes (post_id, user_id, position, created_at) VALUES (4, 1, 1, :now - 40000)",
+            "INSERT INTO likes (user_id, post_id, created_at) VALUES (2, 1, :now - 190000), (3, 1, :now - 45000)",
+            "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at, read_at) VALUES \
+             (1, 2, 'follow', 0, :now - 3500000, :now - 3000000), (1, 2, 'reply', 2, :now - 200000, NULL), \
+             (1, 3, 'like', 1, :now - 45000, NULL), (1, 3, 'repost', 1, :now - 50000, NULL)",
+        ],
+        until: None,
+        drops: &[],
+    },
+    // Bob's For You list of the time: a cache, which 0005 drops.
+    Step { version: 3, rows: &["INSERT INTO for_you_snapshots (user_id, created_at, post_ids) VALUES (2, :now - 20000, '1,4')"], until: Some(5), drops: &[] },
+    Step {
+        version: 4,
+        rows: &[
+            "INSERT INTO home_timeline (member_id, post_id) VALUES (1, 1), (1, 4), (2, 1), (2, 4), (3, 1), (3, 3)",
+            "UPDATE users SET home_floor = 1",
+        ],
+        until: None,
+        drops: &[],
+    },
+    Step {
+        version: 5,
+        rows: &[
+            "INSERT INTO for_you_rankings (created_at, ranked) VALUES (:now - 20000, '1:1,4:2')",
+            "INSERT INTO for_you_snapshots (user_id, ranking_id) VALUES (2, 1)",
+        ],
+        until: None,
+        drops: &["for_you_snapshots"],
+    },
+    Step { version: 6, rows: &[], until: None, drops: &[] },
+    // Cyd's repost still on its way to her followers' timelines.
+    Step { version: 7, rows: &["INSERT INTO timeline_fanouts (post_id, author_id, after_follower) VALUES (3, 3, 1)"], until: None, drops: &[] },
+    Step { version: 8, rows: &["UPDATE users SET feed_version = 5 WHERE id = 1", "UPDATE users SET feed_version = 2 WHERE id = 2"], until: None, drops: &[] },
+    // PostgreSQL only: a storage setting.
+    Step { version: 9, rows: &[], until: None, drops: &[] },
+    Step { version: 10, rows: &["UPDATE posts SET image_count = 1 WHERE id = 1"], until: None, drops: &[] },
+];
+
+/// The cookie value of Ada's session in the rows above.
+const ADA_SESSION: &str = "ada-session-from-an-old-schema";
+
+fn migrator(backend: Backend) -> &'static Migrator {
+    match backend {
+        Backend::Sqlite => &SQLITE_MIGRATOR,
+        Backend::Postgres => &POSTGRES_MIGRATOR,
+    }
+}
+
+/// The migrations of a backend, oldest first, as (version, description).
+fn history(backend: Backend) -> Vec<(i64, String)> {
+    migrator(backend)
+        .iter()
+        .filter(|m| m.migration_type.is_up_migration())
+        .map(|m| (m.version, m.description.to_string()))
+        .collect()
+}
+
+fn missing_steps(backend: Backend) -> Vec<String> {
+    history(backend)
+        .into_iter()
+        .filter(|(version, _)| !STEPS.iter().any(|s| s.version == *version))
+        .map(|(version, description)| {
+            format!("migration {version:04} ({description}) has no upgrade step in tests/api/schema_history.rs: add it to STEPS")
+        })
+        .collect()
+}
+
+#[test]
+fn every_migration_has_an_upgrade_step() {
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        let missing = missing_steps(backend);
+        assert!(missing.is_empty(), "{backend:?}: {}", missing.join("; "));
+    }
+}
+
+mod every_earlier_schema_upgrades_without_losing_data {
+    use crate::common::Backend;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite() {
+        super::every_earlier_schema_upgrades_without_losing_data(Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres() {
+        super::every_earlier_schema_upgrades_without_losing_data(Backend::Postgres).await;
+    }
+}
+
+async fn every_earlier_schema_upgrades_without_losing_data(backend: Backend) {
+    let missing = missing_steps(backend);
+    assert!(missing.is_empty(), "{}", missing.join("; "));
+    for (version, _) in history(backend) {
+        let Some(database) = FreshDatabase::create(backend).await else { return };
+        upgrade_from(version, database).await;
+    }
+}
+
+/// One case: a database at schema `from`, filled, upgraded, compared, served.
+async fn upgrade_from(from: i64, database: FreshDatabase) {
+    let backend = database.backend;
+    let at = |what: &str| format!("{backend:?}, upgrading from {from:04}: {what}");
+    let db = murmur::db::Db::connect(&database.url).await.unwrap();
+    migrator(backend).run_to(from, &db.write).await.unwrap_or_else(|e| panic!("{}", at(&format!("migrating to it: {e}"))));
+
+    let now = murmur::clock::Clock::default().now();
+    let ada_session = murmur::secrets::hash_token(ADA_SESSION);
+    for step in STEPS.iter().filter(|s| s.version <= from && s.until.is_none_or(|until| from < until)) {
+        for sql in step.rows {
+            let sql = sql.replace(":now", &now.to_string()).replace(":ada_session", &ada_session);
+            sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+                .execute(&db.write)
+                .await
+                .unwrap_or_else(|e| panic!("{}", at(&format!("the rows of {:04} do not fit: {e}\n{sql}", step.version))));
+        }
+    }
+    let before = snapshot(&db).await;
+
+    // The operator's dry run lists exactly the migrations after `from`.
+    let expected: Vec<String> = history(backend)
+        .into_iter()
+        .filter(|(version, _)| *version > from)
+        .map(|(version, description)| format!("would run {version:04} {description}"))
+        .collect();
+    let dry_run = std::process::Command::new(env!("CARGO_BIN_EXE_murmur"))
+        .args(["migrate", "--dry-run", "--data-dir"])
+        .arg(database.data_dir.path())
+        .env("DATABASE_URL", &database.url)
+        .env_remove("SMTP_URL")
+        .output()
+        .expect("the murmur binary runs");
+    assert!(dry_run.status.success(), "{}", at(&String::from_utf8_lossy(&dry_run.stderr)));
+    let listed = String::from_utf8_lossy(&dry_run.stdout).into_owned();
+    if expected.is_empty() {
+        assert_eq!(listed.trim(), "no migrations to run", "{}", at("the dry run"));
+    } else {
+        assert_eq!(listed.lines().collect::<Vec<_>>(), expected, "{}", at("the dry run"));
+    }
+
+    db.migrate().await.unwrap_or_else(|e| panic!("{}", at(&format!("Db::migrate: {e:#}"))));
+    assert_eq!(db.pending_migrations().await.unwrap(), Vec::<String>::new(), "{}", at("pending after migrate"));
+    let after = snapshot(&db).await;
+    nothing_was_lost(from, &before, &after, &at);
+    backfilled_right(from, &after, &at);
+    db.read.close().await;
+    db.write.close().await;
+    drop(db);
+
+    the_migrated_database_serves(database, &at).await;
+}
+
+/// Every table's rows (but sqlx's own), each as column → value, sorted.
+type Snapshot = BTreeMap<String, Vec<BTreeMap<String, Value>>>;
+
+async fn snapshot(db: &murmur::db::Db) -> Snapshot {
+    let tables = match db.backend {
+        murmur::db::Backend::Sqlite => {
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations'"
+        }
+        murmur::db::Backend::Postgres => {
+            "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> '_sqlx_migrations'"
+        }
+    };
+    let tables: Vec<String> = sqlx::query_scalar(tables).fetch_all(&db.write).await.unwrap();
+    let mut snapshot = Snapshot::new();
+    for table in tables {
+        // The names come from the schema, not from input. Not kept prepared, and read on the
+        // connection that migrated: the same statement answers more columns after the upgrade,
+        // and sqlx reads a prepared statement's columns once (a kept statement, or one prepared
+        // on a SQLite connection that has not seen the new schema yet, panics in sqlx-sqlite).
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT * FROM {table}")))
+            .persistent(false)
+            .fetch_all(&db.write)
+            .await
+            .unwrap();
+        let mut rows: Vec<BTreeMap<String, Value>> = rows
+            .iter()
+            .map(|row| {
+                use sqlx::Column;
+                (0..row.len())
+                    .map(|i| {
+                        let value = match row.try_get::<Option<i64>, _>(i) {
+                            Ok(n) => json!(n),
+                            Err(_) => json!(row.try_get::<Option<String>, _>(i).unwrap()),
+                        };
+                        (row.columns()[i].name().to_string(), value)
+                    })
+                    .collect()
+            })
+            .collect();
+        rows.sort_by_key(|row| serde_json::to_string(row).unwrap());
+        snapshot.insert(table, rows);
+    }
+    snapshot
+}
+
+/// Every row written before the upgrade is there after it, with the same values in every
+/// column it had; only what a migration drops on purpose (`Step::drops`) may go.
+fn nothing_was_lost(from: i64, before: &Snapshot, after: &Snapshot, at: &dyn Fn(&str) -> String) {
+    for (table, rows) in before {
+        if let Some(step) = STEPS.iter().find(|s| s.version > from && s.drops.contains(&table.as_str())) {
+            let left = after.get(table).map_or(0, Vec::len);
+            assert_eq!(left, 0, "{}", at(&format!("{table}: migration {:04} drops its rows", step.version)));
+            continue;
+        }
+        let Some(columns) = rows.first() else { continue };
+        let later = after.get(table).unwrap_or_else(|| panic!("{}", at(&format!("table {table} is gone"))));
+        let mut kept: Vec<BTreeMap<String, Value>> = later
+            .iter()
+            .map(|row| row.iter().filter(|(column, _)| columns.contains_key(*column)).map(|(c, v)| (c.clone(), v.clone())).collect())
+            .collect();
+        kept.sort_by_key(|row| serde_json::to_string(row).unwrap());
+        assert_eq!(&kept, rows, "{}", at(&format!("the rows of {table} changed (left: after, right: before)")));
+    }
+}
+
+/// The columns migrations added and filled in hold what they should, whatever the schema the
+/// rows were written at; and the counters still match the rows they count.
+fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
+    let int = |row: &BTreeMap<String, Value>, column: &str| row[column].as_i64().unwrap_or_else(|| panic!("{column} in {row:?}"));
+    let count = |table: &str, matches: &dyn Fn(&BTreeMap<String, Value>) -> bool| after[table].iter().filter(|r| matches(r)).count() as i64;
+    let users = &after["users"];
+    let posts = &after["posts"];
+    assert_eq!(users.len(), 3, "{}", at("members"));
+    assert_eq!(posts.len(), 5, "{}", at("posts"));
+    let newest_post = posts.iter().map(|p| int(p, "id")).max().unwrap();
+    for user in users {
+        let id = int(user, "id");
+        // 0004: members who were there start their timelines after the newest post.
+        let home_floor = if from < 4 { newest_post + 1 } else { 1 };
+        assert_eq!(int(user, "home_floor"), home_floor, "{}", at(&format!("home_floor of member {id}")));
+        // 0008: feed versions start at 0.
+        let feed_version = if from < 8 { 0 } else { [5, 2, 0][id as usize - 1] };
+        assert_eq!(int(user, "feed_version"), feed_version, "{}", at(&format!("feed_version of member {id}")));
+        assert_eq!(int(user, "follower_count"), count("follows", &|f| int(f, "following_id") == id), "{}", at("follower_count"));
+        assert_eq!(int(user, "following_count"), count("follows", &|f| int(f, "follower_id") == id), "{}", at("following_count"));
+    }
+    for post in posts {
+        let id = int(post, "id");
+        // 0010: how many images each post carries.
+        let images = count("post_images", &|i| int(i, "post_id") == id);
+        assert_eq!(int(post, "image_count"), images, "{}", at(&format!("image_count of post {id}")));
+        let likes = count("likes", &|l| int(l, "post_id") == id);
+        assert_eq!(int(post, "like_count"), likes, "{}", at(&format!("like_count of post {id}")));
+        let replies = count("posts", &|p| p["reply_to_id"] == json!(id));
+        assert_eq!(int(post, "reply_count"), replies, "{}", at(&format!("reply_count of post {id}")));
+        let reposts = count("posts", &|p| p["repost_of_id"] == json!(id));
+        assert_eq!(int(post, "repost_count"), reposts, "{}", at(&format!("repost_count of post {id}")));
+    }
+}
+
+/// The app starts on the migrated database; Ada is still logged in and her profile, her post
+/// with its image, reply, repost and likes, and her Media tab read as they were written.
+async fn the_migrated_database_serves(database: FreshDatabase, at: &dyn Fn(&str) -> String) {
+    let app = TestApp::spawn_on(database, |_| {}).await;
+    let cookie = format!("{}={ADA_SESSION}", murmur::accounts::session::cookie_name(&app.state.config));
+    let ada = client_for(&app.base, Some(&cookie));
+    let get = async |path: &str| {
+        let (status, body) = read(ada.get(app.url(path)).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{}", at(&format!("GET {path}: {body}")));
+        body
+    };
+
+    let me = get("/api/auth/me").await;
+    assert_eq!(me["username"], "ada", "{}", at("Ada's session"));
+    let profile = get("/api/users/ada").await;
+    assert_eq!(
+        (&profile["displayName"], &profile["bio"], &profile["followerCount"], &profile["followingCount"]),
+        (&json!("Ada Lovelace"), &json!("Counts things"), &json!(2), &json!(1)),
+        "{}",
+        at(&format!("Ada's profile: {profile}"))
+    );
+    let thread = get("/api/posts/1/thread").await;
+    let post = &thread["post"];
+    assert_eq!(
+        (&post["content"], &post["likeCount"], &post["replyCount"], &post["repostCount"], post["imageUrls"].as_array().map(Vec::len)),
+        (&json!("Hello, Murmur 👋"), &json!(2), &json!(1), &json!(1), Some(1)),
+        "{}",
+        at(&format!("Ada's post: {post}"))
+    );
+    assert_eq!(thread["replies"][0]["content"], "Welcome, Ada", "{}", at(&format!("the reply: {thread}")));
+    let media = get("/api/users/ada/media").await;
+    assert!(media.to_string().contains("Hello, Murmur 👋"), "{}", at(&format!("Ada's Media tab: {media}")));
+}
