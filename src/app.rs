@@ -1,4 +1,5 @@
-//! Application assembly: state, router, middleware, and the server's life cycle.
+//! Application assembly: the router, its middleware, and the server's life cycle (the state
+//! is in `state`, the background jobs in `jobs`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -21,26 +22,10 @@ use crate::db::Db;
 use crate::error::Error;
 use crate::mail::Mailer;
 use crate::media::MediaStore;
+pub use crate::state::AppState;
 
-/// Everything a handler may need; cheap to clone.
-#[derive(Clone)]
-pub struct AppState {
-    pub db: Db,
-    pub config: Arc<Config>,
-    pub clock: Clock,
-    pub mailer: Mailer,
-    pub media: MediaStore,
-    /// Wakes the worker that takes large posts to their followers' timelines.
-    pub fan_out: crate::feeds::timeline::FanOutQueue,
-    /// Who ranks For You in this process (one request at a time).
-    pub for_you: crate::feeds::for_you::Ranker,
-    /// The Friends pages this process keeps ready.
-    pub feed_cache: crate::feeds::cache::FeedCache,
-    /// How requests read their session: together with the others waiting, or alone for writes.
-    pub sessions: crate::accounts::session_reads::SessionReads,
-    /// When this process's background workers last went round (`/readyz`).
-    pub heartbeats: crate::health::Heartbeats,
-}
+mod write_thread;
+use write_thread::WriteThread;
 
 /// JSON bodies are small; uploads have their own, larger limit on their own route.
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
@@ -146,74 +131,6 @@ fn routes() -> Router<AppState> {
         .layer(axum::middleware::from_fn(crate::metrics::note_route))
 }
 
-impl AppState {
-    /// The state of the handlers on the write thread: the same, but their reads (and on
-    /// PostgreSQL their writes) go through the write requests' own pool (`Db::for_writes`),
-    /// and each reads its session alone.
-    fn for_writes(&self) -> AppState {
-        let db = self.db.for_writes();
-        let sessions = crate::accounts::session_reads::SessionReads::alone(&db.read);
-        AppState { db, sessions, ..self.clone() }
-    }
-}
-
-/// Requests that change something are handled on a thread of their own, with its own
-/// single-threaded runtime; reads stay on the main runtime's workers.
-///
-/// Why: SQLite has one writer, and a write transaction holds it across every statement's round
-/// trip to the connection's worker thread (BEGIN, the statements, COMMIT: up to 8 trips). On the
-/// shared runtime, each trip's continuation waited in line behind every ready read, so under
-/// load a like that takes 0.5 ms alone held the writer for 1.4 ms and more, and every other
-/// write queued behind it (docs/performance.md). Here the writes' continuations run as soon as
-/// their answer arrives. The handler runs to completion even if the client goes away, so a
-/// write is never cut off between statements.
-#[derive(Clone)]
-pub struct WriteThread {
-    handle: tokio::runtime::Handle,
-    /// The routes, as the write thread serves them.
-    routes: Router,
-    _stop: Arc<StopOnDrop>,
-}
-
-/// Ends the write thread's runtime when the last router holding it is dropped.
-struct StopOnDrop(std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        if let Some(stop) = self.0.lock().ok().and_then(|mut s| s.take()) {
-            let _ = stop.send(());
-        }
-    }
-}
-
-impl WriteThread {
-    pub fn start(routes: Router) -> std::io::Result<WriteThread> {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        let handle = runtime.handle().clone();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        std::thread::Builder::new()
-            .name("murmur-writes".into())
-            .spawn(move || {
-                runtime.block_on(async {
-                    let _ = stopped.await;
-                });
-            })?;
-        Ok(WriteThread { handle, routes, _stop: Arc::new(StopOnDrop(std::sync::Mutex::new(Some(stop)))) })
-    }
-
-    /// Serves a request with the write thread's routes, on the write thread.
-    async fn call(self, request: axum::extract::Request) -> axum::response::Response {
-        match self.handle.spawn(tower::ServiceExt::oneshot(self.routes, request)).await {
-            Ok(Ok(response)) => response,
-            Ok(Err(infallible)) => match infallible {},
-            Err(error) => {
-                tracing::error!(%error, "a write's handler did not finish");
-                Error::Internal(anyhow::anyhow!("write handler failed")).into_response()
-            }
-        }
-    }
-}
-
 async fn api_not_found() -> Error {
     Error::not_found("Not found")
 }
@@ -232,7 +149,7 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
         crate::health::object_store(&state.media),
         crate::health::mail(&state.mailer),
     );
-    let workers = state.heartbeats.workers(crate::feeds::timeline::FAN_OUT_SWEEP, crate::media::UPKEEP_EVERY);
+    let workers = state.heartbeats.workers(crate::jobs::FAN_OUT_SWEEP, crate::jobs::UPKEEP_EVERY);
     let checks: Vec<_> = [Some(database), Some(object_store), mail, Some(workers)].into_iter().flatten().collect();
     let ready = checks.iter().all(|c| c.ok);
     let (status, word) = if ready { (StatusCode::OK, "ready") } else { (StatusCode::SERVICE_UNAVAILABLE, "unavailable") };
@@ -303,9 +220,7 @@ impl Application {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
         let state = self.state.clone();
-        let background = crate::media::spawn_background(state.clone());
-        let fan_out = crate::feeds::timeline::spawn_fan_out(state.clone());
-        let checkpoints = state.db.spawn_checkpoints();
+        let jobs = crate::jobs::start(&state);
         let metrics = self.metrics.map(|listener| crate::metrics::spawn(listener, state.clone()));
         let app = router(state.clone());
         axum::serve(
@@ -314,13 +229,9 @@ impl Application {
         )
         .with_graceful_shutdown(shutdown)
         .await?;
-        background.abort();
-        fan_out.abort();
+        jobs.stop();
         if let Some(metrics) = metrics {
             metrics.abort();
-        }
-        if let Some(checkpoints) = checkpoints {
-            checkpoints.abort();
         }
         state.db.close().await;
         Ok(())

@@ -9,6 +9,11 @@ use url::Url;
 
 use crate::accounts::client_ip::TrustedProxies;
 
+/// How long a Friends page is kept by default (`--feed-cache-seconds`).
+pub const FEED_CACHE_SECONDS: u32 = 5;
+/// Memory for the kept Friends pages by default, in MiB (`--feed-cache-mb`): about 4,000 pages.
+pub const FEED_CACHE_MB: u32 = 64;
+
 /// Where the data lives; taken by every subcommand.
 #[derive(Args, Clone, Debug)]
 pub struct StorageArgs {
@@ -58,10 +63,10 @@ pub struct ServerArgs {
     /// Seconds a member's Friends page is kept ready in this process and answered again while
     /// nothing of theirs changed: others' likes, replies and deletions on it show after at
     /// most this long (docs/feeds.md). 0 keeps nothing.
-    #[arg(long, env = "MURMUR_FEED_CACHE_SECONDS", default_value_t = crate::feeds::cache::KEEP_SECONDS)]
+    #[arg(long, env = "MURMUR_FEED_CACHE_SECONDS", default_value_t = FEED_CACHE_SECONDS)]
     pub feed_cache_seconds: u32,
     /// Memory for those kept pages, in MiB (about 17 KB a page). 0 keeps nothing.
-    #[arg(long, env = "MURMUR_FEED_CACHE_MB", default_value_t = crate::feeds::cache::MEMORY_MB)]
+    #[arg(long, env = "MURMUR_FEED_CACHE_MB", default_value_t = FEED_CACHE_MB)]
     pub feed_cache_mb: u32,
     /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name the client, for the
     /// per-network limits and the logs: addresses and CIDR ranges, comma-separated, e.g.
@@ -111,7 +116,7 @@ impl FeedCacheSettings {
 
 impl Default for FeedCacheSettings {
     fn default() -> Self {
-        FeedCacheSettings::new(crate::feeds::cache::KEEP_SECONDS, crate::feeds::cache::MEMORY_MB)
+        FeedCacheSettings::new(FEED_CACHE_SECONDS, FEED_CACHE_MB)
     }
 }
 

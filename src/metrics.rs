@@ -18,7 +18,7 @@ use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// The process's recorder: metrics are process-wide, like the Prometheus registry they feed.
 static RECORDER: OnceLock<PrometheusHandle> = OnceLock::new();

@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::error::Error;
 
 /// Header a cross-site HTML form cannot send; the web app sends it on every call.

@@ -11,7 +11,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, header};
 use ipnet::IpNet;
 
-use crate::app::AppState;
+use crate::state::AppState;
 
 /// The client's address; None only when the server recorded no peer (a router called directly).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

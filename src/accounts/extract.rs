@@ -5,7 +5,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use super::session::{self, FeedMarks, Reading};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::error::{Error, Result};
 
 /// The member making the request.

@@ -14,7 +14,7 @@ use super::extract::CurrentUser;
 use super::magic_link::{self, Purpose};
 use super::{Email, session, store};
 use crate::api::{Json, Query};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::clock::{HOUR, Millis};
 use crate::error::{Error, Result};
 use crate::invites::InviteCode;

@@ -55,7 +55,7 @@ pub struct Db {
     /// their reads (their writes go to the one writer); on PostgreSQL `WRITE_CONNECTIONS`
     /// connections for all their statements.
     write_requests: AnyPool,
-    /// SQLite with `Checkpoints::Background`: the connection `spawn_checkpoints` uses, opened
+    /// SQLite with `Checkpoints::Background`: the connection the checkpoints job uses, opened
     /// by the caller of `connect_with` and never reopened, so that it keeps the caller's CPU
     /// priority when the readers' is lowered (`lower_reader_priority`).
     checkpointer: Option<AnyPool>,
@@ -73,7 +73,7 @@ pub enum Checkpoints {
     /// SQLite itself, on the commit that takes the log past 1,000 pages (its default): right for
     /// short-lived commands (`seed`, `migrate`, …).
     OnCommit,
-    /// `Db::spawn_checkpoints`, in the background, off the writer: what `serve` uses.
+    /// The checkpoints job (`jobs`), in the background, off the writer: what `serve` uses.
     Background,
 }
 
@@ -192,31 +192,17 @@ impl Db {
         sqlx::query("SELECT 1").execute(&self.read).await.is_ok()
     }
 
-    /// Checkpoints SQLite's log every `CHECKPOINT_EVERY` from a connection of its own that
-    /// only reads (`checkpointer`), for a `Db` connected with `Checkpoints::Background`
-    /// (PostgreSQL: nothing to do).
+    /// One passive checkpoint of SQLite's log (`jobs`: every `CHECKPOINT_EVERY` in `serve`),
+    /// from the connection kept for it when connected with `Checkpoints::Background`. None on
+    /// PostgreSQL, which has nothing to checkpoint.
     ///
     /// Why: by default the commit that takes the log past 1,000 pages copies them into the
-    /// database file and syncs it, on the writer, holding the write lock; under the
-    /// benchmark's mixed load that was a third of the writer's time (writes p99 100 ms, 65 ms
-    /// without; docs/performance.md). A passive checkpoint here runs beside the writer and the
-    /// readers and never waits for them; it copies what no reader still needs, and the log
-    /// starts over from its beginning once all of it is copied.
-    pub fn spawn_checkpoints(&self) -> Option<tokio::task::JoinHandle<()>> {
-        if self.backend != Backend::Sqlite {
-            return None;
-        }
-        let read = self.checkpointer.clone().unwrap_or_else(|| self.read.clone());
-        Some(tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(CHECKPOINT_EVERY);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                if let Err(error) = checkpoint(&read).await {
-                    tracing::warn!(%error, "checkpoint failed; retrying");
-                }
-            }
-        }))
+    /// database file and syncs it, on the writer, holding the write lock (a third of the
+    /// writer's time under the benchmark's mixed load: docs/performance.md). A passive
+    /// checkpoint runs beside the writer and the readers and never waits for them; it copies
+    /// what no reader still needs, and the log starts over once all of it is copied.
+    pub fn checkpointing(&self) -> Option<AnyPool> {
+        (self.backend == Backend::Sqlite).then(|| self.checkpointer.clone().unwrap_or_else(|| self.read.clone()))
     }
 
     /// Each pool's name, connections open, of which idle, and most it may open (`/metrics`).
@@ -243,7 +229,7 @@ impl Db {
 /// connection opens the log at its first read, and until then `wal_checkpoint` on it does
 /// nothing and answers -1 ("not in WAL mode"). A reading connection that had only just been
 /// opened, or one that no request had read with yet, skipped its checkpoints.
-async fn checkpoint(read: &AnyPool) -> sqlx::Result<()> {
+pub async fn checkpoint(read: &AnyPool) -> sqlx::Result<()> {
     let mut conn = read.acquire().await?;
     conn.execute("SELECT 1 FROM sqlite_schema LIMIT 1").await?;
     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await?;
@@ -309,9 +295,9 @@ const WRITE_READERS: u32 = 2;
 /// them in flight; 4 is what was measured (docs/performance.md).
 const WRITE_CONNECTIONS: u32 = 4;
 
-/// How often `spawn_checkpoints` checkpoints. Between two, the log grows by what was written in
-/// a second (a few MB under heavy writing); `journal_size_limit` trims the file back after.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+/// How often `serve` checkpoints SQLite's log (`jobs`). Between two, the log grows by what was
+/// written in a second (a few MB under heavy writing); `journal_size_limit` trims the file back after.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
 fn postgres_pool(size: u32) -> AnyPoolOptions {
     AnyPoolOptions::new()

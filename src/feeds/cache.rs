@@ -34,10 +34,6 @@ use crate::api::Page;
 use crate::clock::Millis;
 use crate::error::Result;
 
-/// How long a page is kept by default (`--feed-cache-seconds`).
-pub const KEEP_SECONDS: u32 = 5;
-/// Memory for the kept pages by default, in MiB (`--feed-cache-mb`): about 4,000 pages.
-pub const MEMORY_MB: u32 = 64;
 
 /// The answers a process keeps; cheap to clone (one cache shared by the clones).
 #[derive(Clone)]

@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 
 use crate::accounts::{CurrentUser, FeedReader};
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Query};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::error::{ErrorBody, Result};
 use crate::posts::Post;
 

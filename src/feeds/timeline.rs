@@ -160,7 +160,7 @@ pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) ->
     Ok(true)
 }
 
-/// Wakes this process's worker of the fan-out queue (`spawn_fan_out`).
+/// Wakes this process's worker of the fan-out queue (the fan-out job in `jobs`).
 #[derive(Clone, Default)]
 pub struct FanOutQueue {
     wake: std::sync::Arc<tokio::sync::Notify>,
@@ -170,39 +170,11 @@ impl FanOutQueue {
     pub fn wake(&self) {
         self.wake.notify_one();
     }
-}
 
-/// How often the worker looks at the queue unwoken: picks up the posts of a process that
-/// stopped before their last chunk.
-pub const FAN_OUT_SWEEP: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// The fan-out queue's worker: works the queue empty whenever woken (and every
-/// `FAN_OUT_SWEEP`), one chunk, one short write transaction, at a time.
-pub fn spawn_fan_out(state: crate::app::AppState) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        loop {
-            state.heartbeats.fan_out_beat();
-            tokio::select! {
-                _ = state.fan_out.wake.notified() => {}
-                _ = tokio::time::sleep(FAN_OUT_SWEEP) => {}
-            }
-            loop {
-                state.heartbeats.fan_out_beat();
-                state.db.turns.give_way().await;
-                match fan_out_chunk(&state.db.write, &state.db.read, state.db.backend).await {
-                    Ok(true) => continue,
-                    Ok(false) => {
-                        crate::metrics::job_succeeded("fan-out");
-                        break;
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %e, "fan-out to home timelines failed; retrying later");
-                        break;
-                    }
-                }
-            }
-        }
-    })
+    /// Completes when `wake` is called (a wake with nobody waiting is kept for the next wait).
+    pub async fn woken(&self) {
+        self.wake.notified().await;
+    }
 }
 
 /// What `users.home_floor` becomes when its member follows the member whose id is the

@@ -4,7 +4,7 @@ pub mod code;
 pub mod routes;
 pub mod store;
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::error::Result;
 use crate::users::UserRow;
 

@@ -11,7 +11,6 @@ mod routes;
 mod storage;
 mod store;
 
-use std::time::Duration;
 
 
 pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
@@ -22,8 +21,9 @@ pub use routes::{api_router, object_routes};
 pub use checks::CheckQueue;
 pub use storage::{MediaStore, S3Settings};
 
-use crate::app::AppState;
-use crate::clock::{DAY, HOUR, MINUTE, Millis};
+use crate::clock::{HOUR, MINUTE, Millis};
+use crate::db::Db;
+use crate::state::AppState;
 use crate::error::{Error, Result};
 
 /// Most images one post carries.
@@ -31,10 +31,6 @@ pub const MAX_IMAGES: usize = 4;
 /// Uploads that no post or profile refers to (never claimed, or let go of: a deleted post, a
 /// replaced avatar) are removed once they and their last claim are this old.
 pub const ORPHAN_AGE: Millis = 24 * HOUR;
-/// How often the background upkeep runs.
-pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
-/// Rate-limit windows are kept this long; no limit uses a longer window.
-const RATE_LIMIT_RETENTION: Millis = DAY;
 
 fn not_yours() -> Error {
     Error::bad_request("Image URL is not an upload of yours")
@@ -147,17 +143,17 @@ pub fn object_path(media_id: &str) -> String {
 /// Removes uploads that nothing refers to, made and last claimed over `ORPHAN_AGE` ago (row
 /// first, then the stored bytes, so a claim racing the cleanup either wins and keeps its image
 /// or finds no upload). Answers how many were removed.
-pub async fn cleanup_orphans(state: &AppState, now: Millis) -> Result<u64> {
+pub async fn cleanup_orphans(db: &Db, media: &MediaStore, now: Millis) -> Result<u64> {
     const BATCH: i64 = 200;
     let before = now - ORPHAN_AGE;
     let mut removed = 0;
     // Bounded, so one run cannot go on for ever; the next run continues.
     for _ in 0..50 {
-        let ids = store::orphans(&state.db.read, before, BATCH).await?;
+        let ids = store::orphans(&db.read, before, BATCH).await?;
         for id in &ids {
-            if store::delete_orphan(&state.db.write, id, before).await? {
+            if store::delete_orphan(&db.write, id, before).await? {
                 removed += 1;
-                if let Err(e) = state.media.delete_all(id).await {
+                if let Err(e) = media.delete_all(id).await {
                     tracing::warn!(media_id = %id, error = %e, "could not delete an orphan upload's bytes");
                 }
             }
@@ -166,63 +162,28 @@ pub async fn cleanup_orphans(state: &AppState, now: Millis) -> Result<u64> {
             break;
         }
     }
-    remove_stray_uploads(state, now).await?;
+    remove_stray_uploads(db, media, now).await?;
     Ok(removed)
 }
 
 /// A presigned upload URL still works after its upload was checked, so a second PUT can leave
 /// an unchecked original in the bucket; remove originals whose upload is done (or gone) once
 /// their URL has expired.
-async fn remove_stray_uploads(state: &AppState, now: Millis) -> Result<()> {
+async fn remove_stray_uploads(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let settled = now - storage::UPLOAD_URL_LIFETIME - MINUTE;
-    for (id, written_at) in state.media.list_uploads(1000).await? {
+    for (id, written_at) in media.list_uploads(1000).await? {
         if written_at > settled {
             continue;
         }
-        let stray = match store::find(&state.db.read, &id).await? {
+        let stray = match store::find(&db.read, &id).await? {
             None => true,
             Some(row) => row.is_ready(),
         };
         if stray {
-            state.media.delete_upload(&id).await?;
+            media.delete_upload(&id).await?;
             tracing::info!(media_id = %id, "removed a stray original from the bucket");
         }
     }
     Ok(())
 }
 
-/// One round of upkeep: orphan uploads, expired sessions, old rate-limit windows, For You
-/// rankings no page can continue, a slice of the home timelines trimmed.
-pub async fn upkeep(state: &AppState) -> Result<()> {
-    let now = state.clock.now();
-    let orphans = cleanup_orphans(state, now).await?;
-    let sessions = crate::accounts::session::prune(&state.db.write, now).await?;
-    let windows = crate::rate_limit::prune(&state.db, now - RATE_LIMIT_RETENTION).await?;
-    let rankings = crate::feeds::for_you::prune(&state.db.write, now).await?;
-    let round = now / UPKEEP_EVERY.as_millis() as Millis;
-    let timelines = crate::feeds::timeline::trim_round(&state.db, round).await?;
-    if orphans + sessions + windows + rankings + timelines > 0 {
-        tracing::info!(orphans, sessions, windows, rankings, timelines, "upkeep removed stale rows");
-    }
-    Ok(())
-}
-
-/// Background upkeep (orphan uploads, expired sessions and counters), every few minutes until
-/// the server stops (the handle is aborted).
-pub fn spawn_background(state: AppState) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        // Not at once: a starting instance has better things to do.
-        let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + MINUTE_DURATION, UPKEEP_EVERY);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            state.heartbeats.upkeep_beat();
-            ticks.tick().await;
-            match upkeep(&state).await {
-                Ok(()) => crate::metrics::job_succeeded("upkeep"),
-                Err(e) => tracing::warn!(error = %e, "background upkeep failed; retrying later"),
-            }
-        }
-    })
-}
-
-const MINUTE_DURATION: Duration = Duration::from_millis(MINUTE as u64);

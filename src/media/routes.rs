@@ -17,7 +17,7 @@ use super::storage::{is_media_id, new_media_id};
 use super::store;
 use crate::accounts::extract::CurrentUser;
 use crate::api::{Json, Path, Query};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::rate_limit::{self, Limit};

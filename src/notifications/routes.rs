@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Page, PageParams, Path, Query};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
 use crate::posts::model::Author;

@@ -15,7 +15,7 @@ use super::model::Post;
 use super::store::{self, Counter, NewPost, PostRef};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::feeds::{cache, timeline};

@@ -14,7 +14,7 @@ use super::model::{ProfileEdit, User, UserRow};
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::error::{Error, ErrorBody, Result};
 use crate::posts::{Post, hydrate};
 

@@ -10,7 +10,7 @@ use super::store;
 use crate::accounts::routes::Message;
 use crate::accounts::{ClientIp, Email};
 use crate::api::Json;
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::clock::HOUR;
 use crate::error::Result;
 use crate::rate_limit::{self, Limit};

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::accounts::CurrentUser;
 use crate::api::Page;
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::posts::Post;
 use crate::users::User;
 

@@ -230,7 +230,7 @@ async fn for_you_is_ranked_once_a_minute_for_everyone(app: TestApp) {
     assert_eq!(rankings().await, 2);
     // Upkeep removes rankings no page can continue (over an hour old), never the newest.
     app.clock.advance(Duration::from_secs(2 * 3600));
-    murmur::media::upkeep(&app.state).await.unwrap();
+    murmur::jobs::upkeep(&app.state.db, &app.state.media, app.state.clock.now()).await.unwrap();
     assert_eq!(rankings().await, 1);
     let pointers: Vec<i64> = sqlx::query_scalar("SELECT user_id FROM for_you_snapshots")
         .fetch_all(&app.state.db.read)

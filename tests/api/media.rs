@@ -497,9 +497,9 @@ async fn orphans_are_removed_after_a_day_and_attached_images_kept(app: TestApp) 
     assert_eq!(status, 200, "{body}");
 
     app.clock.advance(Duration::from_secs(23 * 3600));
-    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 0);
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 0);
     app.clock.advance(Duration::from_secs(2 * 3600));
-    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 2);
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 2);
 
     let gone = app.client.get(app.url(&format!("/objects/{orphan}"))).send().await.unwrap();
     assert_eq!(gone.status(), 404);
@@ -522,7 +522,7 @@ async fn orphans_are_removed_after_a_day_and_attached_images_kept(app: TestApp) 
         .unwrap();
     assert_eq!(rows, 0);
     // The whole upkeep round runs too (sessions and counters).
-    murmur::media::upkeep(&app.state).await.unwrap();
+    murmur::jobs::upkeep(&app.state.db, &app.state.media, app.state.clock.now()).await.unwrap();
 }
 
 async fn animated_gifs_keep_their_frames(app: TestApp) {
@@ -904,7 +904,7 @@ async fn s3_orphans_are_removed_from_the_bucket(app: TestApp, s3: S3sFs) {
     assert!(s3.key_path(&format!("uploads/{kept}")).exists());
 
     app.clock.advance(Duration::from_secs(25 * 3600));
-    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 1);
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 1);
     // ...which the cleanup removes, keeping the checked image.
     assert!(!s3.key_path(&format!("uploads/{kept}")).exists());
     assert!(!s3.key_path(&format!("uploads/{orphan}")).exists());
@@ -937,7 +937,7 @@ async fn s3_display_copies_live_in_the_bucket_and_go_with_their_image(app: TestA
     let (status, body) = set_avatar(&app, &ada, &format!("/objects/{other}")).await;
     assert_eq!(status, 200, "{body}");
     app.clock.advance(Duration::from_secs(25 * 3600));
-    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 1);
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 1);
     assert!(!s3.key_path(&format!("objects/{id}")).exists());
     for size in murmur::media::VARIANT_WIDTHS {
         assert!(!s3.key_path(&variant_key(&id, size)).exists(), "{size} px copy left in the bucket");

@@ -43,9 +43,9 @@ async fn images_let_go_of_are_removed_after_a_day_and_used_ones_kept(app: TestAp
     assert_eq!(status, 204);
 
     app.clock.advance(Duration::from_secs(23 * 3600));
-    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 0, "not yet a day old");
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 0, "not yet a day old");
     app.clock.advance(Duration::from_secs(2 * 3600));
-    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 2);
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 2);
 
     assert_eq!((served(&app, &in_deleted_post).await, served(&app, &old_avatar).await), (404, 404));
     for kept in [&in_live_post, &avatar, &header] {
@@ -56,7 +56,7 @@ async fn images_let_go_of_are_removed_after_a_day_and_used_ones_kept(app: TestAp
         .await
         .unwrap();
     assert_eq!(rows, 3);
-    assert_eq!(murmur::media::cleanup_orphans(&app.state, app.clock.now()).await.unwrap(), 0, "nothing more to remove");
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 0, "nothing more to remove");
 }
 
 both_databases!(images_let_go_of_are_removed_after_a_day_and_used_ones_kept);

@@ -1,0 +1,129 @@
+//! The background jobs of a `serve` process, started beside the server and stopped with it.
+//! Each takes only what it needs (a database, a queue, the heartbeats `/readyz` reads), and the
+//! rules they apply stay with the areas that own them (`media::cleanup_orphans`,
+//! `feeds::timeline::fan_out_chunk`, …).
+//!
+//! - upkeep, every `UPKEEP_EVERY`: orphan uploads, expired sessions, old rate-limit windows,
+//!   For You rankings no page can continue, and a slice of the home timelines trimmed;
+//! - fan-out, whenever woken and every `FAN_OUT_SWEEP`: large posts to their followers' home
+//!   timelines, one chunk (one short write transaction) at a time;
+//! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
+//!   into the database file off the writer.
+//!
+//! Fan-out chunks and trims give way to members' writes first (`db::turns`).
+
+use std::time::Duration;
+
+use tokio::task::JoinHandle;
+
+use crate::clock::{Clock, DAY, MINUTE, Millis};
+use crate::db::Db;
+use crate::error::Result;
+use crate::feeds::timeline::FanOutQueue;
+use crate::health::Heartbeats;
+use crate::media::MediaStore;
+use crate::state::AppState;
+
+/// How often upkeep runs.
+pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
+/// How often the fan-out worker looks at the queue unwoken: picks up the posts of a process
+/// that stopped before their last chunk.
+pub const FAN_OUT_SWEEP: Duration = Duration::from_secs(10);
+/// Rate-limit windows are kept this long; no limit uses a longer window.
+const RATE_LIMIT_RETENTION: Millis = DAY;
+
+/// The running jobs of one process.
+pub struct Jobs(Vec<JoinHandle<()>>);
+
+/// Starts every job of a `serve` process.
+pub fn start(state: &AppState) -> Jobs {
+    let mut jobs = vec![
+        upkeep_job(state.db.clone(), state.media.clone(), state.clock.clone(), state.heartbeats.clone()),
+        fan_out_job(state.db.clone(), state.fan_out.clone(), state.heartbeats.clone()),
+    ];
+    jobs.extend(checkpoints_job(&state.db));
+    Jobs(jobs)
+}
+
+impl Jobs {
+    /// Stops every job where it is: each round is its own transactions, so nothing is left half-written.
+    pub fn stop(self) {
+        for job in self.0 {
+            job.abort();
+        }
+    }
+}
+
+/// One round of upkeep.
+pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
+    let orphans = crate::media::cleanup_orphans(db, media, now).await?;
+    let sessions = crate::accounts::session::prune(&db.write, now).await?;
+    let windows = crate::rate_limit::prune(db, now - RATE_LIMIT_RETENTION).await?;
+    let rankings = crate::feeds::for_you::prune(&db.write, now).await?;
+    let round = now / UPKEEP_EVERY.as_millis() as Millis;
+    let timelines = crate::feeds::timeline::trim_round(db, round).await?;
+    if orphans + sessions + windows + rankings + timelines > 0 {
+        tracing::info!(orphans, sessions, windows, rankings, timelines, "upkeep removed stale rows");
+    }
+    Ok(())
+}
+
+fn upkeep_job(db: Db, media: MediaStore, clock: Clock, heartbeats: Heartbeats) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        // Not at once: a starting instance has better things to do.
+        let first = tokio::time::Instant::now() + Duration::from_millis(MINUTE as u64);
+        let mut ticks = tokio::time::interval_at(first, UPKEEP_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            heartbeats.upkeep_beat();
+            ticks.tick().await;
+            match upkeep(&db, &media, clock.now()).await {
+                Ok(()) => crate::metrics::job_succeeded("upkeep"),
+                Err(e) => tracing::warn!(error = %e, "background upkeep failed; retrying later"),
+            }
+        }
+    })
+}
+
+/// Works the fan-out queue empty whenever woken (and every `FAN_OUT_SWEEP`).
+fn fan_out_job(db: Db, queue: FanOutQueue, heartbeats: Heartbeats) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            heartbeats.fan_out_beat();
+            tokio::select! {
+                _ = queue.woken() => {}
+                _ = tokio::time::sleep(FAN_OUT_SWEEP) => {}
+            }
+            loop {
+                heartbeats.fan_out_beat();
+                db.turns.give_way().await;
+                match crate::feeds::timeline::fan_out_chunk(&db.write, &db.read, db.backend).await {
+                    Ok(true) => continue,
+                    Ok(false) => {
+                        crate::metrics::job_succeeded("fan-out");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "fan-out to home timelines failed; retrying later");
+                        break;
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// SQLite's checkpoints (`Db::checkpointing`); none on PostgreSQL.
+fn checkpoints_job(db: &Db) -> Option<JoinHandle<()>> {
+    let pool = db.checkpointing()?;
+    Some(tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(crate::db::CHECKPOINT_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            if let Err(error) = crate::db::checkpoint(&pool).await {
+                tracing::warn!(%error, "checkpoint failed; retrying");
+            }
+        }
+    }))
+}

@@ -1,0 +1,41 @@
+//! The state every handler and job can reach: the database, settings, clock, mailer, media
+//! store and the process's shared parts.
+
+use std::sync::Arc;
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::db::Db;
+use crate::mail::Mailer;
+use crate::media::MediaStore;
+
+/// Everything a handler may need; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub clock: Clock,
+    pub mailer: Mailer,
+    pub media: MediaStore,
+    /// Wakes the worker that takes large posts to their followers' timelines.
+    pub fan_out: crate::feeds::timeline::FanOutQueue,
+    /// Who ranks For You in this process (one request at a time).
+    pub for_you: crate::feeds::for_you::Ranker,
+    /// The Friends pages this process keeps ready.
+    pub feed_cache: crate::feeds::cache::FeedCache,
+    /// How requests read their session: together with the others waiting, or alone for writes.
+    pub sessions: crate::accounts::session_reads::SessionReads,
+    /// When this process's background workers last went round (`/readyz`).
+    pub heartbeats: crate::health::Heartbeats,
+}
+
+impl AppState {
+    /// The state of the handlers on the write thread: the same, but their reads (and on
+    /// PostgreSQL their writes) go through the write requests' own pool (`Db::for_writes`),
+    /// and each reads its session alone.
+    pub(crate) fn for_writes(&self) -> AppState {
+        let db = self.db.for_writes();
+        let sessions = crate::accounts::session_reads::SessionReads::alone(&db.read);
+        AppState { db, sessions, ..self.clone() }
+    }
+}
