@@ -23,6 +23,7 @@ mod proxy;
 mod reliability;
 mod seed;
 mod timeline;
+mod transfer;
 mod users;
 mod waitlist;
 mod web;
