@@ -370,7 +370,7 @@ async fn fill(conn: &mut AnyConnection, backend: Backend, file: &mut ImportFile)
     let mut done: Vec<(String, i64)> = Vec::new();
     let mut ended = false;
     let mut line_no = 1;
-    while let Some(line) = file.lines.next() {
+    for line in file.lines.by_ref() {
         line_no += 1;
         let line = line.map_err(|e| damaged(line_no, format!("cannot be read ({e})")))?;
         if ended {
