@@ -3,7 +3,7 @@
 //! backend can read.
 //!
 //! The file is JSON Lines: a header (format, source backend, schema version, each table's row
-//! count), then for each table a line naming it and its columns followed by one JSON array per
+//! count, the largest id each table has handed out), then for each table a line naming it and its columns followed by one JSON array per
 //! row, and a last line `{"end":true}` so that a file cut short is told from a whole one. Values
 //! are integers, text and null only, as everywhere in the schema (src/db/mod.rs header); a
 //! column of any other type stops the transfer instead of being copied wrong.
@@ -13,7 +13,7 @@
 //! so a row costs no bind of its own, all in one transaction: a damaged or short file, or a
 //! failed insert, leaves the target as it was.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -65,6 +65,10 @@ struct Header {
     schema_version: i64,
     exported_at: String,
     tables: Vec<TableCount>,
+    /// The largest id each table with generated ids has handed out, which can be above its
+    /// largest row's (an undone repost is deleted): the target goes on from there, so an id is
+    /// never given twice.
+    last_ids: BTreeMap<String, i64>,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -232,6 +236,7 @@ async fn write_export(db: &Db, mut out: BufWriter<File>) -> anyhow::Result<Vec<T
     for table in TABLES {
         counts.push(TableCount { table: table.to_string(), rows: count(&mut tx, table).await? });
     }
+    let last_ids = last_ids(&mut tx, db.backend).await?;
     let header = Header {
         format: FORMAT.to_string(),
         version: FORMAT_VERSION,
@@ -239,6 +244,7 @@ async fn write_export(db: &Db, mut out: BufWriter<File>) -> anyhow::Result<Vec<T
         schema_version,
         exported_at: crate::clock::to_rfc3339(crate::clock::Clock::default().now()),
         tables: counts.clone(),
+        last_ids,
     };
     write_line(&mut out, &header)?;
     for expected in &counts {
@@ -424,29 +430,84 @@ async fn fill(conn: &mut AnyConnection, backend: Backend, file: &mut ImportFile)
         }
         imported.push(Imported { table: expected.table.clone(), in_file: expected.rows, in_database });
     }
-    if backend == Backend::Postgres {
-        reset_sequences(conn).await?;
-    }
+    move_sequences(conn, backend, &file.header.last_ids).await?;
     Ok(imported)
 }
 
-/// PostgreSQL's identity columns take their next value from a sequence that explicit ids do not
-/// move: each is set to its column's largest id, so new rows get fresh ids. (SQLite moves its
-/// own on every insert.)
-async fn reset_sequences(conn: &mut AnyConnection) -> anyhow::Result<()> {
-    let serial: Vec<(String, String)> = sqlx::query_as(
-        "SELECT CAST(table_name AS TEXT), CAST(column_name AS TEXT) FROM information_schema.columns \
-         WHERE table_schema = current_schema() AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    for (table, column) in serial {
-        let sql = format!(
-            "SELECT setval(pg_get_serial_sequence($1, $2), MAX({})) FROM {}",
-            quote(&column),
-            quote(&table)
-        );
-        sqlx::query(AssertSqlSafe(sql)).bind(quote(&table)).bind(&column).execute(&mut *conn).await?;
+/// The tables' id columns whose values the database generates: PostgreSQL's identity columns
+/// (or serials), SQLite's AUTOINCREMENT tables, which keep their high-water mark in
+/// `sqlite_sequence`.
+async fn generated_ids(conn: &mut AnyConnection, backend: Backend) -> anyhow::Result<Vec<(String, String)>> {
+    let sql = match backend {
+        Backend::Sqlite => "SELECT name, 'id' FROM sqlite_sequence",
+        Backend::Postgres => {
+            "SELECT CAST(table_name AS TEXT), CAST(column_name AS TEXT) FROM information_schema.columns \
+             WHERE table_schema = current_schema() AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"
+        }
+    };
+    Ok(sqlx::query_as(sql).fetch_all(conn).await?)
+}
+
+/// The largest id handed out per table (`Header::last_ids`), where the database keeps it.
+async fn last_ids(conn: &mut AnyConnection, backend: Backend) -> anyhow::Result<BTreeMap<String, i64>> {
+    let mut last = BTreeMap::new();
+    for (table, column) in generated_ids(conn, backend).await? {
+        let id: Option<i64> = match backend {
+            Backend::Sqlite => {
+                sqlx::query_scalar("SELECT seq FROM sqlite_sequence WHERE name = $1").bind(&table).fetch_one(&mut *conn).await?
+            }
+            Backend::Postgres => {
+                sqlx::query_scalar("SELECT pg_sequence_last_value(CAST(pg_get_serial_sequence($1, $2) AS regclass))")
+                    .bind(quote(&table))
+                    .bind(&column)
+                    .fetch_one(&mut *conn)
+                    .await?
+            }
+        };
+        if let Some(id) = id {
+            last.insert(table, id);
+        }
+    }
+    Ok(last)
+}
+
+/// Explicit ids do not move PostgreSQL's sequences: each is set to its column's largest id or
+/// the source's `last_ids`, whichever is larger, so new rows get fresh ids. SQLite moves its own
+/// to the largest id on insert; it is moved on to `last_ids` where that is larger.
+async fn move_sequences(conn: &mut AnyConnection, backend: Backend, last_ids: &BTreeMap<String, i64>) -> anyhow::Result<()> {
+    match backend {
+        Backend::Sqlite => {
+            for (table, last) in last_ids {
+                let moved = sqlx::query("UPDATE sqlite_sequence SET seq = MAX(seq, $1) WHERE name = $2")
+                    .bind(last)
+                    .bind(table)
+                    .execute(&mut *conn)
+                    .await?;
+                // A table left empty has no row there yet; only AUTOINCREMENT tables may have one.
+                if moved.rows_affected() == 0 {
+                    sqlx::query(
+                        "INSERT INTO sqlite_sequence (name, seq) SELECT $2, $1 FROM sqlite_master \
+                         WHERE type = 'table' AND name = $2 AND sql LIKE '%AUTOINCREMENT%'",
+                    )
+                    .bind(last)
+                    .bind(table)
+                    .execute(&mut *conn)
+                    .await?;
+                }
+            }
+        }
+        Backend::Postgres => {
+            for (table, column) in generated_ids(conn, backend).await? {
+                // NULLIF: an empty table that never handed out an id keeps its sequence at the start.
+                let sql = format!(
+                    "SELECT setval(pg_get_serial_sequence($1, $2), NULLIF(GREATEST(MAX({}), $3), 0)) FROM {}",
+                    quote(&column),
+                    quote(&table)
+                );
+                let last = last_ids.get(&table).copied().unwrap_or(0);
+                sqlx::query(AssertSqlSafe(sql)).bind(quote(&table)).bind(&column).bind(last).execute(&mut *conn).await?;
+            }
+        }
     }
     Ok(())
 }

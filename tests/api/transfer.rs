@@ -61,8 +61,8 @@ fn text(bytes: &[u8]) -> String {
 const HOSTILE: &str = "quote \" apostrophe ' back\\slash\nnew line\ttab é 🎉 \u{2028} \\u0041 [1,\"x\"] end";
 
 /// A small seeded network, and a row or two in every table the seed leaves empty, so that every
-/// table is compared.
-async fn seeded(target: &Target) {
+/// table is compared; answers the largest post id handed out, which is a deleted post's.
+async fn seeded(target: &Target) -> i64 {
     let db = target.db().await;
     db.migrate().await.unwrap();
     let options = murmur::seed::Options {
@@ -97,7 +97,16 @@ async fn seeded(target: &Target) {
     for (table, n) in counts(&db).await {
         assert!(n > 0, "the seeded network has no {table} rows: the comparison would not cover them");
     }
+    // An undone repost is deleted: the largest id handed out is above the largest row's.
+    let gone: i64 = sqlx::query_scalar(
+        "INSERT INTO posts (author_id, content, created_at, repost_of_id) VALUES (2, '', 1, 1) RETURNING id",
+    )
+    .fetch_one(&db.write)
+    .await
+    .unwrap();
+    sqlx::query("DELETE FROM posts WHERE id = $1").bind(gone).execute(&db.write).await.unwrap();
     db.close().await;
+    gone
 }
 
 async fn counts(db: &Db) -> Vec<(String, i64)> {
@@ -137,20 +146,22 @@ async fn assert_same_rows(source: &Target, target: &Target) {
     assert!(to["users"].iter().any(|row| row.as_array().unwrap().iter().any(|v| v == HOSTILE)));
 }
 
-/// New rows after an import get fresh ids (PostgreSQL's identity sequences were moved on).
-async fn assert_new_rows_get_fresh_ids(target: &Target) {
+/// New rows after an import get fresh ids (PostgreSQL's identity sequences were moved on), also
+/// past the source's deleted last post.
+async fn assert_new_rows_get_fresh_ids(target: &Target, last_post: i64) {
     let db = target.db().await;
     let max_user: i64 = sqlx::query_scalar("SELECT MAX(id) FROM users").fetch_one(&db.read).await.unwrap();
     let (id, _) = insert_member(&db, 1, "newcomer").await;
     assert_eq!(id, max_user + 1);
     let max_post: i64 = sqlx::query_scalar("SELECT MAX(id) FROM posts").fetch_one(&db.read).await.unwrap();
+    assert!(last_post > max_post);
     let post: i64 =
         sqlx::query_scalar("INSERT INTO posts (author_id, content, created_at) VALUES ($1, 'after the move', 1) RETURNING id")
             .bind(id)
             .fetch_one(&db.write)
             .await
             .unwrap();
-    assert_eq!(post, max_post + 1);
+    assert_eq!(post, last_post + 1);
 }
 
 fn assert_imported(output: &Output, counts: &[(String, i64)]) {
@@ -186,28 +197,28 @@ async fn assert_empty(target: &Target) {
 async fn a_sqlite_network_moves_to_postgresql_row_for_row() {
     let Some(target) = Target::postgres().await else { return };
     let source = Target::sqlite();
-    seeded(&source).await;
+    let last_post = seeded(&source).await;
     let file = exported(&source).await;
 
     let output = target.murmur(&["import-db"], &file);
 
     assert_imported(&output, &counts(&source.db().await).await);
     assert_same_rows(&source, &target).await;
-    assert_new_rows_get_fresh_ids(&target).await;
+    assert_new_rows_get_fresh_ids(&target, last_post).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgresql_network_moves_to_sqlite_row_for_row() {
     let Some(source) = Target::postgres().await else { return };
     let target = Target::sqlite();
-    seeded(&source).await;
+    let last_post = seeded(&source).await;
     let file = exported(&source).await;
 
     let output = target.murmur(&["import-db"], &file);
 
     assert_imported(&output, &counts(&source.db().await).await);
     assert_same_rows(&source, &target).await;
-    assert_new_rows_get_fresh_ids(&target).await;
+    assert_new_rows_get_fresh_ids(&target, last_post).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
