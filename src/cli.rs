@@ -68,6 +68,22 @@ pub enum Command {
         #[command(flatten)]
         storage: StorageArgs,
     },
+    /// Write every table of the database to a new file, in a format either backend imports
+    /// (`import-db`): to move an instance between SQLite and PostgreSQL, or as a logical backup.
+    ExportDb {
+        /// The file to write; must not exist yet.
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+    /// Fill an empty database with a file written by `export-db`, all or nothing, and compare
+    /// each table's rows with the file's counts.
+    ImportDb {
+        /// The file `export-db` wrote.
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
     /// Fill a fresh database with a made-up, realistic network (development and benchmarks).
     Seed {
         #[command(flatten)]
@@ -207,6 +223,32 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             let db = open_db(&storage).await?;
             crate::db::backup::backup(&db, &file).await?;
             println!("backup written to {}", file.display());
+            Ok(())
+        }
+        Command::ExportDb { file, storage } => {
+            let db = open_db(&storage).await?;
+            let counts = crate::db::transfer::export(&db, &file).await?;
+            for table in &counts {
+                println!("{:<18} {:>10} rows", table.table, table.rows);
+            }
+            println!("exported to {}", file.display());
+            db.close().await;
+            Ok(())
+        }
+        Command::ImportDb { file, storage } => {
+            std::fs::create_dir_all(&storage.data_dir)?;
+            let db = Db::connect(&storage.database_url()).await?;
+            // The file is checked before the target is touched, even by its migrations.
+            let export = crate::db::transfer::ImportFile::open(&file, crate::db::transfer::latest_migration(&db))?;
+            let source = export.source_backend().to_string();
+            db.migrate().await?;
+            let imported = crate::db::transfer::import(&db, export).await?;
+            println!("{:<18} {:>10} {:>10}", "table", "in file", "imported");
+            for table in &imported {
+                println!("{:<18} {:>10} {:>10}", table.table, table.in_file, table.in_database);
+            }
+            println!("imported {} (exported from {source}); every table's rows match the file", file.display());
+            db.close().await;
             Ok(())
         }
         Command::Waitlist { command: WaitlistCommand::Invite { count, server } } => {

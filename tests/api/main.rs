@@ -25,6 +25,7 @@ mod reliability;
 mod schema_history;
 mod seed;
 mod timeline;
+mod transfer;
 mod users;
 mod waitlist;
 mod web;

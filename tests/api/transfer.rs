@@ -1,0 +1,331 @@
+//! `murmur export-db` and `murmur import-db`, run as an operator runs them (the real binary):
+//! a seeded network moves between SQLite and PostgreSQL row for row, and an import that cannot
+//! finish leaves the target as it was.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+use crate::common::{PgDatabase, insert_member};
+use murmur::db::transfer::{self, TABLES};
+use murmur::db::{Backend, Db};
+
+/// A database for one test: SQLite in a temporary directory, or a fresh PostgreSQL database.
+struct Target {
+    dir: tempfile::TempDir,
+    url: String,
+    _pg: Option<PgDatabase>,
+}
+
+impl Target {
+    fn sqlite() -> Target {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
+        Target { dir, url, _pg: None }
+    }
+
+    async fn postgres() -> Option<Target> {
+        let pg = PgDatabase::create().await?;
+        Some(Target { dir: tempfile::tempdir().unwrap(), url: pg.url.clone(), _pg: Some(pg) })
+    }
+
+    async fn db(&self) -> Db {
+        Db::connect(&self.url).await.expect("connects")
+    }
+
+    fn murmur(&self, args: &[&str], file: &Path) -> Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_murmur"))
+            .args(args)
+            .arg(file)
+            .arg("--data-dir")
+            .arg(self.dir.path())
+            .arg("--database-url")
+            .arg(&self.url)
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("the murmur binary runs")
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Text that JSON and SQL quoting must both carry unchanged.
+const HOSTILE: &str = "quote \" apostrophe ' back\\slash\nnew line\ttab é 🎉 \u{2028} \\u0041 [1,\"x\"] end";
+
+/// A small seeded network, and a row or two in every table the seed leaves empty, so that every
+/// table is compared; answers the largest post id handed out, which is a deleted post's.
+async fn seeded(target: &Target) -> i64 {
+    let db = target.db().await;
+    db.migrate().await.unwrap();
+    let options = murmur::seed::Options {
+        members: 40,
+        posts: 300,
+        seed: 11,
+        follows_per_member: 8.0,
+        image_fraction: 0.2,
+        now: Some("2026-06-01T00:00:00Z".into()),
+        quiet: true,
+        ..murmur::seed::Options::default()
+    };
+    murmur::seed::run(&db, &options).await.expect("seeds");
+    murmur::seed::start_sessions(&db, 4).await.unwrap();
+    let statements = [
+        "UPDATE users SET bio = $1 WHERE id = 1",
+        "INSERT INTO invites (code, owner_id, created_at, expires_at, used_at, used_by) VALUES ('ABCDEFGHJKLM', 1, 1, 2, 3, 2)",
+        "INSERT INTO invites (code, owner_id, created_at, expires_at) VALUES ('MLKJHGFEDCBA', NULL, 1, 2)",
+        "INSERT INTO magic_links (token_hash, email, purpose, invite_code, created_at, expires_at) \
+         VALUES ('h1', 'new@example.com', 'signup', 'ABCDEFGHJKLM', 1, 2)",
+        "INSERT INTO waitlist (email, created_at, invited_at) VALUES ('wait@example.com', 1, NULL), ('w2@example.com', 2, 3)",
+        "INSERT INTO rate_limits (key, window_start, count) VALUES ('login:127.0.0.1', 60000, 3)",
+        "INSERT INTO for_you_rankings (created_at, ranked) VALUES (5, '[3,2,1]')",
+        "INSERT INTO for_you_snapshots (user_id, ranking_id) SELECT 1, MAX(id) FROM for_you_rankings",
+        "INSERT INTO timeline_fanouts (post_id, author_id, after_follower) SELECT id, author_id, 7 FROM posts WHERE id = 1",
+    ];
+    for sql in statements {
+        let query = sqlx::query(sql);
+        let query = if sql.contains("$1") { query.bind(HOSTILE) } else { query };
+        query.execute(&db.write).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    for (table, n) in counts(&db).await {
+        assert!(n > 0, "the seeded network has no {table} rows: the comparison would not cover them");
+    }
+    // An undone repost is deleted: the largest id handed out is above the largest row's.
+    let gone: i64 = sqlx::query_scalar(
+        "INSERT INTO posts (author_id, content, created_at, repost_of_id) VALUES (2, '', 1, 1) RETURNING id",
+    )
+    .fetch_one(&db.write)
+    .await
+    .unwrap();
+    sqlx::query("DELETE FROM posts WHERE id = $1").bind(gone).execute(&db.write).await.unwrap();
+    db.close().await;
+    gone
+}
+
+async fn counts(db: &Db) -> Vec<(String, i64)> {
+    let mut counts = Vec::new();
+    for table in TABLES {
+        let n: i64 =
+            sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}"))).fetch_one(&db.read).await.unwrap();
+        counts.push((table.to_string(), n));
+    }
+    counts
+}
+
+/// Every table's rows as JSON arrays of the column values, sorted, by table.
+async fn rows(db: &Db) -> BTreeMap<String, Vec<Value>> {
+    let mut conn = db.read.acquire().await.unwrap();
+    let mut all = BTreeMap::new();
+    for table in TABLES {
+        let columns = transfer::columns(&mut conn, db.backend, table).await.unwrap();
+        let list = columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
+        let sql = match db.backend {
+            Backend::Sqlite => format!("SELECT json_array({list}) FROM {table}"),
+            Backend::Postgres => format!("SELECT CAST(json_build_array({list}) AS TEXT) FROM {table}"),
+        };
+        let texts: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).fetch_all(&mut *conn).await.unwrap();
+        let mut values: Vec<Value> = texts.iter().map(|t| serde_json::from_str(t).unwrap()).collect();
+        values.sort_by_cached_key(|v| v.to_string());
+        all.insert(table.to_string(), values);
+    }
+    all
+}
+
+async fn assert_same_rows(source: &Target, target: &Target) {
+    let (from, to) = (rows(&source.db().await).await, rows(&target.db().await).await);
+    for table in TABLES {
+        assert!(from[*table] == to[*table], "{table} differs after the import");
+    }
+    assert!(to["users"].iter().any(|row| row.as_array().unwrap().iter().any(|v| v == HOSTILE)));
+}
+
+/// New rows after an import get fresh ids (PostgreSQL's identity sequences were moved on), also
+/// past the source's deleted last post.
+async fn assert_new_rows_get_fresh_ids(target: &Target, last_post: i64) {
+    let db = target.db().await;
+    let max_user: i64 = sqlx::query_scalar("SELECT MAX(id) FROM users").fetch_one(&db.read).await.unwrap();
+    let (id, _) = insert_member(&db, 1, "newcomer").await;
+    assert_eq!(id, max_user + 1);
+    let max_post: i64 = sqlx::query_scalar("SELECT MAX(id) FROM posts").fetch_one(&db.read).await.unwrap();
+    assert!(last_post > max_post);
+    let post: i64 =
+        sqlx::query_scalar("INSERT INTO posts (author_id, content, created_at) VALUES ($1, 'after the move', 1) RETURNING id")
+            .bind(id)
+            .fetch_one(&db.write)
+            .await
+            .unwrap();
+    assert_eq!(post, last_post + 1);
+}
+
+fn assert_imported(output: &Output, counts: &[(String, i64)]) {
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{out}{}", text(&output.stderr));
+    for (table, n) in counts {
+        let line = out.lines().find(|l| l.split_whitespace().next() == Some(table)).unwrap_or_else(|| panic!("{table}: {out}"));
+        assert_eq!(line.split_whitespace().skip(1).collect::<Vec<_>>(), [n.to_string(), n.to_string()], "{out}");
+    }
+}
+
+async fn exported(source: &Target) -> PathBuf {
+    let file = source.file("export.jsonl");
+    let output = source.murmur(&["export-db"], &file);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("exported to"));
+    file
+}
+
+/// Every table of the target is empty (its schema migrated or not).
+async fn assert_empty(target: &Target) {
+    let db = target.db().await;
+    for table in TABLES {
+        let n: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
+            .fetch_one(&db.read)
+            .await
+            .ok();
+        assert!(n.unwrap_or(0) == 0, "{table} has rows after a failed import");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_network_moves_to_postgresql_row_for_row() {
+    let Some(target) = Target::postgres().await else { return };
+    let source = Target::sqlite();
+    let last_post = seeded(&source).await;
+    let file = exported(&source).await;
+
+    let output = target.murmur(&["import-db"], &file);
+
+    assert_imported(&output, &counts(&source.db().await).await);
+    assert_same_rows(&source, &target).await;
+    assert_new_rows_get_fresh_ids(&target, last_post).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgresql_network_moves_to_sqlite_row_for_row() {
+    let Some(source) = Target::postgres().await else { return };
+    let target = Target::sqlite();
+    let last_post = seeded(&source).await;
+    let file = exported(&source).await;
+
+    let output = target.murmur(&["import-db"], &file);
+
+    assert_imported(&output, &counts(&source.db().await).await);
+    assert_same_rows(&source, &target).await;
+    assert_new_rows_get_fresh_ids(&target, last_post).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_cut_short_imports_nothing() {
+    let Some(target) = Target::postgres().await else { return };
+    let source = Target::sqlite();
+    seeded(&source).await;
+    let file = exported(&source).await;
+    // Cut at the end of a line past the middle: the rows before it are inserted, then undone.
+    let whole = std::fs::read(&file).unwrap();
+    let cut = whole[..whole.len() / 2].iter().rposition(|b| *b == b'\n').unwrap() + 1;
+    let short = source.file("short.jsonl");
+    std::fs::write(&short, &whole[..cut]).unwrap();
+
+    let output = target.murmur(&["import-db"], &short);
+
+    assert!(!output.status.success());
+    let error = text(&output.stderr);
+    assert!(error.contains("ends before its last line: it was cut short"), "{error}");
+    assert!(error.contains("Nothing was imported"), "{error}");
+    assert_empty(&target).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_line_imports_nothing() {
+    let source = Target::sqlite();
+    let target = Target::sqlite();
+    seeded(&source).await;
+    let file = exported(&source).await;
+    let whole = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<&str> = whole.lines().collect();
+    let middle = lines.len() * 2 / 3;
+    assert!(lines[middle].starts_with('['));
+    lines[middle] = "[1, \"half a row";
+    let damaged = source.file("damaged.jsonl");
+    std::fs::write(&damaged, lines.join("\n") + "\n").unwrap();
+
+    let output = target.murmur(&["import-db"], &damaged);
+
+    assert!(!output.status.success());
+    let error = text(&output.stderr);
+    assert!(error.contains(&format!("line {}: not a row", middle + 1)), "{error}");
+    assert!(error.contains("the file is damaged. Nothing was imported"), "{error}");
+    assert_empty(&target).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_with_data_is_refused_and_left_as_it_was() {
+    let source = Target::sqlite();
+    let target = Target::sqlite();
+    seeded(&source).await;
+    let file = exported(&source).await;
+    let db = target.db().await;
+    db.migrate().await.unwrap();
+    insert_member(&db, 1, "already").await;
+    let before = rows(&db).await;
+    db.close().await;
+
+    let output = target.murmur(&["import-db"], &file);
+
+    assert!(!output.status.success());
+    let error = text(&output.stderr);
+    assert!(error.contains("the target database already has data (users: 1, sessions: 1)"), "{error}");
+    assert!(error.contains("Nothing was changed"), "{error}");
+    assert!(rows(&target.db().await).await == before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_of_another_schema_version_is_refused_before_the_target_is_touched() {
+    let source = Target::sqlite();
+    let target = Target::sqlite();
+    seeded(&source).await;
+    let file = exported(&source).await;
+    let whole = std::fs::read_to_string(&file).unwrap();
+    let (header, rest) = whole.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(header).unwrap();
+    let version = header["schema_version"].as_i64().unwrap();
+    header["schema_version"] = (version - 1).into();
+    let older = source.file("older.jsonl");
+    std::fs::write(&older, format!("{header}\n{rest}")).unwrap();
+
+    let output = target.murmur(&["import-db"], &older);
+
+    assert!(!output.status.success());
+    let error = text(&output.stderr);
+    assert!(error.contains(&format!("schema version {} and this murmur's is {version}", version - 1)), "{error}");
+    assert!(error.contains("import it with the murmur version that exported it"), "{error}");
+    let db = target.db().await;
+    let tables: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table'").fetch_all(&db.read).await.unwrap();
+    assert!(tables.is_empty(), "{tables:?}");
+}
+
+/// A migration that adds a table must add it to `transfer::TABLES`, or the transfer would not
+/// copy it (the commands also refuse such a database).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_copied_tables_are_every_table_of_the_schema() {
+    let mut targets = vec![Target::sqlite()];
+    targets.extend(Target::postgres().await);
+    let mut copied: Vec<String> = TABLES.iter().map(|t| t.to_string()).collect();
+    copied.sort();
+    for target in targets {
+        let db = target.db().await;
+        db.migrate().await.unwrap();
+        let mut conn = db.read.acquire().await.unwrap();
+        let mut in_schema = transfer::tables_in_schema(&mut conn, db.backend).await.unwrap();
+        in_schema.sort();
+        assert_eq!(in_schema, copied, "{:?}", db.backend);
+    }
+}
