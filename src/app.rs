@@ -50,16 +50,16 @@ pub fn router(state: AppState) -> Router {
     let reads = routes().with_state(state.clone());
     let writes = WriteThread::start(routes().with_state(state.for_writes()))
         .expect("a thread for writes can be started");
-    let turns = state.db.turns.clone();
+    let member_writes = state.db.member_writes.clone();
     let config = state.config.clone();
     let by_method = tower::service_fn(move |request: axum::extract::Request| {
-        let (reads, writes, turns) = (reads.clone(), writes.clone(), turns.clone());
+        let (reads, writes, member_writes) = (reads.clone(), writes.clone(), member_writes.clone());
         async move {
             if crate::security::is_safe_method(request.method()) {
                 tower::ServiceExt::oneshot(reads, request).await
             } else {
-                // Counted until answered: background writes give way meanwhile (`db::turns`).
-                let _in_flight = turns.enter();
+                // Counted until answered: background writes give way meanwhile (`db::member_writes`).
+                let _in_progress = member_writes.started();
                 Ok(writes.call(request).await)
             }
         }

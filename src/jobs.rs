@@ -10,7 +10,7 @@
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
 //!   into the database file off the writer.
 //!
-//! Fan-out chunks and trims give way to members' writes first (`db::turns`).
+//! Fan-out chunks and trims give way to members' writes first (`db::member_writes`).
 
 use std::time::Duration;
 
@@ -96,7 +96,7 @@ fn fan_out_job(db: Db, queue: FanOutQueue, heartbeats: Heartbeats) -> JoinHandle
             }
             loop {
                 heartbeats.fan_out_beat();
-                db.turns.give_way().await;
+                db.member_writes.wait_for_none().await;
                 match crate::feeds::timeline::fan_out_chunk(&db.write, &db.read, db.backend).await {
                     Ok(true) => continue,
                     Ok(false) => {

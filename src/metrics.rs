@@ -106,7 +106,7 @@ async fn record_states(state: &AppState) -> anyhow::Result<()> {
         gauge!("murmur_db_pool_connections", "pool" => pool, "state" => "in_use").set((size as usize).saturating_sub(idle) as f64);
         gauge!("murmur_db_pool_max_connections", "pool" => pool).set(max as f64);
     }
-    gauge!("murmur_write_requests_in_flight").set(state.db.turns.in_flight() as f64);
+    gauge!("murmur_write_requests_in_flight").set(state.db.member_writes.in_flight() as f64);
     let now = state.clock.now();
     let (queued, oldest): (i64, Option<i64>) = sqlx::query_as(
         "SELECT COUNT(*), MIN(p.created_at) FROM timeline_fanouts f JOIN posts p ON p.id = f.post_id",

@@ -16,7 +16,7 @@
 
 pub mod backup;
 pub mod transfer;
-pub mod turns;
+pub mod member_writes;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -61,8 +61,8 @@ pub struct Db {
     /// priority when the readers' is lowered (`lower_reader_priority`).
     checkpointer: Option<AnyPool>,
     pub backend: Backend,
-    /// Member write requests in flight, which background writes give way to (`turns`).
-    pub turns: turns::WriteTurns,
+    /// Member write requests in flight, which background writes wait for (`member_writes`).
+    pub member_writes: member_writes::MemberWrites,
 }
 
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -128,7 +128,7 @@ impl Db {
                     ),
                     Checkpoints::OnCommit => None,
                 };
-                Ok(Db { read, write, write_requests, checkpointer, backend, turns: Default::default() })
+                Ok(Db { read, write, write_requests, checkpointer, backend, member_writes: Default::default() })
             }
             Backend::Postgres => {
                 let pool = postgres_pool(pool_size()).connect_with(options.clone()).await?;
@@ -136,7 +136,7 @@ impl Db {
                 // on the write thread (`app::WriteThread`), so its socket is driven by that
                 // thread's runtime and not by the readers' busy one.
                 let write_requests = postgres_pool(WRITE_CONNECTIONS).connect_lazy_with(options);
-                Ok(Db { read: pool.clone(), write: pool, write_requests, checkpointer: None, backend, turns: Default::default() })
+                Ok(Db { read: pool.clone(), write: pool, write_requests, checkpointer: None, backend, member_writes: Default::default() })
             }
         }
     }

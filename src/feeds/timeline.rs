@@ -258,7 +258,7 @@ fn selection(page: Page) -> Selection {
 }
 
 /// Rows a trim deletes in one transaction: like a fan-out chunk, a few milliseconds of the
-/// writer, after which member writes may have their turn (`db::turns`).
+/// writer, after which member writes may have their turn (`db::member_writes`).
 pub const TRIM_CHUNK: i64 = 100;
 
 /// Trims the member's timeline to its newest `keep` rows once it holds more than `above`, and
@@ -277,7 +277,7 @@ pub async fn trim(db: &Db, member: i64, keep: i64, above: i64, chunk: i64) -> Re
     if over.is_none() {
         return Ok(0);
     }
-    db.turns.give_way().await;
+    db.member_writes.wait_for_none().await;
     let mut tx = db.write.begin().await?;
     let oldest_kept: Option<i64> = sqlx::query_scalar(
         "SELECT post_id FROM home_timeline WHERE member_id = $1 ORDER BY post_id DESC LIMIT 1 OFFSET $2",
@@ -293,7 +293,7 @@ pub async fn trim(db: &Db, member: i64, keep: i64, above: i64, chunk: i64) -> Re
     tx.commit().await?;
     let mut removed = 0;
     loop {
-        db.turns.give_way().await;
+        db.member_writes.wait_for_none().await;
         let done = sqlx::query(
             "DELETE FROM home_timeline WHERE member_id = $1 AND post_id IN ( \
                  SELECT post_id FROM home_timeline WHERE member_id = $1 AND post_id < $2 \

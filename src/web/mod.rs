@@ -63,7 +63,7 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         return file_response("index.html", index, "no-cache");
     }
     let is_home = path.is_empty();
-    let Document { head, picture, drawn } = first_screen(&state, &mut parts, is_home).await;
+    let FirstScreenParts { head, prepainted_shell, shows_first_posts } = first_screen(&state, &mut parts, is_home).await;
     let html = String::from_utf8_lossy(&index.data);
     let html = match html.split_once("</head>") {
         Some((before, after)) => format!("{before}{head}</head>{after}"),
@@ -75,10 +75,10 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         Some(theme) => html.replacen(THEME_INIT_TAG, &theme.tag, 1),
         None => html,
     };
-    if drawn {
+    if shows_first_posts {
         html = after_the_first_screen(&html);
     }
-    let html = html.replacen(ROOT, &format!("{picture}{ROOT}"), 1);
+    let html = html.replacen(ROOT, &format!("{prepainted_shell}{ROOT}"), 1);
     let mut response = html.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
@@ -108,13 +108,13 @@ async fn first_screen(
     state: &AppState,
     parts: &mut axum::http::request::Parts,
     is_home: bool,
-) -> Document {
+) -> FirstScreenParts {
     let current = match CurrentUser::from_request_parts(parts, state).await {
         Ok(current) => Some(current),
         Err(crate::error::Error::Unauthorized) => None,
         Err(error) => {
             tracing::warn!(?error, "the document goes without its first screen");
-            return Document::default();
+            return FirstScreenParts::default();
         }
     };
     let screen = match current {
@@ -124,11 +124,11 @@ async fn first_screen(
                 Ok(me) => me,
                 // The session outlived its member (deleted): a visitor.
                 Err(crate::error::Error::Unauthorized) => {
-                    return Document { head: data_block(&FirstScreen { me: None, feed: None }), ..Default::default() };
+                    return FirstScreenParts { head: data_block(&FirstScreen { me: None, feed: None }), ..Default::default() };
                 }
                 Err(error) => {
                     tracing::warn!(?error, "the document goes without its first screen");
-                    return Document::default();
+                    return FirstScreenParts::default();
                 }
             };
             let feed = if is_home {
@@ -149,11 +149,11 @@ async fn first_screen(
     let mut head = data_block(&screen);
     let Some(me) = &screen.me else {
         head.push_str(&CHUNKS.landing);
-        return Document { head, ..Default::default() };
+        return FirstScreenParts { head, ..Default::default() };
     };
     head.push_str(&CHUNKS.member);
     if !is_home {
-        return Document { head, picture: PREPAINT.other.clone(), drawn: false };
+        return FirstScreenParts { head, prepainted_shell: PREPAINT.other.clone(), shows_first_posts: false };
     }
     head.push_str(&CHUNKS.home);
     let feed = screen.feed.as_deref().unwrap_or_default();
@@ -163,21 +163,21 @@ async fn first_screen(
     match cards::first_cards(feed, me.id, state.clock.now(), &PREPAINT.icons) {
         Some(cards) if !PREPAINT.cards_slot.is_empty() => {
             let cards = format!(r#"<div id="{FIRST_CARDS_ID}">{cards}</div>"#);
-            Document { head, picture: PREPAINT.home.replacen(&PREPAINT.cards_slot, &cards, 1), drawn: true }
+            FirstScreenParts { head, prepainted_shell: PREPAINT.home.replacen(&PREPAINT.cards_slot, &cards, 1), shows_first_posts: true }
         }
-        _ => Document { head, picture: PREPAINT.home.clone(), drawn: false },
+        _ => FirstScreenParts { head, prepainted_shell: PREPAINT.home.clone(), shows_first_posts: false },
     }
 }
 
 /// What `first_screen` adds to index.html.
 #[derive(Default)]
-struct Document {
+struct FirstScreenParts {
     /// Before `</head>`: the data block and the preloads.
     head: String,
-    /// Before the app's root: a member's picture of the shell.
-    picture: String,
-    /// The picture shows the screen's posts (Home's first cards).
-    drawn: bool,
+    /// Before the app's root: the shell drawn in HTML for a member, shown until the app starts.
+    prepainted_shell: String,
+    /// The prepainted shell includes the screen's first posts (Home's first cards).
+    shows_first_posts: bool,
 }
 
 /// The document with its scripts fetched after what its first screen shows.

@@ -2,12 +2,9 @@
 //! trims) waits for a moment without member writes before each of its transactions.
 //!
 //! Why: on SQLite every write takes its turn at the one writer, in the order it asked. Upkeep's
-//! trims of a grown network (400 and more rows a member, one member after another) and the
-//! chunks of a popular member's post held it for many milliseconds at a time, and every like,
-//! follow or post that asked meanwhile waited behind them: on a network the benchmark had grown
-//! to 9 million timeline rows, follows with reads going on fell from 400–600 to 96–167 a
-//! second with a p99 of 116–160 ms, and with this 554–641 a second at 33–36 ms
-//! (docs/performance.md, "Members' writes first"). Giving way is bounded (`GIVE_WAY_AT_MOST`),
+//! trims of a grown network and the chunks of a popular member's post held it for many
+//! milliseconds at a time, and every like, follow or post that asked meanwhile waited behind
+//! them (docs/performance.md, "Members' writes first"). The wait is bounded (`WAIT_AT_MOST`),
 //! so background work still moves under a constant stream of writes. Counted per process, with
 //! nothing shared: on PostgreSQL several processes' background work gives way only to each
 //! one's own requests, which matters less there, where writers do not queue for one another.
@@ -19,12 +16,12 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 /// The longest a background transaction waits for a moment without member writes.
-pub const GIVE_WAY_AT_MOST: Duration = Duration::from_millis(50);
+pub const WAIT_AT_MOST: Duration = Duration::from_millis(50);
 
-/// The member write requests this process is serving (`enter`), which background writes wait
-/// for (`give_way`).
+/// The member write requests this process is serving (`started`), which background writes wait
+/// for (`wait_for_none`).
 #[derive(Clone, Default)]
-pub struct WriteTurns(Arc<Inner>);
+pub struct MemberWrites(Arc<Inner>);
 
 #[derive(Default)]
 struct Inner {
@@ -33,9 +30,9 @@ struct Inner {
 }
 
 /// One member write request in flight, until dropped.
-pub struct InFlight(Arc<Inner>);
+pub struct WriteInProgress(Arc<Inner>);
 
-impl Drop for InFlight {
+impl Drop for WriteInProgress {
     fn drop(&mut self) {
         if self.0.in_flight.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.0.idle.notify_waiters();
@@ -43,21 +40,21 @@ impl Drop for InFlight {
     }
 }
 
-impl WriteTurns {
+impl MemberWrites {
     /// Member write requests in flight now (`/metrics`).
     pub fn in_flight(&self) -> usize {
         self.0.in_flight.load(Ordering::Relaxed)
     }
 
     /// Counts a member's write request until the answer is dropped.
-    pub fn enter(&self) -> InFlight {
+    pub fn started(&self) -> WriteInProgress {
         self.0.in_flight.fetch_add(1, Ordering::AcqRel);
-        InFlight(self.0.clone())
+        WriteInProgress(self.0.clone())
     }
 
-    /// Waits until no member write request is in flight, or `GIVE_WAY_AT_MOST` has passed.
-    pub async fn give_way(&self) {
-        let deadline = tokio::time::Instant::now() + GIVE_WAY_AT_MOST;
+    /// Waits until no member write request is in flight, or `WAIT_AT_MOST` has passed.
+    pub async fn wait_for_none(&self) {
+        let deadline = tokio::time::Instant::now() + WAIT_AT_MOST;
         loop {
             // Created before the count is read: `notify_waiters` reaches a `Notified` from its
             // creation on, so a request ending between the two is not missed.
@@ -78,17 +75,17 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn background_work_waits_for_the_writes_in_flight() {
-        let turns = WriteTurns::default();
+        let writes = MemberWrites::default();
         // Nothing in flight: no wait at all.
         let start = tokio::time::Instant::now();
-        turns.give_way().await;
+        writes.wait_for_none().await;
         assert_eq!(start.elapsed(), Duration::ZERO);
 
-        let first = turns.enter();
-        let second = turns.enter();
+        let first = writes.started();
+        let second = writes.started();
         let waiting = tokio::spawn({
-            let turns = turns.clone();
-            async move { turns.give_way().await }
+            let writes = writes.clone();
+            async move { writes.wait_for_none().await }
         });
         tokio::time::sleep(Duration::from_millis(10)).await;
         drop(first);
@@ -101,10 +98,10 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn background_work_waits_no_longer_than_its_bound() {
-        let turns = WriteTurns::default();
-        let _endless = turns.enter();
+        let writes = MemberWrites::default();
+        let _endless = writes.started();
         let start = tokio::time::Instant::now();
-        turns.give_way().await;
-        assert_eq!(start.elapsed(), GIVE_WAY_AT_MOST);
+        writes.wait_for_none().await;
+        assert_eq!(start.elapsed(), WAIT_AT_MOST);
     }
 }
