@@ -29,10 +29,10 @@ pub async fn hit(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -
 ///
 /// Why: every time a connection goes back to its pool sqlx spawns a task that pings it (one
 /// more round trip), and on SQLite each acquisition of the one writer queues behind every other
-/// write. Measured on SQLite with reads going on, a post's count and its transaction each
-/// waited for the writer (p50 4.6 and 3.7 ms) while the transaction itself held it for about
-/// 1 ms (docs/performance.md, "One turn at the writer per write"): one acquisition instead of
-/// two takes a count's round trip, a ping's and a queue's turn off every like, follow and post.
+/// write: a post's count and its transaction each waited for the writer longer than the
+/// transaction held it (docs/performance.md, "One turn at the writer per write"). One
+/// acquisition instead of two takes a count's round trip, a ping's and a queue's turn off
+/// every like, follow and post.
 pub async fn hit_then_write(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -> Result<PoolConnection<Any>> {
     let asked = std::time::Instant::now();
     let mut writer = db.write.acquire().await?;

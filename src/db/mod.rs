@@ -115,9 +115,8 @@ impl Db {
                 // WAL is a property of the database file; set it once on the writer.
                 write.execute("PRAGMA journal_mode = WAL").await?;
                 // A checkpoint that falls behind lets the log grow, and every reader and the
-                // writer slow down with it: measured with the readers below the writer, posts
-                // right after a burst of follows had a p99 of 139–174 ms with the checkpoints
-                // on a reading connection (docs/performance.md).
+                // writer slow down with it: checkpoints get a connection of their own, which
+                // keeps the caller's priority (docs/performance.md, "Checkpoints off the writer").
                 let checkpointer = match checkpoints {
                     Checkpoints::Background => Some(
                         sqlite_pool(1, Checkpoints::OnCommit)
@@ -146,12 +145,9 @@ impl Db {
     /// PostgreSQL their writes too (on SQLite every write goes to the one writer).
     ///
     /// Why: the readers' pool has `pool_size()` connections, and under a full reading load
-    /// every one of them is taken with more requests waiting (26 reading connections against 8
-    /// in the benchmark's mixed-writes row). A like waited in that queue for its session, for
-    /// its transaction (PostgreSQL) and for its answer (docs/performance.md). On PostgreSQL,
-    /// with a pool of their own, the mixed-writes row's writes went from 104–108 to 155–156 a
-    /// second and their p50 from 54–56 to 37 ms on a busy machine (p99 92–113 → 87–100 ms: the
-    /// CPU is the limit there).
+    /// every one of them is taken with more requests waiting. A like waited in that queue for
+    /// its session, for its transaction (PostgreSQL) and for its answer; with a pool of their
+    /// own, writes are served beside the readers (docs/performance.md).
     pub fn for_writes(&self) -> Db {
         let write = match self.backend {
             Backend::Sqlite => self.write.clone(),
@@ -246,14 +242,12 @@ pub const READERS_NICE: i32 = 5;
 /// thread, which opens the writer's connection and starts the write thread
 /// (`app::WriteThread`), keeps its priority.
 ///
-/// Why: SQLite has one writer, and every write waits its turn on it, statement by statement
-/// (6–10 a write). Under a full reading load the 2 cores are shared by every reader's worker
-/// thread, and each of the writer's wake-ups waited in the same run queue. With the readers
-/// five nice levels below (a third of the writer's CPU weight), the writes' p99 with reads
-/// going on went from a median of 64.7 to 42.0 ms over nine runs each, with 1.6 times the
-/// writes a second; reads alone are as fast as before, reads beside writes give up what the
-/// writes gain (docs/performance.md, "The readers below the writer"). An unprivileged process may always lower a thread's priority;
-/// if the system refuses, the thread stays as it was.
+/// Why: SQLite has one writer, and every write waits its turn on it, statement by statement.
+/// Under a full reading load the cores are shared by every reader's worker thread, and each of
+/// the writer's wake-ups waits in the same run queue. With the readers five nice levels below
+/// (a third of the writer's CPU weight) writes keep their pace beside reads; reads alone are as
+/// fast as before (docs/performance.md, "The readers below the writer"). An unprivileged
+/// process may always lower a thread's priority; if the system refuses, the thread stays as it was.
 pub fn lower_reader_priority() {
     // Relative to the main thread (its id is the process id), not to this thread: a thread
     // started by an already lowered one (a blocking-pool thread) would otherwise go lower again.
@@ -271,10 +265,8 @@ pub fn lower_reader_priority() {
 /// round trips of every statement (on SQLite, trips to the connection's worker thread;
 /// docs/performance.md).
 /// Connections the readers' pool opens at most (SQLite's readers; PostgreSQL's shared pool):
-/// four per core. More only adds waiting: on PostgreSQL with 2 cores, 16 connections gave the
-/// Friends feed a p99 of 41 ms at 32 concurrent requests, 8 gave 21 ms at the same throughput
-/// (the database's backends and the server's threads competing for the same cores;
-/// docs/performance.md). A PostgreSQL server's `max_connections` must allow this plus
+/// four per core. More only adds waiting: the database's backends and the server's threads
+/// compete for the same cores (docs/performance.md). A PostgreSQL server's `max_connections` must allow this plus
 /// `WRITE_CONNECTIONS` per `murmur serve` process.
 fn pool_size() -> u32 {
     (4 * cores() as u32).clamp(4, 64)
@@ -311,9 +303,8 @@ fn postgres_pool(size: u32) -> AnyPoolOptions {
                 // plans it again for each run's values whenever its one generic plan's estimate
                 // looks dearer than the plans it made for the values so far, which each
                 // connection judges from its own runs. A list of posts (`posts::hydrate`) takes
-                // 1.5–3 ms to plan and under 1 ms to run: on a network grown by the benchmark's
-                // writes, planning it on every run held the Friends feed at a fifth of its speed
-                // (0.05 of `/healthz` against 0.25; docs/performance.md). The statements here are
+                // longer to plan than to run, so planning it on every run held the Friends feed
+                // at a fraction of its speed (docs/performance.md). The statements here are
                 // driven by indexes on ids and bounded by limits, so one plan serves every
                 // value: with generic plans no read of the benchmark got slower.
                 conn.execute("SET plan_cache_mode = force_generic_plan").await?;
@@ -333,9 +324,8 @@ fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
                 // synchronous=NORMAL in WAL mode: a commit survives the process being killed
                 // (it is in the WAL file); only an OS crash or power loss can lose the last
                 // commits, never the database's consistency. See docs/operations.md.
-                // No mmap_size: measured on the feed (docs/performance.md), a 256 MiB map saved
-                // ~10% CPU, within the noise, and put every touched page in each connection's
-                // mapping into the process's RSS (300 MB on 100,000 posts).
+                // No mmap_size: a map saved little CPU on the feed and put every touched page of
+                // each connection's mapping into the process's RSS (docs/performance.md).
                 conn.execute(
                     "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
                      PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; \
