@@ -24,14 +24,14 @@ function CopyButton({ code }: { code: string }) {
       variant="outline"
       size="sm"
       aria-label={copied ? 'Copied' : `Copy invite code ${code}`}
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(code)
-          setCopied(true)
-          toast({ title: 'Copied', description: `Invite code ${code} copied to your clipboard.` })
-        } catch {
-          toast({ title: 'Error', description: 'Could not copy the code.', variant: 'destructive' })
-        }
+      onClick={() => {
+        navigator.clipboard.writeText(code).then(
+          () => {
+            setCopied(true)
+            toast({ title: 'Copied', description: `Invite code ${code} copied to your clipboard.` })
+          },
+          () => toast({ title: 'Error', description: 'Could not copy the code.', variant: 'destructive' }),
+        )
       }}
     >
       {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}

@@ -27,7 +27,9 @@ const DEFAULT_POLL_HOURS = 24
 function useAttachedImages() {
   const [images, setImages] = React.useState<Attached[]>([])
   const current = React.useRef(images)
-  current.current = images
+  React.useEffect(() => {
+    current.current = images
+  }, [images])
   React.useEffect(() => () => current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl)), [])
   // Object URLs are made and let go here, outside the state updates (which React may run twice).
   return {
@@ -54,10 +56,9 @@ interface ComposerProps {
   variant?: 'inline' | 'dialog'
   replyToId?: number | null
   onPosted?: () => void
-  autoFocus?: boolean
 }
 
-export function Composer({ variant = 'inline', replyToId = null, onPosted, autoFocus }: ComposerProps) {
+export function Composer({ variant = 'inline', replyToId = null, onPosted }: ComposerProps) {
   const id = React.useId()
   const { data: user } = useCurrentUser()
   const [content, setContent] = React.useState('')
@@ -149,7 +150,6 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
           placeholder={label}
           aria-describedby={`${id}-counter`}
           aria-invalid={tooLong || undefined}
-          autoFocus={autoFocus}
           className="border-0 px-0 text-lg shadow-none focus-visible:ring-0 focus-visible:ring-offset-0"
         />
 
@@ -157,6 +157,7 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Attached images">
             {attached.images.map((image, index) => (
               <li key={image.uploadUrl} className="relative">
+                {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- it names the attachment by position, as the remove button does */}
                 <img
                   src={image.previewUrl}
                   alt={`Attached image ${index + 1}`}
