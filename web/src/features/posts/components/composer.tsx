@@ -4,6 +4,7 @@ import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
+import { Field } from '@/components/ui/field'
 import { FieldError } from '@/components/ui/field-error'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
@@ -185,28 +186,34 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
           >
             <legend className="px-1 text-sm font-medium">Poll</legend>
             {pollOptions.map((option, index) => (
-              <div key={index} className="grid gap-1">
-                <div className="flex items-center gap-2">
-                  <Input
-                    value={option}
-                    onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
-                    placeholder={`Option ${index + 1}`}
-                    aria-label={`Option ${index + 1}`}
-                    aria-invalid={poll.options[index] ? true : undefined}
-                    aria-describedby={poll.options[index] ? `${id}-option-${index}-error` : undefined}
-                  />
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
-                    aria-label={`Remove option ${index + 1}`}
-                    onClick={() => removeOption(index)}
-                  >
-                    <X aria-hidden="true" />
-                  </Button>
-                </div>
-                <FieldError id={`${id}-option-${index}-error`}>{poll.options[index]}</FieldError>
-              </div>
+              <Field
+                key={index}
+                id={`${id}-option-${index}`}
+                label={`Option ${index + 1}`}
+                labelClassName="sr-only"
+                error={poll.options[index]}
+                className="gap-1"
+              >
+                {(control) => (
+                  <div className="flex items-center gap-2">
+                    <Input
+                      {...control}
+                      value={option}
+                      onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
+                      placeholder={`Option ${index + 1}`}
+                    />
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Remove option ${index + 1}`}
+                      onClick={() => removeOption(index)}
+                    >
+                      <X aria-hidden="true" />
+                    </Button>
+                  </div>
+                )}
+              </Field>
             ))}
             <FieldError id={`${id}-poll-error`}>{poll.poll}</FieldError>
             {pollOptions.length < MAX_POLL_OPTIONS && (

@@ -1,9 +1,8 @@
 import * as React from 'react'
 import { Button } from '@/components/ui/button'
-import { FieldError } from '@/components/ui/field-error'
+import { Field } from '@/components/ui/field'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
@@ -68,52 +67,28 @@ function ProfileForm({ user, onClose }: { user: User; onClose: () => void }) {
 
   return (
     <form onSubmit={handleSubmit} className="grid gap-4">
-      <div className="grid gap-2">
-        <Label htmlFor="profile-display-name">Display Name</Label>
+      <Field id="profile-display-name" label="Display Name" error={problems.displayName}>
+        <Input value={displayName} onChange={(e) => setDisplayName(e.target.value)} autoComplete="name" required />
+      </Field>
+      {/* The count is the server's: characters (code points) of the trimmed text. */}
+      <Field
+        id="profile-bio"
+        label="Bio"
+        hint={`${bioLength}/${BIO_MAX_LENGTH}`}
+        hintClassName={cn('text-right', problems.bio && 'font-semibold text-destructive')}
+        error={problems.bio}
+      >
+        <Textarea rows={3} value={bio} onChange={(e) => setBio(e.target.value)} />
+      </Field>
+      <Field id="profile-website" label="Website" error={problems.website}>
         <Input
-          id="profile-display-name"
-          value={displayName}
-          onChange={(e) => setDisplayName(e.target.value)}
-          autoComplete="name"
-          required
-          aria-invalid={problems.displayName ? true : undefined}
-          aria-describedby={problems.displayName ? 'profile-display-name-error' : undefined}
-        />
-        <FieldError id="profile-display-name-error">{problems.displayName}</FieldError>
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="profile-bio">Bio</Label>
-        <Textarea
-          id="profile-bio"
-          rows={3}
-          value={bio}
-          onChange={(e) => setBio(e.target.value)}
-          aria-invalid={problems.bio ? true : undefined}
-          aria-describedby={problems.bio ? 'profile-bio-count profile-bio-error' : 'profile-bio-count'}
-        />
-        {/* Counted as the server counts: characters (code points) of the trimmed text. */}
-        <p
-          id="profile-bio-count"
-          className={cn('text-right text-xs', problems.bio ? 'font-semibold text-destructive' : 'text-muted-foreground')}
-        >
-          {bioLength}/{BIO_MAX_LENGTH}
-        </p>
-        <FieldError id="profile-bio-error">{problems.bio}</FieldError>
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="profile-website">Website</Label>
-        <Input
-          id="profile-website"
           type="url"
           value={website}
           onChange={(e) => setWebsite(e.target.value)}
           placeholder="https://example.com"
           autoComplete="url"
-          aria-invalid={problems.website ? true : undefined}
-          aria-describedby={problems.website ? 'profile-website-error' : undefined}
         />
-        <FieldError id="profile-website-error">{problems.website}</FieldError>
-      </div>
+      </Field>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onClose}>
           Cancel
