@@ -19,7 +19,7 @@ import {
 } from './support/browser'
 import { fixtureHandler } from './support/fixtures'
 import { expectFailures } from './support/guard'
-import { makePng } from './support/png'
+import { makePng } from './support/png.mjs'
 import { startStaticServer } from './support/static-server'
 
 let browser: Browser
