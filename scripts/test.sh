@@ -15,7 +15,7 @@ SERVICES="${MURMUR_TEST_SERVICES:-$HOME/.cache/murmur/test-services}"
 
 bash scripts/install-test-deps.sh
 
-echo "== web: type check and component tests"
+echo "== web: type check, lint and component tests"
 npm --prefix web test
 
 echo "== web: production build"

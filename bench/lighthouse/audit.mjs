@@ -3,22 +3,14 @@
 // reports, and exits 1 when a median misses its target. Started by run.sh (see ./run.sh --help).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { deflateSync } from 'node:zlib'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig } from 'lighthouse'
+// Shared with the browser tests: one set of chromium switches, one PNG maker.
+import { CHROMIUM_ARGS } from '../../web/e2e/support/chromium-args.mjs'
+import { makePng } from '../../web/e2e/support/png.mjs'
 
 const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 95 }
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
-// What STACK.md says Debian's chromium needs here; no extensions or updates may reach the network.
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
 function parseArgs(argv) {
   const options = { url: '', sessions: '', runs: 3, out: '', desktop: false, imagePosts: 20 }
@@ -57,50 +49,6 @@ async function call(base, session, method, path, body) {
   const response = await fetch(new URL(path, base), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
   return response.status === 204 ? undefined : response.json()
-}
-
-// A PNG made here (gradient and stripes), so the benchmark needs no image files or libraries.
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-function crc32(buffer) {
-  let crc = 0xffffffff
-  for (const byte of buffer) crc = crcTable[(crc ^ byte) & 0xff] ^ (crc >>> 8)
-  return (crc ^ 0xffffffff) >>> 0
-}
-function pngChunk(type, data) {
-  const length = Buffer.alloc(4)
-  length.writeUInt32BE(data.length)
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-  const crc = Buffer.alloc(4)
-  crc.writeUInt32BE(crc32(body))
-  return Buffer.concat([length, body, crc])
-}
-function makePng(width, height, hue) {
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(height, 4)
-  header[8] = 8
-  header[9] = 2
-  const rows = []
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3)
-    for (let x = 0; x < width; x++) {
-      const stripe = ((x + y) >> 5) & 1 ? 30 : 0
-      row[1 + x * 3] = (hue + Math.round((x / width) * 200) + stripe) & 0xff
-      row[2 + x * 3] = Math.round((y / height) * 180) + stripe
-      row[3 + x * 3] = (255 - hue) & 0xff
-    }
-    rows.push(row)
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ])
 }
 
 // Landscape, portrait and square photos: the feed must hold its layout whatever their shape.
@@ -142,7 +90,7 @@ async function writeImagePosts(base, viewer, authors, count) {
 }
 
 async function audit(url, cookie, options, chromePath) {
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS })
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROMIUM_ARGS })
   try {
     const flags = { port: chrome.port, output: ['html', 'json'], logLevel: 'error', onlyCategories: CATEGORIES }
     if (cookie) flags.extraHeaders = { Cookie: cookie }

@@ -9,7 +9,7 @@ import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwrigh
 import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot } from './support/browser'
 import { expectFailures } from './support/guard'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
-import { makePng } from './support/png'
+import { makePng } from './support/png.mjs'
 
 if (!hasMurmur) console.warn(`\nSKIPPED the first-cards test: no server binary at ${MURMUR_BIN}.\n`)
 

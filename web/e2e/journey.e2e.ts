@@ -14,7 +14,7 @@ import {
 } from './support/browser'
 import { expectFailures } from './support/guard'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
-import { makePng } from './support/png'
+import { makePng } from './support/png.mjs'
 
 if (!hasMurmur) {
   console.warn(

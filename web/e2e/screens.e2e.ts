@@ -19,7 +19,7 @@ import {
 } from './support/browser'
 import { fixtureHandler } from './support/fixtures'
 import { expectFailures } from './support/guard'
-import { makePng } from './support/png'
+import { makePng } from './support/png.mjs'
 import { startStaticServer } from './support/static-server'
 
 let browser: Browser
@@ -338,9 +338,9 @@ describe('what members meet every day', () => {
       await page.getByRole('heading', { name: 'The human network' }).waitFor()
       const href = await page.locator('link[rel="manifest"]').getAttribute('href')
       expect(href).toBe('/manifest.webmanifest')
-      const manifest = await (await context.request.get(`${site.url}${href}`)).json()
+      const manifest = (await (await context.request.get(`${site.url}${href}`)).json()) as { icons: { src: string; sizes: string }[] }
       expect(manifest).toMatchObject({ name: 'Murmur', display: 'standalone', start_url: '/', theme_color: '#6d28d9' })
-      for (const icon of manifest.icons as { src: string; sizes: string }[]) {
+      for (const icon of manifest.icons) {
         const response = await context.request.get(`${site.url}${icon.src}`)
         expect(response.headers()['content-type']).toBe('image/png')
         expect((await response.body()).length).toBeGreaterThan(1000)

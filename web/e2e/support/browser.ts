@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { CHROMIUM_ARGS } from './chromium-args.mjs'
 import { watchContext } from './guard'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -15,15 +16,7 @@ export const PHONE = { width: 360, height: 740 }
 const LAUNCH = {
   executablePath: CHROMIUM,
   headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  args: CHROMIUM_ARGS,
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -26,12 +26,16 @@ export function AppRoutes() {
   const queryClient = useQueryClient()
   const isMember = Boolean(me.data)
   // A member opening Home: the shell, Home's chunk and Home's first posts all at once.
-  React.useEffect(() => {
-    if (!isMember || location !== '/') return
+  // Once a member is known, for the screen shown then (not again on later navigation).
+  const preloadHome = React.useEffectEvent(() => {
+    if (location !== '/') return
     void loadMemberRoutes()
     void loadHome()
     void queryClient.prefetchInfiniteQuery(feedQueryOptions())
-  }, [isMember]) // once a member is known: for the screen the app opened on
+  })
+  React.useEffect(() => {
+    if (isMember) preloadHome()
+  }, [isMember])
 
   if (location === '/auth/verify') {
     return (

@@ -19,7 +19,7 @@ export class ApiError extends Error {
     try {
       const parsed: unknown = JSON.parse(this.body)
       if (parsed && typeof parsed === 'object' && 'message' in parsed) {
-        const message = (parsed as { message: unknown }).message
+        const message = parsed.message
         if (typeof message === 'string' && message) return message
       }
     } catch {

@@ -14,9 +14,21 @@ type Handler = (url: string, init: RequestInit) => Response | Promise<Response>
 
 /** Replaces fetch with a handler and returns the mock so tests can read the calls. */
 export function mockFetch(handler: Handler) {
-  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => handler(String(input), init))
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => handler(urlOf(input), init))
   vi.stubGlobal('fetch', fn)
   return fn
+}
+
+/** The address a fetch call asked for, whichever form it was given in. */
+export function urlOf(input: RequestInfo | URL): string {
+  if (typeof input === 'string') return input
+  return input instanceof URL ? input.href : input.url
+}
+
+/** The JSON a fetch call sent (the API client always sends a string). */
+export function jsonBody(init: RequestInit | undefined): unknown {
+  if (typeof init?.body !== 'string') throw new Error('expected a JSON string body')
+  return JSON.parse(init.body)
 }
 
 export function json(body: unknown, status = 200): Response {

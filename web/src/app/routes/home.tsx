@@ -1,42 +1,10 @@
 import type * as React from 'react'
-import { Button } from '@/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { useCurrentUser } from '@/features/auth/api/get-user'
-import { useFeed } from '@/features/posts/api/get-feed'
-import { useForYou } from '@/features/posts/api/get-for-you'
 import { Composer } from '@/features/posts/components/composer'
-import { PostList } from '@/features/posts/components/post-list'
+import { ForYouFeed, FriendsFeed } from '@/features/posts/components/home-feeds'
 import { PageHeader } from './page-header'
-
-function FriendsFeed({ currentUserId }: { currentUserId: number }) {
-  const feed = useFeed()
-  return (
-    <PostList
-      query={feed}
-      currentUserId={currentUserId}
-      empty={<p>No posts from people you follow yet. Try following some users!</p>}
-    />
-  )
-}
-
-function ForYouFeed({ currentUserId }: { currentUserId: number }) {
-  const feed = useForYou()
-  return (
-    <PostList
-      query={feed}
-      currentUserId={currentUserId}
-      empty={
-        <div className="flex flex-col items-center gap-3">
-          <p>No posts to show. Check back later for fresh content!</p>
-          <Button variant="outline" onClick={() => void feed.refetch()} disabled={feed.isFetching}>
-            Refresh
-          </Button>
-        </div>
-      }
-    />
-  )
-}
 
 /** Home's title bar. */
 export function HomeHeader() {

@@ -1,44 +1,13 @@
-import * as React from 'react'
-import { Check, Copy, Ticket } from 'lucide-react'
+import { Check, Ticket } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
-import { toast } from '@/components/ui/use-toast'
 import { shortDate } from '@/lib/utils'
 import type { Invite } from '@/lib/types'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useCreateInvite } from '@/features/invites/api/create-invite'
 import { useInvites } from '@/features/invites/api/get-invites'
+import { CopyInviteButton } from '@/features/invites/components/copy-invite-button'
 import { PageHeader } from './page-header'
-
-export const COPIED_MS = 2000
-
-function CopyButton({ code }: { code: string }) {
-  const [copied, setCopied] = React.useState(false)
-  React.useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), COPIED_MS)
-    return () => clearTimeout(timer)
-  }, [copied])
-  return (
-    <Button
-      variant="outline"
-      size="sm"
-      aria-label={copied ? 'Copied' : `Copy invite code ${code}`}
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(code)
-          setCopied(true)
-          toast({ title: 'Copied', description: `Invite code ${code} copied to your clipboard.` })
-        } catch {
-          toast({ title: 'Error', description: 'Could not copy the code.', variant: 'destructive' })
-        }
-      }}
-    >
-      {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
-      {copied ? 'Copied' : 'Copy'}
-    </Button>
-  )
-}
 
 const isActive = (invite: Invite) => !invite.isUsed && new Date(invite.expiresAt).getTime() > Date.now()
 
@@ -96,7 +65,7 @@ export default function InvitesRoute() {
                         <p className="font-mono text-lg tracking-wider break-all">{invite.code}</p>
                         <p className="text-xs text-muted-foreground">Expires {shortDate(invite.expiresAt)}</p>
                       </div>
-                      <CopyButton code={invite.code} />
+                      <CopyInviteButton code={invite.code} />
                     </li>
                   ))}
                 </ul>

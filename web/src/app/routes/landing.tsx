@@ -3,27 +3,13 @@ import { Button } from '@/components/ui/button'
 import { Logo } from '@/components/logo'
 import { WaitlistForm } from '@/features/auth/components/waitlist-form'
 import { Deferred } from '@/components/ui/deferred'
+import { usePrefersReducedMotion } from '@/lib/use-prefers-reduced-motion'
 
 // The login dialog is not part of the landing page's first screen: its code loads after it
 // (or at once, when the page opens with the dialog).
 const LoginDialog = React.lazy(() =>
   import('@/features/auth/components/login-dialog').then((module) => ({ default: module.LoginDialog })),
 )
-
-function usePrefersReducedMotion(): boolean {
-  const query = '(prefers-reduced-motion: reduce)'
-  const [reduced, setReduced] = React.useState(
-    () => typeof window.matchMedia === 'function' && window.matchMedia(query).matches,
-  )
-  React.useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return
-    const list = window.matchMedia(query)
-    const onChange = () => setReduced(list.matches)
-    list.addEventListener?.('change', onChange)
-    return () => list.removeEventListener?.('change', onChange)
-  }, [])
-  return reduced
-}
 
 const stats = [
   { value: '100%', label: 'Human' },

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { aUser, json, mockFetch, renderWithProviders, urlOf } from '@/test/test-utils'
 import VerifyRoute from './verify'
 
 afterEach(() => {
@@ -37,7 +37,7 @@ describe('the verification screen', () => {
     const fetch = mockFetch(() => json(aUser))
     visit('?token=abc&invite=CODE12345678')
     expect(await screen.findByRole('heading', { name: 'Success!' })).toBeInTheDocument()
-    const verifyCalls = fetch.mock.calls.filter(([url]) => String(url).startsWith('/api/auth/verify'))
+    const verifyCalls = fetch.mock.calls.filter(([url]) => urlOf(url).startsWith('/api/auth/verify'))
     expect(verifyCalls).toHaveLength(1)
     expect(verifyCalls[0]?.[0]).toBe('/api/auth/verify?token=abc&invite=CODE12345678')
     expect(window.location.pathname).toBe('/auth/verify')

@@ -5,6 +5,7 @@ import { CheckCircle2, Loader2, XCircle } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Logo } from '@/components/logo'
 import { ApiError } from '@/lib/api-client'
+import { authKeys } from '@/features/auth/api/keys'
 import { verifyMagicLink } from '@/features/auth/api/verify'
 
 export const VERIFY_REDIRECT_MS = 1500
@@ -35,8 +36,8 @@ export default function VerifyRoute() {
     started.current = true
     verifyMagicLink(token, params.get('invite'))
       .then(async (user) => {
-        queryClient.setQueryData(['auth', 'me'], user)
-        await queryClient.invalidateQueries({ queryKey: ['auth'] })
+        queryClient.setQueryData(authKeys.me(), user)
+        await queryClient.invalidateQueries({ queryKey: authKeys.all })
         setState({ kind: 'success' })
         setTimeout(() => navigate('/', { replace: true }), VERIFY_REDIRECT_MS)
       })

@@ -2,7 +2,7 @@ import * as React from 'react'
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { json, jsonBody, mockFetch, renderWithProviders } from '@/test/test-utils'
 import { LoginDialog } from './login-dialog'
 
 function Harness() {
@@ -92,7 +92,7 @@ describe('the login dialog', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Send magic link' }))
     expect(await screen.findByText('Invalid or expired invite code')).toBeInTheDocument()
     expect(fetch.mock.calls[0]?.[0]).toBe('/api/auth/request-magic-link')
-    expect(JSON.parse(String(fetch.mock.calls[0]?.[1]?.body))).toEqual({ email: 'ada@example.com', inviteCode: 'ABCDEFGHIJKL' })
+    expect(jsonBody(fetch.mock.calls[0]?.[1])).toEqual({ email: 'ada@example.com', inviteCode: 'ABCDEFGHIJKL' })
     expect(screen.getByRole('button', { name: 'Send magic link' })).toBeEnabled()
   })
 })

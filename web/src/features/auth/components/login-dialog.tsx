@@ -3,7 +3,7 @@ import { MailCheck } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
+import { Field } from '@/components/ui/field'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
 import { useRequestLoginLink } from '../api/request-login-link'
@@ -118,34 +118,30 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
         ) : (
           <form className="grid gap-4" onSubmit={handleSubmit} noValidate>
             {mode === 'signup' && (
-              <div className="grid gap-2">
-                <Label htmlFor="invite-code">Invite code</Label>
+              <Field
+                id="invite-code"
+                label="Invite code"
+                hint="Murmur is invite-only. Get an invite code from a friend who is already a member."
+              >
                 <Input
-                  id="invite-code"
                   value={inviteCode}
                   onChange={(e) => setInviteCode(e.target.value.toUpperCase())}
                   placeholder="A1B2C3D4E5F6"
                   autoComplete="off"
                   autoCapitalize="characters"
                   spellCheck={false}
-                  aria-describedby="invite-code-hint"
                 />
-                <p id="invite-code-hint" className="text-xs text-muted-foreground">
-                  Murmur is invite-only. Get an invite code from a friend who is already a member.
-                </p>
-              </div>
+              </Field>
             )}
-            <div className="grid gap-2">
-              <Label htmlFor="login-email">Email</Label>
+            <Field id="login-email" label="Email">
               <Input
-                id="login-email"
                 type="email"
                 value={email}
                 onChange={(e) => setEmail(e.target.value)}
                 placeholder="you@example.com"
                 autoComplete="email"
               />
-            </div>
+            </Field>
             <Button type="submit" disabled={pending}>
               {pending ? 'Sending...' : 'Send magic link'}
             </Button>

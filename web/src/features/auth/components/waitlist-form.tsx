@@ -1,6 +1,7 @@
 import * as React from 'react'
 import { CheckCircle2 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
@@ -47,18 +48,16 @@ export function WaitlistForm() {
 
   return (
     <form onSubmit={handleSubmit} noValidate className="flex w-full max-w-md flex-col gap-2 sm:flex-row">
-      <label htmlFor="waitlist-email" className="sr-only">
-        Email address
-      </label>
-      <Input
-        id="waitlist-email"
-        type="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        placeholder="Enter your email"
-        autoComplete="email"
-        className="border-white/40 bg-white/90 text-zinc-900 placeholder:text-zinc-600"
-      />
+      <Field id="waitlist-email" label="Email address" labelClassName="sr-only" className="flex-1">
+        <Input
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="Enter your email"
+          autoComplete="email"
+          className="border-white/40 bg-white/90 text-zinc-900 placeholder:text-zinc-600"
+        />
+      </Field>
       <Button type="submit" disabled={join.isPending} className="bg-white text-zinc-900 hover:bg-white/90">
         {join.isPending ? 'Joining...' : 'Join waitlist'}
       </Button>

@@ -2,6 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { toast } from '@/components/ui/use-toast'
+import { authKeys } from '@/features/auth'
+import { postKeys } from '@/features/posts'
+import { userKeys } from '@/features/users'
 import { followKeys } from './keys'
 
 export const follow = (userId: number) => api.post<{ isFollowing: boolean }>('/api/follows', { followingId: userId })
@@ -16,9 +19,9 @@ export function useToggleFollow(userId: number) {
     onSuccess: (result, shouldFollow) => {
       queryClient.setQueryData(followKeys.status(userId), { isFollowing: result?.isFollowing ?? shouldFollow })
       // counts on profiles, suggestions and the Friends feed change
-      void queryClient.invalidateQueries({ queryKey: ['users'] })
-      void queryClient.invalidateQueries({ queryKey: ['auth'] })
-      void queryClient.invalidateQueries({ queryKey: ['posts', 'feed'] })
+      void queryClient.invalidateQueries({ queryKey: userKeys.all })
+      void queryClient.invalidateQueries({ queryKey: authKeys.all })
+      void queryClient.invalidateQueries({ queryKey: postKeys.feed() })
     },
     onError: (error) => {
       if (!handleUnauthorized(error))

@@ -3,6 +3,7 @@ import { api, messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Invite } from '@/lib/types'
 import { toast } from '@/components/ui/use-toast'
+import { authKeys } from '@/features/auth'
 import { inviteKeys } from './keys'
 
 export const createInvite = () => api.post<Invite>('/api/invites')
@@ -15,7 +16,7 @@ export function useCreateInvite() {
       toast({ title: 'Invite created', description: invite?.code ? `Your new code is ${invite.code}.` : undefined })
       void queryClient.invalidateQueries({ queryKey: inviteKeys.all })
       // invitesAvailable lives on the current user
-      void queryClient.invalidateQueries({ queryKey: ['auth'] })
+      void queryClient.invalidateQueries({ queryKey: authKeys.all })
     },
     onError: (error) => {
       if (!handleUnauthorized(error))

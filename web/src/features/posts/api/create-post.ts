@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Post } from '@/lib/types'
+import { userKeys } from '@/features/users'
 import { postKeys } from './keys'
 
 export interface CreatePostInput {
@@ -21,7 +22,7 @@ export function useCreatePost() {
     mutationFn: createPost,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: postKeys.all })
-      void queryClient.invalidateQueries({ queryKey: ['users'] })
+      void queryClient.invalidateQueries({ queryKey: userKeys.all })
     },
   })
 }

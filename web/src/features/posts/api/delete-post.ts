@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { toast } from '@/components/ui/use-toast'
+import { userKeys } from '@/features/users'
 import { postKeys } from './keys'
 import { removePostEverywhere } from './post-cache'
 
@@ -15,7 +16,7 @@ export function useDeletePost() {
       removePostEverywhere(queryClient, postId)
       toast({ title: 'Post deleted' })
       void queryClient.invalidateQueries({ queryKey: postKeys.all })
-      void queryClient.invalidateQueries({ queryKey: ['users'] })
+      void queryClient.invalidateQueries({ queryKey: userKeys.all })
     },
     onError: (error) => {
       if (!handleUnauthorized(error))

@@ -8,6 +8,8 @@ export const postKeys = {
   feed: () => [POSTS_ROOT, 'feed'] as const,
   forYou: () => [POSTS_ROOT, 'for-you'] as const,
   thread: (id: number) => [POSTS_ROOT, 'thread', id] as const,
+  /** Every member's profile lists. */
+  byAnyUser: () => [POSTS_ROOT, 'user'] as const,
   byUser: (username: string, tab: ProfilePostsTab = 'posts') => [POSTS_ROOT, 'user', username, tab] as const,
   replies: (postId: number) => [POSTS_ROOT, 'replies', postId] as const,
   likedBy: (username: string) => [POSTS_ROOT, 'liked-by', username] as const,

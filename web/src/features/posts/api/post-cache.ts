@@ -14,7 +14,7 @@ function updateOne(post: Post, id: number, update: PostUpdate): Post {
 export function mapPostsIn(data: unknown, id: number, update: PostUpdate): unknown {
   if (!data || typeof data !== 'object') return data
   if (Array.isArray(data)) {
-    return data.map((item) => (item && typeof item === 'object' && 'id' in item ? updateOne(item as Post, id, update) : item))
+    return (data as unknown[]).map((item) => (item && typeof item === 'object' && 'id' in item ? updateOne(item as Post, id, update) : item))
   }
   const record = data as Record<string, unknown>
   if (Array.isArray(record.pages)) {

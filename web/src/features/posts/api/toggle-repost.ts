@@ -44,7 +44,7 @@ export function useToggleRepost(postId: number) {
     onSuccess: () => {
       // The member's own feed and profile gain or lose the repost.
       void queryClient.invalidateQueries({ queryKey: postKeys.feed() })
-      void queryClient.invalidateQueries({ queryKey: [postKeys.all[0], 'user'] })
+      void queryClient.invalidateQueries({ queryKey: postKeys.byAnyUser() })
     },
   })
 }

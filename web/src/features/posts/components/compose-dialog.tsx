@@ -29,7 +29,6 @@ export default function ComposeDialog({ open, onOpenChange, replyTo }: ComposeDi
           variant="dialog"
           replyToId={replyTo?.id ?? null}
           onPosted={() => onOpenChange(false)}
-          autoFocus
         />
       </DialogContent>
     </Dialog>

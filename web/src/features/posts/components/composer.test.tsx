@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { aPost, aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { aPost, aUser, json, jsonBody, mockFetch, renderWithProviders } from '@/test/test-utils'
 import { Composer } from './composer'
 
 afterEach(() => {
@@ -11,7 +11,7 @@ afterEach(() => {
 function setup(onPost: (body: unknown) => Response | Promise<Response> = () => json(aPost(), 201)) {
   const fetch = mockFetch((url, init) => {
     if (url === '/api/auth/user') return json(aUser)
-    if (url === '/api/posts' && init.method === 'POST') return onPost(JSON.parse(String(init.body)))
+    if (url === '/api/posts' && init.method === 'POST') return onPost(jsonBody(init))
     return json([])
   })
   renderWithProviders(<Composer />)

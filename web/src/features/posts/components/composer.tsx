@@ -4,15 +4,15 @@ import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
+import { Field } from '@/components/ui/field'
 import { FieldError } from '@/components/ui/field-error'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { cn } from '@/lib/utils'
 import { MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH } from '@/lib/types'
-import { ImageUploadButton } from '@/features/uploads/components/image-upload-button'
-import type { UploadedImage } from '@/features/uploads/components/image-upload-modal'
-import { useCurrentUser } from '@/features/auth/api/get-user'
+import { ImageUploadButton, type UploadedImage } from '@/features/uploads'
+import { useCurrentUser } from '@/features/auth'
 import { useCreatePost } from '../api/create-post'
 import { hasPollProblems, pollProblems, postLength } from '../lib/post-rules'
 
@@ -28,7 +28,9 @@ const DEFAULT_POLL_HOURS = 24
 function useAttachedImages() {
   const [images, setImages] = React.useState<Attached[]>([])
   const current = React.useRef(images)
-  current.current = images
+  React.useEffect(() => {
+    current.current = images
+  }, [images])
   React.useEffect(() => () => current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl)), [])
   // Object URLs are made and let go here, outside the state updates (which React may run twice).
   return {
@@ -55,10 +57,9 @@ interface ComposerProps {
   variant?: 'inline' | 'dialog'
   replyToId?: number | null
   onPosted?: () => void
-  autoFocus?: boolean
 }
 
-export function Composer({ variant = 'inline', replyToId = null, onPosted, autoFocus }: ComposerProps) {
+export function Composer({ variant = 'inline', replyToId = null, onPosted }: ComposerProps) {
   const id = React.useId()
   const { data: user } = useCurrentUser()
   const [content, setContent] = React.useState('')
@@ -150,7 +151,6 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
           placeholder={label}
           aria-describedby={`${id}-counter`}
           aria-invalid={tooLong || undefined}
-          autoFocus={autoFocus}
           className="border-0 px-0 text-lg shadow-none focus-visible:ring-0 focus-visible:ring-offset-0"
         />
 
@@ -158,6 +158,7 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Attached images">
             {attached.images.map((image, index) => (
               <li key={image.uploadUrl} className="relative">
+                {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- it names the attachment by position, as the remove button does */}
                 <img
                   src={image.previewUrl}
                   alt={`Attached image ${index + 1}`}
@@ -185,28 +186,34 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, autoF
           >
             <legend className="px-1 text-sm font-medium">Poll</legend>
             {pollOptions.map((option, index) => (
-              <div key={index} className="grid gap-1">
-                <div className="flex items-center gap-2">
-                  <Input
-                    value={option}
-                    onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
-                    placeholder={`Option ${index + 1}`}
-                    aria-label={`Option ${index + 1}`}
-                    aria-invalid={poll.options[index] ? true : undefined}
-                    aria-describedby={poll.options[index] ? `${id}-option-${index}-error` : undefined}
-                  />
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    size="icon"
-                    aria-label={`Remove option ${index + 1}`}
-                    onClick={() => removeOption(index)}
-                  >
-                    <X aria-hidden="true" />
-                  </Button>
-                </div>
-                <FieldError id={`${id}-option-${index}-error`}>{poll.options[index]}</FieldError>
-              </div>
+              <Field
+                key={index}
+                id={`${id}-option-${index}`}
+                label={`Option ${index + 1}`}
+                labelClassName="sr-only"
+                error={poll.options[index]}
+                className="gap-1"
+              >
+                {(control) => (
+                  <div className="flex items-center gap-2">
+                    <Input
+                      {...control}
+                      value={option}
+                      onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
+                      placeholder={`Option ${index + 1}`}
+                    />
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Remove option ${index + 1}`}
+                      onClick={() => removeOption(index)}
+                    >
+                      <X aria-hidden="true" />
+                    </Button>
+                  </div>
+                )}
+              </Field>
             ))}
             <FieldError id={`${id}-poll-error`}>{poll.poll}</FieldError>
             {pollOptions.length < MAX_POLL_OPTIONS && (

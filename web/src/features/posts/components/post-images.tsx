@@ -28,6 +28,7 @@ export function PostImages({ urls, authorName, priority = false }: PostImagesPro
     <div className={cn('mt-3 grid gap-1 overflow-hidden rounded-xl border border-border', !alone && 'grid-cols-2')}>
       {shown.map((url, index) => (
         <a key={url} href={url} target="_blank" rel="noopener noreferrer" className="block">
+          {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- with no description, position and author are what tells the pictures apart */}
           <img
             src={variantUrl(url, VARIANT_WIDTHS[1])}
             srcSet={variantSrcSet(url)}

@@ -1,7 +1,26 @@
+import * as React from 'react'
 import { Check } from 'lucide-react'
 import { cn, relativeTime } from '@/lib/utils'
 import type { Post } from '@/lib/types'
 import { useVote } from '../api/vote'
+
+// setTimeout's longest delay; a poll closes within a week.
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** Whether the moment `iso` has passed; turns true when it comes while shown. */
+function useHasPassed(iso: string | null | undefined): boolean {
+  const at = iso ? new Date(iso).getTime() : null
+  // The moment last seen to pass, so a different moment starts over.
+  const [passedAt, setPassedAt] = React.useState(() => (at !== null && at <= Date.now() ? at : null))
+  React.useEffect(() => {
+    if (at === null || passedAt === at) return
+    const left = Math.max(0, at - Date.now())
+    if (left > MAX_TIMER_MS) return
+    const timer = setTimeout(() => setPassedAt(at), left)
+    return () => clearTimeout(timer)
+  }, [at, passedAt])
+  return at !== null && passedAt === at
+}
 
 const rowClass = 'relative flex h-10 w-full items-center justify-between overflow-hidden rounded-md border border-border px-3 text-sm'
 
@@ -15,7 +34,7 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
     (currentUserId !== undefined
       ? (post.pollOptions.find((option) => votes[option]?.includes(currentUserId)) ?? null)
       : null)
-  const expired = post.pollExpiresAt ? new Date(post.pollExpiresAt).getTime() <= Date.now() : false
+  const expired = useHasPassed(post.pollExpiresAt)
   const canVote = !expired && myVote === null && currentUserId !== undefined
 
   return (

@@ -38,48 +38,65 @@ function isSameOrigin(url: string): boolean {
   }
 }
 
-/** Uppy's Dashboard in a modal; each file goes by PUT straight to the address the server hands out. */
+/** Uppy with its uploader; each file goes by PUT straight to the address the server hands out. */
+function createUploader(maxFiles: number) {
+  const uploadUrls = new Map<string, string>()
+  const uppy = new Uppy<Meta, Body>({
+    autoProceed: false,
+    restrictions: {
+      maxNumberOfFiles: Math.max(1, maxFiles),
+      maxFileSize: MAX_UPLOAD_BYTES,
+      allowedFileTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+    },
+  }).use(XHRUpload<Meta, Body>, {
+    method: 'PUT',
+    formData: false,
+    limit: 1,
+    endpoint: async (fileOrBundle) => {
+      const file = Array.isArray(fileOrBundle) ? fileOrBundle[0] : fileOrBundle
+      try {
+        const { uploadURL } = await getUploadUrl()
+        if (file) uploadUrls.set(file.id, uploadURL)
+        return uploadURL
+      } catch (error) {
+        toast({
+          title: 'Upload Error',
+          description: 'Failed to get upload URL. Please try again.',
+          variant: 'destructive',
+        })
+        throw error
+      }
+    },
+    headers: (file: UppyFile<Meta, Body>): Record<string, string> => {
+      const url = uploadUrls.get(file.id)
+      // Our own origin wants this header on state-changing calls; a storage bucket need not see it.
+      return url && isSameOrigin(url) ? { 'X-Requested-With': 'murmur' } : {}
+    },
+    getResponseData: () => ({}) as Body,
+  })
+
+  /** The files that finished uploading; Uppy starts empty again. */
+  function takeFinished(): UploadedImage[] {
+    const done = uppy
+      .getFiles()
+      .filter((file) => file.progress.uploadComplete)
+      .flatMap((file) => {
+        const uploadUrl = uploadUrls.get(file.id)
+        // Files picked from this device are Blobs; nothing else is offered here.
+        return uploadUrl && file.data instanceof Blob ? [{ uploadUrl, file: file.data }] : []
+      })
+    uppy.clear()
+    uploadUrls.clear()
+    return done
+  }
+
+  return { uppy, takeFinished }
+}
+
+/** Uppy's Dashboard in a modal. */
 export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, note }: ImageUploadModalProps) {
   const { theme } = useTheme()
-  const uploadUrls = React.useRef(new Map<string, string>())
-  const onUploadedRef = React.useRef(onUploaded)
-  onUploadedRef.current = onUploaded
-
-  const [uppy] = React.useState(() =>
-    new Uppy<Meta, Body>({
-      autoProceed: false,
-      restrictions: {
-        maxNumberOfFiles: Math.max(1, maxFiles),
-        maxFileSize: MAX_UPLOAD_BYTES,
-        allowedFileTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
-      },
-    }).use(XHRUpload<Meta, Body>, {
-      method: 'PUT',
-      formData: false,
-      limit: 1,
-      endpoint: async (fileOrBundle) => {
-        const file = Array.isArray(fileOrBundle) ? fileOrBundle[0] : fileOrBundle
-        try {
-          const { uploadURL } = await getUploadUrl()
-          if (file) uploadUrls.current.set(file.id, uploadURL)
-          return uploadURL
-        } catch (error) {
-          toast({
-            title: 'Upload Error',
-            description: 'Failed to get upload URL. Please try again.',
-            variant: 'destructive',
-          })
-          throw error
-        }
-      },
-      headers: (file: UppyFile<Meta, Body>): Record<string, string> => {
-        const url = uploadUrls.current.get(file.id)
-        // Our own origin wants this header on state-changing calls; a storage bucket need not see it.
-        return url && isSameOrigin(url) ? { 'X-Requested-With': 'murmur' } : {}
-      },
-      getResponseData: () => ({}) as Body,
-    }),
-  )
+  const [{ uppy, takeFinished }] = React.useState(() => createUploader(maxFiles))
 
   React.useEffect(() => {
     uppy.setOptions({ restrictions: { ...uppy.opts.restrictions, maxNumberOfFiles: Math.max(1, maxFiles) } })
@@ -88,17 +105,8 @@ export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, 
   React.useEffect(() => () => uppy.destroy(), [uppy])
 
   function finish() {
-    const done = uppy
-      .getFiles()
-      .filter((file) => file.progress.uploadComplete)
-      .flatMap((file) => {
-        const uploadUrl = uploadUrls.current.get(file.id)
-        // Files picked from this device are Blobs; nothing else is offered here.
-        return uploadUrl && file.data instanceof Blob ? [{ uploadUrl, file: file.data }] : []
-      })
-    if (done.length > 0) onUploadedRef.current(done)
-    uppy.clear()
-    uploadUrls.current.clear()
+    const done = takeFinished()
+    if (done.length > 0) onUploaded(done)
     onClose()
   }
 

@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { User } from '@/lib/types'
+import { authKeys } from '@/features/auth'
+import { postKeys } from '@/features/posts'
 import { userKeys } from './keys'
 
 export type ImageKind = 'profile' | 'header'
@@ -21,8 +23,8 @@ export function useUpdateImage() {
     onSuccess: (user) => {
       queryClient.setQueryData(userKeys.profile(user.username), user)
       void queryClient.invalidateQueries({ queryKey: userKeys.all })
-      void queryClient.invalidateQueries({ queryKey: ['auth'] })
-      void queryClient.invalidateQueries({ queryKey: ['posts'] })
+      void queryClient.invalidateQueries({ queryKey: authKeys.all })
+      void queryClient.invalidateQueries({ queryKey: postKeys.all })
     },
   })
 }

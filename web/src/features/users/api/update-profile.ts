@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { User } from '@/lib/types'
+import { authKeys } from '@/features/auth'
+import { postKeys } from '@/features/posts'
 import { userKeys } from './keys'
 
 export interface ProfileInput {
@@ -18,8 +20,8 @@ export function useUpdateProfile() {
     onSuccess: (user) => {
       queryClient.setQueryData(userKeys.profile(user.username), user)
       void queryClient.invalidateQueries({ queryKey: userKeys.all })
-      void queryClient.invalidateQueries({ queryKey: ['auth'] })
-      void queryClient.invalidateQueries({ queryKey: ['posts'] })
+      void queryClient.invalidateQueries({ queryKey: authKeys.all })
+      void queryClient.invalidateQueries({ queryKey: postKeys.all })
     },
   })
 }

@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { aUser, json, jsonBody, mockFetch, renderWithProviders } from '@/test/test-utils'
 import EditProfileDialog from './edit-profile-dialog'
 
 afterEach(() => {
@@ -12,7 +12,7 @@ function setup(onSave: (body: unknown) => Response = (body) => json({ ...aUser, 
   const bodies: unknown[] = []
   mockFetch((url, init) => {
     if (url === '/api/users/profile' && init.method === 'PUT') {
-      const body = JSON.parse(String(init.body))
+      const body = jsonBody(init)
       bodies.push(body)
       return onSave(body)
     }

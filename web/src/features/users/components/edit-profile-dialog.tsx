@@ -1,9 +1,8 @@
 import * as React from 'react'
 import { Button } from '@/components/ui/button'
-import { FieldError } from '@/components/ui/field-error'
+import { Field } from '@/components/ui/field'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
@@ -21,6 +20,21 @@ interface EditProfileDialogProps {
 
 /** Opens pre-filled with name, bio and website; closes on a successful save. */
 export default function EditProfileDialog({ user, open, onOpenChange }: EditProfileDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit Profile</DialogTitle>
+          <DialogDescription>Change how others see you on Murmur.</DialogDescription>
+        </DialogHeader>
+        {/* Mounted on each opening, so it starts from the saved profile. */}
+        <ProfileForm user={user} onClose={() => onOpenChange(false)} />
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function ProfileForm({ user, onClose }: { user: User; onClose: () => void }) {
   const [displayName, setDisplayName] = React.useState(user.displayName)
   const [bio, setBio] = React.useState(user.bio ?? '')
   const [website, setWebsite] = React.useState(user.website ?? '')
@@ -28,14 +42,6 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
   const problems = profileProblems({ displayName, bio, website })
   const invalid = Object.keys(problems).length > 0
   const bioLength = codePointLength(bio.trim())
-
-  React.useEffect(() => {
-    if (open) {
-      setDisplayName(user.displayName)
-      setBio(user.bio ?? '')
-      setWebsite(user.website ?? '')
-    }
-  }, [open, user])
 
   function handleSubmit(event: React.FormEvent) {
     event.preventDefault()
@@ -45,7 +51,7 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
       {
         onSuccess: () => {
           toast({ title: 'Profile updated', description: 'Your profile has been updated successfully.' })
-          onOpenChange(false)
+          onClose()
         },
         onError: (error) => {
           if (!handleUnauthorized(error))
@@ -60,69 +66,37 @@ export default function EditProfileDialog({ user, open, onOpenChange }: EditProf
   }
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Edit Profile</DialogTitle>
-          <DialogDescription>Change how others see you on Murmur.</DialogDescription>
-        </DialogHeader>
-        <form onSubmit={handleSubmit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="profile-display-name">Display Name</Label>
-            <Input
-              id="profile-display-name"
-              value={displayName}
-              onChange={(e) => setDisplayName(e.target.value)}
-              autoComplete="name"
-              required
-              aria-invalid={problems.displayName ? true : undefined}
-              aria-describedby={problems.displayName ? 'profile-display-name-error' : undefined}
-            />
-            <FieldError id="profile-display-name-error">{problems.displayName}</FieldError>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="profile-bio">Bio</Label>
-            <Textarea
-              id="profile-bio"
-              rows={3}
-              value={bio}
-              onChange={(e) => setBio(e.target.value)}
-              aria-invalid={problems.bio ? true : undefined}
-              aria-describedby={problems.bio ? 'profile-bio-count profile-bio-error' : 'profile-bio-count'}
-            />
-            {/* Counted as the server counts: characters (code points) of the trimmed text. */}
-            <p
-              id="profile-bio-count"
-              className={cn('text-right text-xs', problems.bio ? 'font-semibold text-destructive' : 'text-muted-foreground')}
-            >
-              {bioLength}/{BIO_MAX_LENGTH}
-            </p>
-            <FieldError id="profile-bio-error">{problems.bio}</FieldError>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="profile-website">Website</Label>
-            <Input
-              id="profile-website"
-              type="url"
-              value={website}
-              onChange={(e) => setWebsite(e.target.value)}
-              placeholder="https://example.com"
-              autoComplete="url"
-              aria-invalid={problems.website ? true : undefined}
-              aria-describedby={problems.website ? 'profile-website-error' : undefined}
-            />
-            <FieldError id="profile-website-error">{problems.website}</FieldError>
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={invalid || update.isPending}>
-              {update.isPending ? 'Saving...' : 'Save'}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <form onSubmit={handleSubmit} className="grid gap-4">
+      <Field id="profile-display-name" label="Display Name" error={problems.displayName}>
+        <Input value={displayName} onChange={(e) => setDisplayName(e.target.value)} autoComplete="name" required />
+      </Field>
+      {/* The count is the server's: characters (code points) of the trimmed text. */}
+      <Field
+        id="profile-bio"
+        label="Bio"
+        hint={`${bioLength}/${BIO_MAX_LENGTH}`}
+        hintClassName={cn('text-right', problems.bio && 'font-semibold text-destructive')}
+        error={problems.bio}
+      >
+        <Textarea rows={3} value={bio} onChange={(e) => setBio(e.target.value)} />
+      </Field>
+      <Field id="profile-website" label="Website" error={problems.website}>
+        <Input
+          type="url"
+          value={website}
+          onChange={(e) => setWebsite(e.target.value)}
+          placeholder="https://example.com"
+          autoComplete="url"
+        />
+      </Field>
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={invalid || update.isPending}>
+          {update.isPending ? 'Saving...' : 'Save'}
+        </Button>
+      </DialogFooter>
+    </form>
   )
 }

@@ -1,4 +1,6 @@
-// A real PNG made in memory, so the upload test needs no fixture file.
+// A real PNG made in memory (a gradient with stripes), so the browser tests and the Lighthouse
+// benchmark need no image files or libraries. Plain JavaScript so that bench/lighthouse (plain
+// Node) imports it too; its types are in png.d.mts.
 import { deflateSync } from 'node:zlib'
 
 const table = Array.from({ length: 256 }, (_, n) => {
@@ -7,13 +9,13 @@ const table = Array.from({ length: 256 }, (_, n) => {
   return c >>> 0
 })
 
-function crc32(buffer: Buffer): number {
+function crc32(buffer) {
   let crc = 0xffffffff
-  for (const byte of buffer) crc = (table[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8)
+  for (const byte of buffer) crc = table[(crc ^ byte) & 0xff] ^ (crc >>> 8)
   return (crc ^ 0xffffffff) >>> 0
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+function chunk(type, data) {
   const length = Buffer.alloc(4)
   length.writeUInt32BE(data.length)
   const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
@@ -22,20 +24,20 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc])
 }
 
-/** A width×height RGB gradient PNG. */
-export function makePng(width = 120, height = 80): Buffer {
+export function makePng(width = 120, height = 80, hue = 0) {
   const header = Buffer.alloc(13)
   header.writeUInt32BE(width, 0)
   header.writeUInt32BE(height, 4)
   header[8] = 8 // bit depth
   header[9] = 2 // RGB
-  const rows: Buffer[] = []
+  const rows = []
   for (let y = 0; y < height; y++) {
     const row = Buffer.alloc(1 + width * 3)
     for (let x = 0; x < width; x++) {
-      row[1 + x * 3] = Math.round((x / width) * 255)
-      row[2 + x * 3] = 60
-      row[3 + x * 3] = Math.round((y / height) * 255)
+      const stripe = ((x + y) >> 5) & 1 ? 30 : 0
+      row[1 + x * 3] = (hue + Math.round((x / width) * 200) + stripe) & 0xff
+      row[2 + x * 3] = Math.round((y / height) * 180) + stripe
+      row[3 + x * 3] = (255 - hue) & 0xff
     }
     rows.push(row)
   }

@@ -1,0 +1,3 @@
+// What other features may use from auth; anything else here is internal.
+export { authKeys } from './api/keys'
+export { useCurrentUser } from './api/get-user'

@@ -1,0 +1,126 @@
+import * as React from 'react'
+import { CalendarDays, Camera, ImageUp, Link as LinkIcon } from 'lucide-react'
+import { Avatar } from '@/components/ui/avatar'
+import { Button } from '@/components/ui/button'
+import { toast } from '@/components/ui/use-toast'
+import { handleUnauthorized } from '@/lib/unauthorized'
+import { monthYear, withoutScheme } from '@/lib/utils'
+import type { User } from '@/lib/types'
+import { FollowButton } from '@/features/follows'
+import { ImageUploadButton } from '@/features/uploads'
+import { useUpdateImage, type ImageKind } from '../api/update-image'
+
+const EditProfileDialog = React.lazy(() => import('./edit-profile-dialog'))
+
+function ImageChangeButton({ kind, children }: { kind: ImageKind; children: (open: () => void) => React.ReactNode }) {
+  const update = useUpdateImage()
+  return (
+    <ImageUploadButton
+      maxFiles={1}
+      onUploaded={([image]) => {
+        if (!image) return
+        update.mutate(
+          { kind, imageURL: image.uploadUrl },
+          {
+            onSuccess: () => toast({ title: 'Image updated' }),
+            onError: (error) => {
+              if (!handleUnauthorized(error))
+                toast({ title: 'Error', description: `Failed to update ${kind} image. Please try again.`, variant: 'destructive' })
+            },
+          },
+        )
+      }}
+    >
+      {children}
+    </ImageUploadButton>
+  )
+}
+
+/** The member's header image, picture, names, bio, links and counts; their own can be edited here. */
+export function ProfileHeader({ user, isOwn, canFollow }: { user: User; isOwn: boolean; canFollow: boolean }) {
+  const [editing, setEditing] = React.useState(false)
+  return (
+    <section aria-label="Profile">
+      <div className="relative aspect-[3/1] w-full bg-gradient-to-br from-primary/40 to-primary/10">
+        {user.headerImageUrl && (
+          <img src={user.headerImageUrl} alt="" width={1500} height={500} className="size-full object-cover" />
+        )}
+        {isOwn && (
+          <ImageChangeButton kind="header">
+            {(open) => (
+              <Button size="sm" variant="secondary" className="absolute right-3 top-3 opacity-90" onClick={open}>
+                <ImageUp aria-hidden="true" /> Change header
+              </Button>
+            )}
+          </ImageChangeButton>
+        )}
+      </div>
+      <div className="px-4 pb-4">
+        <div className="flex items-end justify-between">
+          <div className="relative -mt-12 rounded-full border-4 border-background bg-background sm:-mt-16">
+            <Avatar name={user.displayName} src={user.profileImageUrl} size={112} className="size-24 text-4xl sm:size-28" />
+            {isOwn && (
+              <ImageChangeButton kind="profile">
+                {(open) => (
+                  <Button
+                    size="icon"
+                    variant="secondary"
+                    className="absolute bottom-0 right-0 size-9 rounded-full"
+                    aria-label="Change profile picture"
+                    onClick={open}
+                  >
+                    <Camera aria-hidden="true" />
+                  </Button>
+                )}
+              </ImageChangeButton>
+            )}
+          </div>
+          <div className="mt-3">
+            {isOwn ? (
+              <Button variant="outline" className="rounded-full" onClick={() => setEditing(true)}>
+                Edit Profile
+              </Button>
+            ) : (
+              canFollow && <FollowButton userId={user.id} displayName={user.displayName} size="default" />
+            )}
+          </div>
+        </div>
+        <h2 className="mt-3 text-2xl font-bold">{user.displayName}</h2>
+        <p className="text-muted-foreground">@{user.username}</p>
+        {user.bio && <p className="mt-3 whitespace-pre-wrap break-words">{user.bio}</p>}
+        <div className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          {user.website && (
+            <a
+              href={user.website}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-center gap-1 text-primary hover:underline"
+            >
+              <LinkIcon className="size-4" aria-hidden="true" />
+              {withoutScheme(user.website)}
+            </a>
+          )}
+          <span className="inline-flex items-center gap-1">
+            <CalendarDays className="size-4" aria-hidden="true" />
+            Joined {monthYear(user.createdAt)}
+          </span>
+        </div>
+        <p className="mt-3 flex gap-4 text-sm">
+          <span>
+            <strong className="font-semibold">{user.followingCount}</strong>{' '}
+            <span className="text-muted-foreground">Following</span>
+          </span>
+          <span>
+            <strong className="font-semibold">{user.followerCount}</strong>{' '}
+            <span className="text-muted-foreground">{user.followerCount === 1 ? 'Follower' : 'Followers'}</span>
+          </span>
+        </p>
+      </div>
+      {isOwn && editing && (
+        <React.Suspense fallback={null}>
+          <EditProfileDialog user={user} open={editing} onOpenChange={setEditing} />
+        </React.Suspense>
+      )}
+    </section>
+  )
+}

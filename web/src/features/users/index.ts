@@ -1,0 +1,2 @@
+// What other features may use from users; anything else here is internal.
+export { userKeys } from './api/keys'
