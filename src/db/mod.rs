@@ -15,6 +15,7 @@
 //! own for all their statements (`Db::for_writes`).
 
 pub mod backup;
+pub mod sql;
 pub mod turns;
 
 use std::str::FromStr;

@@ -45,10 +45,10 @@ use sqlx::AnyPool;
 use crate::api::Page;
 use crate::clock::{DAY, HOUR, MINUTE, Millis};
 use crate::db::Db;
+use crate::db::sql::{in_list, padded_values};
 use crate::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
-use crate::posts::store::{in_list, padded_values};
 
 pub const WINDOW: Millis = 7 * DAY;
 pub const MAX_CANDIDATES: i64 = 1000;

@@ -42,7 +42,6 @@ const LIKES_PER_MINUTE: Limit = Limit {
     max: 120,
     window: MINUTE,
 };
-pub const MAX_IMAGES: usize = 4;
 
 /// A new post, reply or repost.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -140,7 +139,7 @@ async fn create(
         }
         None => {
             let content = PostContent::parse(&body.content)?;
-            if body.image_urls.len() > MAX_IMAGES {
+            if body.image_urls.len() > crate::media::MAX_IMAGES {
                 return Err(Error::bad_request("A post can have at most 4 images"));
             }
             let poll = PollOptions::parse(&body.poll_options)?;

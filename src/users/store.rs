@@ -139,10 +139,10 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
     }
     let sql = format!(
         concat!("SELECT ", user_columns!(), " FROM users WHERE id IN ({})"),
-        crate::posts::store::in_list(1, ids.len())
+        crate::db::sql::in_list(1, ids.len())
     );
     let mut query = sqlx::query_as::<_, UserRow>(sqlx::AssertSqlSafe(sql));
-    for id in crate::posts::store::padded_values(ids) {
+    for id in crate::db::sql::padded_values(ids) {
         query = query.bind(id);
     }
     Ok(query.fetch_all(pool).await?)
