@@ -194,12 +194,10 @@ fn statement_for(reading: Reading, size: usize) -> String {
             "SELECT id_hash, user_id, last_seen_at, expires_at, CAST(0 AS BIGINT), CAST(NULL AS BIGINT) \
              FROM sessions WHERE id_hash IN ({list})"
         ),
-        // The marks: a primary-key join and the timeline's last index entry on top of the
-        // session's row.
         Reading::WithFeedMarks => format!(
-            "SELECT s.id_hash, s.user_id, s.last_seen_at, s.expires_at, u.feed_version, \
-             (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = s.user_id) \
-             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash IN ({list})"
+            "SELECT s.id_hash, s.user_id, s.last_seen_at, s.expires_at, {} \
+             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash IN ({list})",
+            crate::feeds::marks::columns("s.user_id")
         ),
     }
 }

@@ -2,9 +2,13 @@
 //! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`.
 
 pub mod cache;
+pub mod changes;
 pub mod for_you;
 pub mod friends;
+pub mod marks;
 pub mod timeline;
+
+pub use marks::{FeedMarks, FeedReader};
 
 use axum::extract::State;
 use axum::http::header;
@@ -12,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::accounts::{CurrentUser, FeedReader};
+use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Query};
 use crate::app::AppState;
 use crate::error::{ErrorBody, Result};

@@ -20,7 +20,7 @@
 //!   them: if there are more, the floor rises to the oldest copied (everything above the new
 //!   floor is still there);
 //! - an unfollow removes the unfollowed member's posts; a deleted post leaves every timeline
-//!   (`posts::store::soft_delete`; reposts, deleted for good, through the foreign key);
+//!   (`changes::MemberWrite::removed`; reposts, deleted for good, through the foreign key);
 //! - upkeep trims a timeline past `TRIM_ABOVE` rows to its newest `KEEP` and raises the floor.
 //!
 //! Reads take only rows at or above the floor, and only full pages; a page that reaches below
@@ -32,7 +32,7 @@
 //! loses a follower could miss the new follower or reach the old one, and a follow copying a
 //! post while it is deleted could leave a row for a deleted post (which would shift every later
 //! page's offset). Posting, deleting and following all take the author's `users` row lock first
-//! (posts, reposts and deletions by `cache::touch`, which updates that row; the fan-out's later
+//! (posts, reposts and deletions by `changes::member_changed`, which updates that row; the fan-out's later
 //! chunks by `lock_author`; a follow's counter update takes it too), so one commits before the
 //! other reads: the follow then sees the post (or its deletion), or the post (or deletion) the
 //! follow.
@@ -70,9 +70,9 @@ pub const CHUNK: i64 = 100;
 
 /// Puts a new post or repost into its author's and every follower's timeline, or, past `CHUNK`
 /// followers, into the author's and queues the rest: answers true when it queued (wake the
-/// queue's worker after commit: `FanOutQueue::wake`). The caller took the author's row lock
-/// (`cache::touch`) earlier in the same transaction, and `followers` is the count it answered.
-pub async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post_id: i64) -> Result<bool> {
+/// queue's worker after commit: `FanOutQueue::wake`). Only through `changes::MemberWrite`,
+/// which took the author's row lock earlier in the same transaction and answered `followers`.
+pub(super) async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post_id: i64) -> Result<bool> {
     if followers > CHUNK {
         sqlx::query("INSERT INTO home_timeline (member_id, post_id) VALUES ($1, $2)")
             .bind(author)
@@ -96,6 +96,12 @@ pub async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post
     .execute(conn)
     .await?;
     Ok(false)
+}
+
+/// A deleted post leaves every home timeline (`changes::MemberWrite::removed`).
+pub(super) async fn remove_post(conn: &mut AnyConnection, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM home_timeline WHERE post_id = $1").bind(post_id).execute(conn).await?;
+    Ok(())
 }
 
 /// Takes the oldest queued post one chunk of followers further; answers false when the queue

@@ -18,7 +18,7 @@ use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::app::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
-use crate::feeds::{cache, timeline};
+use crate::feeds::changes;
 use crate::notifications::{self, Kind};
 use crate::rate_limit::{self, Limit};
 
@@ -203,9 +203,8 @@ async fn write_post(
         ),
         None => None,
     };
-    // The author's row lock (the races in `timeline`), and their kept Friends pages told: a
-    // reply changes the count of a post that may be on them.
-    let followers = cache::touch(&mut tx, author).await?;
+    // A reply changes the count of a post that may be on the author's own Friends page.
+    let changing = changes::member_changed(&mut tx, author).await?;
     let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
     let new = NewPost {
         author_id: author,
@@ -217,7 +216,10 @@ async fn write_post(
     };
     let id = store::insert_post(&mut tx, &new).await?;
     // Replies are read in threads, not in the Friends feed.
-    let queued = parent.is_none() && timeline::fan_out(&mut tx, author, followers, id).await?;
+    let after_commit = match parent {
+        None => Some(changing.published(&mut tx, id).await?),
+        Some(_) => None,
+    };
     if let Some(parent) = &parent {
         if !store::bump(&mut tx, parent.id, Counter::Replies, 1).await? {
             return Err(Error::bad_request("replyToId must name an existing post"));
@@ -233,8 +235,8 @@ async fn write_post(
         notifications::notify(&mut tx, member, author, Kind::Mention, id, now).await?;
     }
     tx.commit().await?;
-    if queued {
-        state.fan_out.wake();
+    if let Some(after_commit) = after_commit {
+        after_commit.run(&state.fan_out);
     }
     Ok(id)
 }
@@ -250,11 +252,11 @@ async fn repost(
     let original = store::live_original(&mut tx, target)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    let followers = cache::touch(&mut tx, member).await?;
+    let changing = changes::member_changed(&mut tx, member).await?;
     let id = store::insert_repost(&mut tx, member, original.id, now)
         .await?
         .ok_or_else(|| Error::conflict("Already reposted"))?;
-    let queued = timeline::fan_out(&mut tx, member, followers, id).await?;
+    let after_commit = changing.published(&mut tx, id).await?;
     if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
         return Err(Error::not_found("Post not found"));
     }
@@ -268,9 +270,7 @@ async fn repost(
     )
     .await?;
     tx.commit().await?;
-    if queued {
-        state.fan_out.wake();
-    }
+    after_commit.run(&state.fan_out);
     Ok(id)
 }
 
@@ -295,13 +295,14 @@ async fn delete(
         return Err(Error::forbidden("You can only delete your own posts"));
     }
     // Before the post leaves the timelines: a follow copying it waits, then sees it deleted.
-    cache::touch(&mut tx, current.id).await?;
+    let changing = changes::member_changed(&mut tx, current.id).await?;
     match post.repost_of_id {
         Some(original) => undo_repost(&mut tx, current.id, original).await?,
         None => {
             if !store::soft_delete(&mut tx, id, now).await? {
                 return Err(Error::not_found("Post not found"));
             }
+            changing.removed(&mut tx, id).await?;
             notifications::store::remove_about_post(&mut tx, id).await?;
             if let Some(parent) = post.reply_to_id {
                 store::reply_removed(&mut tx, parent).await?;
@@ -344,7 +345,7 @@ async fn unrepost(
     let original = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
-    cache::touch(&mut tx, current.id).await?;
+    changes::member_changed(&mut tx, current.id).await?;
     undo_repost(&mut tx, current.id, original.id).await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
@@ -370,7 +371,7 @@ async fn like(
         )
         .await?;
         let mut tx = writer.begin().await?;
-        cache::touch(&mut tx, current.id).await?;
+        changes::member_changed(&mut tx, current.id).await?;
         let post = store::like(&mut tx, state.db.backend, current.id, id, now)
             .await?
             .ok_or_else(|| Error::not_found("Post not found"))?;
@@ -390,7 +391,7 @@ async fn unlike(
     Path(id): Path<i64>,
 ) -> Result<Json<Post>> {
     let mut tx = state.db.write.begin().await?;
-    cache::touch(&mut tx, current.id).await?;
+    changes::member_changed(&mut tx, current.id).await?;
     let post = store::unlike(&mut tx, state.db.backend, current.id, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;
@@ -416,7 +417,7 @@ async fn vote(
     }
     let now = state.clock.now();
     let mut tx = state.db.write.begin().await?;
-    cache::touch(&mut tx, current.id).await?;
+    changes::member_changed(&mut tx, current.id).await?;
     let post = store::live_original(&mut tx, id)
         .await?
         .ok_or_else(|| Error::not_found("Post not found"))?;

@@ -183,7 +183,7 @@ pub async fn delete_repost(
 /// `member` likes post `id` (a repost: its original), with the post's counter and its author's
 /// notification; liking twice changes nothing. Answers the id of the post liked, or None when
 /// there is no live post, also when it was deleted while this ran (the caller must then not
-/// commit). The caller holds the member's row lock (`cache::touch`).
+/// commit). The caller holds the member's row lock (`feeds::changes::member_changed`).
 pub async fn like(
     conn: &mut AnyConnection,
     backend: Backend,
@@ -323,7 +323,8 @@ pub async fn insert_vote(
 }
 
 /// Soft-deletes a post: the row stays (its replies keep pointing at it) with its text, images,
-/// poll, likes and reposts gone. False when it was already deleted (a concurrent delete).
+/// poll, likes and reposts gone. False when it was already deleted (a concurrent delete). The
+/// caller takes it out of the home timelines (`feeds::changes::MemberWrite::removed`).
 pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE posts SET deleted_at = $1, content = '', poll_expires_at = NULL, like_count = 0, \
@@ -344,8 +345,6 @@ pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) ->
         // reposts of it: the reposted thing is gone, so are they (their timeline rows go
         // with them through the foreign key)
         "DELETE FROM posts WHERE repost_of_id = $1",
-        // the post leaves every home timeline
-        "DELETE FROM home_timeline WHERE post_id = $1",
     ] {
         sqlx::query(sql).bind(post_id).execute(&mut *conn).await?;
     }
