@@ -274,7 +274,7 @@ async fn set_header_image(
 
 async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, which: ProfileImage) -> Result<Json<User>> {
     let urls = [body.image_url];
-    super::prepare(state, user.id, &urls).await?;
+    super::prepare(&state.db, &state.media, user.id, &urls).await?;
     let mut tx = state.db.write.begin().await?;
     let ids = super::claim(&state.media, &mut tx, user.id, &urls, state.clock.now()).await?;
     let path = super::object_path(&ids[0]);
