@@ -38,9 +38,8 @@ pub type SessionRow = (i64, Millis, Millis, i64, Option<i64>);
 const MAX_BATCH: usize = 64;
 
 /// Batch statements running at once, per kind of reading: one per core. Fewer in flight make
-/// bigger batches, more keep the cores busy; on 2 cores under the benchmark's Friends feed on
-/// PostgreSQL (32 connections), one in flight gave 0.14–0.18 of `/healthz`, two 0.19–0.23,
-/// four and eight no more (0.12–0.18, 0.15) (docs/performance.md).
+/// bigger batches, more keep the cores busy; more than one per core gained nothing in the
+/// benchmark (docs/performance.md).
 fn in_flight() -> usize {
     crate::db::cores().max(2)
 }

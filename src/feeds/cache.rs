@@ -1,11 +1,11 @@
 //! The Friends feed's pages kept ready in each process.
 //!
-//! Why: a Friends page costs the session's statement and one statement that builds ~20 cards
-//! (about 100 index lookups and the JSON of the cards), then the parsing and writing of a 17 KB
-//! answer; the session's statement alone costs what `/api/auth/me` does. Under load, members
+//! Why: building a Friends page (its cards' index lookups and JSON, then the answer's bytes)
+//! costs several times the session's statement, which alone costs what `/api/auth/me` does
+//! (docs/feeds.md, "Answered pages kept in the process"). Under load, members
 //! read the same first page again and again while nothing in it has changed, so each process
 //! keeps the answers it made, bounded by their bytes, and answers a page again after the
-//! session's statement alone (docs/feeds.md, docs/performance.md).
+//! session's statement alone.
 //!
 //! When a kept page is used: only for the member it was made for, for the same offset and
 //! limit, while the member's `FeedMarks` (read in the session's statement) are what they were

@@ -62,7 +62,7 @@ async fn friends_feed(
 
 /// A page of `viewer`'s Friends feed as the API answers it.
 pub async fn friends_page(state: &AppState, viewer: i64, page: Page) -> Result<Vec<Post>> {
-    friends::page(&state.db.read, state.db.backend, viewer, page).await
+    friends::read_page(&state.db.read, state.db.backend, viewer, page).await
 }
 
 /// For You: recent original posts of the whole network, ranked by engagement with time decay,
@@ -77,5 +77,5 @@ async fn for_you_feed(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
-    Ok(Json(for_you::page(&state.db, &state.for_you, current.id, page, state.clock.now()).await?))
+    Ok(Json(for_you::ranked_page(&state.db, &state.for_you, current.id, page, state.clock.now()).await?))
 }

@@ -1,9 +1,8 @@
 //! The home timeline: the Friends feed kept ready (fan-out on write), like Mastodon's home feeds.
 //!
 //! Reading the Friends feed from `posts` and `follows` (`friends::fan_in_page`) costs about
-//! `follows × (offset + limit)` index entries a request, or a walk over everyone's posts: 137 ms
-//! p99 on SQLite and 0.002 of `/healthz` for heavy followers on PostgreSQL (docs/performance.md).
-//! Instead each post is written into its author's and their followers' timelines when it is
+//! `follows × (offset + limit)` index entries a request, or a walk over everyone's posts: too
+//! slow at scale (docs/feeds.md, "The fallback: fan-in on read"). Instead each post is written into its author's and their followers' timelines when it is
 //! made, so a page is one range read of `home_timeline (member_id, post_id)`, whatever the
 //! follow count or the page's offset.
 //!
@@ -13,7 +12,7 @@
 //!   in its own transaction when the author has at most `CHUNK` followers, else to the author at
 //!   once and to the followers `CHUNK` at a time right after (`fan_out_chunk`, from the queue
 //!   `timeline_fanouts`), so one post by a member followed by thousands never holds SQLite's
-//!   only writer for long (70–220 ms each, which every other write waited behind). Until its
+//!   only writer for long (every other write would wait behind it). Until its
 //!   last chunk, such a post is missing from the timelines it has not reached yet: they see it
 //!   a moment later, as on any large network;
 //! - a follow copies the followed member's live posts at or above the floor, at most `KEEP` of
@@ -270,7 +269,7 @@ async fn raise_floor(conn: &mut AnyConnection, member: i64, floor: i64) -> Resul
 
 /// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
 /// caller reads it with the fan-in query).
-pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Option<Vec<Post>>> {
+pub async fn whole_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Option<Vec<Post>>> {
     let posts = hydrate::list(pool, backend, viewer, &selection(page)).await?;
     Ok((posts.len() as i64 == page.limit).then_some(posts))
 }

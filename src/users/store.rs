@@ -185,9 +185,8 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
 /// Bounded by the page, not the member count, when many match: each group is its own query
 /// that walks `users_follower_count_idx` from the top and stops after enough matches (exact
 /// matches come from the username key and `users_display_name_lower_idx`). Ranking every match
-/// in one `ORDER BY CASE …` sorted all of them: a term matching 10,000 members cost 58 ms
-/// (docs/performance.md). A term matching few walks the index to its end (one pass over the
-/// members, no sort).
+/// in one `ORDER BY CASE …` sorted all of them, slow for a common term (docs/performance.md).
+/// A term matching few walks the index to its end (one pass over the members, no sort).
 pub async fn search(pool: &AnyPool, term: &str, limit: i64) -> Result<Vec<UserRow>> {
     const SQL: &str = concat!(
         "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ", user_columns!(), " FROM users \
