@@ -31,7 +31,11 @@ impl FromRequestParts<AppState> for CurrentUser {
 
 /// The request's session (401 without a live one), remembered for the request's other
 /// extractors; with the member's feed marks when `reading` asks for them (`feeds::FeedReader`).
-pub(crate) async fn authenticate(parts: &mut Parts, state: &AppState, reading: Reading) -> Result<(CurrentUser, FeedMarks)> {
+pub(crate) async fn authenticate(
+    parts: &mut Parts,
+    state: &AppState,
+    reading: Reading,
+) -> Result<(CurrentUser, FeedMarks)> {
     let token = session::token_from_headers(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
     let (id, session_hash, marks) =
         session::lookup(&state.sessions, &state.db.write, token, state.clock.now(), reading)

@@ -1,5 +1,6 @@
 //! Feeds: Friends (who you follow, newest first) and For You (the network, ranked).
-//! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`.
+//! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`. Every
+//! write that changes how a member's own Friends page looks follows `changes`.
 
 pub mod cache;
 pub mod changes;

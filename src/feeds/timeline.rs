@@ -2,9 +2,9 @@
 //!
 //! Reading the Friends feed from `posts` and `follows` (`friends::fan_in_page`) costs about
 //! `follows × (offset + limit)` index entries a request, or a walk over everyone's posts: too
-//! slow at scale (docs/feeds.md, "The fallback: fan-in on read"). Instead each post is written into its author's and their followers' timelines when it is
-//! made, so a page is one range read of `home_timeline (member_id, post_id)`, whatever the
-//! follow count or the page's offset.
+//! slow at scale (docs/feeds.md, "The fallback: fan-in on read"). Instead each post is written
+//! into its author's and their followers' timelines when it is made, so a page is one range
+//! read of `home_timeline (member_id, post_id)`, whatever the follow count or the page's offset.
 //!
 //! The invariant (migrations/*/0004_home_timeline.sql): a member's timeline holds every post of
 //! their Friends feed whose id is at least `users.home_floor`. Every write keeps it:
@@ -31,10 +31,10 @@
 //! loses a follower could miss the new follower or reach the old one, and a follow copying a
 //! post while it is deleted could leave a row for a deleted post (which would shift every later
 //! page's offset). Posting, deleting and following all take the author's `users` row lock first
-//! (posts, reposts and deletions by `changes::member_changed`, which updates that row; the fan-out's later
-//! chunks by `lock_author`; a follow's counter update takes it too), so one commits before the
-//! other reads: the follow then sees the post (or its deletion), or the post (or deletion) the
-//! follow.
+//! (posts, reposts and deletions by `changes::member_changed`, which updates that row; the
+//! fan-out's later chunks by `lock_author`; a follow's counter update takes it too), so one
+//! commits before the other reads: the follow then sees the post (or its deletion), or the post
+//! (or deletion) the follow.
 
 use sqlx::{AnyConnection, AnyPool};
 
