@@ -22,7 +22,7 @@ use crate::db::Db;
 use crate::error::Error;
 use crate::mail::Mailer;
 use crate::media::MediaStore;
-pub use crate::state::AppState;
+use crate::state::AppState;
 
 mod write_thread;
 use write_thread::WriteThread;

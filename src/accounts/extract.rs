@@ -4,9 +4,10 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
-use super::session::{self, FeedMarks, Reading};
+use super::session::{self, Reading};
 use crate::state::AppState;
 use crate::error::{Error, Result};
+use crate::feeds::FeedMarks;
 
 /// The member making the request.
 #[derive(Clone, Debug)]
@@ -28,25 +29,13 @@ impl FromRequestParts<AppState> for CurrentUser {
     }
 }
 
-/// The member making the request, with what the Friends feed's kept pages are checked against
-/// (`feeds::cache`), read in the session's own statement.
-#[derive(Clone, Debug)]
-pub struct FeedReader {
-    pub user: CurrentUser,
-    pub marks: FeedMarks,
-}
-
-impl FromRequestParts<AppState> for FeedReader {
-    type Rejection = Error;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
-        let (user, marks) = authenticate(parts, state, Reading::WithFeedMarks).await?;
-        Ok(FeedReader { user, marks })
-    }
-}
-
-/// The request's session (401 without a live one), remembered for the request's other extractors.
-async fn authenticate(parts: &mut Parts, state: &AppState, reading: Reading) -> Result<(CurrentUser, FeedMarks)> {
+/// The request's session (401 without a live one), remembered for the request's other
+/// extractors; with the member's feed marks when `reading` asks for them (`feeds::FeedReader`).
+pub(crate) async fn authenticate(
+    parts: &mut Parts,
+    state: &AppState,
+    reading: Reading,
+) -> Result<(CurrentUser, FeedMarks)> {
     let token = session::token_from_headers(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
     let (id, session_hash, marks) =
         session::lookup(&state.sessions, &state.db.write, token, state.clock.now(), reading)

@@ -12,6 +12,6 @@ pub mod username;
 
 pub use client_ip::ClientIp;
 pub use email::Email;
-pub use extract::{CurrentUser, FeedReader, MaybeUser};
+pub use extract::{CurrentUser, MaybeUser};
 pub use routes::router;
 pub use username::Username;

@@ -231,7 +231,7 @@ async fn verify(
         session::delete(&state.db.write, &hash_token(old)).await?;
     }
     tracing::info!(user_id, "logged in with a magic link");
-    let user = own_user_by_id(&state, user_id).await?;
+    let user = users::own_user(&state.db.read, user_id, state.clock.now()).await?;
     let headers = [
         (header::SET_COOKIE, session::set_cookie(&state.config, &session_token)),
         (header::CACHE_CONTROL, "no-store".to_string()),
@@ -253,24 +253,14 @@ fn refuse_cross_site(headers: &HeaderMap) -> Result<()> {
 #[utoipa::path(get, path = "/api/auth/me", tag = "accounts",
     responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
 async fn me(State(state): State<AppState>, current: CurrentUser) -> Result<Json<User>> {
-    own_user(&state, &current).await.map(Json)
+    users::own_user(&state.db.read, current.id, state.clock.now()).await.map(Json)
 }
 
 /// The same as /api/auth/me (the member shell's call).
 #[utoipa::path(get, path = "/api/auth/user", tag = "accounts",
     responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
 async fn user(State(state): State<AppState>, current: CurrentUser) -> Result<Json<User>> {
-    own_user(&state, &current).await.map(Json)
-}
-
-pub async fn own_user(state: &AppState, current: &CurrentUser) -> Result<User> {
-    own_user_by_id(state, current.id).await
-}
-
-/// A member's own view (with e-mail), with this month's invites counted (nothing is written).
-pub async fn own_user_by_id(state: &AppState, id: i64) -> Result<User> {
-    let row = users::find_by_id(&state.db.read, id).await?.ok_or(Error::Unauthorized)?;
-    Ok(row.own(state.clock.now()))
+    users::own_user(&state.db.read, current.id, state.clock.now()).await.map(Json)
 }
 
 /// Ends the session on the server and clears the cookie.

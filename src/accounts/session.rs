@@ -9,6 +9,7 @@ use super::session_reads::SessionReads;
 use crate::clock::{DAY, HOUR, Millis};
 use crate::config::Config;
 use crate::error::Result;
+use crate::feeds::FeedMarks;
 use crate::secrets::{hash_token, random_token};
 
 pub const LIFETIME: Millis = 30 * DAY;
@@ -68,14 +69,6 @@ pub fn token_from_headers<'h>(config: &Config, headers: &'h HeaderMap) -> Option
         .find(|(k, _)| *k == name)
         .map(|(_, v)| v)
         .filter(|v| !v.is_empty() && v.len() <= 128)
-}
-
-/// What the Friends feed's kept pages are checked against (`feeds::cache`): the member's
-/// `feed_version` and the newest post in their home timeline.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FeedMarks {
-    pub version: i64,
-    pub newest: Option<i64>,
 }
 
 /// What a lookup reads besides the session.

@@ -38,8 +38,8 @@ pub type SessionRow = (i64, Millis, Millis, i64, Option<i64>);
 const MAX_BATCH: usize = 64;
 
 /// Batch statements running at once, per kind of reading: one per core. Fewer in flight make
-/// bigger batches, more keep the cores busy; one per core was the best measured
-/// (docs/performance.md).
+/// bigger batches, more keep the cores busy; more than one per core gained nothing in the
+/// benchmark (docs/performance.md).
 fn in_flight() -> usize {
     crate::db::cores().max(2)
 }
@@ -193,12 +193,10 @@ fn statement_for(reading: Reading, size: usize) -> String {
             "SELECT id_hash, user_id, last_seen_at, expires_at, CAST(0 AS BIGINT), CAST(NULL AS BIGINT) \
              FROM sessions WHERE id_hash IN ({list})"
         ),
-        // The marks: a primary-key join and the timeline's last index entry on top of the
-        // session's row.
         Reading::WithFeedMarks => format!(
-            "SELECT s.id_hash, s.user_id, s.last_seen_at, s.expires_at, u.feed_version, \
-             (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = s.user_id) \
-             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash IN ({list})"
+            "SELECT s.id_hash, s.user_id, s.last_seen_at, s.expires_at, {} \
+             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash IN ({list})",
+            crate::feeds::marks::columns("s.user_id")
         ),
     }
 }

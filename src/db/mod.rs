@@ -15,8 +15,9 @@
 //! own for all their statements (`Db::for_writes`).
 
 pub mod backup;
-pub mod transfer;
 pub mod member_writes;
+pub mod sql;
+pub mod transfer;
 
 use std::str::FromStr;
 use std::time::Duration;

@@ -1,18 +1,18 @@
 //! The Friends feed's pages kept ready in each process.
 //!
-//! Why: a Friends page costs the session's statement and one statement that builds ~20 cards
-//! (about 100 index lookups and the JSON of the cards), then the parsing and writing of a 17 KB
-//! answer; the session's statement alone costs what `/api/auth/me` does. Under load, members
+//! Why: building a Friends page (its cards' index lookups and JSON, then the answer's bytes)
+//! costs several times the session's statement, which alone costs what `/api/auth/me` does
+//! (docs/feeds.md, "Answered pages kept in the process"). Under load, members
 //! read the same first page again and again while nothing in it has changed, so each process
 //! keeps the answers it made, bounded by their bytes, and answers a page again after the
-//! session's statement alone (docs/feeds.md, docs/performance.md).
+//! session's statement alone.
 //!
 //! When a kept page is used: only for the member it was made for, for the same offset and
 //! limit, while the member's `FeedMarks` (read in the session's statement) are what they were
 //! when it was made, and for at most `keep_for` after it was made. So:
 //! - what the member does shows on their next read, through any process: every write of theirs
 //!   that can change their own page (a post, reply, repost, like, vote, follow, unfollow,
-//!   deletion, profile edit) adds one to `users.feed_version` in its own transaction (`touch`);
+//!   deletion, profile edit) adds one to `users.feed_version` in its own transaction (`changes`);
 //! - a new post or repost of someone they follow shows at once: it raises the newest post in
 //!   their home timeline, which is part of the marks;
 //! - what others do to posts already on the page (likes, replies, reposts, votes, a deletion, a
@@ -27,12 +27,10 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use quick_cache::sync::Cache;
-use sqlx::AnyConnection;
 
-use crate::accounts::session::FeedMarks;
+use super::marks::FeedMarks;
 use crate::api::Page;
 use crate::clock::Millis;
-use crate::error::Result;
 
 
 /// The answers a process keeps; cheap to clone (one cache shared by the clones).
@@ -89,25 +87,6 @@ impl FeedCache {
             pages.insert((member, page.offset, page.limit), Kept { marks, made_at, body });
         }
     }
-}
-
-/// Tells the member's kept Friends pages, in every process, that something of theirs changed:
-/// call it in the transaction of each write of theirs that can change how their own page looks.
-/// On PostgreSQL the update also takes the member's `users` row lock, which posting, reposting
-/// and deleting need anyway (the races in `timeline`'s comment). Take it before any post's row
-/// (a like's counter update, a vote's `lock_live`): with one order, a member's like and repost
-/// of the same post never wait on each other in a circle (seen as a deadlock's 500 when the
-/// like took it last).
-///
-/// Answers the member's follower count as of that lock (0 for no such member), which a post's
-/// fan-out needs (`timeline::fan_out`): one statement fewer for every post and repost.
-pub async fn touch(conn: &mut AnyConnection, member: i64) -> Result<i64> {
-    let followers: Option<i64> =
-        sqlx::query_scalar("UPDATE users SET feed_version = feed_version + 1 WHERE id = $1 RETURNING follower_count")
-            .bind(member)
-            .fetch_optional(conn)
-            .await?;
-    Ok(followers.unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@
 //! window's start (ordering by id instead made SQLite scan the whole table when the window
 //! holds fewer than 1,000 posts). The unary `+` in `+reply_to_id IS NULL` keeps SQLite's
 //! planner (which has no statistics) from answering `IS NULL` with `posts_reply_to_idx`, an
-//! "equality" match that is in fact most of the table: on 1M posts it walked every top-level
-//! post and sorted them (285 ms a request; 4.6 s p50 under the benchmark's load) instead of
-//! walking `posts_created_idx` (0.4 ms). PostgreSQL reads `+x` as x and plans as before.
+//! "equality" match that is in fact most of the table: it walked every top-level post and
+//! sorted them instead of walking `posts_created_idx` (docs/feeds.md, "For You"). PostgreSQL
+//! reads `+x` as x and plans as before.
 //!
 //! Score (Hacker-News-style gravity):
 //!
@@ -45,10 +45,10 @@ use sqlx::AnyPool;
 use crate::api::Page;
 use crate::clock::{DAY, HOUR, MINUTE, Millis};
 use crate::db::Db;
+use crate::db::sql::{in_list, padded_values};
 use crate::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
-use crate::posts::store::{in_list, padded_values};
 
 pub const WINDOW: Millis = 7 * DAY;
 pub const MAX_CANDIDATES: i64 = 1000;
@@ -137,7 +137,7 @@ impl Ranker {
 }
 
 /// One page of the viewer's For You feed, in ranked order.
-pub async fn page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
+pub async fn ranked_page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
     let continued = if page.offset > 0 {
         continued(&db.read, viewer, now).await?
     } else {
@@ -150,9 +150,9 @@ pub async fn page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now: Millis
             if pointer != Some(id) {
                 // Not waited for: when the network is ranked again, every member's next first
                 // page moves their pointer, and thousands of those small writes queued on
-                // SQLite's one writer made first pages wait (p99 640 ms at 32 connections,
-                // docs/performance.md). A later page that arrives before the write lands uses
-                // the newest ranking, which is this one unless the minute turned meanwhile.
+                // SQLite's one writer made first pages wait (docs/feeds.md, "For You"). A later
+                // page that arrives before the write lands uses the newest ranking, which is
+                // this one unless the minute turned meanwhile.
                 let write = db.write.clone();
                 tokio::spawn(async move {
                     if let Err(error) = remember(&write, viewer, id).await {
@@ -201,8 +201,8 @@ async fn continued(pool: &AnyPool, viewer: i64, now: Millis) -> Result<Option<Ve
 /// One request at a time ranks; the others answer from the ranking it replaces (at most a
 /// minute and a ranking's time old) instead of waiting for it, and wait only when there is no
 /// ranking at all. Why: making a ranking ends in a write through SQLite's one writer, which may
-/// be busy with other writes: when every first page waited for it, For You's p99 at 32
-/// connections was 766 ms on 1M posts while its p50 was 16 ms (docs/performance.md).
+/// be busy with other writes, and every first page waiting for it made For You's slowest
+/// answers many times its typical ones (docs/feeds.md, "For You").
 async fn newest(db: &Db, ranker: &Ranker, viewer: i64, now: Millis) -> Result<(i64, Vec<(i64, i64)>, Option<i64>)> {
     const NEWEST: &str = "SELECT r.id, r.created_at, r.ranked, \
          (SELECT s.ranking_id FROM for_you_snapshots s WHERE s.user_id = $1) \

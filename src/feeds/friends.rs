@@ -8,25 +8,20 @@
 //!   WHERE deleted_at IS NULL AND reply_to_id IS NULL` backwards for each followed member (plus
 //!   the caller), index-only, taking at most `offset + limit` entries each, and merges those
 //!   into the page. Cost ≈ follows × (offset + limit) index entries, independent of the table's
-//!   size. Measured on 1M posts / 10k members, a member following 200: first page 1.8 ms,
-//!   offset 200 13 ms (the plain `IN (…)` form took 103 ms: it read every post of every
-//!   followed member from the heap).
+//!   size (the plain `IN (…)` form read every post of every followed member from the heap).
 //! - SQLite has no `LATERAL`, and its planner answers `author_id IN (…) ORDER BY id DESC` by
 //!   walking all top-level posts newest first (`posts_reply_to_idx`) until the page is full.
 //!   That is fast for members who follow many (their followees' posts are everywhere) but a
-//!   scan of most of the table for members who follow few: measured on 1M posts (bench/run.sh,
-//!   docs/performance.md), a member following 4 took 313 ms at offset 200, and the benchmark's
-//!   random members had a feed p99 near 1 s. So SQLite picks the form by the viewer's
-//!   `following_count` (results are identical, only the cost differs):
+//!   scan of most of the table for members who follow few. So SQLite picks the form by the
+//!   viewer's `following_count` (results are identical, only the cost differs; the measurements
+//!   are in docs/feeds.md, "The fallback: fan-in on read", and docs/performance.md):
 //!   - below `FEW_FOLLOWS`: the `LATERAL` emulated by a correlated `IN (… LIMIT offset + limit)`
-//!     subquery per followed member on `posts_author_live_idx`, cost ≈ follows × (offset + limit)
-//!     (5 ms instead of 313 ms for the member above);
-//!   - otherwise the newest-first walk, cost ≈ (offset + limit) × all posts / followees' posts
-//!     (2 ms for a member following 2,068, where the per-member form took 280 ms).
+//!     subquery per followed member on `posts_author_live_idx`, cost ≈ follows × (offset + limit);
+//!   - otherwise the newest-first walk, cost ≈ (offset + limit) × all posts / followees' posts.
 //!
 //! Order is by id (ids grow with time and never repeat), so pages are stable: a new post only
 //! shifts later pages by one, which the client tolerates (it refetches from the top).
-//! Since the benchmark showed this read to be too slow at scale (docs/performance.md), pages are
+//! Since the benchmark showed this read to be too slow at scale, pages are
 //! served from the member's home timeline (`timeline`, fan-out on write) and this fan-in read is
 //! only the fallback for pages below the timeline's floor.
 //!
@@ -35,8 +30,8 @@
 
 use sqlx::AnyPool;
 
-/// On SQLite, members following fewer than this read their feed member by member (see above).
-/// The crossover measured on 1M posts lies between 35 and 87 follows.
+/// On SQLite, members following fewer than this read their feed member by member (see above):
+/// near the measured crossover between the two forms (docs/performance.md).
 const FEW_FOLLOWS: i64 = 50;
 
 use crate::api::Page;
@@ -47,8 +42,8 @@ use crate::posts::hydrate::{self, Selection};
 
 /// A page of the Friends feed: from the member's home timeline when it holds the page whole
 /// (nearly always), else from the fan-in read below.
-pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<Post>> {
-    match super::timeline::page(pool, backend, viewer, page).await? {
+pub async fn read_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<Post>> {
+    match super::timeline::whole_page(pool, backend, viewer, page).await? {
         Some(posts) => Ok(posts),
         None => fan_in_page(pool, backend, viewer, page).await,
     }

@@ -1,10 +1,15 @@
 //! Feeds: Friends (who you follow, newest first) and For You (the network, ranked).
-//! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`.
+//! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`. Every
+//! write that changes how a member's own Friends page looks follows `changes`.
 
 pub mod cache;
+pub mod changes;
 pub mod for_you;
 pub mod friends;
+pub mod marks;
 pub mod timeline;
+
+pub use marks::{FeedMarks, FeedReader};
 
 use axum::extract::State;
 use axum::http::header;
@@ -12,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::accounts::{CurrentUser, FeedReader};
+use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Query};
 use crate::state::AppState;
 use crate::error::{ErrorBody, Result};
@@ -58,7 +63,7 @@ async fn friends_feed(
 
 /// A page of `viewer`'s Friends feed as the API answers it.
 pub async fn friends_page(state: &AppState, viewer: i64, page: Page) -> Result<Vec<Post>> {
-    friends::page(&state.db.read, state.db.backend, viewer, page).await
+    friends::read_page(&state.db.read, state.db.backend, viewer, page).await
 }
 
 /// For You: recent original posts of the whole network, ranked by engagement with time decay,
@@ -73,5 +78,5 @@ async fn for_you_feed(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(&params, PAGE_SIZE, MAX_PAGE)?;
-    Ok(Json(for_you::page(&state.db, &state.for_you, current.id, page, state.clock.now()).await?))
+    Ok(Json(for_you::ranked_page(&state.db, &state.for_you, current.id, page, state.clock.now()).await?))
 }

@@ -1,11 +1,10 @@
 //! The home timeline: the Friends feed kept ready (fan-out on write), like Mastodon's home feeds.
 //!
 //! Reading the Friends feed from `posts` and `follows` (`friends::fan_in_page`) costs about
-//! `follows × (offset + limit)` index entries a request, or a walk over everyone's posts: 137 ms
-//! p99 on SQLite and 0.002 of `/healthz` for heavy followers on PostgreSQL (docs/performance.md).
-//! Instead each post is written into its author's and their followers' timelines when it is
-//! made, so a page is one range read of `home_timeline (member_id, post_id)`, whatever the
-//! follow count or the page's offset.
+//! `follows × (offset + limit)` index entries a request, or a walk over everyone's posts: too
+//! slow at scale (docs/feeds.md, "The fallback: fan-in on read"). Instead each post is written
+//! into its author's and their followers' timelines when it is made, so a page is one range
+//! read of `home_timeline (member_id, post_id)`, whatever the follow count or the page's offset.
 //!
 //! The invariant (migrations/*/0004_home_timeline.sql): a member's timeline holds every post of
 //! their Friends feed whose id is at least `users.home_floor`. Every write keeps it:
@@ -13,14 +12,14 @@
 //!   in its own transaction when the author has at most `CHUNK` followers, else to the author at
 //!   once and to the followers `CHUNK` at a time right after (`fan_out_chunk`, from the queue
 //!   `timeline_fanouts`), so one post by a member followed by thousands never holds SQLite's
-//!   only writer for long (70–220 ms each, which every other write waited behind). Until its
+//!   only writer for long (every other write would wait behind it). Until its
 //!   last chunk, such a post is missing from the timelines it has not reached yet: they see it
 //!   a moment later, as on any large network;
 //! - a follow copies the followed member's live posts at or above the floor, at most `KEEP` of
 //!   them: if there are more, the floor rises to the oldest copied (everything above the new
 //!   floor is still there);
 //! - an unfollow removes the unfollowed member's posts; a deleted post leaves every timeline
-//!   (`posts::store::soft_delete`; reposts, deleted for good, through the foreign key);
+//!   (`changes::MemberWrite::removed`; reposts, deleted for good, through the foreign key);
 //! - upkeep trims a timeline past `TRIM_ABOVE` rows to its newest `KEEP` and raises the floor.
 //!
 //! Reads take only rows at or above the floor, and only full pages; a page that reaches below
@@ -32,10 +31,10 @@
 //! loses a follower could miss the new follower or reach the old one, and a follow copying a
 //! post while it is deleted could leave a row for a deleted post (which would shift every later
 //! page's offset). Posting, deleting and following all take the author's `users` row lock first
-//! (posts, reposts and deletions by `cache::touch`, which updates that row; the fan-out's later
-//! chunks by `lock_author`; a follow's counter update takes it too), so one commits before the
-//! other reads: the follow then sees the post (or its deletion), or the post (or deletion) the
-//! follow.
+//! (posts, reposts and deletions by `changes::member_changed`, which updates that row; the
+//! fan-out's later chunks by `lock_author`; a follow's counter update takes it too), so one
+//! commits before the other reads: the follow then sees the post (or its deletion), or the post
+//! (or deletion) the follow.
 
 use sqlx::{AnyConnection, AnyPool};
 
@@ -70,9 +69,9 @@ pub const CHUNK: i64 = 100;
 
 /// Puts a new post or repost into its author's and every follower's timeline, or, past `CHUNK`
 /// followers, into the author's and queues the rest: answers true when it queued (wake the
-/// queue's worker after commit: `FanOutQueue::wake`). The caller took the author's row lock
-/// (`cache::touch`) earlier in the same transaction, and `followers` is the count it answered.
-pub async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post_id: i64) -> Result<bool> {
+/// queue's worker after commit: `FanOutQueue::wake`). Only through `changes::MemberWrite`,
+/// which took the author's row lock earlier in the same transaction and answered `followers`.
+pub(super) async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post_id: i64) -> Result<bool> {
     if followers > CHUNK {
         sqlx::query("INSERT INTO home_timeline (member_id, post_id) VALUES ($1, $2)")
             .bind(author)
@@ -96,6 +95,12 @@ pub async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post
     .execute(conn)
     .await?;
     Ok(false)
+}
+
+/// A deleted post leaves every home timeline (`changes::MemberWrite::removed`).
+pub(super) async fn remove_post(conn: &mut AnyConnection, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM home_timeline WHERE post_id = $1").bind(post_id).execute(conn).await?;
+    Ok(())
 }
 
 /// Takes the oldest queued post one chunk of followers further; answers false when the queue
@@ -236,7 +241,7 @@ async fn raise_floor(conn: &mut AnyConnection, member: i64, floor: i64) -> Resul
 
 /// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
 /// caller reads it with the fan-in query).
-pub async fn page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Option<Vec<Post>>> {
+pub async fn whole_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Option<Vec<Post>>> {
     let posts = hydrate::list(pool, backend, viewer, &selection(page)).await?;
     Ok((posts.len() as i64 == page.limit).then_some(posts))
 }

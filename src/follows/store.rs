@@ -8,6 +8,7 @@ use sqlx::{AnyConnection, AnyPool};
 
 use crate::clock::Millis;
 use crate::error::Result;
+use crate::feeds::changes::FEED_CHANGED;
 use crate::feeds::timeline;
 
 /// What a follow did.
@@ -47,10 +48,11 @@ pub async fn follow(
         });
     }
     // The counter updates took the followed member's row lock (see feeds::timeline), so the
-    // copy reads after any post or deletion of theirs; the follower's raised their floor.
+    // copy reads after any post or deletion of theirs; the follower's raised their floor and
+    // marked their feed changed (`feeds::changes`), in the same statement.
     static FOLLOWED: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "UPDATE users SET following_count = following_count + 1, feed_version = feed_version + 1, \
+            "UPDATE users SET following_count = following_count + 1, {FEED_CHANGED}, \
              home_floor = {} WHERE id = $1",
             timeline::floor_after_following("$2")
         )
@@ -80,7 +82,7 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
     in_id_order(
         conn,
         [
-            (follower, sqlx::query(UNFOLLOWED).bind(follower)),
+            (follower, sqlx::query(UNFOLLOWED.as_str()).bind(follower)),
             (following, sqlx::query(FOLLOWERS).bind(-1).bind(following)),
         ],
     )
@@ -89,9 +91,9 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
     Ok(true)
 }
 
-// The follower's Friends page changes (posts copied in or taken out): `feeds::cache`.
-const UNFOLLOWED: &str =
-    "UPDATE users SET following_count = following_count - 1, feed_version = feed_version + 1 WHERE id = $1";
+// The follower's Friends page changes (posts taken out): `feeds::changes`.
+static UNFOLLOWED: LazyLock<String> =
+    LazyLock::new(|| format!("UPDATE users SET following_count = following_count - 1, {FEED_CHANGED} WHERE id = $1"));
 const FOLLOWERS: &str = "UPDATE users SET follower_count = follower_count + $1 WHERE id = $2";
 
 /// Runs the two members' counter updates, the lower id's first: two members following each

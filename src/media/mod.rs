@@ -23,7 +23,6 @@ pub use storage::{MediaStore, S3Settings};
 
 use crate::clock::{HOUR, MINUTE, Millis};
 use crate::db::Db;
-use crate::state::AppState;
 use crate::error::{Error, Result};
 
 /// Most images one post carries.
@@ -81,18 +80,18 @@ pub async fn claim(
 /// Checks the caller's bucket uploads among `urls` ahead of `claim`, outside any transaction
 /// (fetching and re-encoding takes a moment; the database's writer should not wait for it).
 /// Unknown URLs are left for `claim` to refuse.
-pub async fn prepare(state: &AppState, owner_id: i64, urls: &[String]) -> Result<()> {
-    if !state.media.is_s3() || urls.len() > MAX_IMAGES {
+pub async fn prepare(db: &Db, media: &MediaStore, owner_id: i64, urls: &[String]) -> Result<()> {
+    if !media.is_s3() || urls.len() > MAX_IMAGES {
         return Ok(());
     }
     for url in urls {
-        let Some(id) = state.media.id_from_url(url) else { continue };
-        let Some(row) = store::find(&state.db.read, &id).await? else { continue };
+        let Some(id) = media.id_from_url(url) else { continue };
+        let Some(row) = store::find(&db.read, &id).await? else { continue };
         if row.owner_id != owner_id || row.is_ready() {
             continue;
         }
-        let image = check_bucket_upload(&state.media, &id).await?;
-        store::mark_ready(&state.db.write, &id, &image).await?;
+        let image = check_bucket_upload(media, &id).await?;
+        store::mark_ready(&db.write, &id, &image).await?;
     }
     Ok(())
 }

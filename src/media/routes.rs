@@ -21,7 +21,7 @@ use crate::state::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::rate_limit::{self, Limit};
-use crate::users::User;
+use crate::users::{self, User};
 
 /// Upload URLs one member may ask for per minute.
 const UPLOADS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
@@ -274,19 +274,15 @@ async fn set_header_image(
 
 async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, which: ProfileImage) -> Result<Json<User>> {
     let urls = [body.image_url];
-    super::prepare(state, user.id, &urls).await?;
+    super::prepare(&state.db, &state.media, user.id, &urls).await?;
     let mut tx = state.db.write.begin().await?;
     let ids = super::claim(&state.media, &mut tx, user.id, &urls, state.clock.now()).await?;
     let path = super::object_path(&ids[0]);
-    // The avatar shows on the member's own cards in their Friends page (`feeds::cache`).
-    let sql = match which {
-        ProfileImage::Avatar => {
-            "UPDATE users SET profile_image_url = $1, feed_version = feed_version + 1 WHERE id = $2"
-        }
-        ProfileImage::Header => "UPDATE users SET header_image_url = $1 WHERE id = $2",
-    };
-    sqlx::query(sql).bind(&path).bind(user.id).execute(&mut *tx).await?;
+    match which {
+        ProfileImage::Avatar => users::store::set_avatar(&mut tx, user.id, &path).await?,
+        ProfileImage::Header => users::store::set_header_image(&mut tx, user.id, &path).await?,
+    }
     tx.commit().await?;
-    let row = crate::users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
+    let row = users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(state.clock.now())))
 }

@@ -49,9 +49,9 @@ impl Selection {
         // is restored after the read instead (`list` sorts by ord, then `in_order`).
         let sql = format!(
             "SELECT id, CAST(0 AS BIGINT) FROM posts WHERE id IN ({})",
-            super::store::in_list(2, ids.len())
+            crate::db::sql::in_list(2, ids.len())
         );
-        Selection::new(sql, super::store::padded_values(ids).collect())
+        Selection::new(sql, crate::db::sql::padded_values(ids).collect())
     }
 }
 

@@ -1,11 +1,13 @@
-//! Posts: writing, replying, reposting, liking, polls and threads. `hydrate` turns rows into
-//! the API's `Post` for every list (feeds, profiles, threads) in a bounded number of queries.
+//! Posts: writing, replying, reposting, liking, polls and threads. `writes` holds the write
+//! transactions; `hydrate` turns rows into the API's `Post` for every list (feeds, profiles,
+//! threads) in a bounded number of queries.
 
 pub mod domain;
 pub mod hydrate;
 pub mod model;
 pub mod routes;
 pub mod store;
+pub mod writes;
 
 pub use model::{Post, PostRow};
 pub use routes::router;

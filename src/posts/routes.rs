@@ -3,24 +3,19 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use sqlx::pool::PoolConnection;
-use sqlx::{Any, Connection};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::domain::{PollDuration, PollOptions, PostContent, mentions};
+use super::domain::{PollDuration, PollOptions, PostContent};
 use super::hydrate;
 use super::model::Post;
-use super::store::{self, Counter, NewPost, PostRef};
+use super::store;
+use super::writes::{Draft, PostWrites};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::state::AppState;
-use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
-use crate::feeds::{cache, timeline};
-use crate::notifications::{self, Kind};
-use crate::rate_limit::{self, Limit};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -32,17 +27,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(thread))
         .routes(routes!(thread_replies))
 }
-
-/// Generous per-member limits: a person never meets them, a script soon does.
-const POSTS_PER_MINUTE: Limit = Limit {
-    max: 30,
-    window: MINUTE,
-};
-const LIKES_PER_MINUTE: Limit = Limit {
-    max: 120,
-    window: MINUTE,
-};
-pub const MAX_IMAGES: usize = 4;
 
 /// A new post, reply or repost.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -125,6 +109,7 @@ async fn create(
     current: CurrentUser,
     Json(body): Json<CreatePost>,
 ) -> Result<(StatusCode, Json<Post>)> {
+    let writes = writes(&state);
     let id = match body.repost_of_id {
         Some(original) => {
             if body.reply_to_id.is_some()
@@ -135,28 +120,21 @@ async fn create(
                     "A repost cannot have images, a poll or a reply",
                 ));
             }
-            let writer = posting_allowed(&state, current.id).await?;
-            repost(&state, writer, current.id, original).await?
+            writes.repost(current.id, original).await?
         }
         None => {
             let content = PostContent::parse(&body.content)?;
-            if body.image_urls.len() > MAX_IMAGES {
+            if body.image_urls.len() > crate::media::MAX_IMAGES {
                 return Err(Error::bad_request("A post can have at most 4 images"));
             }
-            let poll = PollOptions::parse(&body.poll_options)?;
-            let duration = PollDuration::parse(body.poll_duration_hours)?;
-            let writer = posting_allowed(&state, current.id).await?;
-            write_post(
-                &state,
-                writer,
-                current.id,
-                &content,
-                &body.image_urls,
-                poll.as_ref(),
-                duration,
-                body.reply_to_id,
-            )
-            .await?
+            let draft = Draft {
+                content,
+                poll: PollOptions::parse(&body.poll_options)?,
+                duration: PollDuration::parse(body.poll_duration_hours)?,
+                image_urls: body.image_urls,
+                reply_to_id: body.reply_to_id,
+            };
+            writes.post(current.id, &draft).await?
         }
     };
     let post = hydrate::one(&state.db.read, state.db.backend, current.id, id)
@@ -165,114 +143,9 @@ async fn create(
     Ok((StatusCode::CREATED, Json(post)))
 }
 
-/// Counts one post (or repost) against the member's allowance; 429 once it is spent. Answers
-/// the writer's connection for the post (`rate_limit::hit_then_write`).
-async fn posting_allowed(state: &AppState, member: i64) -> Result<PoolConnection<Any>> {
-    let key = format!("post:{member}");
-    let message = "You are posting too fast. Please wait a minute.";
-    rate_limit::hit_then_write(&state.db, &key, POSTS_PER_MINUTE, state.clock.now(), message).await
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn write_post(
-    state: &AppState,
-    writer: PoolConnection<Any>,
-    author: i64,
-    content: &PostContent,
-    image_urls: &[String],
-    poll: Option<&PollOptions>,
-    duration: PollDuration,
-    reply_to_id: Option<i64>,
-) -> Result<i64> {
-    // Bucket uploads are fetched and checked with the writer let go, so no write waits on the
-    // bucket; the post then takes its turn at the writer again.
-    let mut writer = if image_urls.is_empty() {
-        writer
-    } else {
-        drop(writer);
-        crate::media::prepare(state, author, image_urls).await?;
-        state.db.write.acquire().await?
-    };
-    let now = state.clock.now();
-    let mut tx = writer.begin().await?;
-    // A reply to a repost answers the original (reposts have no threads of their own).
-    let parent: Option<PostRef> = match reply_to_id {
-        Some(id) => Some(
-            store::live_original(&mut tx, id)
-                .await?
-                .ok_or_else(|| Error::bad_request("replyToId must name an existing post"))?,
-        ),
-        None => None,
-    };
-    // The author's row lock (the races in `timeline`), and their kept Friends pages told: a
-    // reply changes the count of a post that may be on them.
-    let followers = cache::touch(&mut tx, author).await?;
-    let media_ids = crate::media::claim(&state.media, &mut tx, author, image_urls, now).await?;
-    let new = NewPost {
-        author_id: author,
-        content: content.as_str(),
-        reply_to_id: parent.as_ref().map(|p| p.id),
-        poll: poll.map(|p| (p.as_slice(), now + duration.millis())),
-        images: &media_ids,
-        now,
-    };
-    let id = store::insert_post(&mut tx, &new).await?;
-    // Replies are read in threads, not in the Friends feed.
-    let queued = parent.is_none() && timeline::fan_out(&mut tx, author, followers, id).await?;
-    if let Some(parent) = &parent {
-        if !store::bump(&mut tx, parent.id, Counter::Replies, 1).await? {
-            return Err(Error::bad_request("replyToId must name an existing post"));
-        }
-        notifications::notify(&mut tx, parent.author_id, author, Kind::Reply, id, now).await?;
-    }
-    let mentioned = store::member_ids_by_username(&mut tx, &mentions(content.as_str())).await?;
-    for member in mentioned {
-        // The parent's author already hears about this post as a reply.
-        if parent.as_ref().is_some_and(|p| p.author_id == member) {
-            continue;
-        }
-        notifications::notify(&mut tx, member, author, Kind::Mention, id, now).await?;
-    }
-    tx.commit().await?;
-    if queued {
-        state.fan_out.wake();
-    }
-    Ok(id)
-}
-
-async fn repost(
-    state: &AppState,
-    mut writer: PoolConnection<Any>,
-    member: i64,
-    target: i64,
-) -> Result<i64> {
-    let now = state.clock.now();
-    let mut tx = writer.begin().await?;
-    let original = store::live_original(&mut tx, target)
-        .await?
-        .ok_or_else(|| Error::not_found("Post not found"))?;
-    let followers = cache::touch(&mut tx, member).await?;
-    let id = store::insert_repost(&mut tx, member, original.id, now)
-        .await?
-        .ok_or_else(|| Error::conflict("Already reposted"))?;
-    let queued = timeline::fan_out(&mut tx, member, followers, id).await?;
-    if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
-        return Err(Error::not_found("Post not found"));
-    }
-    notifications::notify(
-        &mut tx,
-        original.author_id,
-        member,
-        Kind::Repost,
-        original.id,
-        now,
-    )
-    .await?;
-    tx.commit().await?;
-    if queued {
-        state.fan_out.wake();
-    }
-    Ok(id)
+/// The writes of posts, with what they use of the application.
+fn writes(state: &AppState) -> PostWrites<'_> {
+    PostWrites { db: &state.db, media: &state.media, fan_out: &state.fan_out, clock: &state.clock }
 }
 
 /// Deletes one of the caller's posts. A repost is simply removed; any other post is
@@ -286,50 +159,8 @@ async fn delete(
     current: CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<StatusCode> {
-    let now = state.clock.now();
-    let mut tx = state.db.write.begin().await?;
-    let post = store::find_ref(&mut tx, id)
-        .await?
-        .filter(|p| p.deleted_at.is_none())
-        .ok_or_else(|| Error::not_found("Post not found"))?;
-    if post.author_id != current.id {
-        return Err(Error::forbidden("You can only delete your own posts"));
-    }
-    // Before the post leaves the timelines: a follow copying it waits, then sees it deleted.
-    cache::touch(&mut tx, current.id).await?;
-    match post.repost_of_id {
-        Some(original) => undo_repost(&mut tx, current.id, original).await?,
-        None => {
-            if !store::soft_delete(&mut tx, id, now).await? {
-                return Err(Error::not_found("Post not found"));
-            }
-            notifications::store::remove_about_post(&mut tx, id).await?;
-            if let Some(parent) = post.reply_to_id {
-                store::reply_removed(&mut tx, parent).await?;
-            }
-        }
-    }
-    tx.commit().await?;
+    writes(&state).delete(current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Removes `member`'s repost of `original` with its count and unread notification.
-async fn undo_repost(tx: &mut sqlx::AnyConnection, member: i64, original: i64) -> Result<()> {
-    if !store::delete_repost(&mut *tx, member, original).await? {
-        return Err(Error::not_found("You have not reposted this post"));
-    }
-    store::bump(&mut *tx, original, Counter::Reposts, -1).await?;
-    if let Some(original) = store::find_ref(&mut *tx, original).await? {
-        notifications::withdraw(
-            &mut *tx,
-            original.author_id,
-            member,
-            Kind::Repost,
-            original.id,
-        )
-        .await?;
-    }
-    Ok(())
 }
 
 /// Undoes the caller's repost of post `id` (or of its original, when `id` is a repost).
@@ -341,13 +172,7 @@ async fn unrepost(
     current: CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<StatusCode> {
-    let mut tx = state.db.write.begin().await?;
-    let original = store::live_original(&mut tx, id)
-        .await?
-        .ok_or_else(|| Error::not_found("Post not found"))?;
-    cache::touch(&mut tx, current.id).await?;
-    undo_repost(&mut tx, current.id, original.id).await?;
-    tx.commit().await?;
+    writes(&state).unrepost(current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -360,25 +185,8 @@ async fn like(
     current: CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<Post>> {
-    let now = state.clock.now();
-    let post = {
-        let mut writer = rate_limit::hit_then_write(
-            &state.db,
-            &format!("like:{}", current.id),
-            LIKES_PER_MINUTE,
-            now,
-            "You are liking too fast. Please wait a minute.",
-        )
-        .await?;
-        let mut tx = writer.begin().await?;
-        cache::touch(&mut tx, current.id).await?;
-        let post = store::like(&mut tx, state.db.backend, current.id, id, now)
-            .await?
-            .ok_or_else(|| Error::not_found("Post not found"))?;
-        tx.commit().await?;
-        post
-    };
-    answer(&state, current.id, post).await
+    let post = writes(&state).like(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
 }
 
 /// Takes back a like; unliking a post not liked changes nothing. Answers the post.
@@ -390,13 +198,8 @@ async fn unlike(
     current: CurrentUser,
     Path(id): Path<i64>,
 ) -> Result<Json<Post>> {
-    let mut tx = state.db.write.begin().await?;
-    cache::touch(&mut tx, current.id).await?;
-    let post = store::unlike(&mut tx, state.db.backend, current.id, id)
-        .await?
-        .ok_or_else(|| Error::not_found("Post not found"))?;
-    tx.commit().await?;
-    answer(&state, current.id, post).await
+    let post = writes(&state).unlike(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
 }
 
 /// Votes in a post's poll, once. Answers the post with the new tally.
@@ -415,29 +218,8 @@ async fn vote(
     if body.option.contains('\0') {
         return Err(Error::bad_request("That option is not in this poll"));
     }
-    let now = state.clock.now();
-    let mut tx = state.db.write.begin().await?;
-    cache::touch(&mut tx, current.id).await?;
-    let post = store::live_original(&mut tx, id)
-        .await?
-        .ok_or_else(|| Error::not_found("Post not found"))?;
-    if !store::lock_live(&mut tx, post.id).await? {
-        return Err(Error::not_found("Post not found"));
-    }
-    let expires_at = post
-        .poll_expires_at
-        .ok_or_else(|| Error::bad_request("This post has no poll"))?;
-    if now >= expires_at {
-        return Err(Error::bad_request("This poll has ended"));
-    }
-    let position = store::poll_position(&mut tx, post.id, &body.option)
-        .await?
-        .ok_or_else(|| Error::bad_request("That option is not in this poll"))?;
-    if !store::insert_vote(&mut tx, post.id, current.id, position, now).await? {
-        return Err(Error::conflict("You have already voted"));
-    }
-    tx.commit().await?;
-    answer(&state, current.id, post.id).await
+    let post = writes(&state).vote(current.id, id, &body.option).await?;
+    post_as_seen(&state, current.id, post).await
 }
 
 /// A post with the posts above it and its replies. A repost's thread is its original's.
@@ -497,7 +279,8 @@ async fn live_original(state: &AppState, id: i64) -> Result<store::PostRef> {
         .ok_or_else(|| Error::not_found("Post not found"))
 }
 
-async fn answer(state: &AppState, viewer: i64, id: i64) -> Result<Json<Post>> {
+/// Post `id` as `viewer` now sees it: the answer of a write that changed it.
+async fn post_as_seen(state: &AppState, viewer: i64, id: i64) -> Result<Json<Post>> {
     hydrate::one(&state.db.read, state.db.backend, viewer, id)
         .await?
         .map(Json)

@@ -15,33 +15,9 @@ use super::hydrate::Selection;
 use crate::api::Page;
 use crate::clock::Millis;
 use crate::db::Backend;
+use crate::db::sql::{in_list, padded_values};
 use crate::error::Result;
 use crate::notifications::{self, Kind};
-
-/// `$start, $start+1, …` for an `IN (...)` list of `n` values, padded to `padded(n)`
-/// placeholders (bind the values with `padded_values`). Only placeholders are built
-/// dynamically; values are always bound.
-pub fn in_list(start: usize, n: usize) -> String {
-    (start..start + padded(n))
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// How many values an `IN` list of `n` is sent with: the next power of two. Every distinct
-/// statement text is parsed and planned again and takes a slot in each connection's statement
-/// cache; padding keeps a handful of texts per query (1, 2, 4 … 64 values), so pages of any
-/// composition reuse prepared statements (parsing showed in the feed's profile).
-pub fn padded(n: usize) -> usize {
-    n.next_power_of_two()
-}
-
-/// `values`, then the last one repeated up to `padded(len)` (a value twice in `IN` matches the
-/// same rows once).
-pub fn padded_values<T: Clone>(values: &[T]) -> impl Iterator<Item = T> + '_ {
-    let pad = padded(values.len()) - values.len();
-    values.iter().cloned().chain(values.last().cloned().into_iter().cycle().take(pad))
-}
 
 /// What the write paths need to know about a post.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -207,7 +183,7 @@ pub async fn delete_repost(
 /// `member` likes post `id` (a repost: its original), with the post's counter and its author's
 /// notification; liking twice changes nothing. Answers the id of the post liked, or None when
 /// there is no live post, also when it was deleted while this ran (the caller must then not
-/// commit). The caller holds the member's row lock (`cache::touch`).
+/// commit). The caller holds the member's row lock (`feeds::changes::member_changed`).
 pub async fn like(
     conn: &mut AnyConnection,
     backend: Backend,
@@ -347,7 +323,8 @@ pub async fn insert_vote(
 }
 
 /// Soft-deletes a post: the row stays (its replies keep pointing at it) with its text, images,
-/// poll, likes and reposts gone. False when it was already deleted (a concurrent delete).
+/// poll, likes and reposts gone. False when it was already deleted (a concurrent delete). The
+/// caller takes it out of the home timelines (`feeds::changes::MemberWrite::removed`).
 pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE posts SET deleted_at = $1, content = '', poll_expires_at = NULL, like_count = 0, \
@@ -368,8 +345,6 @@ pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) ->
         // reposts of it: the reposted thing is gone, so are they (their timeline rows go
         // with them through the foreign key)
         "DELETE FROM posts WHERE repost_of_id = $1",
-        // the post leaves every home timeline
-        "DELETE FROM home_timeline WHERE post_id = $1",
     ] {
         sqlx::query(sql).bind(post_id).execute(&mut *conn).await?;
     }

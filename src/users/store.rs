@@ -1,10 +1,14 @@
 //! Queries about members.
 
-use sqlx::AnyPool;
+use std::sync::LazyLock;
 
-use super::model::UserRow;
+use sqlx::{AnyConnection, AnyPool};
+
+use super::model::{User, UserRow};
 use crate::api::Page;
-use crate::error::Result;
+use crate::clock::Millis;
+use crate::error::{Error, Result};
+use crate::feeds::changes::FEED_CHANGED;
 use crate::posts::hydrate::Selection;
 use crate::user_columns;
 
@@ -36,19 +40,45 @@ pub async fn update_profile(
     id: i64,
     edit: &super::model::ProfileEdit,
 ) -> Result<Option<UserRow>> {
-    const SQL: &str = concat!(
-        // The name shows on the member's own cards in their Friends page (`feeds::cache`).
-        "UPDATE users SET display_name = $1, bio = $2, website = $3, feed_version = feed_version + 1 \
-         WHERE id = $4 RETURNING ",
-        user_columns!()
-    );
-    Ok(sqlx::query_as(SQL)
+    // The name shows on the member's own cards in their Friends page (`feeds::changes`).
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "UPDATE users SET display_name = $1, bio = $2, website = $3, {} WHERE id = $4 RETURNING ",
+                user_columns!()
+            ),
+            FEED_CHANGED
+        )
+    });
+    Ok(sqlx::query_as(SQL.as_str())
         .bind(&edit.display_name)
         .bind(&edit.bio)
         .bind(&edit.website)
         .bind(id)
         .fetch_optional(write)
         .await?)
+}
+
+/// Points the member's avatar at an image of theirs (`/objects/{id}`).
+pub async fn set_avatar(conn: &mut AnyConnection, member: i64, path: &str) -> Result<()> {
+    // The avatar shows on the member's own cards in their Friends page (`feeds::changes`).
+    static SQL: LazyLock<String> =
+        LazyLock::new(|| format!("UPDATE users SET profile_image_url = $1, {FEED_CHANGED} WHERE id = $2"));
+    sqlx::query(SQL.as_str()).bind(path).bind(member).execute(conn).await?;
+    Ok(())
+}
+
+/// Points the member's header image at an image of theirs (`/objects/{id}`); it is on no card.
+pub async fn set_header_image(conn: &mut AnyConnection, member: i64, path: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET header_image_url = $1 WHERE id = $2").bind(path).bind(member).execute(conn).await?;
+    Ok(())
+}
+
+/// A member's own view (with e-mail), with this month's invites counted (nothing is written);
+/// `Unauthorized` when the member is gone (a session that outlived its member).
+pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
+    let row = find_by_id(pool, id).await?.ok_or(Error::Unauthorized)?;
+    Ok(row.own(now))
 }
 
 /// A member's live posts and reposts without their replies, newest first (the partial index
@@ -139,10 +169,10 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
     }
     let sql = format!(
         concat!("SELECT ", user_columns!(), " FROM users WHERE id IN ({})"),
-        crate::posts::store::in_list(1, ids.len())
+        crate::db::sql::in_list(1, ids.len())
     );
     let mut query = sqlx::query_as::<_, UserRow>(sqlx::AssertSqlSafe(sql));
-    for id in crate::posts::store::padded_values(ids) {
+    for id in crate::db::sql::padded_values(ids) {
         query = query.bind(id);
     }
     Ok(query.fetch_all(pool).await?)
@@ -155,9 +185,8 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
 /// Bounded by the page, not the member count, when many match: each group is its own query
 /// that walks `users_follower_count_idx` from the top and stops after enough matches (exact
 /// matches come from the username key and `users_display_name_lower_idx`). Ranking every match
-/// in one `ORDER BY CASE …` sorted all of them, so a term matching most members cost a sort of
-/// them all. A term matching few walks the index to its end (one pass over the
-/// members, no sort).
+/// in one `ORDER BY CASE …` sorted all of them, slow for a common term (docs/performance.md).
+/// A term matching few walks the index to its end (one pass over the members, no sort).
 pub async fn search(pool: &AnyPool, term: &str, limit: i64) -> Result<Vec<UserRow>> {
     const SQL: &str = concat!(
         "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ", user_columns!(), " FROM users \

@@ -120,7 +120,7 @@ async fn first_screen(
     let screen = match current {
         None => FirstScreen { me: None, feed: None },
         Some(current) => {
-            let me = match crate::accounts::routes::own_user(state, &current).await {
+            let me = match crate::users::store::own_user(&state.db.read, current.id, state.clock.now()).await {
                 Ok(me) => me,
                 // The session outlived its member (deleted): a visitor.
                 Err(crate::error::Error::Unauthorized) => {

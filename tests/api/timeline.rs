@@ -68,7 +68,7 @@ async fn timeline_rows(app: &TestApp, member: i64) -> Vec<i64> {
 /// The page as the timeline answers it (None: it hands the page to the fan-in read).
 async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
     let page = Page { limit, offset };
-    let rows = timeline::page(&app.state.db.read, app.state.db.backend, member, page)
+    let rows = timeline::whole_page(&app.state.db.read, app.state.db.backend, member, page)
         .await
         .unwrap();
     rows.map(|rows| rows.iter().map(|r| r.id).collect())
@@ -277,7 +277,7 @@ async fn the_seeded_timelines_equal_the_fan_in_read(app: TestApp) {
             // Pages on both sides of the floor and across it.
             for offset in [0, timeline::KEEP - 10, timeline::KEEP + 10] {
                 let page = Page { limit: 20, offset };
-                let served = friends::page(&app.state.db.read, app.state.db.backend, member, page)
+                let served = friends::read_page(&app.state.db.read, app.state.db.backend, member, page)
                     .await
                     .unwrap();
                 let want: Vec<i64> = all.iter().skip(offset as usize).take(20).copied().collect();

@@ -1,0 +1,271 @@
+//! The writes of posts: posting, replying, reposting, undoing a repost, deleting, liking and
+//! voting, each one transaction with its counters, media claims and notifications, and the
+//! feed's rule (`feeds::changes`) taken first. The routes parse the request and answer; the
+//! transactions are here.
+
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, Connection};
+
+use super::domain::{PollDuration, PollOptions, PostContent, mentions};
+use super::store::{self, Counter, NewPost, PostRef};
+use crate::clock::{Clock, MINUTE};
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::feeds::changes;
+use crate::feeds::timeline::FanOutQueue;
+use crate::media::{self, MediaStore};
+use crate::notifications::{self, Kind};
+use crate::rate_limit::{self, Limit};
+
+/// Generous per-member limits: a person never meets them, a script soon does.
+const POSTS_PER_MINUTE: Limit = Limit {
+    max: 30,
+    window: MINUTE,
+};
+const LIKES_PER_MINUTE: Limit = Limit {
+    max: 120,
+    window: MINUTE,
+};
+
+/// What the writes of posts use of the application; made per request, cheap.
+pub struct PostWrites<'a> {
+    pub db: &'a Db,
+    /// A post's images.
+    pub media: &'a MediaStore,
+    /// Woken after a post whose followers are reached in chunks.
+    pub fan_out: &'a FanOutQueue,
+    pub clock: &'a Clock,
+}
+
+/// A post or reply as its author wrote it, parsed.
+pub struct Draft {
+    pub content: PostContent,
+    pub image_urls: Vec<String>,
+    pub poll: Option<PollOptions>,
+    pub duration: PollDuration,
+    pub reply_to_id: Option<i64>,
+}
+
+impl PostWrites<'_> {
+    /// Counts one post (or repost) against the member's allowance; 429 once it is spent.
+    /// Answers the writer's connection for the post (`rate_limit::hit_then_write`).
+    async fn posting_allowed(&self, member: i64) -> Result<PoolConnection<Any>> {
+        let key = format!("post:{member}");
+        let message = "You are posting too fast. Please wait a minute.";
+        rate_limit::hit_then_write(self.db, &key, POSTS_PER_MINUTE, self.clock.now(), message).await
+    }
+
+    /// Writes a post or reply with its images, poll, mentions and the reply's notification;
+    /// answers its id.
+    pub async fn post(&self, author: i64, draft: &Draft) -> Result<i64> {
+        let writer = self.posting_allowed(author).await?;
+        // Bucket uploads are fetched and checked with the writer let go, so no write waits on
+        // the bucket; the post then takes its turn at the writer again.
+        let mut writer = if draft.image_urls.is_empty() {
+            writer
+        } else {
+            drop(writer);
+            media::prepare(self.db, self.media, author, &draft.image_urls).await?;
+            self.db.write.acquire().await?
+        };
+        let now = self.clock.now();
+        let mut tx = writer.begin().await?;
+        // A reply to a repost answers the original (reposts have no threads of their own).
+        let parent: Option<PostRef> = match draft.reply_to_id {
+            Some(id) => Some(
+                store::live_original(&mut tx, id)
+                    .await?
+                    .ok_or_else(|| Error::bad_request("replyToId must name an existing post"))?,
+            ),
+            None => None,
+        };
+        // A reply changes the count of a post that may be on the author's own Friends page.
+        let changing = changes::member_changed(&mut tx, author).await?;
+        let media_ids = media::claim(self.media, &mut tx, author, &draft.image_urls, now).await?;
+        let content = draft.content.as_str();
+        let new = NewPost {
+            author_id: author,
+            content,
+            reply_to_id: parent.as_ref().map(|p| p.id),
+            poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
+            images: &media_ids,
+            now,
+        };
+        let id = store::insert_post(&mut tx, &new).await?;
+        // Replies are read in threads, not in the Friends feed.
+        let after_commit = match parent {
+            None => Some(changing.published(&mut tx, id).await?),
+            Some(_) => None,
+        };
+        if let Some(parent) = &parent {
+            if !store::bump(&mut tx, parent.id, Counter::Replies, 1).await? {
+                return Err(Error::bad_request("replyToId must name an existing post"));
+            }
+            notifications::notify(&mut tx, parent.author_id, author, Kind::Reply, id, now).await?;
+        }
+        let mentioned = store::member_ids_by_username(&mut tx, &mentions(content)).await?;
+        for member in mentioned {
+            // The parent's author already hears about this post as a reply.
+            if parent.as_ref().is_some_and(|p| p.author_id == member) {
+                continue;
+            }
+            notifications::notify(&mut tx, member, author, Kind::Mention, id, now).await?;
+        }
+        tx.commit().await?;
+        if let Some(after_commit) = after_commit {
+            after_commit.run(self.fan_out);
+        }
+        Ok(id)
+    }
+
+    /// Reposts post `target` (a repost: its original) once; answers the repost's id.
+    pub async fn repost(&self, member: i64, target: i64) -> Result<i64> {
+        let mut writer = self.posting_allowed(member).await?;
+        let now = self.clock.now();
+        let mut tx = writer.begin().await?;
+        let original = store::live_original(&mut tx, target)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        let changing = changes::member_changed(&mut tx, member).await?;
+        let id = store::insert_repost(&mut tx, member, original.id, now)
+            .await?
+            .ok_or_else(|| Error::conflict("Already reposted"))?;
+        let after_commit = changing.published(&mut tx, id).await?;
+        if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
+            return Err(Error::not_found("Post not found"));
+        }
+        notifications::notify(
+            &mut tx,
+            original.author_id,
+            member,
+            Kind::Repost,
+            original.id,
+            now,
+        )
+        .await?;
+        tx.commit().await?;
+        after_commit.run(self.fan_out);
+        Ok(id)
+    }
+
+    /// Deletes one of the member's posts: a repost for good, any other post softly (its
+    /// replies stay), with the notifications about it and its parent's count.
+    pub async fn delete(&self, member: i64, id: i64) -> Result<()> {
+        let now = self.clock.now();
+        let mut tx = self.db.write.begin().await?;
+        let post = store::find_ref(&mut tx, id)
+            .await?
+            .filter(|p| p.deleted_at.is_none())
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        if post.author_id != member {
+            return Err(Error::forbidden("You can only delete your own posts"));
+        }
+        // Before the post leaves the timelines: a follow copying it waits, then sees it deleted.
+        let changing = changes::member_changed(&mut tx, member).await?;
+        match post.repost_of_id {
+            Some(original) => undo_repost(&mut tx, member, original).await?,
+            None => {
+                if !store::soft_delete(&mut tx, id, now).await? {
+                    return Err(Error::not_found("Post not found"));
+                }
+                changing.removed(&mut tx, id).await?;
+                notifications::store::remove_about_post(&mut tx, id).await?;
+                if let Some(parent) = post.reply_to_id {
+                    store::reply_removed(&mut tx, parent).await?;
+                }
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Undoes the member's repost of post `id` (or of its original, when `id` is a repost).
+    pub async fn unrepost(&self, member: i64, id: i64) -> Result<()> {
+        let mut tx = self.db.write.begin().await?;
+        let original = store::live_original(&mut tx, id)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        changes::member_changed(&mut tx, member).await?;
+        undo_repost(&mut tx, member, original.id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Likes post `id` (a repost: its original); answers the id of the post liked.
+    pub async fn like(&self, member: i64, id: i64) -> Result<i64> {
+        let now = self.clock.now();
+        let mut writer = rate_limit::hit_then_write(
+            self.db,
+            &format!("like:{member}"),
+            LIKES_PER_MINUTE,
+            now,
+            "You are liking too fast. Please wait a minute.",
+        )
+        .await?;
+        let mut tx = writer.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::like(&mut tx, self.db.backend, member, id, now)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        tx.commit().await?;
+        Ok(post)
+    }
+
+    /// Takes back the member's like of post `id`; answers the id of the post.
+    pub async fn unlike(&self, member: i64, id: i64) -> Result<i64> {
+        let mut tx = self.db.write.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::unlike(&mut tx, self.db.backend, member, id)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        tx.commit().await?;
+        Ok(post)
+    }
+
+    /// The member votes `option` in post `id`'s poll, once, while it is open; answers the id
+    /// of the post voted in.
+    pub async fn vote(&self, member: i64, id: i64, option: &str) -> Result<i64> {
+        let now = self.clock.now();
+        let mut tx = self.db.write.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::live_original(&mut tx, id)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        if !store::lock_live(&mut tx, post.id).await? {
+            return Err(Error::not_found("Post not found"));
+        }
+        let expires_at = post
+            .poll_expires_at
+            .ok_or_else(|| Error::bad_request("This post has no poll"))?;
+        if now >= expires_at {
+            return Err(Error::bad_request("This poll has ended"));
+        }
+        let position = store::poll_position(&mut tx, post.id, option)
+            .await?
+            .ok_or_else(|| Error::bad_request("That option is not in this poll"))?;
+        if !store::insert_vote(&mut tx, post.id, member, position, now).await? {
+            return Err(Error::conflict("You have already voted"));
+        }
+        tx.commit().await?;
+        Ok(post.id)
+    }
+}
+
+/// Removes `member`'s repost of `original` with its count and unread notification.
+async fn undo_repost(tx: &mut AnyConnection, member: i64, original: i64) -> Result<()> {
+    if !store::delete_repost(&mut *tx, member, original).await? {
+        return Err(Error::not_found("You have not reposted this post"));
+    }
+    store::bump(&mut *tx, original, Counter::Reposts, -1).await?;
+    if let Some(original) = store::find_ref(&mut *tx, original).await? {
+        notifications::withdraw(
+            &mut *tx,
+            original.author_id,
+            member,
+            Kind::Repost,
+            original.id,
+        )
+        .await?;
+    }
+    Ok(())
+}
