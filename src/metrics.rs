@@ -163,7 +163,7 @@ fn unix_now() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
 }
 
-/// How long a counted write waited for its writing connection (`rate_limit::hit_then_write`).
+/// How long a counted write waited for its writing connection (`rate_limit::count_then_take_writer`).
 pub fn writer_wait(waited: Duration) {
     histogram!("murmur_db_writer_wait_seconds").record(waited.as_secs_f64());
 }

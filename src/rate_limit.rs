@@ -18,7 +18,7 @@ pub struct Limit {
 /// Counts one event for `key` and refuses with 429 once the window's allowance is spent.
 /// `message` is what the person reads.
 pub async fn hit(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -> Result<()> {
-    hit_then_write(db, key, limit, now, message).await.map(drop)
+    count_then_take_writer(db, key, limit, now, message).await.map(drop)
 }
 
 /// `hit`, on the writer's connection, which it then hands back for the write the event is
@@ -33,7 +33,7 @@ pub async fn hit(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -
 /// transaction held it (docs/performance.md, "One turn at the writer per write"). One
 /// acquisition instead of two takes a count's round trip, a ping's and a queue's turn off
 /// every like, follow and post.
-pub async fn hit_then_write(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -> Result<PoolConnection<Any>> {
+pub async fn count_then_take_writer(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -> Result<PoolConnection<Any>> {
     let asked = std::time::Instant::now();
     let mut writer = db.write.acquire().await?;
     crate::metrics::writer_wait(asked.elapsed());

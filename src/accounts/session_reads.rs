@@ -127,13 +127,14 @@ async fn batches(pool: AnyPool, reading: Reading, mut waiting: mpsc::Receiver<As
         batch.retain(|ask| !ask.reply.is_closed());
         let pool = pool.clone();
         tokio::spawn(async move {
-            answer(&pool, reading, batch).await;
+            read_batch_and_reply(&pool, reading, batch).await;
             drop(turn);
         });
     }
 }
 
-async fn answer(pool: &AnyPool, reading: Reading, batch: Vec<Ask>) {
+/// Reads a batch of sessions in one statement and sends each waiting request its own.
+async fn read_batch_and_reply(pool: &AnyPool, reading: Reading, batch: Vec<Ask>) {
     if batch.is_empty() {
         return;
     }

@@ -70,7 +70,7 @@ async fn follow(
         return Err(Error::bad_request("You cannot follow yourself"));
     }
     let now = state.clock.now();
-    let mut writer = rate_limit::hit_then_write(
+    let mut writer = rate_limit::count_then_take_writer(
         &state.db,
         &format!("follow:{}", current.id),
         FOLLOWS_PER_MINUTE,

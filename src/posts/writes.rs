@@ -48,11 +48,11 @@ pub struct Draft {
 
 impl PostWrites<'_> {
     /// Counts one post (or repost) against the member's allowance; 429 once it is spent.
-    /// Answers the writer's connection for the post (`rate_limit::hit_then_write`).
+    /// Answers the writer's connection for the post (`rate_limit::count_then_take_writer`).
     async fn posting_allowed(&self, member: i64) -> Result<PoolConnection<Any>> {
         let key = format!("post:{member}");
         let message = "You are posting too fast. Please wait a minute.";
-        rate_limit::hit_then_write(self.db, &key, POSTS_PER_MINUTE, self.clock.now(), message).await
+        rate_limit::count_then_take_writer(self.db, &key, POSTS_PER_MINUTE, self.clock.now(), message).await
     }
 
     /// Writes a post or reply with its images, poll, mentions and the reply's notification;
@@ -194,7 +194,7 @@ impl PostWrites<'_> {
     /// Likes post `id` (a repost: its original); answers the id of the post liked.
     pub async fn like(&self, member: i64, id: i64) -> Result<i64> {
         let now = self.clock.now();
-        let mut writer = rate_limit::hit_then_write(
+        let mut writer = rate_limit::count_then_take_writer(
             self.db,
             &format!("like:{member}"),
             LIKES_PER_MINUTE,
