@@ -13,6 +13,14 @@ cd "$(dirname "$0")/.."
 SERVICES="${MURMUR_TEST_SERVICES:-$HOME/.cache/murmur/test-services}"
 mkdir -p "$SERVICES"
 
+# rustfmt and clippy (`make test` checks the layout and the lints); rustup's default profile has them.
+for component in rustfmt clippy; do
+  if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    echo "== rustup component add $component"
+    rustup component add "$component"
+  fi
+done
+
 if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
   echo "== npm ci (web)"
   npm --prefix web ci --no-audit --no-fund

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Every test of Murmur: the web app's type check and component tests, its production build
-# (embedded in the binary), the Rust unit and API tests on SQLite and PostgreSQL, the files
-# under deploy/ checked by the programs that read them, and the browser tests against the real
-# server. `make test` runs this.
+# Every test of Murmur: the web app's type check, lint and component tests, its production build
+# (embedded in the binary), the Rust layout and lints, the Rust unit and API tests on SQLite and
+# PostgreSQL, the files under deploy/ checked by the programs that read them, and the browser
+# tests against the real server. `make test` runs this.
 #
 # PostgreSQL: the API tests also run on PostgreSQL when MURMUR_TEST_POSTGRES_URL is set
 # (e.g. postgres://postgres@127.0.0.1:5432/test); MURMUR_REQUIRE_POSTGRES=1 makes its absence
@@ -20,6 +20,10 @@ npm --prefix web test
 
 echo "== web: production build"
 npm --prefix web run build
+
+echo "== server: layout (rustfmt.toml) and lints"
+cargo fmt --check
+cargo clippy --all-targets -- -D warnings
 
 echo "== server: unit and API tests"
 export MURMUR_TEST_PYTHON="$SERVICES/venv/bin/python"

@@ -52,15 +52,11 @@ impl Page {
     pub fn parse(params: &PageParams, default_limit: i64, max_limit: i64) -> Result<Page> {
         let limit = params.limit.unwrap_or(default_limit);
         if !(1..=max_limit).contains(&limit) {
-            return Err(Error::bad_request(format!(
-                "limit must be between 1 and {max_limit}"
-            )));
+            return Err(Error::bad_request(format!("limit must be between 1 and {max_limit}")));
         }
         let offset = params.offset.unwrap_or(0);
         if !(0..=MAX_OFFSET).contains(&offset) {
-            return Err(Error::bad_request(format!(
-                "offset must be between 0 and {MAX_OFFSET}"
-            )));
+            return Err(Error::bad_request(format!("offset must be between 0 and {MAX_OFFSET}")));
         }
         Ok(Page { limit, offset })
     }

@@ -48,8 +48,8 @@ pub fn router(state: AppState) -> Router {
     // Each request is routed once, by the router of the thread that serves it: the write
     // thread's handlers read through the write requests' pool (`Db::for_writes`).
     let reads = routes().with_state(state.clone());
-    let writes = WriteThread::start(routes().with_state(state.for_writes()))
-        .expect("a thread for writes can be started");
+    let writes =
+        WriteThread::start(routes().with_state(state.for_writes())).expect("a thread for writes can be started");
     let member_writes = state.db.member_writes.clone();
     let config = state.config.clone();
     let by_method = tower::service_fn(move |request: axum::extract::Request| {
@@ -66,20 +66,13 @@ pub fn router(state: AppState) -> Router {
     });
     Router::new()
         .fallback_service(by_method)
-        .layer(axum::middleware::from_fn_with_state(
-            crate::security::Guard::new(state),
-            crate::security::guard,
-        ))
+        .layer(axum::middleware::from_fn_with_state(crate::security::Guard::new(state), crate::security::guard))
         .layer(axum::middleware::from_fn(crate::request_id::in_error_bodies))
         .layer(CompressionLayer::new())
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(60),
-        ))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
         .layer(
-            TraceLayer::new_for_http().make_span_with(move |request: &axum::extract::Request| {
-                request_span(&config, request)
-            }),
+            TraceLayer::new_for_http()
+                .make_span_with(move |request: &axum::extract::Request| request_span(&config, request)),
         )
         .layer(axum::middleware::from_fn(crate::request_id::assign))
         .layer(axum::middleware::from_fn(crate::metrics::record_requests))
@@ -152,7 +145,8 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     let workers = state.heartbeats.workers(crate::jobs::FAN_OUT_SWEEP, crate::jobs::UPKEEP_EVERY);
     let checks: Vec<_> = [Some(database), Some(object_store), mail, Some(workers)].into_iter().flatten().collect();
     let ready = checks.iter().all(|c| c.ok);
-    let (status, word) = if ready { (StatusCode::OK, "ready") } else { (StatusCode::SERVICE_UNAVAILABLE, "unavailable") };
+    let (status, word) =
+        if ready { (StatusCode::OK, "ready") } else { (StatusCode::SERVICE_UNAVAILABLE, "unavailable") };
     let mut body = serde_json::json!({ "status": word, "checks": checks });
     if let Some(problem) = checks.iter().find_map(|c| c.problem.clone()) {
         body["message"] = problem.into();
@@ -223,12 +217,9 @@ impl Application {
         let jobs = crate::jobs::start(&state);
         let metrics = self.metrics.map(|listener| crate::metrics::spawn(listener, state.clone()));
         let app = router(state.clone());
-        axum::serve(
-            self.listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown)
-        .await?;
+        axum::serve(self.listener, app.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(shutdown)
+            .await?;
         jobs.stop();
         if let Some(metrics) = metrics {
             metrics.abort();

@@ -19,8 +19,7 @@ impl Clock {
 
     /// Moves this clock (and every copy of it) forward; for tests.
     pub fn advance(&self, by: std::time::Duration) {
-        self.offset_ms
-            .fetch_add(by.as_millis() as i64, Ordering::Relaxed);
+        self.offset_ms.fetch_add(by.as_millis() as i64, Ordering::Relaxed);
     }
 }
 

@@ -124,15 +124,11 @@ impl IntoResponse for Error {
 impl From<JsonRejection> for Error {
     fn from(rejection: JsonRejection) -> Self {
         match rejection {
-            JsonRejection::MissingJsonContentType(_) => Error::BadRequest(
-                "Expected a JSON body with the header Content-Type: application/json".into(),
-            ),
-            JsonRejection::JsonSyntaxError(e) => {
-                Error::BadRequest(format!("Malformed JSON: {}", source_text(&e)))
+            JsonRejection::MissingJsonContentType(_) => {
+                Error::BadRequest("Expected a JSON body with the header Content-Type: application/json".into())
             }
-            JsonRejection::JsonDataError(e) => {
-                Error::BadRequest(format!("Invalid request body: {}", source_text(&e)))
-            }
+            JsonRejection::JsonSyntaxError(e) => Error::BadRequest(format!("Malformed JSON: {}", source_text(&e))),
+            JsonRejection::JsonDataError(e) => Error::BadRequest(format!("Invalid request body: {}", source_text(&e))),
             JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 Error::PayloadTooLarge("The request body is too large".into())
             }

@@ -34,7 +34,10 @@ impl Check {
 /// Each probe gives up after this long: a dependency that does not answer is not ready.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 
-async fn timed<F: std::future::Future<Output = std::result::Result<(), String>>>(what: &str, probe: F) -> std::result::Result<(), String> {
+async fn timed<F: std::future::Future<Output = std::result::Result<(), String>>>(
+    what: &str,
+    probe: F,
+) -> std::result::Result<(), String> {
     tokio::time::timeout(PROBE_TIMEOUT, probe)
         .await
         .unwrap_or_else(|_| Err(format!("{what} did not answer within {} seconds", PROBE_TIMEOUT.as_secs())))
@@ -100,10 +103,16 @@ impl Heartbeats {
         let now = self.now();
         let stalled: Vec<&str> = [("fan-out", &self.fan_out, fan_out_period), ("upkeep", &self.upkeep, upkeep_period)]
             .into_iter()
-            .filter(|(_, beat, period)| now.saturating_sub(beat.load(Ordering::Relaxed)) > (*period * MISSED_BEATS).as_millis() as u64)
+            .filter(|(_, beat, period)| {
+                now.saturating_sub(beat.load(Ordering::Relaxed)) > (*period * MISSED_BEATS).as_millis() as u64
+            })
             .map(|(name, _, _)| name)
             .collect();
-        let outcome = if stalled.is_empty() { Ok(()) } else { Err(format!("Background workers stalled: {}", stalled.join(", "))) };
+        let outcome = if stalled.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("Background workers stalled: {}", stalled.join(", ")))
+        };
         Check::new("workers", outcome)
     }
 }

@@ -10,9 +10,9 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod feeds;
-pub mod html;
 pub mod follows;
 pub mod health;
+pub mod html;
 pub mod invites;
 pub mod jobs;
 pub mod mail;
@@ -32,6 +32,6 @@ pub mod waitlist;
 pub mod web;
 
 pub use app::Application;
-pub use state::AppState;
 pub use config::Config;
 pub use error::{Error, Result};
+pub use state::AppState;

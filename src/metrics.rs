@@ -48,18 +48,31 @@ fn is_on() -> bool {
 }
 
 fn describe() {
-    use metrics::{describe_counter, describe_gauge, describe_histogram, Unit};
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
     describe_counter!("murmur_http_requests_total", "HTTP requests answered, by route template, method and status");
     describe_histogram!("murmur_http_request_duration_seconds", Unit::Seconds, "Time to answer, by route template");
     describe_gauge!("murmur_db_pool_connections", "Database connections open in each pool, by state (idle, in_use)");
     describe_gauge!("murmur_db_pool_max_connections", "Most connections each pool may open");
-    describe_histogram!("murmur_db_writer_wait_seconds", Unit::Seconds, "Time a like, follow, post or other counted write waited for its writing connection (SQLite: the one writer)");
-    describe_gauge!("murmur_write_requests_in_flight", "Member write requests being handled (on SQLite: queued for or holding the writer)");
+    describe_histogram!(
+        "murmur_db_writer_wait_seconds",
+        Unit::Seconds,
+        "Time a like, follow, post or other counted write waited for its writing connection (SQLite: the one writer)"
+    );
+    describe_gauge!(
+        "murmur_write_requests_in_flight",
+        "Member write requests being handled (on SQLite: queued for or holding the writer)"
+    );
     describe_gauge!("murmur_fan_out_queue_posts", "Posts waiting to be copied to their followers' home timelines");
     describe_gauge!("murmur_fan_out_lag_seconds", "Age of the oldest post waiting for fan-out (0 when none)");
     describe_gauge!("murmur_sessions_open", "Login sessions that have not expired");
-    describe_gauge!("murmur_job_last_success_timestamp_seconds", "When each background job last finished a round without error (Unix time)");
-    describe_counter!("murmur_emails_total", "E-mails handed to the mail server or the outbox, by outcome (sent, failed)");
+    describe_gauge!(
+        "murmur_job_last_success_timestamp_seconds",
+        "When each background job last finished a round without error (Unix time)"
+    );
+    describe_counter!(
+        "murmur_emails_total",
+        "E-mails handed to the mail server or the outbox, by outcome (sent, failed)"
+    );
     describe_counter!("murmur_image_checks_total", "Uploaded images checked, by outcome (accepted, refused, busy)");
     describe_counter!("murmur_rate_limit_refusals_total", "Requests refused by a rate limit, by kind");
 }
@@ -103,16 +116,16 @@ async fn scrape(State(state): State<AppState>) -> Response {
 async fn record_states(state: &AppState) -> anyhow::Result<()> {
     for (pool, size, idle, max) in state.db.pool_figures() {
         gauge!("murmur_db_pool_connections", "pool" => pool, "state" => "idle").set(idle as f64);
-        gauge!("murmur_db_pool_connections", "pool" => pool, "state" => "in_use").set((size as usize).saturating_sub(idle) as f64);
+        gauge!("murmur_db_pool_connections", "pool" => pool, "state" => "in_use")
+            .set((size as usize).saturating_sub(idle) as f64);
         gauge!("murmur_db_pool_max_connections", "pool" => pool).set(max as f64);
     }
     gauge!("murmur_write_requests_in_flight").set(state.db.member_writes.in_flight() as f64);
     let now = state.clock.now();
-    let (queued, oldest): (i64, Option<i64>) = sqlx::query_as(
-        "SELECT COUNT(*), MIN(p.created_at) FROM timeline_fanouts f JOIN posts p ON p.id = f.post_id",
-    )
-    .fetch_one(&state.db.read)
-    .await?;
+    let (queued, oldest): (i64, Option<i64>) =
+        sqlx::query_as("SELECT COUNT(*), MIN(p.created_at) FROM timeline_fanouts f JOIN posts p ON p.id = f.post_id")
+            .fetch_one(&state.db.read)
+            .await?;
     gauge!("murmur_fan_out_queue_posts").set(queued as f64);
     let lag_ms = oldest.map_or(0, |created| (now - created).max(0));
     gauge!("murmur_fan_out_lag_seconds").set(lag_ms as f64 / 1000.0);
@@ -151,9 +164,13 @@ pub async fn record_requests(request: Request, next: Next) -> Response {
     let method = request.method().as_str().to_string();
     let started = Instant::now();
     let response = next.run(request).await;
-    let route = response.extensions().get::<RouteTemplate>().map_or_else(|| "(refused before routing)".to_string(), |r| r.0.clone());
+    let route = response
+        .extensions()
+        .get::<RouteTemplate>()
+        .map_or_else(|| "(refused before routing)".to_string(), |r| r.0.clone());
     let status = response.status().as_u16().to_string();
-    histogram!("murmur_http_request_duration_seconds", "route" => route.clone()).record(started.elapsed().as_secs_f64());
+    histogram!("murmur_http_request_duration_seconds", "route" => route.clone())
+        .record(started.elapsed().as_secs_f64());
     counter!("murmur_http_requests_total", "route" => route, "method" => method, "status" => status).increment(1);
     response
 }
@@ -195,7 +212,9 @@ fn rate_limit_kind(key: &str) -> String {
     let mut words = key.split(':');
     let first = words.next().unwrap_or_default();
     match words.next() {
-        Some(second) if words.next().is_some() && second.bytes().all(|b| b.is_ascii_lowercase()) => format!("{first}:{second}"),
+        Some(second) if words.next().is_some() && second.bytes().all(|b| b.is_ascii_lowercase()) => {
+            format!("{first}:{second}")
+        }
         _ => first.to_string(),
     }
 }

@@ -36,15 +36,17 @@ pub fn finish(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
         .build();
     for item in doc.paths.paths.values_mut() {
         let operations = [
-            &mut item.get, &mut item.put, &mut item.post, &mut item.delete,
-            &mut item.patch, &mut item.head, &mut item.options, &mut item.trace,
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+            &mut item.head,
+            &mut item.options,
+            &mut item.trace,
         ];
         for operation in operations.into_iter().flatten() {
-            operation
-                .responses
-                .responses
-                .entry("default".to_string())
-                .or_insert_with(|| RefOr::T(error.clone()));
+            operation.responses.responses.entry("default".to_string()).or_insert_with(|| RefOr::T(error.clone()));
         }
     }
     doc

@@ -1,8 +1,8 @@
 //! Abuse limits as fixed-window counters in the database, so they hold across every server
 //! process of an instance (nothing shared lives in one process's memory).
 
-use sqlx::pool::PoolConnection;
 use sqlx::Any;
+use sqlx::pool::PoolConnection;
 
 use crate::clock::Millis;
 use crate::db::Db;
@@ -33,7 +33,13 @@ pub async fn hit(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -
 /// transaction held it (docs/performance.md, "One turn at the writer per write"). One
 /// acquisition instead of two takes a count's round trip, a ping's and a queue's turn off
 /// every like, follow and post.
-pub async fn count_then_take_writer(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -> Result<PoolConnection<Any>> {
+pub async fn count_then_take_writer(
+    db: &Db,
+    key: &str,
+    limit: Limit,
+    now: Millis,
+    message: &str,
+) -> Result<PoolConnection<Any>> {
     let asked = std::time::Instant::now();
     let mut writer = db.write.acquire().await?;
     crate::metrics::writer_wait(asked.elapsed());
@@ -60,9 +66,6 @@ pub async fn count_then_take_writer(db: &Db, key: &str, limit: Limit, now: Milli
 
 /// Removes counters of windows that ended before `before` (called by the background task).
 pub async fn prune(db: &Db, before: Millis) -> Result<u64> {
-    let done = sqlx::query("DELETE FROM rate_limits WHERE window_start < $1")
-        .bind(before)
-        .execute(&db.write)
-        .await?;
+    let done = sqlx::query("DELETE FROM rate_limits WHERE window_start < $1").bind(before).execute(&db.write).await?;
     Ok(done.rows_affected())
 }

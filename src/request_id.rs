@@ -58,10 +58,8 @@ pub async fn in_error_bodies(request: Request, next: Next) -> Response {
 
 /// Adds `requestId` to a JSON error body (`ErrorBody`); any other body is left as it is.
 async fn with_request_id(response: Response, id: &HeaderValue) -> Response {
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    let is_json =
+        response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if !is_json {
         return response;
     }

@@ -9,9 +9,7 @@ use sha2::{Digest, Sha256};
 /// `N` bytes from the OS CSPRNG.
 pub fn random_bytes<const N: usize>() -> [u8; N] {
     let mut buf = [0u8; N];
-    OsRng
-        .try_fill_bytes(&mut buf)
-        .expect("the operating system's random number generator failed");
+    OsRng.try_fill_bytes(&mut buf).expect("the operating system's random number generator failed");
     buf
 }
 

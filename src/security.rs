@@ -8,8 +8,8 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::state::AppState;
 use crate::error::Error;
+use crate::state::AppState;
 
 /// Header a cross-site HTML form cannot send; the web app sends it on every call.
 pub const CUSTOM_HEADER: &str = "x-requested-with";
@@ -54,10 +54,7 @@ pub fn is_safe_method(method: &Method) -> bool {
 /// `Origin: http://evil.example` would pass. An instance reached by another name or port (a
 /// development server, say) is given that address as its public URL.
 fn is_same_site(state: &AppState, headers: &HeaderMap) -> bool {
-    let source = headers
-        .get(header::ORIGIN)
-        .or_else(|| headers.get(header::REFERER))
-        .and_then(|v| v.to_str().ok());
+    let source = headers.get(header::ORIGIN).or_else(|| headers.get(header::REFERER)).and_then(|v| v.to_str().ok());
     match source {
         Some(value) => is_public_origin(state, value),
         None => headers.contains_key(CUSTOM_HEADER),
@@ -66,8 +63,7 @@ fn is_same_site(state: &AppState, headers: &HeaderMap) -> bool {
 
 fn is_public_origin(state: &AppState, value: &str) -> bool {
     // `Origin: null` and anything else that is not a URL is refused.
-    url::Url::parse(value)
-        .is_ok_and(|url| url.origin().ascii_serialization() == state.config.public_origin())
+    url::Url::parse(value).is_ok_and(|url| url.origin().ascii_serialization() == state.config.public_origin())
 }
 
 fn security_headers(state: &AppState) -> Vec<(HeaderName, HeaderValue)> {
@@ -85,19 +81,10 @@ fn security_headers(state: &AppState) -> Vec<(HeaderName, HeaderValue)> {
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
         (header::REFERRER_POLICY, "strict-origin-when-cross-origin".to_string()),
         (header::X_FRAME_OPTIONS, "DENY".to_string()),
-        (
-            HeaderName::from_static("permissions-policy"),
-            "camera=(), microphone=(), geolocation=()".to_string(),
-        ),
+        (HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=()".to_string()),
     ];
     if state.config.is_https() {
-        headers.push((
-            header::STRICT_TRANSPORT_SECURITY,
-            "max-age=31536000; includeSubDomains".to_string(),
-        ));
+        headers.push((header::STRICT_TRANSPORT_SECURITY, "max-age=31536000; includeSubDomains".to_string()));
     }
-    headers
-        .into_iter()
-        .filter_map(|(name, value)| HeaderValue::from_str(&value).ok().map(|v| (name, v)))
-        .collect()
+    headers.into_iter().filter_map(|(name, value)| HeaderValue::from_str(&value).ok().map(|v| (name, v))).collect()
 }

@@ -20,23 +20,14 @@ pub struct ClientIp(pub Option<IpAddr>);
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        Ok(ClientIp::resolve(
-            peer(&parts.extensions),
-            &parts.headers,
-            &state.config.trusted_proxies,
-        ))
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp::resolve(peer(&parts.extensions), &parts.headers, &state.config.trusted_proxies))
     }
 }
 
 /// The TCP peer's address, when the server recorded it.
 pub fn peer(extensions: &axum::http::Extensions) -> Option<IpAddr> {
-    extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| addr.ip())
+    extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip())
 }
 
 impl ClientIp {
@@ -44,11 +35,7 @@ impl ClientIp {
     /// trusted proxy, the client the proxies name. Headers that cannot be read, or two headers
     /// that name different clients, leave the peer: a proxy writes one of them, and which one
     /// a client added itself cannot be told.
-    pub fn resolve(
-        peer: Option<IpAddr>,
-        headers: &HeaderMap,
-        trusted: &TrustedProxies,
-    ) -> ClientIp {
+    pub fn resolve(peer: Option<IpAddr>, headers: &HeaderMap, trusted: &TrustedProxies) -> ClientIp {
         let Some(peer) = peer.map(|ip| ip.to_canonical()) else {
             return ClientIp(None);
         };
@@ -99,14 +86,8 @@ impl TrustedProxies {
     /// `--trusted-proxies`: addresses (`127.0.0.1`, `::1`) and CIDR ranges (`10.0.0.0/8`,
     /// `fd00::/8`), comma-separated; empty means none.
     pub fn parse(list: &str) -> Result<TrustedProxies, String> {
-        let entries = list
-            .split(',')
-            .map(str::trim)
-            .filter(|entry| !entry.is_empty());
-        entries
-            .map(parse_entry)
-            .collect::<Result<_, _>>()
-            .map(TrustedProxies)
+        let entries = list.split(',').map(str::trim).filter(|entry| !entry.is_empty());
+        entries.map(parse_entry).collect::<Result<_, _>>().map(TrustedProxies)
     }
 
     pub fn contains(&self, ip: IpAddr) -> bool {
@@ -119,11 +100,7 @@ fn parse_entry(entry: &str) -> Result<IpNet, String> {
         .parse::<IpNet>()
         .map(|range| range.trunc())
         .or_else(|_| entry.parse::<IpAddr>().map(IpNet::from))
-        .map_err(|_| {
-            format!(
-                "`{entry}` is not an IP address or CIDR range (e.g. 127.0.0.1, ::1, 10.0.0.0/8)"
-            )
-        })
+        .map_err(|_| format!("`{entry}` is not an IP address or CIDR range (e.g. 127.0.0.1, ::1, 10.0.0.0/8)"))
 }
 
 const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
@@ -191,27 +168,16 @@ fn node_address(node: &str) -> Result<IpAddr, Malformed> {
     if let Ok(ip) = node.parse::<IpAddr>() {
         return Ok(ip.to_canonical());
     }
-    if let Some(inside) = node
-        .strip_prefix('[')
-        .and_then(|rest| rest.strip_suffix(']'))
-    {
-        return inside
-            .parse::<IpAddr>()
-            .map(|ip| ip.to_canonical())
-            .map_err(|_| Malformed);
+    if let Some(inside) = node.strip_prefix('[').and_then(|rest| rest.strip_suffix(']')) {
+        return inside.parse::<IpAddr>().map(|ip| ip.to_canonical()).map_err(|_| Malformed);
     }
-    node.parse::<SocketAddr>()
-        .map(|addr| addr.ip().to_canonical())
-        .map_err(|_| Malformed)
+    node.parse::<SocketAddr>().map(|addr| addr.ip().to_canonical()).map_err(|_| Malformed)
 }
 
 /// A quoted-string's content (a node has no escapes worth keeping), or the token as it is.
 fn unquote(value: &str) -> Result<&str, Malformed> {
     match value.strip_prefix('"') {
-        Some(rest) => rest
-            .strip_suffix('"')
-            .filter(|inside| !inside.contains('"'))
-            .ok_or(Malformed),
+        Some(rest) => rest.strip_suffix('"').filter(|inside| !inside.contains('"')).ok_or(Malformed),
         None => Ok(value),
     }
 }
@@ -238,10 +204,7 @@ mod tests {
     fn client(peer: &str, trusted_list: &str, headers: &[(&str, &str)]) -> String {
         let mut map = HeaderMap::new();
         for (name, value) in headers {
-            map.append(
-                HeaderName::from_bytes(name.as_bytes()).unwrap(),
-                value.parse().unwrap(),
-            );
+            map.append(HeaderName::from_bytes(name.as_bytes()).unwrap(), value.parse().unwrap());
         }
         ClientIp::resolve(Some(peer.parse().unwrap()), &map, &trusted(trusted_list)).to_string()
     }
@@ -250,13 +213,7 @@ mod tests {
     const FWD: &str = "forwarded";
 
     /// What the case shows, the peer, the trusted proxies, the headers, the client answered.
-    type Case = (
-        &'static str,
-        &'static str,
-        &'static str,
-        &'static [(&'static str, &'static str)],
-        &'static str,
-    );
+    type Case = (&'static str, &'static str, &'static str, &'static [(&'static str, &'static str)], &'static str);
 
     #[test]
     fn the_client_is_taken_from_forwarding_headers_only_when_a_trusted_proxy_sends_them() {
@@ -317,59 +274,30 @@ mod tests {
     #[test]
     fn bytes_that_are_not_text_leave_the_peer() {
         let mut map = HeaderMap::new();
-        map.insert(
-            X_FORWARDED_FOR,
-            axum::http::HeaderValue::from_bytes(b"1.2.3.4\xff").unwrap(),
-        );
-        let ip = ClientIp::resolve(
-            Some("127.0.0.1".parse().unwrap()),
-            &map,
-            &trusted("127.0.0.1"),
-        );
+        map.insert(X_FORWARDED_FOR, axum::http::HeaderValue::from_bytes(b"1.2.3.4\xff").unwrap());
+        let ip = ClientIp::resolve(Some("127.0.0.1".parse().unwrap()), &map, &trusted("127.0.0.1"));
         assert_eq!(ip.to_string(), "127.0.0.1");
     }
 
     #[test]
     fn without_a_peer_the_client_is_unknown() {
-        assert_eq!(
-            ClientIp::resolve(None, &HeaderMap::new(), &trusted("127.0.0.1")),
-            ClientIp(None)
-        );
+        assert_eq!(ClientIp::resolve(None, &HeaderMap::new(), &trusted("127.0.0.1")), ClientIp(None));
     }
 
     #[test]
     fn trusted_proxies_are_addresses_or_ranges() {
         let list = trusted("127.0.0.1, ::1,10.0.0.0/8,fd00::/8,192.168.1.77/24");
         for inside in ["127.0.0.1", "::1", "10.200.3.4", "fd00::5", "192.168.1.3"] {
-            assert!(
-                list.contains(inside.parse().unwrap()),
-                "{inside} is trusted"
-            );
+            assert!(list.contains(inside.parse().unwrap()), "{inside} is trusted");
         }
         for outside in ["127.0.0.2", "::2", "11.0.0.1", "fe80::1", "192.168.2.1"] {
-            assert!(
-                !list.contains(outside.parse().unwrap()),
-                "{outside} is not trusted"
-            );
+            assert!(!list.contains(outside.parse().unwrap()), "{outside} is not trusted");
         }
-        for bad in [
-            "localhost",
-            "127.0.0.1,10.0.0.0/33",
-            "1.2.3",
-            "::1/200",
-            "127.0.0.1:80",
-        ] {
+        for bad in ["localhost", "127.0.0.1,10.0.0.0/33", "1.2.3", "::1/200", "127.0.0.1:80"] {
             let error = TrustedProxies::parse(bad).unwrap_err();
-            assert!(
-                error.contains("is not an IP address or CIDR range"),
-                "{bad}: {error}"
-            );
+            assert!(error.contains("is not an IP address or CIDR range"), "{bad}: {error}");
         }
-        assert_eq!(
-            trusted(""),
-            TrustedProxies::default(),
-            "empty is none, as unset"
-        );
+        assert_eq!(trusted(""), TrustedProxies::default(), "empty is none, as unset");
     }
 
     #[test]
@@ -378,13 +306,7 @@ mod tests {
         let b = ClientIp(Some("2001:db8:1:2:bbbb::9".parse().unwrap()));
         assert_eq!(a.limit_key(), b.limit_key());
         assert_eq!(a.limit_key(), "2001:db8:1:2::/64");
-        assert_eq!(
-            ClientIp(Some("::ffff:10.0.0.1".parse().unwrap())).limit_key(),
-            "10.0.0.1"
-        );
-        assert_eq!(
-            ClientIp(Some("10.0.0.1".parse().unwrap())).limit_key(),
-            "10.0.0.1"
-        );
+        assert_eq!(ClientIp(Some("::ffff:10.0.0.1".parse().unwrap())).limit_key(), "10.0.0.1");
+        assert_eq!(ClientIp(Some("10.0.0.1".parse().unwrap())).limit_key(), "10.0.0.1");
     }
 }

@@ -70,8 +70,18 @@ mod tests {
 
     #[test]
     fn invalid_addresses_are_refused() {
-        for bad in ["", "   ", "ada", "ada@", "@example.com", "ada@example", "ada@exa mple.com",
-                    "ada@-x.com", "a\"b@example.com", "ada@example..com"] {
+        for bad in [
+            "",
+            "   ",
+            "ada",
+            "ada@",
+            "@example.com",
+            "ada@example",
+            "ada@exa mple.com",
+            "ada@-x.com",
+            "a\"b@example.com",
+            "ada@example..com",
+        ] {
             assert!(Email::parse(bad).is_err(), "{bad:?} should be refused");
         }
         let long = format!("{}@example.com", "a".repeat(250));

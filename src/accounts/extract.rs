@@ -5,9 +5,9 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use super::session::{self, Reading};
-use crate::state::AppState;
 use crate::error::{Error, Result};
 use crate::feeds::FeedMarks;
+use crate::state::AppState;
 
 /// The member making the request.
 #[derive(Clone, Debug)]

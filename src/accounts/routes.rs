@@ -14,7 +14,6 @@ use super::extract::CurrentUser;
 use super::magic_link::{self, Purpose};
 use super::{Email, session, store};
 use crate::api::{Json, Query};
-use crate::state::AppState;
 use crate::clock::{HOUR, Millis};
 use crate::error::{Error, Result};
 use crate::invites::InviteCode;
@@ -22,6 +21,7 @@ use crate::invites::code::INVALID as INVALID_INVITE;
 use crate::mail::templates;
 use crate::rate_limit::{self, Limit};
 use crate::secrets::hash_token;
+use crate::state::AppState;
 use crate::users::{User, store as users};
 
 pub const INVALID_LINK: &str = "Invalid or expired link";
@@ -195,10 +195,8 @@ async fn verify(
     Query(params): Query<VerifyParams>,
 ) -> Result<impl IntoResponse> {
     refuse_cross_site(&headers)?;
-    let token = params
-        .token
-        .filter(|t| magic_link::is_well_formed(t))
-        .ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+    let token =
+        params.token.filter(|t| magic_link::is_well_formed(t)).ok_or_else(|| Error::bad_request(INVALID_LINK))?;
     let now = state.clock.now();
 
     // One transaction: using the link, creating the member, using up the invite and starting

@@ -44,11 +44,7 @@ where
 /// The `Set-Cookie` value that hands a session to the browser.
 pub fn set_cookie(config: &Config, token: &str) -> String {
     let secure = if config.is_https() { "; Secure" } else { "" };
-    format!(
-        "{}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}",
-        cookie_name(config),
-        LIFETIME / 1000
-    )
+    format!("{}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}", cookie_name(config), LIFETIME / 1000)
 }
 
 /// The `Set-Cookie` value that removes the session cookie.

@@ -175,9 +175,8 @@ async fn read_rows(pool: &AnyPool, reading: Reading, hashes: &[&str]) -> sqlx::R
 /// The statement reading `size` sessions (a power of two up to `MAX_BATCH`).
 fn statement(reading: Reading, size: usize) -> &'static str {
     static STATEMENTS: LazyLock<[Vec<String>; 2]> = LazyLock::new(|| {
-        [Reading::SessionOnly, Reading::WithFeedMarks].map(|reading| {
-            (0..=MAX_BATCH.trailing_zeros()).map(|power| statement_for(reading, 1 << power)).collect()
-        })
+        [Reading::SessionOnly, Reading::WithFeedMarks]
+            .map(|reading| (0..=MAX_BATCH.trailing_zeros()).map(|power| statement_for(reading, 1 << power)).collect())
     });
     let kind = match reading {
         Reading::SessionOnly => 0,

@@ -12,10 +12,7 @@ use crate::invites::store::{MONTHLY_INVITES, month_of};
 
 /// The id of the member with this address, read inside a transaction.
 pub async fn member_id_by_email(conn: &mut AnyConnection, email: &str) -> Result<Option<i64>> {
-    Ok(sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(email)
-        .fetch_optional(conn)
-        .await?)
+    Ok(sqlx::query_scalar("SELECT id FROM users WHERE email = $1").bind(email).fetch_optional(conn).await?)
 }
 
 /// Creates a member for an address (which must not belong to one yet) and answers their id.

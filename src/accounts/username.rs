@@ -15,12 +15,57 @@ pub const DISPLAY_NAME_MAX: usize = 50;
 /// `/profile/{username}` (a member called "search" would shadow the search call), and names
 /// people would take for the operator's.
 pub const RESERVED: &[&str] = &[
-    "suggested", "search", "profile", "profiles", "me", "self", "admin", "administrator", "root",
-    "system", "operator", "moderator", "mod", "staff", "support", "help", "security", "abuse",
-    "postmaster", "hostmaster", "webmaster", "noreply", "no_reply", "murmur", "official", "api",
-    "auth", "login", "logout", "signup", "verify", "settings", "invites", "invite", "discover",
-    "notifications", "post", "posts", "user", "users", "feed", "home", "about", "terms",
-    "privacy", "objects", "null", "undefined", "anonymous", "everyone", "here",
+    "suggested",
+    "search",
+    "profile",
+    "profiles",
+    "me",
+    "self",
+    "admin",
+    "administrator",
+    "root",
+    "system",
+    "operator",
+    "moderator",
+    "mod",
+    "staff",
+    "support",
+    "help",
+    "security",
+    "abuse",
+    "postmaster",
+    "hostmaster",
+    "webmaster",
+    "noreply",
+    "no_reply",
+    "murmur",
+    "official",
+    "api",
+    "auth",
+    "login",
+    "logout",
+    "signup",
+    "verify",
+    "settings",
+    "invites",
+    "invite",
+    "discover",
+    "notifications",
+    "post",
+    "posts",
+    "user",
+    "users",
+    "feed",
+    "home",
+    "about",
+    "terms",
+    "privacy",
+    "objects",
+    "null",
+    "undefined",
+    "anonymous",
+    "everyone",
+    "here",
 ];
 
 /// Stands in for a local part with nothing usable in it (e.g. only symbols or non-Latin letters).
@@ -34,9 +79,7 @@ impl Username {
     pub fn parse(input: &str) -> Result<Username, Error> {
         let value = input.trim().to_ascii_lowercase();
         if !is_well_formed(&value) {
-            return Err(Error::bad_request(
-                "Usernames are 3 to 20 characters: letters, digits and underscores.",
-            ));
+            return Err(Error::bad_request("Usernames are 3 to 20 characters: letters, digits and underscores."));
         }
         if is_reserved(&value) {
             return Err(Error::bad_request("That username is not available."));
@@ -188,7 +231,9 @@ mod tests {
     #[test]
     fn parse_accepts_valid_names_and_refuses_the_rest() {
         assert_eq!(Username::parse(" Ada_99 ").unwrap().as_str(), "ada_99");
-        for bad in ["", "ab", "a".repeat(21).as_str(), "ada lovelace", "ada-l", "émile", "search", "suggested", "me", "ADMIN"] {
+        for bad in
+            ["", "ab", "a".repeat(21).as_str(), "ada lovelace", "ada-l", "émile", "search", "suggested", "me", "ADMIN"]
+        {
             assert!(Username::parse(bad).is_err(), "{bad:?} should be refused");
         }
     }

@@ -41,13 +41,11 @@ impl WriteThread {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
         let handle = runtime.handle().clone();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        std::thread::Builder::new()
-            .name("murmur-writes".into())
-            .spawn(move || {
-                runtime.block_on(async {
-                    let _ = stopped.await;
-                });
-            })?;
+        std::thread::Builder::new().name("murmur-writes".into()).spawn(move || {
+            runtime.block_on(async {
+                let _ = stopped.await;
+            });
+        })?;
         Ok(WriteThread { handle, routes, _stop: Arc::new(StopOnDrop(std::sync::Mutex::new(Some(stop)))) })
     }
 

@@ -39,9 +39,9 @@ impl Backend {
     pub fn json_rows(self, values: &str, order: &str) -> String {
         match self {
             Backend::Sqlite => format!("json_group_array(json_array({values}) ORDER BY {order})"),
-            Backend::Postgres => format!(
-                "CAST(COALESCE(json_agg(json_build_array({values}) ORDER BY {order}), '[]') AS TEXT)"
-            ),
+            Backend::Postgres => {
+                format!("CAST(COALESCE(json_agg(json_build_array({values}) ORDER BY {order}), '[]') AS TEXT)")
+            }
         }
     }
 }
@@ -136,7 +136,14 @@ impl Db {
                 // on the write thread (`app::WriteThread`), so its socket is driven by that
                 // thread's runtime and not by the readers' busy one.
                 let write_requests = postgres_pool(WRITE_CONNECTIONS).connect_lazy_with(options);
-                Ok(Db { read: pool.clone(), write: pool, write_requests, checkpointer: None, backend, member_writes: Default::default() })
+                Ok(Db {
+                    read: pool.clone(),
+                    write: pool,
+                    write_requests,
+                    checkpointer: None,
+                    backend,
+                    member_writes: Default::default(),
+                })
             }
         }
     }
@@ -363,8 +370,5 @@ pub fn violates(err: &sqlx::Error, pg_name: &str, sqlite_hint: &str) -> bool {
 
 /// True for errors that mean "the database is not reachable right now" (answered 503).
 pub fn is_unavailable(err: &sqlx::Error) -> bool {
-    matches!(
-        err,
-        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed | sqlx::Error::Tls(_)
-    )
+    matches!(err, sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed | sqlx::Error::Tls(_))
 }

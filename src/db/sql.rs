@@ -4,10 +4,7 @@
 /// placeholders (bind the values with `padded_values`). Only placeholders are built
 /// dynamically; values are always bound.
 pub fn in_list(start: usize, n: usize) -> String {
-    (start..start + padded(n))
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    (start..start + padded(n)).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
 }
 
 /// How many values an `IN` list of `n` is sent with: the next power of two. Every distinct

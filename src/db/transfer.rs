@@ -231,7 +231,9 @@ async fn write_export(db: &Db, mut out: BufWriter<File>) -> anyhow::Result<Vec<T
     }
     check_tables(&mut tx, db.backend).await?;
     let schema_version: i64 =
-        sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) FROM _sqlx_migrations WHERE success").fetch_one(&mut *tx).await?;
+        sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) FROM _sqlx_migrations WHERE success")
+            .fetch_one(&mut *tx)
+            .await?;
     let mut counts = Vec::with_capacity(TABLES.len());
     for table in TABLES {
         counts.push(TableCount { table: table.to_string(), rows: count(&mut tx, table).await? });
@@ -259,7 +261,11 @@ async fn write_export(db: &Db, mut out: BufWriter<File>) -> anyhow::Result<Vec<T
             Backend::Postgres => format!("CAST(json_build_array({list}) AS TEXT)"),
         };
         let key = primary_key(&mut tx, db.backend, table).await?;
-        let order = if key.is_empty() { String::new() } else { format!(" ORDER BY {}", key.iter().map(|k| quote(k)).collect::<Vec<_>>().join(", ")) };
+        let order = if key.is_empty() {
+            String::new()
+        } else {
+            format!(" ORDER BY {}", key.iter().map(|k| quote(k)).collect::<Vec<_>>().join(", "))
+        };
         let sql = format!("SELECT {row} FROM {}{order}", quote(table));
         let mut rows = sqlx::query_scalar::<_, String>(AssertSqlSafe(sql)).fetch(&mut *tx);
         let mut n = 0;
@@ -371,7 +377,9 @@ async fn fill(conn: &mut AnyConnection, backend: Backend, file: &mut ImportFile)
     }
 
     let path = file.path.display().to_string();
-    let damaged = |line: usize, what: String| anyhow::anyhow!("{path}, line {line}: {what}; the file is damaged. Nothing was imported");
+    let damaged = |line: usize, what: String| {
+        anyhow::anyhow!("{path}, line {line}: {what}; the file is damaged. Nothing was imported")
+    };
     let mut current: Option<Batch> = None;
     let mut done: Vec<(String, i64)> = Vec::new();
     let mut ended = false;
@@ -454,7 +462,10 @@ async fn last_ids(conn: &mut AnyConnection, backend: Backend) -> anyhow::Result<
     for (table, column) in generated_ids(conn, backend).await? {
         let id: Option<i64> = match backend {
             Backend::Sqlite => {
-                sqlx::query_scalar("SELECT seq FROM sqlite_sequence WHERE name = $1").bind(&table).fetch_one(&mut *conn).await?
+                sqlx::query_scalar("SELECT seq FROM sqlite_sequence WHERE name = $1")
+                    .bind(&table)
+                    .fetch_one(&mut *conn)
+                    .await?
             }
             Backend::Postgres => {
                 sqlx::query_scalar("SELECT pg_sequence_last_value(CAST(pg_get_serial_sequence($1, $2) AS regclass))")
@@ -474,7 +485,11 @@ async fn last_ids(conn: &mut AnyConnection, backend: Backend) -> anyhow::Result<
 /// Explicit ids do not move PostgreSQL's sequences: each is set to its column's largest id or
 /// the source's `last_ids`, whichever is larger, so new rows get fresh ids. SQLite moves its own
 /// to the largest id on insert; it is moved on to `last_ids` where that is larger.
-async fn move_sequences(conn: &mut AnyConnection, backend: Backend, last_ids: &BTreeMap<String, i64>) -> anyhow::Result<()> {
+async fn move_sequences(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    last_ids: &BTreeMap<String, i64>,
+) -> anyhow::Result<()> {
     match backend {
         Backend::Sqlite => {
             for (table, last) in last_ids {
@@ -505,7 +520,12 @@ async fn move_sequences(conn: &mut AnyConnection, backend: Backend, last_ids: &B
                     quote(&table)
                 );
                 let last = last_ids.get(&table).copied().unwrap_or(0);
-                sqlx::query(AssertSqlSafe(sql)).bind(quote(&table)).bind(&column).bind(last).execute(&mut *conn).await?;
+                sqlx::query(AssertSqlSafe(sql))
+                    .bind(quote(&table))
+                    .bind(&column)
+                    .bind(last)
+                    .execute(&mut *conn)
+                    .await?;
             }
         }
     }
@@ -534,8 +554,11 @@ impl Batch {
                 target.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
             ));
         }
-        let kinds: Vec<Kind> =
-            start.columns.iter().map(|name| target.iter().find(|c| c.name == *name).expect("checked above").kind).collect();
+        let kinds: Vec<Kind> = start
+            .columns
+            .iter()
+            .map(|name| target.iter().find(|c| c.name == *name).expect("checked above").kind)
+            .collect();
         let values = kinds
             .iter()
             .enumerate()
@@ -559,7 +582,12 @@ impl Batch {
     /// the schema allows it).
     fn check(&self, values: &[Value]) -> Result<(), String> {
         if values.len() != self.kinds.len() {
-            return Err(format!("a row of {} has {} values for {} columns", self.table, values.len(), self.kinds.len()));
+            return Err(format!(
+                "a row of {} has {} values for {} columns",
+                self.table,
+                values.len(),
+                self.kinds.len()
+            ));
         }
         for (value, kind) in values.iter().zip(&self.kinds) {
             let fits = match (value, kind) {

@@ -32,7 +32,6 @@ use super::marks::FeedMarks;
 use crate::api::Page;
 use crate::clock::Millis;
 
-
 /// The answers a process keeps; cheap to clone (one cache shared by the clones).
 #[derive(Clone)]
 pub struct FeedCache {

@@ -33,9 +33,8 @@ pub struct MemberWrite {
 /// This member's feed changed: marks their kept pages stale and takes their row lock. Call it
 /// first in the transaction, before any post's row is touched.
 pub async fn member_changed(conn: &mut AnyConnection, member: i64) -> Result<MemberWrite> {
-    static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-        format!("UPDATE users SET {FEED_CHANGED} WHERE id = $1 RETURNING follower_count")
-    });
+    static SQL: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("UPDATE users SET {FEED_CHANGED} WHERE id = $1 RETURNING follower_count"));
     let followers: Option<i64> = sqlx::query_scalar(SQL.as_str()).bind(member).fetch_optional(conn).await?;
     // No such member: nobody follows them.
     Ok(MemberWrite { member, followers: followers.unwrap_or(0) })

@@ -72,21 +72,14 @@ pub struct Candidate {
 
 /// The formula above.
 pub fn score(post: &Candidate, now: Millis) -> f64 {
-    let engagement = 1.0
-        + post.like_count as f64
-        + 2.0 * post.reply_count as f64
-        + 3.0 * post.repost_count as f64;
+    let engagement = 1.0 + post.like_count as f64 + 2.0 * post.reply_count as f64 + 3.0 * post.repost_count as f64;
     let age_hours = ((now - post.created_at).max(0) as f64) / HOUR as f64;
     engagement / (age_hours + 2.0).powf(1.5)
 }
 
 /// Candidates in score order (ties: newer first), as `(post, author)` pairs.
 pub fn by_score(mut candidates: Vec<Candidate>, now: Millis) -> Vec<(i64, i64)> {
-    candidates.sort_by(|a, b| {
-        score(b, now)
-            .total_cmp(&score(a, now))
-            .then(b.id.cmp(&a.id))
-    });
+    candidates.sort_by(|a, b| score(b, now).total_cmp(&score(a, now)).then(b.id.cmp(&a.id)));
     candidates.iter().map(|c| (c.id, c.author_id)).collect()
 }
 
@@ -105,12 +98,8 @@ pub fn limit_runs(ranked: Vec<(i64, i64)>, max_run: usize, max_len: usize) -> Ve
     let mut out: Vec<(i64, i64)> = Vec::with_capacity(pending.len().min(max_len));
     while !pending.is_empty() && out.len() < max_len {
         let tail = &out[out.len().saturating_sub(max_run)..];
-        let blocked =
-            (tail.len() == max_run && tail.iter().all(|(_, a)| *a == tail[0].1)).then(|| tail[0].1);
-        let Some(next) = pending
-            .iter()
-            .position(|(_, author)| Some(*author) != blocked)
-        else {
+        let blocked = (tail.len() == max_run && tail.iter().all(|(_, a)| *a == tail[0].1)).then(|| tail[0].1);
+        let Some(next) = pending.iter().position(|(_, author)| Some(*author) != blocked) else {
             break;
         };
         if let Some(post) = pending.remove(next) {
@@ -138,11 +127,7 @@ impl Ranker {
 
 /// One page of the viewer's For You feed, in ranked order.
 pub async fn ranked_page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
-    let continued = if page.offset > 0 {
-        continued(&db.read, viewer, now).await?
-    } else {
-        None
-    };
+    let continued = if page.offset > 0 { continued(&db.read, viewer, now).await? } else { None };
     let ranked = match continued {
         Some(ranked) => ranked,
         None => {
@@ -190,9 +175,7 @@ async fn continued(pool: &AnyPool, viewer: i64, now: Millis) -> Result<Option<Ve
     .bind(viewer)
     .fetch_optional(pool)
     .await?;
-    Ok(row
-        .filter(|(created_at, _)| now - created_at < SNAPSHOT_TTL)
-        .map(|(_, ranked)| decode(&ranked)))
+    Ok(row.filter(|(created_at, _)| now - created_at < SNAPSHOT_TTL).map(|(_, ranked)| decode(&ranked)))
 }
 
 /// The newest ranking (made now if there is none younger than `RANK_EVERY`), and the ranking
@@ -321,20 +304,14 @@ mod tests {
         let now = 100 * HOUR;
         assert!(score(&post(1, 1, 1, 10), now) > score(&post(2, 1, 1, 0), now));
         assert!(score(&post(1, 1, 1, 5), now) > score(&post(2, 1, 30, 5), now));
-        let shared = Candidate {
-            repost_count: 1,
-            ..post(3, 1, 1, 0)
-        };
+        let shared = Candidate { repost_count: 1, ..post(3, 1, 1, 0) };
         let liked = post(4, 1, 1, 1);
         assert!(score(&shared, now) > score(&liked, now));
     }
 
     #[test]
     fn ties_go_to_the_newer_post() {
-        assert_eq!(
-            by_score(vec![post(1, 1, 2, 0), post(2, 2, 2, 0)], 100 * HOUR),
-            [(2, 2), (1, 1)]
-        );
+        assert_eq!(by_score(vec![post(1, 1, 2, 0), post(2, 2, 2, 0)], 100 * HOUR), [(2, 2), (1, 1)]);
     }
 
     #[test]

@@ -57,12 +57,7 @@ pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Pa
 }
 
 /// The fan-in read's selection (`$1` is the viewer).
-async fn fan_in_selection(
-    pool: &AnyPool,
-    backend: Backend,
-    viewer: i64,
-    page: Page,
-) -> Result<Selection> {
+async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Selection> {
     const POSTGRES: &str = "SELECT p.id, -p.id FROM ( \
              SELECT following_id AS author FROM follows WHERE follower_id = $1 \
              UNION ALL SELECT CAST($1 AS BIGINT) \
@@ -89,11 +84,10 @@ async fn fan_in_selection(
     let sql = match backend {
         Backend::Postgres => POSTGRES,
         Backend::Sqlite => {
-            let following: Option<i64> =
-                sqlx::query_scalar("SELECT following_count FROM users WHERE id = $1")
-                    .bind(viewer)
-                    .fetch_optional(pool)
-                    .await?;
+            let following: Option<i64> = sqlx::query_scalar("SELECT following_count FROM users WHERE id = $1")
+                .bind(viewer)
+                .fetch_optional(pool)
+                .await?;
             if following.unwrap_or(0) < FEW_FOLLOWS { SQLITE_FEW } else { SQLITE }
         }
     };

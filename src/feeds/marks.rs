@@ -8,8 +8,8 @@ use axum::http::request::Parts;
 use crate::accounts::CurrentUser;
 use crate::accounts::extract::authenticate;
 use crate::accounts::session::Reading;
-use crate::state::AppState;
 use crate::error::{Error, Result};
+use crate::state::AppState;
 
 /// The member's `feed_version` (raised by every write of theirs: `changes`) and the newest
 /// post in their home timeline (raised by every post that reaches them).

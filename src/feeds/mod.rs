@@ -19,16 +19,14 @@ use utoipa_axum::routes;
 
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Query};
-use crate::state::AppState;
 use crate::error::{ErrorBody, Result};
 use crate::posts::Post;
+use crate::state::AppState;
 
 pub const PAGE_SIZE: i64 = 20;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(friends_feed))
-        .routes(routes!(for_you_feed))
+    OpenApiRouter::new().routes(routes!(friends_feed)).routes(routes!(for_you_feed))
 }
 
 /// Friends: the caller's and followed members' posts and reposts, newest first.

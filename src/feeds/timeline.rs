@@ -109,11 +109,10 @@ pub(super) async fn remove_post(conn: &mut AnyConnection, post_id: i64) -> Resul
 /// nobody more. On PostgreSQL the chunk takes the author's row lock, like the post itself, so
 /// follows and unfollows of the author never interleave with it.
 pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) -> Result<bool> {
-    let next: Option<(i64, i64, i64)> = sqlx::query_as(
-        "SELECT post_id, author_id, after_follower FROM timeline_fanouts ORDER BY post_id LIMIT 1",
-    )
-    .fetch_optional(read)
-    .await?;
+    let next: Option<(i64, i64, i64)> =
+        sqlx::query_as("SELECT post_id, author_id, after_follower FROM timeline_fanouts ORDER BY post_id LIMIT 1")
+            .fetch_optional(read)
+            .await?;
     let Some((post_id, author, after)) = next else {
         return Ok(false);
     };
@@ -146,20 +145,17 @@ pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) ->
         .execute(&mut *tx)
         .await?;
     }
-    if count == CHUNK && let Some(last) = last {
-        sqlx::query(
-            "UPDATE timeline_fanouts SET after_follower = $1 WHERE post_id = $2 AND after_follower = $3",
-        )
-        .bind(last)
-        .bind(post_id)
-        .bind(after)
-        .execute(&mut *tx)
-        .await?;
-    } else {
-        sqlx::query("DELETE FROM timeline_fanouts WHERE post_id = $1")
+    if count == CHUNK
+        && let Some(last) = last
+    {
+        sqlx::query("UPDATE timeline_fanouts SET after_follower = $1 WHERE post_id = $2 AND after_follower = $3")
+            .bind(last)
             .bind(post_id)
+            .bind(after)
             .execute(&mut *tx)
             .await?;
+    } else {
+        sqlx::query("DELETE FROM timeline_fanouts WHERE post_id = $1").bind(post_id).execute(&mut *tx).await?;
     }
     tx.commit().await?;
     Ok(true)

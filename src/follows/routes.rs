@@ -10,23 +10,17 @@ use utoipa_axum::routes;
 use super::store::{self, Followed};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Path};
-use crate::state::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::notifications::{self, Kind, store::NO_POST};
 use crate::rate_limit::{self, Limit};
+use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(status))
-        .routes(routes!(follow))
-        .routes(routes!(unfollow))
+    OpenApiRouter::new().routes(routes!(status)).routes(routes!(follow)).routes(routes!(unfollow))
 }
 
-const FOLLOWS_PER_MINUTE: Limit = Limit {
-    max: 60,
-    window: MINUTE,
-};
+const FOLLOWS_PER_MINUTE: Limit = Limit { max: 60, window: MINUTE };
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -95,12 +89,7 @@ async fn follow(
 
 const MAX_FOLLOW_ATTEMPTS: u32 = 10;
 
-async fn follow_once(
-    writer: &mut AnyConnection,
-    member: i64,
-    target: i64,
-    now: crate::clock::Millis,
-) -> Result<()> {
+async fn follow_once(writer: &mut AnyConnection, member: i64, target: i64, now: crate::clock::Millis) -> Result<()> {
     let mut tx = writer.begin().await?;
     match store::follow(&mut tx, member, target, now).await? {
         Followed::New => notifications::notify(&mut tx, target, member, Kind::Follow, NO_POST, now).await?,
@@ -114,9 +103,7 @@ async fn follow_once(
 /// The timeline copy named a post deleted before it committed (PostgreSQL names the key; SQLite
 /// serializes writers and never gets here).
 fn timeline_copy_lost_a_post(e: &sqlx::Error) -> bool {
-    e.as_database_error()
-        .and_then(|db| db.constraint())
-        .is_some_and(|name| name == "home_timeline_post_id_fkey")
+    e.as_database_error().and_then(|db| db.constraint()).is_some_and(|name| name == "home_timeline_post_id_fkey")
 }
 
 /// Stops following a member; not following is fine too.
@@ -134,7 +121,5 @@ async fn unfollow(
         notifications::withdraw(&mut tx, user_id, current.id, Kind::Follow, NO_POST).await?;
     }
     tx.commit().await?;
-    Ok(Json(FollowStatus {
-        is_following: false,
-    }))
+    Ok(Json(FollowStatus { is_following: false }))
 }

@@ -22,12 +22,7 @@ pub enum Followed {
     NoMember,
 }
 
-pub async fn follow(
-    conn: &mut AnyConnection,
-    follower: i64,
-    following: i64,
-    now: Millis,
-) -> Result<Followed> {
+pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now: Millis) -> Result<Followed> {
     // The insert reads the followed member's row itself, so the usual follow (a new one of an
     // existing member) needs no statement to ask whether they exist: only a follow that
     // inserted nothing asks, to tell "already" from "no such member".
@@ -41,11 +36,7 @@ pub async fn follow(
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() != 1 {
-        return Ok(if member_exists(conn, following).await? {
-            Followed::Already
-        } else {
-            Followed::NoMember
-        });
+        return Ok(if member_exists(conn, following).await? { Followed::Already } else { Followed::NoMember });
     }
     // The counter updates took the followed member's row lock (see feeds::timeline), so the
     // copy reads after any post or deletion of theirs; the follower's raised their floor and
@@ -111,19 +102,16 @@ async fn in_id_order(
 }
 
 pub async fn is_following(pool: &AnyPool, follower: i64, following: i64) -> Result<bool> {
-    let found: Option<i64> =
-        sqlx::query_scalar("SELECT 1 FROM follows WHERE follower_id = $1 AND following_id = $2")
-            .bind(follower)
-            .bind(following)
-            .fetch_optional(pool)
-            .await?;
+    let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM follows WHERE follower_id = $1 AND following_id = $2")
+        .bind(follower)
+        .bind(following)
+        .fetch_optional(pool)
+        .await?;
     Ok(found.is_some())
 }
 
 async fn member_exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
-    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1")
-        .bind(id)
-        .fetch_optional(conn)
-        .await?;
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
     Ok(found.is_some())
 }

@@ -4,8 +4,8 @@ pub mod code;
 pub mod routes;
 pub mod store;
 
-use crate::state::AppState;
 use crate::error::Result;
+use crate::state::AppState;
 use crate::users::UserRow;
 
 pub use code::InviteCode;
@@ -21,4 +21,3 @@ pub async fn with_monthly_top_up(state: &AppState, mut row: UserRow) -> Result<U
     }
     Ok(row)
 }
-

@@ -10,10 +10,10 @@ use utoipa_axum::routes;
 use super::store::{self, InviteRow};
 use crate::accounts::CurrentUser;
 use crate::api::Json;
-use crate::state::AppState;
 use crate::clock::{MINUTE, to_rfc3339};
 use crate::error::{Error, Result};
 use crate::rate_limit::{self, Limit};
+use crate::state::AppState;
 use crate::users::store as users;
 
 /// The spec's text for a member with no invites left.

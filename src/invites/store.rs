@@ -88,13 +88,12 @@ pub async fn list_for_owner(read: &AnyPool, owner_id: i64) -> Result<Vec<InviteR
 
 /// True when a code exists, is unused and has not expired.
 pub async fn is_valid(pool: &AnyPool, code: &str, now: Millis) -> Result<bool> {
-    let found: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM invites WHERE code = $1 AND used_at IS NULL AND expires_at > $2",
-    )
-    .bind(code)
-    .bind(now)
-    .fetch_optional(pool)
-    .await?;
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM invites WHERE code = $1 AND used_at IS NULL AND expires_at > $2")
+            .bind(code)
+            .bind(now)
+            .fetch_optional(pool)
+            .await?;
     Ok(found.is_some())
 }
 

@@ -81,10 +81,7 @@ impl Mailer {
     /// Sends (or files) one message. A mail server that cannot be reached answers 503, so the
     /// person is told to try again.
     pub async fn send(&self, email: Email) -> Result<()> {
-        let to: Mailbox = email
-            .to
-            .parse()
-            .map_err(|_| Error::bad_request("Please enter a valid email address."))?;
+        let to: Mailbox = email.to.parse().map_err(|_| Error::bad_request("Please enter a valid email address."))?;
         let message = Message::builder()
             .from(self.from.clone())
             .to(to)

@@ -18,13 +18,7 @@ pub fn sign_up_link(to: &str, link: &str) -> Email {
 
 /// A login link for a member.
 pub fn login_link(to: &str, link: &str) -> Email {
-    link_message(
-        to,
-        "Your Murmur login link",
-        "Follow this link to log in to Murmur:",
-        "Log in to Murmur",
-        link,
-    )
+    link_message(to, "Your Murmur login link", "Follow this link to log in to Murmur:", "Log in to Murmur", link)
 }
 
 fn link_message(to: &str, subject: &str, lead: &str, button: &str, link: &str) -> Email {

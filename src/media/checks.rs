@@ -32,9 +32,7 @@ pub struct CheckTurn {
 
 fn busy() -> Error {
     crate::metrics::image_check("busy");
-    Error::Unavailable(
-        "Too many images are being checked right now; please try again in a few seconds".into(),
-    )
+    Error::Unavailable("Too many images are being checked right now; please try again in a few seconds".into())
 }
 
 impl CheckQueue {
@@ -48,19 +46,12 @@ impl CheckQueue {
 
     /// Waits for a core (at most `MAX_WAIT`), or answers 503 at once when the queue is full.
     pub async fn turn(&self) -> Result<CheckTurn> {
-        let admitted = self
-            .admitted
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| busy())?;
+        let admitted = self.admitted.clone().try_acquire_owned().map_err(|_| busy())?;
         let decoding = tokio::time::timeout(MAX_WAIT, self.decoding.clone().acquire_owned())
             .await
             .map_err(|_| busy())?
             .map_err(|_| busy())?;
-        Ok(CheckTurn {
-            _admitted: admitted,
-            _decoding: decoding,
-        })
+        Ok(CheckTurn { _admitted: admitted, _decoding: decoding })
     }
 }
 

@@ -113,9 +113,7 @@ pub fn clean(bytes: &[u8]) -> Result<CleanImage> {
             "image/jpeg"
         }
         ImageFormat::Png => {
-            image
-                .write_with_encoder(image::codecs::png::PngEncoder::new(&mut out))
-                .map_err(|e| encode_error(&e))?;
+            image.write_with_encoder(image::codecs::png::PngEncoder::new(&mut out)).map_err(|e| encode_error(&e))?;
             "image/png"
         }
         _ => {
@@ -200,8 +198,7 @@ fn encode_variant(image: &DynamicImage, transparent: bool) -> Option<Vec<u8>> {
     } else {
         (image.to_rgb8().into_raw(), webp::PixelLayout::Rgb)
     };
-    match webp::Encoder::new(&pixels, layout, image.width(), image.height())
-        .encode_simple(false, VARIANT_WEBP_QUALITY)
+    match webp::Encoder::new(&pixels, layout, image.width(), image.height()).encode_simple(false, VARIANT_WEBP_QUALITY)
     {
         Ok(bytes) => Some(bytes.to_vec()),
         Err(error) => {
@@ -251,9 +248,7 @@ fn check_dimensions(width: u32, height: u32) -> Result<()> {
 
 fn decode_error(e: &image::ImageError) -> Error {
     match e {
-        image::ImageError::Limits(_) => {
-            Error::bad_request("The image would need too much memory to decode")
-        }
+        image::ImageError::Limits(_) => Error::bad_request("The image would need too much memory to decode"),
         image::ImageError::Unsupported(_) => unsupported(),
         _ => unreadable(),
     }
@@ -330,7 +325,11 @@ mod tests {
 
     /// Found by fuzzing (fuzz/fuzz_targets/image_clean.rs): a GIF of empty frames whose clean
     /// copy could not be read again.
-    const FUZZ_GIF_CLEAN_COPY: &[u8] = &[71, 73, 70, 56, 55, 97, 255, 177, 1, 0, 216, 254, 255, 177, 91, 255, 177, 181, 0, 33, 255, 0, 44, 255, 17, 0, 0, 0, 0, 0, 0, 83, 1, 1, 1, 1, 201, 1, 1, 0, 33, 255, 0, 33, 255, 0, 59, 44, 255, 17, 0, 0, 0, 0, 0, 0, 83, 1, 1, 1, 1, 201, 1, 1, 0, 44, 255, 16, 255, 247, 1, 255, 177, 0, 0, 80, 52, 0, 226, 0];
+    const FUZZ_GIF_CLEAN_COPY: &[u8] = &[
+        71, 73, 70, 56, 55, 97, 255, 177, 1, 0, 216, 254, 255, 177, 91, 255, 177, 181, 0, 33, 255, 0, 44, 255, 17, 0,
+        0, 0, 0, 0, 0, 83, 1, 1, 1, 1, 201, 1, 1, 0, 33, 255, 0, 33, 255, 0, 59, 44, 255, 17, 0, 0, 0, 0, 0, 0, 83, 1,
+        1, 1, 1, 201, 1, 1, 0, 44, 255, 16, 255, 247, 1, 255, 177, 0, 0, 80, 52, 0, 226, 0,
+    ];
 
     #[test]
     fn image_check_handles_an_empty_gif_frame() {
@@ -342,11 +341,9 @@ mod tests {
     #[test]
     fn stills_keep_their_type_and_size() {
         let picture = DynamicImage::ImageRgb8(image::RgbImage::from_pixel(30, 20, image::Rgb([200, 10, 10])));
-        for (format, content_type) in [
-            (ImageFormat::Jpeg, "image/jpeg"),
-            (ImageFormat::Png, "image/png"),
-            (ImageFormat::WebP, "image/webp"),
-        ] {
+        for (format, content_type) in
+            [(ImageFormat::Jpeg, "image/jpeg"), (ImageFormat::Png, "image/png"), (ImageFormat::WebP, "image/webp")]
+        {
             let clean = clean(&encode(picture.clone(), format)).unwrap();
             assert_eq!(clean.content_type, content_type);
             assert_eq!((clean.width, clean.height), (30, 20));
@@ -371,7 +368,12 @@ mod tests {
         for variant in &clean.variants {
             assert_eq!(image::guess_format(&variant.bytes).unwrap(), ImageFormat::WebP);
             assert_eq!(variant_content_type(&variant.bytes), "image/webp");
-            assert!(variant.bytes.len() < clean.bytes.len(), "{} B is not smaller than {} B", variant.bytes.len(), clean.bytes.len());
+            assert!(
+                variant.bytes.len() < clean.bytes.len(),
+                "{} B is not smaller than {} B",
+                variant.bytes.len(),
+                clean.bytes.len()
+            );
             let decoded = image::load_from_memory(&variant.bytes).unwrap();
             // Scaled to the width, the shape kept (1600×1000 is 8:5).
             assert_eq!(decoded.width(), variant.width);
@@ -433,7 +435,8 @@ mod tests {
             let mut encoder = gif::Encoder::new(&mut out, 4, 4, &[0, 0, 0, 255, 255, 255]).unwrap();
             encoder.set_repeat(gif::Repeat::Infinite).unwrap();
             for i in 0..3u8 {
-                let frame = gif::Frame { width: 4, height: 4, buffer: vec![i % 2; 16].into(), delay: 10, ..Default::default() };
+                let frame =
+                    gif::Frame { width: 4, height: 4, buffer: vec![i % 2; 16].into(), delay: 10, ..Default::default() };
                 encoder.write_frame(&frame).unwrap();
             }
         }
@@ -451,11 +454,9 @@ mod tests {
 
     #[test]
     fn other_types_are_refused() {
-        for bytes in [
-            &b"just some text"[..],
-            &b"<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"[..],
-            &b"BM\x00\x00"[..],
-        ] {
+        for bytes in
+            [&b"just some text"[..], &b"<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>"[..], &b"BM\x00\x00"[..]]
+        {
             assert!(matches!(clean(bytes), Err(Error::BadRequest(_))));
         }
         assert!(matches!(clean(b""), Err(Error::BadRequest(_))));

@@ -11,14 +11,12 @@ mod routes;
 mod storage;
 mod store;
 
-
-
 pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 // For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
-pub use images::{CleanImage, Variant, clean as clean_image};
-pub use storage::is_media_id;
-pub use routes::{api_router, object_routes};
 pub use checks::CheckQueue;
+pub use images::{CleanImage, Variant, clean as clean_image};
+pub use routes::{api_router, object_routes};
+pub use storage::is_media_id;
 pub use storage::{MediaStore, S3Settings};
 
 use crate::clock::{HOUR, MINUTE, Millis};
@@ -38,7 +36,6 @@ fn not_yours() -> Error {
 fn not_finished() -> Error {
     Error::bad_request("The image upload is not finished; please upload it again")
 }
-
 
 /// Resolves the image URLs a member sends with a post or profile (an upload URL this server
 /// handed out, or the `/objects/{id}` path it answers) to media ids. Each must exist, belong
@@ -60,10 +57,7 @@ pub async fn claim(
     let mut ids = Vec::with_capacity(urls.len());
     for url in urls {
         let id = store.id_from_url(url).ok_or_else(not_yours)?;
-        let row = store::find(&mut *conn, &id)
-            .await?
-            .filter(|row| row.owner_id == owner_id)
-            .ok_or_else(not_yours)?;
+        let row = store::find(&mut *conn, &id).await?.filter(|row| row.owner_id == owner_id).ok_or_else(not_yours)?;
         if !row.is_ready() {
             if !store.is_s3() {
                 return Err(not_finished());
@@ -185,4 +179,3 @@ async fn remove_stray_uploads(db: &Db, media: &MediaStore, now: Millis) -> Resul
     }
     Ok(())
 }
-

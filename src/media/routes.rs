@@ -17,10 +17,10 @@ use super::storage::{is_media_id, new_media_id};
 use super::store;
 use crate::accounts::extract::CurrentUser;
 use crate::api::{Json, Path, Query};
-use crate::state::AppState;
 use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::rate_limit::{self, Limit};
+use crate::state::AppState;
 use crate::users::{self, User};
 
 /// Upload URLs one member may ask for per minute.
@@ -105,10 +105,8 @@ async fn receive_upload(
         return Err(Error::not_found("No such upload"));
     }
     state.media.verify_upload_signature(&id, signature.expires, &signature.sig, state.clock.now())?;
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
+    let declared =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|len| len > (MAX_BYTES + DRAIN_SLACK) as u64) {
         return Err(too_large());
     }
@@ -178,14 +176,10 @@ async fn serve_variant(State(state): State<AppState>, Path((id, width)): Path<(S
     if !is_media_id(&id) {
         return Err(image_not_found());
     }
-    let width = width
-        .parse::<u32>()
-        .ok()
-        .filter(|w| VARIANT_WIDTHS.contains(w))
-        .ok_or_else(|| {
-            let widths: Vec<String> = VARIANT_WIDTHS.iter().map(u32::to_string).collect();
-            Error::bad_request(format!("Unknown image width: use one of {}", widths.join(", ")))
-        })?;
+    let width = width.parse::<u32>().ok().filter(|w| VARIANT_WIDTHS.contains(w)).ok_or_else(|| {
+        let widths: Vec<String> = VARIANT_WIDTHS.iter().map(u32::to_string).collect();
+        Error::bad_request(format!("Unknown image width: use one of {}", widths.join(", ")))
+    })?;
     let content_type = ready_image(&state, &id).await?;
     // GIFs never get copies (they would lose their animation): skip the lookup.
     if content_type != "image/gif"
@@ -272,7 +266,12 @@ async fn set_header_image(
     set_image(&state, &user, body, ProfileImage::Header).await
 }
 
-async fn set_image(state: &AppState, user: &CurrentUser, body: ImageRequest, which: ProfileImage) -> Result<Json<User>> {
+async fn set_image(
+    state: &AppState,
+    user: &CurrentUser,
+    body: ImageRequest,
+    which: ProfileImage,
+) -> Result<Json<User>> {
     let urls = [body.image_url];
     super::prepare(&state.db, &state.media, user.id, &urls).await?;
     let mut tx = state.db.write.begin().await?;

@@ -121,10 +121,7 @@ impl MediaStore {
             Backend::Local { key, .. } => {
                 let expires = now + UPLOAD_URL_LIFETIME;
                 let sig = sign(key, id, expires);
-                Ok(format!(
-                    "{}/api/objects/upload/{id}?expires={expires}&sig={sig}",
-                    self.inner.public_origin
-                ))
+                Ok(format!("{}/api/objects/upload/{id}?expires={expires}&sig={sig}", self.inner.public_origin))
             }
             Backend::S3 { store, .. } => {
                 let lifetime = Duration::from_millis(UPLOAD_URL_LIFETIME as u64);
@@ -284,9 +281,7 @@ impl MediaStore {
         } else {
             return None;
         };
-        let id = path
-            .strip_prefix("/objects/")
-            .or_else(|| path.strip_prefix("/api/objects/upload/"))?;
+        let id = path.strip_prefix("/objects/").or_else(|| path.strip_prefix("/api/objects/upload/"))?;
         is_media_id(id).then(|| id.to_string())
     }
 
@@ -403,11 +398,7 @@ async fn s3_backend(url: &str, settings: &S3Settings) -> anyhow::Result<Backend>
     let origin = probe.origin().ascii_serialization();
     let mut prefix = probe.clone();
     prefix.set_query(None);
-    let upload_prefix = prefix
-        .as_str()
-        .strip_suffix(&probe_id)
-        .context("unexpected presigned URL shape")?
-        .to_string();
+    let upload_prefix = prefix.as_str().strip_suffix(&probe_id).context("unexpected presigned URL shape")?.to_string();
     tracing::info!(bucket = url, %origin, "media stored in an S3 bucket");
     Ok(Backend::S3 { store, origin, upload_prefix })
 }

@@ -67,11 +67,7 @@ pub async fn attach<'c, E>(executor: E, id: &str, now: Millis) -> Result<()>
 where
     E: Executor<'c, Database = Any>,
 {
-    sqlx::query("UPDATE media SET attached_at = $2 WHERE id = $1")
-        .bind(id)
-        .bind(now)
-        .execute(executor)
-        .await?;
+    sqlx::query("UPDATE media SET attached_at = $2 WHERE id = $1").bind(id).bind(now).execute(executor).await?;
     Ok(())
 }
 

@@ -10,10 +10,10 @@ use utoipa_axum::routes;
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Page, PageParams, Path, Query};
-use crate::state::AppState;
 use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
 use crate::posts::model::Author;
+use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -76,14 +76,7 @@ async fn list(
     current: CurrentUser,
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<Notification>>> {
-    let page = Page::parse(
-        &PageParams {
-            limit: params.limit,
-            offset: params.offset,
-        },
-        DEFAULT_LIMIT,
-        MAX_LIMIT,
-    )?;
+    let page = Page::parse(&PageParams { limit: params.limit, offset: params.offset }, DEFAULT_LIMIT, MAX_LIMIT)?;
     let rows = store::list(&state.db.read, current.id, page.limit, page.offset).await?;
     Ok(Json(
         rows.into_iter()
@@ -112,11 +105,7 @@ async fn list(
     params(("id" = i64, Path, minimum = 1, description = "Notification id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn mark_read(
-    State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-) -> Result<StatusCode> {
+async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     if store::mark_read(&state.db.write, current.id, id, state.clock.now()).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -136,11 +125,6 @@ async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> R
 /// How many of the caller's notifications are unread (the badge).
 #[utoipa::path(get, path = "/api/notifications/unread-count", tag = "notifications",
     responses((status = 200, body = UnreadCount), (status = 401, body = ErrorBody)))]
-async fn unread_count(
-    State(state): State<AppState>,
-    current: CurrentUser,
-) -> Result<Json<UnreadCount>> {
-    Ok(Json(UnreadCount {
-        count: store::unread_count(&state.db.read, current.id).await?,
-    }))
+async fn unread_count(State(state): State<AppState>, current: CurrentUser) -> Result<Json<UnreadCount>> {
+    Ok(Json(UnreadCount { count: store::unread_count(&state.db.read, current.id).await? }))
 }

@@ -61,13 +61,7 @@ pub async fn notify(
 
 /// The cause was undone (unlike, unfollow, unrepost): its notification goes too while unread.
 /// A read one stays, so liking again does not notify twice.
-pub async fn withdraw(
-    conn: &mut AnyConnection,
-    recipient: i64,
-    actor: i64,
-    kind: Kind,
-    post_id: i64,
-) -> Result<()> {
+pub async fn withdraw(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: Kind, post_id: i64) -> Result<()> {
     sqlx::query(
         "DELETE FROM notifications WHERE recipient_id = $1 AND actor_id = $2 AND type = $3 \
          AND post_id = $4 AND read_at IS NULL",
@@ -107,12 +101,7 @@ pub struct NotificationRow {
 }
 
 /// The member's newest notifications, in one query (index `notifications_recipient_idx`).
-pub async fn list(
-    pool: &AnyPool,
-    recipient: i64,
-    limit: i64,
-    offset: i64,
-) -> Result<Vec<NotificationRow>> {
+pub async fn list(pool: &AnyPool, recipient: i64, limit: i64, offset: i64) -> Result<Vec<NotificationRow>> {
     Ok(sqlx::query_as(
         "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
                 u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
@@ -131,25 +120,22 @@ pub async fn list(
 
 /// Marks one of the member's notifications read; false when it is not theirs or unknown.
 pub async fn mark_read(write: &AnyPool, recipient: i64, id: i64, now: Millis) -> Result<bool> {
-    let done = sqlx::query(
-        "UPDATE notifications SET read_at = COALESCE(read_at, $1) WHERE id = $2 AND recipient_id = $3",
-    )
-    .bind(now)
-    .bind(id)
-    .bind(recipient)
-    .execute(write)
-    .await?;
+    let done =
+        sqlx::query("UPDATE notifications SET read_at = COALESCE(read_at, $1) WHERE id = $2 AND recipient_id = $3")
+            .bind(now)
+            .bind(id)
+            .bind(recipient)
+            .execute(write)
+            .await?;
     Ok(done.rows_affected() == 1)
 }
 
 pub async fn mark_all_read(write: &AnyPool, recipient: i64, now: Millis) -> Result<()> {
-    sqlx::query(
-        "UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL",
-    )
-    .bind(now)
-    .bind(recipient)
-    .execute(write)
-    .await?;
+    sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL")
+        .bind(now)
+        .bind(recipient)
+        .execute(write)
+        .await?;
     Ok(())
 }
 

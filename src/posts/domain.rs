@@ -33,9 +33,7 @@ impl PostContent {
             return Err(Error::bad_request("A post cannot be empty"));
         }
         if text.chars().count() > POST_MAX_CHARS {
-            return Err(Error::bad_request(format!(
-                "A post can be at most {POST_MAX_CHARS} characters long"
-            )));
+            return Err(Error::bad_request(format!("A post can be at most {POST_MAX_CHARS} characters long")));
         }
         if text.contains('\0') {
             return Err(no_nul("A post"));
@@ -56,12 +54,7 @@ pub struct PollOptions(Vec<String>);
 
 impl PollOptions {
     pub fn parse(raw: &[String]) -> Result<Option<PollOptions>> {
-        let options: Vec<String> = raw
-            .iter()
-            .map(|o| o.trim())
-            .filter(|o| !o.is_empty())
-            .map(str::to_string)
-            .collect();
+        let options: Vec<String> = raw.iter().map(|o| o.trim()).filter(|o| !o.is_empty()).map(str::to_string).collect();
         if options.is_empty() {
             return Ok(None);
         }
@@ -71,10 +64,7 @@ impl PollOptions {
         if options.len() > POLL_MAX_OPTIONS {
             return Err(Error::bad_request("A poll can have at most 4 options"));
         }
-        if options
-            .iter()
-            .any(|o| o.chars().count() > POLL_OPTION_MAX_CHARS)
-        {
+        if options.iter().any(|o| o.chars().count() > POLL_OPTION_MAX_CHARS) {
             return Err(Error::bad_request(format!(
                 "A poll option can be at most {POLL_OPTION_MAX_CHARS} characters long"
             )));
@@ -84,9 +74,7 @@ impl PollOptions {
         }
         for (i, option) in options.iter().enumerate() {
             if options[..i].contains(option) {
-                return Err(Error::bad_request(
-                    "Poll options must be different from each other",
-                ));
+                return Err(Error::bad_request("Poll options must be different from each other"));
             }
         }
         Ok(Some(PollOptions(options)))
@@ -105,9 +93,7 @@ impl PollDuration {
     pub fn parse(hours: Option<i64>) -> Result<PollDuration> {
         let hours = hours.unwrap_or(POLL_DEFAULT_HOURS);
         if !(1..=POLL_MAX_HOURS).contains(&hours) {
-            return Err(Error::bad_request(format!(
-                "pollDurationHours must be between 1 and {POLL_MAX_HOURS}"
-            )));
+            return Err(Error::bad_request(format!("pollDurationHours must be between 1 and {POLL_MAX_HOURS}")));
         }
         Ok(PollDuration(hours))
     }
@@ -181,9 +167,7 @@ mod tests {
     fn poll_drops_blank_options_and_needs_two_to_four_distinct() {
         let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(PollOptions::parse(&opts(&["", "  "])).unwrap(), None);
-        let poll = PollOptions::parse(&opts(&[" Yes ", "", "No"]))
-            .unwrap()
-            .unwrap();
+        let poll = PollOptions::parse(&opts(&[" Yes ", "", "No"])).unwrap().unwrap();
         assert_eq!(poll.as_slice(), ["Yes", "No"]);
         assert!(PollOptions::parse(&opts(&["Only", " "])).is_err());
         assert!(PollOptions::parse(&opts(&["a", "b", "c", "d", "e"])).is_err());
@@ -194,10 +178,7 @@ mod tests {
 
     #[test]
     fn poll_duration_defaults_to_a_day_and_stays_within_a_week() {
-        assert_eq!(
-            PollDuration::parse(None).unwrap().millis(),
-            24 * crate::clock::HOUR
-        );
+        assert_eq!(PollDuration::parse(None).unwrap().millis(), 24 * crate::clock::HOUR);
         assert!(PollDuration::parse(Some(1)).is_ok());
         assert!(PollDuration::parse(Some(168)).is_ok());
         assert!(PollDuration::parse(Some(0)).is_err());

@@ -23,10 +23,10 @@ use serde::Deserialize;
 use sqlx::AnyPool;
 
 use super::model::{Author, Post, PostRow};
+use crate::clock::to_rfc3339;
 use crate::db::Backend;
 use crate::error::Result;
 use crate::post_columns;
-use crate::clock::to_rfc3339;
 
 /// Which posts a list shows: SQL selecting `id` and `ord` (the page's order, ascending) that
 /// uses `$2, $3, …` for `values` (`$1` is the viewer, available to it too).
@@ -47,10 +47,8 @@ impl Selection {
         }
         // ord by position: `CASE id WHEN $2 THEN 0 …` would make a text per list; the order
         // is restored after the read instead (`list` sorts by ord, then `in_order`).
-        let sql = format!(
-            "SELECT id, CAST(0 AS BIGINT) FROM posts WHERE id IN ({})",
-            crate::db::sql::in_list(2, ids.len())
-        );
+        let sql =
+            format!("SELECT id, CAST(0 AS BIGINT) FROM posts WHERE id IN ({})", crate::db::sql::in_list(2, ids.len()));
         Selection::new(sql, crate::db::sql::padded_values(ids).collect())
     }
 }
@@ -75,11 +73,7 @@ pub async fn list_with_ord(
 
 /// The posts `selection` names, as `viewer` sees them, in the selection's order.
 pub async fn list(pool: &AnyPool, backend: Backend, viewer: i64, selection: &Selection) -> Result<Vec<Post>> {
-    Ok(list_with_ord(pool, backend, viewer, selection)
-        .await?
-        .into_iter()
-        .map(|(_, post)| post)
-        .collect())
+    Ok(list_with_ord(pool, backend, viewer, selection).await?.into_iter().map(|(_, post)| post).collect())
 }
 
 /// `posts` in the order of `ids` (those not found left out).
@@ -119,13 +113,17 @@ fn statement(backend: Backend, selection: &str) -> String {
         concat!(
             "WITH page (id, ord) AS ({selection}), \
              selected AS ( \
-                 SELECT page.ord AS ord, ", post_columns!(), " FROM page \
+                 SELECT page.ord AS ord, ",
+            post_columns!(),
+            " FROM page \
                  JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id \
              ), \
              cards AS ( \
                  SELECT * FROM selected \
                  UNION ALL \
-                 SELECT CAST(NULL AS BIGINT), ", post_columns!(), " FROM posts p \
+                 SELECT CAST(NULL AS BIGINT), ",
+            post_columns!(),
+            " FROM posts p \
                  JOIN users u ON u.id = p.author_id \
                  WHERE p.id IN (SELECT repost_of_id FROM selected) \
                  AND p.id NOT IN (SELECT id FROM selected) \
@@ -177,10 +175,8 @@ struct Card(
 
 impl Card {
     fn into_row(self) -> (Option<i64>, PostRow) {
-        let Card(ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at,
-            deleted_at, reply_count, repost_count, like_count, author_username, author_display_name,
-            author_profile_image_url) = self;
-        (ord, PostRow {
+        let Card(
+            ord,
             id,
             author_id,
             content,
@@ -195,7 +191,26 @@ impl Card {
             author_username,
             author_display_name,
             author_profile_image_url,
-        })
+        ) = self;
+        (
+            ord,
+            PostRow {
+                id,
+                author_id,
+                content,
+                created_at,
+                reply_to_id,
+                repost_of_id,
+                poll_expires_at,
+                deleted_at,
+                reply_count,
+                repost_count,
+                like_count,
+                author_username,
+                author_display_name,
+                author_profile_image_url,
+            },
+        )
     }
 }
 
@@ -258,11 +273,9 @@ impl Parts {
         rows.sort_by_key(|(kind, post_id, ord, a, _, _)| (*kind, *post_id, *ord, *a));
         for (kind, post_id, _ord, a, b, text) in rows {
             match (kind, text) {
-                (IMAGE, Some(media_id)) => out
-                    .images
-                    .entry(post_id)
-                    .or_default()
-                    .push(crate::media::object_path(&media_id)),
+                (IMAGE, Some(media_id)) => {
+                    out.images.entry(post_id).or_default().push(crate::media::object_path(&media_id))
+                }
                 (POLL_OPTION, Some(text)) => out.options.entry(post_id).or_default().push(text),
                 (POLL_VOTE, _) => out.votes.entry(post_id).or_default().push((a, b)),
                 (LIKED, _) => {
@@ -279,15 +292,9 @@ impl Parts {
 
     fn build(&self, row: &PostRow) -> Post {
         let options = self.options.get(&row.id).cloned().unwrap_or_default();
-        let mut poll_votes: BTreeMap<String, Vec<i64>> =
-            options.iter().map(|o| (o.clone(), Vec::new())).collect();
+        let mut poll_votes: BTreeMap<String, Vec<i64>> = options.iter().map(|o| (o.clone(), Vec::new())).collect();
         let mut my_vote = None;
-        for &(voter, position) in self
-            .votes
-            .get(&row.id)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-        {
+        for &(voter, position) in self.votes.get(&row.id).map(Vec::as_slice).unwrap_or_default() {
             if let Some(option) = options.get(position as usize) {
                 poll_votes.entry(option.clone()).or_default().push(voter);
                 if voter == self.viewer {

@@ -14,8 +14,8 @@ use super::store;
 use super::writes::{Draft, PostWrites};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use crate::state::AppState;
 use crate::error::{Error, ErrorBody, Result};
+use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -116,9 +116,7 @@ async fn create(
                 || !body.image_urls.is_empty()
                 || body.poll_options.iter().any(|o| !o.trim().is_empty())
             {
-                return Err(Error::bad_request(
-                    "A repost cannot have images, a poll or a reply",
-                ));
+                return Err(Error::bad_request("A repost cannot have images, a poll or a reply"));
             }
             writes.repost(current.id, original).await?
         }
@@ -154,11 +152,7 @@ fn writes(state: &AppState) -> PostWrites<'_> {
 #[utoipa::path(delete, path = "/api/posts/{id}", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn delete(
-    State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-) -> Result<StatusCode> {
+async fn delete(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     writes(&state).delete(current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -167,11 +161,7 @@ async fn delete(
 #[utoipa::path(delete, path = "/api/posts/{id}/repost", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn unrepost(
-    State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-) -> Result<StatusCode> {
+async fn unrepost(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     writes(&state).unrepost(current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -180,11 +170,7 @@ async fn unrepost(
 #[utoipa::path(post, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn like(
-    State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-) -> Result<Json<Post>> {
+async fn like(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
     let post = writes(&state).like(current.id, id).await?;
     post_as_seen(&state, current.id, post).await
 }
@@ -193,11 +179,7 @@ async fn like(
 #[utoipa::path(delete, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn unlike(
-    State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-) -> Result<Json<Post>> {
+async fn unlike(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
     let post = writes(&state).unlike(current.id, id).await?;
     post_as_seen(&state, current.id, post).await
 }
@@ -226,11 +208,7 @@ async fn vote(
 #[utoipa::path(get, path = "/api/posts/{id}/thread", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Thread), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn thread(
-    State(state): State<AppState>,
-    current: CurrentUser,
-    Path(id): Path<i64>,
-) -> Result<Json<Thread>> {
+async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Thread>> {
     let pool = &state.db.read;
     let post = live_original(&state, id).await?;
     let mut ancestors = Vec::new();
@@ -244,11 +222,7 @@ async fn thread(
         }
     }
     let post = main.ok_or_else(|| Error::not_found("Post not found"))?;
-    Ok(Json(Thread {
-        post,
-        replies,
-        ancestors,
-    }))
+    Ok(Json(Thread { post, replies, ancestors }))
 }
 
 /// A page of a post's live replies, oldest first, as in its thread: for reading past the
@@ -266,17 +240,13 @@ async fn thread_replies(
     let page = Page::parse(&params, 20, MAX_PAGE)?;
     let post = live_original(&state, id).await?;
     let selection = store::replies(post.id, page);
-    Ok(Json(
-        hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?,
-    ))
+    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
 }
 
 /// The live post a read is about (a repost's original); 404 when unknown or deleted.
 async fn live_original(state: &AppState, id: i64) -> Result<store::PostRef> {
     let mut conn = state.db.read.acquire().await?;
-    store::live_original(&mut conn, id)
-        .await?
-        .ok_or_else(|| Error::not_found("Post not found"))
+    store::live_original(&mut conn, id).await?.ok_or_else(|| Error::not_found("Post not found"))
 }
 
 /// Post `id` as `viewer` now sees it: the answer of a write that changed it.

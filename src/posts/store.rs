@@ -100,28 +100,13 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
 /// Adds `delta` to one of a live post's counters; false when the post is gone (deleted in the
 /// meantime: on PostgreSQL the row lock makes this re-check `deleted_at` after a concurrent
 /// delete commits). The column name is one of ours, never input.
-pub async fn bump(
-    conn: &mut AnyConnection,
-    post_id: i64,
-    counter: Counter,
-    delta: i64,
-) -> Result<bool> {
+pub async fn bump(conn: &mut AnyConnection, post_id: i64, counter: Counter, delta: i64) -> Result<bool> {
     let sql = match counter {
-        Counter::Likes => {
-            "UPDATE posts SET like_count = like_count + $1 WHERE id = $2 AND deleted_at IS NULL"
-        }
-        Counter::Reposts => {
-            "UPDATE posts SET repost_count = repost_count + $1 WHERE id = $2 AND deleted_at IS NULL"
-        }
-        Counter::Replies => {
-            "UPDATE posts SET reply_count = reply_count + $1 WHERE id = $2 AND deleted_at IS NULL"
-        }
+        Counter::Likes => "UPDATE posts SET like_count = like_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+        Counter::Reposts => "UPDATE posts SET repost_count = repost_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+        Counter::Replies => "UPDATE posts SET reply_count = reply_count + $1 WHERE id = $2 AND deleted_at IS NULL",
     };
-    let done = sqlx::query(sql)
-        .bind(delta)
-        .bind(post_id)
-        .execute(conn)
-        .await?;
+    let done = sqlx::query(sql).bind(delta).bind(post_id).execute(conn).await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -131,12 +116,10 @@ pub async fn bump(
 /// inserting a vote does not wait for the post's row lock). Waiting here makes a vote either
 /// commit before the delete (which then removes it) or find the post deleted.
 pub async fn lock_live(conn: &mut AnyConnection, post_id: i64) -> Result<bool> {
-    let done = sqlx::query(
-        "UPDATE posts SET poll_expires_at = poll_expires_at WHERE id = $1 AND deleted_at IS NULL",
-    )
-    .bind(post_id)
-    .execute(conn)
-    .await?;
+    let done = sqlx::query("UPDATE posts SET poll_expires_at = poll_expires_at WHERE id = $1 AND deleted_at IS NULL")
+        .bind(post_id)
+        .execute(conn)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -167,11 +150,7 @@ pub async fn insert_repost(
 }
 
 /// Removes the member's repost of `original_id`; false when there was none.
-pub async fn delete_repost(
-    conn: &mut AnyConnection,
-    author_id: i64,
-    original_id: i64,
-) -> Result<bool> {
+pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64) -> Result<bool> {
     let done = sqlx::query("DELETE FROM posts WHERE author_id = $1 AND repost_of_id = $2")
         .bind(author_id)
         .bind(original_id)
@@ -223,14 +202,13 @@ pub async fn like(
     let Some(post) = live_original(&mut *conn, id).await? else {
         return Ok(None);
     };
-    let done = sqlx::query(
-        "INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-    )
-    .bind(member)
-    .bind(post.id)
-    .bind(now)
-    .execute(&mut *conn)
-    .await?;
+    let done =
+        sqlx::query("INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+            .bind(member)
+            .bind(post.id)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
     if done.rows_affected() == 1 {
         if !bump(&mut *conn, post.id, Counter::Likes, 1).await? {
             return Ok(None);
@@ -243,12 +221,7 @@ pub async fn like(
 /// `member` takes back their like of post `id` (a repost: its original), with its counter and
 /// its notification while unread; unliking a post not liked changes nothing. Answers the id of
 /// the post, or None when there is no live post. The caller holds the member's row lock.
-pub async fn unlike(
-    conn: &mut AnyConnection,
-    backend: Backend,
-    member: i64,
-    id: i64,
-) -> Result<Option<i64>> {
+pub async fn unlike(conn: &mut AnyConnection, backend: Backend, member: i64, id: i64) -> Result<Option<i64>> {
     if backend == Backend::Postgres {
         // The same steps as below, in one statement (why: `like`).
         static UNLIKE: LazyLock<String> = LazyLock::new(|| {
@@ -287,18 +260,12 @@ pub async fn unlike(
 }
 
 /// The position of `option` in the post's poll.
-pub async fn poll_position(
-    conn: &mut AnyConnection,
-    post_id: i64,
-    option: &str,
-) -> Result<Option<i64>> {
-    Ok(
-        sqlx::query_scalar("SELECT position FROM poll_options WHERE post_id = $1 AND text = $2")
-            .bind(post_id)
-            .bind(option)
-            .fetch_optional(conn)
-            .await?,
-    )
+pub async fn poll_position(conn: &mut AnyConnection, post_id: i64, option: &str) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar("SELECT position FROM poll_options WHERE post_id = $1 AND text = $2")
+        .bind(post_id)
+        .bind(option)
+        .fetch_optional(conn)
+        .await?)
 }
 
 /// True when the vote was recorded; false when the member had already voted.
@@ -361,17 +328,11 @@ pub async fn reply_removed(conn: &mut AnyConnection, parent_id: i64) -> Result<(
 }
 
 /// Ids of existing members with these (lower-case) usernames.
-pub async fn member_ids_by_username(
-    conn: &mut AnyConnection,
-    usernames: &[String],
-) -> Result<Vec<i64>> {
+pub async fn member_ids_by_username(conn: &mut AnyConnection, usernames: &[String]) -> Result<Vec<i64>> {
     if usernames.is_empty() {
         return Ok(Vec::new());
     }
-    let sql = format!(
-        "SELECT id FROM users WHERE username IN ({})",
-        in_list(1, usernames.len())
-    );
+    let sql = format!("SELECT id FROM users WHERE username IN ({})", in_list(1, usernames.len()));
     let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
     for name in padded_values(usernames) {
         query = query.bind(name);

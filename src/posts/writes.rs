@@ -18,14 +18,8 @@ use crate::notifications::{self, Kind};
 use crate::rate_limit::{self, Limit};
 
 /// Generous per-member limits: a person never meets them, a script soon does.
-const POSTS_PER_MINUTE: Limit = Limit {
-    max: 30,
-    window: MINUTE,
-};
-const LIKES_PER_MINUTE: Limit = Limit {
-    max: 120,
-    window: MINUTE,
-};
+const POSTS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
+const LIKES_PER_MINUTE: Limit = Limit { max: 120, window: MINUTE };
 
 /// What the writes of posts use of the application; made per request, cheap.
 pub struct PostWrites<'a> {
@@ -123,9 +117,8 @@ impl PostWrites<'_> {
         let mut writer = self.posting_allowed(member).await?;
         let now = self.clock.now();
         let mut tx = writer.begin().await?;
-        let original = store::live_original(&mut tx, target)
-            .await?
-            .ok_or_else(|| Error::not_found("Post not found"))?;
+        let original =
+            store::live_original(&mut tx, target).await?.ok_or_else(|| Error::not_found("Post not found"))?;
         let changing = changes::member_changed(&mut tx, member).await?;
         let id = store::insert_repost(&mut tx, member, original.id, now)
             .await?
@@ -134,15 +127,7 @@ impl PostWrites<'_> {
         if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
             return Err(Error::not_found("Post not found"));
         }
-        notifications::notify(
-            &mut tx,
-            original.author_id,
-            member,
-            Kind::Repost,
-            original.id,
-            now,
-        )
-        .await?;
+        notifications::notify(&mut tx, original.author_id, member, Kind::Repost, original.id, now).await?;
         tx.commit().await?;
         after_commit.run(self.fan_out);
         Ok(id)
@@ -182,9 +167,7 @@ impl PostWrites<'_> {
     /// Undoes the member's repost of post `id` (or of its original, when `id` is a repost).
     pub async fn unrepost(&self, member: i64, id: i64) -> Result<()> {
         let mut tx = self.db.write.begin().await?;
-        let original = store::live_original(&mut tx, id)
-            .await?
-            .ok_or_else(|| Error::not_found("Post not found"))?;
+        let original = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
         changes::member_changed(&mut tx, member).await?;
         undo_repost(&mut tx, member, original.id).await?;
         tx.commit().await?;
@@ -228,15 +211,11 @@ impl PostWrites<'_> {
         let now = self.clock.now();
         let mut tx = self.db.write.begin().await?;
         changes::member_changed(&mut tx, member).await?;
-        let post = store::live_original(&mut tx, id)
-            .await?
-            .ok_or_else(|| Error::not_found("Post not found"))?;
+        let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
         if !store::lock_live(&mut tx, post.id).await? {
             return Err(Error::not_found("Post not found"));
         }
-        let expires_at = post
-            .poll_expires_at
-            .ok_or_else(|| Error::bad_request("This post has no poll"))?;
+        let expires_at = post.poll_expires_at.ok_or_else(|| Error::bad_request("This post has no poll"))?;
         if now >= expires_at {
             return Err(Error::bad_request("This poll has ended"));
         }
@@ -258,14 +237,7 @@ async fn undo_repost(tx: &mut AnyConnection, member: i64, original: i64) -> Resu
     }
     store::bump(&mut *tx, original, Counter::Reposts, -1).await?;
     if let Some(original) = store::find_ref(&mut *tx, original).await? {
-        notifications::withdraw(
-            &mut *tx,
-            original.author_id,
-            member,
-            Kind::Repost,
-            original.id,
-        )
-        .await?;
+        notifications::withdraw(&mut *tx, original.author_id, member, Kind::Repost, original.id).await?;
     }
     Ok(())
 }

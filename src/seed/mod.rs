@@ -159,8 +159,9 @@ pub fn resolve_now(now: Option<&str>) -> anyhow::Result<Millis> {
             if let Ok(ms) = s.parse::<i64>() {
                 return Ok(ms);
             }
-            let t = chrono::DateTime::parse_from_rfc3339(s)
-                .map_err(|e| anyhow::anyhow!("--now must be milliseconds or RFC 3339 (like 2026-11-01T00:00:00Z): {e}"))?;
+            let t = chrono::DateTime::parse_from_rfc3339(s).map_err(|e| {
+                anyhow::anyhow!("--now must be milliseconds or RFC 3339 (like 2026-11-01T00:00:00Z): {e}")
+            })?;
             Ok(t.timestamp_millis())
         }
     }
@@ -184,10 +185,7 @@ fn check(options: &Options) -> anyhow::Result<()> {
         "--image-fraction must be between 0 and 1"
     );
     anyhow::ensure!(options.posts == 0 || options.members > 0, "posts need members: pass --members");
-    anyhow::ensure!(
-        options.sessions == 0 || options.sessions_out.is_some(),
-        "--sessions needs --sessions-out FILE"
-    );
+    anyhow::ensure!(options.sessions == 0 || options.sessions_out.is_some(), "--sessions needs --sessions-out FILE");
     Ok(())
 }
 
@@ -388,12 +386,8 @@ async fn write(
          reply_count, repost_count, like_count, image_count)",
         11,
     );
-    let image_counts: Vec<u8> = plan
-        .posts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| plan::images(seed, i, p, options.image_fraction))
-        .collect();
+    let image_counts: Vec<u8> =
+        plan.posts.iter().enumerate().map(|(i, p)| plan::images(seed, i, p, options.image_fraction)).collect();
     for (i, p) in plan.posts.iter().enumerate() {
         let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64);
         let (content, reply_to, repost_of) = match p.kind {
@@ -423,12 +417,7 @@ async fn write(
     // Images: the uploads (ready, attached, owned by the post's author), then the posts' rows
     // naming them, so every foreign key finds its row.
     progress.set_prefix("images");
-    let with_images = || {
-        plan.posts
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| image_counts[*i] > 0)
-    };
+    let with_images = || plan.posts.iter().enumerate().filter(|(i, _)| image_counts[*i] > 0);
     let mut media = Batch::new(
         backend,
         "INSERT INTO media (id, owner_id, created_at, status, content_type, byte_size, width, height, attached_at)",
@@ -453,18 +442,11 @@ async fn write(
         }
     }
     progress.inc(media.flush(conn).await?);
-    let mut images = Batch::new(
-        backend,
-        "INSERT INTO post_images (post_id, position, media_id)",
-        3,
-    );
+    let mut images = Batch::new(backend, "INSERT INTO post_images (post_id, position, media_id)", 3);
     for (i, _) in with_images() {
         let post_id = bases.post(i as u32);
         for position in 0..image_counts[i] {
-            images
-                .int(post_id)
-                .int(position as i64)
-                .text(seeded_media_id(post_id, position));
+            images.int(post_id).int(position as i64).text(seeded_media_id(post_id, position));
             let n = images.end_row(conn).await?;
             commit.add(conn, n).await?;
         }
@@ -526,7 +508,8 @@ async fn write(
     let mut notes: Vec<Note> = plan.notes.clone();
     for (i, p) in plan.posts.iter().enumerate().filter(|(_, p)| p.likes > 0) {
         let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64 + 2);
-        let likers = plan::distinct(&mut rng, &mut marks, p.likes as usize, None, |r| rand::Rng::random_range(r, 0..members));
+        let likers =
+            plan::distinct(&mut rng, &mut marks, p.likes as usize, None, |r| rand::Rng::random_range(r, 0..members));
         // `distinct` can only come up short when nearly everyone already liked; counters were
         // planned with `likes <= members`, so the likers are exactly that many.
         anyhow::ensure!(likers.len() == p.likes as usize, "internal: could not draw {} distinct likers", p.likes);
@@ -534,7 +517,13 @@ async fn write(
             let at = plan::later(&mut rng, p.created_at, now);
             likes.int(bases.user(liker)).int(bases.post(i as u32)).int(at);
             if liker != p.author && rand::Rng::random::<f64>(&mut rng) < options.notify_fraction {
-                notes.push(Note { created_at: at, recipient: p.author, actor: liker, kind: NoteType::Like, post: i as u32 });
+                notes.push(Note {
+                    created_at: at,
+                    recipient: p.author,
+                    actor: liker,
+                    kind: NoteType::Like,
+                    post: i as u32,
+                });
             }
             let n = likes.end_row(conn).await?;
             progress.inc(n);

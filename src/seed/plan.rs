@@ -114,11 +114,7 @@ pub(crate) fn images(seed: u64, i: usize, post: &PostPlan, fraction: f64) -> u8 
         return 0;
     }
     let mut rng = rng(seed, stream::POST_BASE + 4 * i as u64 + 3);
-    if rng.random::<f64>() < fraction {
-        rng.random_range(1..=4)
-    } else {
-        0
-    }
+    if rng.random::<f64>() < fraction { rng.random_range(1..=4) } else { 0 }
 }
 
 /// A standard normal draw (Box–Muller), to make log-normal heavy tails without another crate.
@@ -249,11 +245,7 @@ pub(crate) fn build(options: &Options, now: Millis) -> Plan {
     // Members joined over the two months before the posting window opened.
     let mut rng_users = rng(seed, stream::USERS);
     let mut users: Vec<UserPlan> = (0..members)
-        .map(|_| UserPlan {
-            created_at: start - rng_users.random_range(0..60 * DAY),
-            followers: 0,
-            following: 0,
-        })
+        .map(|_| UserPlan { created_at: start - rng_users.random_range(0..60 * DAY), followers: 0, following: 0 })
         .collect();
 
     // Follows: out-degree log-normal around the average (some follow thousands), targets by
@@ -269,8 +261,8 @@ pub(crate) fn build(options: &Options, now: Millis) -> Plan {
             break;
         }
         let factor = heavy(&mut rng_follows, 1.1);
-        let want = round_random(&mut rng_follows, options.follows_per_member * factor)
-            .clamp(1, max_out.max(1)) as usize;
+        let want =
+            round_random(&mut rng_follows, options.follows_per_member * factor).clamp(1, max_out.max(1)) as usize;
         let targets = distinct(&mut rng_follows, &mut marks, want, Some(follower), |r| popularity.pick(r));
         for following in targets {
             let created_at = start + rng_follows.random_range(0..span.max(1));
@@ -278,7 +270,13 @@ pub(crate) fn build(options: &Options, now: Millis) -> Plan {
             users[follower as usize].following += 1;
             users[following as usize].followers += 1;
             if sampled(&mut rng_follows, options.notify_fraction) {
-                notes.push(Note { created_at, recipient: following, actor: follower, kind: NoteType::Follow, post: NO_POST });
+                notes.push(Note {
+                    created_at,
+                    recipient: following,
+                    actor: follower,
+                    kind: NoteType::Follow,
+                    post: NO_POST,
+                });
             }
         }
     }
@@ -290,7 +288,8 @@ pub(crate) fn build(options: &Options, now: Millis) -> Plan {
     let mut posts: Vec<PostPlan> = Vec::with_capacity(n);
     let mut reposted = std::collections::HashSet::new();
     for i in 0..n {
-        let created_at = (start + ((i as f64 + rng_posts.random::<f64>()) / n as f64 * span as f64) as i64).min(now - 1);
+        let created_at =
+            (start + ((i as f64 + rng_posts.random::<f64>()) / n as f64 * span as f64) as i64).min(now - 1);
         let author = activity.pick(&mut rng_posts);
         let roll: f64 = rng_posts.random();
         let mut kind = Kind::Original;
@@ -339,14 +338,26 @@ pub(crate) fn build(options: &Options, now: Millis) -> Plan {
                 let parent = &mut posts[target as usize];
                 parent.replies += 1;
                 if parent.author != author && sampled(&mut rng_posts, options.notify_fraction) {
-                    notes.push(Note { created_at, recipient: parent.author, actor: author, kind: NoteType::Reply, post: i as u32 });
+                    notes.push(Note {
+                        created_at,
+                        recipient: parent.author,
+                        actor: author,
+                        kind: NoteType::Reply,
+                        post: i as u32,
+                    });
                 }
             }
             Kind::Repost(target) => {
                 let original = &mut posts[target as usize];
                 original.reposts += 1;
                 if sampled(&mut rng_posts, options.notify_fraction) {
-                    notes.push(Note { created_at, recipient: original.author, actor: author, kind: NoteType::Repost, post: target });
+                    notes.push(Note {
+                        created_at,
+                        recipient: original.author,
+                        actor: author,
+                        kind: NoteType::Repost,
+                        post: target,
+                    });
                 }
             }
             Kind::Original => {}

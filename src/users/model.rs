@@ -75,8 +75,7 @@ impl UserRow {
     /// monthly top-ups not stored yet (a read shows them; making an invite stores them).
     pub fn own(self, now: Millis) -> User {
         let email = Some(self.email.clone());
-        let invites =
-            crate::invites::store::allowance_at(self.invites_available, self.invites_month, now);
+        let invites = crate::invites::store::allowance_at(self.invites_available, self.invites_month, now);
         User { email, invites_available: invites, ..self.public() }
     }
 }
@@ -110,21 +109,13 @@ impl ProfileEdit {
         }
         let typed_website = website.trim();
         // PostgreSQL cannot store U+0000 in text (the update would fail with a 500).
-        for (field, value) in [
-            ("Display name", display_name),
-            ("Bio", bio),
-            ("Website", typed_website),
-        ] {
+        for (field, value) in [("Display name", display_name), ("Bio", bio), ("Website", typed_website)] {
             if value.contains('\0') {
                 return Err(Error::bad_request(format!("{field} cannot contain the character U+0000")));
             }
         }
         let website = self::website(typed_website)?;
-        Ok(ProfileEdit {
-            display_name: display_name.to_string(),
-            bio: bio.to_string(),
-            website,
-        })
+        Ok(ProfileEdit { display_name: display_name.to_string(), bio: bio.to_string(), website })
     }
 }
 
@@ -137,8 +128,7 @@ fn website(typed: &str) -> crate::error::Result<String> {
     if typed.is_empty() {
         return Ok(String::new());
     }
-    let not_web =
-        || Error::bad_request("Website must be a web address starting with http:// or https://");
+    let not_web = || Error::bad_request("Website must be a web address starting with http:// or https://");
     let lower = typed.get(..8).unwrap_or(typed).to_ascii_lowercase();
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
         return Err(not_web());
@@ -148,14 +138,10 @@ fn website(typed: &str) -> crate::error::Result<String> {
         return Err(not_web());
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(Error::bad_request(
-            "Website cannot contain a user name or password",
-        ));
+        return Err(Error::bad_request("Website cannot contain a user name or password"));
     }
     if url.as_str().chars().count() > WEBSITE_MAX {
-        return Err(Error::bad_request(format!(
-            "Website can be at most {WEBSITE_MAX} characters long"
-        )));
+        return Err(Error::bad_request(format!("Website can be at most {WEBSITE_MAX} characters long")));
     }
     Ok(url.as_str().to_string())
 }
@@ -189,11 +175,7 @@ mod tests {
         let edit = ProfileEdit::parse("  Ada  ", " hi ", " https://ada.dev ").unwrap();
         assert_eq!(
             edit,
-            ProfileEdit {
-                display_name: "Ada".into(),
-                bio: "hi".into(),
-                website: "https://ada.dev/".into()
-            }
+            ProfileEdit { display_name: "Ada".into(), bio: "hi".into(), website: "https://ada.dev/".into() }
         );
         assert!(ProfileEdit::parse("Ada", "", "").is_ok());
     }
@@ -214,10 +196,7 @@ mod tests {
             ("http://x", Ok("http://x/")),
             ("http://example.com/x", Ok("http://example.com/x")),
             ("HTTPS://Ada.Dev", Ok("https://ada.dev/")),
-            (
-                "https://ada.dev/a b?q=1#top",
-                Ok("https://ada.dev/a%20b?q=1#top"),
-            ),
+            ("https://ada.dev/a b?q=1#top", Ok("https://ada.dev/a%20b?q=1#top")),
             ("https://ada.dev:443/", Ok("https://ada.dev/")),
             ("https://@ada.dev", Ok("https://ada.dev/")),
             ("https:alert(1)", Err(NOT_WEB)),
@@ -234,14 +213,8 @@ mod tests {
             ("https://:pw@x.example", Err(USER_INFO)),
         ];
         for (typed, expected) in cases {
-            let got = ProfileEdit::parse("Ada", "", typed)
-                .map(|edit| edit.website)
-                .map_err(|e| e.to_string());
-            assert_eq!(
-                got.as_deref().map_err(String::as_str),
-                expected,
-                "{typed:?}"
-            );
+            let got = ProfileEdit::parse("Ada", "", typed).map(|edit| edit.website).map_err(|e| e.to_string());
+            assert_eq!(got.as_deref().map_err(String::as_str), expected, "{typed:?}");
         }
     }
 

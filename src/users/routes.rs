@@ -14,9 +14,9 @@ use super::model::{ProfileEdit, User, UserRow};
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use crate::state::AppState;
 use crate::error::{Error, ErrorBody, Result};
 use crate::posts::{Post, hydrate};
+use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -79,15 +79,7 @@ async fn suggested(
     current: CurrentUser,
     Query(params): Query<SuggestedParams>,
 ) -> Result<Json<Vec<User>>> {
-    let limit = Page::parse(
-        &PageParams {
-            limit: params.limit,
-            offset: None,
-        },
-        SUGGESTED_DEFAULT,
-        MAX_PAGE,
-    )?
-    .limit;
+    let limit = Page::parse(&PageParams { limit: params.limit, offset: None }, SUGGESTED_DEFAULT, MAX_PAGE)?.limit;
     let rows = store::suggested(&state.db.read, current.id, limit).await?;
     Ok(Json(rows.into_iter().map(UserRow::public).collect()))
 }
@@ -102,19 +94,9 @@ async fn search(
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Vec<User>>> {
     let term = super::model::search_term(params.q.as_deref())?;
-    let limit = Page::parse(
-        &PageParams {
-            limit: params.limit,
-            offset: None,
-        },
-        SEARCH_DEFAULT,
-        MAX_PAGE,
-    )?
-    .limit;
+    let limit = Page::parse(&PageParams { limit: params.limit, offset: None }, SEARCH_DEFAULT, MAX_PAGE)?.limit;
     let rows = store::search(&state.db.read, term, limit).await?;
-    Ok(Json(
-        rows.into_iter().map(|row| view(row, current.id, state.clock.now())).collect(),
-    ))
+    Ok(Json(rows.into_iter().map(|row| view(row, current.id, state.clock.now())).collect()))
 }
 
 /// Edits the caller's display name, bio and website; answers the caller's own record.
@@ -127,9 +109,7 @@ async fn update_profile(
     Json(body): Json<ProfileRequest>,
 ) -> Result<Json<User>> {
     let edit = ProfileEdit::parse(&body.display_name, &body.bio, &body.website)?;
-    let row = store::update_profile(&state.db.write, current.id, &edit)
-        .await?
-        .ok_or(Error::Unauthorized)?;
+    let row = store::update_profile(&state.db.write, current.id, &edit).await?.ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(state.clock.now())))
 }
 
@@ -204,9 +184,7 @@ async fn tab(
     let page = Page::parse(params, 20, MAX_PAGE)?;
     let member = find(state, username).await?;
     let selection = select(member.id, page);
-    Ok(Json(
-        hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?,
-    ))
+    Ok(Json(hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?))
 }
 
 /// The posts a member liked, newest like first.
@@ -227,16 +205,10 @@ async fn find(state: &AppState, username: &str) -> Result<UserRow> {
     // Only a well-formed name can belong to a member; anything else (including U+0000, which
     // PostgreSQL refuses in a parameter) is simply not found.
     let username = crate::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
-    store::find_by_username(&state.db.read, username.as_str())
-        .await?
-        .ok_or_else(|| Error::not_found("User not found"))
+    store::find_by_username(&state.db.read, username.as_str()).await?.ok_or_else(|| Error::not_found("User not found"))
 }
 
 /// The caller's own record in full, anyone else's public view.
 fn view(row: UserRow, viewer: i64, now: crate::clock::Millis) -> User {
-    if row.id == viewer {
-        row.own(now)
-    } else {
-        row.public()
-    }
+    if row.id == viewer { row.own(now) } else { row.public() }
 }

@@ -18,15 +18,8 @@ pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
 }
 
 pub async fn find_by_username(pool: &AnyPool, username: &str) -> Result<Option<UserRow>> {
-    const SQL: &str = concat!(
-        "SELECT ",
-        user_columns!(),
-        " FROM users WHERE username = $1"
-    );
-    Ok(sqlx::query_as(SQL)
-        .bind(username.to_lowercase())
-        .fetch_optional(pool)
-        .await?)
+    const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE username = $1");
+    Ok(sqlx::query_as(SQL).bind(username.to_lowercase()).fetch_optional(pool).await?)
 }
 
 pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow>> {
@@ -35,11 +28,7 @@ pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow
 }
 
 /// Saves a profile edit and answers the member as they now stand.
-pub async fn update_profile(
-    write: &AnyPool,
-    id: i64,
-    edit: &super::model::ProfileEdit,
-) -> Result<Option<UserRow>> {
+pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::ProfileEdit) -> Result<Option<UserRow>> {
     // The name shows on the member's own cards in their Friends page (`feeds::changes`).
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
@@ -132,11 +121,7 @@ pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<Us
         WHERE f1.follower_id = $1 AND f2.following_id <> $1 \
           AND NOT EXISTS (SELECT 1 FROM follows f3 WHERE f3.follower_id = $1 AND f3.following_id = f2.following_id) \
         GROUP BY f2.following_id ORDER BY COUNT(*) DESC, f2.following_id LIMIT $2";
-    let fof: Vec<i64> = sqlx::query_scalar(FRIENDS_OF_FRIENDS)
-        .bind(viewer)
-        .bind(limit)
-        .fetch_all(pool)
-        .await?;
+    let fof: Vec<i64> = sqlx::query_scalar(FRIENDS_OF_FRIENDS).bind(viewer).bind(limit).fetch_all(pool).await?;
     let mut found = by_ids(pool, &fof).await?;
     found.sort_by_key(|u| fof.iter().position(|id| *id == u.id));
     let wanted = limit - found.len() as i64;
@@ -149,11 +134,8 @@ pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<Us
              ORDER BY u.follower_count DESC, u.id LIMIT $2"
         );
         // Ask for the friends of friends' number more, as they may come again here.
-        let more: Vec<UserRow> = sqlx::query_as(MOST_FOLLOWED)
-            .bind(viewer)
-            .bind(wanted + found.len() as i64)
-            .fetch_all(pool)
-            .await?;
+        let more: Vec<UserRow> =
+            sqlx::query_as(MOST_FOLLOWED).bind(viewer).bind(wanted + found.len() as i64).fetch_all(pool).await?;
         for user in more {
             if (found.len() as i64) < limit && !found.iter().any(|f| f.id == user.id) {
                 found.push(user);
@@ -189,13 +171,19 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
 /// A term matching few walks the index to its end (one pass over the members, no sort).
 pub async fn search(pool: &AnyPool, term: &str, limit: i64) -> Result<Vec<UserRow>> {
     const SQL: &str = concat!(
-        "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ", user_columns!(), " FROM users \
+        "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ",
+        user_columns!(),
+        " FROM users \
              WHERE username = $2 OR lower(display_name) = $2 \
              ORDER BY follower_count DESC, id LIMIT $4) exact \
-         UNION ALL SELECT * FROM (SELECT CAST(1 AS BIGINT), ", user_columns!(), " FROM users \
+         UNION ALL SELECT * FROM (SELECT CAST(1 AS BIGINT), ",
+        user_columns!(),
+        " FROM users \
              WHERE lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\' \
              ORDER BY follower_count DESC, id LIMIT $4) prefix \
-         UNION ALL SELECT * FROM (SELECT CAST(2 AS BIGINT), ", user_columns!(), " FROM users \
+         UNION ALL SELECT * FROM (SELECT CAST(2 AS BIGINT), ",
+        user_columns!(),
+        " FROM users \
              WHERE lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\' \
              ORDER BY follower_count DESC, id LIMIT $5) anywhere"
     );
@@ -226,15 +214,14 @@ struct Tiered {
 /// best group that found them), at most `limit`.
 fn best_first(mut rows: Vec<Tiered>, limit: usize) -> Vec<UserRow> {
     rows.sort_by(|a, b| {
-        (a.tier, std::cmp::Reverse(a.user.follower_count), a.user.id)
-            .cmp(&(b.tier, std::cmp::Reverse(b.user.follower_count), b.user.id))
+        (a.tier, std::cmp::Reverse(a.user.follower_count), a.user.id).cmp(&(
+            b.tier,
+            std::cmp::Reverse(b.user.follower_count),
+            b.user.id,
+        ))
     });
     let mut seen = std::collections::HashSet::new();
-    rows.into_iter()
-        .map(|row| row.user)
-        .filter(|user| seen.insert(user.id))
-        .take(limit)
-        .collect()
+    rows.into_iter().map(|row| row.user).filter(|user| seen.insert(user.id)).take(limit).collect()
 }
 
 /// `term` as a LIKE pattern that matches itself (escape character `\`).

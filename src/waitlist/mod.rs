@@ -54,8 +54,9 @@ pub async fn invite_oldest_with(
             store::unmark_invited(&mut tx, entry.id).await?;
             invites::delete_code(&mut tx, invite_id).await?;
             tx.commit().await?;
-            return Err(anyhow::anyhow!("{e}"))
-                .with_context(|| format!("sending the invite to {} failed after {invited} address(es) were invited", entry.email));
+            return Err(anyhow::anyhow!("{e}")).with_context(|| {
+                format!("sending the invite to {} failed after {invited} address(es) were invited", entry.email)
+            });
         }
         tracing::info!(email = %entry.email, "waitlist address invited");
         invited += 1;

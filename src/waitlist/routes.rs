@@ -10,10 +10,10 @@ use super::store;
 use crate::accounts::routes::Message;
 use crate::accounts::{ClientIp, Email};
 use crate::api::Json;
-use crate::state::AppState;
 use crate::clock::HOUR;
 use crate::error::Result;
 use crate::rate_limit::{self, Limit};
+use crate::state::AppState;
 
 /// Joins per client network and hour: enough for a household or an office, not for a script
 /// filling the list.

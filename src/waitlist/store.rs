@@ -27,9 +27,7 @@ pub struct Entry {
 
 /// Every entry, oldest first.
 pub async fn list(read: &AnyPool) -> Result<Vec<Entry>> {
-    Ok(sqlx::query_as("SELECT id, email, created_at, invited_at FROM waitlist ORDER BY id")
-        .fetch_all(read)
-        .await?)
+    Ok(sqlx::query_as("SELECT id, email, created_at, invited_at FROM waitlist ORDER BY id").fetch_all(read).await?)
 }
 
 /// The `count` oldest addresses not invited yet and not members meanwhile.

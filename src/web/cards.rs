@@ -130,11 +130,8 @@ fn card(out: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool
     out.push_str("</p></div>");
     images(out, &post.image_urls, &post.author.display_name, priority);
 
-    let (repost_class, repost_count_class, repost_label) = if post.is_reposted {
-        (ACTION_REPOSTED, COUNT_REPOSTED, "Undo repost")
-    } else {
-        (ACTION, COUNT, "Repost")
-    };
+    let (repost_class, repost_count_class, repost_label) =
+        if post.is_reposted { (ACTION_REPOSTED, COUNT_REPOSTED, "Undo repost") } else { (ACTION, COUNT, "Repost") };
     let (like_class, like_count_class, like_label, like_icon) = if post.is_liked {
         (ACTION_LIKED, COUNT_LIKED, "Unlike", &icons.liked)
     } else {
@@ -252,7 +249,10 @@ fn content(out: &mut String, text: &str) {
         }
         out.push_str(&escape(&text[last..start]));
         let username = &text[start + 1..end];
-        let _ = write!(out, r#"<a href="/profile/{username}" class="font-medium text-primary hover:underline">@{username}</a>"#);
+        let _ = write!(
+            out,
+            r#"<a href="/profile/{username}" class="font-medium text-primary hover:underline">@{username}</a>"#
+        );
         last = end;
     }
     out.push_str(&escape(&text[last..]));

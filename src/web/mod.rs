@@ -25,8 +25,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::accounts::CurrentUser;
 use crate::api::Page;
-use crate::state::AppState;
 use crate::posts::Post;
+use crate::state::AppState;
 use crate::users::User;
 
 #[derive(RustEmbed)]
@@ -63,7 +63,8 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         return file_response("index.html", index, "no-cache");
     }
     let is_home = path.is_empty();
-    let FirstScreenParts { head, prepainted_shell, shows_first_posts } = first_screen(&state, &mut parts, is_home).await;
+    let FirstScreenParts { head, prepainted_shell, shows_first_posts } =
+        first_screen(&state, &mut parts, is_home).await;
     let html = String::from_utf8_lossy(&index.data);
     let html = match html.split_once("</head>") {
         Some((before, after)) => format!("{before}{head}</head>{after}"),
@@ -104,11 +105,7 @@ struct FirstScreen {
 /// (`PREPAINT`), on Home with its first posts.
 /// Both empty when the database could not be asked: the app then asks for itself, as it does
 /// under Vite's dev server.
-async fn first_screen(
-    state: &AppState,
-    parts: &mut axum::http::request::Parts,
-    is_home: bool,
-) -> FirstScreenParts {
+async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, is_home: bool) -> FirstScreenParts {
     let current = match CurrentUser::from_request_parts(parts, state).await {
         Ok(current) => Some(current),
         Err(crate::error::Error::Unauthorized) => None,
@@ -124,7 +121,10 @@ async fn first_screen(
                 Ok(me) => me,
                 // The session outlived its member (deleted): a visitor.
                 Err(crate::error::Error::Unauthorized) => {
-                    return FirstScreenParts { head: data_block(&FirstScreen { me: None, feed: None }), ..Default::default() };
+                    return FirstScreenParts {
+                        head: data_block(&FirstScreen { me: None, feed: None }),
+                        ..Default::default()
+                    };
                 }
                 Err(error) => {
                     tracing::warn!(?error, "the document goes without its first screen");
@@ -163,7 +163,11 @@ async fn first_screen(
     match cards::first_cards(feed, me.id, state.clock.now(), &PREPAINT.icons) {
         Some(cards) if !PREPAINT.cards_slot.is_empty() => {
             let cards = format!(r#"<div id="{FIRST_CARDS_ID}">{cards}</div>"#);
-            FirstScreenParts { head, prepainted_shell: PREPAINT.home.replacen(&PREPAINT.cards_slot, &cards, 1), shows_first_posts: true }
+            FirstScreenParts {
+                head,
+                prepainted_shell: PREPAINT.home.replacen(&PREPAINT.cards_slot, &cards, 1),
+                shows_first_posts: true,
+            }
         }
         _ => FirstScreenParts { head, prepainted_shell: PREPAINT.home.clone(), shows_first_posts: false },
     }
@@ -191,7 +195,10 @@ struct FirstScreenParts {
 /// scripts still start at once and run as soon as they are there.
 fn after_the_first_screen(html: &str) -> String {
     html.replace(r#"<script type="module" crossorigin "#, r#"<script type="module" fetchpriority="low" crossorigin "#)
-        .replace(r#"<link rel="modulepreload" crossorigin "#, r#"<link rel="modulepreload" fetchpriority="low" crossorigin "#)
+        .replace(
+            r#"<link rel="modulepreload" crossorigin "#,
+            r#"<link rel="modulepreload" fetchpriority="low" crossorigin "#,
+        )
 }
 
 /// Where Home's picture has its first posts (`FIRST_CARDS_ID` in web/src/app/prepaint.tsx).
@@ -245,9 +252,7 @@ struct Prepaint {
 }
 
 static PREPAINT: LazyLock<Prepaint> = LazyLock::new(|| {
-    Assets::get(".murmur/prepaint.json")
-        .and_then(|file| serde_json::from_slice(&file.data).ok())
-        .unwrap_or_default()
+    Assets::get(".murmur/prepaint.json").and_then(|file| serde_json::from_slice(&file.data).ok()).unwrap_or_default()
 });
 
 /// `value` as a JSON data block. A data block is not a script, so the Content-Security-Policy

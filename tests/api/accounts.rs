@@ -6,10 +6,10 @@ use murmur::clock::{HOUR, MINUTE};
 use reqwest::header::SET_COOKIE;
 use serde_json::{Value, json};
 
-use crate::{both_databases, both_databases_with};
 use crate::common::{Backend, TestApp, client_for, json};
 use crate::mailbox::{self, api_verify_path, token_of};
 use crate::smtp::SmtpServer;
+use crate::{both_databases, both_databases_with};
 
 const INVALID_CODE: &str = "Invalid or expired invite code";
 const INVALID_LINK: &str = "Invalid or expired link";
@@ -97,7 +97,8 @@ async fn sign_up_round_trip_through_the_outbox(app: TestApp) {
     assert!(link.ends_with(&format!("&invite={code}")), "{link}");
     assert_eq!(token_of(&link).len(), 43);
     // The database keeps only the token's hash.
-    let stored: String = sqlx::query_scalar("SELECT token_hash FROM magic_links").fetch_one(&app.state.db.read).await.unwrap();
+    let stored: String =
+        sqlx::query_scalar("SELECT token_hash FROM magic_links").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(stored, murmur::secrets::hash_token(&token_of(&link)));
     assert!(!mail.raw.contains(&stored));
 
@@ -213,7 +214,8 @@ async fn codes_are_compared_trimmed_and_upper_cased(app: TestApp) {
 
 async fn sign_up_refuses_invalid_addresses(app: TestApp) {
     let code = operator_code(&app).await;
-    for (email, message) in [("", "Please enter your email address."), ("ada@", "Please enter a valid email address.")] {
+    for (email, message) in [("", "Please enter your email address."), ("ada@", "Please enter a valid email address.")]
+    {
         let (status, body) = request_sign_up(&app, email, &code).await;
         assert_eq!((status, body["message"].as_str().unwrap()), (400, message));
         let (status, body) = request_login(&app, email).await;
@@ -242,7 +244,14 @@ async fn a_member_signing_up_again_gets_a_login_link_and_keeps_the_invite(app: T
 
 async fn usernames_are_unique_and_never_reserved_words(app: TestApp) {
     let mut names = Vec::new();
-    for email in ["ada@one.example", "ada@two.example", "Ada+x@three.example", "search@x.example", "me@x.example", "suggested@x.example"] {
+    for email in [
+        "ada@one.example",
+        "ada@two.example",
+        "Ada+x@three.example",
+        "search@x.example",
+        "me@x.example",
+        "suggested@x.example",
+    ] {
         let code = operator_code(&app).await;
         let (_, user) = sign_up(&app, email, &code).await;
         names.push(user["username"].as_str().unwrap().to_string());
@@ -354,9 +363,8 @@ async fn a_cross_site_verify_is_refused(app: TestApp) {
 
 async fn login_link_answers_members_and_strangers_alike(app: TestApp) {
     let member = app.member("ada").await;
-    let send = |email: &str| {
-        app.client.post(app.url("/api/auth/request-login-link")).json(&json!({ "email": email })).send()
-    };
+    let send =
+        |email: &str| app.client.post(app.url("/api/auth/request-login-link")).json(&json!({ "email": email })).send();
     let for_member = send(&member.email).await.unwrap();
     let for_stranger = send("stranger@example.com").await.unwrap();
     assert_eq!(for_member.status(), for_stranger.status());
@@ -366,7 +374,10 @@ async fn login_link_answers_members_and_strangers_alike(app: TestApp) {
     }
     let member_body = for_member.text().await.unwrap();
     assert_eq!(member_body, for_stranger.text().await.unwrap());
-    assert_eq!(serde_json::from_str::<Value>(&member_body).unwrap()["message"], "If an account exists, we've sent you a magic link.");
+    assert_eq!(
+        serde_json::from_str::<Value>(&member_body).unwrap()["message"],
+        "If an account exists, we've sent you a magic link."
+    );
 
     // Only the member gets mail; the stranger's (unsent) link cannot log anyone in.
     mailbox::nth_mail(&outbox(&app), &member.email, 1).await;
@@ -413,7 +424,11 @@ async fn over_https_the_cookie_is_secure_and_host_prefixed(app: TestApp) {
     // Called over plain http (the test has no TLS) with the custom header instead of an
     // Origin, which would not match the https public URL.
     let client = reqwest::Client::builder()
-        .default_headers([(reqwest::header::HeaderName::from_static("x-requested-with"), "murmur".parse().unwrap())].into_iter().collect())
+        .default_headers(
+            [(reqwest::header::HeaderName::from_static("x-requested-with"), "murmur".parse().unwrap())]
+                .into_iter()
+                .collect(),
+        )
         .build()
         .unwrap();
     let code = operator_code(&app).await;
@@ -475,7 +490,11 @@ async fn logout_others_ends_every_other_session(app: TestApp) {
         assert_eq!(client.get(app.url("/api/auth/me")).send().await.unwrap().status(), 401);
     }
     assert_eq!(member.client.get(app.url("/api/auth/me")).send().await.unwrap().status(), 200, "this session stays");
-    assert_eq!(other.client.get(app.url("/api/auth/me")).send().await.unwrap().status(), 200, "other members keep theirs");
+    assert_eq!(
+        other.client.get(app.url("/api/auth/me")).send().await.unwrap().status(),
+        200,
+        "other members keep theirs"
+    );
     let anonymous = app.client.post(app.url("/api/auth/logout-others")).send().await.unwrap();
     assert_eq!(anonymous.status(), 401);
 }

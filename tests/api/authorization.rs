@@ -43,11 +43,7 @@ async fn poll(app: &TestApp, who: &Member) -> i64 {
 fn visitor() -> reqwest::Client {
     let mut headers = HeaderMap::new();
     headers.insert("x-requested-with", HeaderValue::from_static("murmur"));
-    reqwest::Client::builder()
-        .default_headers(headers)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap()
+    reqwest::Client::builder().default_headers(headers).redirect(reqwest::redirect::Policy::none()).build().unwrap()
 }
 
 /// Every (method, path, operation) of the served OpenAPI document.
@@ -198,8 +194,7 @@ async fn no_get_changes_the_database(app: TestApp) {
     let (status, _) = post_empty(&app, &ada, "/api/invites").await;
     assert_eq!(status, 201);
     let image = uploaded(&app, &ada, png(4, 4)).await;
-    let (status, _) =
-        post(&app, &ada, "/api/posts", json!({ "content": "A picture", "imageUrls": [image] })).await;
+    let (status, _) = post(&app, &ada, "/api/posts", json!({ "content": "A picture", "imageUrls": [image] })).await;
     assert_eq!(status, 201);
     upload_url(&app, &ada).await; // and one pending upload
     let (status, _) = post(&app, &ada, "/api/waitlist", json!({ "email": "someone@example.com" })).await;
@@ -329,7 +324,10 @@ async fn only_the_author_deletes_a_post(app: TestApp) {
     let seen = seen_by(&app, &ada, hers).await;
     assert_eq!(seen["content"], "Mine to delete");
     assert_eq!((seen["likeCount"].as_i64(), seen["repostCount"].as_i64()), (Some(1), Some(1)));
-    assert_eq!(scalar(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE id = $1 AND deleted_at IS NULL", hers).await, 1);
+    assert_eq!(
+        scalar(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE id = $1 AND deleted_at IS NULL", hers).await,
+        1
+    );
     assert_eq!(scalar(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE id = $1", carols_repost).await, 1);
     assert_eq!(scalar(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM likes WHERE post_id = $1", hers).await, 1);
 }
@@ -387,7 +385,11 @@ async fn another_members_upload_cannot_be_claimed(app: TestApp) {
     for url in [&adas, &object] {
         for path in ["/api/profile-images", "/api/header-images"] {
             let (status, body) = put(&app, &bob, path, Some(json!({ "imageURL": url }))).await;
-            assert_eq!((status, &body["message"]), (400, &json!("Image URL is not an upload of yours")), "{path} {url}");
+            assert_eq!(
+                (status, &body["message"]),
+                (400, &json!("Image URL is not an upload of yours")),
+                "{path} {url}"
+            );
         }
         let (status, body) = post(&app, &bob, "/api/posts", json!({ "content": "Stolen", "imageUrls": [url] })).await;
         assert_eq!((status, &body["message"]), (400, &json!("Image URL is not an upload of yours")));
@@ -430,7 +432,8 @@ async fn an_upload_url_is_signed_for_one_object(app: TestApp) {
 async fn a_profile_edit_acts_on_the_caller_only(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
-    let edit = json!({ "displayName": "Not Ada", "bio": "bob was here", "website": "", "id": ada.id, "username": "ada" });
+    let edit =
+        json!({ "displayName": "Not Ada", "bio": "bob was here", "website": "", "id": ada.id, "username": "ada" });
 
     let (status, body) = put(&app, &bob, "/api/users/profile", Some(edit.clone())).await;
     assert_eq!(status, 200, "{body}");
@@ -497,7 +500,8 @@ async fn follows_and_likes_are_always_the_callers(app: TestApp) {
     like(&app, &carol, hers).await;
 
     // The body cannot name a follower: the follow is Bob's.
-    let (status, body) = post(&app, &bob, "/api/follows", json!({ "followingId": ada.id, "followerId": carol.id })).await;
+    let (status, body) =
+        post(&app, &bob, "/api/follows", json!({ "followingId": ada.id, "followerId": carol.id })).await;
     assert_eq!(status, 200, "{body}");
     let follow = "SELECT CAST(COUNT(*) AS BIGINT) FROM follows WHERE follower_id = $1";
     assert_eq!((scalar(&app, follow, bob.id).await, scalar(&app, follow, carol.id).await), (1, 1));

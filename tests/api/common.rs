@@ -67,7 +67,8 @@ macro_rules! both_databases_with {
             }
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                if let Some(app) = $crate::common::TestApp::spawn_with($crate::common::Backend::Postgres, $adjust).await {
+                if let Some(app) = $crate::common::TestApp::spawn_with($crate::common::Backend::Postgres, $adjust).await
+                {
                     super::$name(app).await;
                 }
             }
@@ -119,9 +120,7 @@ impl TestApp {
         // follows that crossed a minute's end was once let through).
         let clock = Clock::default();
         to_start_of_window(&clock, murmur::clock::HOUR);
-        let app = Application::build_with_clock(config, clock.clone())
-            .await
-            .expect("the application builds");
+        let app = Application::build_with_clock(config, clock.clone()).await.expect("the application builds");
         let addr = app.local_addr();
         let state = app.state().clone();
         let (tx, rx) = oneshot::channel::<()>();
@@ -130,18 +129,7 @@ impl TestApp {
         }));
         let base = format!("http://{addr}");
         let client = client_for(&base, None);
-        TestApp {
-            addr,
-            base,
-            state,
-            clock,
-            client,
-            data_dir,
-            backend,
-            shutdown: Some(tx),
-            server: Some(server),
-            pg,
-        }
+        TestApp { addr, base, state, clock, client, data_dir, backend, shutdown: Some(tx), server: Some(server), pg }
     }
 
     /// Moves the test clock to just after the start of a rate-limit window, so a test's
@@ -312,12 +300,14 @@ impl PgDatabase {
             .await
             .unwrap_or_else(|e| panic!("PostgreSQL at MURMUR_TEST_POSTGRES_URL is not reachable: {e}"));
         // The name is ours (hex), not input.
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await.expect("create database");
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut conn)
+            .await
+            .expect("create database");
         let mut url = url::Url::parse(&admin_url).expect("MURMUR_TEST_POSTGRES_URL is a URL");
         url.set_path(&name);
         Some(PgDatabase { admin_url, name, url: url.to_string() })
     }
-
 }
 
 impl Drop for PgDatabase {

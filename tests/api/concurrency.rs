@@ -71,10 +71,12 @@ async fn twenty_parallel_sign_ups_with_one_invite_make_one_account(app: TestApp)
     let statuses: Vec<u16> = verifies.iter().map(|(_, status, _)| *status).collect();
 
     assert_eq!((tally(&statuses, 200), tally(&statuses, 400)), (1, 19), "{statuses:?}");
-    assert!(verifies
-        .iter()
-        .filter(|(_, status, _)| *status == 400)
-        .all(|(_, _, body)| body["message"] == "Invalid or expired invite code"));
+    assert!(
+        verifies
+            .iter()
+            .filter(|(_, status, _)| *status == 400)
+            .all(|(_, _, body)| body["message"] == "Invalid or expired invite code")
+    );
     assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM users").await, 1);
     assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM sessions").await, 1);
     let used_by: Vec<Option<i64>> = sqlx::query_scalar("SELECT used_by FROM invites WHERE code = $1")
@@ -147,11 +149,7 @@ async fn parallel_invite_generation_never_overdraws(app: TestApp) {
     let statuses = all_at_once(30, || ada.client.post(&url).send()).await;
 
     // Ten a minute pass the rate limit; three of those find an invite to take.
-    assert_eq!(
-        (tally(&statuses, 201), tally(&statuses, 400), tally(&statuses, 429)),
-        (3, 7, 20),
-        "{statuses:?}"
-    );
+    assert_eq!((tally(&statuses, 201), tally(&statuses, 400), tally(&statuses, 429)), (3, 7, 20), "{statuses:?}");
     let made: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM invites WHERE owner_id = $1")
         .bind(ada.id)
         .fetch_one(&app.state.db.read)
@@ -175,10 +173,9 @@ async fn thirty_parallel_follows_are_counted_exactly(app: TestApp) {
     let body = json!({ "followingId": star.id });
     app.at_start_of_window(MINUTE);
 
-    let answers = futures::future::join_all(
-        fans.iter().map(|fan| fan.client.post(app.url("/api/follows")).json(&body).send()),
-    )
-    .await;
+    let answers =
+        futures::future::join_all(fans.iter().map(|fan| fan.client.post(app.url("/api/follows")).json(&body).send()))
+            .await;
 
     assert!(answers.iter().all(|a| a.as_ref().unwrap().status() == 200));
     let (_, profile) = crate::posts::get(&app, &star, "/api/users/star").await;
@@ -231,9 +228,13 @@ async fn a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs(app: Test
         let mut actions = Vec::new();
         for member in &others {
             let client = &member.client;
-            actions.push(client.post(app.url(&format!("/api/posts/{post_id}/vote"))).json(&json!({ "option": "Tea" })).send());
+            actions.push(
+                client.post(app.url(&format!("/api/posts/{post_id}/vote"))).json(&json!({ "option": "Tea" })).send(),
+            );
             actions.push(client.post(app.url(&format!("/api/posts/{post_id}/like"))).send());
-            actions.push(client.post(app.url("/api/posts")).json(&json!({ "content": "♻️", "repostOfId": post_id })).send());
+            actions.push(
+                client.post(app.url("/api/posts")).json(&json!({ "content": "♻️", "repostOfId": post_id })).send(),
+            );
         }
         let deletion = ada.client.delete(app.url(&format!("/api/posts/{post_id}"))).send();
         let (deleted, answers) = tokio::join!(deletion, futures::future::join_all(actions));
@@ -261,18 +262,11 @@ async fn ten_parallel_puts_to_one_upload_url_store_one_image(app: TestApp) {
     let url = crate::media::upload_url(&app, &ada).await;
     let image = crate::media::png(8, 8);
 
-    let statuses = all_at_once(10, || {
-        ada.client.put(&url).header("content-type", "image/png").body(image.clone()).send()
-    })
-    .await;
+    let statuses =
+        all_at_once(10, || ada.client.put(&url).header("content-type", "image/png").body(image.clone()).send()).await;
 
     assert_eq!((tally(&statuses, 200), tally(&statuses, 409)), (1, 9), "{statuses:?}");
-    let served = app
-        .client
-        .get(app.url(&format!("/objects/{}", crate::media::id_of(&url))))
-        .send()
-        .await
-        .unwrap();
+    let served = app.client.get(app.url(&format!("/objects/{}", crate::media::id_of(&url)))).send().await.unwrap();
     assert_eq!(served.status(), 200, "the winner's image is still there");
     assert_eq!(served.headers()["content-type"], "image/png");
 }

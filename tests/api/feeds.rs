@@ -5,28 +5,18 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::{both_databases, both_databases_with};
 use crate::common::{Member, TestApp};
 use crate::posts::{delete, follow, get, id, ids, like, post, put, reply, repost, write};
+use crate::{both_databases, both_databases_with};
 
 async fn friends_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Vec<i64> {
-    let (status, body) = get(
-        app,
-        who,
-        &format!("/api/posts/feed?limit={limit}&offset={offset}"),
-    )
-    .await;
+    let (status, body) = get(app, who, &format!("/api/posts/feed?limit={limit}&offset={offset}")).await;
     assert_eq!(status, 200, "{body}");
     ids(&body)
 }
 
 async fn for_you_page(app: &TestApp, who: &Member, limit: i64, offset: i64) -> Value {
-    let (status, body) = get(
-        app,
-        who,
-        &format!("/api/posts/for-you?limit={limit}&offset={offset}"),
-    )
-    .await;
+    let (status, body) = get(app, who, &format!("/api/posts/for-you?limit={limit}&offset={offset}")).await;
     assert_eq!(status, 200, "{body}");
     body
 }
@@ -129,20 +119,12 @@ async fn for_you_never_shows_three_in_a_row_by_one_author(app: TestApp) {
         write(&app, &prolific, &format!("post {i}")).await;
     }
     let feed = for_you_page(&app, &reader, 20, 0).await;
-    let authors: Vec<i64> = feed
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["author"]["id"].as_i64().unwrap())
-        .collect();
+    let authors: Vec<i64> = feed.as_array().unwrap().iter().map(|p| p["author"]["id"].as_i64().unwrap()).collect();
     // The newest six are prolific's: two of them, then the others' posts move up between them.
     let (p, o, t) = (prolific.id, other.id, third.id);
     assert_eq!(authors, [p, p, t, p, p, o, p, p]);
     for run in authors.windows(3) {
-        assert!(
-            !(run[0] == run[1] && run[1] == run[2]),
-            "three in a row: {authors:?}"
-        );
+        assert!(!(run[0] == run[1] && run[1] == run[2]), "three in a row: {authors:?}");
     }
 }
 
@@ -170,10 +152,7 @@ async fn for_you_pages_stay_stable_while_the_network_moves(app: TestApp) {
     let second = ids(&for_you_page(&app, &reader, 10, 10).await);
     let third = ids(&for_you_page(&app, &reader, 10, 20).await);
     let paged: Vec<i64> = [first, second, third].concat();
-    assert_eq!(
-        paged, everything,
-        "pages continue the ranking they started with"
-    );
+    assert_eq!(paged, everything, "pages continue the ranking they started with");
     assert_eq!(paged.iter().collect::<HashSet<_>>().len(), 30);
     assert!(ids(&for_you_page(&app, &reader, 10, 30).await).is_empty());
 
@@ -211,10 +190,8 @@ async fn for_you_is_ranked_once_a_minute_for_everyone(app: TestApp) {
     let by_ada = write(&app, &ada, "ada's").await;
     let by_bob = write(&app, &bob, "bob's").await;
     let rankings = || async {
-        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM for_you_rankings")
-            .fetch_one(&app.state.db.read)
-            .await
-            .unwrap();
+        let n: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM for_you_rankings").fetch_one(&app.state.db.read).await.unwrap();
         n
     };
     // One ranking serves everyone; each member sees it without their own posts.
@@ -232,10 +209,8 @@ async fn for_you_is_ranked_once_a_minute_for_everyone(app: TestApp) {
     app.clock.advance(Duration::from_secs(2 * 3600));
     murmur::jobs::upkeep(&app.state.db, &app.state.media, app.state.clock.now()).await.unwrap();
     assert_eq!(rankings().await, 1);
-    let pointers: Vec<i64> = sqlx::query_scalar("SELECT user_id FROM for_you_snapshots")
-        .fetch_all(&app.state.db.read)
-        .await
-        .unwrap();
+    let pointers: Vec<i64> =
+        sqlx::query_scalar("SELECT user_id FROM for_you_snapshots").fetch_all(&app.state.db.read).await.unwrap();
     assert_eq!(pointers, [ada.id], "bob's and carol's pointed at the removed ranking");
     assert_eq!(ids(&for_you_page(&app, &ada, 20, 1).await), [id(&by_bob)], "a later page ranks afresh");
 }
@@ -294,7 +269,8 @@ async fn a_kept_friends_page_shows_what_its_reader_does_at_once(app: TestApp) {
     let carol = app.member("carol").await;
     let carols = write(&app, &carol, "older than everything ada sees").await;
     follow(&app, &ada, &bob).await;
-    let (_, poll) = post(&app, &bob, "/api/posts", json!({ "content": "tea or coffee?", "pollOptions": ["tea", "coffee"] })).await;
+    let (_, poll) =
+        post(&app, &bob, "/api/posts", json!({ "content": "tea or coffee?", "pollOptions": ["tea", "coffee"] })).await;
     let p = write(&app, &bob, "hello").await;
     let mine = write(&app, &ada, "mine").await;
     assert_eq!(card(&app, &ada, id(&p)).await["likeCount"], 0);
@@ -324,7 +300,8 @@ async fn a_kept_friends_page_shows_what_its_reader_does_at_once(app: TestApp) {
     assert_eq!(status, 200);
     assert!(!friends_page(&app, &ada, 20, 0).await.contains(&id(&carols)));
 
-    let (status, body) = put(&app, &ada, "/api/users/profile", Some(json!({ "displayName": "Ada L.", "bio": "", "website": "" }))).await;
+    let (status, body) =
+        put(&app, &ada, "/api/users/profile", Some(json!({ "displayName": "Ada L.", "bio": "", "website": "" }))).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(card(&app, &ada, id(&mine)).await["author"]["displayName"], "Ada L.");
     let (status, _) = delete(&app, &ada, &format!("/api/posts/{}", id(&mine))).await;

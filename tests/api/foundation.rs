@@ -23,9 +23,10 @@ async fn healthz_and_readyz_answer_ok(app: TestApp) {
 async fn readyz_fails_naming_a_mail_server_that_does_not_answer() {
     // A port nobody listens on.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let app = TestApp::spawn_with(Backend::Sqlite, |config| config.smtp_url = Some(format!("smtp://127.0.0.1:{closed}")))
-        .await
-        .unwrap();
+    let app =
+        TestApp::spawn_with(Backend::Sqlite, |config| config.smtp_url = Some(format!("smtp://127.0.0.1:{closed}")))
+            .await
+            .unwrap();
     let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
     assert_eq!(status, 503, "{body}");
     let mail = body["checks"].as_array().unwrap().iter().find(|c| c["name"] == "mail").expect("a mail check");
@@ -60,13 +61,8 @@ async fn every_answer_has_a_request_id_and_errors_carry_it_in_their_body(app: Te
     assert_eq!(body["message"], "Post not found");
     assert_eq!(body["requestId"], id.as_str());
     // The caller's plain id is kept; an unsafe one is replaced.
-    let response = app
-        .client
-        .get(app.url("/api/nope"))
-        .header("x-request-id", "support-ticket-42")
-        .send()
-        .await
-        .unwrap();
+    let response =
+        app.client.get(app.url("/api/nope")).header("x-request-id", "support-ticket-42").send().await.unwrap();
     assert_eq!(response.headers()["x-request-id"], "support-ticket-42");
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["requestId"], "support-ticket-42");
@@ -173,13 +169,8 @@ async fn cross_site_state_changes_are_refused(app: TestApp) {
     let bare = stranger.post(app.url("/api/waitlist")).json(&body).send().await.unwrap();
     assert_eq!(bare.status(), 403);
     // The custom header a cross-site form cannot send is accepted.
-    let custom = stranger
-        .post(app.url("/api/waitlist"))
-        .header("x-requested-with", "murmur")
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    let custom =
+        stranger.post(app.url("/api/waitlist")).header("x-requested-with", "murmur").json(&body).send().await.unwrap();
     assert_eq!(custom.status(), 200);
     // Same origin is accepted.
     let same = app.client.post(app.url("/api/waitlist")).json(&body).send().await.unwrap();

@@ -169,7 +169,11 @@ async fn parallel_generation_never_overdraws(app: TestApp) {
 
 async fn invite_generation_is_rate_limited_per_member(app: TestApp) {
     let ada = app.member("ada").await;
-    sqlx::query("UPDATE users SET invites_available = 50 WHERE id = $1").bind(ada.id).execute(&app.state.db.write).await.unwrap();
+    sqlx::query("UPDATE users SET invites_available = 50 WHERE id = $1")
+        .bind(ada.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
     for _ in 0..10 {
         assert_eq!(create(&ada.client, &app).await.0, 201);
     }

@@ -104,7 +104,12 @@ pub async fn wait_for_mail(dir: &Path, address: &str, count: usize) -> Vec<Mail>
         if found.len() >= count {
             return found;
         }
-        assert!(Instant::now() < deadline, "expected {count} message(s) to {address} in {}, found {}", dir.display(), found.len());
+        assert!(
+            Instant::now() < deadline,
+            "expected {count} message(s) to {address} in {}, found {}",
+            dir.display(),
+            found.len()
+        );
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }

@@ -163,13 +163,7 @@ pub async fn uploaded(app: &TestApp, member: &Member, bytes: Vec<u8>) -> String 
 
 async fn set_avatar(app: &TestApp, member: &Member, image_url: &str) -> (u16, Value) {
     json(
-        member
-            .client
-            .put(app.url("/api/profile-images"))
-            .json(&json!({ "imageURL": image_url }))
-            .send()
-            .await
-            .unwrap(),
+        member.client.put(app.url("/api/profile-images")).json(&json!({ "imageURL": image_url })).send().await.unwrap(),
     )
     .await
 }
@@ -291,13 +285,8 @@ async fn a_file_over_10_mib_is_refused_with_413(app: TestApp) {
 
     // Without a declared length (chunked), reading stops at the limit.
     let chunks: Vec<Result<Vec<u8>, std::io::Error>> = big.chunks(256 * 1024).map(|c| Ok(c.to_vec())).collect();
-    let response = ada
-        .client
-        .put(&url)
-        .body(reqwest::Body::wrap_stream(futures::stream::iter(chunks)))
-        .send()
-        .await
-        .unwrap();
+    let response =
+        ada.client.put(&url).body(reqwest::Body::wrap_stream(futures::stream::iter(chunks))).send().await.unwrap();
     let (status, body) = json(response).await;
     assert_eq!(status, 413, "{body}");
     assert!(!media_file(&app, &format!("objects/{}", id_of(&url))).exists());
@@ -352,7 +341,10 @@ async fn a_png_bomb_is_refused_at_once(app: TestApp) {
     let url = upload_url(&app, &ada).await;
     let bomb = png_bomb();
     assert!(bomb.len() < 200);
-    assert_eq!(image::ImageReader::new(Cursor::new(&bomb)).with_guessed_format().unwrap().into_dimensions().unwrap(), (20_000, 20_000));
+    assert_eq!(
+        image::ImageReader::new(Cursor::new(&bomb)).with_guessed_format().unwrap().into_dimensions().unwrap(),
+        (20_000, 20_000)
+    );
     let started = Instant::now();
     let (status, body) = put_bytes(&ada, &url, bomb).await;
     assert_eq!(status, 400, "{body}");
@@ -419,10 +411,9 @@ async fn foreign_and_malformed_urls_are_refused(app: TestApp) {
         let (status, body) = set_avatar(&app, &ada, &foreign).await;
         assert_eq!(status, 400, "{foreign}: {body}");
     }
-    let (status, body) = json(
-        ada.client.put(app.url("/api/profile-images")).json(&json!({ "imageURL": 5 })).send().await.unwrap(),
-    )
-    .await;
+    let (status, body) =
+        json(ada.client.put(app.url("/api/profile-images")).json(&json!({ "imageURL": 5 })).send().await.unwrap())
+            .await;
     assert_eq!(status, 400, "{body}");
 }
 
@@ -457,13 +448,23 @@ async fn claim_takes_at_most_four_images(app: TestApp) {
 async fn unknown_and_pending_images_are_404(app: TestApp) {
     let ada = app.member("ada").await;
     let pending = id_of(&upload_url(&app, &ada).await);
-    for path in [format!("/objects/{pending}"), format!("/objects/{}", "f".repeat(32)), "/objects/..%2Fsecret".to_string(), "/objects/x".to_string()] {
+    for path in [
+        format!("/objects/{pending}"),
+        format!("/objects/{}", "f".repeat(32)),
+        "/objects/..%2Fsecret".to_string(),
+        "/objects/x".to_string(),
+    ] {
         let (status, body) = json(app.client.get(app.url(&path)).send().await.unwrap()).await;
         assert_eq!(status, 404, "{path}: {body}");
         assert_eq!(body["message"], "Image not found");
     }
     let (status, _) = json(
-        ada.client.put(app.url(&format!("/api/objects/upload/{}?expires=1&sig=x", "f".repeat(32)))).body("x").send().await.unwrap(),
+        ada.client
+            .put(app.url(&format!("/api/objects/upload/{}?expires=1&sig=x", "f".repeat(32))))
+            .body("x")
+            .send()
+            .await
+            .unwrap(),
     )
     .await;
     assert_eq!(status, 403);
@@ -532,7 +533,8 @@ async fn animated_gifs_keep_their_frames(app: TestApp) {
         let mut encoder = gif::Encoder::new(&mut gif_bytes, 8, 8, &[0, 0, 0, 255, 0, 0]).unwrap();
         encoder.set_repeat(gif::Repeat::Infinite).unwrap();
         for i in 0..4u8 {
-            let frame = gif::Frame { width: 8, height: 8, buffer: vec![i % 2; 64].into(), delay: 5, ..Default::default() };
+            let frame =
+                gif::Frame { width: 8, height: 8, buffer: vec![i % 2; 64].into(), delay: 5, ..Default::default() };
             encoder.write_frame(&frame).unwrap();
         }
     }
@@ -566,7 +568,11 @@ async fn a_large_photo_gets_smaller_display_copies_with_the_same_headers(app: Te
         let copy = image::load_from_memory(&bytes).unwrap();
         assert!(copy.width() <= size, "{what} is {} px wide", copy.width());
         assert_eq!(copy.width(), size.min(width), "{what}: scaled to the width, not below");
-        assert_eq!(u64::from(copy.height()) * u64::from(width), u64::from(height) * u64::from(copy.width()), "{what} keeps the shape");
+        assert_eq!(
+            u64::from(copy.height()) * u64::from(width),
+            u64::from(height) * u64::from(copy.width()),
+            "{what} keeps the shape"
+        );
         assert!(bytes.len() * 2 < original.len(), "{what}: {} B against the image's {} B", bytes.len(), original.len());
         assert!(media_file(&app, &variant_key(&id, size)).exists(), "{what} is stored");
     }
@@ -583,7 +589,8 @@ async fn a_known_image_without_a_copy_answers_itself(app: TestApp) {
         let mut encoder = gif::Encoder::new(&mut gif_bytes, 700, 10, &[0, 0, 0, 255, 0, 0]).unwrap();
         encoder.set_repeat(gif::Repeat::Infinite).unwrap();
         for i in 0..2u8 {
-            let frame = gif::Frame { width: 700, height: 10, buffer: vec![i % 2; 7000].into(), delay: 5, ..Default::default() };
+            let frame =
+                gif::Frame { width: 700, height: 10, buffer: vec![i % 2; 7000].into(), delay: 5, ..Default::default() };
             encoder.write_frame(&frame).unwrap();
         }
     }
@@ -615,13 +622,16 @@ async fn only_the_listed_widths_are_served(app: TestApp) {
     let ada = app.member("ada").await;
     let id = id_of(&uploaded(&app, &ada, photo_png(900, 600)).await);
     for width in ["641", "0", "-640", "abc", "640.0", "99999999999999999999", "640x", "%20640"] {
-        let (status, body) = json(app.client.get(app.url(&format!("/objects/{id}/{width}"))).send().await.unwrap()).await;
+        let (status, body) =
+            json(app.client.get(app.url(&format!("/objects/{id}/{width}"))).send().await.unwrap()).await;
         assert_eq!(status, 400, "{width}: {body}");
         assert!(body["message"].as_str().unwrap().contains("640"), "{body}");
     }
     // Unknown, pending and malformed images stay 404, whatever the width.
     let pending = id_of(&upload_url(&app, &ada).await);
-    for path in [format!("/objects/{pending}/640"), format!("/objects/{}/640", "f".repeat(32)), "/objects/x/640".to_string()] {
+    for path in
+        [format!("/objects/{pending}/640"), format!("/objects/{}/640", "f".repeat(32)), "/objects/x/640".to_string()]
+    {
         let (status, body) = json(app.client.get(app.url(&path)).send().await.unwrap()).await;
         assert_eq!(status, 404, "{path}: {body}");
         assert_eq!(body["message"], "Image not found");
@@ -815,10 +825,13 @@ async fn s3_refuses_tampered_and_expired_signatures(app: TestApp, s3: S3sFs) {
     let pairs: Vec<(String, String)> = parsed.query_pairs().into_owned().collect();
     let tamper = |name: &str, f: &dyn Fn(&str) -> String| {
         let mut u = parsed.clone();
-        u.query_pairs_mut().clear().extend_pairs(pairs.iter().map(|(k, v)| (k.clone(), if k == name { f(v) } else { v.clone() })));
+        u.query_pairs_mut()
+            .clear()
+            .extend_pairs(pairs.iter().map(|(k, v)| (k.clone(), if k == name { f(v) } else { v.clone() })));
         u.to_string()
     };
-    let bad_signature = tamper("X-Amz-Signature", &|v| format!("{}{}", if v.starts_with('0') { "1" } else { "0" }, &v[1..]));
+    let bad_signature =
+        tamper("X-Amz-Signature", &|v| format!("{}{}", if v.starts_with('0') { "1" } else { "0" }, &v[1..]));
     let longer = tamper("X-Amz-Expires", &|_| "604800".to_string());
     for attempt in [bad_signature, longer] {
         let (status, body) = put_to_bucket(&attempt, png(4, 4)).await;
@@ -842,7 +855,11 @@ async fn s3_refuses_tampered_and_expired_signatures(app: TestApp, s3: S3sFs) {
         .build()
         .unwrap();
     let short = signer
-        .signed_url(object_store::signer::Method::PUT, &object_store::path::Path::from(format!("uploads/{}", id_of(&url))), Duration::from_secs(1))
+        .signed_url(
+            object_store::signer::Method::PUT,
+            &object_store::path::Path::from(format!("uploads/{}", id_of(&url))),
+            Duration::from_secs(1),
+        )
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_millis(2100)).await;
@@ -857,12 +874,9 @@ async fn s3_refuses_non_images_bombs_and_oversized_files_on_claim(app: TestApp, 
     let ada = app.member("ada").await;
     let mut big = png(8, 8);
     big.resize(MAX + 1, 0);
-    for (bytes, expected) in [
-        (b"this is not a picture of a cat".to_vec(), 400),
-        (SVG.to_vec(), 400),
-        (png_bomb(), 400),
-        (big, 413),
-    ] {
+    for (bytes, expected) in
+        [(b"this is not a picture of a cat".to_vec(), 400), (SVG.to_vec(), 400), (png_bomb(), 400), (big, 413)]
+    {
         let url = bucket_upload(&app, &ada, &s3, bytes).await;
         let id = id_of(&url);
         let started = Instant::now();

@@ -29,13 +29,25 @@ async fn images_let_go_of_are_removed_after_a_day_and_used_ones_kept(app: TestAp
     let old_avatar = image(&app, &ada).await;
     let avatar = image(&app, &ada).await;
     let header = image(&app, &ada).await;
-    let (status, doomed) =
-        post(&app, &ada, "/api/posts", json!({ "content": "Soon gone", "imageUrls": [format!("/objects/{in_deleted_post}")] })).await;
+    let (status, doomed) = post(
+        &app,
+        &ada,
+        "/api/posts",
+        json!({ "content": "Soon gone", "imageUrls": [format!("/objects/{in_deleted_post}")] }),
+    )
+    .await;
     assert_eq!(status, 201, "{doomed}");
-    let (status, _) =
-        post(&app, &ada, "/api/posts", json!({ "content": "Here to stay", "imageUrls": [format!("/objects/{in_live_post}")] })).await;
+    let (status, _) = post(
+        &app,
+        &ada,
+        "/api/posts",
+        json!({ "content": "Here to stay", "imageUrls": [format!("/objects/{in_live_post}")] }),
+    )
+    .await;
     assert_eq!(status, 201);
-    for (path, media) in [("/api/profile-images", &old_avatar), ("/api/profile-images", &avatar), ("/api/header-images", &header)] {
+    for (path, media) in
+        [("/api/profile-images", &old_avatar), ("/api/profile-images", &avatar), ("/api/header-images", &header)]
+    {
         let (status, body) = put(&app, &ada, path, Some(json!({ "imageURL": format!("/objects/{media}") }))).await;
         assert_eq!(status, 200, "{body}");
     }
@@ -43,7 +55,11 @@ async fn images_let_go_of_are_removed_after_a_day_and_used_ones_kept(app: TestAp
     assert_eq!(status, 204);
 
     app.clock.advance(Duration::from_secs(23 * 3600));
-    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 0, "not yet a day old");
+    assert_eq!(
+        murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(),
+        0,
+        "not yet a day old"
+    );
     app.clock.advance(Duration::from_secs(2 * 3600));
     assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 2);
 
@@ -51,12 +67,14 @@ async fn images_let_go_of_are_removed_after_a_day_and_used_ones_kept(app: TestAp
     for kept in [&in_live_post, &avatar, &header] {
         assert_eq!(served(&app, kept).await, 200, "{kept} is still in use");
     }
-    let rows: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM media")
-        .fetch_one(&app.state.db.read)
-        .await
-        .unwrap();
+    let rows: i64 =
+        sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM media").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(rows, 3);
-    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 0, "nothing more to remove");
+    assert_eq!(
+        murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(),
+        0,
+        "nothing more to remove"
+    );
 }
 
 both_databases!(images_let_go_of_are_removed_after_a_day_and_used_ones_kept);

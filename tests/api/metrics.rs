@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use crate::accounts::request_login;
-use crate::common::{json, TestApp};
+use crate::common::{TestApp, json};
 use crate::media::{png, put_bytes, upload_url};
 use crate::posts::post;
 

@@ -46,10 +46,7 @@ async fn each_kind_of_notification_is_made_newest_first(app: TestApp) {
     assert!(follow_n.get("post").is_none(), "{follow_n}");
     assert!(chrono::DateTime::parse_from_rfc3339(follow_n["createdAt"].as_str().unwrap()).is_ok());
     assert_eq!(got[2]["post"], json!({ "id": id(&p), "content": "hello" }));
-    assert_eq!(
-        got[0]["post"],
-        json!({ "id": id(&r), "content": "hi @ada and @carol and @nobody_here" })
-    );
+    assert_eq!(got[0]["post"], json!({ "id": id(&r), "content": "hi @ada and @carol and @nobody_here" }));
     assert_eq!(unread(&app, &ada).await, 4);
 
     let carols = list(&app, &carol).await;
@@ -76,10 +73,7 @@ async fn a_notification_is_made_once_and_withdrawn_while_unread(app: TestApp) {
     // like, unlike, like: one notification.
     like(&app, &bob, id(&p)).await;
     delete(&app, &bob, &like_path).await;
-    assert!(
-        list(&app, &ada).await.is_empty(),
-        "unliking withdraws the unread notification"
-    );
+    assert!(list(&app, &ada).await.is_empty(), "unliking withdraws the unread notification");
     like(&app, &bob, id(&p)).await;
     assert_eq!(kinds(&list(&app, &ada).await), ["like"]);
 
@@ -112,11 +106,7 @@ async fn deleting_a_post_removes_the_notifications_about_it(app: TestApp) {
     put(&app, &ada, "/api/notifications/read-all", None).await;
 
     delete(&app, &ada, &format!("/api/posts/{}", id(&p))).await;
-    assert_eq!(
-        kinds(&list(&app, &ada).await),
-        ["mention", "reply"],
-        "read or not, the like of a deleted post goes"
-    );
+    assert_eq!(kinds(&list(&app, &ada).await), ["mention", "reply"], "read or not, the like of a deleted post goes");
     delete(&app, &bob, &format!("/api/posts/{}", id(&r))).await;
     delete(&app, &bob, &format!("/api/posts/{}", id(&mention))).await;
     assert!(list(&app, &ada).await.is_empty());
@@ -132,10 +122,7 @@ async fn only_the_recipient_reads_and_marks_a_notification(app: TestApp) {
     let n = id(&adas[0]);
 
     let (status, body) = put(&app, &eve, &format!("/api/notifications/{n}/read"), None).await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (404, "Notification not found")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "Notification not found"));
     let (status, _) = put(&app, &ada, "/api/notifications/999999/read", None).await;
     assert_eq!(status, 404);
     assert!(list(&app, &eve).await.is_empty());
@@ -174,14 +161,7 @@ async fn the_list_is_bounded(app: TestApp) {
 
 async fn every_social_endpoint_is_in_the_openapi_document(app: TestApp) {
     let visitor = &app.client;
-    let (status, doc) = crate::common::json(
-        visitor
-            .get(app.url("/api/openapi.json"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, doc) = crate::common::json(visitor.get(app.url("/api/openapi.json")).send().await.unwrap()).await;
     assert_eq!(status, 200);
     let endpoints = [
         ("post", "/api/posts"),
@@ -211,10 +191,7 @@ async fn every_social_endpoint_is_in_the_openapi_document(app: TestApp) {
         ("get", "/api/notifications/unread-count"),
     ];
     for (method, path) in endpoints {
-        assert!(
-            doc["paths"][path][method].is_object(),
-            "{method} {path} is not in the OpenAPI document"
-        );
+        assert!(doc["paths"][path][method].is_object(), "{method} {path} is not in the OpenAPI document");
     }
     assert!(doc["components"]["schemas"]["Post"].is_object());
 }

@@ -15,15 +15,7 @@ pub async fn get(app: &TestApp, who: &Member, path: &str) -> (u16, Value) {
 }
 
 pub async fn post(app: &TestApp, who: &Member, path: &str, body: Value) -> (u16, Value) {
-    read(
-        who.client
-            .post(app.url(path))
-            .json(&body)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await
+    read(who.client.post(app.url(path)).json(&body).send().await.unwrap()).await
 }
 
 pub async fn post_empty(app: &TestApp, who: &Member, path: &str) -> (u16, Value) {
@@ -51,25 +43,13 @@ pub async fn write(app: &TestApp, who: &Member, content: &str) -> Value {
 }
 
 pub async fn reply(app: &TestApp, who: &Member, to: i64, content: &str) -> Value {
-    let (status, body) = post(
-        app,
-        who,
-        "/api/posts",
-        json!({ "content": content, "replyToId": to }),
-    )
-    .await;
+    let (status, body) = post(app, who, "/api/posts", json!({ "content": content, "replyToId": to })).await;
     assert_eq!(status, 201, "{body}");
     body
 }
 
 pub async fn repost(app: &TestApp, who: &Member, of: i64) -> Value {
-    let (status, body) = post(
-        app,
-        who,
-        "/api/posts",
-        json!({ "content": "♻️", "repostOfId": of }),
-    )
-    .await;
+    let (status, body) = post(app, who, "/api/posts", json!({ "content": "♻️", "repostOfId": of })).await;
     assert_eq!(status, 201, "{body}");
     body
 }
@@ -97,30 +77,17 @@ pub fn id(v: &Value) -> i64 {
 }
 
 pub fn ids(list: &Value) -> Vec<i64> {
-    list.as_array()
-        .unwrap_or_else(|| panic!("not a list: {list}"))
-        .iter()
-        .map(id)
-        .collect()
+    list.as_array().unwrap_or_else(|| panic!("not a list: {list}")).iter().map(id).collect()
 }
 
 // ---- writing -------------------------------------------------------------------------------
 
 async fn a_member_writes_a_post_and_gets_it_back(app: TestApp) {
     let ada = app.member("ada").await;
-    let (status, p) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "  Hello, world  " }),
-    )
-    .await;
+    let (status, p) = post(&app, &ada, "/api/posts", json!({ "content": "  Hello, world  " })).await;
     assert_eq!(status, 201, "{p}");
     assert_eq!(p["content"], "Hello, world");
-    assert_eq!(
-        p["author"],
-        json!({ "id": ada.id, "username": "ada", "displayName": "Ada", "profileImageUrl": null })
-    );
+    assert_eq!(p["author"], json!({ "id": ada.id, "username": "ada", "displayName": "Ada", "profileImageUrl": null }));
     assert!(chrono::DateTime::parse_from_rfc3339(p["createdAt"].as_str().unwrap()).is_ok());
     assert_eq!(p["imageUrls"], json!([]));
     assert_eq!(p["pollOptions"], json!([]));
@@ -140,21 +107,9 @@ async fn a_member_writes_a_post_and_gets_it_back(app: TestApp) {
 
 async fn a_post_at_the_limit_counts_characters_not_bytes(app: TestApp) {
     let ada = app.member("ada").await;
-    let (status, _) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "🙂".repeat(500) }),
-    )
-    .await;
+    let (status, _) = post(&app, &ada, "/api/posts", json!({ "content": "🙂".repeat(500) })).await;
     assert_eq!(status, 201);
-    let (status, body) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "a".repeat(501) }),
-    )
-    .await;
+    let (status, body) = post(&app, &ada, "/api/posts", json!({ "content": "a".repeat(501) })).await;
     assert_eq!(status, 400);
     assert_eq!(body["message"], "A post can be at most 500 characters long");
 }
@@ -164,22 +119,10 @@ async fn invalid_posts_are_refused_saying_which_rule(app: TestApp) {
     let cases = [
         (json!({ "content": "   " }), "A post cannot be empty"),
         (json!({}), "A post cannot be empty"),
-        (
-            json!({ "content": "x", "imageUrls": ["a", "b", "c", "d", "e"] }),
-            "A post can have at most 4 images",
-        ),
-        (
-            json!({ "content": "x", "pollOptions": ["only", " "] }),
-            "A poll needs at least 2 options",
-        ),
-        (
-            json!({ "content": "x", "pollOptions": ["a", "b", "c", "d", "e"] }),
-            "A poll can have at most 4 options",
-        ),
-        (
-            json!({ "content": "x", "pollOptions": ["same", "same"] }),
-            "Poll options must be different from each other",
-        ),
+        (json!({ "content": "x", "imageUrls": ["a", "b", "c", "d", "e"] }), "A post can have at most 4 images"),
+        (json!({ "content": "x", "pollOptions": ["only", " "] }), "A poll needs at least 2 options"),
+        (json!({ "content": "x", "pollOptions": ["a", "b", "c", "d", "e"] }), "A poll can have at most 4 options"),
+        (json!({ "content": "x", "pollOptions": ["same", "same"] }), "Poll options must be different from each other"),
         (
             json!({ "content": "x", "pollOptions": ["ok", "y".repeat(81)] }),
             "A poll option can be at most 80 characters long",
@@ -192,14 +135,8 @@ async fn invalid_posts_are_refused_saying_which_rule(app: TestApp) {
             json!({ "content": "x", "pollOptions": ["a", "b"], "pollDurationHours": 169 }),
             "pollDurationHours must be between 1 and 168",
         ),
-        (
-            json!({ "content": "x", "replyToId": 999_999 }),
-            "replyToId must name an existing post",
-        ),
-        (
-            json!({ "content": "♻️", "repostOfId": 1, "replyToId": 1 }),
-            "A repost cannot have images, a poll or a reply",
-        ),
+        (json!({ "content": "x", "replyToId": 999_999 }), "replyToId must name an existing post"),
+        (json!({ "content": "♻️", "repostOfId": 1, "replyToId": 1 }), "A repost cannot have images, a poll or a reply"),
     ];
     for (body, message) in cases {
         let (status, answer) = post(&app, &ada, "/api/posts", body.clone()).await;
@@ -207,13 +144,8 @@ async fn invalid_posts_are_refused_saying_which_rule(app: TestApp) {
         assert_eq!(answer["message"], message, "{body}");
     }
     // An address that is not one of this server's uploads is refused, whatever the media work does.
-    let (status, answer) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "x", "imageUrls": ["https://evil.example/a.png"] }),
-    )
-    .await;
+    let (status, answer) =
+        post(&app, &ada, "/api/posts", json!({ "content": "x", "imageUrls": ["https://evil.example/a.png"] })).await;
     assert_eq!(status, 400, "{answer}");
     // Nothing was written by any of these.
     let (_, mine) = get(&app, &ada, "/api/users/ada/posts").await;
@@ -250,11 +182,7 @@ async fn visitors_get_401_from_every_social_call(app: TestApp) {
     ];
     for (method, path) in calls {
         let request = app.client.request(method.parse().unwrap(), app.url(path));
-        let request = if method == "GET" {
-            request
-        } else {
-            request.json(&json!({}))
-        };
+        let request = if method == "GET" { request } else { request.json(&json!({})) };
         let (status, body) = read(request.send().await.unwrap()).await;
         assert_eq!(status, 401, "{method} {path}: {body}");
     }
@@ -265,18 +193,9 @@ async fn a_member_cannot_post_faster_than_the_limit(app: TestApp) {
     for i in 0..30 {
         write(&app, &ada, &format!("post {i}")).await;
     }
-    let (status, body) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "one too many" }),
-    )
-    .await;
+    let (status, body) = post(&app, &ada, "/api/posts", json!({ "content": "one too many" })).await;
     assert_eq!(status, 429, "{body}");
-    assert_eq!(
-        body["message"],
-        "You are posting too fast. Please wait a minute."
-    );
+    assert_eq!(body["message"], "You are posting too fast. Please wait a minute.");
     app.clock.advance(Duration::from_secs(61));
     write(&app, &ada, "later").await;
 }
@@ -296,31 +215,16 @@ async fn a_poll_shows_its_options_votes_and_expiry(app: TestApp) {
     assert_eq!(p["pollOptions"], json!(["Tea", "Coffee"]));
     assert_eq!(p["pollVotes"], json!({ "Tea": [], "Coffee": [] }));
     let created = chrono::DateTime::parse_from_rfc3339(p["createdAt"].as_str().unwrap()).unwrap();
-    let expires =
-        chrono::DateTime::parse_from_rfc3339(p["pollExpiresAt"].as_str().unwrap()).unwrap();
+    let expires = chrono::DateTime::parse_from_rfc3339(p["pollExpiresAt"].as_str().unwrap()).unwrap();
     assert_eq!((expires - created).num_hours(), 2);
     // Blank options only: a post without a poll.
-    let (_, plain) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "no poll", "pollOptions": ["", " "] }),
-    )
-    .await;
+    let (_, plain) = post(&app, &ada, "/api/posts", json!({ "content": "no poll", "pollOptions": ["", " "] })).await;
     assert_eq!(plain["pollOptions"], json!([]));
     assert_eq!(plain["pollExpiresAt"], Value::Null);
     // Default duration: 24 hours.
-    let (_, daily) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "?", "pollOptions": ["a", "b"] }),
-    )
-    .await;
-    let created =
-        chrono::DateTime::parse_from_rfc3339(daily["createdAt"].as_str().unwrap()).unwrap();
-    let expires =
-        chrono::DateTime::parse_from_rfc3339(daily["pollExpiresAt"].as_str().unwrap()).unwrap();
+    let (_, daily) = post(&app, &ada, "/api/posts", json!({ "content": "?", "pollOptions": ["a", "b"] })).await;
+    let created = chrono::DateTime::parse_from_rfc3339(daily["createdAt"].as_str().unwrap()).unwrap();
+    let expires = chrono::DateTime::parse_from_rfc3339(daily["pollExpiresAt"].as_str().unwrap()).unwrap();
     assert_eq!((expires - created).num_hours(), 24);
 }
 
@@ -328,13 +232,9 @@ async fn a_member_votes_once_while_the_poll_is_open(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
     let carol = app.member("carol").await;
-    let (_, p) = post(
-        &app,
-        &ada,
-        "/api/posts",
-        json!({ "content": "?", "pollOptions": ["Yes", "No"], "pollDurationHours": 1 }),
-    )
-    .await;
+    let (_, p) =
+        post(&app, &ada, "/api/posts", json!({ "content": "?", "pollOptions": ["Yes", "No"], "pollDurationHours": 1 }))
+            .await;
     let vote = format!("/api/posts/{}/vote", id(&p));
 
     let (status, voted) = post(&app, &bob, &vote, json!({ "option": "Yes" })).await;
@@ -344,46 +244,20 @@ async fn a_member_votes_once_while_the_poll_is_open(app: TestApp) {
     assert_eq!(seen_by(&app, &ada, id(&p)).await["myVote"], Value::Null);
 
     let (status, body) = post(&app, &bob, &vote, json!({ "option": "No" })).await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (409, "You have already voted")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (409, "You have already voted"));
     let (status, body) = post(&app, &carol, &vote, json!({ "option": "Maybe" })).await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (400, "That option is not in this poll")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (400, "That option is not in this poll"));
     let plain = write(&app, &ada, "no poll here").await;
-    let (status, body) = post(
-        &app,
-        &carol,
-        &format!("/api/posts/{}/vote", id(&plain)),
-        json!({ "option": "Yes" }),
-    )
-    .await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (400, "This post has no poll")
-    );
-    let (status, _) = post(
-        &app,
-        &carol,
-        "/api/posts/999999/vote",
-        json!({ "option": "Yes" }),
-    )
-    .await;
+    let (status, body) =
+        post(&app, &carol, &format!("/api/posts/{}/vote", id(&plain)), json!({ "option": "Yes" })).await;
+    assert_eq!((status, body["message"].as_str().unwrap()), (400, "This post has no poll"));
+    let (status, _) = post(&app, &carol, "/api/posts/999999/vote", json!({ "option": "Yes" })).await;
     assert_eq!(status, 404);
 
     app.clock.advance(Duration::from_secs(3601));
     let (status, body) = post(&app, &carol, &vote, json!({ "option": "No" })).await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (400, "This poll has ended")
-    );
-    assert_eq!(
-        seen_by(&app, &carol, id(&p)).await["pollVotes"],
-        json!({ "Yes": [bob.id], "No": [] })
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (400, "This poll has ended"));
+    assert_eq!(seen_by(&app, &carol, id(&p)).await["pollVotes"], json!({ "Yes": [bob.id], "No": [] }));
 }
 
 // ---- replies and threads -------------------------------------------------------------------
@@ -415,10 +289,7 @@ async fn replies_count_and_read_as_a_thread(app: TestApp) {
     assert_eq!(to_repost["replyToId"], id(&root));
 
     let (status, body) = get(&app, &bob, "/api/posts/999999/thread").await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (404, "Post not found")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "Post not found"));
 }
 
 async fn a_thread_past_200_replies_pages_the_rest(app: TestApp) {
@@ -439,27 +310,13 @@ async fn a_thread_past_200_replies_pages_the_rest(app: TestApp) {
     let shared = repost(&app, &ada, id(&root)).await;
 
     let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&root))).await;
-    let (status, rest) = get(
-        &app,
-        &ada,
-        &format!("/api/posts/{}/replies?offset=200", id(&root)),
-    )
-    .await;
-    let (_, first) = get(
-        &app,
-        &ada,
-        &format!("/api/posts/{}/replies?limit=3", id(&shared)),
-    )
-    .await;
+    let (status, rest) = get(&app, &ada, &format!("/api/posts/{}/replies?offset=200", id(&root))).await;
+    let (_, first) = get(&app, &ada, &format!("/api/posts/{}/replies?limit=3", id(&shared))).await;
 
     assert_eq!(ids(&thread["replies"]), replies[..200]);
     assert_eq!(status, 200, "{rest}");
     assert_eq!(ids(&rest), replies[200..]);
-    assert_eq!(
-        ids(&first),
-        replies[..3],
-        "a repost's replies are its original's"
-    );
+    assert_eq!(ids(&first), replies[..3], "a repost's replies are its original's");
 }
 
 async fn replies_of_a_missing_or_deleted_post_are_404_and_bad_paging_400(app: TestApp) {
@@ -468,25 +325,12 @@ async fn replies_of_a_missing_or_deleted_post_are_404_and_bad_paging_400(app: Te
     reply(&app, &ada, id(&gone), "left behind").await;
     delete(&app, &ada, &format!("/api/posts/{}", id(&gone))).await;
 
-    for path in [
-        format!("/api/posts/{}/replies", id(&gone)),
-        "/api/posts/999999/replies".into(),
-    ] {
+    for path in [format!("/api/posts/{}/replies", id(&gone)), "/api/posts/999999/replies".into()] {
         let (status, body) = get(&app, &ada, &path).await;
-        assert_eq!(
-            (status, body["message"].as_str()),
-            (404, Some("Post not found")),
-            "{path}"
-        );
+        assert_eq!((status, body["message"].as_str()), (404, Some("Post not found")), "{path}");
     }
     let live = write(&app, &ada, "live").await;
-    for query in [
-        "limit=0",
-        "limit=51",
-        "offset=-1",
-        "offset=100001",
-        "limit=abc",
-    ] {
+    for query in ["limit=0", "limit=51", "offset=-1", "offset=100001", "limit=abc"] {
         let path = format!("/api/posts/{}/replies?{query}", id(&live));
         let (status, body) = get(&app, &ada, &path).await;
         assert_eq!(status, 400, "{path}: {body}");
@@ -513,41 +357,20 @@ async fn a_member_reposts_a_post_once(app: TestApp) {
     assert_eq!(shared["repostCount"], 1);
     assert_eq!(shared["isReposted"], true);
     assert_eq!(seen_by(&app, &bob, id(&original)).await["isReposted"], true);
-    assert_eq!(
-        seen_by(&app, &ada, id(&original)).await["isReposted"],
-        false
-    );
+    assert_eq!(seen_by(&app, &ada, id(&original)).await["isReposted"], false);
 
     let again = json!({ "content": "♻️", "repostOfId": id(&original) });
     let (status, body) = post(&app, &bob, "/api/posts", again).await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (409, "Already reposted")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (409, "Already reposted"));
     // Reposting a repost reposts the original: again a duplicate for bob, a repost of the original for carol.
-    let (status, _) = post(
-        &app,
-        &bob,
-        "/api/posts",
-        json!({ "content": "♻️", "repostOfId": id(&shared) }),
-    )
-    .await;
+    let (status, _) = post(&app, &bob, "/api/posts", json!({ "content": "♻️", "repostOfId": id(&shared) })).await;
     assert_eq!(status, 409);
     let via = repost(&app, &carol, id(&shared)).await;
     assert_eq!(via["repostOfId"], id(&original));
     assert_eq!(seen_by(&app, &ada, id(&original)).await["repostCount"], 2);
 
-    let (status, body) = post(
-        &app,
-        &bob,
-        "/api/posts",
-        json!({ "content": "♻️", "repostOfId": 999_999 }),
-    )
-    .await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (404, "Post not found")
-    );
+    let (status, body) = post(&app, &bob, "/api/posts", json!({ "content": "♻️", "repostOfId": 999_999 })).await;
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "Post not found"));
 }
 
 async fn a_member_undoes_their_own_repost_only(app: TestApp) {
@@ -558,26 +381,15 @@ async fn a_member_undoes_their_own_repost_only(app: TestApp) {
     let shared = repost(&app, &bob, id(&original)).await;
 
     // carol has no repost to undo, and cannot delete bob's.
-    let (status, body) = delete(
-        &app,
-        &carol,
-        &format!("/api/posts/{}/repost", id(&original)),
-    )
-    .await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (404, "You have not reposted this post")
-    );
+    let (status, body) = delete(&app, &carol, &format!("/api/posts/{}/repost", id(&original))).await;
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "You have not reposted this post"));
     let (status, _) = delete(&app, &carol, &format!("/api/posts/{}", id(&shared))).await;
     assert_eq!(status, 403);
 
     let (status, _) = delete(&app, &bob, &format!("/api/posts/{}/repost", id(&original))).await;
     assert_eq!(status, 204);
     let seen = seen_by(&app, &bob, id(&original)).await;
-    assert_eq!(
-        (seen["repostCount"].as_i64(), seen["isReposted"].as_bool()),
-        (Some(0), Some(false))
-    );
+    assert_eq!((seen["repostCount"].as_i64(), seen["isReposted"].as_bool()), (Some(0), Some(false)));
     let (status, _) = delete(&app, &bob, &format!("/api/posts/{}/repost", id(&original))).await;
     assert_eq!(status, 404);
     // Deleting the repost row itself works the same way, and a new repost is possible after.
@@ -596,34 +408,18 @@ async fn concurrent_reposts_are_counted_exactly(app: TestApp) {
         members.push(app.member(&format!("fan{i:02}")).await);
     }
     let body = json!({ "content": "♻️", "repostOfId": id(&original) });
-    let answers = futures::future::join_all(
-        members
-            .iter()
-            .map(|m| m.client.post(app.url("/api/posts")).json(&body).send()),
-    )
-    .await;
+    let answers =
+        futures::future::join_all(members.iter().map(|m| m.client.post(app.url("/api/posts")).json(&body).send()))
+            .await;
     assert!(answers.iter().all(|a| a.as_ref().unwrap().status() == 201));
     // One member, ten times at once: one repost, nine refusals.
     let one = &members[0];
     let _ = delete(&app, one, &format!("/api/posts/{}/repost", id(&original))).await;
-    let answers = futures::future::join_all(
-        (0..10).map(|_| one.client.post(app.url("/api/posts")).json(&body).send()),
-    )
-    .await;
-    let statuses: Vec<u16> = answers
-        .into_iter()
-        .map(|a| a.unwrap().status().as_u16())
-        .collect();
-    assert_eq!(
-        statuses.iter().filter(|s| **s == 201).count(),
-        1,
-        "{statuses:?}"
-    );
-    assert_eq!(
-        statuses.iter().filter(|s| **s == 409).count(),
-        9,
-        "{statuses:?}"
-    );
+    let answers =
+        futures::future::join_all((0..10).map(|_| one.client.post(app.url("/api/posts")).json(&body).send())).await;
+    let statuses: Vec<u16> = answers.into_iter().map(|a| a.unwrap().status().as_u16()).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == 201).count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 409).count(), 9, "{statuses:?}");
     assert_eq!(seen_by(&app, &ada, id(&original)).await["repostCount"], 10);
 }
 
@@ -636,28 +432,19 @@ async fn likes_are_idempotent(app: TestApp) {
     let path = format!("/api/posts/{}/like", id(&p));
 
     let liked = like(&app, &bob, id(&p)).await;
-    assert_eq!(
-        (liked["likeCount"].as_i64(), liked["isLiked"].as_bool()),
-        (Some(1), Some(true))
-    );
+    assert_eq!((liked["likeCount"].as_i64(), liked["isLiked"].as_bool()), (Some(1), Some(true)));
     let again = like(&app, &bob, id(&p)).await;
     assert_eq!(again["likeCount"], 1);
     assert_eq!(seen_by(&app, &ada, id(&p)).await["isLiked"], false);
 
     let (status, unliked) = delete(&app, &bob, &path).await;
     assert_eq!(status, 200);
-    assert_eq!(
-        (unliked["likeCount"].as_i64(), unliked["isLiked"].as_bool()),
-        (Some(0), Some(false))
-    );
+    assert_eq!((unliked["likeCount"].as_i64(), unliked["isLiked"].as_bool()), (Some(0), Some(false)));
     let (status, unliked) = delete(&app, &bob, &path).await;
     assert_eq!((status, unliked["likeCount"].as_i64()), (200, Some(0)));
 
     let (status, body) = post_empty(&app, &bob, "/api/posts/999999/like").await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (404, "Post not found")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "Post not found"));
     // Liking a repost likes its original.
     let shared = repost(&app, &bob, id(&p)).await;
     let through = like(&app, &bob, id(&shared)).await;
@@ -680,10 +467,7 @@ async fn liking_too_fast_is_limited_even_when_the_likes_fail(app: TestApp) {
         assert_eq!(status, 404, "{body}");
     }
     let (status, body) = post_empty(&app, &bob, &format!("/api/posts/{}/like", id(&p))).await;
-    assert_eq!(
-        (status, body["message"].as_str()),
-        (429, Some("You are liking too fast. Please wait a minute."))
-    );
+    assert_eq!((status, body["message"].as_str()), (429, Some("You are liking too fast. Please wait a minute.")));
     // Refused likes change nothing, and the next minute has a new allowance.
     assert_eq!(seen_by(&app, &ada, id(&p)).await["likeCount"], 1);
     app.clock.advance(Duration::from_secs(61));
@@ -698,8 +482,7 @@ async fn concurrent_likes_never_drift(app: TestApp) {
     for i in 0..20 {
         members.push(app.member(&format!("fan{i:02}")).await);
     }
-    let answers =
-        futures::future::join_all(members.iter().map(|m| m.client.post(&path).send())).await;
+    let answers = futures::future::join_all(members.iter().map(|m| m.client.post(&path).send())).await;
     assert!(answers.iter().all(|a| a.as_ref().unwrap().status() == 200));
     assert_eq!(seen_by(&app, &ada, id(&p)).await["likeCount"], 20);
 
@@ -721,10 +504,7 @@ async fn only_the_author_deletes_a_post(app: TestApp) {
     let bob = app.member("bob").await;
     let p = write(&app, &ada, "mine").await;
     let (status, body) = delete(&app, &bob, &format!("/api/posts/{}", id(&p))).await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (403, "You can only delete your own posts")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (403, "You can only delete your own posts"));
     let (status, _) = delete(&app, &bob, "/api/posts/999999").await;
     assert_eq!(status, 404);
     assert_eq!(seen_by(&app, &bob, id(&p)).await["content"], "mine");
@@ -747,28 +527,13 @@ async fn a_deleted_post_leaves_its_replies_and_a_placeholder(app: TestApp) {
     assert_eq!(status, 204);
 
     let (status, body) = get(&app, &bob, &format!("/api/posts/{}/thread", id(&middle))).await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (404, "Post not found")
-    );
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "Post not found"));
     let (_, thread) = get(&app, &bob, &format!("/api/posts/{}/thread", id(&leaf))).await;
     assert_eq!(thread["post"]["replyToId"], id(&middle));
     assert_eq!(ids(&thread["ancestors"]), [id(&root), id(&middle)]);
     let placeholder = &thread["ancestors"][1];
-    assert_eq!(
-        (
-            placeholder["isDeleted"].as_bool(),
-            placeholder["content"].as_str()
-        ),
-        (Some(true), Some(""))
-    );
-    assert_eq!(
-        (
-            placeholder["likeCount"].as_i64(),
-            placeholder["repostCount"].as_i64()
-        ),
-        (Some(0), Some(0))
-    );
+    assert_eq!((placeholder["isDeleted"].as_bool(), placeholder["content"].as_str()), (Some(true), Some("")));
+    assert_eq!((placeholder["likeCount"].as_i64(), placeholder["repostCount"].as_i64()), (Some(0), Some(0)));
     // The root counts one reply fewer and no longer lists it; bob's repost of it is gone.
     let (_, root_thread) = get(&app, &bob, &format!("/api/posts/{}/thread", id(&root))).await;
     assert_eq!(root_thread["post"]["replyCount"], 0);
@@ -780,13 +545,7 @@ async fn a_deleted_post_leaves_its_replies_and_a_placeholder(app: TestApp) {
     // Likes and interactions with a deleted post are refused.
     let (status, _) = post_empty(&app, &bob, &format!("/api/posts/{}/like", id(&middle))).await;
     assert_eq!(status, 404);
-    let (status, _) = post(
-        &app,
-        &bob,
-        "/api/posts",
-        json!({ "content": "late", "replyToId": id(&middle) }),
-    )
-    .await;
+    let (status, _) = post(&app, &bob, "/api/posts", json!({ "content": "late", "replyToId": id(&middle) })).await;
     assert_eq!(status, 400);
 }
 

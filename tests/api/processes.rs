@@ -168,7 +168,12 @@ async fn writer(base: String, me: i64, token: String, others: Vec<i64>, acked: A
                 let poll = { acked.lock().unwrap().polls.get(pick % 100).cloned() };
                 match poll {
                     Some((post, option)) => {
-                        match client.post(format!("{base}/api/posts/{post}/vote")).json(&json!({ "option": option })).send().await {
+                        match client
+                            .post(format!("{base}/api/posts/{post}/vote"))
+                            .json(&json!({ "option": option }))
+                            .send()
+                            .await
+                        {
                             Ok(r) if r.status().is_success() => {
                                 acked.lock().unwrap().votes.push((me, post));
                                 Ok(())
@@ -199,10 +204,16 @@ async fn assert_everything_acked_is_there(db: &Db, acked: &Acked) {
         assert_eq!(count(db, "SELECT COUNT(*) FROM likes WHERE user_id = $1 AND post_id = $2", user, post).await, 1);
     }
     for &(a, b) in &acked.follows {
-        assert_eq!(count(db, "SELECT COUNT(*) FROM follows WHERE follower_id = $1 AND following_id = $2", a, b).await, 1);
+        assert_eq!(
+            count(db, "SELECT COUNT(*) FROM follows WHERE follower_id = $1 AND following_id = $2", a, b).await,
+            1
+        );
     }
     for &(user, post) in &acked.votes {
-        assert_eq!(count(db, "SELECT COUNT(*) FROM poll_votes WHERE user_id = $1 AND post_id = $2", user, post).await, 1);
+        assert_eq!(
+            count(db, "SELECT COUNT(*) FROM poll_votes WHERE user_id = $1 AND post_id = $2", user, post).await,
+            1
+        );
     }
     let drift: i64 = sqlx::query_scalar(
         "SELECT CAST(COUNT(*) AS BIGINT) FROM posts p WHERE p.like_count <> (SELECT COUNT(*) FROM likes l WHERE l.post_id = p.id)",
@@ -266,7 +277,11 @@ async fn killed_mid_write_loses_nothing_acknowledged(postgres: bool) {
         }
     }
     let a = acked.lock().unwrap();
-    assert!(a.posts.len() > 20 && !a.likes.is_empty() && !a.follows.is_empty(), "the writers wrote: {} posts", a.posts.len());
+    assert!(
+        a.posts.len() > 20 && !a.likes.is_empty() && !a.follows.is_empty(),
+        "the writers wrote: {} posts",
+        a.posts.len()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -362,7 +377,8 @@ fn threads_of(pid: u32) -> Vec<(String, i32)> {
     let mut out = Vec::new();
     for task in std::fs::read_dir(format!("/proc/{pid}/task")).unwrap() {
         let dir = task.unwrap().path();
-        let (Ok(name), Ok(stat)) = (std::fs::read_to_string(dir.join("comm")), std::fs::read_to_string(dir.join("stat")))
+        let (Ok(name), Ok(stat)) =
+            (std::fs::read_to_string(dir.join("comm")), std::fs::read_to_string(dir.join("stat")))
         else {
             continue; // the thread ended meanwhile
         };
@@ -437,7 +453,8 @@ async fn eight_huge_images_at_once_keep_memory_bounded_and_each_is_answered() {
     let huge = bytes::Bytes::from(crate::media::png(7300, 5440));
     let mut upload_urls = Vec::new();
     for _ in 0..8 {
-        let (status, body) = crate::common::json(client.post(server.url("/api/objects/upload")).send().await.unwrap()).await;
+        let (status, body) =
+            crate::common::json(client.post(server.url("/api/objects/upload")).send().await.unwrap()).await;
         assert_eq!(status, 200, "{body}");
         upload_urls.push(body["uploadURL"].as_str().unwrap().to_string());
     }
@@ -495,7 +512,8 @@ async fn json_logs_name_each_request_by_its_id() {
     assert_eq!(response.status(), 401);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let log = server.log();
-    let lines: Vec<Value> = log.lines().map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}"))).collect();
+    let lines: Vec<Value> =
+        log.lines().map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}"))).collect();
     let mine: Vec<&Value> = lines.iter().filter(|l| l["span"]["request_id"] == "find-me-7").collect();
     assert!(!mine.is_empty(), "no line names the request; log:\n{log}");
     assert!(mine.iter().all(|l| l["span"]["path"] == "/api/posts/1/thread"), "{mine:?}");

@@ -26,23 +26,16 @@ impl Caddy {
     /// The installed Caddy; None (the test is skipped) without one, unless
     /// MURMUR_REQUIRE_SERVICES=1.
     fn binary() -> Option<PathBuf> {
-        let binary = std::env::var("MURMUR_TEST_CADDY")
-            .map(PathBuf::from)
-            .unwrap_or_else(|_| PathBuf::from("/usr/bin/caddy"));
+        let binary =
+            std::env::var("MURMUR_TEST_CADDY").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from("/usr/bin/caddy"));
         if binary.exists() {
             return Some(binary);
         }
         let hint = "install Debian's caddy (scripts/install-test-deps.sh does)";
         if std::env::var("MURMUR_REQUIRE_SERVICES").as_deref() == Ok("1") {
-            panic!(
-                "MURMUR_REQUIRE_SERVICES=1 but caddy is missing at {}; {hint}",
-                binary.display()
-            );
+            panic!("MURMUR_REQUIRE_SERVICES=1 but caddy is missing at {}; {hint}", binary.display());
         }
-        eprintln!(
-            "skipped: reverse proxy test (caddy not found at {}; {hint})",
-            binary.display()
-        );
+        eprintln!("skipped: reverse proxy test (caddy not found at {}; {hint})", binary.display());
         None
     }
 
@@ -71,11 +64,7 @@ impl Caddy {
             .kill_on_drop(true)
             .spawn()
             .expect("caddy starts");
-        let mut caddy = Caddy {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-            log,
-        };
+        let mut caddy = Caddy { child, base: format!("http://127.0.0.1:{port}"), log };
         let probe = reqwest::Client::new();
         for _ in 0..600 {
             if let Ok(r) = probe.get(format!("{}/healthz", caddy.base)).send().await
@@ -88,10 +77,7 @@ impl Caddy {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!(
-            "caddy did not pass requests on; its log:\n{}",
-            std::fs::read_to_string(&caddy.log).unwrap_or_default()
-        );
+        panic!("caddy did not pass requests on; its log:\n{}", std::fs::read_to_string(&caddy.log).unwrap_or_default());
     }
 }
 
@@ -121,11 +107,7 @@ async fn ask_for_a_login_link(client: &reqwest::Client, base: &str, n: usize) ->
 /// The limits count in fixed clock hours: a test that spends an hour's allowance starts far
 /// enough from the hour's end that all its requests fall in one window.
 async fn not_near_the_end_of_an_hour() {
-    let into_hour = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        % 3600;
+    let into_hour = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs() % 3600;
     if into_hour > 3600 - 30 {
         tokio::time::sleep(Duration::from_secs(3600 - into_hour + 1)).await;
     }
@@ -146,10 +128,7 @@ async fn behind_caddy_each_visitor_has_their_own_allowance_and_nobody_chooses_th
     let dir = tempfile::tempdir().unwrap();
     let (caddy_port, murmur_port) = (free_port(), free_port());
     let public_url = format!("http://127.0.0.1:{caddy_port}");
-    let database_url = format!(
-        "sqlite://{}?mode=rwc",
-        dir.path().join("murmur.db").display()
-    );
+    let database_url = format!("sqlite://{}?mode=rwc", dir.path().join("murmur.db").display());
     let server = Server::start_with(dir.path(), &database_url, murmur_port, |command| {
         command
             .args(["--trusted-proxies", "127.0.0.1"])
@@ -159,36 +138,15 @@ async fn behind_caddy_each_visitor_has_their_own_allowance_and_nobody_chooses_th
     .await;
     let caddy_dir = dir.path().join("caddy");
     std::fs::create_dir(&caddy_dir).unwrap();
-    let caddy = Caddy::start(
-        &caddy_binary,
-        &caddy_dir,
-        caddy_port,
-        &format!("127.0.0.1:{murmur_port}"),
-    )
-    .await;
-    let (ada, grace) = (
-        visitor_at("127.0.0.2", &caddy.base),
-        visitor_at("127.0.0.3", &caddy.base),
-    );
+    let caddy = Caddy::start(&caddy_binary, &caddy_dir, caddy_port, &format!("127.0.0.1:{murmur_port}")).await;
+    let (ada, grace) = (visitor_at("127.0.0.2", &caddy.base), visitor_at("127.0.0.3", &caddy.base));
     not_near_the_end_of_an_hour().await;
 
     for n in 0..20 {
-        assert_eq!(
-            ask_for_a_login_link(&ada, &caddy.base, n).await,
-            200,
-            "request {n} from 127.0.0.2"
-        );
+        assert_eq!(ask_for_a_login_link(&ada, &caddy.base, n).await, 200, "request {n} from 127.0.0.2");
     }
-    assert_eq!(
-        ask_for_a_login_link(&ada, &caddy.base, 20).await,
-        429,
-        "the 21st from 127.0.0.2 in the hour"
-    );
-    assert_eq!(
-        ask_for_a_login_link(&grace, &caddy.base, 21).await,
-        200,
-        "127.0.0.3 has an allowance of its own"
-    );
+    assert_eq!(ask_for_a_login_link(&ada, &caddy.base, 20).await, 429, "the 21st from 127.0.0.2 in the hour");
+    assert_eq!(ask_for_a_login_link(&grace, &caddy.base, 21).await, 200, "127.0.0.3 has an allowance of its own");
 
     // Straight to Murmur, not through the proxy: the header is the sender's own word.
     let spoofer = visitor_at("127.0.0.4", &caddy.base);
@@ -203,11 +161,7 @@ async fn behind_caddy_each_visitor_has_their_own_allowance_and_nobody_chooses_th
 
     let db = murmur::db::Db::connect(&database_url).await.unwrap();
     let counted = link_requests_counted(&db).await;
-    let expected = [
-        ("link:ip:127.0.0.2", 21),
-        ("link:ip:127.0.0.3", 1),
-        ("link:ip:127.0.0.4", 1),
-    ];
+    let expected = [("link:ip:127.0.0.2", 21), ("link:ip:127.0.0.3", 1), ("link:ip:127.0.0.4", 1)];
     assert_eq!(
         counted,
         expected.map(|(key, count)| (key.to_string(), count)),
@@ -215,10 +169,7 @@ async fn behind_caddy_each_visitor_has_their_own_allowance_and_nobody_chooses_th
     );
     let log = server.log();
     for client in ["client=127.0.0.2", "client=127.0.0.3", "client=127.0.0.4"] {
-        assert!(
-            log.contains(client),
-            "the request log names {client}:\n{log}"
-        );
+        assert!(log.contains(client), "the request log names {client}:\n{log}");
     }
     assert!(!log.contains("client=1.2.3.4"), "{log}");
 }

@@ -146,20 +146,13 @@ async fn a_postgres_outage_answers_503_and_recovers_without_restart() {
 async fn sqlite_writes_reach_the_database_file_in_the_background() {
     let app = TestApp::spawn(Backend::Sqlite).await.unwrap();
     let ada = app.member("ada").await;
-    let (status, body) = crate::posts::post(
-        &app,
-        &ada,
-        "/api/posts",
-        serde_json::json!({ "content": "into the file" }),
-    )
-    .await;
+    let (status, body) =
+        crate::posts::post(&app, &ada, "/api/posts", serde_json::json!({ "content": "into the file" })).await;
     assert_eq!(status, 201, "{body}");
     let file = app.state.config.data_dir.join("murmur.db");
     let mut in_file = 0;
     for _ in 0..50 {
-        let db = murmur::db::Db::connect(&format!("sqlite://{}?immutable=true", file.display()))
-            .await
-            .unwrap();
+        let db = murmur::db::Db::connect(&format!("sqlite://{}?immutable=true", file.display())).await.unwrap();
         // Before the first checkpoint even the tables are only in the log.
         in_file = sqlx::query_scalar("SELECT COUNT(*) FROM posts WHERE content = 'into the file'")
             .fetch_one(&db.read)

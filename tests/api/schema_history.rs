@@ -75,7 +75,12 @@ const STEPS: &[Step] = &[
         drops: &[],
     },
     // Bob's For You list of the time: a cache, which 0005 drops.
-    Step { version: 3, rows: &["INSERT INTO for_you_snapshots (user_id, created_at, post_ids) VALUES (2, :now - 20000, '1,4')"], until: Some(5), drops: &[] },
+    Step {
+        version: 3,
+        rows: &["INSERT INTO for_you_snapshots (user_id, created_at, post_ids) VALUES (2, :now - 20000, '1,4')"],
+        until: Some(5),
+        drops: &[],
+    },
     Step {
         version: 4,
         rows: &[
@@ -96,8 +101,18 @@ const STEPS: &[Step] = &[
     },
     Step { version: 6, rows: &[], until: None, drops: &[] },
     // Cyd's repost still on its way to her followers' timelines.
-    Step { version: 7, rows: &["INSERT INTO timeline_fanouts (post_id, author_id, after_follower) VALUES (3, 3, 1)"], until: None, drops: &[] },
-    Step { version: 8, rows: &["UPDATE users SET feed_version = 5 WHERE id = 1", "UPDATE users SET feed_version = 2 WHERE id = 2"], until: None, drops: &[] },
+    Step {
+        version: 7,
+        rows: &["INSERT INTO timeline_fanouts (post_id, author_id, after_follower) VALUES (3, 3, 1)"],
+        until: None,
+        drops: &[],
+    },
+    Step {
+        version: 8,
+        rows: &["UPDATE users SET feed_version = 5 WHERE id = 1", "UPDATE users SET feed_version = 2 WHERE id = 2"],
+        until: None,
+        drops: &[],
+    },
     // PostgreSQL only: a storage setting.
     Step { version: 9, rows: &[], until: None, drops: &[] },
     Step { version: 10, rows: &["UPDATE posts SET image_count = 1 WHERE id = 1"], until: None, drops: &[] },
@@ -168,17 +183,19 @@ async fn upgrade_from(from: i64, database: FreshDatabase) {
     let backend = database.backend;
     let at = |what: &str| format!("{backend:?}, upgrading from {from:04}: {what}");
     let db = murmur::db::Db::connect(&database.url).await.unwrap();
-    migrator(backend).run_to(from, &db.write).await.unwrap_or_else(|e| panic!("{}", at(&format!("migrating to it: {e}"))));
+    migrator(backend)
+        .run_to(from, &db.write)
+        .await
+        .unwrap_or_else(|e| panic!("{}", at(&format!("migrating to it: {e}"))));
 
     let now = murmur::clock::Clock::default().now();
     let ada_session = murmur::secrets::hash_token(ADA_SESSION);
     for step in STEPS.iter().filter(|s| s.version <= from && s.until.is_none_or(|until| from < until)) {
         for sql in step.rows {
             let sql = sql.replace(":now", &now.to_string()).replace(":ada_session", &ada_session);
-            sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
-                .execute(&db.write)
-                .await
-                .unwrap_or_else(|e| panic!("{}", at(&format!("the rows of {:04} do not fit: {e}\n{sql}", step.version))));
+            sqlx::query(sqlx::AssertSqlSafe(sql.clone())).execute(&db.write).await.unwrap_or_else(|e| {
+                panic!("{}", at(&format!("the rows of {:04} do not fit: {e}\n{sql}", step.version)))
+            });
         }
     }
     let before = snapshot(&db).await;
@@ -274,7 +291,12 @@ fn nothing_was_lost(from: i64, before: &Snapshot, after: &Snapshot, at: &dyn Fn(
         let later = after.get(table).unwrap_or_else(|| panic!("{}", at(&format!("table {table} is gone"))));
         let mut kept: Vec<BTreeMap<String, Value>> = later
             .iter()
-            .map(|row| row.iter().filter(|(column, _)| columns.contains_key(*column)).map(|(c, v)| (c.clone(), v.clone())).collect())
+            .map(|row| {
+                row.iter()
+                    .filter(|(column, _)| columns.contains_key(*column))
+                    .map(|(c, v)| (c.clone(), v.clone()))
+                    .collect()
+            })
             .collect();
         kept.sort_by_key(|row| serde_json::to_string(row).unwrap());
         assert_eq!(&kept, rows, "{}", at(&format!("the rows of {table} changed (left: after, right: before)")));
@@ -284,8 +306,12 @@ fn nothing_was_lost(from: i64, before: &Snapshot, after: &Snapshot, at: &dyn Fn(
 /// The columns migrations added and filled in hold what they should, whatever the schema the
 /// rows were written at; and the counters still match the rows they count.
 fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
-    let int = |row: &BTreeMap<String, Value>, column: &str| row[column].as_i64().unwrap_or_else(|| panic!("{column} in {row:?}"));
-    let count = |table: &str, matches: &dyn Fn(&BTreeMap<String, Value>) -> bool| after[table].iter().filter(|r| matches(r)).count() as i64;
+    let int = |row: &BTreeMap<String, Value>, column: &str| {
+        row[column].as_i64().unwrap_or_else(|| panic!("{column} in {row:?}"))
+    };
+    let count = |table: &str, matches: &dyn Fn(&BTreeMap<String, Value>) -> bool| {
+        after[table].iter().filter(|r| matches(r)).count() as i64
+    };
     let users = &after["users"];
     let posts = &after["posts"];
     assert_eq!(users.len(), 3, "{}", at("members"));
@@ -299,8 +325,18 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         // 0008: feed versions start at 0.
         let feed_version = if from < 8 { 0 } else { [5, 2, 0][id as usize - 1] };
         assert_eq!(int(user, "feed_version"), feed_version, "{}", at(&format!("feed_version of member {id}")));
-        assert_eq!(int(user, "follower_count"), count("follows", &|f| int(f, "following_id") == id), "{}", at("follower_count"));
-        assert_eq!(int(user, "following_count"), count("follows", &|f| int(f, "follower_id") == id), "{}", at("following_count"));
+        assert_eq!(
+            int(user, "follower_count"),
+            count("follows", &|f| int(f, "following_id") == id),
+            "{}",
+            at("follower_count")
+        );
+        assert_eq!(
+            int(user, "following_count"),
+            count("follows", &|f| int(f, "follower_id") == id),
+            "{}",
+            at("following_count")
+        );
     }
     for post in posts {
         let id = int(post, "id");
@@ -340,7 +376,13 @@ async fn the_migrated_database_serves(database: FreshDatabase, at: &dyn Fn(&str)
     let thread = get("/api/posts/1/thread").await;
     let post = &thread["post"];
     assert_eq!(
-        (&post["content"], &post["likeCount"], &post["replyCount"], &post["repostCount"], post["imageUrls"].as_array().map(Vec::len)),
+        (
+            &post["content"],
+            &post["likeCount"],
+            &post["replyCount"],
+            &post["repostCount"],
+            post["imageUrls"].as_array().map(Vec::len)
+        ),
         (&json!("Hello, Murmur 👋"), &json!(2), &json!(1), &json!(1), Some(1)),
         "{}",
         at(&format!("Ada's post: {post}"))

@@ -44,7 +44,10 @@ async fn checksum(app: &TestApp) -> String {
     .unwrap();
     hash.update(format!("{posts:?}"));
     let likes: Vec<(i64, i64, i64)> =
-        sqlx::query_as("SELECT user_id, post_id, created_at FROM likes ORDER BY user_id, post_id").fetch_all(db).await.unwrap();
+        sqlx::query_as("SELECT user_id, post_id, created_at FROM likes ORDER BY user_id, post_id")
+            .fetch_all(db)
+            .await
+            .unwrap();
     hash.update(format!("{likes:?}"));
     let notes: Vec<(i64, i64, i64, String, i64)> =
         sqlx::query_as("SELECT id, recipient_id, actor_id, type, post_id FROM notifications ORDER BY id")
@@ -99,7 +102,10 @@ async fn nobody_follows_or_notifies_themselves_and_a_few_are_followed_by_many(ap
     seed::run(&app.state.db, &small(3)).await.expect("seeds");
 
     assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM follows WHERE follower_id = following_id").await, 0);
-    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications WHERE recipient_id = actor_id").await, 0);
+    assert_eq!(
+        count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications WHERE recipient_id = actor_id").await,
+        0
+    );
     // Heavy tail: the most followed member has many times the median's followers.
     let most = count(&app, "SELECT MAX(follower_count) FROM users").await;
     let median = count(&app, "SELECT follower_count FROM users ORDER BY follower_count LIMIT 1 OFFSET 100").await;
@@ -120,30 +126,16 @@ async fn the_same_seed_gives_the_same_network(app: TestApp) {
 }
 
 async fn images_go_on_the_asked_share_of_posts_and_replies_and_show_on_the_media_tab(app: TestApp) {
-    let report = seed::run(
-        &app.state.db,
-        &Options {
-            image_fraction: 0.1,
-            ..small(6)
-        },
-    )
-    .await
-    .expect("seeds");
+    let report = seed::run(&app.state.db, &Options { image_fraction: 0.1, ..small(6) }).await.expect("seeds");
 
-    let with_images = count(
-        &app,
-        "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE image_count > 0",
-    )
-    .await;
-    assert!(
-        (120..=280).contains(&with_images),
-        "about a tenth of 2,000 posts: {with_images}"
-    );
+    let with_images = count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE image_count > 0").await;
+    assert!((120..=280).contains(&with_images), "about a tenth of 2,000 posts: {with_images}");
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM post_images").await as u64, report.images);
     assert_eq!(
-        count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM post_images").await as u64,
-        report.images
+        count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE image_count > 0 AND repost_of_id IS NOT NULL")
+            .await,
+        0
     );
-    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE image_count > 0 AND repost_of_id IS NOT NULL").await, 0);
     let wrong = count(
         &app,
         "SELECT CAST(COUNT(*) AS BIGINT) FROM posts p \
@@ -151,39 +143,21 @@ async fn images_go_on_the_asked_share_of_posts_and_replies_and_show_on_the_media
                                  WHERE i.post_id = p.id AND m.owner_id = p.author_id AND m.status = 'ready')",
     )
     .await;
-    assert_eq!(
-        wrong, 0,
-        "posts whose image count is off or whose images are not their author's ready uploads"
-    );
+    assert_eq!(wrong, 0, "posts whose image count is off or whose images are not their author's ready uploads");
     // The Media tab of the author of the newest post with images starts with it.
-    let (post_id, author): (i64, i64) = sqlx::query_as(
-        "SELECT id, author_id FROM posts WHERE image_count > 0 ORDER BY id DESC LIMIT 1",
-    )
-    .fetch_one(&app.state.db.read)
-    .await
-    .unwrap();
-    let token = murmur::accounts::session::create(&app.state.db.write, 1, app.clock.now())
-        .await
-        .unwrap();
-    let cookie = format!(
-        "{}={token}",
-        murmur::accounts::session::cookie_name(&app.state.config)
-    );
-    let client = client_for(&app.base, Some(&cookie));
-    let (status, media) = json(
-        client
-            .get(app.url(&format!("/api/users/member{author}/media")))
-            .send()
+    let (post_id, author): (i64, i64) =
+        sqlx::query_as("SELECT id, author_id FROM posts WHERE image_count > 0 ORDER BY id DESC LIMIT 1")
+            .fetch_one(&app.state.db.read)
             .await
-            .unwrap(),
-    )
-    .await;
+            .unwrap();
+    let token = murmur::accounts::session::create(&app.state.db.write, 1, app.clock.now()).await.unwrap();
+    let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&app.state.config));
+    let client = client_for(&app.base, Some(&cookie));
+    let (status, media) =
+        json(client.get(app.url(&format!("/api/users/member{author}/media"))).send().await.unwrap()).await;
     assert_eq!(status, 200, "{media}");
     assert_eq!(media[0]["id"], post_id);
-    assert!(
-        !media[0]["imageUrls"].as_array().unwrap().is_empty(),
-        "{media}"
-    );
+    assert!(!media[0]["imageUrls"].as_array().unwrap().is_empty(), "{media}");
 }
 
 async fn a_seeded_member_can_use_the_app(app: TestApp) {
@@ -226,7 +200,8 @@ async fn sessions_for_the_benchmark_mix_heavy_and_light_followers(app: TestApp) 
     assert_eq!(sessions[0].following, most);
     assert!(sessions.iter().any(|s| s.following == least));
     let cookie = format!("murmur_session={}", sessions[3].token);
-    let (status, me) = json(client_for(&app.base, Some(&cookie)).get(app.url("/api/auth/me")).send().await.unwrap()).await;
+    let (status, me) =
+        json(client_for(&app.base, Some(&cookie)).get(app.url("/api/auth/me")).send().await.unwrap()).await;
     assert_eq!(status, 200);
     assert_eq!(me["id"], sessions[3].user_id);
 }

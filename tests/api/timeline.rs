@@ -12,19 +12,11 @@ use crate::posts::{delete, follow, get, id, ids, repost, write};
 
 /// The whole Friends feed of `member`, read with the fan-in query (the reference).
 async fn fan_in_all(app: &TestApp, member: i64) -> Vec<i64> {
-    let page = Page {
-        limit: 50,
-        offset: 0,
-    };
+    let page = Page { limit: 50, offset: 0 };
     let mut all = Vec::new();
     loop {
-        let page = Page {
-            offset: all.len() as i64,
-            ..page
-        };
-        let rows = friends::fan_in_page(&app.state.db.read, app.state.db.backend, member, page)
-            .await
-            .unwrap();
+        let page = Page { offset: all.len() as i64, ..page };
+        let rows = friends::fan_in_page(&app.state.db.read, app.state.db.backend, member, page).await.unwrap();
         let done = rows.len() < page.limit as usize;
         all.extend(rows.iter().map(|r| r.id));
         if done {
@@ -37,12 +29,7 @@ async fn fan_in_all(app: &TestApp, member: i64) -> Vec<i64> {
 async fn feed_all(app: &TestApp, who: &Member, limit: usize) -> Vec<i64> {
     let mut all = Vec::new();
     loop {
-        let (status, body) = get(
-            app,
-            who,
-            &format!("/api/posts/feed?limit={limit}&offset={}", all.len()),
-        )
-        .await;
+        let (status, body) = get(app, who, &format!("/api/posts/feed?limit={limit}&offset={}", all.len())).await;
         assert_eq!(status, 200, "{body}");
         let page = ids(&body);
         let done = page.len() < limit;
@@ -68,9 +55,7 @@ async fn timeline_rows(app: &TestApp, member: i64) -> Vec<i64> {
 /// The page as the timeline answers it (None: it hands the page to the fan-in read).
 async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
     let page = Page { limit, offset };
-    let rows = timeline::whole_page(&app.state.db.read, app.state.db.backend, member, page)
-        .await
-        .unwrap();
+    let rows = timeline::whole_page(&app.state.db.read, app.state.db.backend, member, page).await.unwrap();
     rows.map(|rows| rows.iter().map(|r| r.id).collect())
 }
 
@@ -118,10 +103,8 @@ async fn the_timeline_follows_posts_reposts_follows_unfollows_and_deletes(app: T
 /// Waits (up to 10 s) until the server's worker has emptied the fan-out queue.
 async fn fan_out_done(app: &TestApp) {
     for _ in 0..200 {
-        let queued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM timeline_fanouts")
-            .fetch_one(&app.state.db.read)
-            .await
-            .unwrap();
+        let queued: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM timeline_fanouts").fetch_one(&app.state.db.read).await.unwrap();
         if queued == 0 {
             return;
         }
@@ -161,10 +144,8 @@ async fn a_post_by_a_member_with_many_followers_reaches_them_in_chunks(app: Test
     // A member with few followers still reaches them in the post's own transaction.
     let fan = &fans[0];
     let small = write(&app, fan, "just a few followers").await;
-    let queued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM timeline_fanouts")
-        .fetch_one(&app.state.db.read)
-        .await
-        .unwrap();
+    let queued: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM timeline_fanouts").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(queued, 0);
     assert_eq!(timeline_rows(&app, fan.id).await, [id(&small), id(&post)]);
 }
@@ -180,33 +161,19 @@ async fn a_trimmed_timeline_hands_older_pages_to_the_fan_in_read(app: TestApp) {
     }
     written.reverse();
     // Over 10 rows: keep the newest 5.
-    let removed = timeline::trim(&app.state.db, ada.id, 5, 10, 3)
-        .await
-        .unwrap();
+    let removed = timeline::trim(&app.state.db, ada.id, 5, 10, 3).await.unwrap();
     assert_eq!(removed, 7);
     assert_eq!(floor(&app, ada.id).await, written[4]);
     assert_eq!(timeline_rows(&app, ada.id).await, written[..5]);
     // Not over the threshold: nothing to do.
-    assert_eq!(
-        timeline::trim(&app.state.db, ada.id, 5, 10, 3)
-            .await
-            .unwrap(),
-        0
-    );
+    assert_eq!(timeline::trim(&app.state.db, ada.id, 5, 10, 3).await.unwrap(), 0);
     // The first page still comes from the timeline, the rest from the fan-in read, seamlessly.
     let first = served(&app, ada.id, 3, 0).await;
     assert_eq!(first.map(|ids| ids.len()), Some(3));
     let crossing = served(&app, ada.id, 3, 3).await;
-    assert!(
-        crossing.is_none(),
-        "a page reaching below the floor is not the timeline's to answer"
-    );
+    assert!(crossing.is_none(), "a page reaching below the floor is not the timeline's to answer");
     for limit in [3, 5, 7, 20] {
-        assert_eq!(
-            feed_all(&app, &ada, limit).await,
-            written,
-            "pages of {limit}"
-        );
+        assert_eq!(feed_all(&app, &ada, limit).await, written, "pages of {limit}");
     }
     // New posts land above the floor and are served at once.
     let newest = write(&app, &bob, "newest").await;
@@ -230,12 +197,7 @@ async fn following_a_prolific_member_copies_their_newest_posts_and_raises_the_fl
     }
     follow(&app, &ada, &bob).await;
     let rows = timeline_rows(&app, ada.id).await;
-    assert_eq!(
-        rows.len() as i64,
-        timeline::KEEP,
-        "only the newest {} are copied",
-        timeline::KEEP
-    );
+    assert_eq!(rows.len() as i64, timeline::KEEP, "only the newest {} are copied", timeline::KEEP);
     assert_eq!(floor(&app, ada.id).await, *rows.last().unwrap());
     // Every page, across the floor too, equals the fan-in read, ada's own older post included.
     let all = fan_in_all(&app, ada.id).await;
@@ -254,45 +216,26 @@ async fn the_seeded_timelines_equal_the_fan_in_read(app: TestApp) {
     };
     let report = seed::run(&app.state.db, &options).await.expect("seeds");
     assert!(report.timeline_rows > 0);
-    let members: Vec<i64> = sqlx::query_scalar("SELECT id FROM users ORDER BY id")
-        .fetch_all(&app.state.db.read)
-        .await
-        .unwrap();
+    let members: Vec<i64> =
+        sqlx::query_scalar("SELECT id FROM users ORDER BY id").fetch_all(&app.state.db.read).await.unwrap();
     let mut trimmed = 0;
     for member in members {
         let all = fan_in_all(&app, member).await;
         let rows = timeline_rows(&app, member).await;
-        assert_eq!(
-            rows.len(),
-            all.len().min(timeline::KEEP as usize),
-            "member {member}"
-        );
-        assert_eq!(
-            rows,
-            all[..rows.len()],
-            "member {member}: the timeline is the feed's newest part"
-        );
+        assert_eq!(rows.len(), all.len().min(timeline::KEEP as usize), "member {member}");
+        assert_eq!(rows, all[..rows.len()], "member {member}: the timeline is the feed's newest part");
         if floor(&app, member).await > 0 {
             trimmed += 1;
             // Pages on both sides of the floor and across it.
             for offset in [0, timeline::KEEP - 10, timeline::KEEP + 10] {
                 let page = Page { limit: 20, offset };
-                let served = friends::read_page(&app.state.db.read, app.state.db.backend, member, page)
-                    .await
-                    .unwrap();
+                let served = friends::read_page(&app.state.db.read, app.state.db.backend, member, page).await.unwrap();
                 let want: Vec<i64> = all.iter().skip(offset as usize).take(20).copied().collect();
-                assert_eq!(
-                    served.iter().map(|r| r.id).collect::<Vec<_>>(),
-                    want,
-                    "member {member} offset {offset}"
-                );
+                assert_eq!(served.iter().map(|r| r.id).collect::<Vec<_>>(), want, "member {member} offset {offset}");
             }
         }
     }
-    assert!(
-        trimmed > 0,
-        "the network has members whose feed is longer than a timeline"
-    );
+    assert!(trimmed > 0, "the network has members whose feed is longer than a timeline");
 }
 
 /// PostgreSQL runs writers at once: follows of an author racing the author's posts must still
@@ -346,12 +289,7 @@ async fn deletes_racing_follows_leave_no_row_for_a_deleted_post(app: TestApp) {
     .unwrap();
     assert_eq!(stale, 0, "timeline rows for deleted posts");
     for fan in &fans {
-        assert_eq!(
-            timeline_rows(&app, fan.id).await,
-            fan_in_all(&app, fan.id).await,
-            "{}",
-            fan.username
-        );
+        assert_eq!(timeline_rows(&app, fan.id).await, fan_in_all(&app, fan.id).await, "{}", fan.username);
         assert_eq!(feed_all(&app, fan, 1).await, [posts[7], posts[6]]);
     }
 }
@@ -378,13 +316,8 @@ async fn follows_racing_deletes_of_reposted_posts_succeed(app: TestApp) {
         }
     };
     let follows = futures::future::join_all(fans.iter().map(|fan| async {
-        let (status, body) = crate::posts::post(
-            &app,
-            fan,
-            "/api/follows",
-            serde_json::json!({ "followingId": reposter.id }),
-        )
-        .await;
+        let (status, body) =
+            crate::posts::post(&app, fan, "/api/follows", serde_json::json!({ "followingId": reposter.id })).await;
         (status, body)
     }));
     let ((), answers) = tokio::join!(deletes, follows);
@@ -392,11 +325,7 @@ async fn follows_racing_deletes_of_reposted_posts_succeed(app: TestApp) {
         assert_eq!(status, 200, "{body}");
     }
     for fan in &fans {
-        assert!(
-            timeline_rows(&app, fan.id).await.is_empty(),
-            "{}",
-            fan.username
-        );
+        assert!(timeline_rows(&app, fan.id).await.is_empty(), "{}", fan.username);
     }
 }
 

@@ -112,8 +112,10 @@ async fn seeded(target: &Target) -> i64 {
 async fn counts(db: &Db) -> Vec<(String, i64)> {
     let mut counts = Vec::new();
     for table in TABLES {
-        let n: i64 =
-            sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}"))).fetch_one(&db.read).await.unwrap();
+        let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
+            .fetch_one(&db.read)
+            .await
+            .unwrap();
         counts.push((table.to_string(), n));
     }
     counts
@@ -155,12 +157,13 @@ async fn assert_new_rows_get_fresh_ids(target: &Target, last_post: i64) {
     assert_eq!(id, max_user + 1);
     let max_post: i64 = sqlx::query_scalar("SELECT MAX(id) FROM posts").fetch_one(&db.read).await.unwrap();
     assert!(last_post > max_post);
-    let post: i64 =
-        sqlx::query_scalar("INSERT INTO posts (author_id, content, created_at) VALUES ($1, 'after the move', 1) RETURNING id")
-            .bind(id)
-            .fetch_one(&db.write)
-            .await
-            .unwrap();
+    let post: i64 = sqlx::query_scalar(
+        "INSERT INTO posts (author_id, content, created_at) VALUES ($1, 'after the move', 1) RETURNING id",
+    )
+    .bind(id)
+    .fetch_one(&db.write)
+    .await
+    .unwrap();
     assert_eq!(post, last_post + 1);
 }
 
@@ -168,7 +171,10 @@ fn assert_imported(output: &Output, counts: &[(String, i64)]) {
     let out = text(&output.stdout);
     assert!(output.status.success(), "{out}{}", text(&output.stderr));
     for (table, n) in counts {
-        let line = out.lines().find(|l| l.split_whitespace().next() == Some(table)).unwrap_or_else(|| panic!("{table}: {out}"));
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(table))
+            .unwrap_or_else(|| panic!("{table}: {out}"));
         assert_eq!(line.split_whitespace().skip(1).collect::<Vec<_>>(), [n.to_string(), n.to_string()], "{out}");
     }
 }

@@ -11,11 +11,7 @@ use crate::media::{png, uploaded};
 use crate::posts::{delete, follow, get, id, ids, like, post, put, reply, repost, write};
 
 fn usernames(list: &Value) -> Vec<&str> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|u| u["username"].as_str().unwrap())
-        .collect()
+    list.as_array().unwrap().iter().map(|u| u["username"].as_str().unwrap()).collect()
 }
 
 async fn search(app: &TestApp, who: &Member, q: &str) -> Vec<String> {
@@ -26,15 +22,7 @@ async fn search(app: &TestApp, who: &Member, q: &str) -> Vec<String> {
 }
 
 fn url_encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
+    s.bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
 }
 
 async fn a_profile_is_public_but_email_is_only_for_its_owner(app: TestApp) {
@@ -53,22 +41,12 @@ async fn a_profile_is_public_but_email_is_only_for_its_owner(app: TestApp) {
     let (status, body) = get(&app, &bob, "/api/users/ADA").await;
     assert_eq!((status, body["username"].as_str()), (200, Some("ada")));
     let (status, body) = get(&app, &bob, "/api/users/nobody").await;
-    assert_eq!(
-        (status, body["message"].as_str().unwrap()),
-        (404, "User not found")
-    );
-    for path in [
-        "/api/users/nobody/posts",
-        "/api/users/nobody/replies",
-        "/api/users/nobody/media",
-        "/api/users/nobody/likes",
-    ] {
+    assert_eq!((status, body["message"].as_str().unwrap()), (404, "User not found"));
+    for path in
+        ["/api/users/nobody/posts", "/api/users/nobody/replies", "/api/users/nobody/media", "/api/users/nobody/likes"]
+    {
         let (status, body) = get(&app, &bob, path).await;
-        assert_eq!(
-            (status, body["message"].as_str()),
-            (404, Some("User not found")),
-            "{path}"
-        );
+        assert_eq!((status, body["message"].as_str()), (404, Some("User not found")), "{path}");
     }
 }
 
@@ -127,13 +105,7 @@ async fn the_replies_tab_pages_through_every_reply_of_the_member(app: TestApp) {
     assert_eq!(status, 200, "{first}");
     assert_eq!(ids(&first), replies[..20]);
     assert_eq!(ids(&second), replies[20..]);
-    assert!(
-        first
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|r| r["replyToId"] == id(&bobs))
-    );
+    assert!(first.as_array().unwrap().iter().all(|r| r["replyToId"] == id(&bobs)));
     assert_eq!(ids(&tab), posts.into_iter().rev().collect::<Vec<_>>());
 }
 
@@ -151,12 +123,7 @@ async fn the_media_tab_lists_the_members_own_posts_with_images(app: TestApp) {
     let pictured = write_with_image(&app, &ada, json!({ "content": "a picture" })).await;
     write(&app, &ada, "words only").await;
     let bobs = write_with_image(&app, &bob, json!({ "content": "bob's picture" })).await;
-    let pictured_reply = write_with_image(
-        &app,
-        &ada,
-        json!({ "content": "a picture back", "replyToId": bobs }),
-    )
-    .await;
+    let pictured_reply = write_with_image(&app, &ada, json!({ "content": "a picture back", "replyToId": bobs })).await;
     repost(&app, &ada, bobs).await;
     let gone = write_with_image(&app, &ada, json!({ "content": "gone" })).await;
     delete(&app, &ada, &format!("/api/posts/{gone}")).await;
@@ -166,14 +133,7 @@ async fn the_media_tab_lists_the_members_own_posts_with_images(app: TestApp) {
 
     assert_eq!(status, 200, "{media}");
     assert_eq!(ids(&media), [pictured_reply, pictured]);
-    assert!(
-        media
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|p| p["imageUrls"].as_array().unwrap().len() == 1),
-        "{media}"
-    );
+    assert!(media.as_array().unwrap().iter().all(|p| p["imageUrls"].as_array().unwrap().len() == 1), "{media}");
     assert_eq!(ids(&page), [pictured]);
 }
 
@@ -218,10 +178,7 @@ async fn suggestions_put_friends_of_friends_first_then_the_most_followed(app: Te
     let names = usernames(&list);
     // Not me, not whom I follow; fof first, then by followers.
     assert_eq!(&names[..3], ["fof", "popular", "quiet"]);
-    assert!(
-        !names.contains(&"myself") && !names.contains(&"friend"),
-        "{names:?}"
-    );
+    assert!(!names.contains(&"myself") && !names.contains(&"friend"), "{names:?}");
     assert_eq!(names.len(), 5);
     assert!(list[0].get("email").is_none());
 
@@ -241,13 +198,9 @@ async fn search_matches_names_case_insensitively_exact_and_prefix_first(app: Tes
     assert_eq!(search(&app, &me, "ANN").await, ["ann", "annabel", "joanna"]);
     assert_eq!(search(&app, &me, "  bo ").await, ["bob"]);
     // Display names match too.
-    let (status, _) = put(
-        &app,
-        &me,
-        "/api/users/profile",
-        Some(json!({ "displayName": "Zed 100% Real", "bio": "", "website": "" })),
-    )
-    .await;
+    let (status, _) =
+        put(&app, &me, "/api/users/profile", Some(json!({ "displayName": "Zed 100% Real", "bio": "", "website": "" })))
+            .await;
     assert_eq!(status, 200);
     assert_eq!(search(&app, &me, "zed").await, ["searcher"]);
     // LIKE wildcards match themselves.
@@ -305,16 +258,11 @@ async fn search_pages_hold_the_best_matches_each_once(app: TestApp) {
 
 async fn a_member_edits_their_profile(app: TestApp) {
     let ada = app.member("ada").await;
-    let edit =
-        json!({ "displayName": "  Ada Lovelace ", "bio": "Analyst", "website": " HTTPS://Ada.Dev " });
+    let edit = json!({ "displayName": "  Ada Lovelace ", "bio": "Analyst", "website": " HTTPS://Ada.Dev " });
     let (status, me) = put(&app, &ada, "/api/users/profile", Some(edit)).await;
     assert_eq!(status, 200, "{me}");
     assert_eq!(
-        (
-            me["displayName"].as_str(),
-            me["bio"].as_str(),
-            me["website"].as_str()
-        ),
+        (me["displayName"].as_str(), me["bio"].as_str(), me["website"].as_str()),
         (
             Some("Ada Lovelace"),
             Some("Analyst"),
@@ -327,23 +275,15 @@ async fn a_member_edits_their_profile(app: TestApp) {
     assert_eq!(seen["displayName"], "Ada Lovelace");
     assert_eq!(seen["website"], "https://ada.dev/");
     // Clearing the website is fine.
-    let (status, me) = put(
-        &app,
-        &ada,
-        "/api/users/profile",
-        Some(json!({ "displayName": "Ada", "bio": "", "website": "" })),
-    )
-    .await;
+    let (status, me) =
+        put(&app, &ada, "/api/users/profile", Some(json!({ "displayName": "Ada", "bio": "", "website": "" }))).await;
     assert_eq!((status, me["website"].as_str()), (200, Some("")));
 }
 
 async fn bad_profile_edits_are_refused(app: TestApp) {
     let ada = app.member("ada").await;
     let cases = [
-        (
-            json!({ "displayName": "  ", "bio": "", "website": "" }),
-            "Display name cannot be empty",
-        ),
+        (json!({ "displayName": "  ", "bio": "", "website": "" }), "Display name cannot be empty"),
         (
             json!({ "displayName": "a".repeat(51), "bio": "", "website": "" }),
             "Display name can be at most 50 characters long",
@@ -382,13 +322,7 @@ async fn bad_profile_edits_are_refused(app: TestApp) {
         assert_eq!(status, 400, "{body}");
         assert_eq!(answer["message"], message, "{body}");
     }
-    let (status, _) = put(
-        &app,
-        &ada,
-        "/api/users/profile",
-        Some(json!({ "bio": "no name" })),
-    )
-    .await;
+    let (status, _) = put(&app, &ada, "/api/users/profile", Some(json!({ "bio": "no name" }))).await;
     assert_eq!(status, 400);
     let (_, me) = get(&app, &ada, "/api/users/ada").await;
     assert_eq!(me["displayName"], "Ada");
@@ -403,10 +337,7 @@ async fn suggested_and_search_are_never_read_as_usernames(app: TestApp) {
     assert_eq!(status, 200);
     assert!(list.is_array(), "{list}");
     let (status, body) = get(&app, &ada, "/api/users/search").await;
-    assert_eq!(
-        (status, body["message"].as_str()),
-        (400, Some("Enter something to search for"))
-    );
+    assert_eq!((status, body["message"].as_str()), (400, Some("Enter something to search for")));
 }
 
 both_databases!(

@@ -44,7 +44,8 @@ async fn joins_are_limited_per_client_ip(app: TestApp) {
     for i in 0..10 {
         assert_eq!(join(&app, &format!("p{i}@example.com")).await.0, 200);
     }
-    let response = app.client.post(app.url("/api/waitlist")).json(&json!({ "email": "p10@example.com" })).send().await.unwrap();
+    let response =
+        app.client.post(app.url("/api/waitlist")).json(&json!({ "email": "p10@example.com" })).send().await.unwrap();
     assert_eq!(response.status(), 429);
     assert!(response.headers().contains_key("retry-after"));
     assert_eq!(waiting(&app).await.len(), 10);
@@ -93,7 +94,8 @@ async fn waitlist_invites_go_through_a_real_smtp_server(app: TestApp) {
     let mut config = (*app.state.config).clone();
     config.smtp_url = Some(smtp.url());
     let mailer = Mailer::from_config(&config).unwrap();
-    let invited = murmur::waitlist::invite_oldest_with(&app.state.db, &mailer, &config, app.clock.now(), 1).await.unwrap();
+    let invited =
+        murmur::waitlist::invite_oldest_with(&app.state.db, &mailer, &config, app.clock.now(), 1).await.unwrap();
     assert_eq!(invited, 1);
     let mail = mailbox::nth_mail(&smtp.maildir(), "ada@example.com", 1).await;
     assert_eq!(mail.subject(), "Your invite to Murmur");
@@ -107,7 +109,8 @@ async fn a_failed_invite_email_leaves_the_address_waiting(app: TestApp) {
     let mut config = (*app.state.config).clone();
     config.smtp_url = Some(format!("smtp://127.0.0.1:{}", free_port()));
     let mailer = Mailer::from_config(&config).unwrap();
-    let err = murmur::waitlist::invite_oldest_with(&app.state.db, &mailer, &config, app.clock.now(), 2).await.unwrap_err();
+    let err =
+        murmur::waitlist::invite_oldest_with(&app.state.db, &mailer, &config, app.clock.now(), 2).await.unwrap_err();
     assert!(format!("{err:#}").contains("ada@example.com"), "{err:#}");
     assert!(waiting(&app).await.iter().all(|(_, at)| at.is_none()), "nobody is marked invited");
     let codes: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM invites").fetch_one(&app.state.db.read).await.unwrap();

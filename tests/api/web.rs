@@ -89,8 +89,14 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert_eq!(screen["feed"].as_array().unwrap().len(), 20);
     // The member shell's and Home's chunks are preloaded with the document.
     // (at low priority: see below).
-    assert!(html.contains(r#"<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/member-routes-"#), "{html}");
-    assert!(html.contains(r#"<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/home-"#), "{html}");
+    assert!(
+        html.contains(r#"<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/member-routes-"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/home-"#),
+        "{html}"
+    );
     assert!(!html.contains("/assets/landing-"), "a member is not sent the landing page: {html}");
     // The picture of the shell, before the app's root, with Home as the current page, and
     // Home's first four posts drawn in it.
@@ -172,7 +178,12 @@ async fn home_draws_its_first_posts_with_what_members_wrote_as_text(app: TestApp
     assert!(!card.contains("<img src=x") && !card.contains("<script>") && !card.contains("</main>"), "{card}");
     assert!(card.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &#39;quotes&#39;"), "{card}");
     assert!(card.contains("&lt;/div&gt;&lt;/main&gt;&lt;script&gt;alert(2)&lt;/script&gt; hi "), "{card}");
-    assert!(card.contains(r#"<a href="/profile/ada" class="font-medium text-primary hover:underline">@ada</a>, mail ada@example.com"#), "{card}");
+    assert!(
+        card.contains(
+            r#"<a href="/profile/ada" class="font-medium text-primary hover:underline">@ada</a>, mail ada@example.com"#
+        ),
+        "{card}"
+    );
     assert!(card.contains(r#"<span class="truncate text-muted-foreground">@bob</span>"#), "{card}");
     assert!(card.contains(">just now</time>"), "{card}");
 }
