@@ -11,7 +11,8 @@ use sqlx::{Column, Row};
 
 use crate::both_databases;
 use crate::common::{Backend, Member, TestApp, json as read};
-use crate::media::{id_of, png, put_bytes, upload_url, uploaded};
+use crate::fixtures::png;
+use crate::media::{id_of, put_bytes, upload_url, uploaded};
 use crate::posts::{delete, get, id, like, post, post_empty, put, repost, seen_by, write};
 
 // ---- helpers -------------------------------------------------------------------------------

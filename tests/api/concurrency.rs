@@ -260,7 +260,7 @@ async fn a_post_deleted_while_others_act_on_it_keeps_nothing_of_theirs(app: Test
 async fn ten_parallel_puts_to_one_upload_url_store_one_image(app: TestApp) {
     let ada = app.member("ada").await;
     let url = crate::media::upload_url(&app, &ada).await;
-    let image = crate::media::png(8, 8);
+    let image = crate::fixtures::png(8, 8);
 
     let statuses =
         all_at_once(10, || ada.client.put(&url).header("content-type", "image/png").body(image.clone()).send()).await;

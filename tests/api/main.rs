@@ -2,6 +2,7 @@
 //! PostgreSQL (see `common`).
 
 mod common;
+mod fixtures;
 mod mailbox;
 mod smtp;
 

@@ -7,7 +7,8 @@ use serde_json::json;
 
 use crate::both_databases;
 use crate::common::{Member, TestApp};
-use crate::media::{id_of, png, uploaded};
+use crate::fixtures::png;
+use crate::media::{id_of, uploaded};
 use crate::posts::{delete, id, post, put};
 
 async fn image(app: &TestApp, who: &Member) -> String {

@@ -7,7 +7,8 @@ use serde_json::json;
 
 use crate::accounts::request_login;
 use crate::common::{TestApp, json};
-use crate::media::{png, put_bytes, upload_url};
+use crate::fixtures::png;
+use crate::media::{put_bytes, upload_url};
 use crate::posts::post;
 
 /// A free port on the loopback address, for the metrics listener.

@@ -450,7 +450,7 @@ async fn eight_huge_images_at_once_keep_memory_bounded_and_each_is_answered() {
     let server = Server::start(dir.path(), &url, free_port()).await;
     let client = client_for(&server.base, Some(&format!("murmur_session={token}")));
     // 39.7 megapixels in a small file: the size of the image, not of the upload, costs memory.
-    let huge = bytes::Bytes::from(crate::media::png(7300, 5440));
+    let huge = bytes::Bytes::from(crate::fixtures::png(7300, 5440));
     let mut upload_urls = Vec::new();
     for _ in 0..8 {
         let (status, body) =

@@ -202,29 +202,26 @@ async fn assert_empty(target: &Target) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sqlite_network_moves_to_postgresql_row_for_row() {
     let Some(target) = Target::postgres().await else { return };
-    let source = Target::sqlite();
-    let last_post = seeded(&source).await;
-    let file = exported(&source).await;
-
-    let output = target.murmur(&["import-db"], &file);
-
-    assert_imported(&output, &counts(&source.db().await).await);
-    assert_same_rows(&source, &target).await;
-    assert_new_rows_get_fresh_ids(&target, last_post).await;
+    moves_row_for_row(&Target::sqlite(), &target).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_postgresql_network_moves_to_sqlite_row_for_row() {
     let Some(source) = Target::postgres().await else { return };
-    let target = Target::sqlite();
-    let last_post = seeded(&source).await;
-    let file = exported(&source).await;
+    moves_row_for_row(&source, &Target::sqlite()).await;
+}
+
+/// A seeded network exported from `source` and imported into `target` arrives row for row, and
+/// the target goes on with fresh ids.
+async fn moves_row_for_row(source: &Target, target: &Target) {
+    let last_post = seeded(source).await;
+    let file = exported(source).await;
 
     let output = target.murmur(&["import-db"], &file);
 
     assert_imported(&output, &counts(&source.db().await).await);
-    assert_same_rows(&source, &target).await;
-    assert_new_rows_get_fresh_ids(&target, last_post).await;
+    assert_same_rows(source, target).await;
+    assert_new_rows_get_fresh_ids(target, last_post).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

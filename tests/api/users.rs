@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 
 use crate::both_databases;
 use crate::common::{Member, TestApp};
-use crate::media::{png, uploaded};
+use crate::fixtures::png;
+use crate::media::uploaded;
 use crate::posts::{delete, follow, get, id, ids, like, post, put, reply, repost, write};
 
 fn usernames(list: &Value) -> Vec<&str> {

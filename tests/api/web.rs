@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 
 use crate::both_databases;
 use crate::common::{TestApp, client_for};
-use crate::media::{png, uploaded};
+use crate::fixtures::png;
+use crate::media::uploaded;
 use crate::posts::{follow, get, id, post, put, write};
 
 const BLOCK_START: &str = r#"<script type="application/json" id="murmur-first-screen">"#;
