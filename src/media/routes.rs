@@ -117,6 +117,9 @@ async fn receive_upload(
         }
         Some(_) => {}
     }
+    let Some(_receiving) = state.media.start_receiving(&id) else {
+        return Err(Error::conflict("This upload is already being received; wait for its answer"));
+    };
     let bytes = read_capped(body).await?;
     let turn = state.media.checks().turn().await?;
     let image = super::checks::clean(turn, bytes.into()).await?;

@@ -40,6 +40,22 @@ struct Inner {
     public_origin: String,
     backend: Backend,
     checks: CheckQueue,
+    /// Uploads whose bytes a request of this process is receiving and checking now.
+    receiving: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+/// An upload being received (`MediaStore::start_receiving`), until dropped.
+pub struct Receiving {
+    store: MediaStore,
+    id: String,
+}
+
+impl Drop for Receiving {
+    fn drop(&mut self) {
+        if let Ok(mut receiving) = self.store.inner.receiving.lock() {
+            receiving.remove(&self.id);
+        }
+    }
 }
 
 enum Backend {
@@ -86,7 +102,7 @@ impl MediaStore {
             ),
         };
         let checks = CheckQueue::new(crate::db::cores());
-        Ok(MediaStore { inner: Arc::new(Inner { public_origin, backend, checks }) })
+        Ok(MediaStore { inner: Arc::new(Inner { public_origin, backend, checks, receiving: Default::default() }) })
     }
 
     /// The origin of an external bucket the browser talks to (for the CSP), if any.
@@ -109,6 +125,15 @@ impl MediaStore {
     /// The bound on image checks running in this process.
     pub fn checks(&self) -> &CheckQueue {
         &self.inner.checks
+    }
+
+    /// Marks upload `id` as being received by this request; None when another request of this
+    /// process already is. A second PUT of one upload URL is then refused at once instead of
+    /// waiting for a place in the check queue only to be refused after (across processes the
+    /// create-only store of the checked image decides).
+    pub fn start_receiving(&self, id: &str) -> Option<Receiving> {
+        let mut receiving = self.inner.receiving.lock().ok()?;
+        receiving.insert(id.to_string()).then(|| Receiving { store: self.clone(), id: id.to_string() })
     }
 
     pub fn is_s3(&self) -> bool {
