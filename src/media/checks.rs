@@ -1,7 +1,8 @@
-//! How many images this process checks at once. Decoding a large image takes hundreds of MB
-//! for a moment, so at most one is decoded per core; a few more wait their turn, and the rest
-//! are told to come back (503 with Retry-After; their upload stays pending and can be sent
-//! again with the same URL).
+//! How many images this process checks at once. Decoding an image takes memory in proportion to
+//! its pixels, hundreds of MB for a large one, so at most one is decoded per core and a large one
+//! takes every core's place (it is decoded alone); a few more wait their turn, and the rest are
+//! told to come back (503 with Retry-After; their upload stays pending and can be sent again
+//! with the same URL).
 
 use std::sync::Arc;
 
@@ -10,6 +11,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use super::images;
 use crate::error::{Error, Result};
 
+/// An image with more pixels than this is decoded alone: two of the largest at once would take
+/// twice the memory for no gain in time on the same cores.
+const LARGE_PIXELS: u64 = 16_000_000;
 /// Checks that may wait for a core, per core.
 const WAITING_PER_CORE: usize = 2;
 /// Longest a check waits for a core before it is told to come back: the request must be
@@ -18,8 +22,9 @@ const MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 
 #[derive(Clone)]
 pub struct CheckQueue {
-    /// One permit per image being decoded.
+    /// One permit per core: an image being decoded takes one, a large one all.
     decoding: Arc<Semaphore>,
+    cores: u32,
     /// One permit per check decoding or waiting: the queue's bound.
     admitted: Arc<Semaphore>,
 }
@@ -40,14 +45,18 @@ impl CheckQueue {
         let cores = cores.max(1);
         CheckQueue {
             decoding: Arc::new(Semaphore::new(cores)),
+            cores: cores as u32,
             admitted: Arc::new(Semaphore::new(cores * (1 + WAITING_PER_CORE))),
         }
     }
 
-    /// Waits for a core (at most `MAX_WAIT`), or answers 503 at once when the queue is full.
-    pub async fn turn(&self) -> Result<CheckTurn> {
+    /// Waits for a core, or every core for an image of more than `LARGE_PIXELS` (`pixels`: what
+    /// its header claims, `images::claimed_pixels`), at most `MAX_WAIT`; answers 503 at once when
+    /// the queue is full.
+    pub async fn turn(&self, pixels: u64) -> Result<CheckTurn> {
         let admitted = self.admitted.clone().try_acquire_owned().map_err(|_| busy())?;
-        let decoding = tokio::time::timeout(MAX_WAIT, self.decoding.clone().acquire_owned())
+        let cores = if pixels > LARGE_PIXELS { self.cores } else { 1 };
+        let decoding = tokio::time::timeout(MAX_WAIT, self.decoding.clone().acquire_many_owned(cores))
             .await
             .map_err(|_| busy())?
             .map_err(|_| busy())?;
@@ -72,25 +81,42 @@ mod tests {
     use super::*;
 
     #[tokio::test]
+    async fn a_large_image_is_decoded_alone() {
+        let queue = CheckQueue::new(2);
+        let small = queue.turn(1_000_000).await.unwrap();
+        let large = tokio::spawn({
+            let q = queue.clone();
+            async move { q.turn(LARGE_PIXELS + 1).await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!large.is_finished(), "waits while a small image takes a core");
+        drop(small);
+        let large = large.await.unwrap().unwrap();
+        assert_eq!(queue.decoding.available_permits(), 0, "the large image holds every core");
+        drop(large);
+        assert_eq!(queue.decoding.available_permits(), 2);
+    }
+
+    #[tokio::test]
     async fn a_full_queue_turns_checks_away_and_takes_them_again_once_a_turn_ends() {
         let queue = CheckQueue::new(1);
-        let first = queue.turn().await.unwrap();
+        let first = queue.turn(1).await.unwrap();
         // One decoding and two waiting fill a one-core queue; the fourth is refused at once.
         let waiting: Vec<_> = (0..2)
             .map(|_| {
                 tokio::spawn({
                     let q = queue.clone();
-                    async move { q.turn().await }
+                    async move { q.turn(1).await }
                 })
             })
             .collect();
         tokio::task::yield_now().await;
         assert_eq!(queue.admitted.available_permits(), 0);
-        assert!(matches!(queue.turn().await, Err(Error::Unavailable(_))));
+        assert!(matches!(queue.turn(1).await, Err(Error::Unavailable(_))));
         drop(first);
         for handle in waiting {
             drop(handle.await.unwrap().unwrap());
         }
-        assert!(queue.turn().await.is_ok());
+        assert!(queue.turn(1).await.is_ok());
     }
 }

@@ -226,6 +226,13 @@ pub fn variant_content_type(bytes: &[u8]) -> &'static str {
     }
 }
 
+/// The pixels an image's header claims, read without decoding it (0 when there is no header
+/// to read: the check then refuses it cheaply).
+pub fn claimed_pixels(bytes: &[u8]) -> u64 {
+    let Ok(format) = image::guess_format(bytes) else { return 0 };
+    reader(bytes, format).into_dimensions().map_or(0, |(width, height)| u64::from(width) * u64::from(height))
+}
+
 fn reader(bytes: &[u8], format: ImageFormat) -> ImageReader<Cursor<&[u8]>> {
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();

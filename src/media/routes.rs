@@ -121,7 +121,7 @@ async fn receive_upload(
         return Err(Error::conflict("This upload is already being received; wait for its answer"));
     };
     let bytes = read_capped(body).await?;
-    let turn = state.media.checks().turn().await?;
+    let turn = state.media.checks().turn(super::images::claimed_pixels(&bytes)).await?;
     let image = super::checks::clean(turn, bytes.into()).await?;
     super::store_clean(&state.media, &id, &image, true).await?;
     if !store::mark_ready(&state.db.write, &id, &image).await? {
