@@ -32,6 +32,14 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// This backend's migrations, as embedded in the binary.
+    pub fn migrator(self) -> &'static sqlx::migrate::Migrator {
+        match self {
+            Backend::Sqlite => &SQLITE_MIGRATOR,
+            Backend::Postgres => &POSTGRES_MIGRATOR,
+        }
+    }
+
     /// An aggregate, for a `SELECT … FROM rows`, answering every row's `values` (a comma list)
     /// as one JSON array of arrays sorted by `order`, as text (`[]` when there are no rows).
     /// Lists are read this way so that a page crosses the driver as one value instead of a
@@ -164,16 +172,9 @@ impl Db {
         Db { read: self.write_requests.clone(), write, ..self.clone() }
     }
 
-    fn migrator(&self) -> &'static sqlx::migrate::Migrator {
-        match self.backend {
-            Backend::Sqlite => &SQLITE_MIGRATOR,
-            Backend::Postgres => &POSTGRES_MIGRATOR,
-        }
-    }
-
     /// Applies the migrations of this backend that are not applied yet.
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        self.migrator().run(&self.write).await?;
+        self.backend.migrator().run(&self.write).await?;
         Ok(())
     }
 
@@ -185,6 +186,7 @@ impl Db {
             .await
             .unwrap_or_default();
         Ok(self
+            .backend
             .migrator()
             .iter()
             .filter(|m| m.migration_type.is_up_migration() && !applied.contains(&m.version))

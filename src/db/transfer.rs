@@ -121,7 +121,7 @@ fn backend_name(backend: Backend) -> &'static str {
 /// The newest migration this binary has for the database's backend: the schema version a file
 /// must have to be imported.
 pub fn latest_migration(db: &Db) -> i64 {
-    db.migrator().iter().filter(|m| m.migration_type.is_up_migration()).map(|m| m.version).max().unwrap_or(0)
+    db.backend.migrator().iter().filter(|m| m.migration_type.is_up_migration()).map(|m| m.version).max().unwrap_or(0)
 }
 
 /// The tables in the database, from its catalog, but sqlx's own and SQLite's internal ones.

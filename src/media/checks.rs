@@ -50,17 +50,35 @@ impl CheckQueue {
         }
     }
 
-    /// Waits for a core, or every core for an image of more than `LARGE_PIXELS` (`pixels`: what
-    /// its header claims, `images::claimed_pixels`), at most `MAX_WAIT`; answers 503 at once when
-    /// the queue is full.
+    /// A place in the queue, taken before the image's bytes are fetched so the queue bounds
+    /// them too; 503 at once when the queue is full.
+    pub fn admit(&self) -> Result<Admitted> {
+        let permit = self.admitted.clone().try_acquire_owned().map_err(|_| busy())?;
+        Ok(Admitted { queue: self.clone(), permit })
+    }
+
+    /// `admit`, then `Admitted::turn`, for bytes already in hand.
     pub async fn turn(&self, pixels: u64) -> Result<CheckTurn> {
-        let admitted = self.admitted.clone().try_acquire_owned().map_err(|_| busy())?;
-        let cores = if pixels > LARGE_PIXELS { self.cores } else { 1 };
-        let decoding = tokio::time::timeout(MAX_WAIT, self.decoding.clone().acquire_many_owned(cores))
+        self.admit()?.turn(pixels).await
+    }
+}
+
+/// A check admitted to the queue, waiting for its turn to decode.
+pub struct Admitted {
+    queue: CheckQueue,
+    permit: OwnedSemaphorePermit,
+}
+
+impl Admitted {
+    /// Waits for a core, or every core for an image of more than `LARGE_PIXELS` (`pixels`: what
+    /// its header claims, `images::claimed_pixels`), at most `MAX_WAIT`, else 503.
+    pub async fn turn(self, pixels: u64) -> Result<CheckTurn> {
+        let cores = if pixels > LARGE_PIXELS { self.queue.cores } else { 1 };
+        let decoding = tokio::time::timeout(MAX_WAIT, self.queue.decoding.clone().acquire_many_owned(cores))
             .await
             .map_err(|_| busy())?
             .map_err(|_| busy())?;
-        Ok(CheckTurn { _admitted: admitted, _decoding: decoding })
+        Ok(CheckTurn { _admitted: self.permit, _decoding: decoding })
     }
 }
 

@@ -93,6 +93,7 @@ pub async fn prepare(db: &Db, media: &MediaStore, owner_id: i64, urls: &[String]
 /// Fetches what the browser put into the bucket, checks it, stores the clean copy and removes
 /// the original (which still has its metadata).
 async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::CleanImage> {
+    let admitted = store.checks().admit()?;
     let original = match store.fetch_upload(id).await {
         Ok(Some(bytes)) => bytes,
         // A clean copy from an earlier claim whose transaction was rolled back: check it again.
@@ -104,7 +105,7 @@ async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::Cle
             return Err(e);
         }
     };
-    let turn = store.checks().turn(images::claimed_pixels(&original)).await?;
+    let turn = admitted.turn(images::claimed_pixels(&original)).await?;
     let image = match checks::clean(turn, original).await {
         Ok(image) => image,
         Err(e) => {

@@ -19,9 +19,6 @@ use sqlx::migrate::Migrator;
 
 use crate::common::{Backend, FreshDatabase, TestApp, client_for, json as read};
 
-static SQLITE_MIGRATOR: Migrator = sqlx::migrate!("./migrations/sqlite");
-static POSTGRES_MIGRATOR: Migrator = sqlx::migrate!("./migrations/postgres");
-
 /// What one migration brought, as the rows a database at its schema holds of it.
 struct Step {
     version: i64,
@@ -121,10 +118,11 @@ const STEPS: &[Step] = &[
 /// The cookie value of Ada's session in the rows above.
 const ADA_SESSION: &str = "ada-session-from-an-old-schema";
 
+/// The app's own migrations of a backend.
 fn migrator(backend: Backend) -> &'static Migrator {
     match backend {
-        Backend::Sqlite => &SQLITE_MIGRATOR,
-        Backend::Postgres => &POSTGRES_MIGRATOR,
+        Backend::Sqlite => murmur::db::Backend::Sqlite.migrator(),
+        Backend::Postgres => murmur::db::Backend::Postgres.migrator(),
     }
 }
 
