@@ -22,6 +22,14 @@ pub struct UserRow {
     pub invites_available: i64,
     /// year*100+month of the last stored invite top-up (see `invites::store::allowance_at`).
     pub invites_month: i64,
+    /// `member`, `moderator` or `admin`.
+    pub role: String,
+    /// Set while suspended (`i64::MAX`: until lifted); see `moderation`.
+    pub suspended_until: Option<Millis>,
+    /// Moderators took the member's invites away: no new codes until given back.
+    pub invites_taken: i64,
+    /// Who invited the member; None for the instance.
+    pub invited_by: Option<i64>,
 }
 
 /// The columns of `UserRow`, for `concat!` into static SQL (sqlx refuses unaudited dynamic SQL).
@@ -29,7 +37,8 @@ pub struct UserRow {
 macro_rules! user_columns {
     () => {
         "id, email, username, display_name, bio, website, profile_image_url, header_image_url, \
-         created_at, follower_count, following_count, invites_available, invites_month"
+         created_at, follower_count, following_count, invites_available, invites_month, role, suspended_until, \
+         invites_taken, invited_by"
     };
 }
 
@@ -50,6 +59,9 @@ pub struct User {
     pub invites_available: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
+    /// `member`, `moderator` or `admin`: only on the member's own record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
 }
 
 impl UserRow {
@@ -68,6 +80,7 @@ impl UserRow {
             following_count: self.following_count,
             invites_available: 0,
             email: None,
+            role: None,
         }
     }
 
@@ -75,8 +88,9 @@ impl UserRow {
     /// monthly top-ups not stored yet (a read shows them; making an invite stores them).
     pub fn own(self, now: Millis) -> User {
         let email = Some(self.email.clone());
+        let role = Some(self.role.clone());
         let invites = crate::invites::store::allowance_at(self.invites_available, self.invites_month, now);
-        User { email, invites_available: invites, ..self.public() }
+        User { email, role, invites_available: invites, ..self.public() }
     }
 }
 
