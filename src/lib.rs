@@ -23,6 +23,7 @@ pub mod openapi;
 pub mod posts;
 pub mod rate_limit;
 pub mod request_id;
+pub mod safety;
 pub mod secrets;
 pub mod security;
 pub mod seed;

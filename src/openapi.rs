@@ -13,7 +13,7 @@ use utoipa::OpenApi;
     components(schemas(crate::error::ErrorBody)),
     tags(
         (name = "accounts"), (name = "waitlist"), (name = "invites"), (name = "posts"), (name = "feeds"),
-        (name = "users"), (name = "follows"), (name = "notifications"), (name = "media"),
+        (name = "users"), (name = "follows"), (name = "notifications"), (name = "media"), (name = "safety"),
     )
 )]
 struct ApiDoc;

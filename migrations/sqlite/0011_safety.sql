@@ -10,6 +10,8 @@ CREATE TABLE blocks (
     PRIMARY KEY (blocker_id, blocked_id),
     CONSTRAINT blocks_no_self_check CHECK (blocker_id <> blocked_id)
 );
+-- Who blocked a member (For You leaves out their posts too).
+CREATE INDEX blocks_blocked_idx ON blocks (blocked_id, blocker_id);
 
 -- A mute hides the muted member's posts and notifications from the muter alone, until
 -- `expires_at` (NULL: until unmuted).

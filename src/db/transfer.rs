@@ -48,6 +48,10 @@ pub const TABLES: &[&str] = &[
     "for_you_rankings",
     "for_you_snapshots",
     "timeline_fanouts",
+    "blocks",
+    "mutes",
+    "reports",
+    "moderation_log",
 ];
 
 const FORMAT: &str = "murmur-db-export";

@@ -38,7 +38,7 @@
 //! the newest. Posts deleted since are left out of their page (the page is then shorter;
 //! nothing else moves). Returning to the top shows the newest ranking, at most a minute old.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use sqlx::AnyPool;
 
@@ -83,10 +83,11 @@ pub fn by_score(mut candidates: Vec<Candidate>, now: Millis) -> Vec<(i64, i64)> 
     candidates.iter().map(|c| (c.id, c.author_id)).collect()
 }
 
-/// What `viewer` sees of a ranking: their own posts left out, runs of one author limited, at
-/// most `SNAPSHOT_SIZE` posts.
-pub fn for_member(ranked: &[(i64, i64)], viewer: i64) -> Vec<i64> {
-    let others = ranked.iter().copied().filter(|(_, author)| *author != viewer).collect();
+/// What `viewer` sees of a ranking: their own posts and those of members hidden from them
+/// (`safety::store::hidden_authors`) left out, runs of one author limited, at most
+/// `SNAPSHOT_SIZE` posts.
+pub fn for_member(ranked: &[(i64, i64)], viewer: i64, hidden: &HashSet<i64>) -> Vec<i64> {
+    let others = ranked.iter().copied().filter(|(_, author)| *author != viewer && !hidden.contains(author)).collect();
     limit_runs(others, MAX_RUN, SNAPSHOT_SIZE)
 }
 
@@ -148,7 +149,8 @@ pub async fn ranked_page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now:
             ranked
         }
     };
-    let ids = for_member(&ranked, viewer);
+    let hidden = crate::safety::store::hidden_authors(&db.read, viewer, now).await?;
+    let ids = for_member(&ranked, viewer, &hidden);
     let start = (page.offset as usize).min(ids.len());
     let end = (start + page.limit as usize).min(ids.len());
     let wanted = &ids[start..end];
@@ -330,14 +332,21 @@ mod tests {
     fn a_member_sees_the_ranking_without_their_own_posts_and_runs_limited() {
         // Without member 8's post between them, member 7 would have three in a row.
         let ranked = [(1, 7), (2, 7), (3, 8), (4, 7), (5, 9)];
-        assert_eq!(for_member(&ranked, 8), [1, 2, 5, 4]);
-        assert_eq!(for_member(&ranked, 9), [1, 2, 3, 4]);
+        assert_eq!(for_member(&ranked, 8, &HashSet::new()), [1, 2, 5, 4]);
+        assert_eq!(for_member(&ranked, 9, &HashSet::new()), [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_member_does_not_see_the_posts_of_members_hidden_from_them() {
+        let ranked = [(1, 7), (2, 8), (3, 9), (4, 8)];
+        assert_eq!(for_member(&ranked, 9, &HashSet::from([8])), [1]);
+        assert_eq!(for_member(&ranked, 7, &HashSet::from([8, 9])), Vec::<i64>::new());
     }
 
     #[test]
     fn a_long_ranking_is_cut_at_the_snapshot_size() {
         let ranked: Vec<(i64, i64)> = (0..2000).map(|i| (i, i % 10)).collect();
-        assert_eq!(for_member(&ranked, 99).len(), SNAPSHOT_SIZE);
+        assert_eq!(for_member(&ranked, 99, &HashSet::new()).len(), SNAPSHOT_SIZE);
     }
 
     #[test]

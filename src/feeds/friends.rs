@@ -34,62 +34,95 @@ use sqlx::AnyPool;
 /// near the measured crossover between the two forms (docs/performance.md).
 const FEW_FOLLOWS: i64 = 50;
 
+use std::sync::LazyLock;
+
 use crate::api::Page;
+use crate::clock::Millis;
 use crate::db::Backend;
 use crate::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
+use crate::safety::{self, Scope};
 
 /// A page of the Friends feed: from the member's home timeline when it holds the page whole
 /// (nearly always), else from the fan-in read below.
-pub async fn read_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<Post>> {
-    match super::timeline::whole_page(pool, backend, viewer, page).await? {
+pub async fn read_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
+    match super::timeline::whole_page(pool, backend, viewer, page, now).await? {
         Some(posts) => Ok(posts),
-        None => fan_in_page(pool, backend, viewer, page).await,
+        None => fan_in_page(pool, backend, viewer, page, now).await,
     }
 }
 
 /// A page of the Friends feed read from posts and follows (see the module's comment); answers
 /// the same posts as the timeline where both hold the page.
-pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Vec<Post>> {
-    let selection = fan_in_selection(pool, backend, viewer, page).await?;
+pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
+    let selection = fan_in_selection(pool, backend, viewer, page, now).await?;
     hydrate::list(pool, backend, viewer, &selection).await
 }
 
-/// The fan-in read's selection (`$1` is the viewer).
-async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Selection> {
-    const POSTGRES: &str = "SELECT p.id, -p.id FROM ( \
-             SELECT following_id AS author FROM follows WHERE follower_id = $1 \
-             UNION ALL SELECT CAST($1 AS BIGINT) \
-         ) a \
-         CROSS JOIN LATERAL ( \
-             SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-             AND q.reply_to_id IS NULL ORDER BY q.id DESC LIMIT $2 + $3 \
-         ) latest \
-         JOIN posts p ON p.id = latest.id \
-         ORDER BY p.id DESC LIMIT $2 OFFSET $3";
-    const SQLITE: &str = "SELECT p.id, -p.id FROM posts p \
-         WHERE p.author_id IN (SELECT following_id FROM follows WHERE follower_id = $1 UNION ALL SELECT $1) \
-         AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
-         ORDER BY p.id DESC LIMIT $2 OFFSET $3";
-    const SQLITE_FEW: &str = "SELECT p.id, -p.id FROM ( \
-             SELECT following_id AS author FROM follows WHERE follower_id = $1 \
-             UNION ALL SELECT $1 \
-         ) a \
-         JOIN posts p ON p.id IN ( \
-             SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-             AND q.reply_to_id IS NULL ORDER BY q.id DESC LIMIT $2 + $3 \
-         ) \
-         ORDER BY p.id DESC LIMIT $2 OFFSET $3";
+/// The fan-in read's selection (`$1` is the viewer). Members the viewer does not see are left
+/// out of the followed members, and reposts of their posts where each member's posts are
+/// taken, so every form still fills its page.
+async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Selection> {
+    static POSTGRES: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT p.id, -p.id FROM ( \
+                 SELECT following_id AS author FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
+                 UNION ALL SELECT CAST($1 AS BIGINT) \
+             ) a \
+             CROSS JOIN LATERAL ( \
+                 SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
+                 AND q.reply_to_id IS NULL AND NOT {original_hidden} ORDER BY q.id DESC LIMIT $2 + $3 \
+             ) latest \
+             JOIN posts p ON p.id = latest.id \
+             ORDER BY p.id DESC LIMIT $2 OFFSET $3",
+            author_hidden = author_hidden(),
+            original_hidden = original_hidden("q")
+        )
+    });
+    static SQLITE: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT p.id, -p.id FROM posts p \
+             WHERE p.author_id IN ( \
+                 SELECT following_id FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
+                 UNION ALL SELECT $1) \
+             AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND NOT {original_hidden} \
+             ORDER BY p.id DESC LIMIT $2 OFFSET $3",
+            author_hidden = author_hidden(),
+            original_hidden = original_hidden("p")
+        )
+    });
+    static SQLITE_FEW: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT p.id, -p.id FROM ( \
+                 SELECT following_id AS author FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
+                 UNION ALL SELECT $1 \
+             ) a \
+             JOIN posts p ON p.id IN ( \
+                 SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
+                 AND q.reply_to_id IS NULL AND NOT {original_hidden} ORDER BY q.id DESC LIMIT $2 + $3 \
+             ) \
+             ORDER BY p.id DESC LIMIT $2 OFFSET $3",
+            author_hidden = author_hidden(),
+            original_hidden = original_hidden("q")
+        )
+    });
+    const FEEDS: Scope = Scope::Feeds { now: "$4" };
+    fn author_hidden() -> String {
+        safety::visibility::hidden(FEEDS, "$1", "following_id")
+    }
+    fn original_hidden(post: &str) -> String {
+        safety::visibility::original_hidden(FEEDS, "$1", post)
+    }
     let sql = match backend {
-        Backend::Postgres => POSTGRES,
+        Backend::Postgres => &POSTGRES,
         Backend::Sqlite => {
             let following: Option<i64> = sqlx::query_scalar("SELECT following_count FROM users WHERE id = $1")
                 .bind(viewer)
                 .fetch_optional(pool)
                 .await?;
-            if following.unwrap_or(0) < FEW_FOLLOWS { SQLITE_FEW } else { SQLITE }
+            if following.unwrap_or(0) < FEW_FOLLOWS { &SQLITE_FEW } else { &SQLITE }
         }
     };
-    Ok(Selection::new(sql, vec![page.limit, page.offset]))
+    Ok(Selection::new(sql.as_str(), vec![page.limit, page.offset, now]))
 }

@@ -11,8 +11,9 @@ use crate::accounts::session::Reading;
 use crate::error::{Error, Result};
 use crate::state::AppState;
 
-/// The member's `feed_version` (raised by every write of theirs: `changes`) and the newest
-/// post in their home timeline (raised by every post that reaches them).
+/// The member's `feed_version` (raised by every write of theirs: `changes`) plus the newest
+/// moderators' action (a post removed or a member suspended changes every member's pages), and
+/// the newest post in their home timeline (raised by every post that reaches them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FeedMarks {
     pub version: i64,
@@ -20,10 +21,14 @@ pub struct FeedMarks {
 }
 
 /// The marks as two columns of a statement that joins the member's `users` row as `u`, their
-/// id being the SQL expression `member`: a primary-key join and the timeline index's last
-/// entry on top of the statement's own row.
+/// id being the SQL expression `member`: a primary-key join and two indexes' last entries on
+/// top of the statement's own row. Both parts of `version` only grow, so their sum changes
+/// whenever either does.
 pub fn columns(member: &str) -> String {
-    format!("u.feed_version, (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = {member})")
+    format!(
+        "u.feed_version + (SELECT COALESCE(MAX(l.id), 0) FROM moderation_log l), \
+         (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = {member})"
+    )
 }
 
 /// The member reading their Friends feed, with their marks.

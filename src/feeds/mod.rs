@@ -47,7 +47,7 @@ async fn friends_feed(
     let body = match state.feed_cache.get(viewer, page, marks, now) {
         Some(kept) => kept,
         None => {
-            let posts = friends_page(&state, viewer, page).await?;
+            let posts = friends_page(&state, viewer, page, now).await?;
             let mut json = serde_json::to_vec(&posts).map_err(anyhow::Error::from)?;
             // Kept pages are weighed by their length: keep no spare capacity beside them.
             json.shrink_to_fit();
@@ -60,8 +60,8 @@ async fn friends_feed(
 }
 
 /// A page of `viewer`'s Friends feed as the API answers it.
-pub async fn friends_page(state: &AppState, viewer: i64, page: Page) -> Result<Vec<Post>> {
-    friends::read_page(&state.db.read, state.db.backend, viewer, page).await
+pub async fn friends_page(state: &AppState, viewer: i64, page: Page, now: crate::clock::Millis) -> Result<Vec<Post>> {
+    friends::read_page(&state.db.read, state.db.backend, viewer, page, now).await
 }
 
 /// For You: recent original posts of the whole network, ranked by engagement with time decay,

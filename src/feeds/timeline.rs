@@ -36,13 +36,17 @@
 //! commits before the other reads: the follow then sees the post (or its deletion), or the post
 //! (or deletion) the follow.
 
+use std::sync::LazyLock;
+
 use sqlx::{AnyConnection, AnyPool};
 
 use crate::api::Page;
+use crate::clock::Millis;
 use crate::db::{Backend, Db};
 use crate::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
+use crate::safety::{self, Scope};
 
 /// Rows a timeline keeps after a trim (Mastodon keeps 400 per home feed).
 pub const KEEP: i64 = 400;
@@ -237,25 +241,35 @@ async fn raise_floor(conn: &mut AnyConnection, member: i64, floor: i64) -> Resul
 
 /// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
 /// caller reads it with the fan-in query).
-pub async fn whole_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page) -> Result<Option<Vec<Post>>> {
-    let posts = hydrate::list(pool, backend, viewer, &selection(page)).await?;
+pub async fn whole_page(
+    pool: &AnyPool,
+    backend: Backend,
+    viewer: i64,
+    page: Page,
+    now: Millis,
+) -> Result<Option<Vec<Post>>> {
+    let posts = hydrate::list(pool, backend, viewer, &selection(page, now)).await?;
     Ok((posts.len() as i64 == page.limit).then_some(posts))
 }
 
 /// The Friends feed page as read from the timeline (`$1` is the viewer, the timeline's owner).
-/// Only a full page counts: a short one is the end of the feed or a page
-/// reaching below the floor, which the fan-in read answers (short pages are rare: the end of a
-/// feed). The offset is taken on the timeline's index alone, so a deep page joins only its own
-/// rows to posts. Taking the offset before the join relies on the timeline holding no row for
-/// a deleted post (see the module's comment on races); the `deleted_at` check is only a safety
-/// net, which would make that page short.
-fn selection(page: Page) -> Selection {
-    const SQL: &str = "SELECT t.post_id, -t.post_id FROM ( \
-             SELECT post_id FROM home_timeline WHERE member_id = $1 \
-             AND post_id >= (SELECT home_floor FROM users WHERE id = $1) \
-             ORDER BY post_id DESC LIMIT $2 OFFSET $3 \
-         ) t JOIN posts p ON p.id = t.post_id WHERE p.deleted_at IS NULL";
-    Selection::new(SQL, vec![page.limit, page.offset])
+/// Only a full page counts: a short one is the end of the feed or a page reaching below the
+/// floor, which the fan-in read answers (short pages are rare: the end of a feed). Posts the
+/// viewer does not see (blocks, mutes, suspensions: `safety::visibility`) are left out before
+/// the page is cut, so a page stays whole; the timeline holds at most `TRIM_ABOVE` rows, so
+/// a deep page's join stays bounded. The `deleted_at` check is a safety net: the timeline
+/// holds no row of a deleted post (see the module's comment on races).
+fn selection(page: Page, now: Millis) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT t.post_id, -t.post_id FROM home_timeline t JOIN posts p ON p.id = t.post_id \
+             WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
+             AND p.deleted_at IS NULL AND NOT {} \
+             ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
+            safety::visibility::post_hidden(Scope::Feeds { now: "$4" }, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now])
 }
 
 /// Rows a trim deletes in one transaction: like a fan-out chunk, a few milliseconds of the

@@ -56,6 +56,9 @@ pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now
         ],
     )
     .await?;
+    // Both members' rows are locked now, as a block takes them before it writes: a block made
+    // meanwhile is seen here, and one made later removes this follow.
+    crate::safety::ensure_can_interact(conn, follower, following).await?;
     timeline::followed(conn, follower, following).await?;
     Ok(Followed::New)
 }

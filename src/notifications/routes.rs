@@ -77,7 +77,7 @@ async fn list(
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<Notification>>> {
     let page = Page::parse(&PageParams { limit: params.limit, offset: params.offset }, DEFAULT_LIMIT, MAX_LIMIT)?;
-    let rows = store::list(&state.db.read, current.id, page.limit, page.offset).await?;
+    let rows = store::list(&state.db.read, current.id, page.limit, page.offset, state.clock.now()).await?;
     Ok(Json(
         rows.into_iter()
             .map(|row| Notification {
@@ -126,5 +126,5 @@ async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> R
 #[utoipa::path(get, path = "/api/notifications/unread-count", tag = "notifications",
     responses((status = 200, body = UnreadCount), (status = 401, body = ErrorBody)))]
 async fn unread_count(State(state): State<AppState>, current: CurrentUser) -> Result<Json<UnreadCount>> {
-    Ok(Json(UnreadCount { count: store::unread_count(&state.db.read, current.id).await? }))
+    Ok(Json(UnreadCount { count: store::unread_count(&state.db.read, current.id, state.clock.now()).await? }))
 }

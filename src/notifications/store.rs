@@ -2,6 +2,7 @@
 //! like, …), so a notification exists exactly when its cause does.
 
 use sqlx::{AnyConnection, AnyPool};
+use std::sync::LazyLock;
 
 use crate::clock::Millis;
 use crate::error::Result;
@@ -33,7 +34,7 @@ pub const NO_POST: i64 = 0;
 
 /// Tells `recipient` that `actor` did `kind` (about `post_id`), once: a second identical
 /// notification is silently not made (`notifications_once_key`), and nobody is told about
-/// their own actions.
+/// their own actions or of a member blocked either way.
 pub async fn notify(
     conn: &mut AnyConnection,
     recipient: i64,
@@ -45,17 +46,22 @@ pub async fn notify(
     if recipient == actor {
         return Ok(());
     }
-    sqlx::query(
-        "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-    )
-    .bind(recipient)
-    .bind(actor)
-    .bind(kind.as_str())
-    .bind(post_id)
-    .bind(now)
-    .execute(conn)
-    .await?;
+    // Members who blocked each other hear nothing of each other (a mention, say).
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
+             SELECT $1, $2, $3, $4, $5 WHERE NOT {} ON CONFLICT DO NOTHING",
+            crate::safety::visibility::blocked_between("$1", "$2")
+        )
+    });
+    sqlx::query(SQL.as_str())
+        .bind(recipient)
+        .bind(actor)
+        .bind(kind.as_str())
+        .bind(post_id)
+        .bind(now)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
@@ -100,22 +106,37 @@ pub struct NotificationRow {
     pub post_content: Option<String>,
 }
 
-/// The member's newest notifications, in one query (index `notifications_recipient_idx`).
-pub async fn list(pool: &AnyPool, recipient: i64, limit: i64, offset: i64) -> Result<Vec<NotificationRow>> {
-    Ok(sqlx::query_as(
-        "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
-                u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
-                u.profile_image_url AS actor_profile_image_url, p.content AS post_content \
-         FROM notifications n \
-         JOIN users u ON u.id = n.actor_id \
-         LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
-         WHERE n.recipient_id = $1 ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+/// Notifications from members hidden from the recipient (blocked either way, muted, suspended:
+/// `safety::visibility`) are not shown or counted; moderators' notices always are. `$1` is the
+/// recipient, `now` the time's placeholder.
+fn shown(now: &'static str) -> String {
+    format!(
+        "(n.type = 'removed' OR NOT {})",
+        crate::safety::visibility::hidden(crate::safety::Scope::Feeds { now }, "$1", "n.actor_id")
     )
-    .bind(recipient)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(pool)
-    .await?)
+}
+
+/// The member's newest notifications, in one query (index `notifications_recipient_idx`).
+pub async fn list(
+    pool: &AnyPool,
+    recipient: i64,
+    limit: i64,
+    offset: i64,
+    now: Millis,
+) -> Result<Vec<NotificationRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
+                    u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
+                    u.profile_image_url AS actor_profile_image_url, p.content AS post_content \
+             FROM notifications n \
+             JOIN users u ON u.id = n.actor_id \
+             LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
+             WHERE n.recipient_id = $1 AND {} ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+            shown("$4")
+        )
+    });
+    Ok(sqlx::query_as(SQL.as_str()).bind(recipient).bind(limit).bind(offset).bind(now).fetch_all(pool).await?)
 }
 
 /// Marks one of the member's notifications read; false when it is not theirs or unknown.
@@ -139,12 +160,14 @@ pub async fn mark_all_read(write: &AnyPool, recipient: i64, now: Millis) -> Resu
     Ok(())
 }
 
-/// Unread notifications (index `notifications_unread_idx`).
-pub async fn unread_count(pool: &AnyPool, recipient: i64) -> Result<i64> {
-    Ok(sqlx::query_scalar(
-        "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications WHERE recipient_id = $1 AND read_at IS NULL",
-    )
-    .bind(recipient)
-    .fetch_one(pool)
-    .await?)
+/// Unread notifications that `list` shows (index `notifications_unread_idx`).
+pub async fn unread_count(pool: &AnyPool, recipient: i64, now: Millis) -> Result<i64> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications n \
+             WHERE n.recipient_id = $1 AND n.read_at IS NULL AND {}",
+            shown("$2")
+        )
+    });
+    Ok(sqlx::query_scalar(SQL.as_str()).bind(recipient).bind(now).fetch_one(pool).await?)
 }

@@ -27,6 +27,7 @@ use crate::clock::to_rfc3339;
 use crate::db::Backend;
 use crate::error::Result;
 use crate::post_columns;
+use crate::safety::Scope;
 
 /// Which posts a list shows: SQL selecting `id` and `ord` (the page's order, ascending) that
 /// uses `$2, $3, …` for `values` (`$1` is the viewer, available to it too).
@@ -105,17 +106,21 @@ fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
-         author_profile_image_url",
+         author_profile_image_url, removed_at, hidden",
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text", "kind, post_id, ord, a");
+    let hidden = format!(
+        "CASE WHEN {} THEN 1 ELSE 0 END",
+        crate::safety::visibility::hidden(Scope::Anywhere, "$1", "p.author_id")
+    );
     format!(
         concat!(
             "WITH page (id, ord) AS ({selection}), \
              selected AS ( \
                  SELECT page.ord AS ord, ",
             post_columns!(),
-            " FROM page \
+            ", p.removed_at, {hidden} AS hidden FROM page \
                  JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id \
              ), \
              cards AS ( \
@@ -123,7 +128,7 @@ fn statement(backend: Backend, selection: &str) -> String {
                  UNION ALL \
                  SELECT CAST(NULL AS BIGINT), ",
             post_columns!(),
-            " FROM posts p \
+            ", p.removed_at, {hidden} FROM posts p \
                  JOIN users u ON u.id = p.author_id \
                  WHERE p.id IN (SELECT repost_of_id FROM selected) \
                  AND p.id NOT IN (SELECT id FROM selected) \
@@ -143,6 +148,7 @@ fn statement(backend: Backend, selection: &str) -> String {
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
         selection = selection,
+        hidden = hidden,
         cards = cards,
         parts = parts,
         IMAGE = IMAGE,
@@ -171,6 +177,8 @@ struct Card(
     String,
     String,
     Option<String>,
+    Option<i64>,
+    i64,
 );
 
 impl Card {
@@ -191,6 +199,8 @@ impl Card {
             author_username,
             author_display_name,
             author_profile_image_url,
+            removed_at,
+            hidden,
         ) = self;
         (
             ord,
@@ -209,6 +219,8 @@ impl Card {
                 author_username,
                 author_display_name,
                 author_profile_image_url,
+                removed_at,
+                hidden: hidden != 0,
             },
         )
     }
@@ -291,6 +303,18 @@ impl Parts {
     }
 
     fn build(&self, row: &PostRow) -> Post {
+        let post = self.build_whole(row);
+        let removed = row.removed_at.is_some();
+        if row.hidden {
+            return Post { is_unavailable: true, ..unseen(post) };
+        }
+        if removed && row.author_id != self.viewer {
+            return Post { is_deleted: true, ..unseen(post) };
+        }
+        Post { is_removed: removed, is_deleted: row.deleted_at.is_some() && !removed, ..post }
+    }
+
+    fn build_whole(&self, row: &PostRow) -> Post {
         let options = self.options.get(&row.id).cloned().unwrap_or_default();
         let mut poll_votes: BTreeMap<String, Vec<i64>> = options.iter().map(|o| (o.clone(), Vec::new())).collect();
         let mut my_vote = None;
@@ -326,6 +350,22 @@ impl Parts {
             is_liked: self.liked.contains(&row.id),
             is_reposted: self.reposted.contains(&row.id),
             is_deleted: row.deleted_at.is_some(),
+            is_unavailable: false,
+            is_removed: false,
         }
+    }
+}
+
+/// `post` without anything the viewer may not see: its text, images, poll and author.
+fn unseen(post: Post) -> Post {
+    Post {
+        content: String::new(),
+        author: Author { id: 0, username: String::new(), display_name: String::new(), profile_image_url: None },
+        image_urls: Vec::new(),
+        poll_options: Vec::new(),
+        poll_votes: BTreeMap::new(),
+        poll_expires_at: None,
+        my_vote: None,
+        ..post
     }
 }

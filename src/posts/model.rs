@@ -36,6 +36,11 @@ pub struct PostRow {
     pub author_username: String,
     pub author_display_name: String,
     pub author_profile_image_url: Option<String>,
+    /// Set when moderators removed it (`deleted_at` is set too).
+    pub removed_at: Option<Millis>,
+    /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
+    /// (`safety::visibility`).
+    pub hidden: bool,
 }
 
 /// Who wrote a post (or acted, in a notification).
@@ -82,6 +87,12 @@ pub struct Post {
     pub like_count: i64,
     pub is_liked: bool,
     pub is_reposted: bool,
-    /// True for a deleted post (its content is gone; replies still point at it).
+    /// True for a deleted post (its content is gone; replies still point at it), and for a
+    /// post moderators removed, except to its author.
     pub is_deleted: bool,
+    /// The caller may not see this post (its author and the caller are blocked either way, or
+    /// the author is suspended): no content, no author; shown as "Post unavailable".
+    pub is_unavailable: bool,
+    /// Moderators removed this post: only its author gets it so, with its content.
+    pub is_removed: bool,
 }

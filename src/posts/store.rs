@@ -16,7 +16,7 @@ use crate::api::Page;
 use crate::clock::Millis;
 use crate::db::Backend;
 use crate::db::sql::{in_list, padded_values};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::notifications::{self, Kind};
 
 /// What the write paths need to know about a post.
@@ -162,7 +162,8 @@ pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id
 /// `member` likes post `id` (a repost: its original), with the post's counter and its author's
 /// notification; liking twice changes nothing. Answers the id of the post liked, or None when
 /// there is no live post, also when it was deleted while this ran (the caller must then not
-/// commit). The caller holds the member's row lock (`feeds::changes::member_changed`).
+/// commit); refused when the member and the post's author blocked each other. The caller holds
+/// the member's row lock (`feeds::changes::member_changed`), so a block made meanwhile is seen.
 pub async fn like(
     conn: &mut AnyConnection,
     backend: Backend,
@@ -181,27 +182,34 @@ pub async fn like(
         static LIKE: LazyLock<String> = LazyLock::new(|| {
             format!(
                 "WITH target AS ({LIVE_ORIGINAL}), \
+                 allowed AS (SELECT id FROM target WHERE NOT {blocked}), \
                  liked AS (INSERT INTO likes (user_id, post_id, created_at) \
-                     SELECT $2, id, $3 FROM target ON CONFLICT DO NOTHING RETURNING post_id), \
+                     SELECT $2, id, $3 FROM allowed ON CONFLICT DO NOTHING RETURNING post_id), \
                  counted AS (UPDATE posts SET like_count = like_count + 1 \
                      WHERE id = (SELECT post_id FROM liked) AND deleted_at IS NULL RETURNING id, author_id), \
                  notified AS (INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
                      SELECT author_id, $2, $4, id, $3 FROM counted WHERE author_id <> $2 ON CONFLICT DO NOTHING) \
-                 SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted) FROM target"
+                 SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted), \
+                 (SELECT COUNT(*) FROM allowed) FROM target",
+                blocked = crate::safety::visibility::blocked_between("target.author_id", "$2")
             )
         });
-        let done: Option<(i64, i64, i64)> = sqlx::query_as(LIKE.as_str())
+        let done: Option<(i64, i64, i64, i64)> = sqlx::query_as(LIKE.as_str())
             .bind(id)
             .bind(member)
             .bind(now)
             .bind(Kind::Like.as_str())
             .fetch_optional(conn)
             .await?;
-        return Ok(done.and_then(|(post, liked, counted)| (liked == counted).then_some(post)));
+        if done.is_some_and(|(_, _, _, allowed)| allowed == 0) {
+            return Err(Error::forbidden(crate::safety::visibility::CANNOT_INTERACT));
+        }
+        return Ok(done.and_then(|(post, liked, counted, _)| (liked == counted).then_some(post)));
     }
     let Some(post) = live_original(&mut *conn, id).await? else {
         return Ok(None);
     };
+    crate::safety::ensure_can_interact(conn, member, post.author_id).await?;
     let done =
         sqlx::query("INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
             .bind(member)

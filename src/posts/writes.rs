@@ -1,6 +1,6 @@
 //! The writes of posts: posting, replying, reposting, undoing a repost, deleting, liking and
 //! voting, each one transaction with its counters, media claims and notifications, and the
-//! feed's rule (`feeds::changes`) taken first. The routes parse the request and answer; the
+//! feed's rule (`feeds::changes`) taken first, then the block rule (`safety::ensure_can_interact`). The routes parse the request and answer; the
 //! transactions are here.
 
 use sqlx::pool::PoolConnection;
@@ -16,6 +16,7 @@ use crate::feeds::timeline::FanOutQueue;
 use crate::media::{self, MediaStore};
 use crate::notifications::{self, Kind};
 use crate::rate_limit::{self, Limit};
+use crate::safety;
 
 /// Generous per-member limits: a person never meets them, a script soon does.
 const POSTS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
@@ -75,6 +76,9 @@ impl PostWrites<'_> {
         };
         // A reply changes the count of a post that may be on the author's own Friends page.
         let changing = changes::member_changed(&mut tx, author).await?;
+        if let Some(parent) = &parent {
+            safety::ensure_can_interact(&mut tx, author, parent.author_id).await?;
+        }
         let media_ids = media::claim(self.media, &mut tx, author, &draft.image_urls, now).await?;
         let content = draft.content.as_str();
         let new = NewPost {
@@ -120,6 +124,7 @@ impl PostWrites<'_> {
         let original =
             store::live_original(&mut tx, target).await?.ok_or_else(|| Error::not_found("Post not found"))?;
         let changing = changes::member_changed(&mut tx, member).await?;
+        safety::ensure_can_interact(&mut tx, member, original.author_id).await?;
         let id = store::insert_repost(&mut tx, member, original.id, now)
             .await?
             .ok_or_else(|| Error::conflict("Already reposted"))?;
@@ -215,6 +220,7 @@ impl PostWrites<'_> {
         if !store::lock_live(&mut tx, post.id).await? {
             return Err(Error::not_found("Post not found"));
         }
+        safety::ensure_can_interact(&mut tx, member, post.author_id).await?;
         let expires_at = post.poll_expires_at.ok_or_else(|| Error::bad_request("This post has no poll"))?;
         if now >= expires_at {
             return Err(Error::bad_request("This poll has ended"));

@@ -6,4 +6,5 @@ pub mod routes;
 pub mod store;
 pub mod visibility;
 
+pub use routes::router;
 pub use visibility::{Scope, ensure_can_interact};

@@ -27,9 +27,8 @@ pub enum Scope {
 /// expression: a column or a parameter such as `$1`).
 pub fn hidden(scope: Scope, viewer: &str, author: &str) -> String {
     let mut sql = format!(
-        "(EXISTS (SELECT 1 FROM blocks hb WHERE hb.blocker_id = {viewer} AND hb.blocked_id = {author}) \
-         OR EXISTS (SELECT 1 FROM blocks hb WHERE hb.blocker_id = {author} AND hb.blocked_id = {viewer}) \
-         OR EXISTS (SELECT 1 FROM users hs WHERE hs.id = {author} AND hs.suspended_until IS NOT NULL)"
+        "({} OR EXISTS (SELECT 1 FROM users hs WHERE hs.id = {author} AND hs.suspended_until IS NOT NULL)",
+        blocked_between(viewer, author)
     );
     if let Scope::Feeds { now } = scope {
         sql.push_str(&format!(
@@ -44,11 +43,24 @@ pub fn hidden(scope: Scope, viewer: &str, author: &str) -> String {
 /// SQL true when the post `post` (an alias of `posts`) is hidden from `viewer` in `scope`: its
 /// author is, or, for a repost, the original's author is.
 pub fn post_hidden(scope: Scope, viewer: &str, post: &str) -> String {
-    let author = hidden(scope, viewer, &format!("{post}.author_id"));
-    let original = hidden(scope, viewer, "ho.author_id");
+    format!("({} OR {})", hidden(scope, viewer, &format!("{post}.author_id")), original_hidden(scope, viewer, post))
+}
+
+/// SQL true when `post` is a repost whose original's author is hidden from `viewer`: for lists
+/// that already left out hidden authors (so a muted member's posts are never walked one by one).
+pub fn original_hidden(scope: Scope, viewer: &str, post: &str) -> String {
     format!(
-        "({author} OR ({post}.repost_of_id IS NOT NULL AND EXISTS ( \
-             SELECT 1 FROM posts ho WHERE ho.id = {post}.repost_of_id AND {original})))"
+        "({post}.repost_of_id IS NOT NULL AND EXISTS ( \
+             SELECT 1 FROM posts ho WHERE ho.id = {post}.repost_of_id AND {}))",
+        hidden(scope, viewer, "ho.author_id")
+    )
+}
+
+/// SQL true when either of the members `a` and `b` (SQL expressions) blocked the other.
+pub fn blocked_between(a: &str, b: &str) -> String {
+    format!(
+        "(EXISTS (SELECT 1 FROM blocks hb WHERE hb.blocker_id = {a} AND hb.blocked_id = {b}) \
+         OR EXISTS (SELECT 1 FROM blocks hb WHERE hb.blocker_id = {b} AND hb.blocked_id = {a}))"
     )
 }
 

@@ -5,7 +5,7 @@
 //! the router always prefers over `/api/users/{username}`.
 
 use axum::extract::State;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -14,8 +14,10 @@ use super::model::{ProfileEdit, User, UserRow};
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
+use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
 use crate::posts::{Post, hydrate};
+use crate::safety;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -95,7 +97,7 @@ async fn search(
 ) -> Result<Json<Vec<User>>> {
     let term = super::model::search_term(params.q.as_deref())?;
     let limit = Page::parse(&PageParams { limit: params.limit, offset: None }, SEARCH_DEFAULT, MAX_PAGE)?.limit;
-    let rows = store::search(&state.db.read, term, limit).await?;
+    let rows = store::search(&state.db.read, current.id, term, limit).await?;
     Ok(Json(rows.into_iter().map(|row| view(row, current.id, state.clock.now())).collect()))
 }
 
@@ -113,20 +115,60 @@ async fn update_profile(
     Ok(Json(row.own(state.clock.now())))
 }
 
-/// A member's profile. Only the member themself sees their e-mail and invite allowance.
+/// A member's profile: the member as the API shows them, who invited them, and how the caller
+/// and they stand (blocks and the caller's mute).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Profile {
+    #[serde(flatten)]
+    pub user: User,
+    /// The username of the member who invited them; null when the instance did.
+    pub invited_by: Option<String>,
+    /// The caller blocked this member.
+    pub is_blocking: bool,
+    /// This member blocked the caller: the caller sees none of their posts.
+    pub is_blocked_by: bool,
+    /// The caller muted this member (until `mutedUntil`, or until unmuted when that is null).
+    pub is_muting: bool,
+    pub muted_until: Option<String>,
+    /// Suspended by moderators (only moderators and the member are shown such a profile).
+    pub is_suspended: bool,
+    /// When the suspension ends; null when not suspended or until lifted.
+    pub suspended_until: Option<String>,
+}
+
+/// A member's profile. Only the member themself sees their e-mail and invite allowance. A
+/// suspended member's profile is shown to moderators only.
 #[utoipa::path(get, path = "/api/users/{username}", tag = "users", params(("username" = String, Path, description = "Username")),
-    responses((status = 200, body = User), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Profile), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn profile(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(username): Path<String>,
-) -> Result<Json<User>> {
+) -> Result<Json<Profile>> {
+    let now = state.clock.now();
     let row = find(&state, &username).await?;
-    if row.id == current.id {
-        return Ok(Json(row.own(state.clock.now())));
+    let suspended_until = row.suspended_until;
+    if suspended_until.is_some() && row.id != current.id && !store::is_moderator(&state.db.read, current.id).await? {
+        return Err(Error::not_found("This account is suspended"));
     }
-    Ok(Json(row.public()))
+    let invited_by = match row.invited_by {
+        Some(inviter) => store::find_by_id(&state.db.read, inviter).await?.map(|inviter| inviter.username),
+        None => None,
+    };
+    let standing = safety::store::standing(&state.db.read, current.id, row.id, now).await?;
+    let user = view(row, current.id, now);
+    Ok(Json(Profile {
+        user,
+        invited_by,
+        is_blocking: standing.blocking,
+        is_blocked_by: standing.blocked_by,
+        is_muting: standing.muting.is_some(),
+        muted_until: standing.muting.flatten().map(to_rfc3339),
+        is_suspended: suspended_until.is_some(),
+        suspended_until: suspended_until.filter(|until| *until != i64::MAX).map(to_rfc3339),
+    }))
 }
 
 /// A member's posts and reposts, newest first: the profile's Posts tab (replies are under
@@ -183,6 +225,11 @@ async fn tab(
 ) -> Result<Json<Vec<Post>>> {
     let page = Page::parse(params, 20, MAX_PAGE)?;
     let member = find(state, username).await?;
+    // A member hidden from the viewer (blocked either way, or suspended) shows no posts; asked
+    // once here rather than of each of their posts.
+    if member.id != viewer && safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
+        return Ok(Json(Vec::new()));
+    }
     let selection = select(member.id, page);
     Ok(Json(hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?))
 }

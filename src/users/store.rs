@@ -10,6 +10,7 @@ use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::feeds::changes::FEED_CHANGED;
 use crate::posts::hydrate::Selection;
+use crate::safety::{Scope, visibility};
 use crate::user_columns;
 
 pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
@@ -63,6 +64,13 @@ pub async fn set_header_image(conn: &mut AnyConnection, member: i64, path: &str)
     Ok(())
 }
 
+/// Whether the member is a moderator or an admin.
+pub async fn is_moderator(pool: &AnyPool, id: i64) -> Result<bool> {
+    let role: Option<String> =
+        sqlx::query_scalar("SELECT role FROM users WHERE id = $1").bind(id).fetch_optional(pool).await?;
+    Ok(role.is_some_and(|role| role == "moderator" || role == "admin"))
+}
+
 /// A member's own view (with e-mail), with this month's invites counted (nothing is written);
 /// `Unauthorized` when the member is gone (a session that outlived its member).
 pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
@@ -71,12 +79,18 @@ pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
 }
 
 /// A member's live posts and reposts without their replies, newest first (the partial index
-/// `posts_author_live_idx`).
+/// `posts_author_live_idx`), without reposts of members hidden from the viewer (`$1`). The
+/// route answers nothing at all when the member is hidden from the viewer.
 pub fn posts_of(author: i64, page: Page) -> Selection {
-    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
-         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
-         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
-    Selection::new(SQL, vec![author, page.limit, page.offset])
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT p.id, -p.id FROM posts p \
+             WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND NOT {} \
+             ORDER BY p.id DESC LIMIT $3 OFFSET $4",
+            visibility::original_hidden(Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![author, page.limit, page.offset])
 }
 
 /// A member's live replies, newest first (the partial index `posts_author_replies_idx`).
@@ -98,44 +112,64 @@ pub fn media_of(author: i64, page: Page) -> Selection {
     Selection::new(SQL, vec![author, page.limit, page.offset])
 }
 
-/// The live posts a member liked, newest like first (index `likes_user_created_idx`).
+/// The live posts a member liked that the viewer (`$1`) may see, newest like first (index
+/// `likes_user_created_idx`).
 pub fn liked_by(member: i64, page: Page) -> Selection {
     // Numbered after the page is cut, so the window sorts a page, not every like.
-    const SQL: &str = "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
-             SELECT l.post_id, l.created_at FROM likes l JOIN posts p ON p.id = l.post_id \
-             WHERE l.user_id = $2 AND p.deleted_at IS NULL \
-             ORDER BY l.created_at DESC, l.post_id DESC LIMIT $3 OFFSET $4 \
-         ) liked";
-    Selection::new(SQL, vec![member, page.limit, page.offset])
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
+                 SELECT l.post_id, l.created_at FROM likes l JOIN posts p ON p.id = l.post_id \
+                 WHERE l.user_id = $2 AND p.deleted_at IS NULL AND NOT {} \
+                 ORDER BY l.created_at DESC, l.post_id DESC LIMIT $3 OFFSET $4 \
+             ) liked",
+            visibility::post_hidden(Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![member, page.limit, page.offset])
 }
 
-/// Members to suggest to `viewer`: not the viewer, not already followed; friends of friends
-/// first (by how many of the viewer's follows follow them), then the most followed.
+/// Members to suggest to `viewer`: not the viewer, not already followed, not hidden from them
+/// (`safety::visibility`); friends of friends first (by how many of the viewer's follows follow them), then the most followed.
 ///
 /// Two bounded queries instead of ranking every member: the friends-of-friends walk touches
 /// only the follows of the viewer's follows (`follows` primary key), and the most-followed
 /// query walks `users_follower_count_idx` from the top and stops after `limit` matches.
 pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<UserRow>> {
-    const FRIENDS_OF_FRIENDS: &str = "\
-        SELECT f2.following_id FROM follows f1 JOIN follows f2 ON f2.follower_id = f1.following_id \
-        WHERE f1.follower_id = $1 AND f2.following_id <> $1 \
-          AND NOT EXISTS (SELECT 1 FROM follows f3 WHERE f3.follower_id = $1 AND f3.following_id = f2.following_id) \
-        GROUP BY f2.following_id ORDER BY COUNT(*) DESC, f2.following_id LIMIT $2";
-    let fof: Vec<i64> = sqlx::query_scalar(FRIENDS_OF_FRIENDS).bind(viewer).bind(limit).fetch_all(pool).await?;
+    // Hidden members are left out per candidate (`HAVING`), not per follow walked.
+    static FRIENDS_OF_FRIENDS: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT f2.following_id FROM follows f1 JOIN follows f2 ON f2.follower_id = f1.following_id \
+             WHERE f1.follower_id = $1 AND f2.following_id <> $1 \
+               AND NOT EXISTS (SELECT 1 FROM follows f3 WHERE f3.follower_id = $1 AND f3.following_id = f2.following_id) \
+             GROUP BY f2.following_id HAVING NOT {} ORDER BY COUNT(*) DESC, f2.following_id LIMIT $2",
+            visibility::hidden(Scope::Anywhere, "$1", "f2.following_id")
+        )
+    });
+    let fof: Vec<i64> =
+        sqlx::query_scalar(FRIENDS_OF_FRIENDS.as_str()).bind(viewer).bind(limit).fetch_all(pool).await?;
     let mut found = by_ids(pool, &fof).await?;
     found.sort_by_key(|u| fof.iter().position(|id| *id == u.id));
     let wanted = limit - found.len() as i64;
     if wanted > 0 {
-        const MOST_FOLLOWED: &str = concat!(
-            "SELECT ",
-            user_columns!(),
-            " FROM users u WHERE u.id <> $1 \
-             AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.following_id = u.id) \
-             ORDER BY u.follower_count DESC, u.id LIMIT $2"
-        );
+        static MOST_FOLLOWED: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                concat!(
+                    "SELECT ",
+                    user_columns!(),
+                    " FROM users u WHERE u.id <> $1 \
+                     AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.following_id = u.id) \
+                     AND NOT {} ORDER BY u.follower_count DESC, u.id LIMIT $2"
+                ),
+                visibility::hidden(Scope::Anywhere, "$1", "u.id")
+            )
+        });
         // Ask for the friends of friends' number more, as they may come again here.
-        let more: Vec<UserRow> =
-            sqlx::query_as(MOST_FOLLOWED).bind(viewer).bind(wanted + found.len() as i64).fetch_all(pool).await?;
+        let more: Vec<UserRow> = sqlx::query_as(MOST_FOLLOWED.as_str())
+            .bind(viewer)
+            .bind(wanted + found.len() as i64)
+            .fetch_all(pool)
+            .await?;
         for user in more {
             if (found.len() as i64) < limit && !found.iter().any(|f| f.id == user.id) {
                 found.push(user);
@@ -169,34 +203,41 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
 /// matches come from the username key and `users_display_name_lower_idx`). Ranking every match
 /// in one `ORDER BY CASE …` sorted all of them, slow for a common term (docs/performance.md).
 /// A term matching few walks the index to its end (one pass over the members, no sort).
-pub async fn search(pool: &AnyPool, term: &str, limit: i64) -> Result<Vec<UserRow>> {
-    const SQL: &str = concat!(
-        "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ",
-        user_columns!(),
-        " FROM users \
-             WHERE username = $2 OR lower(display_name) = $2 \
-             ORDER BY follower_count DESC, id LIMIT $4) exact \
-         UNION ALL SELECT * FROM (SELECT CAST(1 AS BIGINT), ",
-        user_columns!(),
-        " FROM users \
-             WHERE lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\' \
-             ORDER BY follower_count DESC, id LIMIT $4) prefix \
-         UNION ALL SELECT * FROM (SELECT CAST(2 AS BIGINT), ",
-        user_columns!(),
-        " FROM users \
-             WHERE lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\' \
-             ORDER BY follower_count DESC, id LIMIT $5) anywhere"
-    );
+pub async fn search(pool: &AnyPool, viewer: i64, term: &str, limit: i64) -> Result<Vec<UserRow>> {
+    // `$6` is the viewer: members hidden from them (`safety::visibility`) are not found.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ",
+                user_columns!(),
+                " FROM users \
+                     WHERE (username = $2 OR lower(display_name) = $2) AND NOT {hidden} \
+                     ORDER BY follower_count DESC, id LIMIT $4) exact \
+                 UNION ALL SELECT * FROM (SELECT CAST(1 AS BIGINT), ",
+                user_columns!(),
+                " FROM users \
+                     WHERE (lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\') \
+                     AND NOT {hidden} ORDER BY follower_count DESC, id LIMIT $4) prefix \
+                 UNION ALL SELECT * FROM (SELECT CAST(2 AS BIGINT), ",
+                user_columns!(),
+                " FROM users \
+                     WHERE (lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\') \
+                     AND NOT {hidden} ORDER BY follower_count DESC, id LIMIT $5) anywhere"
+            ),
+            hidden = visibility::hidden(Scope::Anywhere, "$6", "users.id")
+        )
+    });
     let lowered = term.to_lowercase();
     let escaped = escape_like(&lowered);
     // Each group's first `limit` could repeat the earlier groups' matches (at most `limit` of
     // each): asking one group for that many more still leaves `limit` new ones.
-    let rows: Vec<Tiered> = sqlx::query_as(SQL)
+    let rows: Vec<Tiered> = sqlx::query_as(SQL.as_str())
         .bind(format!("%{escaped}%"))
         .bind(&lowered)
         .bind(format!("{escaped}%"))
         .bind(limit)
         .bind(3 * limit)
+        .bind(viewer)
         .fetch_all(pool)
         .await?;
     Ok(best_first(rows, limit as usize))

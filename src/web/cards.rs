@@ -87,7 +87,9 @@ fn card(out: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool
     // A repost shows the original (`post.repostOf ?? post`).
     let post = shown.repost_of.as_deref().unwrap_or(shown);
     let avatar_ok = post.author.profile_image_url.as_deref().is_none_or(is_upload);
-    if !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
+    // Placeholders (unavailable, removed, deleted) are the app's to draw; Friends has none.
+    let placeholder = post.is_unavailable || post.is_removed || post.is_deleted;
+    if placeholder || !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
         return false;
     }
     let _ = write!(

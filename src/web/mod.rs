@@ -133,7 +133,7 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
             };
             let feed = if is_home {
                 let first = Page { limit: crate::feeds::PAGE_SIZE, offset: 0 };
-                match crate::feeds::friends_page(state, current.id, first).await {
+                match crate::feeds::friends_page(state, current.id, first, state.clock.now()).await {
                     Ok(feed) => Some(feed),
                     Err(error) => {
                         tracing::warn!(?error, "the document goes without Home's first page");

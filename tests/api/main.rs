@@ -23,6 +23,7 @@ mod posts;
 mod processes;
 mod proxy;
 mod reliability;
+mod safety;
 mod schema_history;
 mod seed;
 mod timeline;

@@ -113,6 +113,23 @@ const STEPS: &[Step] = &[
     // PostgreSQL only: a storage setting.
     Step { version: 9, rows: &[], until: None, drops: &[] },
     Step { version: 10, rows: &["UPDATE posts SET image_count = 1 WHERE id = 1"], until: None, drops: &[] },
+    // Ada, the first member, is admin; Cyd was invited by Ada (both backfilled). Cyd blocked
+    // Bob, Bob muted Cyd, Cyd reported Bob's poll and Ada dismissed it.
+    Step {
+        version: 11,
+        rows: &[
+            "UPDATE users SET role = 'admin' WHERE id = 1",
+            "UPDATE users SET invited_by = 1 WHERE id = 3",
+            "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (3, 2, :now - 1000)",
+            "INSERT INTO mutes (muter_id, muted_id, created_at, expires_at) VALUES (2, 3, :now - 1000, :now + 3600000)",
+            "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at, resolved_at) VALUES \
+             (3, 2, 4, 'spam', 'Not a real poll', :now - 900, :now - 800)",
+            "INSERT INTO moderation_log (created_at, moderator_id, action, member_id, post_id, report_id, reason) VALUES \
+             (:now - 800, 1, 'dismiss', 2, 4, 1, 'A fair poll')",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.

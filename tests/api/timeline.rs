@@ -16,7 +16,9 @@ async fn fan_in_all(app: &TestApp, member: i64) -> Vec<i64> {
     let mut all = Vec::new();
     loop {
         let page = Page { offset: all.len() as i64, ..page };
-        let rows = friends::fan_in_page(&app.state.db.read, app.state.db.backend, member, page).await.unwrap();
+        let rows = friends::fan_in_page(&app.state.db.read, app.state.db.backend, member, page, app.state.clock.now())
+            .await
+            .unwrap();
         let done = rows.len() < page.limit as usize;
         all.extend(rows.iter().map(|r| r.id));
         if done {
@@ -55,7 +57,9 @@ async fn timeline_rows(app: &TestApp, member: i64) -> Vec<i64> {
 /// The page as the timeline answers it (None: it hands the page to the fan-in read).
 async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
     let page = Page { limit, offset };
-    let rows = timeline::whole_page(&app.state.db.read, app.state.db.backend, member, page).await.unwrap();
+    let rows = timeline::whole_page(&app.state.db.read, app.state.db.backend, member, page, app.state.clock.now())
+        .await
+        .unwrap();
     rows.map(|rows| rows.iter().map(|r| r.id).collect())
 }
 
@@ -229,7 +233,10 @@ async fn the_seeded_timelines_equal_the_fan_in_read(app: TestApp) {
             // Pages on both sides of the floor and across it.
             for offset in [0, timeline::KEEP - 10, timeline::KEEP + 10] {
                 let page = Page { limit: 20, offset };
-                let served = friends::read_page(&app.state.db.read, app.state.db.backend, member, page).await.unwrap();
+                let served =
+                    friends::read_page(&app.state.db.read, app.state.db.backend, member, page, app.state.clock.now())
+                        .await
+                        .unwrap();
                 let want: Vec<i64> = all.iter().skip(offset as usize).take(20).copied().collect();
                 assert_eq!(served.iter().map(|r| r.id).collect::<Vec<_>>(), want, "member {member} offset {offset}");
             }

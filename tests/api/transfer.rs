@@ -88,6 +88,11 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO for_you_rankings (created_at, ranked) VALUES (5, '[3,2,1]')",
         "INSERT INTO for_you_snapshots (user_id, ranking_id) SELECT 1, MAX(id) FROM for_you_rankings",
         "INSERT INTO timeline_fanouts (post_id, author_id, after_follower) SELECT id, author_id, 7 FROM posts WHERE id = 1",
+        "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (1, 2, 4)",
+        "INSERT INTO mutes (muter_id, muted_id, created_at, expires_at) VALUES (2, 1, 4, NULL)",
+        "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at) VALUES (2, 1, 1, 'other', 'odd', 5)",
+        "INSERT INTO moderation_log (created_at, moderator_id, action, member_id, post_id, report_id, reason) \
+         SELECT 6, 2, 'dismiss', 1, 1, MAX(id), 'fine' FROM reports",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

@@ -1,0 +1,255 @@
+//! Blocks and mutes: what each hides from whom in every list, what a block stops, and that both
+//! end cleanly (docs/safety.md).
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::both_databases;
+use crate::common::{Member, TestApp};
+use crate::posts::{delete, follow, get, id, ids, like, post, post_empty, reply, repost, write};
+
+async fn block(app: &TestApp, who: &Member, whom: &Member) {
+    let (status, body) = post(app, who, "/api/blocks", json!({ "userId": whom.id })).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["user"]["username"], whom.username.as_str());
+}
+
+async fn mute(app: &TestApp, who: &Member, whom: &Member, hours: Option<i64>) -> Value {
+    let (status, body) = post(app, who, "/api/mutes", json!({ "userId": whom.id, "durationHours": hours })).await;
+    assert_eq!(status, 201, "{body}");
+    body
+}
+
+async fn list_ids(app: &TestApp, who: &Member, path: &str) -> Vec<i64> {
+    let (status, body) = get(app, who, path).await;
+    assert_eq!(status, 200, "{path}: {body}");
+    ids(&body)
+}
+
+async fn friends(app: &TestApp, who: &Member) -> Vec<i64> {
+    list_ids(app, who, "/api/posts/feed").await
+}
+
+async fn for_you(app: &TestApp, who: &Member) -> Vec<i64> {
+    list_ids(app, who, "/api/posts/for-you").await
+}
+
+async fn usernames(app: &TestApp, who: &Member, path: &str) -> Vec<String> {
+    let (status, body) = get(app, who, path).await;
+    assert_eq!(status, 200, "{path}: {body}");
+    body.as_array().unwrap().iter().map(|u| u["username"].as_str().unwrap().to_string()).collect()
+}
+
+/// The actors of `who`'s notifications, and their unread count.
+async fn notified_by(app: &TestApp, who: &Member) -> (Vec<String>, i64) {
+    let (status, list) = get(app, who, "/api/notifications").await;
+    assert_eq!(status, 200, "{list}");
+    let actors =
+        list.as_array().unwrap().iter().map(|n| n["actor"]["username"].as_str().unwrap().to_string()).collect();
+    let (_, unread) = get(app, who, "/api/notifications/unread-count").await;
+    (actors, unread["count"].as_i64().unwrap())
+}
+
+async fn profile(app: &TestApp, who: &Member, username: &str) -> Value {
+    let (status, body) = get(app, who, &format!("/api/users/{username}")).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+async fn a_block_hides_each_from_the_other_everywhere_until_it_ends(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    follow(&app, &ada, &bob).await;
+    follow(&app, &bob, &ada).await;
+    follow(&app, &ada, &cyd).await;
+    follow(&app, &cyd, &bob).await;
+    let adas = write(&app, &ada, "Ada's post").await;
+    let bobs = write(&app, &bob, "Bob's post, hi @ada").await;
+    let bobs_reply = reply(&app, &bob, id(&adas), "Bob answers Ada").await;
+    let cyds_repost = repost(&app, &cyd, id(&bobs)).await;
+    like(&app, &cyd, id(&bobs)).await;
+    like(&app, &bob, id(&adas)).await;
+    assert!(friends(&app, &ada).await.contains(&id(&bobs)));
+    assert!(friends(&app, &ada).await.contains(&id(&cyds_repost)), "kept before the block");
+    assert!(for_you(&app, &ada).await.contains(&id(&bobs)));
+    assert!(notified_by(&app, &ada).await.0.contains(&"bob".to_string()));
+
+    block(&app, &ada, &bob).await;
+
+    // Follows both ways ended, counted.
+    let bob_seen = profile(&app, &cyd, "bob").await;
+    assert_eq!((bob_seen["followerCount"].as_i64(), bob_seen["followingCount"].as_i64()), (Some(1), Some(0)));
+    let ada_seen = profile(&app, &cyd, "ada").await;
+    assert_eq!((ada_seen["followerCount"].as_i64(), ada_seen["followingCount"].as_i64()), (Some(0), Some(1)));
+    // Feeds: neither's posts, nor a third member's repost of them.
+    let feed = friends(&app, &ada).await;
+    assert!(!feed.contains(&id(&bobs)) && !feed.contains(&id(&cyds_repost)), "{feed:?}");
+    assert!(!friends(&app, &bob).await.contains(&id(&adas)));
+    assert!(!for_you(&app, &ada).await.contains(&id(&bobs)));
+    assert!(!for_you(&app, &bob).await.contains(&id(&adas)));
+    // A thread shows Bob's reply as unavailable, to Ada only.
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&adas))).await;
+    let shown = &thread["replies"][0];
+    assert_eq!((shown["id"].as_i64(), shown["isUnavailable"].as_bool()), (Some(id(&bobs_reply)), Some(true)));
+    assert_eq!((shown["content"].as_str(), shown["author"]["username"].as_str()), (Some(""), Some("")));
+    let (_, thread) = get(&app, &cyd, &format!("/api/posts/{}/thread", id(&adas))).await;
+    assert_eq!(thread["replies"][0]["isUnavailable"], false);
+    assert_eq!(thread["replies"][0]["content"], "Bob answers Ada");
+    // Profiles: each sees how they stand, and none of the other's posts.
+    let seen = profile(&app, &ada, "bob").await;
+    assert_eq!((seen["isBlocking"].as_bool(), seen["isBlockedBy"].as_bool()), (Some(true), Some(false)));
+    let seen = profile(&app, &bob, "ada").await;
+    assert_eq!((seen["isBlocking"].as_bool(), seen["isBlockedBy"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(list_ids(&app, &ada, "/api/users/bob/posts").await, Vec::<i64>::new());
+    assert_eq!(list_ids(&app, &bob, "/api/users/ada/posts").await, Vec::<i64>::new());
+    assert_eq!(list_ids(&app, &bob, "/api/users/ada/replies").await, Vec::<i64>::new());
+    assert!(!list_ids(&app, &ada, "/api/users/cyd/posts").await.contains(&id(&cyds_repost)));
+    assert!(!list_ids(&app, &ada, "/api/users/cyd/likes").await.contains(&id(&bobs)));
+    assert!(list_ids(&app, &cyd, "/api/users/cyd/likes").await.contains(&id(&bobs)), "others still see it");
+    // Search and suggestions.
+    assert!(!usernames(&app, &ada, "/api/users/search?q=bob").await.contains(&"bob".to_string()));
+    assert!(!usernames(&app, &bob, "/api/users/search?q=ada").await.contains(&"ada".to_string()));
+    assert!(usernames(&app, &cyd, "/api/users/search?q=bob").await.contains(&"bob".to_string()));
+    assert!(!usernames(&app, &ada, "/api/users/suggested").await.contains(&"bob".to_string()));
+    // Notifications between them are gone.
+    assert_eq!(notified_by(&app, &ada).await, (vec![], 0));
+    assert!(!notified_by(&app, &bob).await.0.contains(&"ada".to_string()));
+
+    // Neither can interact with the other.
+    let refused = [
+        post(&app, &bob, "/api/follows", json!({ "followingId": ada.id })).await,
+        post_empty(&app, &bob, &format!("/api/posts/{}/like", id(&adas))).await,
+        post(&app, &bob, "/api/posts", json!({ "content": "hey", "replyToId": id(&adas) })).await,
+        post(&app, &bob, "/api/posts", json!({ "content": "♻️", "repostOfId": id(&adas) })).await,
+        post(&app, &ada, "/api/posts", json!({ "content": "♻️", "repostOfId": id(&cyds_repost) })).await,
+        post(&app, &ada, "/api/follows", json!({ "followingId": bob.id })).await,
+    ];
+    for (status, body) in refused {
+        assert_eq!((status, body["message"].as_str()), (403, Some("You can't interact with this member")));
+    }
+    // A mention does not notify either.
+    write(&app, &bob, "Still here, @ada").await;
+    assert_eq!(notified_by(&app, &ada).await, (vec![], 0));
+
+    // Unblocked: everything is shown again; the follows stay ended.
+    let (status, _) = delete(&app, &ada, &format!("/api/blocks/{}", bob.id)).await;
+    assert_eq!(status, 204);
+    let feed = friends(&app, &ada).await;
+    assert!(feed.contains(&id(&cyds_repost)) && !feed.contains(&id(&bobs)), "{feed:?}");
+    assert!(for_you(&app, &ada).await.contains(&id(&bobs)));
+    assert!(usernames(&app, &ada, "/api/users/search?q=bob").await.contains(&"bob".to_string()));
+    assert!(list_ids(&app, &ada, "/api/users/bob/posts").await.contains(&id(&bobs)));
+    assert_eq!(profile(&app, &ada, "bob").await["isBlocking"], false);
+    follow(&app, &bob, &ada).await;
+}
+
+async fn a_mute_hides_a_member_from_the_muters_feeds_and_notifications_until_it_ends(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    let bobs = write(&app, &bob, "Bob again").await;
+    let adas = write(&app, &ada, "Ada here").await;
+    // The page is kept ready now: the mute must still show at once.
+    assert!(friends(&app, &ada).await.contains(&id(&bobs)));
+
+    let muted = mute(&app, &ada, &bob, Some(1)).await;
+    assert!(muted["expiresAt"].is_string(), "{muted}");
+    assert!(!friends(&app, &ada).await.contains(&id(&bobs)));
+    assert!(!for_you(&app, &ada).await.contains(&id(&bobs)));
+    // Bob can still interact, unaware; Ada hears nothing of it.
+    like(&app, &bob, id(&adas)).await;
+    assert_eq!(notified_by(&app, &ada).await, (vec![], 0));
+    assert_eq!(profile(&app, &bob, "ada").await["isBlockedBy"], false);
+    // Elsewhere Bob is shown as before.
+    assert!(list_ids(&app, &ada, "/api/users/bob/posts").await.contains(&id(&bobs)));
+    let seen = profile(&app, &ada, "bob").await;
+    assert_eq!((seen["isMuting"].as_bool(), seen["mutedUntil"].is_string()), (Some(true), true));
+
+    // The mute ends by itself.
+    app.clock.advance(Duration::from_secs(3600 + 1));
+    assert!(friends(&app, &ada).await.contains(&id(&bobs)));
+    assert_eq!(notified_by(&app, &ada).await, (vec!["bob".to_string()], 1));
+
+    // Until unmuted.
+    let muted = mute(&app, &ada, &bob, None).await;
+    assert!(muted["expiresAt"].is_null(), "{muted}");
+    let (_, list) = get(&app, &ada, "/api/mutes").await;
+    assert_eq!(list[0]["user"]["username"], "bob", "{list}");
+    // Longer than the longest mute (a week), the session kept alive on the way.
+    for _ in 0..2 {
+        app.clock.advance(Duration::from_secs(4 * 24 * 3600));
+        assert!(!friends(&app, &ada).await.contains(&id(&bobs)));
+    }
+    let (status, _) = delete(&app, &ada, &format!("/api/mutes/{}", bob.id)).await;
+    assert_eq!(status, 204);
+    assert!(friends(&app, &ada).await.contains(&id(&bobs)));
+    let (_, list) = get(&app, &ada, "/api/mutes").await;
+    assert_eq!(list, json!([]));
+}
+
+async fn a_page_stays_whole_when_posts_are_hidden(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    follow(&app, &ada, &bob).await;
+    follow(&app, &ada, &cyd).await;
+    let mut cyds = Vec::new();
+    for i in 0..12 {
+        write(&app, &bob, &format!("bob {i}")).await;
+        cyds.push(id(&write(&app, &cyd, &format!("cyd {i}")).await));
+    }
+    mute(&app, &ada, &bob, None).await;
+    cyds.reverse();
+    assert_eq!(list_ids(&app, &ada, "/api/posts/feed?limit=10").await, cyds[..10]);
+    assert_eq!(list_ids(&app, &ada, "/api/posts/feed?limit=10&offset=10").await, cyds[10..]);
+}
+
+async fn blocks_and_mutes_are_checked_and_private(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cases = [
+        ("/api/blocks", json!({ "userId": ada.id }), 400, "You can't block yourself"),
+        ("/api/blocks", json!({ "userId": 999_999 }), 404, "User not found"),
+        ("/api/mutes", json!({ "userId": ada.id }), 400, "You can't mute yourself"),
+        ("/api/mutes", json!({ "userId": 999_999 }), 404, "User not found"),
+        (
+            "/api/mutes",
+            json!({ "userId": bob.id, "durationHours": 2 }),
+            400,
+            "durationHours must be 1, 24 or 168 (or absent: until you unmute)",
+        ),
+    ];
+    for (path, body, status, message) in cases {
+        let (got, answer) = post(&app, &ada, path, body.clone()).await;
+        assert_eq!((got, answer["message"].as_str()), (status, Some(message)), "{path} {body}");
+    }
+    let (status, _) = post(&app, &ada, "/api/blocks", json!({ "userId": "bob" })).await;
+    assert_eq!(status, 400);
+    // Twice is one block; the lists are the member's own.
+    block(&app, &ada, &bob).await;
+    block(&app, &ada, &bob).await;
+    mute(&app, &bob, &ada, Some(24)).await;
+    assert_eq!(usernames_of_listed(&app, &ada, "/api/blocks").await, ["bob"]);
+    assert_eq!(usernames_of_listed(&app, &bob, "/api/blocks").await, Vec::<String>::new());
+    assert_eq!(usernames_of_listed(&app, &ada, "/api/mutes").await, Vec::<String>::new());
+    assert_eq!(usernames_of_listed(&app, &bob, "/api/mutes").await, ["ada"]);
+    // Ada is not told Bob muted her.
+    assert_eq!(profile(&app, &ada, "bob").await["isMuting"], false);
+    let (status, _) = get(&app, &ada, "/api/blocks?limit=0").await;
+    assert_eq!(status, 400);
+}
+
+async fn usernames_of_listed(app: &TestApp, who: &Member, path: &str) -> Vec<String> {
+    let (status, body) = get(app, who, path).await;
+    assert_eq!(status, 200, "{body}");
+    body.as_array().unwrap().iter().map(|l| l["user"]["username"].as_str().unwrap().to_string()).collect()
+}
+
+both_databases!(
+    a_block_hides_each_from_the_other_everywhere_until_it_ends,
+    a_mute_hides_a_member_from_the_muters_feeds_and_notifications_until_it_ends,
+    a_page_stays_whole_when_posts_are_hidden,
+    blocks_and_mutes_are_checked_and_private,
+);
