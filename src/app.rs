@@ -41,6 +41,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(crate::users::router())
         .merge(crate::follows::router())
         .merge(crate::notifications::router())
+        .merge(crate::moderation::router())
         .merge(crate::media::api_router())
 }
 
