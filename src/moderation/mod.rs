@@ -3,13 +3,15 @@
 //! back), each action written to the log every member reads; the invite tree shows who brought
 //! whom in. Blocks and mutes are in `safety`; docs/safety.md has the rules.
 //!
-//! `routes` (HTTP), `actions` (each write's transaction), `store` (SQL), `domain` (input parsed
-//! at the edge, and who may act on whom), `model` (the API's types), `extract` (`Moderator`).
+//! `routes` (HTTP), `actions` (each write's transaction), `queue` (the queue's page), `store`
+//! (SQL), `domain` (input parsed at the edge, and who may act on whom), `model` (the API's types),
+//! `extract` (`Moderator`).
 
 pub mod actions;
 pub mod domain;
 pub mod extract;
 pub mod model;
+pub mod queue;
 pub mod routes;
 pub mod store;
 

@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::domain::{Action, ReportReason, is_suspended};
-use super::store::{LogRow, ReportRow, TreeRow};
+use super::store::{LogRow, OpenReportRow, ReportRow, TreeRow};
 use crate::clock::{Millis, to_rfc3339};
 use crate::posts::Post;
 use crate::users::User;
@@ -25,6 +25,12 @@ pub struct Report {
 
 impl From<ReportRow> for Report {
     fn from(row: ReportRow) -> Self {
+        Report { id: row.id, reason: row.reason, comment: row.comment, created_at: to_rfc3339(row.created_at) }
+    }
+}
+
+impl From<OpenReportRow> for Report {
+    fn from(row: OpenReportRow) -> Self {
         Report { id: row.id, reason: row.reason, comment: row.comment, created_at: to_rfc3339(row.created_at) }
     }
 }

@@ -1,8 +1,6 @@
 //! HTTP routes of moderation: members' reports, the moderators' queue and actions, the invite
 //! tree, and the log every member reads. The rules are in docs/safety.md.
 
-use std::collections::HashMap;
-
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
@@ -13,12 +11,11 @@ use utoipa_axum::routes;
 use super::actions;
 use super::domain::{ActionReason, Comment, ReportReason, ReportTarget, Suspension};
 use super::extract::Moderator;
-use super::model::{History, InviteTree, LogEntry, Report, ReportGroup, Subject, TreeMember};
+use super::model::{InviteTree, LogEntry, Report, ReportGroup, TreeMember};
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::error::{Error, ErrorBody, Result};
-use crate::posts::hydrate::{self, Selection};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -35,9 +32,6 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 const DEFAULT_PAGE: i64 = 20;
-/// Open reports shown per group, and earlier actions per member, in the queue.
-const REPORTS_SHOWN: i64 = 20;
-const ACTIONS_SHOWN: i64 = 10;
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -117,60 +111,7 @@ async fn queue(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<ReportGroup>>> {
     let page = Page::parse(&params, DEFAULT_PAGE, MAX_PAGE)?;
-    let read = &state.db.read;
-    let groups = store::open_groups(read, page.limit, page.offset).await?;
-    let mut members: Vec<i64> = groups.iter().map(|g| g.member_id).collect();
-    members.sort_unstable();
-    members.dedup();
-    let post_ids: Vec<i64> = groups.iter().filter_map(|g| g.post_id).collect();
-
-    let mut reports: HashMap<store::Subject, Vec<Report>> = HashMap::new();
-    for row in store::open_reports(read, &members, REPORTS_SHOWN).await? {
-        reports.entry(row.subject()).or_default().push(Report {
-            id: row.id,
-            reason: row.reason,
-            comment: row.comment,
-            created_at: crate::clock::to_rfc3339(row.created_at),
-        });
-    }
-    let earlier: HashMap<i64, i64> = store::earlier_reports(read, &members).await?.into_iter().collect();
-    let mut actions: HashMap<i64, Vec<LogEntry>> = HashMap::new();
-    for row in store::recent_actions(read, &members, ACTIONS_SHOWN).await? {
-        let member = row.member_id;
-        if let (Some(member), Some(entry)) = (member, LogEntry::from_row(row)) {
-            actions.entry(member).or_default().push(entry);
-        }
-    }
-    let users: HashMap<i64, crate::users::User> =
-        store::members(read, &members).await?.into_iter().map(|row| (row.id, row.public())).collect();
-    // A removed post keeps its text for its author and the moderators; the card may not show it.
-    let contents: HashMap<i64, String> = store::post_contents(read, &post_ids).await?.into_iter().collect();
-    let mut posts: HashMap<i64, crate::posts::Post> = HashMap::new();
-    for mut post in hydrate::list(read, state.db.backend, moderator.id, &Selection::ids(&post_ids)).await? {
-        if let Some(content) = contents.get(&post.id) {
-            post.content.clone_from(content);
-        }
-        posts.insert(post.id, post);
-    }
-
-    let mut answer = Vec::with_capacity(groups.len());
-    for group in groups {
-        let subject = group.subject();
-        let Some(member) = users.get(&group.member_id).cloned() else { continue };
-        answer.push(ReportGroup {
-            id: group.newest,
-            target: if group.post_id.is_some() { Subject::Post } else { Subject::Member },
-            post: group.post_id.and_then(|id| posts.remove(&id)),
-            member,
-            report_count: group.report_count,
-            reports: reports.remove(&subject).unwrap_or_default(),
-            history: History {
-                earlier_reports: earlier.get(&group.member_id).copied().unwrap_or(0),
-                actions: actions.get(&group.member_id).cloned().unwrap_or_default(),
-            },
-        });
-    }
-    Ok(Json(answer))
+    Ok(Json(super::queue::page(&state.db, moderator.id, page).await?))
 }
 
 /// The log entry an action wrote, read once its transaction committed.
