@@ -42,6 +42,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(crate::follows::router())
         .merge(crate::notifications::router())
         .merge(crate::safety::router())
+        .merge(crate::moderation::router())
         .merge(crate::media::api_router())
 }
 

@@ -56,6 +56,11 @@ pub enum Command {
         #[command(subcommand)]
         command: InviteCommand,
     },
+    /// Members' roles (member, moderator, admin), for the operator of an instance.
+    Role {
+        #[command(subcommand)]
+        command: RoleCommand,
+    },
     /// The waitlist, for the operator of an instance.
     Waitlist {
         #[command(subcommand)]
@@ -100,6 +105,20 @@ pub enum InviteCommand {
         /// How many codes.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
         count: u32,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RoleCommand {
+    /// Give a member a role: `member`, `moderator` (works the reports and acts on members) or
+    /// `admin` (a moderator no moderator can act on).
+    Set {
+        /// The member's username (with or without the @).
+        username: String,
+        /// member, moderator or admin.
+        role: crate::moderation::Role,
         #[command(flatten)]
         storage: StorageArgs,
     },
@@ -208,6 +227,16 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Role { command: RoleCommand::Set { username, role, storage } } => {
+            let db = open_db(&storage).await?;
+            let done = crate::moderation::store::set_role(&db.write, &username, role).await;
+            db.close().await;
+            if !done? {
+                anyhow::bail!("no member is called @{}", username.trim_start_matches('@'));
+            }
+            println!("@{} is now {} {}", username.trim_start_matches('@'), article(role), role.as_str());
+            Ok(())
+        }
         Command::Waitlist { command: WaitlistCommand::List { storage } } => {
             let db = open_db(&storage).await?;
             for entry in crate::waitlist::store::list(&db.read).await? {
@@ -265,6 +294,10 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+fn article(role: crate::moderation::Role) -> &'static str {
+    if role == crate::moderation::Role::Admin { "an" } else { "a" }
 }
 
 /// `murmur check`: each dependency on a line, `ok` or what is wrong.

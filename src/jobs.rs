@@ -4,7 +4,8 @@
 //! `feeds::timeline::fan_out_chunk`, …).
 //!
 //! - upkeep, every `UPKEEP_EVERY`: orphan uploads, expired sessions, old rate-limit windows,
-//!   For You rankings no page can continue, and a slice of the home timelines trimmed;
+//!   For You rankings no page can continue, a slice of the home timelines trimmed, and
+//!   suspensions whose time is up ended;
 //! - fan-out, whenever woken and every `FAN_OUT_SWEEP`: large posts to their followers' home
 //!   timelines, one chunk (one short write transaction) at a time;
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
@@ -62,8 +63,9 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let rankings = crate::feeds::for_you::prune(&db.write, now).await?;
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
     let timelines = crate::feeds::timeline::trim_round(db, round).await?;
-    if orphans + sessions + windows + rankings + timelines > 0 {
-        tracing::info!(orphans, sessions, windows, rankings, timelines, "upkeep removed stale rows");
+    let suspensions = crate::moderation::store::end_expired_suspensions(&db.write, now).await?;
+    if orphans + sessions + windows + rankings + timelines + suspensions > 0 {
+        tracing::info!(orphans, sessions, windows, rankings, timelines, suspensions, "upkeep removed stale rows");
     }
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod jobs;
 pub mod mail;
 pub mod media;
 pub mod metrics;
+pub mod moderation;
 pub mod notifications;
 pub mod openapi;
 pub mod posts;

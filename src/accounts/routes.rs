@@ -18,6 +18,7 @@ use crate::clock::{HOUR, Millis};
 use crate::error::{Error, Result};
 use crate::invites::InviteCode;
 use crate::invites::code::INVALID as INVALID_INVITE;
+use crate::invites::store::Claimed;
 use crate::mail::templates;
 use crate::rate_limit::{self, Limit};
 use crate::secrets::hash_token;
@@ -91,11 +92,12 @@ pub struct VerifyParams {
 }
 
 /// Sign-up: e-mails a link that creates the account. The invite code must exist, be unused
-/// and unexpired. An address that already belongs to a member gets a login link instead, with
-/// the same answer.
+/// and unexpired, and its owner neither suspended nor without invites. An address that already
+/// belongs to a member gets a login link instead, with the same answer (a suspended member: 403).
 #[utoipa::path(post, path = "/api/auth/request-magic-link", tag = "accounts", request_body = SignUpLinkRequest,
     responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody),
-              (status = 429, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
+              (status = 403, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody),
+              (status = 503, body = crate::error::ErrorBody)))]
 async fn request_magic_link(
     State(state): State<AppState>,
     ip: ClientIp,
@@ -108,7 +110,7 @@ async fn request_magic_link(
     if !crate::invites::store::is_valid(&state.db.read, code.as_str(), now).await? {
         return Err(Error::bad_request(INVALID_INVITE));
     }
-    let is_member = users::find_by_email(&state.db.read, email.as_str()).await?.is_some();
+    let is_member = refuse_suspended(&state, &email, now).await?;
     // Both cases send synchronously, so they also take the same time.
     let (purpose, invite) = if is_member { (Purpose::Login, None) } else { (Purpose::Signup, Some(code.as_str())) };
     let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), purpose, invite, now).await?;
@@ -125,10 +127,11 @@ async fn request_magic_link(
 }
 
 /// Login: e-mails a login link to a member. Answers the same, in status, body and (as far as
-/// the server can make it) time, whether or not the address belongs to a member.
+/// the server can make it) time, whether or not the address belongs to a member; only a
+/// suspended member is told (403).
 #[utoipa::path(post, path = "/api/auth/request-login-link", tag = "accounts", request_body = LoginLinkRequest,
     responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody),
-              (status = 429, body = crate::error::ErrorBody)))]
+              (status = 403, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 async fn request_login_link(
     State(state): State<AppState>,
     ip: ClientIp,
@@ -137,7 +140,7 @@ async fn request_login_link(
     let email = Email::parse(&body.email)?;
     let now = state.clock.now();
     limit_link_requests(&state, &email, ip, now).await?;
-    let is_member = users::find_by_email(&state.db.read, email.as_str()).await?.is_some();
+    let is_member = refuse_suspended(&state, &email, now).await?;
     // The same database work for members and strangers: a stranger's link is stored too (it
     // can never log anyone in: verify finds no member) and is never sent.
     let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), Purpose::Login, None, now).await?;
@@ -159,6 +162,17 @@ async fn request_login_link(
         });
     }
     Ok(Message::new(LOGIN_SENT))
+}
+
+/// Whether the address belongs to a member; 403 when that member is suspended (their links
+/// would only be refused at verify).
+async fn refuse_suspended(state: &AppState, email: &Email, now: Millis) -> Result<bool> {
+    match users::find_by_email(&state.db.read, email.as_str()).await? {
+        Some(member) if crate::moderation::is_suspended(member.suspended_until, now) => {
+            Err(Error::forbidden(crate::moderation::domain::SUSPENDED))
+        }
+        found => Ok(found.is_some()),
+    }
 }
 
 /// Counts a link request against the address and the client's network; 429 over the limits.
@@ -188,7 +202,8 @@ async fn limit_link_requests(state: &AppState, email: &Email, ip: ClientIp, now:
 /// link logs in; either starts a session (cookie) and answers the member. A link works once,
 /// for 15 minutes.
 #[utoipa::path(get, path = "/api/auth/verify", tag = "accounts", params(VerifyParams),
-    responses((status = 200, body = User), (status = 400, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = User), (status = 400, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody)))]
 async fn verify(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -205,8 +220,14 @@ async fn verify(
     let link = magic_link::consume(&mut tx, &token, now).await?.ok_or_else(|| Error::bad_request(INVALID_LINK))?;
     let user_id = match (store::member_id_by_email(&mut tx, &link.email).await?, link.purpose) {
         // A login link; or a sign-up link for an address that became a member meanwhile (it
-        // logs them in and leaves the invite unused).
-        (Some(id), _) => id,
+        // logs them in and leaves the invite unused). Not while suspended: a link asked for
+        // before the suspension stays unused.
+        (Some(id), _) => {
+            if store::is_suspended(&mut tx, id, now).await? {
+                return Err(Error::forbidden(crate::moderation::domain::SUSPENDED));
+            }
+            id
+        }
         // A stranger's login link (never sent) or a member who is gone.
         (None, Purpose::Login) => return Err(Error::bad_request(INVALID_LINK)),
         (None, Purpose::Signup) => {
@@ -215,9 +236,12 @@ async fn verify(
             let id = store::create_member(&mut tx, &email, now).await?;
             // The conditional update decides which of several sign-ups with one code wins;
             // the losers roll back, member row included.
-            if !crate::invites::store::claim(&mut tx, code, id, now).await? {
-                return Err(Error::bad_request(INVALID_INVITE));
-            }
+            let inviter = match crate::invites::store::claim(&mut tx, code, id, now).await? {
+                Some(Claimed::From(owner)) => Some(owner),
+                Some(Claimed::FromTheInstance) => None,
+                None => return Err(Error::bad_request(INVALID_INVITE)),
+            };
+            store::set_invited_by(&mut tx, id, inviter).await?;
             id
         }
     };

@@ -119,6 +119,13 @@ pub async fn delete_others(write: &AnyPool, user_id: i64, keep_hash: &str) -> Re
     Ok(done.rows_affected())
 }
 
+/// Ends every session of a member (a suspension), in the caller's transaction: their next
+/// request, in any browser, is a visitor's.
+pub async fn end_all(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<u64> {
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(conn).await?;
+    Ok(done.rows_affected())
+}
+
 /// Removes expired sessions (background task).
 pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
     let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2")

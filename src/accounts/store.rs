@@ -15,8 +15,23 @@ pub async fn member_id_by_email(conn: &mut AnyConnection, email: &str) -> Result
     Ok(sqlx::query_scalar("SELECT id FROM users WHERE email = $1").bind(email).fetch_optional(conn).await?)
 }
 
+/// Whether the member is suspended at `now` (`moderation::is_suspended`), read inside a
+/// transaction.
+pub async fn is_suspended(conn: &mut AnyConnection, id: i64, now: Millis) -> Result<bool> {
+    let until: Option<Option<Millis>> =
+        sqlx::query_scalar("SELECT suspended_until FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
+    Ok(crate::moderation::is_suspended(until.flatten(), now))
+}
+
+/// Records who invited a new member (None: the instance), in the sign-up transaction.
+pub async fn set_invited_by(conn: &mut AnyConnection, id: i64, inviter: Option<i64>) -> Result<()> {
+    sqlx::query("UPDATE users SET invited_by = $1 WHERE id = $2").bind(inviter).bind(id).execute(conn).await?;
+    Ok(())
+}
+
 /// Creates a member for an address (which must not belong to one yet) and answers their id.
-/// They start with this month's invites. Call inside the sign-up transaction.
+/// They start with this month's invites; the instance's first member is its admin. Call inside
+/// the sign-up transaction.
 pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis) -> Result<i64> {
     let base = Username::derive_base(email.local_part());
     let display_name = display_name_from(email.local_part(), &base);
@@ -33,8 +48,9 @@ pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis)
         // would abort the whole transaction. A taken username (a concurrent sign-up) means
         // another try; a taken address means the member exists after all.
         let id: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO users (email, username, display_name, created_at, invites_available, invites_month) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id",
+            "INSERT INTO users (email, username, display_name, created_at, invites_available, invites_month, role) \
+             VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN EXISTS (SELECT 1 FROM users) THEN 'member' ELSE 'admin' END) \
+             ON CONFLICT DO NOTHING RETURNING id",
         )
         .bind(email.as_str())
         .bind(username.as_str())

@@ -60,10 +60,12 @@ async fn list(State(state): State<AppState>, current: CurrentUser) -> Result<Jso
 }
 
 /// Makes a code valid for 7 days, taking one from the member's allowance (3 to start, 3 more
-/// at the start of each calendar month, UTC).
+/// at the start of each calendar month, UTC); 403 while moderators have taken the member's
+/// invites away.
 #[utoipa::path(post, path = "/api/invites", tag = "invites", operation_id = "create_invite",
     responses((status = 201, body = Invite), (status = 400, body = crate::error::ErrorBody),
-              (status = 401, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+              (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+              (status = 429, body = crate::error::ErrorBody)))]
 async fn create(State(state): State<AppState>, current: CurrentUser) -> Result<(StatusCode, Json<Invite>)> {
     let now = state.clock.now();
     rate_limit::hit(
@@ -75,6 +77,9 @@ async fn create(State(state): State<AppState>, current: CurrentUser) -> Result<(
     )
     .await?;
     let row = users::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
+    if row.invites_taken != 0 {
+        return Err(Error::forbidden(crate::moderation::domain::INVITES_TAKEN));
+    }
     crate::invites::with_monthly_top_up(&state, row).await?;
 
     let mut tx = state.db.write.begin().await?;

@@ -1,5 +1,7 @@
 //! Invite queries.
 
+use std::sync::LazyLock;
+
 use chrono::Datelike;
 use sqlx::{Any, AnyConnection, AnyPool, Executor};
 
@@ -86,30 +88,37 @@ pub async fn list_for_owner(read: &AnyPool, owner_id: i64) -> Result<Vec<InviteR
     .await?)
 }
 
-/// True when a code exists, is unused and has not expired.
+/// SQL true while an invite (`invites`) may be used: unused, unexpired at `$2`, and its owner
+/// (none for an operator's code) neither suspended nor stripped of their invites by moderators.
+const USABLE: &str = "used_at IS NULL AND expires_at > $2 AND NOT EXISTS ( \
+     SELECT 1 FROM users o WHERE o.id = invites.owner_id AND (o.suspended_until > $2 OR o.invites_taken <> 0))";
+
+/// True when a code exists and may be used (`USABLE`).
 pub async fn is_valid(pool: &AnyPool, code: &str, now: Millis) -> Result<bool> {
-    let found: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM invites WHERE code = $1 AND used_at IS NULL AND expires_at > $2")
-            .bind(code)
-            .bind(now)
-            .fetch_optional(pool)
-            .await?;
+    static SQL: LazyLock<String> = LazyLock::new(|| format!("SELECT id FROM invites WHERE code = $1 AND {USABLE}"));
+    let found: Option<i64> = sqlx::query_scalar(SQL.as_str()).bind(code).bind(now).fetch_optional(pool).await?;
     Ok(found.is_some())
 }
 
-/// Marks a code used by a new member. False when it was used (or expired) meanwhile: the
-/// conditional update is what lets exactly one of several concurrent sign-ups have it.
-pub async fn claim(conn: &mut AnyConnection, code: &str, user_id: i64, now: Millis) -> Result<bool> {
-    let done = sqlx::query(
-        "UPDATE invites SET used_at = $1, used_by = $2 \
-         WHERE code = $3 AND used_at IS NULL AND expires_at > $1",
-    )
-    .bind(now)
-    .bind(user_id)
-    .bind(code)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+/// Who a claimed code came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claimed {
+    /// A member's code: they invited the new member.
+    From(i64),
+    /// An operator's code: the instance invited them.
+    FromTheInstance,
+}
+
+/// Marks a code used by a new member, answering whose code it was; None when it was used,
+/// expired or its owner lost their invites meanwhile: the conditional update is what lets
+/// exactly one of several concurrent sign-ups have it.
+pub async fn claim(conn: &mut AnyConnection, code: &str, user_id: i64, now: Millis) -> Result<Option<Claimed>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!("UPDATE invites SET used_at = $2, used_by = $3 WHERE code = $1 AND {USABLE} RETURNING owner_id")
+    });
+    let claimed: Option<Option<i64>> =
+        sqlx::query_scalar(SQL.as_str()).bind(code).bind(now).bind(user_id).fetch_optional(conn).await?;
+    Ok(claimed.map(|owner| owner.map_or(Claimed::FromTheInstance, Claimed::From)))
 }
 
 /// Takes one invite from a member's allowance. False when none is left; the guard in the

@@ -42,7 +42,7 @@ pub struct ListParams {
 #[serde(rename_all = "camelCase")]
 pub struct Notification {
     pub id: i64,
-    /// follow, like, reply, repost or mention
+    /// follow, like, reply, repost, mention or removed (moderators removed the post)
     #[serde(rename = "type")]
     pub kind: String,
     pub is_read: bool,
@@ -52,6 +52,9 @@ pub struct Notification {
     /// for follows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub post: Option<QuotedPost>,
+    /// Why moderators removed the post (removed only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -95,6 +98,7 @@ async fn list(
                     (store::NO_POST, _) | (_, None) => None,
                     (id, Some(content)) => Some(QuotedPost { id, content }),
                 },
+                reason: row.reason,
             })
             .collect(),
     ))

@@ -15,6 +15,9 @@ pub enum Kind {
     Reply,
     Repost,
     Mention,
+    /// Moderators removed the recipient's post (the actor is the moderator; the reason is the
+    /// log's, `moderation::store`).
+    Removed,
 }
 
 impl Kind {
@@ -25,6 +28,7 @@ impl Kind {
             Kind::Reply => "reply",
             Kind::Repost => "repost",
             Kind::Mention => "mention",
+            Kind::Removed => "removed",
         }
     }
 }
@@ -104,6 +108,8 @@ pub struct NotificationRow {
     pub actor_display_name: String,
     pub actor_profile_image_url: Option<String>,
     pub post_content: Option<String>,
+    /// For a removal: the reason moderators gave.
+    pub reason: Option<String>,
 }
 
 /// Notifications from members hidden from the recipient (blocked either way, muted, suspended:
@@ -116,7 +122,8 @@ fn shown(now: &'static str) -> String {
     )
 }
 
-/// The member's newest notifications, in one query (index `notifications_recipient_idx`).
+/// The member's newest notifications, in one query (index `notifications_recipient_idx`; a
+/// removal's reason by `moderation_log_post_idx`).
 pub async fn list(
     pool: &AnyPool,
     recipient: i64,
@@ -128,7 +135,9 @@ pub async fn list(
         format!(
             "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
                     u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
-                    u.profile_image_url AS actor_profile_image_url, p.content AS post_content \
+                    u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
+                    (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
+                     AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
              FROM notifications n \
              JOIN users u ON u.id = n.actor_id \
              LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \

@@ -61,15 +61,46 @@ pub async fn list_with_ord(
     viewer: i64,
     selection: &Selection,
 ) -> Result<Vec<(i64, Post)>> {
+    read(pool, backend, Seeing::Member(viewer), selection).await
+}
+
+/// Who reads the cards: a member sees what `safety::visibility` lets them; moderators see every
+/// post whole (a removed one, or one by a suspended or blocking member), marked as it stands.
+#[derive(Clone, Copy)]
+enum Seeing {
+    Member(i64),
+    Moderator(i64),
+}
+
+impl Seeing {
+    fn viewer(self) -> i64 {
+        match self {
+            Seeing::Member(viewer) | Seeing::Moderator(viewer) => viewer,
+        }
+    }
+}
+
+/// The posts `selection` names as moderators see them (their reports queue), in its order.
+pub async fn list_for_moderators(
+    pool: &AnyPool,
+    backend: Backend,
+    moderator: i64,
+    selection: &Selection,
+) -> Result<Vec<Post>> {
+    let posts = read(pool, backend, Seeing::Moderator(moderator), selection).await?;
+    Ok(posts.into_iter().map(|(_, post)| post).collect())
+}
+
+async fn read(pool: &AnyPool, backend: Backend, seeing: Seeing, selection: &Selection) -> Result<Vec<(i64, Post)>> {
     let sql = statement(backend, &selection.sql);
-    let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql)).bind(viewer);
+    let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql)).bind(seeing.viewer());
     for value in &selection.values {
         query = query.bind(*value);
     }
     let (cards, parts) = query.fetch_one(pool).await?;
     let cards: Vec<Card> = serde_json::from_str(&cards).map_err(anyhow::Error::from)?;
     let parts: Vec<PartRow> = serde_json::from_str(&parts).map_err(anyhow::Error::from)?;
-    Ok(assemble(viewer, cards, parts))
+    Ok(assemble(seeing, cards, parts))
 }
 
 /// The posts `selection` names, as `viewer` sees them, in the selection's order.
@@ -230,8 +261,8 @@ impl Card {
 type PartRow = (i64, i64, i64, i64, i64, Option<String>);
 
 /// The selected cards as `Post`s in ord order, a repost carrying its original.
-fn assemble(viewer: i64, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, Post)> {
-    let parts = Parts::new(viewer, parts);
+fn assemble(seeing: Seeing, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, Post)> {
+    let parts = Parts::new(seeing, parts);
     let mut page: Vec<(i64, PostRow)> = Vec::new();
     let mut by_id: HashMap<i64, PostRow> = HashMap::new();
     for card in cards {
@@ -268,18 +299,20 @@ struct Parts {
     liked: HashSet<i64>,
     reposted: HashSet<i64>,
     viewer: i64,
+    moderating: bool,
 }
 
 impl Parts {
     /// From the parts in `(kind, post_id, ord, a)` order.
-    fn new(viewer: i64, rows: Vec<PartRow>) -> Parts {
+    fn new(seeing: Seeing, rows: Vec<PartRow>) -> Parts {
         let mut out = Parts {
             images: HashMap::new(),
             options: HashMap::new(),
             votes: HashMap::new(),
             liked: HashSet::new(),
             reposted: HashSet::new(),
-            viewer,
+            viewer: seeing.viewer(),
+            moderating: matches!(seeing, Seeing::Moderator(_)),
         };
         let mut rows = rows;
         rows.sort_by_key(|(kind, post_id, ord, a, _, _)| (*kind, *post_id, *ord, *a));
@@ -305,6 +338,9 @@ impl Parts {
     fn build(&self, row: &PostRow) -> Post {
         let post = self.build_whole(row);
         let removed = row.removed_at.is_some();
+        if self.moderating {
+            return Post { is_removed: removed, ..post };
+        }
         if row.hidden {
             return Post { is_unavailable: true, ..unseen(post) };
         }

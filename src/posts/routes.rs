@@ -204,17 +204,25 @@ async fn vote(
     post_as_seen(&state, current.id, post).await
 }
 
-/// A post with the posts above it and its replies. A repost's thread is its original's.
+/// A post with the posts above it and its replies. A repost's thread is its original's. A post
+/// moderators removed is found only by its author.
 #[utoipa::path(get, path = "/api/posts/{id}/thread", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Thread), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Thread>> {
     let pool = &state.db.read;
-    let post = live_original(&state, id).await?;
+    // Its author still opens a post moderators removed (from the notice that says why).
+    let post_id = match live_original(&state, id).await {
+        Err(Error::NotFound(message)) => {
+            let mut conn = pool.acquire().await?;
+            store::removed_post_of(&mut conn, id, current.id).await?.ok_or(Error::NotFound(message))?
+        }
+        found => found?.id,
+    };
     let mut ancestors = Vec::new();
     let mut main = None;
     let mut replies = Vec::new();
-    for (ord, found) in hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post.id)).await? {
+    for (ord, found) in hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post_id)).await? {
         match ord {
             ..0 => ancestors.push(found),
             0 => main = Some(found),

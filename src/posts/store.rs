@@ -45,6 +45,15 @@ pub async fn live_original(conn: &mut AnyConnection, id: i64) -> Result<Option<P
     Ok(sqlx::query_as(LIVE_ORIGINAL).bind(id).fetch_optional(conn).await?)
 }
 
+/// Post `id` when moderators removed it and `author` wrote it.
+pub async fn removed_post_of(conn: &mut AnyConnection, id: i64, author: i64) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar("SELECT id FROM posts WHERE id = $1 AND author_id = $2 AND removed_at IS NOT NULL")
+        .bind(id)
+        .bind(author)
+        .fetch_optional(conn)
+        .await?)
+}
+
 /// `live_original`'s statement, of post `$1`: a repost's row joined to its original, any other
 /// post's to itself; also the `target` of a like's and an unlike's statement on PostgreSQL.
 const LIVE_ORIGINAL: &str = "SELECT o.id, o.author_id, o.reply_to_id, o.repost_of_id, o.poll_expires_at, o.deleted_at \
@@ -297,31 +306,49 @@ pub async fn insert_vote(
     Ok(done.rows_affected() == 1)
 }
 
-/// Soft-deletes a post: the row stays (its replies keep pointing at it) with its text, images,
-/// poll, likes and reposts gone. False when it was already deleted (a concurrent delete). The
-/// caller takes it out of the home timelines (`feeds::changes::MemberWrite::removed`).
-pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis) -> Result<bool> {
-    let done = sqlx::query(
-        "UPDATE posts SET deleted_at = $1, content = '', poll_expires_at = NULL, like_count = 0, \
-         repost_count = 0, image_count = 0 WHERE id = $2 AND deleted_at IS NULL",
-    )
-    .bind(now)
-    .bind(post_id)
-    .execute(&mut *conn)
-    .await?;
+/// Who takes a post down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakenDownBy {
+    /// Its author deletes it: its text, images and poll go with it.
+    Author,
+    /// Moderators remove it (`removed_at`): its text, images and poll stay, for its author and
+    /// the moderators to see; everyone else sees it deleted.
+    Moderators,
+}
+
+/// Soft-deletes a post: the row stays (its replies keep pointing at it) with its likes and
+/// reposts gone, and, when its author deletes it, its text, images and poll too. False when it
+/// was already deleted (a concurrent delete). The caller takes it out of the home timelines
+/// (`feeds::changes::MemberWrite::removed`).
+pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by: TakenDownBy) -> Result<bool> {
+    let sql = match by {
+        TakenDownBy::Author => {
+            "UPDATE posts SET deleted_at = $1, content = '', poll_expires_at = NULL, like_count = 0, \
+             repost_count = 0, image_count = 0 WHERE id = $2 AND deleted_at IS NULL"
+        }
+        TakenDownBy::Moderators => {
+            "UPDATE posts SET deleted_at = $1, removed_at = $1, like_count = 0, repost_count = 0 \
+             WHERE id = $2 AND deleted_at IS NULL"
+        }
+    };
+    let done = sqlx::query(sql).bind(now).bind(post_id).execute(&mut *conn).await?;
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    for sql in [
-        "DELETE FROM post_images WHERE post_id = $1",
-        "DELETE FROM poll_votes WHERE post_id = $1",
-        "DELETE FROM poll_options WHERE post_id = $1",
+    const WHAT_OTHERS_DID: [&str; 2] = [
         "DELETE FROM likes WHERE post_id = $1",
         // reposts of it: the reposted thing is gone, so are they (their timeline rows go
         // with them through the foreign key)
         "DELETE FROM posts WHERE repost_of_id = $1",
-    ] {
-        sqlx::query(sql).bind(post_id).execute(&mut *conn).await?;
+    ];
+    const WHAT_IT_HELD: [&str; 3] = [
+        "DELETE FROM post_images WHERE post_id = $1",
+        "DELETE FROM poll_votes WHERE post_id = $1",
+        "DELETE FROM poll_options WHERE post_id = $1",
+    ];
+    let held: &[&str] = if by == TakenDownBy::Author { &WHAT_IT_HELD } else { &[] };
+    for sql in held.iter().chain(&WHAT_OTHERS_DID) {
+        sqlx::query(*sql).bind(post_id).execute(&mut *conn).await?;
     }
     Ok(true)
 }

@@ -7,11 +7,11 @@ use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection};
 
 use super::domain::{PollDuration, PollOptions, PostContent, mentions};
-use super::store::{self, Counter, NewPost, PostRef};
-use crate::clock::{Clock, MINUTE};
+use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
+use crate::clock::{Clock, MINUTE, Millis};
 use crate::db::Db;
 use crate::error::{Error, Result};
-use crate::feeds::changes;
+use crate::feeds::changes::{self, MemberWrite};
 use crate::feeds::timeline::FanOutQueue;
 use crate::media::{self, MediaStore};
 use crate::notifications::{self, Kind};
@@ -154,16 +154,7 @@ impl PostWrites<'_> {
         let changing = changes::member_changed(&mut tx, member).await?;
         match post.repost_of_id {
             Some(original) => undo_repost(&mut tx, member, original).await?,
-            None => {
-                if !store::soft_delete(&mut tx, id, now).await? {
-                    return Err(Error::not_found("Post not found"));
-                }
-                changing.removed(&mut tx, id).await?;
-                notifications::store::remove_about_post(&mut tx, id).await?;
-                if let Some(parent) = post.reply_to_id {
-                    store::reply_removed(&mut tx, parent).await?;
-                }
-            }
+            None => take_down(&mut tx, &changing, &post, now, TakenDownBy::Author).await?,
         }
         tx.commit().await?;
         Ok(())
@@ -234,6 +225,28 @@ impl PostWrites<'_> {
         tx.commit().await?;
         Ok(post.id)
     }
+}
+
+/// Takes a post (not a repost) out of everything members read, with its parent's reply count
+/// and the notifications about it: its author's delete and moderators' removal alike. Call it
+/// after `changes::member_changed` of the post's author, in that transaction; 404 when the
+/// post was deleted meanwhile.
+pub async fn take_down(
+    tx: &mut AnyConnection,
+    changing: &MemberWrite,
+    post: &PostRef,
+    now: Millis,
+    by: TakenDownBy,
+) -> Result<()> {
+    if !store::soft_delete(&mut *tx, post.id, now, by).await? {
+        return Err(Error::not_found("Post not found"));
+    }
+    changing.removed(&mut *tx, post.id).await?;
+    notifications::store::remove_about_post(&mut *tx, post.id).await?;
+    if let Some(parent) = post.reply_to_id {
+        store::reply_removed(&mut *tx, parent).await?;
+    }
+    Ok(())
 }
 
 /// Removes `member`'s repost of `original` with its count and unread notification.
