@@ -17,6 +17,7 @@ mod invites;
 mod media;
 mod media_cleanup;
 mod metrics;
+mod names_and_text;
 mod notifications;
 mod operator;
 mod posts;
