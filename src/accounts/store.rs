@@ -9,6 +9,7 @@ use super::username::{MAX_LEN, Username, display_name_from};
 use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::invites::store::{MONTHLY_INVITES, month_of};
+use crate::safety::text;
 
 /// The id of the member with this address, read inside a transaction.
 pub async fn member_id_by_email(conn: &mut AnyConnection, email: &str) -> Result<Option<i64>> {
@@ -32,9 +33,15 @@ pub async fn set_invited_by(conn: &mut AnyConnection, id: i64, inviter: Option<i
 /// Creates a member for an address (which must not belong to one yet) and answers their id.
 /// They start with this month's invites; the instance's first member is its admin. Call inside
 /// the sign-up transaction.
+///
+/// The display name comes from the address; when it looks like another member's name or
+/// username (`safety::text`: a second Ada, whose username is `ada2`), the member is named by
+/// their own username instead, which they can change. Both names' look-alike keys are stored.
 pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis) -> Result<i64> {
     let base = Username::derive_base(email.local_part());
-    let display_name = display_name_from(email.local_part(), &base);
+    let derived = display_name_from(email.local_part(), &base);
+    let derived_key = text::look_alike_key(&derived);
+    let derived_is_free = !text::name_is_taken(conn, None, &derived_key).await?;
     let mut tried = HashSet::new();
     for attempt in 0..5 {
         let mut taken = usernames_like(conn, &base).await?;
@@ -44,20 +51,29 @@ pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis)
         // so later tries start at a random number, and concurrent sign-ups stop colliding.
         let start = if attempt == 0 { 1 } else { random_start() };
         let username = free_username(&base, &taken, start)?;
+        let username_key = text::look_alike_key(username.as_str());
+        let (display_name, name_key) = if derived_is_free {
+            (derived.as_str(), derived_key.as_str())
+        } else {
+            (username.as_str(), username_key.as_str())
+        };
         // DO NOTHING rather than an error: in a PostgreSQL transaction a failed statement
         // would abort the whole transaction. A taken username (a concurrent sign-up) means
         // another try; a taken address means the member exists after all.
         let id: Option<i64> = sqlx::query_scalar(
-            "INSERT INTO users (email, username, display_name, created_at, invites_available, invites_month, role) \
-             VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN EXISTS (SELECT 1 FROM users) THEN 'member' ELSE 'admin' END) \
+            "INSERT INTO users (email, username, display_name, created_at, invites_available, invites_month, \
+             username_skeleton, name_skeleton, role) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN EXISTS (SELECT 1 FROM users) THEN 'member' ELSE 'admin' END) \
              ON CONFLICT DO NOTHING RETURNING id",
         )
         .bind(email.as_str())
         .bind(username.as_str())
-        .bind(&display_name)
+        .bind(display_name)
         .bind(now)
         .bind(MONTHLY_INVITES)
         .bind(month_of(now))
+        .bind(&username_key)
+        .bind(name_key)
         .fetch_optional(&mut *conn)
         .await?;
         if let Some(id) = id {

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::error::Error;
+use crate::safety::text::Kind;
 
 pub const MIN_LEN: usize = 3;
 pub const MAX_LEN: usize = 20;
@@ -143,8 +144,12 @@ impl Username {
 }
 
 /// The display name an e-mail's local part suggests: its words capitalised
-/// (`ada.lovelace` → `Ada Lovelace`), or `fallback` when it has none.
+/// (`ada.lovelace` → `Ada Lovelace`) as `safety::text` stores a display name, or `fallback`
+/// when it has none or they break that rule (only invisible letters such as U+3164).
+/// Whether it looks like another member's name is the sign-up's question (`create_member`).
 pub fn display_name_from(local_part: &str, fallback: &str) -> String {
+    // Composed first, so an accent typed as a combining mark stays in its word.
+    let local_part = crate::safety::text::nfc(local_part);
     let without_tag = local_part.split('+').next().unwrap_or_default();
     let words: Vec<String> = without_tag
         .split(|c: char| !c.is_alphanumeric())
@@ -157,7 +162,8 @@ pub fn display_name_from(local_part: &str, fallback: &str) -> String {
             }
         })
         .collect();
-    let name: String = words.join(" ").chars().take(DISPLAY_NAME_MAX).collect();
+    let joined = crate::safety::text::normalize(Kind::DisplayName, &words.join(" ")).unwrap_or_default();
+    let name: String = joined.chars().take(DISPLAY_NAME_MAX).collect();
     let name = name.trim_end().to_string();
     if name.is_empty() { fallback.to_string() } else { name }
 }
@@ -245,5 +251,17 @@ mod tests {
         assert_eq!(display_name_from("émile", "x"), "Émile");
         assert_eq!(display_name_from("+++", "member"), "member");
         assert_eq!(display_name_from(&"a".repeat(64), "x").chars().count(), 50);
+    }
+
+    #[test]
+    fn derived_display_names_follow_the_text_rule_or_fall_back() {
+        // Stored NFC: a decomposed é in the address becomes one code point.
+        assert_eq!(display_name_from("e\u{301}mile", "x"), "\u{c9}mile");
+        // U+3164 is a letter by its category, and draws nothing.
+        assert_eq!(display_name_from("\u{3164}", "member"), "member");
+        assert_eq!(display_name_from("\u{3164}.\u{3164}", "member"), "member");
+        // Direction controls and zero-width characters are not letters: they split words.
+        assert_eq!(display_name_from("ada\u{202e}moc", "x"), "Ada Moc");
+        assert_eq!(display_name_from("\u{200b}", "member"), "member");
     }
 }

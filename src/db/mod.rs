@@ -172,9 +172,13 @@ impl Db {
         Db { read: self.write_requests.clone(), write, ..self.clone() }
     }
 
-    /// Applies the migrations of this backend that are not applied yet.
+    /// Applies the migrations of this backend that are not applied yet, then fills what only
+    /// Rust can compute and the rows do not hold yet: the look-alike keys of members' names
+    /// (migration 0012, `safety::text::fill_missing_keys`; a database with none missing costs
+    /// two index lookups).
     pub async fn migrate(&self) -> anyhow::Result<()> {
         self.backend.migrator().run(&self.write).await?;
+        crate::safety::text::fill_missing_keys(&self.write).await?;
         Ok(())
     }
 

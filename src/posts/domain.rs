@@ -2,6 +2,7 @@
 //! valid values.
 
 use crate::error::{Error, Result};
+use crate::safety::text::{self, Kind};
 
 /// Longest post, counted in Unicode code points (the web counter counts the same way, and so
 /// do SQLite's `length()` and PostgreSQL's `char_length()` in the schema's check).
@@ -22,13 +23,14 @@ pub fn no_nul(what: &str) -> Error {
     Error::bad_request(format!("{what} cannot contain the character U+0000"))
 }
 
-/// A post's text: trimmed, 1 to 500 code points, without U+0000.
+/// A post's text: trimmed, NFC-normalized, 1 to 500 code points, without U+0000, and as
+/// `safety::text` has it (no text-direction controls, not only invisible characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PostContent(String);
 
 impl PostContent {
     pub fn parse(raw: &str) -> Result<PostContent> {
-        let text = raw.trim();
+        let text = &text::normalize(Kind::Post, raw.trim())?;
         if text.is_empty() {
             return Err(Error::bad_request("A post cannot be empty"));
         }
@@ -47,14 +49,20 @@ impl PostContent {
 }
 
 /// A poll's options in the order given: blank ones dropped, then 2 to 4 distinct options of at
-/// most 80 characters each. `parse` answers `None` when nothing but blanks was sent (the
-/// composer's poll was toggled on and left empty): that post simply has no poll.
+/// most 80 characters each, NFC-normalized and as `safety::text` has them. `parse` answers
+/// `None` when nothing but blanks was sent (the composer's poll was toggled on and left empty):
+/// that post simply has no poll.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PollOptions(Vec<String>);
 
 impl PollOptions {
     pub fn parse(raw: &[String]) -> Result<Option<PollOptions>> {
-        let options: Vec<String> = raw.iter().map(|o| o.trim()).filter(|o| !o.is_empty()).map(str::to_string).collect();
+        let options: Vec<String> = raw
+            .iter()
+            .map(|o| o.trim())
+            .filter(|o| !o.is_empty())
+            .map(|o| text::normalize(Kind::PollOption, o))
+            .collect::<Result<_>>()?;
         if options.is_empty() {
             return Ok(None);
         }
@@ -153,6 +161,26 @@ mod tests {
         assert_eq!(PostContent::parse("  hello \n").unwrap().as_str(), "hello");
         assert!(PostContent::parse("").is_err());
         assert!(PostContent::parse(" \n\t ").is_err());
+    }
+
+    #[test]
+    fn content_is_stored_nfc_and_follows_the_text_rule() {
+        assert_eq!(PostContent::parse(" cafe\u{301} ").unwrap().as_str(), "caf\u{e9}");
+        // 500 decomposed letters are 1000 code points typed but 500 stored.
+        assert!(PostContent::parse(&"e\u{301}".repeat(500)).is_ok());
+        assert!(PostContent::parse("look \u{202e}txt.exe").is_err());
+        assert!(PostContent::parse("\u{200b}\u{3164}").is_err());
+    }
+
+    #[test]
+    fn poll_options_are_stored_nfc_and_follow_the_text_rule() {
+        let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let poll = PollOptions::parse(&opts(&["Cafe\u{301}", "Te\u{301}"])).unwrap().unwrap();
+        assert_eq!(poll.as_slice(), ["Caf\u{e9}", "T\u{e9}"]);
+        // The same words typed two ways are the same option.
+        assert!(PollOptions::parse(&opts(&["caf\u{e9}", "cafe\u{301}"])).is_err());
+        assert!(PollOptions::parse(&opts(&["yes", "\u{2066}no"])).is_err());
+        assert!(PollOptions::parse(&opts(&["yes", "\u{200b}"])).is_err());
     }
 
     #[test]

@@ -200,7 +200,9 @@ async fn vote(
     if body.option.contains('\0') {
         return Err(Error::bad_request("That option is not in this poll"));
     }
-    let post = writes(&state).vote(current.id, id, &body.option).await?;
+    // Options are stored NFC-normalized (`safety::text`): the same words typed another way match.
+    let option = crate::safety::text::nfc(&body.option);
+    let post = writes(&state).vote(current.id, id, &option).await?;
     post_as_seen(&state, current.id, post).await
 }
 

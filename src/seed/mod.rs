@@ -343,22 +343,30 @@ async fn write(
     let mut rng = plan::rng(seed, stream::USERS + 100);
     let mut users = Batch::new(
         backend,
-        "INSERT INTO users (id, email, username, display_name, bio, created_at, follower_count, following_count, invites_month, home_floor)",
-        10,
+        "INSERT INTO users (id, email, username, display_name, bio, created_at, follower_count, following_count, \
+         invites_month, home_floor, username_skeleton, name_skeleton)",
+        12,
     );
     for (i, u) in plan.users.iter().enumerate() {
         let id = bases.user(i as u32);
+        let username = text::username(id);
+        let display_name = text::display_name(&mut rng);
+        // Kept in step as every writer of a name keeps them (`safety::text`).
+        let username_key = crate::safety::text::look_alike_key(&username);
+        let name_key = crate::safety::text::look_alike_key(&display_name);
         users
             .int(id)
             .text(text::email(id))
-            .text(text::username(id))
-            .text(text::display_name(&mut rng))
+            .text(username)
+            .text(display_name)
             .text(text::bio(&mut rng))
             .int(u.created_at)
             .int(u.followers as i64)
             .int(u.following as i64)
             .int(month)
-            .int(timelines.floors[i].map_or(0, |post| bases.post(post)));
+            .int(timelines.floors[i].map_or(0, |post| bases.post(post)))
+            .text(username_key)
+            .text(name_key);
         let n = users.end_row(conn).await?;
         progress.inc(n);
         commit.add(conn, n).await?;

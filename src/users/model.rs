@@ -94,8 +94,10 @@ impl UserRow {
     }
 }
 
-/// A profile edit, parsed: display name 1–50 characters after trimming, bio at most 160,
-/// website empty or an http(s) URL of at most 200 characters, stored as parsed (see `website`).
+/// A profile edit, parsed: display name 1–50 characters after trimming, bio at most 160, both
+/// NFC-normalized and as `safety::text` has them; website empty or an http(s) URL of at most
+/// 200 characters, stored as parsed (see `website`). Whether the name looks like another
+/// member's is the store's question (`update_profile`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileEdit {
     pub display_name: String,
@@ -110,26 +112,29 @@ pub const WEBSITE_MAX: usize = 200;
 impl ProfileEdit {
     pub fn parse(display_name: &str, bio: &str, website: &str) -> crate::error::Result<ProfileEdit> {
         use crate::error::Error;
-        let display_name = display_name.trim();
+        use crate::safety::text::{Kind, normalize};
+        let display_name = &normalize(Kind::DisplayName, display_name.trim())?;
         if display_name.is_empty() {
             return Err(Error::bad_request("Display name cannot be empty"));
         }
         if display_name.chars().count() > DISPLAY_NAME_MAX {
             return Err(Error::bad_request(format!("Display name can be at most {DISPLAY_NAME_MAX} characters long")));
         }
-        let bio = bio.trim();
+        let bio = &normalize(Kind::Bio, bio.trim())?;
         if bio.chars().count() > BIO_MAX {
             return Err(Error::bad_request(format!("Bio can be at most {BIO_MAX} characters long")));
         }
         let typed_website = website.trim();
         // PostgreSQL cannot store U+0000 in text (the update would fail with a 500).
-        for (field, value) in [("Display name", display_name), ("Bio", bio), ("Website", typed_website)] {
+        for (field, value) in
+            [("Display name", display_name.as_str()), ("Bio", bio.as_str()), ("Website", typed_website)]
+        {
             if value.contains('\0') {
                 return Err(Error::bad_request(format!("{field} cannot contain the character U+0000")));
             }
         }
         let website = self::website(typed_website)?;
-        Ok(ProfileEdit { display_name: display_name.to_string(), bio: bio.to_string(), website })
+        Ok(ProfileEdit { display_name: display_name.clone(), bio: bio.clone(), website })
     }
 }
 
@@ -201,6 +206,21 @@ mod tests {
         assert!(ProfileEdit::parse(&"é".repeat(51), "", "").is_err());
         assert!(ProfileEdit::parse("Ada", &"b".repeat(160), "").is_ok());
         assert!(ProfileEdit::parse("Ada", &"b".repeat(161), "").is_err());
+    }
+
+    #[test]
+    fn name_and_bio_are_stored_nfc_and_follow_the_text_rule() {
+        let edit = ProfileEdit::parse(" Zoe\u{308} ", "cafe\u{301}", "").unwrap();
+        assert_eq!((edit.display_name.as_str(), edit.bio.as_str()), ("Zo\u{eb}", "caf\u{e9}"));
+        // The limit counts what is stored: 50 letters typed with combining accents fit.
+        assert!(ProfileEdit::parse(&"e\u{301}".repeat(50), "", "").is_ok());
+        let message = |name: &str, bio: &str| ProfileEdit::parse(name, bio, "").unwrap_err().to_string();
+        assert_eq!(message("Ada\u{202e}", ""), "Display name cannot contain text-direction control characters");
+        assert_eq!(message("\u{200f}Ada", ""), "Display name cannot contain text-direction control characters");
+        assert_eq!(message("\u{3164}", ""), "Display name cannot be only invisible characters");
+        assert_eq!(message("Ada", "\u{2067}hi"), "Bio cannot contain text-direction control characters");
+        // A mark is fine in a bio.
+        assert!(ProfileEdit::parse("Ada", "\u{5e9}\u{200f}!", "").is_ok());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::feeds::changes::FEED_CHANGED;
 use crate::posts::hydrate::Selection;
-use crate::safety::{Scope, visibility};
+use crate::safety::{Scope, text, visibility};
 use crate::user_columns;
 
 pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
@@ -28,25 +28,34 @@ pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow
     Ok(sqlx::query_as(SQL).bind(email).fetch_optional(pool).await?)
 }
 
-/// Saves a profile edit and answers the member as they now stand.
+/// Saves a profile edit and answers the member as they now stand. A display name that looks
+/// like another member's name or username is refused (`safety::text::name_stands_apart`), and
+/// the name's look-alike key is stored with it.
 pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::ProfileEdit) -> Result<Option<UserRow>> {
     // The name shows on the member's own cards in their Friends page (`feeds::changes`).
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             concat!(
-                "UPDATE users SET display_name = $1, bio = $2, website = $3, {} WHERE id = $4 RETURNING ",
+                "UPDATE users SET display_name = $1, bio = $2, website = $3, name_skeleton = $4, {} WHERE id = $5 \
+                 RETURNING ",
                 user_columns!()
             ),
             FEED_CHANGED
         )
     });
-    Ok(sqlx::query_as(SQL.as_str())
+    let key = text::look_alike_key(&edit.display_name);
+    let mut tx = write.begin().await?;
+    text::name_stands_apart(&mut tx, Some(id), &key).await?;
+    let row = sqlx::query_as(SQL.as_str())
         .bind(&edit.display_name)
         .bind(&edit.bio)
         .bind(&edit.website)
+        .bind(&key)
         .bind(id)
-        .fetch_optional(write)
-        .await?)
+        .fetch_optional(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(row)
 }
 
 /// Points the member's avatar at an image of theirs (`/objects/{id}`).

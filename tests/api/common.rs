@@ -180,15 +180,19 @@ impl TestApp {
 /// Inserts a member `<username>@example.com` with a session; answers its id and session token
 /// (the value of the `murmur_session` cookie over http).
 pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i64, String) {
+    // The look-alike keys as every writer of a name stores them (`safety::text`).
+    let display_name = capitalise(username);
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO users (email, username, display_name, created_at, invites_month) \
-         VALUES ($1, $2, $3, $4, $5) RETURNING id",
+        "INSERT INTO users (email, username, display_name, created_at, invites_month, username_skeleton, name_skeleton) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(format!("{username}@example.com"))
     .bind(username)
-    .bind(capitalise(username))
+    .bind(&display_name)
     .bind(now)
     .bind(murmur::invites::store::month_of(now))
+    .bind(murmur::safety::text::look_alike_key(username))
+    .bind(murmur::safety::text::look_alike_key(&display_name))
     .fetch_one(&db.write)
     .await
     .expect("insert member");

@@ -18,6 +18,7 @@ mod media;
 mod media_cleanup;
 mod metrics;
 mod moderation;
+mod names_and_text;
 mod notifications;
 mod operator;
 mod posts;

@@ -130,6 +130,17 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // The look-alike keys of the members' names, as every writer stores them from 0012 on.
+    Step {
+        version: 12,
+        rows: &[
+            "UPDATE users SET username_skeleton = 'ada', name_skeleton = 'ada lovelace' WHERE id = 1",
+            "UPDATE users SET username_skeleton = 'bob', name_skeleton = 'bob' WHERE id = 2",
+            "UPDATE users SET username_skeleton = 'cyd', name_skeleton = 'cyd ☕' WHERE id = 3",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.
@@ -340,6 +351,12 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         // 0008: feed versions start at 0.
         let feed_version = if from < 8 { 0 } else { [5, 2, 0][id as usize - 1] };
         assert_eq!(int(user, "feed_version"), feed_version, "{}", at(&format!("feed_version of member {id}")));
+        // 0012: the look-alike keys, which `Db::migrate` computes for members from before it.
+        for (key, name) in [("username_skeleton", "username"), ("name_skeleton", "display_name")] {
+            let name = user[name].as_str().unwrap_or_else(|| panic!("{name} in {user:?}"));
+            let expected = murmur::safety::text::look_alike_key(name);
+            assert_eq!(user[key], json!(expected), "{}", at(&format!("{key} of member {id}")));
+        }
         assert_eq!(
             int(user, "follower_count"),
             count("follows", &|f| int(f, "following_id") == id),

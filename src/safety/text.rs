@@ -1,0 +1,301 @@
+//! Names and text that cannot deceive: the rule every writer of members' text calls (posts,
+//! poll options, display names, bios), and the look-alike test for display names.
+//!
+//! - Text is stored NFC-normalized, so the same words are the same bytes (search, duplicate
+//!   poll options, lengths as the schema counts them).
+//! - Text-direction controls that reorder what follows them (U+202A–U+202E embeddings and
+//!   overrides, U+2066–U+2069 isolates) are refused everywhere: they make text read differently
+//!   from what it is. A display name also refuses the three marks (U+200E, U+200F, U+061C): a
+//!   name has no need of them and they can move the text beside it, while a post in Arabic or
+//!   Hebrew uses them to place punctuation and keeps them.
+//! - A display name, post or poll option made only of blank characters (white space, default
+//!   ignorable code points such as zero-width characters, U+3164 and the other Hangul fillers,
+//!   variation selectors and tags, controls, and U+2800) is refused: it would show as nothing.
+//!   Zero-width characters inside visible text stay (emoji sequences and several scripts need
+//!   them); the look-alike key ignores them.
+//! - A display name may not look like another member's username or display name: both are
+//!   stored as their `look_alike_key` (`users.username_skeleton`, `users.name_skeleton`,
+//!   indexed) and a new name is refused when its key is another member's (`name_stands_apart`).
+//!
+//! docs/safety.md, "Names and text", says why.
+
+use icu_properties::CodePointSetData;
+use icu_properties::props::{BidiControl, DefaultIgnorableCodePoint, WhiteSpace};
+use sqlx::{AnyConnection, AnyPool};
+use unicode_normalization::UnicodeNormalization;
+
+use crate::error::{Error, Result};
+
+/// What a piece of member text is: it decides the rule, and names the text in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    DisplayName,
+    Bio,
+    Post,
+    PollOption,
+}
+
+impl Kind {
+    /// How a message names the text, as the other messages of each field do.
+    fn label(self) -> &'static str {
+        match self {
+            Kind::DisplayName => "Display name",
+            Kind::Bio => "Bio",
+            Kind::Post => "A post",
+            Kind::PollOption => "A poll option",
+        }
+    }
+}
+
+/// The message when a display name's look-alike key is another member's.
+pub const LOOKS_LIKE_ANOTHER: &str = "Display name looks like another member's name or username";
+
+/// `text` as it is stored: NFC-normalized, after refusing text-direction controls and, but for
+/// a bio, text made only of blank characters. The caller trims first and checks emptiness and
+/// length on the answer (normalizing can change the count of code points).
+pub fn normalize(kind: Kind, text: &str) -> Result<String> {
+    let text = nfc(text);
+    if text.chars().any(|c| refused_direction_control(kind, c)) {
+        return Err(Error::bad_request(format!("{} cannot contain text-direction control characters", kind.label())));
+    }
+    if kind != Kind::Bio && !text.is_empty() && is_blank(&text) {
+        return Err(Error::bad_request(format!("{} cannot be only invisible characters", kind.label())));
+    }
+    Ok(text)
+}
+
+/// `text` NFC-normalized: what is stored, and what a text sent to match stored text (a vote's
+/// option) is compared as.
+pub fn nfc(text: &str) -> String {
+    text.nfc().collect()
+}
+
+fn refused_direction_control(kind: Kind, c: char) -> bool {
+    const MARKS: [char; 3] = ['\u{200E}', '\u{200F}', '\u{061C}'];
+    CodePointSetData::new::<BidiControl>().contains(c) && (kind == Kind::DisplayName || !MARKS.contains(&c))
+}
+
+/// True when no character of `text` draws anything.
+pub fn is_blank(text: &str) -> bool {
+    let white_space = CodePointSetData::new::<WhiteSpace>();
+    let ignorable = CodePointSetData::new::<DefaultIgnorableCodePoint>();
+    // U+2800 BRAILLE PATTERN BLANK is a symbol by its properties but draws an empty cell: the
+    // one blank that neither White_Space nor Default_Ignorable_Code_Point holds.
+    text.chars().all(|c| white_space.contains(c) || ignorable.contains(c) || c.is_control() || c == '\u{2800}')
+}
+
+/// What a name looks like, for comparing it with other names: its confusable skeleton (UTS #39)
+/// with case folded, so "Ada", "ada", "аda" with a Cyrillic а, "ａｄａ" and "A\u{200B}da" share
+/// one key; runs of white space count as one space. Case is folded before the skeleton (capital
+/// I and small l stay apart, so "Ian" matches @ian) and again after it, since the skeleton's
+/// prototypes may be capitals ("0" becomes "O") and a folded prototype may have one of its own
+/// ("M" folds to "m", whose prototype is "rn").
+pub fn look_alike_key(name: &str) -> String {
+    let fold = |s: &str| unicode_security::skeleton(&s.to_lowercase()).collect::<String>();
+    let key = fold(&fold(name));
+    key.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Refuses a display name whose look-alike `key` is another member's username or display name.
+/// `member` is the one choosing it (None at sign-up, before their row exists): their own
+/// username never counts against them, and a member keeping their current name is never
+/// refused, even if it looks like someone's who took theirs before this rule. One statement,
+/// each half an index lookup (`users_username_skeleton_idx`, `users_name_skeleton_idx`).
+pub async fn name_stands_apart(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<()> {
+    if name_is_taken(conn, member, key).await? {
+        return Err(Error::bad_request(LOOKS_LIKE_ANOTHER));
+    }
+    Ok(())
+}
+
+/// True when a display name with look-alike `key` would look like another member's name or
+/// username, as `name_stands_apart` decides.
+pub async fn name_is_taken(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<bool> {
+    const SQL: &str = "SELECT CAST(CASE \
+         WHEN EXISTS (SELECT 1 FROM users WHERE id = $2 AND name_skeleton = $1) THEN 0 \
+         WHEN EXISTS (SELECT 1 FROM users WHERE username_skeleton = $1 AND id <> $2) \
+           OR EXISTS (SELECT 1 FROM users WHERE name_skeleton = $1 AND id <> $2) THEN 1 \
+         ELSE 0 END AS BIGINT)";
+    let taken: i64 = sqlx::query_scalar(SQL).bind(key).bind(member.unwrap_or(0)).fetch_one(conn).await?;
+    Ok(taken == 1)
+}
+
+/// Rows of one batch of `fill_missing_keys`.
+const FILL_BATCH: i64 = 500;
+
+/// Computes the look-alike keys the database does not have yet (members from before migration
+/// 0012, or written by an older version of murmur), 500 members a transaction; answers how many
+/// keys it wrote. `Db::migrate` calls it after the migrations, so the look-alike test sees every
+/// member before the server answers.
+///
+/// SQL cannot compute a skeleton, so this is Rust. Idempotent and safe in several processes at
+/// once: a key is written only where it is still NULL and the name it was computed from is still
+/// the row's, so a member's edit in between is never overwritten; a row skipped that way is
+/// filled at the next start. Each column is walked by id from its index (`… IS NULL`), so a
+/// database with nothing to fill costs two index lookups.
+pub async fn fill_missing_keys(write: &AnyPool) -> anyhow::Result<u64> {
+    const COLUMNS: [(&str, &str, &str); 2] = [
+        (
+            "SELECT id, display_name FROM users WHERE name_skeleton IS NULL AND id > $1 ORDER BY id LIMIT $2",
+            "UPDATE users SET name_skeleton = $1 WHERE id = $2 AND name_skeleton IS NULL AND display_name = $3",
+            "display names",
+        ),
+        (
+            "SELECT id, username FROM users WHERE username_skeleton IS NULL AND id > $1 ORDER BY id LIMIT $2",
+            "UPDATE users SET username_skeleton = $1 WHERE id = $2 AND username_skeleton IS NULL AND username = $3",
+            "usernames",
+        ),
+    ];
+    let mut written = 0;
+    for (select, update, what) in COLUMNS {
+        let mut after = 0;
+        loop {
+            let mut tx = write.begin().await?;
+            let rows: Vec<(i64, String)> =
+                sqlx::query_as(select).bind(after).bind(FILL_BATCH).fetch_all(&mut *tx).await?;
+            let Some(&(last, _)) = rows.last() else { break };
+            for (id, text) in &rows {
+                let done = sqlx::query(update).bind(look_alike_key(text)).bind(id).bind(text).execute(&mut *tx).await?;
+                written += done.rows_affected();
+            }
+            tx.commit().await?;
+            after = last;
+            tracing::info!(up_to_member = last, "look-alike keys of {what} filled");
+        }
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DIRECTION: &str = "cannot contain text-direction control characters";
+    const INVISIBLE: &str = "cannot be only invisible characters";
+
+    /// Every kind of text, with what `normalize` answers: the stored text, or the end of the
+    /// message.
+    #[test]
+    fn members_text_is_normalized_or_refused() {
+        use Kind::*;
+        let cases: &[(Kind, &str, Result<&str, &str>)] = &[
+            // Stored NFC: "é" typed as e + combining acute is stored as one code point.
+            (Post, "caf\u{65}\u{301}", Ok("caf\u{e9}")),
+            (DisplayName, "Zoe\u{308}", Ok("Zo\u{eb}")),
+            (Bio, "A\u{30a}ngstro\u{308}m", Ok("\u{c5}ngstr\u{f6}m")),
+            (PollOption, "\u{212b}", Ok("\u{c5}")),
+            // Embeddings, overrides and isolates: refused everywhere.
+            (Post, "file\u{202e}fdp.exe", Err(DIRECTION)),
+            (Post, "a\u{202a}b", Err(DIRECTION)),
+            (Post, "a\u{202b}b", Err(DIRECTION)),
+            (Post, "a\u{202c}b", Err(DIRECTION)),
+            (Post, "a\u{202d}b", Err(DIRECTION)),
+            (Post, "a\u{2066}b\u{2069}", Err(DIRECTION)),
+            (Post, "\u{2067}b", Err(DIRECTION)),
+            (Post, "\u{2068}b", Err(DIRECTION)),
+            (DisplayName, "Ada\u{202e}", Err(DIRECTION)),
+            (Bio, "hi \u{2066}there", Err(DIRECTION)),
+            (PollOption, "\u{202e}yes", Err(DIRECTION)),
+            // The marks: kept in posts, bios and options; refused in names.
+            (Post, "\u{5e9}\u{5dc}\u{5d5}\u{5dd}\u{200f}!", Ok("\u{5e9}\u{5dc}\u{5d5}\u{5dd}\u{200f}!")),
+            (Post, "a\u{200e}b", Ok("a\u{200e}b")),
+            (Bio, "\u{627}\u{61c}1", Ok("\u{627}\u{61c}1")),
+            (DisplayName, "Ada\u{200e}", Err(DIRECTION)),
+            (DisplayName, "\u{200f}Ada", Err(DIRECTION)),
+            (DisplayName, "Ada\u{61c}", Err(DIRECTION)),
+            // Only blank characters: refused, but in a bio.
+            (Post, "\u{200b}", Err(INVISIBLE)),
+            (Post, "\u{200b}\u{200c}\u{200d}\u{2060}\u{feff}", Err(INVISIBLE)),
+            (Post, "\u{3164}", Err(INVISIBLE)),
+            (DisplayName, "\u{3164}\u{3164}", Err(INVISIBLE)),
+            (DisplayName, "\u{115f}\u{1160}", Err(INVISIBLE)),
+            (DisplayName, "\u{ffa0}", Err(INVISIBLE)),
+            (DisplayName, "\u{2800}\u{2800}", Err(INVISIBLE)),
+            (DisplayName, "\u{fe0f}\u{fe00}", Err(INVISIBLE)),
+            (DisplayName, "\u{e0041}\u{e0064}\u{e0061}", Err(INVISIBLE)),
+            (DisplayName, "\u{ad}\u{34f}\u{180e}", Err(INVISIBLE)),
+            (Post, "\u{3000}\u{200b}\u{a0}", Err(INVISIBLE)),
+            (Post, "\u{1}\u{7f}", Err(INVISIBLE)),
+            (PollOption, "\u{200b}", Err(INVISIBLE)),
+            (Bio, "\u{200b}", Ok("\u{200b}")),
+            // Zero-width characters inside visible text stay: emoji sequences need them.
+            (Post, "\u{1f469}\u{200d}\u{1f4bb}", Ok("\u{1f469}\u{200d}\u{1f4bb}")),
+            (DisplayName, "A\u{200b}da", Ok("A\u{200b}da")),
+            (Post, "\u{267b}\u{fe0f}", Ok("\u{267b}\u{fe0f}")),
+            (DisplayName, "\u{3164}Ada", Ok("\u{3164}Ada")),
+            // Nothing at all is the caller's "cannot be empty".
+            (Post, "", Ok("")),
+            (Bio, "", Ok("")),
+        ];
+        for (kind, text, expected) in cases {
+            let got = normalize(*kind, text).map_err(|e| e.to_string());
+            match (expected, &got) {
+                (Ok(stored), Ok(got)) => assert_eq!(got, stored, "{kind:?} {text:?}"),
+                (Err(end), Err(message)) => {
+                    assert!(message.starts_with(kind.label()) && message.ends_with(end), "{kind:?} {text:?}: {message}")
+                }
+                _ => panic!("{kind:?} {text:?}: expected {expected:?}, got {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_messages_read_as_sentences() {
+        let message = |kind, text| normalize(kind, text).unwrap_err().to_string();
+        assert_eq!(
+            message(Kind::DisplayName, "\u{202e}x"),
+            "Display name cannot contain text-direction control characters"
+        );
+        assert_eq!(message(Kind::Post, "\u{200b}"), "A post cannot be only invisible characters");
+    }
+
+    /// Pairs of names and whether they look alike (share a key).
+    #[test]
+    fn names_that_look_alike_share_a_key() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("Ada", "ada", true),
+            ("ADA", "ada", true),
+            // Cyrillic а, Greek Α, fullwidth letters, a zero-width space inside.
+            ("\u{430}da", "ada", true),
+            ("\u{391}DA", "ada", true),
+            ("\u{ff41}\u{ff44}\u{ff41}", "ada", true),
+            ("A\u{200b}da", "Ada", true),
+            ("Ada\u{3164}", "ada", true),
+            ("Ad\u{e0061}a", "ada", true),
+            // Digits and letters that read alike; "rn" and "m".
+            ("b0b", "bob", true),
+            ("B0B", "bob", true),
+            ("wi11", "will", true),
+            ("Sam", "sarn", true),
+            ("Ian", "ian", true),
+            // Spacing and composition.
+            ("Sam  Lee", "sam lee", true),
+            (" Sam Lee ", "Sam\u{3000}Lee", true),
+            ("Zo\u{eb}", "Zoe\u{308}", true),
+            // Different names stay apart.
+            ("Ada", "Adam", false),
+            ("Ada Lovelace", "ada", false),
+            ("Sam Lee", "SamLee", false),
+            ("Zo\u{eb}", "Zoe", false),
+            ("bob", "bobby", false),
+            ("\u{5e9}\u{5dc}\u{5d5}\u{5dd}", "shalom", false),
+        ];
+        for (a, b, alike) in cases {
+            assert_eq!(
+                look_alike_key(a) == look_alike_key(b),
+                *alike,
+                "{a:?} {b:?}: {:?} {:?}",
+                look_alike_key(a),
+                look_alike_key(b)
+            );
+        }
+    }
+
+    #[test]
+    fn a_key_is_its_own_key() {
+        for name in ["Ada Lovelace", "B0B", "M", "\u{430}da", "Cyd \u{2615}", "\u{1f469}\u{200d}\u{1f4bb} dev"] {
+            let key = look_alike_key(name);
+            assert_eq!(look_alike_key(&key), key, "{name:?}");
+        }
+    }
+}

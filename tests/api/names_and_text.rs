@@ -1,0 +1,245 @@
+//! Names and text that cannot deceive (issue 24; src/safety/text.rs): text-direction controls
+//! and invisible-only text are refused with a message, text is stored NFC-normalized, and a
+//! display name that looks like another member's name or username is refused.
+
+use serde_json::{Value, json};
+
+use crate::accounts::{operator_code, sign_up};
+use crate::both_databases;
+use crate::common::{Member, TestApp};
+use crate::posts::{get, post, put, write};
+
+const LOOKS_LIKE: &str = "Display name looks like another member's name or username";
+
+async fn rename(app: &TestApp, who: &Member, display_name: &str) -> (u16, Value) {
+    put(app, who, "/api/users/profile", Some(json!({ "displayName": display_name, "bio": "", "website": "" }))).await
+}
+
+/// What the database holds for a member: display name, bio and both look-alike keys.
+async fn stored(app: &TestApp, id: i64) -> (String, String, Option<String>, Option<String>) {
+    sqlx::query_as("SELECT display_name, bio, name_skeleton, username_skeleton FROM users WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap()
+}
+
+async fn posts_of(app: &TestApp, who: &Member) -> i64 {
+    sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE author_id = $1")
+        .bind(who.id)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap()
+}
+
+async fn direction_controls_and_invisible_text_are_refused_with_a_message(app: TestApp) {
+    let ada = app.member("ada").await;
+    let posts = [
+        (json!({ "content": "invoice\u{202e}fdp.exe" }), "A post cannot contain text-direction control characters"),
+        (json!({ "content": "a \u{2066}b\u{2069}" }), "A post cannot contain text-direction control characters"),
+        (json!({ "content": "\u{200b}\u{200d}" }), "A post cannot be only invisible characters"),
+        (json!({ "content": "\u{3164}\u{3164}" }), "A post cannot be only invisible characters"),
+        (json!({ "content": "\u{2800} \u{fe0f}" }), "A post cannot be only invisible characters"),
+        (
+            json!({ "content": "Tea?", "pollOptions": ["yes", "\u{202d}no"] }),
+            "A poll option cannot contain text-direction control characters",
+        ),
+        (
+            json!({ "content": "Tea?", "pollOptions": ["yes", "\u{200b}"] }),
+            "A poll option cannot be only invisible characters",
+        ),
+    ];
+    for (body, message) in posts {
+        let (status, answer) = post(&app, &ada, "/api/posts", body.clone()).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(message)), "{body}");
+    }
+    assert_eq!(posts_of(&app, &ada).await, 0, "no post was written");
+
+    let edits = [
+        (
+            json!({ "displayName": "Ada\u{202e}", "bio": "" }),
+            "Display name cannot contain text-direction control characters",
+        ),
+        (
+            json!({ "displayName": "\u{2067}Ada", "bio": "" }),
+            "Display name cannot contain text-direction control characters",
+        ),
+        // The marks too, in a name (a post keeps them).
+        (
+            json!({ "displayName": "Ada\u{200f}", "bio": "" }),
+            "Display name cannot contain text-direction control characters",
+        ),
+        (json!({ "displayName": "\u{3164}", "bio": "" }), "Display name cannot be only invisible characters"),
+        (
+            json!({ "displayName": "\u{115f}\u{1160}\u{ffa0}", "bio": "" }),
+            "Display name cannot be only invisible characters",
+        ),
+        (json!({ "displayName": "\u{200b}\u{2060}", "bio": "" }), "Display name cannot be only invisible characters"),
+        (json!({ "displayName": "Ada", "bio": "hi \u{202e}" }), "Bio cannot contain text-direction control characters"),
+    ];
+    for (body, message) in edits {
+        let (status, answer) = put(&app, &ada, "/api/users/profile", Some(body.clone())).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(message)), "{body}");
+    }
+    assert_eq!(stored(&app, ada.id).await.0, "Ada", "the profile is unchanged");
+
+    // A right-to-left mark in a Hebrew post is fine.
+    let hebrew = write(&app, &ada, "\u{5e9}\u{5dc}\u{5d5}\u{5dd}\u{200f}!").await;
+    assert_eq!(hebrew["content"], "\u{5e9}\u{5dc}\u{5d5}\u{5dd}\u{200f}!");
+}
+
+async fn text_is_stored_nfc_normalized(app: TestApp) {
+    let ada = app.member("ada").await;
+    // "é" typed as e + a combining accent is stored as the one code point.
+    let written = write(&app, &ada, "cafe\u{301} au lait").await;
+    assert_eq!(written["content"], "caf\u{e9} au lait");
+    let content: String = sqlx::query_scalar("SELECT content FROM posts WHERE id = $1")
+        .bind(written["id"].as_i64().unwrap())
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(content, "caf\u{e9} au lait");
+
+    let (status, poll) =
+        post(&app, &ada, "/api/posts", json!({ "content": "Drink?", "pollOptions": ["The\u{301}", "Cafe\u{301}"] }))
+            .await;
+    assert_eq!(status, 201, "{poll}");
+    assert_eq!(poll["pollOptions"], json!(["Th\u{e9}", "Caf\u{e9}"]), "{poll}");
+    // A vote names its option either way.
+    let bob = app.member("bob").await;
+    let (status, voted) =
+        post(&app, &bob, &format!("/api/posts/{}/vote", poll["id"]), json!({ "option": "The\u{301}" })).await;
+    assert_eq!(status, 200, "{voted}");
+    assert_eq!(voted["myVote"], "Th\u{e9}", "{voted}");
+    // The same words typed two ways are one option.
+    let (status, _) =
+        post(&app, &ada, "/api/posts", json!({ "content": "Again?", "pollOptions": ["caf\u{e9}", "cafe\u{301}"] }))
+            .await;
+    assert_eq!(status, 400);
+
+    let (status, me) = put(
+        &app,
+        &ada,
+        "/api/users/profile",
+        Some(json!({ "displayName": "Ada Zoe\u{308}", "bio": "Ma\u{308}dchen", "website": "" })),
+    )
+    .await;
+    assert_eq!(status, 200, "{me}");
+    assert_eq!((&me["displayName"], &me["bio"]), (&json!("Ada Zo\u{eb}"), &json!("M\u{e4}dchen")));
+    let (name, bio, name_key, _) = stored(&app, ada.id).await;
+    assert_eq!((name.as_str(), bio.as_str()), ("Ada Zo\u{eb}", "M\u{e4}dchen"));
+    // The key is the skeleton, decomposed.
+    assert_eq!(name_key.as_deref(), Some("ada zoe\u{308}"), "the key of the stored name");
+}
+
+async fn a_display_name_that_looks_like_another_members_is_refused(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    // Ada's username, in the ways it can be made to look.
+    for name in
+        ["ada", "Ada", "ADA", "\u{430}da", "\u{391}DA", "\u{ff21}\u{ff44}\u{ff41}", "A\u{200b}da", "Ad\u{3164}a"]
+    {
+        let (status, answer) = rename(&app, &bob, name).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{name:?}");
+    }
+    // Ada's display name.
+    let (status, answer) = rename(&app, &ada, "Ada Lovelace").await;
+    assert_eq!(status, 200, "{answer}");
+    for name in ["Ada Lovelace", "ada lovelace", "Ada  Lovelace", "Ada Lovelac\u{435}", "Ada L0velace"] {
+        let (status, answer) = rename(&app, &bob, name).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{name:?}");
+    }
+    assert_eq!(stored(&app, bob.id).await.0, "Bob", "Bob's name is unchanged");
+
+    // Names that differ are fine, and so are one's own username and current name.
+    for name in ["Ada Lovelace Fan", "Adam", "Bobby"] {
+        let (status, answer) = rename(&app, &bob, name).await;
+        assert_eq!(status, 200, "{name:?}: {answer}");
+    }
+    let (status, _) = rename(&app, &bob, "BOB").await;
+    assert_eq!(status, 200, "Bob may look like himself");
+    let (status, _) = rename(&app, &ada, "Ada Lovelace").await;
+    assert_eq!(status, 200, "Ada keeps her name");
+    // Ada gave up "Ada Lovelace": Bob may take it now.
+    let (status, _) = rename(&app, &ada, "Countess").await;
+    assert_eq!(status, 200);
+    let (status, answer) = rename(&app, &bob, "Ada Lovelace").await;
+    assert_eq!(status, 200, "{answer}");
+}
+
+async fn a_member_keeps_a_name_taken_before_the_rule(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let (status, _) = rename(&app, &ada, "Sam Lee").await;
+    assert_eq!(status, 200);
+    // Bob took the same name before the rule (an older version wrote it).
+    sqlx::query("UPDATE users SET display_name = 'Sam Lee', name_skeleton = $1 WHERE id = $2")
+        .bind(murmur::safety::text::look_alike_key("Sam Lee"))
+        .bind(bob.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let (status, answer) = put(
+        &app,
+        &bob,
+        "/api/users/profile",
+        Some(json!({ "displayName": "Sam Lee", "bio": "Still Sam", "website": "" })),
+    )
+    .await;
+    assert_eq!(status, 200, "editing his bio keeps his name: {answer}");
+    assert_eq!(answer["bio"], "Still Sam");
+}
+
+async fn a_new_member_whose_name_looks_taken_is_named_by_their_username(app: TestApp) {
+    let (_, first) = sign_up(&app, "ada@one.example", &operator_code(&app).await).await;
+    assert_eq!((&first["username"], &first["displayName"]), (&json!("ada"), &json!("Ada")));
+    let (_, second) = sign_up(&app, "ADA@two.example", &operator_code(&app).await).await;
+    assert_eq!((&second["username"], &second["displayName"]), (&json!("ada2"), &json!("ada2")), "{second}");
+    let (_, third) = sign_up(&app, "ada.lovelace@three.example", &operator_code(&app).await).await;
+    assert_eq!(third["displayName"], "Ada Lovelace", "{third}");
+    // Their keys were stored with them: a rename to look like the second Ada is refused.
+    let bob = app.member("bob").await;
+    for name in ["ada2", "Ada Lovelace"] {
+        let (status, answer) = rename(&app, &bob, name).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{name:?}");
+    }
+}
+
+async fn members_from_before_the_keys_get_them_at_the_next_start(app: TestApp) {
+    let bob = app.member("bob").await;
+    // Written as before migration 0012 (or by an older murmur): no keys.
+    let old: i64 = sqlx::query_scalar(
+        "INSERT INTO users (email, username, display_name, created_at, invites_month) \
+         VALUES ('old@example.com', 'oldtimer', 'Grace HOPPER', 0, 0) RETURNING id",
+    )
+    .fetch_one(&app.state.db.write)
+    .await
+    .unwrap();
+    let (status, _) = rename(&app, &bob, "Grace Hopper").await;
+    assert_eq!(status, 200, "before the keys are filled nothing is known of the old member");
+    let (status, _) = rename(&app, &bob, "Bob").await;
+    assert_eq!(status, 200);
+
+    app.state.db.migrate().await.unwrap();
+    let (_, _, name_key, username_key) = stored(&app, old).await;
+    assert_eq!(name_key.as_deref(), Some("grace hopper"));
+    assert_eq!(username_key.as_deref(), Some("oldtirner"), "m reads as rn");
+    for name in ["Grace Hopper", "oldtimer", "OLDTIMER"] {
+        let (status, answer) = rename(&app, &bob, name).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{name:?}");
+    }
+    // Filling again finds nothing to do and changes nothing.
+    app.state.db.migrate().await.unwrap();
+    assert_eq!(stored(&app, old).await.2.as_deref(), Some("grace hopper"));
+    let (_, me) = get(&app, &bob, "/api/users/bob").await;
+    assert_eq!(me["displayName"], "Bob");
+}
+
+both_databases!(
+    direction_controls_and_invisible_text_are_refused_with_a_message,
+    text_is_stored_nfc_normalized,
+    a_display_name_that_looks_like_another_members_is_refused,
+    a_member_keeps_a_name_taken_before_the_rule,
+    a_new_member_whose_name_looks_taken_is_named_by_their_username,
+    members_from_before_the_keys_get_them_at_the_next_start,
+);
