@@ -247,7 +247,102 @@ async fn usernames_of_listed(app: &TestApp, who: &Member, path: &str) -> Vec<Str
     body.as_array().unwrap().iter().map(|l| l["user"]["username"].as_str().unwrap().to_string()).collect()
 }
 
+async fn moderator(app: &TestApp) -> Member {
+    let member = app.member("mod").await;
+    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
+        .bind(member.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    member
+}
+
+async fn a_suspended_members_posts_leave_every_list_until_the_suspension_is_lifted(app: TestApp) {
+    let moderator = moderator(&app).await;
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    follow(&app, &ada, &bob).await;
+    follow(&app, &ada, &cyd).await;
+    let mut bobs = Vec::new();
+    for i in 0..12 {
+        bobs.push(id(&write(&app, &bob, &format!("bob {i}")).await));
+        write(&app, &cyd, &format!("cyd {i}")).await;
+    }
+    let adas = write(&app, &ada, "Ada asks").await;
+    let bobs_reply = reply(&app, &bob, id(&adas), "Bob answers").await;
+    let cyds_repost = repost(&app, &cyd, bobs[0]).await;
+    like(&app, &cyd, bobs[1]).await;
+    like(&app, &bob, id(&adas)).await;
+    // Ada's first page is kept ready: the suspension must drop it at once.
+    assert!(friends(&app, &ada).await.contains(&bobs[11]));
+    assert!(list_ids(&app, &ada, "/api/posts/feed?limit=10").await.contains(&bobs[11]));
+
+    let path = format!("/api/moderation/members/{}/suspend", bob.id);
+    let (status, body) = post(&app, &moderator, &path, json!({ "reason": "Spam" })).await;
+    assert_eq!(status, 200, "{body}");
+
+    let feed = list_ids(&app, &ada, "/api/posts/feed?limit=10").await;
+    assert_eq!(feed.len(), 10, "the page is still whole: {feed:?}");
+    assert!(bobs.iter().all(|bob| !feed.contains(bob)) && !feed.contains(&id(&cyds_repost)), "{feed:?}");
+    let ranked = for_you(&app, &ada).await;
+    assert!(bobs.iter().all(|bob| !ranked.contains(bob)), "{ranked:?}");
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&adas))).await;
+    assert_eq!(thread["replies"][0]["isUnavailable"], true, "{thread}");
+    let (status, body) = get(&app, &ada, "/api/users/bob").await;
+    assert_eq!((status, body["message"].as_str()), (404, Some("This account is suspended")));
+    let (status, body) = get(&app, &moderator, "/api/users/bob").await;
+    assert_eq!((status, body["isSuspended"].as_bool()), (200, Some(true)), "moderators still see it");
+    assert_eq!(list_ids(&app, &ada, "/api/users/bob/posts").await, Vec::<i64>::new());
+    assert!(!list_ids(&app, &ada, "/api/users/cyd/posts").await.contains(&id(&cyds_repost)));
+    assert!(!list_ids(&app, &ada, "/api/users/cyd/likes").await.contains(&bobs[1]));
+    assert!(!usernames(&app, &ada, "/api/users/search?q=bob").await.contains(&"bob".to_string()));
+    assert!(!usernames(&app, &ada, "/api/users/suggested").await.contains(&"bob".to_string()));
+    assert_eq!(notified_by(&app, &ada).await, (vec![], 0));
+
+    let path = format!("/api/moderation/members/{}/unsuspend", bob.id);
+    let (status, body) = post(&app, &moderator, &path, json!({ "reason": "Appeal heard" })).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(list_ids(&app, &ada, "/api/posts/feed?limit=10").await.contains(&bobs[11]));
+    assert!(for_you(&app, &ada).await.contains(&bobs[11]));
+    assert!(list_ids(&app, &ada, "/api/users/cyd/posts").await.contains(&id(&cyds_repost)));
+    assert!(usernames(&app, &ada, "/api/users/search?q=bob").await.contains(&"bob".to_string()));
+    assert_eq!(notified_by(&app, &ada).await, (vec!["bob".to_string(), "bob".to_string()], 2), "the like, the reply");
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&adas))).await;
+    assert_eq!(thread["replies"][0]["id"].as_i64(), Some(id(&bobs_reply)));
+    assert_eq!(thread["replies"][0]["content"], "Bob answers");
+}
+
+async fn a_removed_post_leaves_every_kept_page_at_once_and_its_author_still_opens_it(app: TestApp) {
+    let moderator = moderator(&app).await;
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    let bobs = write(&app, &bob, "Something cruel").await;
+    let parent_of = reply(&app, &ada, id(&bobs), "That is cruel").await;
+    assert!(friends(&app, &ada).await.contains(&id(&bobs)));
+
+    let path = format!("/api/moderation/posts/{}/remove", id(&bobs));
+    let (status, body) = post(&app, &moderator, &path, json!({ "reason": "Cruelty" })).await;
+    assert_eq!(status, 200, "{body}");
+
+    assert!(!friends(&app, &ada).await.contains(&id(&bobs)));
+    assert!(!for_you(&app, &ada).await.contains(&id(&bobs)));
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&parent_of))).await;
+    let above = &thread["ancestors"][0];
+    assert_eq!((above["isDeleted"].as_bool(), above["content"].as_str()), (Some(true), Some("")), "{thread}");
+    assert_eq!(above["isRemoved"], false, "others are not told more than that it is gone");
+    let (status, _) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&bobs))).await;
+    assert_eq!(status, 404);
+    let (status, thread) = get(&app, &bob, &format!("/api/posts/{}/thread", id(&bobs))).await;
+    assert_eq!(status, 200, "{thread}");
+    let own = &thread["post"];
+    assert_eq!((own["isRemoved"].as_bool(), own["content"].as_str()), (Some(true), Some("Something cruel")));
+}
+
 both_databases!(
+    a_suspended_members_posts_leave_every_list_until_the_suspension_is_lifted,
+    a_removed_post_leaves_every_kept_page_at_once_and_its_author_still_opens_it,
     a_block_hides_each_from_the_other_everywhere_until_it_ends,
     a_mute_hides_a_member_from_the_muters_feeds_and_notifications_until_it_ends,
     a_page_stays_whole_when_posts_are_hidden,
