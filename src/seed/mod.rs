@@ -8,6 +8,8 @@
 //! (`--notify-fraction`) of follows, likes, replies, reposts and mentions; with
 //! `--image-fraction`, 1 to 4 images on that share of posts and replies (rows only: the
 //! benchmark reads cards, never the images' bytes, so the web app would show them broken).
+//! For the benchmark, hidden options add open reports and the sessions' blocks and mutes
+//! (`safety`).
 //!
 //! Deterministic: the same `--seed`, sizes and `--now` give the same rows on either database.
 //! No wall clock enters the data except `--now`, which defaults to the current UTC day at
@@ -19,6 +21,7 @@
 
 mod batch;
 mod plan;
+mod safety;
 mod text;
 
 use std::path::PathBuf;
@@ -74,6 +77,16 @@ pub struct Options {
     /// ... and write them to this file, one `token<TAB>user_id<TAB>username<TAB>following` a line.
     #[arg(long, hide = true)]
     pub sessions_out: Option<PathBuf>,
+    /// Benchmark helper: each session's member blocks this many other members ...
+    #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub blocks_per_session: u32,
+    /// ... and mutes this many (until unmuted).
+    #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub mutes_per_session: u32,
+    /// Benchmark helper: this many open reports on random posts; the member who follows the most
+    /// (the first session) becomes an admin, to read the moderators' queue.
+    #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub open_reports: u32,
     /// Show no progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -94,6 +107,9 @@ impl Default for Options {
             force: false,
             sessions: 0,
             sessions_out: None,
+            blocks_per_session: 0,
+            mutes_per_session: 0,
+            open_reports: 0,
             quiet: true,
         }
     }
@@ -111,8 +127,11 @@ pub struct Report {
     pub likes: u64,
     pub notifications: u64,
     pub timeline_rows: u64,
-    /// Sessions started for the benchmark.
+    /// Sessions started for the benchmark, and the blocks and mutes of their members.
     pub sessions: u64,
+    pub blocks: u64,
+    pub mutes: u64,
+    pub open_reports: u64,
     pub now: Millis,
     pub elapsed: Duration,
 }
@@ -122,7 +141,8 @@ impl std::fmt::Display for Report {
         write!(
             f,
             "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} images, {} likes, \
-             {} notifications, {} home timeline rows (now = {}), started {} sessions, in {:.1} s",
+             {} notifications, {} home timeline rows, {} open reports (now = {}), started {} sessions \
+             with {} blocks and {} mutes, in {:.1} s",
             self.members,
             self.follows,
             self.posts,
@@ -132,8 +152,11 @@ impl std::fmt::Display for Report {
             self.likes,
             self.notifications,
             self.timeline_rows,
+            self.open_reports,
             crate::clock::to_rfc3339(self.now),
             self.sessions,
+            self.blocks,
+            self.mutes,
             self.elapsed.as_secs_f64()
         )
     }
@@ -186,6 +209,10 @@ fn check(options: &Options) -> anyhow::Result<()> {
     );
     anyhow::ensure!(options.posts == 0 || options.members > 0, "posts need members: pass --members");
     anyhow::ensure!(options.sessions == 0 || options.sessions_out.is_some(), "--sessions needs --sessions-out FILE");
+    anyhow::ensure!(
+        options.sessions > 0 || (options.blocks_per_session == 0 && options.mutes_per_session == 0),
+        "--blocks-per-session and --mutes-per-session need --sessions"
+    );
     Ok(())
 }
 
@@ -261,6 +288,13 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
             std::fs::write(path, lines)?;
         }
         report.sessions = sessions.len() as u64;
+        let hidden = safety::block_and_mute(db, options, &sessions, now).await?;
+        report.blocks = hidden.blocks;
+        report.mutes = hidden.mutes;
+        report.notifications -= hidden.notifications_deleted.min(report.notifications);
+    }
+    if report.open_reports > 0 {
+        safety::make_admin(db).await?;
     }
     report.elapsed = started.elapsed();
     Ok(report)
@@ -568,6 +602,9 @@ async fn write(
     }
     progress.inc(batch.flush(conn).await?);
     report.notifications = batch.written;
+
+    progress.set_prefix("reports");
+    report.open_reports = safety::write_reports(backend, conn, options, plan, bases, &mut commit).await?;
     Ok(())
 }
 

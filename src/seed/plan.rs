@@ -18,6 +18,9 @@ pub(crate) mod stream {
     pub const FOLLOWS: u64 = 2;
     pub const POSTS: u64 = 3;
     pub const NOTIFICATIONS: u64 = 4;
+    /// The benchmark's safety rows (`seed::safety`).
+    pub const REPORTS: u64 = 5;
+    pub const BLOCKS_AND_MUTES: u64 = 6;
     /// Per-post streams (content, poll votes, likers, images) start here: POST_BASE + 4 × post
     /// index + 0, 1, 2, 3.
     pub const POST_BASE: u64 = 1 << 32;
@@ -205,17 +208,17 @@ impl Marks {
     }
 }
 
-/// Chooses `want` distinct members with `pick`, skipping `exclude`; gives up after enough
-/// misses (the result may then be shorter, which the caller's counters follow).
+/// Chooses `want` distinct members with `pick`, skipping those in `exclude`; gives up after
+/// enough misses (the result may then be shorter, which the caller's counters follow).
 pub(crate) fn distinct(
     rng: &mut ChaCha8Rng,
     marks: &mut Marks,
     want: usize,
-    exclude: Option<u32>,
+    exclude: impl IntoIterator<Item = u32>,
     mut pick: impl FnMut(&mut ChaCha8Rng) -> u32,
 ) -> Vec<u32> {
     marks.next_round();
-    if let Some(x) = exclude {
+    for x in exclude {
         marks.take(x);
     }
     let mut out = Vec::with_capacity(want);

@@ -206,6 +206,102 @@ async fn sessions_for_the_benchmark_mix_heavy_and_light_followers(app: TestApp) 
     assert_eq!(me["id"], sessions[3].user_id);
 }
 
+/// The benchmark's safety rows: 20 sessions, each blocking and muting 10, and 30 open reports.
+fn with_safety_rows(seed: u64, dir: &tempfile::TempDir) -> Options {
+    Options {
+        sessions: 20,
+        sessions_out: Some(dir.path().join("sessions.tsv")),
+        blocks_per_session: 10,
+        mutes_per_session: 10,
+        open_reports: 30,
+        ..small(seed)
+    }
+}
+
+async fn safety_rows(app: &TestApp) -> String {
+    let db = &app.state.db.read;
+    let blocks: Vec<(i64, i64, i64)> =
+        sqlx::query_as("SELECT blocker_id, blocked_id, created_at FROM blocks ORDER BY blocker_id, blocked_id")
+            .fetch_all(db)
+            .await
+            .unwrap();
+    let mutes: Vec<(i64, i64, i64)> =
+        sqlx::query_as("SELECT muter_id, muted_id, created_at FROM mutes ORDER BY muter_id, muted_id")
+            .fetch_all(db)
+            .await
+            .unwrap();
+    let reports: Vec<(i64, i64, i64, Option<i64>, String, String, i64)> = sqlx::query_as(
+        "SELECT id, reporter_id, member_id, post_id, reason, comment, created_at FROM reports ORDER BY id",
+    )
+    .fetch_all(db)
+    .await
+    .unwrap();
+    format!("{blocks:?} {mutes:?} {reports:?}")
+}
+
+async fn each_session_blocks_and_mutes_others_and_open_reports_wait_for_an_admin(app: TestApp) {
+    let dir = tempfile::tempdir().unwrap();
+    let report = seed::run(&app.state.db, &with_safety_rows(8, &dir)).await.expect("seeds");
+
+    assert_eq!(report.blocks, 10 * report.sessions);
+    assert_eq!(report.mutes, 10 * report.sessions);
+    assert_eq!(report.open_reports, 30);
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM blocks").await as u64, report.blocks);
+    assert_eq!(
+        count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM mutes WHERE expires_at IS NULL").await as u64,
+        report.mutes
+    );
+    assert_eq!(
+        count(&app, "SELECT CAST(COUNT(DISTINCT blocker_id) AS BIGINT) FROM blocks").await as u64,
+        report.sessions
+    );
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM blocks WHERE blocker_id = blocked_id").await, 0);
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM mutes WHERE muter_id = muted_id").await, 0);
+    // As a live block leaves them: no follows, no notifications between the two, and no mute.
+    let left_between = count(
+        &app,
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM blocks b WHERE \
+         EXISTS (SELECT 1 FROM follows f WHERE (f.follower_id = b.blocker_id AND f.following_id = b.blocked_id) \
+                                         OR (f.follower_id = b.blocked_id AND f.following_id = b.blocker_id)) \
+         OR EXISTS (SELECT 1 FROM notifications n WHERE (n.recipient_id = b.blocker_id AND n.actor_id = b.blocked_id) \
+                                                 OR (n.recipient_id = b.blocked_id AND n.actor_id = b.blocker_id)) \
+         OR EXISTS (SELECT 1 FROM mutes m WHERE m.muter_id = b.blocker_id AND m.muted_id = b.blocked_id)",
+    )
+    .await;
+    assert_eq!(left_between, 0, "blocks with follows, notifications or a mute between the two");
+    let wrong_reports = count(
+        &app,
+        "SELECT CAST(COUNT(*) AS BIGINT) FROM reports r JOIN posts p ON p.id = r.post_id \
+         WHERE r.resolved_at IS NOT NULL OR r.member_id <> p.author_id OR r.reporter_id = p.author_id \
+            OR p.repost_of_id IS NOT NULL",
+    )
+    .await;
+    assert_eq!(wrong_reports, 0, "reports resolved, on reposts, or not on the reported member's post");
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM reports WHERE post_id IS NOT NULL").await, 30);
+    // The first session, the member who follows the most, is the one admin; members see their lists.
+    let sessions = std::fs::read_to_string(dir.path().join("sessions.tsv")).unwrap();
+    let first: Vec<&str> = sessions.lines().next().unwrap().split('\t').collect();
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM users WHERE role = 'admin'").await, 1);
+    let admin = count(&app, "SELECT id FROM users WHERE role = 'admin'").await;
+    assert_eq!(admin.to_string(), first[1]);
+    let client = client_for(&app.base, Some(&format!("murmur_session={}", first[0])));
+    for list in ["/api/blocks", "/api/mutes"] {
+        let (status, page) = json(client.get(app.url(list)).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{page}");
+        assert_eq!(page.as_array().unwrap().len(), 10, "{list}: {page}");
+    }
+}
+
+async fn the_same_seed_gives_the_same_blocks_mutes_and_reports(app: TestApp) {
+    let twin = TestApp::spawn(app.backend).await.expect("a second database of the same kind");
+    let (dir, twin_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+
+    seed::run(&app.state.db, &with_safety_rows(9, &dir)).await.expect("seeds");
+    seed::run(&twin.state.db, &with_safety_rows(9, &twin_dir)).await.expect("seeds the twin");
+
+    assert_eq!(safety_rows(&app).await, safety_rows(&twin).await);
+}
+
 /// The benchmark compares SQLite and PostgreSQL on the same network, row for row.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_seed_gives_the_same_network_on_sqlite_and_postgresql() {
@@ -227,4 +323,6 @@ both_databases!(
     a_seeded_member_can_use_the_app,
     seeding_refuses_a_database_that_already_has_members,
     sessions_for_the_benchmark_mix_heavy_and_light_followers,
+    each_session_blocks_and_mutes_others_and_open_reports_wait_for_an_admin,
+    the_same_seed_gives_the_same_blocks_mutes_and_reports,
 );
