@@ -4,7 +4,8 @@
 --
 -- SESSIONS_FILE has one `token<TAB>user_id<TAB>username<TAB>following` a line, the members who
 -- follow the most first (see `murmur seed --sessions`). MODE is one of the names in `modes`
--- below; "feed-heavy" uses only the first 10 sessions (the members who follow the most).
+-- below; "feed-heavy" uses only the first 10 sessions (the members who follow the most),
+-- "moderation-queue" only the first (the admin `murmur seed --open-reports` makes).
 -- The sessions file holds many members (bench/run.sh starts up to 5,000) so that writes spread
 -- over many members and measure speed rather than the per-member rate limits (30 posts,
 -- 120 likes, 60 follows a minute).
@@ -31,6 +32,7 @@ function init(args)
   end
   local take = #all
   if mode == "feed-heavy" then take = math.min(10, #all) end
+  if mode == "moderation-queue" then take = math.min(1, #all) end
   for i = 1, take do tokens[i] = all[i] end
   math.randomseed(os.time() * 1000 + (thread_no or 0))
 end
@@ -68,6 +70,8 @@ local modes = {
   ["thread-replies"] = function() return get("/api/posts/" .. any_post() .. "/replies?limit=20&offset=0") end,
   ["notifications"] = function() return get("/api/notifications?limit=50") end,
   ["search"] = function() return get("/api/users/search?q=mem&limit=20") end,
+  ["blocks"] = function() return get("/api/blocks?limit=20&offset=0") end,
+  ["moderation-queue"] = function() return get("/api/moderation/reports?limit=20&offset=0") end,
   ["post"] = function()
     return post("/api/posts", '{"content":"Benchmark post ' .. math.random(1000000000) .. '"}')
   end,

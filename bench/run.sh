@@ -9,9 +9,10 @@
 #   --duration D          wrk duration per run, e.g. 10s (default 10s)
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
-#                         feed-deep for-you thread profile notifications search post like follow mixed
-#                         mixed-writes; also mixed-like mixed-follow mixed-post, profile-replies
-#                         profile-media thread-replies, not in the default set)
+#                         feed-deep for-you thread profile notifications search blocks
+#                         moderation-queue post like follow mixed mixed-writes; also mixed-like
+#                         mixed-follow mixed-post, profile-replies profile-media thread-replies, not
+#                         in the default set)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
 #                         (e.g. postgres://postgres@127.0.0.1:5432/test); a fresh database
 #                         murmur_bench_<pid> is created there and dropped afterwards
@@ -19,6 +20,9 @@
 #   --sessions K          sessions to start (default: the member count, at most 5000): writes are
 #                         spread over them so that the per-member rate limits (30 posts, 120
 #                         likes, 60 follows a minute) do not turn the write rows into 429s
+#   --blocks-per-session N  each session's member blocks N other members (default 100) ...
+#   --mutes-per-session N   ... and mutes N others (default 100): every row runs with them
+#   --open-reports N      open reports waiting in the moderators' queue (default 2000)
 #   --keep                keep the temporary directory (database, server log, raw results)
 #   --reuse DIR           seed into DIR once and reuse it on later runs with the same DIR (the
 #                         SQLite database or the PostgreSQL database's name, the sessions); for
@@ -31,8 +35,15 @@
 #      `murmur seed` (a tenth of the posts and replies with images), which also starts
 #      sessions: a quarter for the members who follow the most, a quarter for those who follow
 #      the fewest, the rest spread over everyone (feed-heavy uses the 10 who follow the most);
+#      each session's member blocks 100 and mutes 100 others drawn from everyone (blocks never
+#      between members who follow each other, as a block ends those follows), so the feeds are
+#      measured with hidden members in place, and likes and follows meet some refusals across
+#      a block (403, in their non-2xx share); 2,000 open reports wait in the moderators' queue,
+#      and the first session (who follows the most) is an admin, the one moderation-queue uses;
 #   3. starts `murmur serve` on 127.0.0.1 and a free port, records its idle memory (VmRSS);
 #   4. probes every endpoint once: a 404 means "not built yet", and that row is skipped (marked);
+#      a read answering anything else but 2xx (a 403: not a moderator), or any row answering
+#      401 or 5xx, is a failure, skipped and marked too, never measured as if it were served;
 #   5. runs wrk (2 threads) for each endpoint and concurrency, each request as a random member;
 #      "mixed" is one wrk whose requests are 80% reads and 20% writes (its figures are both);
 #      "mixed-writes" is two wrk processes at once, a fifth of the connections writing (like,
@@ -51,8 +62,8 @@
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
-ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search post like follow mixed mixed-writes"
-PG_URL="" BINARY="" KEEP=0 SESSIONS="" REUSE=""
+ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post like follow mixed mixed-writes"
+PG_URL="" BINARY="" KEEP=0 SESSIONS="" REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
@@ -65,6 +76,9 @@ while [[ $# -gt 0 ]]; do
     --postgres) PG_URL="$2"; shift 2 ;;
     --binary) BINARY="$2"; shift 2 ;;
     --sessions) SESSIONS="$2"; shift 2 ;;
+    --blocks-per-session) BLOCKS="$2"; shift 2 ;;
+    --mutes-per-session) MUTES="$2"; shift 2 ;;
+    --open-reports) OPEN_REPORTS="$2"; shift 2 ;;
     --keep) KEEP=1; shift ;;
     --reuse) REUSE="$2"; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -135,7 +149,9 @@ else
   log "seeding $MEMBERS members / $POSTS posts on $DB_NAME"
   SEED_START=$(date +%s.%N)
   "$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" --image-fraction 0.1 \
-    --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" | tee "$WORK/seed.txt" >&2
+    --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" \
+    --blocks-per-session "$BLOCKS" --mutes-per-session "$MUTES" --open-reports "$OPEN_REPORTS" \
+    | tee "$WORK/seed.txt" >&2
   SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)
   echo "$SEED_SECONDS" >"$WORK/seed_seconds"
 fi
@@ -173,6 +189,8 @@ path_of() { # a representative request of each row, for the probe and the query 
     thread-replies) echo "GET /api/posts/$(( (RANDOM % POSTS) + 1 ))/replies?limit=20&offset=0" ;;
     notifications) echo "GET /api/notifications?limit=50" ;;
     search) echo "GET /api/users/search?q=mem&limit=20" ;;
+    blocks) echo "GET /api/blocks?limit=20&offset=0" ;;
+    moderation-queue) echo "GET /api/moderation/reports?limit=20&offset=0" ;;
     post) echo "POST /api/posts {\"content\":\"Probe $RANDOM\"}" ;;
     like) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
     follow) echo "POST /api/follows {\"followingId\":$(( (RANDOM % MEMBERS) + 1 ))}" ;;
@@ -200,19 +218,30 @@ start_server "murmur=warn,tower_http=warn"
 sleep 1
 RSS_IDLE=$(mem_kb VmRSS)
 
-declare -A STATUS MISSING
+declare -A STATUS MISSING FAILED
 for e in $ENDPOINTS; do
   STATUS[$e]="$(request "$e")"
-  # Probes use members and posts that exist, so a 404 means the route is not built yet.
-  [[ "${STATUS[$e]}" == 404 ]] && MISSING[$e]=1
-  log "probe $e: ${STATUS[$e]}${MISSING[$e]:+ (not built yet: skipped)}"
+  # Probes use members and posts that exist, so a 404 means the route is not built yet. A read
+  # must answer 2xx: its figures would otherwise be those of a refusal. A write's random target
+  # may be refused (403 across a block; its row gives the share), but not the session (401),
+  # and nothing may fail (5xx).
+  if [[ "${STATUS[$e]}" == 404 ]]; then
+    MISSING[$e]=1
+    log "probe $e: 404 (not built yet: skipped)"
+  elif [[ "${STATUS[$e]}" == 401 || "${STATUS[$e]}" == 5?? || ( "$(path_of "$e")" == GET* && "${STATUS[$e]}" != 2?? ) ]]; then
+    FAILED[$e]="${STATUS[$e]}"
+    log "probe $e: ${STATUS[$e]} (FAILED: skipped)"
+  else
+    log "probe $e: ${STATUS[$e]}"
+  fi
 done
+skipped() { [[ -n "${MISSING[$1]:-}" || -n "${FAILED[$1]:-}" ]]; }
 
 declare -A RPS P50 P99 ERR LOAD
 loadavg() { cut -d' ' -f1 /proc/loadavg; }
 for c in $CONCURRENCY; do
   for e in $ENDPOINTS; do
-    [[ -n "${MISSING[$e]:-}" ]] && continue
+    skipped "$e" && continue
     LOAD[$e,$c]=$(loadavg)
     if [[ "$e" == mixed-* && "$e" != mixed ]]; then
       # The writers' mode of bench/murmur.lua: writes (likes, follows, posts), like, follow or post.
@@ -243,7 +272,7 @@ declare -A QUERIES
 start_server "sqlx::query=debug,murmur=warn,tower_http=warn"
 count_statements() { grep -c 'sqlx::query' "$WORK/server.log" || true; }
 for e in $ENDPOINTS; do
-  [[ -n "${MISSING[$e]:-}" || "$e" == healthz ]] && { QUERIES[$e]="-"; continue; }
+  { skipped "$e" || [[ "$e" == healthz ]]; } && { QUERIES[$e]="-"; continue; }
   for _ in 1 2 3; do request "$e" >/dev/null; done   # warm: connections and prepared statements
   sleep 0.2; before=$(count_statements)
   for _ in $(seq 1 10); do request "$e" >/dev/null; done
@@ -264,6 +293,10 @@ echo "|---|---|---|---|---|---|---|---|---|"
 for e in $ENDPOINTS; do
   if [[ -n "${MISSING[$e]:-}" ]]; then
     echo "| $e | - | not built yet (404) | | | | | | |"
+    continue
+  fi
+  if [[ -n "${FAILED[$e]:-}" ]]; then
+    echo "| $e | - | FAILED: the probe answered ${FAILED[$e]} | | | | | | |"
     continue
   fi
   for c in $CONCURRENCY; do
