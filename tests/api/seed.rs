@@ -230,7 +230,9 @@ async fn safety_rows(app: &TestApp) -> String {
             .fetch_all(db)
             .await
             .unwrap();
-    let reports: Vec<(i64, i64, i64, Option<i64>, String, String, i64)> = sqlx::query_as(
+    // id, reporter, member, post, reason, comment, created_at
+    type ReportRow = (i64, i64, i64, Option<i64>, String, String, i64);
+    let reports: Vec<ReportRow> = sqlx::query_as(
         "SELECT id, reporter_id, member_id, post_id, reason, comment, created_at FROM reports ORDER BY id",
     )
     .fetch_all(db)
