@@ -7,7 +7,7 @@
 //! a member mutes nobody they block. Drawn from their own random streams, so the rest of the
 //! network is the same with or without them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -30,7 +30,8 @@ const COMMENTS: [&str; 4] = [
 ];
 
 /// `--open-reports` reports on random posts (never a repost) by random members other than the
-/// post's author, reported hours after the post.
+/// post's author, reported hours after the post; one per member and post, as a second report
+/// rewrites the first; in time order, so ids ascend with time as they would live.
 pub(super) async fn write_reports(
     backend: Backend,
     conn: &mut AnyConnection,
@@ -45,32 +46,35 @@ pub(super) async fn write_reports(
         return Ok(0);
     }
     let mut rng = plan::rng(options.seed, stream::REPORTS);
-    let mut reports =
-        Batch::new(backend, "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at)", 6);
-    for _ in 0..options.open_reports {
+    // At most half the possible (reporter, post) pairs, so the draws end soon.
+    let originals = plan.posts.iter().filter(|p| !matches!(p.kind, Kind::Repost(_))).count() as u64;
+    let wanted = (options.open_reports as u64).min(originals * (members as u64 - 1) / 2) as usize;
+    let mut taken = HashSet::with_capacity(wanted);
+    // (reported at, post index, reporter, reason, comment)
+    let mut drawn = Vec::with_capacity(wanted);
+    while drawn.len() < wanted {
         // The first post is always an original, so a draw finds one soon.
-        let (index, post) = loop {
-            let i = rng.random_range(0..posts);
-            let post = &plan.posts[i as usize];
-            if !matches!(post.kind, Kind::Repost(_)) {
-                break (i, post);
-            }
-        };
-        let reporter = loop {
-            let who = rng.random_range(0..members);
-            if who != post.author {
-                break who;
-            }
-        };
+        let index = rng.random_range(0..posts);
+        let post = &plan.posts[index as usize];
+        let reporter = rng.random_range(0..members);
+        if matches!(post.kind, Kind::Repost(_)) || reporter == post.author || !taken.insert((reporter, index)) {
+            continue;
+        }
         let reason = REASONS[rng.random_range(0..REASONS.len())];
         let comment = if rng.random_bool(0.3) { COMMENTS[rng.random_range(0..COMMENTS.len())] } else { "" };
+        drawn.push((plan::later(&mut rng, post.created_at, plan.now), index, reporter, reason, comment));
+    }
+    drawn.sort_unstable();
+    let mut reports =
+        Batch::new(backend, "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at)", 6);
+    for (at, index, reporter, reason, comment) in drawn {
         reports
             .int(bases.user(reporter))
-            .int(bases.user(post.author))
+            .int(bases.user(plan.posts[index as usize].author))
             .int(bases.post(index))
             .text(reason)
             .text(comment)
-            .int(plan::later(&mut rng, post.created_at, plan.now));
+            .int(at);
         let n = reports.end_row(conn).await?;
         commit.add(conn, n).await?;
     }

@@ -280,6 +280,10 @@ async fn each_session_blocks_and_mutes_others_and_open_reports_wait_for_an_admin
     .await;
     assert_eq!(wrong_reports, 0, "reports resolved, on reposts, or not on the reported member's post");
     assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM reports WHERE post_id IS NOT NULL").await, 30);
+    assert_eq!(
+        count(&app, "SELECT CAST(COUNT(DISTINCT reporter_id * 1000000 + post_id) AS BIGINT) FROM reports").await,
+        30
+    );
     // The first session, the member who follows the most, is the one admin; members see their lists.
     let sessions = std::fs::read_to_string(dir.path().join("sessions.tsv")).unwrap();
     let first: Vec<&str> = sessions.lines().next().unwrap().split('\t').collect();
