@@ -1,9 +1,16 @@
 import * as React from 'react'
 import { DropdownMenu as DropdownMenuPrimitive } from 'radix-ui'
+import { ChevronRight } from 'lucide-react'
 import { cn } from '@/lib/utils'
 
 export const DropdownMenu = DropdownMenuPrimitive.Root
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger
+export const DropdownMenuSub = DropdownMenuPrimitive.Sub
+
+const contentClass =
+  'z-50 min-w-40 overflow-hidden rounded-md border border-border bg-popover p-1 text-popover-foreground shadow-md'
+const itemClass =
+  'relative flex cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50'
 
 export function DropdownMenuContent({
   className,
@@ -14,10 +21,7 @@ export function DropdownMenuContent({
     <DropdownMenuPrimitive.Portal>
       <DropdownMenuPrimitive.Content
         sideOffset={sideOffset}
-        className={cn(
-          'z-50 min-w-40 overflow-hidden rounded-md border border-border bg-popover p-1 text-popover-foreground shadow-md',
-          className,
-        )}
+        className={cn(contentClass, className)}
         {...props}
       />
     </DropdownMenuPrimitive.Portal>
@@ -25,14 +29,34 @@ export function DropdownMenuContent({
 }
 
 export function DropdownMenuItem({ className, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Item>) {
+  return <DropdownMenuPrimitive.Item className={cn(itemClass, className)} {...props} />
+}
+
+/** An item that opens a menu of its own (with the right arrow key, Enter or a press). */
+export function DropdownMenuSubTrigger({
+  className,
+  children,
+  ...props
+}: React.ComponentProps<typeof DropdownMenuPrimitive.SubTrigger>) {
   return (
-    <DropdownMenuPrimitive.Item
-      className={cn(
-        'relative flex cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50',
-        className,
-      )}
+    <DropdownMenuPrimitive.SubTrigger
+      className={cn(itemClass, 'data-[state=open]:bg-accent', className)}
       {...props}
-    />
+    >
+      {children}
+      <ChevronRight className="ml-auto size-4" aria-hidden="true" />
+    </DropdownMenuPrimitive.SubTrigger>
+  )
+}
+
+export function DropdownMenuSubContent({
+  className,
+  ...props
+}: React.ComponentProps<typeof DropdownMenuPrimitive.SubContent>) {
+  return (
+    <DropdownMenuPrimitive.Portal>
+      <DropdownMenuPrimitive.SubContent className={cn(contentClass, className)} {...props} />
+    </DropdownMenuPrimitive.Portal>
   )
 }
 
