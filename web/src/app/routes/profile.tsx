@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { ProfileTabs } from '@/features/posts/components/profile-tabs'
+import { SuspensionNotice } from '@/features/moderation'
 import { BlockedByNotice, YouBlockedNotice } from '@/features/safety'
 import { useProfile } from '@/features/users/api/get-profile'
 import { ProfileHeader } from '@/features/users/components/profile-header'
@@ -68,6 +69,7 @@ export default function ProfileRoute() {
   return (
     <>
       <PageHeader title={user.displayName} before={back} />
+      {user.suspendedUntil && <SuspensionNotice until={user.suspendedUntil} />}
       <ProfileHeader
         user={user}
         isOwn={isOwn}
