@@ -1,4 +1,4 @@
-import { ModerationLog } from '@/features/moderation'
+import { ModerationLog } from '@/features/moderation/components/moderation-log'
 import { PageHeader } from './page-header'
 
 export default function ModerationLogRoute() {

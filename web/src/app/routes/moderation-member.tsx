@@ -1,7 +1,7 @@
 import { Link, useParams } from 'wouter'
 import { ArrowLeft } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { InviteTreeView } from '@/features/moderation'
+import { InviteTreeView } from '@/features/moderation/components/invite-tree-view'
 import { PageHeader } from './page-header'
 
 export default function ModerationMemberRoute() {

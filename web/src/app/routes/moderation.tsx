@@ -1,5 +1,5 @@
 import { Link } from 'wouter'
-import { ReportQueue } from '@/features/moderation'
+import { ReportQueue } from '@/features/moderation/components/report-queue'
 import { PageHeader } from './page-header'
 
 export default function ModerationRoute() {

@@ -1,4 +1,4 @@
-import { BlockedMembers, MutedMembers } from '@/features/safety'
+import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { PageHeader } from './page-header'
 
 export default function SettingsRoute() {
