@@ -1,9 +1,9 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
 import type { Post } from '@/lib/types'
-import { aPost, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { aPost, aProfile, json, mockFetch, renderWithProviders } from '@/test/test-utils'
 import { useFeed } from '../api/get-feed'
 import { postKeys } from '../api/keys'
 import { ComposeProvider } from './compose-provider'
@@ -166,6 +166,19 @@ describe('a post card', () => {
     renderFeed([aPost({ author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } })])
     expect(screen.getByRole('button', { name: 'Delete post' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'More actions' })).not.toBeInTheDocument()
+  })
+
+  it("stays put when its menu and the dialogs it opens are clicked (they are portals, not the card)", async () => {
+    mockFetch((url) => (url === '/api/users/grace' ? json(aProfile()) : json([])))
+    window.history.replaceState(null, '', '/')
+    renderFeed([aPost()])
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Report post' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Report post' })
+    await userEvent.click(within(dialog).getByText('Spam'))
+    await userEvent.click(within(dialog).getByText('Why are you reporting this?'))
+    expect(window.location.pathname).toBe('/')
+    expect(within(dialog).getByRole('radio', { name: 'Spam' })).toBeChecked()
   })
 
   // src/web/cards.rs draws the first cards before the scripts: its "More actions" must be this button.

@@ -96,6 +96,8 @@ function LivePostCard({
 
   function handleCardClick(event: React.MouseEvent<HTMLElement>) {
     const target = event.target as HTMLElement
+    // Clicks in the card's menu and dialogs reach here through their portals: not the card's.
+    if (!event.currentTarget.contains(target)) return
     if (target.closest('button, a, [role="button"], input, textarea')) return
     if (window.getSelection()?.toString()) return
     navigate(`/post/${post.id}`)
@@ -151,8 +153,8 @@ function LivePostCard({
           <PostImages urls={post.imageUrls} authorName={post.author.displayName} priority={priority} />
           {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
           {post.isRemoved && (
-            <p className="mt-2 flex items-center gap-1.5 rounded-md bg-destructive/10 px-2 py-1 text-sm font-medium text-destructive">
-              <ShieldAlert className="size-4 shrink-0" aria-hidden="true" /> Removed by moderators
+            <p className="mt-2 flex items-center gap-1.5 rounded-md bg-destructive/15 px-2 py-1 text-sm font-medium">
+              <ShieldAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" /> Removed by moderators
             </p>
           )}
           <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0.5 sm:gap-2">
