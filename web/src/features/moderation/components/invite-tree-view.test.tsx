@@ -30,7 +30,7 @@ describe("a member's invite tree", () => {
     const fetch = mockFetch(() => json(tree))
     renderWithProviders(<InviteTreeView memberId={3} />)
     const by = await screen.findByRole('region', { name: 'Invited by' })
-    expect(within(by).getByRole('link', { name: 'ALICE (@alice), invite tree' })).toHaveAttribute('href', '/moderation/members/2')
+    expect(within(by).getByRole('link', { name: 'ALICE @alice, invite tree' })).toHaveAttribute('href', '/moderation/members/2')
     const invited = screen.getByRole('region', { name: 'Invited 2 members' })
     const [first, second] = within(invited).getAllByRole('listitem')
     expect(first).toHaveTextContent('@spam1')

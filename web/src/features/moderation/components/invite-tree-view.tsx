@@ -15,7 +15,7 @@ function Badge({ children, warn }: { children: React.ReactNode; warn?: boolean }
     <span
       className={cn(
         'rounded-full px-2 py-0.5 text-xs font-medium',
-        warn ? 'bg-destructive/10 text-destructive' : 'bg-muted text-muted-foreground',
+        warn ? 'bg-destructive/15 text-foreground' : 'bg-muted text-muted-foreground',
       )}
     >
       {children}
@@ -27,19 +27,16 @@ function Badge({ children, warn }: { children: React.ReactNode; warn?: boolean }
 function TreeMemberLine({ member, linked = true }: { member: TreeMember; linked?: boolean }) {
   const name = (
     <>
-      <span className="block truncate font-semibold">{member.displayName}</span>
+      <span className="block truncate font-semibold">{member.displayName}</span>{' '}
       <span className="block truncate text-sm text-muted-foreground">@{member.username}</span>
     </>
   )
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 py-2">
       {linked ? (
-        <Link
-          href={`/moderation/members/${member.id}`}
-          aria-label={`${member.displayName} (@${member.username}), invite tree`}
-          className="min-w-0 rounded-sm hover:underline"
-        >
+        <Link href={`/moderation/members/${member.id}`} className="min-w-0 rounded-sm hover:underline">
           {name}
+          <span className="sr-only">, invite tree</span>
         </Link>
       ) : (
         <div className="min-w-0">{name}</div>

@@ -7,7 +7,7 @@ import { actionWords } from '../lib/words'
 function Target({ entry }: { entry: LogEntry }) {
   if (!entry.member) return entry.postId === null ? null : <>post {entry.postId}</>
   const member = (
-    <Link href={`/profile/${entry.member.username}`} className="text-primary hover:underline">
+    <Link href={`/profile/${entry.member.username}`} className="text-primary underline underline-offset-2">
       @{entry.member.username}
     </Link>
   )

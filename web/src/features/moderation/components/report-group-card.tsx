@@ -14,7 +14,7 @@ function ReportedPost({ post }: { post: Post }) {
     <div className="rounded-lg border border-border p-3">
       <p className="text-sm text-muted-foreground">
         Posted <time dateTime={post.createdAt}>{relativeTime(post.createdAt)}</time>
-        {state && <span className="font-medium text-destructive"> · {state}</span>}
+        {state && <span className="font-medium text-foreground"> · {state}</span>}
       </p>
       <div className="mt-1 text-[15px]">
         <PostContent text={post.content} />
@@ -49,11 +49,11 @@ export function ReportGroupCard({ group }: { group: ReportGroup }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id={headingId} className="min-w-0 break-words font-semibold">
           {group.target === 'post' ? 'Post by ' : 'Member '}
-          <Link href={`/profile/${member.username}`} className="text-primary hover:underline">
+          <Link href={`/profile/${member.username}`} className="text-primary underline underline-offset-2">
             {handle}
           </Link>
         </h2>
-        <span className="rounded-full bg-destructive/10 px-2.5 py-0.5 text-sm font-medium text-destructive">
+        <span className="rounded-full bg-destructive/15 px-2.5 py-0.5 text-sm font-medium text-foreground">
           {plural(group.reportCount, 'report')}
         </span>
       </div>

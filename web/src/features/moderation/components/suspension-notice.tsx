@@ -10,8 +10,8 @@ export function SuspensionNotice({ until }: { until: string }) {
   // A suspension that has run out is no longer one.
   if (end && new Date(end).getTime() <= openedAt) return null
   return (
-    <p role="status" className="flex items-center gap-2 bg-destructive/10 px-4 py-2 text-sm font-medium text-destructive">
-      <ShieldAlert className="size-4 shrink-0" aria-hidden="true" />
+    <p role="status" className="flex items-center gap-2 bg-destructive/15 px-4 py-2 text-sm font-medium">
+      <ShieldAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" />
       Suspended {suspensionEnd(end)}
     </p>
   )

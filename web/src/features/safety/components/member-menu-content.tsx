@@ -4,10 +4,10 @@ import type { MenuProps } from '@/components/ui/deferred'
 import {
   DropdownMenu,
   DropdownMenuContent,
+  DropdownMenuGroup,
   DropdownMenuItem,
-  DropdownMenuSub,
-  DropdownMenuSubContent,
-  DropdownMenuSubTrigger,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { MUTE_DURATIONS } from '@/lib/types'
@@ -50,7 +50,8 @@ export default function MemberMenuContent({
 
   return (
     <>
-      <DropdownMenu defaultOpen={defaultOpen}>
+      {/* Not modal: the page is not hidden from screen readers behind a menu, and a dialog opened from it starts clean. */}
+      <DropdownMenu defaultOpen={defaultOpen} modal={false}>
         <DropdownMenuTrigger asChild ref={triggerRef}>
           {trigger}
         </DropdownMenuTrigger>
@@ -104,6 +105,7 @@ function MemberMenuItems({
   const unmute = useUnmuteMember()
   const unblock = useUnblockMember()
   const handle = `@${member.username}`
+  const muteLabelId = React.useId()
   return (
     <>
       {loading ? (
@@ -115,20 +117,22 @@ function MemberMenuItems({
               <Volume2 className="size-4" aria-hidden="true" /> Unmute {handle}
             </DropdownMenuItem>
           ) : (
-            <DropdownMenuSub>
-              <DropdownMenuSubTrigger>
+            // The lengths in the menu itself, under their heading: a menu beside a menu does not fit a phone.
+            <DropdownMenuGroup aria-labelledby={muteLabelId}>
+              <DropdownMenuLabel id={muteLabelId} className="flex items-center gap-2 font-normal text-muted-foreground">
                 <VolumeX className="size-4" aria-hidden="true" /> Mute {handle}
-              </DropdownMenuSubTrigger>
-              <DropdownMenuSubContent className="w-44">
-                {MUTE_DURATIONS.map((duration) => (
-                  <DropdownMenuItem key={duration.hours} onSelect={() => mute.mutate({ member, hours: duration.hours })}>
-                    For {duration.label}
-                  </DropdownMenuItem>
-                ))}
-                <DropdownMenuItem onSelect={() => mute.mutate({ member, hours: null })}>Until I unmute</DropdownMenuItem>
-              </DropdownMenuSubContent>
-            </DropdownMenuSub>
+              </DropdownMenuLabel>
+              {MUTE_DURATIONS.map((duration) => (
+                <DropdownMenuItem key={duration.hours} className="pl-8" onSelect={() => mute.mutate({ member, hours: duration.hours })}>
+                  For {duration.label}
+                </DropdownMenuItem>
+              ))}
+              <DropdownMenuItem className="pl-8" onSelect={() => mute.mutate({ member, hours: null })}>
+                Until I unmute
+              </DropdownMenuItem>
+            </DropdownMenuGroup>
           )}
+          <DropdownMenuSeparator />
           {relation?.isBlocking ? (
             <DropdownMenuItem onSelect={() => unblock.mutate(member)}>
               <Ban className="size-4" aria-hidden="true" /> Unblock {handle}

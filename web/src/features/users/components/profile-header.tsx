@@ -49,7 +49,7 @@ function InvitedBy({ username }: { username: string | null | undefined }) {
       ) : (
         <span>
           Invited by{' '}
-          <Link href={`/profile/${username}`} className="text-primary hover:underline">
+          <Link href={`/profile/${username}`} className="text-primary underline underline-offset-2">
             @{username}
           </Link>
         </span>
