@@ -143,6 +143,8 @@ describe.skipIf(!hasMurmur)('safety in a browser', () => {
     await page.goto('/')
     const menu = await openPostMenu(page, 'Tea is on.')
     const mute = menu.getByRole('group', { name: 'Mute @bob' })
+    // the menu asks where Alice stands with Bob before it offers Mute or Unmute
+    await mute.getByRole('menuitem', { name: 'For 1 hour' }).waitFor()
     expect(await mute.getByRole('menuitem').allTextContents()).toEqual(['For 1 hour', 'For 1 day', 'For 1 week', 'Until I unmute'])
     await screenshot(page, 'safety-desktop-post-menu')
     await mute.getByRole('menuitem', { name: 'For 1 hour' }).click()
@@ -377,7 +379,9 @@ describe.skipIf(!hasMurmur)('safety in a browser', () => {
   it('every member reads the moderation log, which names moderators and never reporters', async () => {
     const { page } = bob
     await page.goto('/')
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Moderation' }).count()).toBe(0)
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await nav.getByRole('link', { name: 'Profile' }).waitFor()
+    expect(await nav.getByRole('link', { name: 'Moderation' }).count()).toBe(0)
     await page.getByRole('button', { name: /User menu/ }).click()
     await page.getByRole('menuitem', { name: 'Moderation log' }).click()
     await page.getByRole('heading', { name: 'Moderation log' }).waitFor()
