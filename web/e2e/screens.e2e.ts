@@ -412,7 +412,8 @@ describe('safety', () => {
         await expectAccessible(page, `member menu (${scheme})`)
         await page.keyboard.press('Escape')
         await menu.waitFor({ state: 'detached' })
-        expect(await more.evaluate((button) => button === document.activeElement)).toBe(true)
+        // focus comes back a moment after the menu or dialog has gone
+        await expect.poll(() => more.evaluate((button) => button === document.activeElement)).toBe(true)
 
         await page.keyboard.press('Enter')
         await menu.getByRole('menuitem', { name: 'Block @bob' }).click()
@@ -422,7 +423,7 @@ describe('safety', () => {
         await expectAccessible(page, `block dialog (${scheme})`)
         await block.getByRole('button', { name: 'Cancel' }).click()
         await block.waitFor({ state: 'detached' })
-        expect(await more.evaluate((button) => button === document.activeElement)).toBe(true)
+        await expect.poll(() => more.evaluate((button) => button === document.activeElement)).toBe(true)
 
         await more.click()
         await menu.getByRole('menuitem', { name: 'Report post' }).click()

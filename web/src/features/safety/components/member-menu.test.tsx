@@ -98,7 +98,7 @@ describe("the menu on another member's post", () => {
     expect(within(menu).getByRole('menuitem', { name: 'Block @grace' })).toHaveFocus()
     await userEvent.keyboard('{Escape}')
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument())
-    expect(screen.getByRole('button', { name: 'More actions' })).toHaveFocus()
+    await waitFor(() => expect(screen.getByRole('button', { name: 'More actions' })).toHaveFocus())
   })
 })
 
