@@ -74,6 +74,13 @@ const memberScreens: { name: string; path: string; ready: (page: Page) => Promis
   { name: 'profile', path: '/profile/alice', ready: (p) => p.getByText('Joined March 2026').waitFor() },
   { name: 'other-profile', path: '/profile/bob', ready: (p) => p.getByRole('button', { name: /^Follow/ }).waitFor() },
   { name: 'not-found', path: '/nope/nothing', ready: (p) => p.getByRole('heading', { name: '404 Page Not Found' }).waitFor() },
+  { name: 'thread-removed', path: '/post/12', ready: (p) => p.getByText('Post unavailable').waitFor() },
+  { name: 'profile-blocked', path: '/profile/carol', ready: (p) => p.getByText('You blocked @carol').waitFor() },
+  { name: 'profile-blocked-by', path: '/profile/dave', ready: (p) => p.getByText("You can't view this profile").waitFor() },
+  { name: 'settings', path: '/settings', ready: (p) => p.getByText('Muted until you unmute').waitFor() },
+  { name: 'moderation', path: '/moderation', ready: (p) => p.getByText('Uses my photos and name').waitFor() },
+  { name: 'moderation-log', path: '/moderation/log', ready: (p) => p.getByText('Spam after a warning').waitFor() },
+  { name: 'invite-tree', path: '/moderation/members/2', ready: (p) => p.getByText('Invited 2 members').waitFor() },
 ]
 
 // Every member screen at the narrowest phone and at desktop width, light and dark: laid out
@@ -376,5 +383,88 @@ describe('mobile layout', () => {
     await screenshot(page, 'mobile-menu')
     await expectAccessible(page, 'mobile menu')
     await context.close()
+  })
+})
+
+describe('safety', () => {
+  describe.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)('at %s size', (size, viewport) => {
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`mutes, blocks and reports from a post's menu by keyboard (${scheme})`, async () => {
+        const { context, page, errors } = await openPage(viewport, true, scheme)
+        await page.goto('/')
+        const card = page.getByRole('article').filter({ hasText: 'Team lunch on Friday' }).first()
+        const more = card.getByRole('button', { name: 'More actions', exact: true })
+        await more.focus()
+        await page.keyboard.press('Enter')
+        const menu = page.getByRole('menu')
+        const mute = menu.getByRole('group', { name: 'Mute @bob' })
+        await mute.getByRole('menuitem', { name: 'For 1 hour' }).waitFor()
+        await page.keyboard.press('ArrowDown')
+        expect(await mute.getByRole('menuitem', { name: 'For 1 hour' }).evaluate((item) => item === document.activeElement)).toBe(true)
+        // the whole menu on screen, at the narrowest phone too
+        const box = await menu.boundingBox()
+        expect(box && box.x >= 0 && box.x + box.width <= viewport.width).toBe(true)
+        await noHorizontalScroll(page)
+        await screenshot(page, `${size}-${scheme}-member-menu`)
+        await expectAccessible(page, `member menu (${scheme})`)
+        await page.keyboard.press('Escape')
+        await menu.waitFor({ state: 'detached' })
+        // focus comes back a moment after the menu or dialog has gone
+        await expect.poll(() => more.evaluate((button) => button === document.activeElement)).toBe(true)
+
+        await page.keyboard.press('Enter')
+        await menu.getByRole('menuitem', { name: 'Block @bob' }).click()
+        const block = page.getByRole('dialog', { name: 'Block @bob?' })
+        await block.getByText("They can't follow you or interact with you").waitFor()
+        await screenshot(page, `${size}-${scheme}-block-dialog`)
+        await expectAccessible(page, `block dialog (${scheme})`)
+        await block.getByRole('button', { name: 'Cancel' }).click()
+        await block.waitFor({ state: 'detached' })
+        await expect.poll(() => more.evaluate((button) => button === document.activeElement)).toBe(true)
+
+        await more.click()
+        await menu.getByRole('menuitem', { name: 'Report post' }).click()
+        const report = page.getByRole('dialog', { name: 'Report post' })
+        await report.getByRole('button', { name: 'Send report' }).click()
+        await report.getByText('Choose a reason').waitFor()
+        await report.getByRole('radio', { name: 'Spam' }).check()
+        await report.getByLabel('Comment (optional)').fill('The same link under every post')
+        await noHorizontalScroll(page)
+        await screenshot(page, `${size}-${scheme}-report-dialog`)
+        await expectAccessible(page, `report dialog (${scheme})`)
+        await report.getByRole('button', { name: 'Send report' }).click()
+        await page.getByRole('region', { name: /^Notifications \(F8\)/ }).getByText('Report sent', { exact: true }).waitFor()
+        await report.waitFor({ state: 'detached' })
+        expect(errors).toEqual([])
+        await context.close()
+      })
+    }
+
+    it('asks for a reason before a moderation action', async () => {
+      const { context, page } = await openPage(viewport, true)
+      await page.goto('/moderation')
+      const group = page.getByRole('article', { name: 'Member @dave' })
+      await group.getByRole('button', { name: 'Suspend' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Suspend @dave' })
+      await dialog.getByRole('radio', { name: '7 days' }).check()
+      await dialog.getByRole('button', { name: 'Suspend @dave' }).click()
+      await dialog.getByText('Give a reason: it is shown in the moderation log').waitFor()
+      await noHorizontalScroll(page)
+      await screenshot(page, `${size}-moderation-suspend-dialog`)
+      await expectAccessible(page, 'suspend dialog')
+      await context.close()
+    })
+
+    it("says a suspended member's account is suspended", async () => {
+      const { context, page } = await openPage(viewport, true)
+      expectFailures(context, { path: /^\/api\/users\/cheapfollows$/, status: 404 })
+      await page.goto('/profile/cheapfollows')
+      await page.getByText('This account is suspended').waitFor()
+      await screenshot(page, `${size}-profile-suspended`)
+      await context.close()
+    })
   })
 })

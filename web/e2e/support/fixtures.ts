@@ -69,7 +69,87 @@ const busyReplies = Array.from({ length: 203 }, (_, i) =>
 
 export const feed = [poll, image, repost, mine]
 
+// Safety and moderation: Alice is the instance's first member, so its admin.
+const removedMine = post(12, me, 'Selling my old bike, DM me', { isRemoved: true, replyCount: 1, likeCount: 0, repostCount: 0 })
+const unavailable = post(13, { id: 0, username: '', displayName: '', profileImageUrl: null }, '', {
+  isUnavailable: true,
+  replyToId: 12,
+})
+/** Someone in the small network as a full member record. */
+function asUser(who: typeof bob) {
+  return { ...me, ...who, bio: '', website: '', headerImageUrl: null, invitesAvailable: 0 }
+}
+const relations = { invitedBy: 'alice', isBlocking: false, isBlockedBy: false, isMuting: false, mutedUntil: null }
+const dave = { id: 4, username: 'dave', displayName: 'Dave Kim', profileImageUrl: null }
+const spammer = { id: 5, username: 'cheapfollows', displayName: 'Cheap Follows', profileImageUrl: null }
+const removal = {
+  id: 31,
+  createdAt: ago(60 * 24 * 3),
+  action: 'remove_post',
+  reason: 'Link farm',
+  moderator: { username: 'alice', displayName: me.displayName },
+  member: { username: spammer.username, displayName: spammer.displayName },
+  postId: 40,
+  until: null,
+}
+const moderationLog = [
+  { ...removal, id: 33, createdAt: ago(20), action: 'suspend', reason: 'Spam after a warning', postId: null, until: new Date(now + 7 * 86400_000).toISOString() },
+  { ...removal, id: 32, createdAt: ago(90), action: 'take_invites', reason: 'Brought in three spam accounts', member: { username: 'bob', displayName: bob.displayName }, postId: null },
+  removal,
+]
+const reportGroups = [
+  {
+    id: 21,
+    target: 'post',
+    post: post(41, spammer, 'Get 10k followers today at cheap-follows.example — real people only!', { replyCount: 0, likeCount: 0, repostCount: 0 }),
+    member: { ...me, ...spammer, bio: 'Growth hacker', website: '', invitesAvailable: 0 },
+    reportCount: 2,
+    reports: [
+      { id: 21, reason: 'spam', comment: 'Same link under every post I make', createdAt: ago(5) },
+      { id: 18, reason: 'other', comment: null, createdAt: ago(40) },
+    ],
+    history: { earlierReports: 1, actions: [removal] },
+  },
+  {
+    id: 22,
+    target: 'member',
+    post: null,
+    member: { ...me, ...dave, bio: 'Not the Dave you know', website: '', invitesAvailable: 0 },
+    reportCount: 1,
+    reports: [{ id: 22, reason: 'impersonation', comment: 'Uses my photos and name', createdAt: ago(30) }],
+    history: { earlierReports: 0, actions: [] },
+  },
+]
+const treeMember = (who: typeof bob, extra: Record<string, unknown> = {}) => ({
+  id: who.id,
+  username: who.username,
+  displayName: who.displayName,
+  status: 'active',
+  invitesTaken: false,
+  invitedCount: 0,
+  ...extra,
+})
+const inviteTree = {
+  member: treeMember(bob, { invitedCount: 2, invitesTaken: true }),
+  invitedBy: treeMember(me, { invitedCount: 1 }),
+  invited: [treeMember(spammer, { status: 'suspended' }), treeMember(dave)],
+}
+const blocked = [{ user: { ...asUser(carol), bio: '' }, createdAt: ago(600) }]
+const muted = [
+  { user: asUser(dave), createdAt: ago(60), expiresAt: new Date(now + 86400_000).toISOString() },
+  { user: asUser(bob), createdAt: ago(600), expiresAt: null },
+]
+
 const notifications = [
+  {
+    id: 6,
+    type: 'removed',
+    isRead: false,
+    createdAt: ago(2),
+    actor: bob,
+    post: { id: 12, content: removedMine.content },
+    reason: 'Selling is not allowed here',
+  },
   { id: 1, type: 'like', isRead: false, createdAt: ago(3), actor: bob, post: { id: 5, content: mine.content } },
   { id: 2, type: 'reply', isRead: false, createdAt: ago(9), actor: carol, post: { id: 6, content: reply.content } },
   { id: 3, type: 'follow', isRead: true, createdAt: ago(60), actor: carol },
@@ -102,7 +182,7 @@ export function fixtureHandler(options: FixtureOptions) {
       route.fulfill({ status, contentType: 'application/json', body: body === undefined ? '' : JSON.stringify(body) })
 
     if (path === '/api/auth/me' || path === '/api/auth/user')
-      return options.loggedIn ? send(me) : send({ message: 'Unauthorized' }, 401)
+      return options.loggedIn ? send({ ...me, role: 'admin' }) : send({ message: 'Unauthorized' }, 401)
     if (path === '/api/auth/verify')
       return url.searchParams.get('token') === 'good' ? send(me) : send({ message: 'Invalid or expired link' }, 400)
     if (path === '/api/objects/upload') return send({ uploadURL: `/api/objects/uploads/test-${Date.now()}` })
@@ -116,6 +196,7 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/posts/5/thread') return send({ post: mine, replies: [reply], ancestors: [] })
     if (path === '/api/posts/6/thread') return send({ post: reply, replies: [], ancestors: [mine] })
     if (path === '/api/posts/10/thread') return send({ post: underDeleted, replies: [], ancestors: [deleted] })
+    if (path === '/api/posts/12/thread') return send({ post: removedMine, replies: [unavailable], ancestors: [] })
     if (path === '/api/posts/11/thread') return send({ post: busy, replies: busyReplies.slice(0, 200), ancestors: [] })
     if (path === '/api/posts/11/replies') {
       const offset = Number(url.searchParams.get('offset') ?? 0)
@@ -123,8 +204,17 @@ export function fixtureHandler(options: FixtureOptions) {
     }
     if (path === '/api/posts/500/thread' || path === '/api/users/broken') return send({ message: 'Internal server error' }, 500)
     if (/^\/api\/posts\/\d+\/thread$/.test(path)) return send({ message: 'Post not found' }, 404)
-    if (path === '/api/users/alice') return send(me)
-    if (path === '/api/users/bob') return send(users[0])
+    if (path === '/api/users/alice') return send({ ...me, ...relations, invitedBy: null })
+    if (path === '/api/users/bob') return send({ ...users[0], ...relations })
+    if (path === '/api/users/carol') return send({ ...users[1], ...relations, isBlocking: true })
+    if (path === '/api/users/dave') return send({ ...asUser(dave), ...relations, invitedBy: 'bob', isBlockedBy: true })
+    if (path === '/api/users/cheapfollows') return send({ message: 'This account is suspended' }, 404)
+    if (path === '/api/blocks') return send(blocked)
+    if (path === '/api/mutes') return send(muted)
+    if (path === '/api/moderation/reports') return send(reportGroups)
+    if (path === '/api/moderation/log') return send(moderationLog)
+    if (path === '/api/moderation/members/2/invite-tree') return send(inviteTree)
+    if (path === '/api/reports' && method === 'POST') return send({ id: 50, reason: 'spam', comment: null, createdAt: ago(0) }, 201)
     if (path === '/api/users/alice/posts') return send([mine, original, myPicture])
     if (path === '/api/users/alice/replies') return send([myReply])
     if (path === '/api/users/alice/media') return send([myPicture])

@@ -28,6 +28,10 @@ export interface MurmurServer {
   dataDir: string
   log: () => string
   createInvite: () => Promise<string>
+  /** The invite `murmur serve` printed on its first start with no members, if it did. */
+  firstStartInvite: () => string | undefined
+  /** `murmur role set <username> <role>`, as an operator would. */
+  setRole: (username: string, role: 'member' | 'moderator' | 'admin') => Promise<void>
   magicLinkFor: (email: string, after?: number) => Promise<string>
   stop: () => Promise<void>
 }
@@ -86,6 +90,14 @@ export async function startMurmur(): Promise<MurmurServer> {
         .find((line) => /^[A-Z0-9]{12}$/.test(line))
       if (!code) throw new Error(`no invite code in: ${stdout}`)
       return code
+    },
+    firstStartInvite() {
+      return output.match(/Sign up as the first one with this invite code:\s+([A-Z0-9]{12})\b/)?.[1]
+    },
+    async setRole(username: string, role: 'member' | 'moderator' | 'admin') {
+      await run(MURMUR_BIN, ['role', 'set', username, role, '--data-dir', dataDir], {
+        env: { ...process.env, MURMUR_PUBLIC_URL: url },
+      })
     },
     /** The newest verify link e-mailed to `email` after time `after` (ms since epoch). */
     async magicLinkFor(email: string, after = 0) {

@@ -1,5 +1,6 @@
 import * as React from 'react'
 import { Route, Switch } from 'wouter'
+import { canModerate, useRole } from '@/features/auth/api/get-me'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
 import { MemberLayout } from './layouts/member-layout'
 import { loadHome } from './preload'
@@ -11,7 +12,17 @@ const NotificationsRoute = React.lazy(() => import('./routes/notifications'))
 const InvitesRoute = React.lazy(() => import('./routes/invites'))
 const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
+const SettingsRoute = React.lazy(() => import('./routes/settings'))
+const ModerationRoute = React.lazy(() => import('./routes/moderation'))
+const ModerationMemberRoute = React.lazy(() => import('./routes/moderation-member'))
+const ModerationLogRoute = React.lazy(() => import('./routes/moderation-log'))
 const NotFoundRoute = React.lazy(() => import('./routes/not-found'))
+
+/** A moderators' screen: anyone else gets the 404 page, as for a path that does not exist. */
+function ModeratorsOnly({ children }: { children: React.ReactNode }) {
+  const role = useRole()
+  return canModerate(role) ? children : <NotFoundRoute />
+}
 
 /** What a screen shows while its chunk loads (also in the document's picture of the shell: prepaint.tsx). */
 export function PageLoading() {
@@ -35,6 +46,18 @@ export default function MemberRoutes() {
             <Route path="/invites" component={InvitesRoute} />
             <Route path="/post/:id" component={ThreadRoute} />
             <Route path="/profile/:username" component={ProfileRoute} />
+            <Route path="/settings" component={SettingsRoute} />
+            <Route path="/moderation/log" component={ModerationLogRoute} />
+            <Route path="/moderation">
+              <ModeratorsOnly>
+                <ModerationRoute />
+              </ModeratorsOnly>
+            </Route>
+            <Route path="/moderation/members/:id">
+              <ModeratorsOnly>
+                <ModerationMemberRoute />
+              </ModeratorsOnly>
+            </Route>
             <Route component={NotFoundRoute} />
           </Switch>
         </React.Suspense>

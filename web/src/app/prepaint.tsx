@@ -1,6 +1,6 @@
 import type * as React from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { Heart, MessageCircle, Repeat2, Share, Trash2 } from 'lucide-react'
+import { Heart, MessageCircle, MoreHorizontal, Repeat2, Share, Trash2 } from 'lucide-react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Router } from 'wouter'
 import { ThemeProvider } from '@/components/theme/theme-provider'
@@ -87,6 +87,7 @@ export function renderCardIcons(): Record<string, string> {
     liked: icon(<Heart className="size-4 fill-current" aria-hidden="true" />),
     share: icon(<Share className="size-4" aria-hidden="true" />),
     delete: icon(<Trash2 className="size-4" aria-hidden="true" />),
+    more: icon(<MoreHorizontal className="size-4" aria-hidden="true" />),
     reposted: icon(<Repeat2 className="size-3.5" aria-hidden="true" />),
   }
 }

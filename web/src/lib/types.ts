@@ -13,6 +13,22 @@ export interface User {
   followingCount: number
   invitesAvailable: number
   email?: string
+  /** Only on the member's own record (`/api/auth/me`). */
+  role?: Role
+}
+
+export type Role = 'member' | 'moderator' | 'admin'
+
+/** A member's profile (`/api/users/{username}`): the member and where the viewer stands with them. */
+export interface Profile extends User {
+  /** The inviter's username; null when the instance's operator made the invite. */
+  invitedBy: string | null
+  isBlocking: boolean
+  isBlockedBy: boolean
+  isMuting: boolean
+  mutedUntil: string | null
+  /** Only moderators and admins see a suspended member's profile, with this. */
+  suspendedUntil?: string | null
 }
 
 export interface PostAuthor {
@@ -42,6 +58,10 @@ export interface Post {
   isReposted: boolean
   /** A deleted post still stands in threads (its replies point at it), without content or actions. */
   isDeleted?: boolean
+  /** Its author is blocked (either way) or suspended: no author, no content. */
+  isUnavailable?: boolean
+  /** Removed by moderators; only its author gets it (everyone else gets it deleted). */
+  isRemoved?: boolean
 }
 
 export interface Thread {
@@ -50,7 +70,7 @@ export interface Thread {
   ancestors?: Post[]
 }
 
-export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention'
+export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'removed'
 
 export interface Notification {
   id: number
@@ -59,6 +79,8 @@ export interface Notification {
   createdAt: string
   actor: PostAuthor
   post?: { id: number; content: string } | null
+  /** Why moderators removed the post (`removed` only). */
+  reason?: string | null
 }
 
 export interface Invite {
@@ -68,6 +90,77 @@ export interface Invite {
   usedAt: string | null
   expiresAt: string
   createdAt: string
+}
+
+export interface BlockedMember {
+  user: User
+  createdAt: string
+}
+
+export interface MutedMember {
+  user: User
+  createdAt: string
+  /** null: until the member unmutes. */
+  expiresAt: string | null
+}
+
+export type ReportReason = 'spam' | 'harassment' | 'impersonation' | 'other'
+
+export interface Report {
+  id: number
+  reason: ReportReason
+  comment: string | null
+  createdAt: string
+}
+
+export type ModerationAction = 'dismiss' | 'remove_post' | 'suspend' | 'unsuspend' | 'take_invites' | 'give_invites'
+
+/** A member as the moderation log names them. */
+export interface LoggedMember {
+  username: string
+  displayName: string
+}
+
+/** One line of the public moderation log; reporters never appear in it. */
+export interface LogEntry {
+  id: number
+  createdAt: string
+  action: ModerationAction
+  reason: string
+  moderator: LoggedMember | null
+  member: LoggedMember | null
+  postId: number | null
+  /** When a suspension ends; null for one until lifted. */
+  until: string | null
+}
+
+/** The open reports of one post or member, for moderators. */
+export interface ReportGroup {
+  /** The newest open report's id: dismissing it dismisses every open report of the target. */
+  id: number
+  target: 'post' | 'member'
+  post: Post | null
+  /** The member reported, or the post's author. */
+  member: User & { suspendedUntil?: string | null }
+  reportCount: number
+  reports: Report[]
+  history: { earlierReports: number; actions: LogEntry[] }
+}
+
+export interface TreeMember {
+  id: number
+  username: string
+  displayName: string
+  status: 'active' | 'suspended'
+  invitesTaken: boolean
+  invitedCount: number
+}
+
+export interface InviteTree {
+  member: TreeMember
+  /** null: invited by the instance. */
+  invitedBy: TreeMember | null
+  invited: TreeMember[]
 }
 
 export const PAGE_SIZE = 20
@@ -81,6 +174,27 @@ export const POLL_DURATIONS = [
   { hours: 24, label: '1 day' },
   { hours: 72, label: '3 days' },
   { hours: 168, label: '7 days' },
+] as const
+/** How long a mute lasts, in hours; none is until the member unmutes. */
+export const MUTE_DURATIONS = [
+  { hours: 1, label: '1 hour' },
+  { hours: 24, label: '1 day' },
+  { hours: 168, label: '1 week' },
+] as const
+export const REPORT_REASONS: readonly { value: ReportReason; label: string }[] = [
+  { value: 'spam', label: 'Spam' },
+  { value: 'harassment', label: 'Harassment' },
+  { value: 'impersonation', label: 'Impersonation' },
+  { value: 'other', label: 'Other' },
+]
+/** A report's comment and a moderator's reason, in characters (code points). */
+export const REPORT_COMMENT_MAX_LENGTH = 1000
+export const MODERATION_REASON_MAX_LENGTH = 1000
+/** The suspensions a moderator picks from, in days; none is until lifted. */
+export const SUSPENSION_DAYS = [
+  { days: 1, label: '1 day' },
+  { days: 7, label: '7 days' },
+  { days: 30, label: '30 days' },
 ] as const
 export const DISPLAY_NAME_MAX_LENGTH = 50
 export const BIO_MAX_LENGTH = 160

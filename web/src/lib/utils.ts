@@ -49,3 +49,20 @@ export function initial(name: string | null | undefined): string {
 export function withoutScheme(url: string): string {
   return url.replace(/^https?:\/\//i, '').replace(/\/$/, '')
 }
+
+/** "Jan 3, 2027, 2:05 PM": when something ends or happened, to the minute. */
+export function dateTime(iso: string): string {
+  return new Date(iso).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  })
+}
+
+/** A date the server sends for "no end" (none, or past what a date can hold) reads as no date. */
+export function endDate(iso: string | null | undefined): string | null {
+  if (!iso || Number.isNaN(new Date(iso).getTime())) return null
+  return iso
+}

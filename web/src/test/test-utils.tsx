@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { vi } from 'vitest'
 import { AppProvider } from '@/app/provider'
 import { createQueryClient } from '@/lib/query-client'
-import type { Post, User } from '@/lib/types'
+import type { Post, Profile, User } from '@/lib/types'
 
 export function renderWithProviders(ui: React.ReactElement, queryClient: QueryClient = createQueryClient()) {
   return { queryClient, ...render(<AppProvider queryClient={queryClient}>{ui}</AppProvider>) }
@@ -70,4 +70,29 @@ export function aPost(overrides: Partial<Post> = {}): Post {
     isReposted: false,
     ...overrides,
   }
+}
+
+/** Grace's profile as another member sees it: no block, no mute; invited by Ada. */
+export function aProfile(overrides: Partial<Profile> = {}): Profile {
+  return {
+    ...aUser,
+    id: 2,
+    username: 'grace',
+    displayName: 'Grace Hopper',
+    email: undefined,
+    invitedBy: 'ada',
+    isBlocking: false,
+    isBlockedBy: false,
+    isMuting: false,
+    mutedUntil: null,
+    ...overrides,
+  }
+}
+
+/** The requests a fetch mock saw, as "METHOD url" with the JSON body if any. */
+export function requestsOf(fetch: ReturnType<typeof mockFetch>): { call: string; body?: unknown }[] {
+  return fetch.mock.calls.map(([input, init = {}]) => ({
+    call: `${init.method ?? 'GET'} ${urlOf(input)}`,
+    ...(typeof init.body === 'string' ? { body: JSON.parse(init.body) as unknown } : {}),
+  }))
 }

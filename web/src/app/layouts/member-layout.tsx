@@ -84,7 +84,7 @@ function MobileTopBar() {
 
 function MobileBottomBar() {
   const [location] = useLocation()
-  const items = useNavItems().filter((item) => item.label !== 'Invites')
+  const items = useNavItems().filter((item) => !item.menuOnly)
   return (
     <nav
       aria-label="Bottom"

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useLogout } from '@/features/auth/api/logout'
-import { NavList, useNavItems } from './nav'
+import { ACCOUNT_ITEMS, NavList, useNavItems } from './nav'
 
 /** The small screens' menu, a sheet from the left (loaded apart: member-layout.tsx). */
 export default function MobileMenu({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -28,6 +28,14 @@ export default function MobileMenu({ open, onOpenChange }: { open: boolean; onOp
         <NavList
           items={items}
           label="Menu"
+          linkClassName="flex items-center gap-3 rounded-md px-3 py-2.5 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          activeClassName="font-semibold"
+          iconClassName="size-5"
+          onNavigate={() => onOpenChange(false)}
+        />
+        <NavList
+          items={ACCOUNT_ITEMS}
+          label="Account"
           linkClassName="flex items-center gap-3 rounded-md px-3 py-2.5 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
           activeClassName="font-semibold"
           iconClassName="size-5"

@@ -1,6 +1,7 @@
 import { Link, useLocation } from 'wouter'
-import { Bell, Compass, Home, Ticket, User as UserIcon } from 'lucide-react'
+import { Bell, Compass, Home, ScrollText, Settings, Shield, Ticket, User as UserIcon } from 'lucide-react'
 import { cn } from '@/lib/utils'
+import { canModerate, useRole } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 
@@ -9,21 +10,33 @@ export interface NavItem {
   label: string
   icon: typeof Home
   badge?: number
+  /** Left out of the small screens' bottom bar (it is in their menu sheet). */
+  menuOnly?: boolean
 }
 
 export function useNavItems(): NavItem[] {
   const { data: user } = useCurrentUser()
   const unread = useUnreadCount(Boolean(user))
-  return [
+  const role = useRole()
+  const items: NavItem[] = [
     { href: '/', label: 'Home', icon: Home },
     { href: '/discover', label: 'Discover', icon: Compass },
     { href: '/notifications', label: 'Notifications', icon: Bell, badge: unread.data?.count ?? 0 },
-    { href: '/invites', label: 'Invites', icon: Ticket },
+    { href: '/invites', label: 'Invites', icon: Ticket, menuOnly: true },
     // Before the member is known (the document's picture of the shell, prepaint.tsx) the link
     // names no profile, so it is not taken for Home's.
     { href: user ? `/profile/${user.username}` : '/profile', label: 'Profile', icon: UserIcon },
   ]
+  if (canModerate(role)) items.push({ href: '/moderation', label: 'Moderation', icon: Shield, menuOnly: true })
+  return items
 }
+
+/** The member's own pages beside the main ones: the user menu's and the small screens' sheet's. */
+export const ACCOUNT_ITEMS: NavItem[] = [
+  { href: '/settings', label: 'Settings', icon: Settings },
+  // Every member may read what moderators did.
+  { href: '/moderation/log', label: 'Moderation log', icon: ScrollText },
+]
 
 export function isActive(location: string, href: string) {
   return href === '/' ? location === '/' : location === href || location.startsWith(`${href}/`)

@@ -7,9 +7,14 @@ import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { ProfileTabs } from '@/features/posts/components/profile-tabs'
+import { SuspensionNotice } from '@/features/moderation/components/suspension-notice'
+import { BlockedByNotice, YouBlockedNotice } from '@/features/safety/components/profile-notices'
 import { useProfile } from '@/features/users/api/get-profile'
 import { ProfileHeader } from '@/features/users/components/profile-header'
 import { PageHeader } from './page-header'
+
+/** The server's answer for a suspended member's profile (moderators still get the profile). */
+const SUSPENDED = 'This account is suspended'
 
 export default function ProfileRoute() {
   const params = useParams<{ username: string }>()
@@ -41,10 +46,16 @@ export default function ProfileRoute() {
   }
   if (profile.error || !profile.data) {
     const missing = !profile.error || (profile.error instanceof ApiError && profile.error.status === 404)
+    const suspended = profile.error instanceof ApiError && profile.error.serverMessage === SUSPENDED
     return (
       <>
         <PageHeader title="Profile" before={back} />
-        {missing ? (
+        {suspended ? (
+          <div role="status" className="grid gap-1 px-4 py-10 text-center">
+            <p className="text-lg font-semibold">{SUSPENDED}</p>
+            <p className="text-muted-foreground">Its posts and profile are hidden while it is suspended.</p>
+          </div>
+        ) : missing ? (
           <p className="px-4 py-10 text-center text-muted-foreground">User not found.</p>
         ) : (
           <LoadError what="This profile" onRetry={() => void profile.refetch()} retrying={profile.isRefetching} />
@@ -54,11 +65,24 @@ export default function ProfileRoute() {
   }
   const user = profile.data
   const isOwn = me?.username === user.username
+  const isOther = Boolean(me) && !isOwn
   return (
     <>
       <PageHeader title={user.displayName} before={back} />
-      <ProfileHeader user={user} isOwn={isOwn} canFollow={Boolean(me) && !isOwn} />
-      <ProfileTabs username={user.username} currentUserId={me?.id} />
+      {user.suspendedUntil && <SuspensionNotice until={user.suspendedUntil} />}
+      <ProfileHeader
+        user={user}
+        isOwn={isOwn}
+        canFollow={isOther && !user.isBlocking && !user.isBlockedBy}
+        hasMenu={isOther}
+      />
+      {user.isBlocking ? (
+        <YouBlockedNotice member={user} />
+      ) : user.isBlockedBy ? (
+        <BlockedByNotice />
+      ) : (
+        <ProfileTabs username={user.username} currentUserId={me?.id} />
+      )}
     </>
   )
 }

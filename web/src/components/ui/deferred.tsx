@@ -18,8 +18,17 @@ export interface MenuProps {
   defaultOpen: boolean
 }
 
-/** A menu's code, loaded apart. */
-export type MenuModule = React.LazyExoticComponent<React.ComponentType<MenuProps>>
+/** A menu's code, loaded apart; `P` is what else it takes. */
+export type MenuModule<P extends object = object> = React.LazyExoticComponent<React.ComponentType<MenuProps & P>>
+
+/** The trigger drawn alone, looking and announced the same (a button that opens a menu). */
+function standIn(trigger: React.ReactElement, handlers: React.ButtonHTMLAttributes<HTMLButtonElement>) {
+  return React.cloneElement(trigger as React.ReactElement<React.ButtonHTMLAttributes<HTMLButtonElement>>, {
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    ...handlers,
+  })
+}
 
 /**
  * A menu whose code (Radix's menu and positioning, ~15 KB gzip) is not part of the first
@@ -32,15 +41,41 @@ export type MenuModule = React.LazyExoticComponent<React.ComponentType<MenuProps
 export function DeferredMenu({ menu: Menu, trigger }: { menu: MenuModule; trigger: React.ReactElement }) {
   const after = useAfterFirstScreen()
   const [pressed, setPressed] = React.useState(false)
-  const alone = React.cloneElement(trigger as React.ReactElement<React.ButtonHTMLAttributes<HTMLButtonElement>>, {
-    'aria-haspopup': 'menu',
-    'aria-expanded': false,
-    onClick: () => setPressed(true),
-  })
+  const alone = standIn(trigger, { onClick: () => setPressed(true) })
   if (!after && !pressed) return alone
   return (
     <React.Suspense fallback={alone}>
       <Menu trigger={trigger} defaultOpen={pressed} />
+    </React.Suspense>
+  )
+}
+
+/**
+ * A menu drawn many times over (one on each post card), whose code loads when its trigger is
+ * first pointed at or focused, and which is made only when pressed: a `DeferredMenu` for each
+ * copy would wait for the first screen, and hold a menu, once per card. Until pressed the
+ * trigger is drawn alone; the press makes the menu, open.
+ */
+export function MenuOnPress<P extends object>({
+  menu: Menu,
+  load,
+  trigger,
+  menuProps,
+}: {
+  menu: MenuModule<P>
+  /** What `menu` was made from with `React.lazy`: called to fetch the code early. */
+  load: () => Promise<unknown>
+  trigger: React.ReactElement
+  /** What the menu takes besides its trigger. */
+  menuProps: P
+}) {
+  const [pressed, setPressed] = React.useState(false)
+  const prefetch = () => void load()
+  const alone = standIn(trigger, { onClick: () => setPressed(true), onPointerEnter: prefetch, onFocus: prefetch })
+  if (!pressed) return alone
+  return (
+    <React.Suspense fallback={alone}>
+      <Menu {...menuProps} trigger={trigger} defaultOpen />
     </React.Suspense>
   )
 }

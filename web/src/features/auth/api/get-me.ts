@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, isUnauthorized } from '@/lib/api-client'
-import type { User } from '@/lib/types'
+import type { Role, User } from '@/lib/types'
 import { authKeys } from './keys'
 
 /** The current user, or null when nobody is logged in (401 means "no user", not an error). */
@@ -17,4 +17,14 @@ export const meQueryOptions = () => queryOptions({ queryKey: authKeys.me(), quer
 
 export function useMe() {
   return useQuery(meQueryOptions())
+}
+
+/** The member's role (only `/api/auth/me` says it); undefined for a visitor. */
+export function useRole(): Role | undefined {
+  return useMe().data?.role
+}
+
+/** Moderators and admins see the reports queue and act on members. */
+export function canModerate(role: Role | undefined): boolean {
+  return role === 'moderator' || role === 'admin'
 }

@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter'
-import { AtSign, Heart, MessageCircle, Repeat2, UserPlus } from 'lucide-react'
+import { AtSign, Heart, MessageCircle, Repeat2, ShieldAlert, UserPlus } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { cn, relativeTime } from '@/lib/utils'
 import type { Notification, NotificationType } from '@/lib/types'
@@ -11,6 +11,24 @@ const kinds: Record<NotificationType, { icon: typeof Heart; text: string; colour
   reply: { icon: MessageCircle, text: 'replied to your post', colour: 'text-primary' },
   repost: { icon: Repeat2, text: 'reposted your post', colour: 'text-repost' },
   mention: { icon: AtSign, text: 'mentioned you', colour: 'text-primary' },
+  removed: { icon: ShieldAlert, text: 'removed your post', colour: 'text-destructive' },
+}
+
+/** What happened, in words: "<name> liked your post"; a removal is told as the moderators' act, not one member's. */
+function Summary({ notification, text }: { notification: Notification; text: string }) {
+  if (notification.type === 'removed') {
+    return (
+      <>
+        Moderators {text}
+        {notification.reason && `: ${notification.reason}`}
+      </>
+    )
+  }
+  return (
+    <>
+      <strong className="font-semibold">{notification.actor.displayName}</strong> {text}
+    </>
+  )
 }
 
 /** One notification; opening it marks it read and goes to the post or the member. */
@@ -38,13 +56,15 @@ export function NotificationItem({ notification }: { notification: Notification 
         <Icon className={cn('mt-1 size-5 shrink-0', kind.colour, notification.type === 'like' && 'fill-current')} aria-hidden="true" />
         <span className="min-w-0 flex-1">
           <span className="flex items-center gap-2">
-            <Avatar name={notification.actor.displayName} src={notification.actor.profileImageUrl} size={32} />
+            {notification.type !== 'removed' && (
+              <Avatar name={notification.actor.displayName} src={notification.actor.profileImageUrl} size={32} />
+            )}
             {!notification.isRead && (
               <span className="ml-auto size-2.5 shrink-0 rounded-full bg-primary" aria-hidden="true" />
             )}
           </span>
-          <span className="mt-1 block">
-            <strong className="font-semibold">{notification.actor.displayName}</strong> {kind.text}
+          <span className="mt-1 block break-words">
+            <Summary notification={notification} text={kind.text} />
             {!notification.isRead && <span className="sr-only"> (unread)</span>}
           </span>
           {notification.post && (

@@ -1,9 +1,9 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
 import type { Post } from '@/lib/types'
-import { aPost, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { aPost, aProfile, json, mockFetch, renderWithProviders } from '@/test/test-utils'
 import { useFeed } from '../api/get-feed'
 import { postKeys } from '../api/keys'
 import { ComposeProvider } from './compose-provider'
@@ -119,4 +119,81 @@ describe('a post card', () => {
     expect(screen.getByRole('button', { name: 'Vote for Coffee 25%' })).toBeEnabled()
     expect(screen.getByText('4 votes', { exact: false })).toBeInTheDocument()
   })
+
+  it('draws a post by a blocked or suspended author as "Post unavailable", with no author, content or actions', () => {
+    mockFetch(() => json([]))
+    renderFeed([
+      aPost({
+        id: 7,
+        content: '',
+        isUnavailable: true,
+        author: { id: 0, username: '', displayName: '', profileImageUrl: null },
+      }),
+    ])
+    const card = screen.getByRole('article', { name: 'Unavailable post' })
+    expect(card).toHaveTextContent(/^Post unavailable$/)
+    expect(screen.queryByRole('link')).not.toBeInTheDocument()
+    expect(screen.queryByRole('button')).not.toBeInTheDocument()
+  })
+
+  it('draws a repost of an unavailable post as unavailable too', () => {
+    mockFetch(() => json([]))
+    const original = aPost({ id: 7, content: '', isUnavailable: true })
+    renderFeed([aPost({ id: 11, repostOfId: 7, repostOf: original })])
+    expect(screen.getByRole('article', { name: 'Unavailable post' })).toBeInTheDocument()
+    expect(screen.queryByText(/reposted/)).not.toBeInTheDocument()
+  })
+
+  it('shows its author a removed post with "Removed by moderators" and nothing to pass it on with', () => {
+    mockFetch(() => json([]))
+    renderFeed([
+      aPost({
+        content: 'Buy followers here',
+        isRemoved: true,
+        author: { id: 1, username: 'ada', displayName: 'Ada Lovelace', profileImageUrl: null },
+      }),
+    ])
+    const card = screen.getByRole('article', { name: 'Ada Lovelace' })
+    expect(card).toHaveTextContent('Buy followers here')
+    expect(card).toHaveTextContent('Removed by moderators')
+    for (const name of [/^Reply/, /^Repost/, /^Like/, 'Share'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Delete post' })).toBeInTheDocument()
+  })
+
+  it('has no member menu on your own posts', () => {
+    mockFetch(() => json([]))
+    renderFeed([aPost({ author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } })])
+    expect(screen.getByRole('button', { name: 'Delete post' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'More actions' })).not.toBeInTheDocument()
+  })
+
+  it("stays put when its menu and the dialogs it opens are clicked (they are portals, not the card)", async () => {
+    mockFetch((url) => (url === '/api/users/grace' ? json(aProfile()) : json([])))
+    window.history.replaceState(null, '', '/')
+    renderFeed([aPost()])
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Report post' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Report post' })
+    await userEvent.click(within(dialog).getByText('Spam'))
+    await userEvent.click(within(dialog).getByText('Why are you reporting this?'))
+    expect(window.location.pathname).toBe('/')
+    expect(within(dialog).getByRole('radio', { name: 'Spam' })).toBeChecked()
+  })
+
+  // src/web/cards.rs draws the first cards before the scripts: its "More actions" must be this button.
+  it("draws another member's menu button as a plain button until pressed", () => {
+    mockFetch(() => json([]))
+    renderFeed([aPost()])
+    const button = screen.getByRole('button', { name: 'More actions' })
+    expect(Object.fromEntries([...button.attributes].map((attr) => [attr.name, attr.value]))).toEqual({
+      type: 'button',
+      class:
+        'inline-flex size-9 items-center justify-center rounded-full text-sm text-muted-foreground transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50 ml-auto',
+      'aria-label': 'More actions',
+      'aria-haspopup': 'menu',
+      'aria-expanded': 'false',
+    })
+  })
 })
+

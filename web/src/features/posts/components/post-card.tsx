@@ -1,10 +1,11 @@
 import * as React from 'react'
 import { Link, useLocation } from 'wouter'
-import { Heart, MessageCircle, Repeat2, Share, Trash2 } from 'lucide-react'
+import { Heart, MessageCircle, MoreHorizontal, Repeat2, Share, ShieldAlert, Trash2 } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { toast } from '@/components/ui/use-toast'
 import { cn, relativeTime } from '@/lib/utils'
 import type { Post } from '@/lib/types'
+import { MemberMenu } from '@/features/safety'
 import { DEFAULT_LIKE_ERROR, useToggleLike } from '../api/toggle-like'
 import { useToggleRepost } from '../api/toggle-repost'
 import { useDeletePost } from '../api/delete-post'
@@ -57,8 +58,18 @@ function DeletedPostCard() {
   )
 }
 
+/** A post whose author is blocked (either way) or suspended: neither author nor content. */
+function UnavailablePostCard() {
+  return (
+    <article aria-label="Unavailable post" className="border-b border-border bg-muted/40 px-4 py-3">
+      <p className="text-sm italic text-muted-foreground">Post unavailable</p>
+    </article>
+  )
+}
+
 export function PostCard(props: PostCardProps) {
   const shown = props.post
+  if (shown.isUnavailable || shown.repostOf?.isUnavailable) return <UnavailablePostCard />
   if ((shown.repostOf ?? shown).isDeleted) return <DeletedPostCard />
   return <LivePostCard {...props} />
 }
@@ -79,10 +90,14 @@ function LivePostCard({
   const remove = useDeletePost()
   const { openCompose } = useCompose()
   const isOwn = currentUserId !== undefined && post.author.id === currentUserId
+  // A removed post stays on its author's screens to be seen, not passed on.
+  const canInteract = !post.isRemoved
   const hasPoll = post.pollOptions.length > 0
 
   function handleCardClick(event: React.MouseEvent<HTMLElement>) {
     const target = event.target as HTMLElement
+    // Clicks in the card's menu and dialogs reach here through their portals: not the card's.
+    if (!event.currentTarget.contains(target)) return
     if (target.closest('button, a, [role="button"], input, textarea')) return
     if (window.getSelection()?.toString()) return
     navigate(`/post/${post.id}`)
@@ -137,39 +152,48 @@ function LivePostCard({
           </div>
           <PostImages urls={post.imageUrls} authorName={post.author.displayName} priority={priority} />
           {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
+          {post.isRemoved && (
+            <p className="mt-2 flex items-center gap-1.5 rounded-md bg-destructive/15 px-2 py-1 text-sm font-medium">
+              <ShieldAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" /> Removed by moderators
+            </p>
+          )}
           <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0.5 sm:gap-2">
-            <button
-              type="button"
-              className={actionClass}
-              aria-label={`Reply (${post.replyCount})`}
-              onClick={() => openCompose({ replyTo: post })}
-            >
-              <MessageCircle className="size-4" aria-hidden="true" />
-            </button>
-            <Count value={post.replyCount} />
-            <button
-              type="button"
-              className={cn(actionClass, post.isReposted && 'text-repost')}
-              aria-label={`${post.isReposted ? 'Undo repost' : 'Repost'} (${post.repostCount})`}
-              aria-pressed={post.isReposted}
-              onClick={() => repost.mutate(!post.isReposted)}
-            >
-              <Repeat2 className="size-4" aria-hidden="true" />
-            </button>
-            <Count value={post.repostCount} className={post.isReposted ? 'text-repost' : undefined} />
-            <button
-              type="button"
-              className={cn(actionClass, post.isLiked && 'text-like')}
-              aria-label={`${post.isLiked ? 'Unlike' : 'Like'} (${post.likeCount})`}
-              aria-pressed={post.isLiked}
-              onClick={() => like.mutate(!post.isLiked)}
-            >
-              <Heart className={cn('size-4', post.isLiked && 'fill-current')} aria-hidden="true" />
-            </button>
-            <Count value={post.likeCount} className={post.isLiked ? 'text-like' : undefined} />
-            <button type="button" className={actionClass} aria-label="Share" onClick={() => void sharePost(post.id)}>
-              <Share className="size-4" aria-hidden="true" />
-            </button>
+            {canInteract && (
+              <>
+                <button
+                  type="button"
+                  className={actionClass}
+                  aria-label={`Reply (${post.replyCount})`}
+                  onClick={() => openCompose({ replyTo: post })}
+                >
+                  <MessageCircle className="size-4" aria-hidden="true" />
+                </button>
+                <Count value={post.replyCount} />
+                <button
+                  type="button"
+                  className={cn(actionClass, post.isReposted && 'text-repost')}
+                  aria-label={`${post.isReposted ? 'Undo repost' : 'Repost'} (${post.repostCount})`}
+                  aria-pressed={post.isReposted}
+                  onClick={() => repost.mutate(!post.isReposted)}
+                >
+                  <Repeat2 className="size-4" aria-hidden="true" />
+                </button>
+                <Count value={post.repostCount} className={post.isReposted ? 'text-repost' : undefined} />
+                <button
+                  type="button"
+                  className={cn(actionClass, post.isLiked && 'text-like')}
+                  aria-label={`${post.isLiked ? 'Unlike' : 'Like'} (${post.likeCount})`}
+                  aria-pressed={post.isLiked}
+                  onClick={() => like.mutate(!post.isLiked)}
+                >
+                  <Heart className={cn('size-4', post.isLiked && 'fill-current')} aria-hidden="true" />
+                </button>
+                <Count value={post.likeCount} className={post.isLiked ? 'text-like' : undefined} />
+                <button type="button" className={actionClass} aria-label="Share" onClick={() => void sharePost(post.id)}>
+                  <Share className="size-4" aria-hidden="true" />
+                </button>
+              </>
+            )}
             {isOwn && (
               <button
                 type="button"
@@ -182,6 +206,18 @@ function LivePostCard({
               >
                 <Trash2 className="size-4" aria-hidden="true" />
               </button>
+            )}
+            {currentUserId !== undefined && !isOwn && (
+              // Drawn as the server draws it in the first cards (src/web/cards.rs): the menu is made on the first press.
+              <MemberMenu
+                member={post.author}
+                postId={post.id}
+                trigger={
+                  <button type="button" className={cn(actionClass, 'ml-auto')} aria-label="More actions">
+                    <MoreHorizontal className="size-4" aria-hidden="true" />
+                  </button>
+                }
+              />
             )}
           </div>
         </div>

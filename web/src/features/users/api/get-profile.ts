@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { User } from '@/lib/types'
+import type { Profile } from '@/lib/types'
 import { userKeys } from './keys'
 
-export const getProfile = (username: string) => api.get<User>(`/api/users/${encodeURIComponent(username)}`)
+export const getProfile = (username: string) => api.get<Profile>(`/api/users/${encodeURIComponent(username)}`)
 
 export const profileQueryOptions = (username: string) =>
   queryOptions({ queryKey: userKeys.profile(username), queryFn: () => getProfile(username) })

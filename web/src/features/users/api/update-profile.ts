@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { User } from '@/lib/types'
+import type { Profile, User } from '@/lib/types'
 import { authKeys } from '@/features/auth'
 import { postKeys } from '@/features/posts'
 import { userKeys } from './keys'
@@ -18,7 +18,8 @@ export function useUpdateProfile() {
   return useMutation({
     mutationFn: updateProfile,
     onSuccess: (user) => {
-      queryClient.setQueryData(userKeys.profile(user.username), user)
+      // The answer is the member alone: keep what the profile says besides (who invited them).
+      queryClient.setQueryData<Profile>(userKeys.profile(user.username), (profile) => profile && { ...profile, ...user })
       void queryClient.invalidateQueries({ queryKey: userKeys.all })
       void queryClient.invalidateQueries({ queryKey: authKeys.all })
       void queryClient.invalidateQueries({ queryKey: postKeys.all })

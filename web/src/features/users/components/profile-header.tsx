@@ -1,12 +1,14 @@
 import * as React from 'react'
-import { CalendarDays, Camera, ImageUp, Link as LinkIcon } from 'lucide-react'
+import { Link } from 'wouter'
+import { CalendarDays, Camera, ImageUp, Link as LinkIcon, MoreHorizontal, Ticket } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { toast } from '@/components/ui/use-toast'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { monthYear, withoutScheme } from '@/lib/utils'
-import type { User } from '@/lib/types'
+import type { Profile } from '@/lib/types'
 import { FollowButton } from '@/features/follows'
+import { MemberMenu } from '@/features/safety'
 import { ImageUploadButton } from '@/features/uploads'
 import { useUpdateImage, type ImageKind } from '../api/update-image'
 
@@ -36,8 +38,36 @@ function ImageChangeButton({ kind, children }: { kind: ImageKind; children: (ope
   )
 }
 
+/** "Invited by @x", or by the instance's operator; nothing while not known. */
+function InvitedBy({ username }: { username: string | null | undefined }) {
+  if (username === undefined) return null
+  return (
+    <span className="inline-flex items-center gap-1">
+      <Ticket className="size-4" aria-hidden="true" />
+      {username === null ? (
+        'Invited by the instance'
+      ) : (
+        <span>
+          Invited by{' '}
+          <Link href={`/profile/${username}`} className="text-primary underline underline-offset-2">
+            @{username}
+          </Link>
+        </span>
+      )}
+    </span>
+  )
+}
+
+interface ProfileHeaderProps {
+  user: Profile
+  isOwn: boolean
+  canFollow: boolean
+  /** The "…" menu (mute, block, report) for another member. */
+  hasMenu: boolean
+}
+
 /** The member's header image, picture, names, bio, links and counts; their own can be edited here. */
-export function ProfileHeader({ user, isOwn, canFollow }: { user: User; isOwn: boolean; canFollow: boolean }) {
+export function ProfileHeader({ user, isOwn, canFollow, hasMenu }: ProfileHeaderProps) {
   const [editing, setEditing] = React.useState(false)
   return (
     <section aria-label="Profile">
@@ -75,7 +105,17 @@ export function ProfileHeader({ user, isOwn, canFollow }: { user: User; isOwn: b
               </ImageChangeButton>
             )}
           </div>
-          <div className="mt-3">
+          <div className="mt-3 flex items-center gap-2">
+            {hasMenu && (
+              <MemberMenu
+                member={user}
+                trigger={
+                  <Button variant="outline" size="icon" className="rounded-full" aria-label={`More actions for @${user.username}`}>
+                    <MoreHorizontal aria-hidden="true" />
+                  </Button>
+                }
+              />
+            )}
             {isOwn ? (
               <Button variant="outline" className="rounded-full" onClick={() => setEditing(true)}>
                 Edit Profile
@@ -104,6 +144,7 @@ export function ProfileHeader({ user, isOwn, canFollow }: { user: User; isOwn: b
             <CalendarDays className="size-4" aria-hidden="true" />
             Joined {monthYear(user.createdAt)}
           </span>
+          <InvitedBy username={user.invitedBy} />
         </div>
         <p className="mt-3 flex gap-4 text-sm">
           <span>

@@ -1,0 +1,2 @@
+// What other features may use from moderation; anything else here is internal (app/ composes its screens).
+export { moderationKeys } from './api/keys'

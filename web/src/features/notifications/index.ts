@@ -1,0 +1,2 @@
+// What other features may use from notifications; anything else here is internal.
+export { notificationKeys } from './api/keys'

@@ -1,0 +1,22 @@
+import * as React from 'react'
+import { MenuOnPress } from '@/components/ui/deferred'
+import type { MemberRef } from '../api/member-changed'
+
+const loadMenu = () => import('./member-menu-content')
+const MemberMenuContent = React.lazy(loadMenu)
+
+export interface MemberMenuProps {
+  member: MemberRef
+  /** The post the menu is on: "Report post" then reports it rather than the member. */
+  postId?: number
+  /** A button; it is given what opens the menu. */
+  trigger: React.ReactElement
+}
+
+/**
+ * The "…" menu on another member's post or profile: mute, block, report, or undo them. Its
+ * code loads when the trigger is first pointed at or pressed (there is one on each post card).
+ */
+export function MemberMenu({ member, postId, trigger }: MemberMenuProps) {
+  return <MenuOnPress menu={MemberMenuContent} load={loadMenu} trigger={trigger} menuProps={{ member, postId }} />
+}
