@@ -48,6 +48,7 @@ pub struct Icons {
     liked: String,
     share: String,
     delete: String,
+    more: String,
     reposted: String,
 }
 
@@ -88,7 +89,7 @@ fn card(out: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool
     let post = shown.repost_of.as_deref().unwrap_or(shown);
     let avatar_ok = post.author.profile_image_url.as_deref().is_none_or(is_upload);
     // Placeholders (unavailable, removed, deleted) are the app's to draw; Friends has none.
-    let placeholder = post.is_unavailable || post.is_removed || post.is_deleted;
+    let placeholder = shown.is_unavailable || post.is_unavailable || post.is_removed || post.is_deleted;
     if placeholder || !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
         return false;
     }
@@ -156,6 +157,13 @@ fn card(out: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool
             out,
             r#"<button type="button" class="{ACTION_DELETE}" aria-label="Delete post">{}</button>"#,
             icons.delete
+        );
+    } else {
+        // The trigger of `MemberMenu` in post-card.tsx (mute, block, report), made on first press.
+        let _ = write!(
+            out,
+            r#"<button type="button" class="{ACTION} ml-auto" aria-label="More actions" aria-haspopup="menu" aria-expanded="false">{}</button>"#,
+            icons.more
         );
     }
     out.push_str("</div></div></div></article>");
