@@ -34,9 +34,12 @@ function TreeMemberLine({ member, linked = true }: { member: TreeMember; linked?
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 py-2">
       {linked ? (
-        <Link href={`/moderation/members/${member.id}`} className="min-w-0 rounded-sm hover:underline">
+        <Link
+          href={`/moderation/members/${member.id}`}
+          className="min-w-0 rounded-sm hover:underline"
+          aria-label={`${member.displayName} @${member.username}, invite tree`}
+        >
           {name}
-          <span className="sr-only">, invite tree</span>
         </Link>
       ) : (
         <div className="min-w-0">{name}</div>
