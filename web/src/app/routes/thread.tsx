@@ -55,11 +55,14 @@ export default function ThreadRoute() {
             </section>
           )}
           <PostCard post={thread.data.post} currentUserId={me?.id} emphasis priority />
-          <div className="flex justify-end border-b border-border px-4 py-2">
-            <Button className="rounded-full" onClick={() => openCompose({ replyTo: thread.data.post.repostOf ?? thread.data.post })}>
-              <MessageCircle aria-hidden="true" /> Reply
-            </Button>
-          </div>
+          {/* A post moderators removed takes no more replies (its author alone still opens it). */}
+          {!thread.data.post.isRemoved && (
+            <div className="flex justify-end border-b border-border px-4 py-2">
+              <Button className="rounded-full" onClick={() => openCompose({ replyTo: thread.data.post.repostOf ?? thread.data.post })}>
+                <MessageCircle aria-hidden="true" /> Reply
+              </Button>
+            </div>
+          )}
           <ThreadReplies
             key={thread.data.post.id}
             postId={thread.data.post.id}
