@@ -50,11 +50,12 @@ pub async fn notify(
     if recipient == actor {
         return Ok(());
     }
-    // Members who blocked each other hear nothing of each other (a mention, say).
+    // Members who blocked each other hear nothing of each other (a mention, say); a moderators'
+    // notice reaches its member whatever they think of the moderator.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
-             SELECT $1, $2, $3, $4, $5 WHERE NOT {} ON CONFLICT DO NOTHING",
+             SELECT $1, $2, $3, $4, $5 WHERE $3 = 'removed' OR NOT {} ON CONFLICT DO NOTHING",
             crate::safety::visibility::blocked_between("$1", "$2")
         )
     });

@@ -321,6 +321,8 @@ async fn a_removed_post_leaves_every_kept_page_at_once_and_its_author_still_open
     let bobs = write(&app, &bob, "Something cruel").await;
     let parent_of = reply(&app, &ada, id(&bobs), "That is cruel").await;
     assert!(friends(&app, &ada).await.contains(&id(&bobs)));
+    // Blocking a moderator does not keep their notice away.
+    block(&app, &bob, &moderator).await;
 
     let path = format!("/api/moderation/posts/{}/remove", id(&bobs));
     let (status, body) = post(&app, &moderator, &path, json!({ "reason": "Cruelty" })).await;
@@ -338,6 +340,12 @@ async fn a_removed_post_leaves_every_kept_page_at_once_and_its_author_still_open
     assert_eq!(status, 200, "{thread}");
     let own = &thread["post"];
     assert_eq!((own["isRemoved"].as_bool(), own["content"].as_str()), (Some(true), Some("Something cruel")));
+    let (_, notices) = get(&app, &bob, "/api/notifications").await;
+    assert_eq!(
+        (notices[0]["type"].as_str(), notices[0]["reason"].as_str()),
+        (Some("removed"), Some("Cruelty")),
+        "{notices}"
+    );
 }
 
 both_databases!(
