@@ -141,6 +141,8 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // An index only.
+    Step { version: 13, rows: &[], until: None, drops: &[] },
 ];
 
 /// The cookie value of Ada's session in the rows above.
