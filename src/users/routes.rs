@@ -150,8 +150,12 @@ async fn profile(
     let now = state.clock.now();
     let row = find(&state, &username).await?;
     let suspended_until = row.suspended_until;
-    if suspended_until.is_some() && row.id != current.id && !store::is_moderator(&state.db.read, current.id).await? {
-        return Err(Error::not_found("This account is suspended"));
+    if suspended_until.is_some() && row.id != current.id {
+        // Only moderators see a suspended member's profile.
+        let role = crate::moderation::store::role_of(&state.db.read, current.id).await?;
+        if !role.is_some_and(|role| role != crate::moderation::Role::Member) {
+            return Err(Error::not_found("This account is suspended"));
+        }
     }
     let invited_by = match row.invited_by {
         Some(inviter) => store::find_by_id(&state.db.read, inviter).await?.map(|inviter| inviter.username),

@@ -73,13 +73,6 @@ pub async fn set_header_image(conn: &mut AnyConnection, member: i64, path: &str)
     Ok(())
 }
 
-/// Whether the member is a moderator or an admin.
-pub async fn is_moderator(pool: &AnyPool, id: i64) -> Result<bool> {
-    let role: Option<String> =
-        sqlx::query_scalar("SELECT role FROM users WHERE id = $1").bind(id).fetch_optional(pool).await?;
-    Ok(role.is_some_and(|role| role == "moderator" || role == "admin"))
-}
-
 /// A member's own view (with e-mail), with this month's invites counted (nothing is written);
 /// `Unauthorized` when the member is gone (a session that outlived its member).
 pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
