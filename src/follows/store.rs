@@ -10,6 +10,7 @@ use crate::clock::Millis;
 use crate::error::Result;
 use crate::feeds::changes::FEED_CHANGED;
 use crate::feeds::timeline;
+use crate::users::store as users;
 
 /// What a follow did.
 #[derive(Debug, PartialEq, Eq)]
@@ -36,7 +37,7 @@ pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() != 1 {
-        return Ok(if member_exists(conn, following).await? { Followed::Already } else { Followed::NoMember });
+        return Ok(if users::exists(conn, following).await? { Followed::Already } else { Followed::NoMember });
     }
     // The counter updates took the followed member's row lock (see feeds::timeline), so the
     // copy reads after any post or deletion of theirs; the follower's raised their floor and
@@ -110,11 +111,5 @@ pub async fn is_following(pool: &AnyPool, follower: i64, following: i64) -> Resu
         .bind(following)
         .fetch_optional(pool)
         .await?;
-    Ok(found.is_some())
-}
-
-async fn member_exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
-    let found: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
     Ok(found.is_some())
 }

@@ -298,8 +298,7 @@ struct Parts {
     votes: HashMap<i64, Vec<(i64, i64)>>,
     liked: HashSet<i64>,
     reposted: HashSet<i64>,
-    viewer: i64,
-    moderating: bool,
+    seeing: Seeing,
 }
 
 impl Parts {
@@ -311,8 +310,7 @@ impl Parts {
             votes: HashMap::new(),
             liked: HashSet::new(),
             reposted: HashSet::new(),
-            viewer: seeing.viewer(),
-            moderating: matches!(seeing, Seeing::Moderator(_)),
+            seeing,
         };
         let mut rows = rows;
         rows.sort_by_key(|(kind, post_id, ord, a, _, _)| (*kind, *post_id, *ord, *a));
@@ -338,13 +336,13 @@ impl Parts {
     fn build(&self, row: &PostRow) -> Post {
         let post = self.build_whole(row);
         let removed = row.removed_at.is_some();
-        if self.moderating {
+        if let Seeing::Moderator(_) = self.seeing {
             return Post { is_removed: removed, ..post };
         }
         if row.hidden {
             return Post { is_unavailable: true, ..unseen(post) };
         }
-        if removed && row.author_id != self.viewer {
+        if removed && row.author_id != self.seeing.viewer() {
             return Post { is_deleted: true, ..unseen(post) };
         }
         Post { is_removed: removed, is_deleted: row.deleted_at.is_some() && !removed, ..post }
@@ -357,7 +355,7 @@ impl Parts {
         for &(voter, position) in self.votes.get(&row.id).map(Vec::as_slice).unwrap_or_default() {
             if let Some(option) = options.get(position as usize) {
                 poll_votes.entry(option.clone()).or_default().push(voter);
-                if voter == self.viewer {
+                if voter == self.seeing.viewer() {
                     my_vote = Some(option.clone());
                 }
             }

@@ -84,9 +84,6 @@ async fn block(
     current: CurrentUser,
     Json(body): Json<BlockRequest>,
 ) -> Result<(StatusCode, Json<ListedMember>)> {
-    if body.user_id == current.id {
-        return Err(Error::bad_request("You can't block yourself"));
-    }
     let mut writer = writer(&state, current.id).await?;
     let mut tx = writer.begin().await?;
     let since = store::block(&mut tx, current.id, body.user_id, state.clock.now()).await?;
@@ -132,9 +129,6 @@ async fn mute(
     current: CurrentUser,
     Json(body): Json<MuteRequest>,
 ) -> Result<(StatusCode, Json<ListedMember>)> {
-    if body.user_id == current.id {
-        return Err(Error::bad_request("You can't mute yourself"));
-    }
     let hours = match body.duration_hours {
         Some(hours) if !MUTE_HOURS.contains(&hours) => {
             return Err(Error::bad_request("durationHours must be 1, 24 or 168 (or absent: until you unmute)"));

@@ -23,9 +23,7 @@ pub struct Listed {
 }
 
 async fn ensure_member(conn: &mut AnyConnection, id: i64) -> Result<()> {
-    let found: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
-    found.map(drop).ok_or_else(|| Error::not_found("User not found"))
+    if crate::users::store::exists(conn, id).await? { Ok(()) } else { Err(Error::not_found("User not found")) }
 }
 
 /// Both members' feeds change, their rows locked in id order (the order follows use), so two

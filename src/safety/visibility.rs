@@ -65,15 +65,11 @@ pub fn blocked_between(a: &str, b: &str) -> String {
 }
 
 /// Whether either member blocked the other.
-pub async fn blocked_either_way(conn: &mut AnyConnection, a: i64, b: i64) -> Result<bool> {
-    let found: Option<i64> = sqlx::query_scalar(
-        "SELECT 1 FROM blocks WHERE (blocker_id = $1 AND blocked_id = $2) OR (blocker_id = $2 AND blocked_id = $1)",
-    )
-    .bind(a)
-    .bind(b)
-    .fetch_optional(conn)
-    .await?;
-    Ok(found.is_some())
+async fn blocked_either_way(conn: &mut AnyConnection, a: i64, b: i64) -> Result<bool> {
+    static SQL: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("SELECT CASE WHEN {} THEN 1 ELSE 0 END", blocked_between("$1", "$2")));
+    let blocked: i64 = sqlx::query_scalar(SQL.as_str()).bind(a).bind(b).fetch_one(conn).await?;
+    Ok(blocked == 1)
 }
 
 /// The message a member gets when a block between them and another stops what they tried.

@@ -13,6 +13,13 @@ use crate::posts::hydrate::Selection;
 use crate::safety::{Scope, text, visibility};
 use crate::user_columns;
 
+/// Whether a member with this id exists, read inside a write's transaction.
+pub async fn exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
+    let found: Option<i64> =
+        sqlx::query_scalar("SELECT id FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
+    Ok(found.is_some())
+}
+
 pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1");
     Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
