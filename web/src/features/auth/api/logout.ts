@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { toast } from '@/components/ui/use-toast'
+import { authKeys } from './keys'
 
 export const logout = () => api.post<void>('/api/auth/logout')
 
@@ -9,7 +10,11 @@ export function useLogout() {
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
-      queryClient.clear()
+      // Nobody is logged in now: the screens still mounted are told so, and none asks the
+      // server again (emptying the cache made them refetch, and meet a 401) before the landing
+      // page loads, which drops everything the page held.
+      queryClient.setQueryData(authKeys.me(), null)
+      queryClient.setQueryData(authKeys.user(), null)
       window.location.href = '/'
     },
     onError: () => toast({ title: 'Error', description: 'Failed to logout', variant: 'destructive' }),
