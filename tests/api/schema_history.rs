@@ -143,6 +143,20 @@ const STEPS: &[Step] = &[
     },
     // An index only.
     Step { version: 13, rows: &[], until: None, drops: &[] },
+    // Bob's poll as written from 0014 on: its hashtag parsed, the tag used, Trending computed.
+    Step {
+        version: 14,
+        rows: &[
+            "UPDATE posts SET content = 'Tea or coffee? #TeaTime', \
+             entities = '[{\"type\":\"hashtag\",\"start\":15,\"end\":23,\"value\":\"TeaTime\"}]' WHERE id = 4",
+            "INSERT INTO tags (key, name, created_at) VALUES ('teatime', 'TeaTime', :now - 100000)",
+            "INSERT INTO post_tags (tag_id, post_id, author_id, created_at) VALUES (1, 4, 2, :now - 100000)",
+            "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) VALUES (1, 1, 3, 3, :now - 1000)",
+            "INSERT INTO jobs (name, next_run_at, cursor) VALUES ('trending', :now + 300000, 0)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.
@@ -266,8 +280,10 @@ type Snapshot = BTreeMap<String, Vec<BTreeMap<String, Value>>>;
 
 async fn snapshot(db: &murmur::db::Db) -> Snapshot {
     let tables = match db.backend {
+        // Post search's full-text tables are derived from the posts (and their shadow tables hold blobs).
         murmur::db::Backend::Sqlite => {
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations'"
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations' \
+             AND name NOT LIKE 'post_search%'"
         }
         murmur::db::Backend::Postgres => {
             "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> '_sqlx_migrations'"
@@ -372,6 +388,11 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
             at("following_count")
         );
     }
+    // 0014: the posts from before it wait for the entities backfill, from the newest down.
+    let entities_job: Vec<i64> =
+        after["jobs"].iter().filter(|j| j["name"] == json!("entities")).map(|j| int(j, "cursor")).collect();
+    let expected: Vec<i64> = if from < 14 { vec![newest_post] } else { vec![] };
+    assert_eq!(entities_job, expected, "{}", at("the entities backfill's cursor"));
     for post in posts {
         let id = int(post, "id");
         // 0010: how many images each post carries.
@@ -424,4 +445,7 @@ async fn the_migrated_database_serves(database: FreshDatabase, at: &dyn Fn(&str)
     assert_eq!(thread["replies"][0]["content"], "Welcome, Ada", "{}", at(&format!("the reply: {thread}")));
     let media = get("/api/users/ada/media").await;
     assert!(media.to_string().contains("Hello, Murmur 👋"), "{}", at(&format!("Ada's Media tab: {media}")));
+    // 0014 indexed the posts already there for search.
+    let found = get("/api/posts/search?q=murmur").await;
+    assert_eq!(found[0]["id"], 1, "{}", at(&format!("post search: {found}")));
 }

@@ -93,6 +93,9 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at) VALUES (2, 1, 1, 'other', 'odd', 5)",
         "INSERT INTO moderation_log (created_at, moderator_id, action, member_id, post_id, report_id, reason) \
          SELECT 6, 2, 'dismiss', 1, 1, MAX(id), 'fine' FROM reports",
+        "INSERT INTO jobs (name, next_run_at, cursor) VALUES ('entities', 7, 3)",
+        "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) SELECT 1, MIN(id), 3, 4, 5 FROM tags \
+         HAVING COUNT(*) > 0",
     ];
     for sql in statements {
         let query = sqlx::query(sql);
