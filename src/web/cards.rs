@@ -271,7 +271,7 @@ fn content(out: &mut String, text: &str, entities: &[Entity]) {
             ),
             EntityKind::Link => write!(
                 out,
-                r#"<a href="{url}" target="_blank" rel="noopener noreferrer nofollow" title="{url}" class="{LINK}">{}</a>"#,
+                r#"<a href="{url}" title="{url}" target="_blank" rel="noopener noreferrer nofollow" class="{LINK}">{}</a>"#,
                 escape(&short_url(&entity.value)),
                 url = escape(&entity.value)
             ),
@@ -354,9 +354,9 @@ mod tests {
             out,
             format!(
                 "🙂 <a href=\"/profile/ada\" class=\"{LINK}\">@Ada</a> likes <a href=\"/tag/Caf%C3%A9\" class=\"{LINK}\">#Café</a> \
-                 &amp; &lt;b&gt; <a href=\"https://www.example.com/a/very/long/path/to/a/page\" target=\"_blank\" \
-                 rel=\"noopener noreferrer nofollow\" title=\"https://www.example.com/a/very/long/path/to/a/page\" \
-                 class=\"{LINK}\">example.com/a/very/long/path/…</a>"
+                 &amp; &lt;b&gt; <a href=\"https://www.example.com/a/very/long/path/to/a/page\" \
+                 title=\"https://www.example.com/a/very/long/path/to/a/page\" target=\"_blank\" \
+                 rel=\"noopener noreferrer nofollow\" class=\"{LINK}\">example.com/a/very/long/path/…</a>"
             )
         );
         // Without entities, nothing is a link: the text is only escaped.
