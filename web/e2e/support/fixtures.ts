@@ -40,11 +40,22 @@ function post(id: number, author: typeof bob, content: string, extra: Record<str
     likeCount: 5,
     isLiked: false,
     isReposted: false,
+    entities: [],
     ...extra,
   }
 }
 
-const poll = post(1, bob, 'Team lunch on Friday — what are we having? @alice @carol', {
+/** The mentions of `usernames` in `content`, as the server finds them. */
+function mentions(content: string, ...usernames: string[]) {
+  return usernames.map((username) => {
+    const start = content.indexOf(`@${username}`)
+    return { type: 'mention', start, end: start + username.length + 1, value: username }
+  })
+}
+
+const lunch = 'Team lunch on Friday — what are we having? @alice @carol'
+const poll = post(1, bob, lunch, {
+  entities: mentions(lunch, 'alice', 'carol'),
   pollOptions: ['Tacos', 'Ramen', 'Pizza'],
   pollVotes: { Tacos: [3, 4, 5], Ramen: [6], Pizza: [] },
   pollExpiresAt: new Date(now + 20 * 3600_000).toISOString(),
@@ -55,7 +66,8 @@ const image = post(2, carol, 'Sunset from the ridge trail tonight. No filter.', 
 const original = post(3, me, 'Shipped the first version of our invite flow today 🎉')
 const repost = post(4, bob, '♻️', { repostOfId: 3, repostOf: original })
 const mine = post(5, me, 'Hello Murmur! Real people only, please.', { likeCount: 0, repostCount: 0, replyCount: 1 })
-const reply = post(6, carol, 'Welcome! Glad you made it @alice', { replyToId: 5 })
+const welcome = 'Welcome! Glad you made it @alice'
+const reply = post(6, carol, welcome, { replyToId: 5, entities: mentions(welcome, 'alice') })
 
 const deleted = post(9, carol, '', { isDeleted: true, replyCount: 1, repostCount: 0, likeCount: 0 })
 const underDeleted = post(10, bob, 'Still here, even if the post above is gone.', { replyToId: 9 })

@@ -38,9 +38,21 @@ export interface PostAuthor {
   profileImageUrl: string | null
 }
 
+/** A mention, hashtag or link in a post's text, found by the server when the post was written. */
+export interface Entity {
+  type: 'mention' | 'hashtag' | 'link'
+  /** UTF-16 offsets into the post's `content` (JavaScript string indices), the `@` or `#` included. */
+  start: number
+  end: number
+  /** mention: the member's username (lower-case); hashtag: the tag as written, without `#`; link: the full URL. */
+  value: string
+}
+
 export interface Post {
   id: number
   content: string
+  /** Sorted by `start`, never overlapping; a repost's own is empty (its `repostOf` carries them); missing means none. */
+  entities?: Entity[]
   author: PostAuthor
   createdAt: string
   imageUrls: string[]
