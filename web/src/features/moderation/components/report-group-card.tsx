@@ -1,9 +1,9 @@
 import { Link } from 'wouter'
 import { Avatar } from '@/components/ui/avatar'
-import { relativeTime } from '@/lib/utils'
+import { plural, relativeTime } from '@/lib/utils'
 import type { Post, ReportGroup, User } from '@/lib/types'
 import { PostContent, PostImages } from '@/features/posts'
-import { plural, reasonLabel } from '../lib/words'
+import { reasonLabel } from '../lib/words'
 import { LogEntryItem } from './log-entry-item'
 import { ModerationActions } from './moderation-actions'
 
