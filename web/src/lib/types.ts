@@ -76,6 +76,21 @@ export interface Post {
   isRemoved?: boolean
 }
 
+/** A tag's page header (`/api/tags/{name}`): counts for the last 7 days. */
+export interface Tag {
+  /** As first written on this instance (as asked for when nobody used it yet). */
+  name: string
+  postCount: number
+  peopleCount: number
+}
+
+/** A trending tag (`/api/trending`): counts for the last 24 hours. */
+export interface TrendingTag {
+  name: string
+  peopleCount: number
+  postCount: number
+}
+
 export interface Thread {
   post: Post
   replies: Post[]
