@@ -81,6 +81,18 @@ const busyReplies = Array.from({ length: 203 }, (_, i) =>
 
 export const feed = [poll, image, repost, mine]
 
+// Discovery: a tag's page, trending tags and a post search.
+const notes = 'Week three of #RustLang: the borrow checker and I are friends now. Notes at https://notes.example.com/rust/week-three-borrowing'
+const tagged = post(14, carol, notes, {
+  entities: [
+    { type: 'hashtag', start: notes.indexOf('#RustLang'), end: notes.indexOf('#RustLang') + 9, value: 'RustLang' },
+    { type: 'link', start: notes.indexOf('https://'), end: notes.length, value: notes.slice(notes.indexOf('https://')) },
+  ],
+})
+const trending = ['RustLang', 'Sourdough', 'TeamLunch', 'Photography', 'Cycling', 'BookClub', 'Gardening', 'LocalNews'].map(
+  (name, i) => ({ name, peopleCount: 23 - i * 3, postCount: 41 - i * 4 }),
+)
+
 // Safety and moderation: Alice is the instance's first member, so its admin.
 const removedMine = post(12, me, 'Selling my old bike, DM me', { isRemoved: true, replyCount: 1, likeCount: 0, repostCount: 0 })
 const unavailable = post(13, { id: 0, username: '', displayName: '', profileImageUrl: null }, '', {
@@ -232,6 +244,10 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/users/alice/media') return send([myPicture])
     if (path === '/api/users/alice/likes') return send([poll])
     if (path === '/api/users/suggested') return send(users)
+    if (path === '/api/trending') return send(trending)
+    if (path === '/api/tags/rustlang/posts' || path === '/api/tags/RustLang/posts') return send([tagged])
+    if (path === '/api/tags/rustlang' || path === '/api/tags/RustLang') return send({ name: 'RustLang', postCount: 12, peopleCount: 5 })
+    if (path === '/api/posts/search') return send([tagged, poll].filter((p) => p.content.toLowerCase().includes((url.searchParams.get('q') ?? '').toLowerCase())))
     if (path === '/api/users/search') return send(users.filter((u) => u.username.includes(url.searchParams.get('q') ?? '')))
     if (/^\/api\/users\/[^/]+\/(posts|replies|media|likes)$/.test(path)) return send([])
     if (/^\/api\/users\/[^/]+$/.test(path)) return send({ message: 'User not found' }, 404)
