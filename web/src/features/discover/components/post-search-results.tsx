@@ -18,8 +18,9 @@ export function PostSearchResults({ query, currentUserId }: { query: string; cur
     )
   }
   return (
-    // The last post's own line would double the card's border.
-    <Card role="region" aria-labelledby="post-results-title" className="overflow-hidden [&_article:last-child]:border-b-0">
+    // The last post's own line would double the card's border; on a phone the card's own
+    // margins leave the posts' actions too little room for one row unless their padding gives.
+    <Card role="region" aria-labelledby="post-results-title" className="overflow-hidden max-sm:[&_article]:px-3 [&_article:last-child]:border-b-0">
       <CardHeader className="border-b border-border">
         <CardTitle id="post-results-title">Search Results</CardTitle>
       </CardHeader>

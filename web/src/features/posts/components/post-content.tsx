@@ -51,7 +51,7 @@ function marked(text: string, terms: readonly HighlightTerm[]): React.ReactNode 
   for (const [start, end] of ranges) {
     if (start > last) parts.push(text.slice(last, start))
     parts.push(
-      <mark key={start} className="rounded-sm bg-primary/20 text-inherit">
+      <mark key={start} className="rounded-sm bg-primary/25 text-inherit">
         {text.slice(start, end)}
       </mark>,
     )
