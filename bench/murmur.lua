@@ -72,6 +72,12 @@ local modes = {
   ["search"] = function() return get("/api/users/search?q=mem&limit=20") end,
   ["blocks"] = function() return get("/api/blocks?limit=20&offset=0") end,
   ["moderation-queue"] = function() return get("/api/moderation/reports?limit=20&offset=0") end,
+  -- Post search for a word in about a fifth of the posts, one in a few hundred, and a phrase.
+  ["post-search-common"] = function() return get("/api/posts/search?q=coffee&limit=20") end,
+  ["post-search-rare"] = function() return get("/api/posts/search?q=zeppelin&limit=20") end,
+  ["post-search-phrase"] = function() return get("/api/posts/search?q=%22morning%20coffee%22&limit=20") end,
+  ["tag-page"] = function() return get("/api/tags/Coffee/posts?limit=20&offset=0") end,
+  ["trending"] = function() return get("/api/trending?limit=20") end,
   ["post"] = function()
     return post("/api/posts", '{"content":"Benchmark post ' .. math.random(1000000000) .. '"}')
   end,

@@ -10,7 +10,8 @@
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
 #                         feed-deep for-you thread profile notifications search blocks
-#                         moderation-queue post like follow mixed mixed-writes; also mixed-like
+#                         moderation-queue post-search-common post-search-rare post-search-phrase
+#                         tag-page trending post like follow mixed mixed-writes; also mixed-like
 #                         mixed-follow mixed-post, profile-replies profile-media thread-replies, not
 #                         in the default set)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
@@ -62,7 +63,7 @@
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
-ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post like follow mixed mixed-writes"
+ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow mixed mixed-writes"
 PG_URL="" BINARY="" KEEP=0 SESSIONS="" REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -158,6 +159,13 @@ fi
 DB_SIZE="n/a"
 [[ -z "$PG_URL" ]] && DB_SIZE="$(du -sh "$MURMUR_DATA_DIR" | cut -f1)"
 [[ -n "$PG_URL" ]] && DB_SIZE="$(psql -tA "$DATABASE_URL" -c "SELECT pg_size_pretty(pg_database_size(current_database()))")"
+# What post search's index takes of that (docs/discovery.md): the FTS5 table's shadow tables on
+# SQLite, the GIN index on PostgreSQL.
+if [[ -n "$PG_URL" ]]; then
+  SEARCH_SIZE="$(psql -tA "$DATABASE_URL" -c "SELECT pg_size_pretty(pg_relation_size('posts_search_idx'))")"
+else
+  SEARCH_SIZE="$(python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print("%.0f MB" % (c.execute("SELECT SUM(pgsize) FROM dbstat WHERE name LIKE ?", ("post_search%",)).fetchone()[0] / 1e6))' "$MURMUR_DATA_DIR/murmur.db" 2>/dev/null || echo "n/a")"
+fi
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 start_server() { # $1: RUST_LOG
@@ -191,6 +199,11 @@ path_of() { # a representative request of each row, for the probe and the query 
     search) echo "GET /api/users/search?q=mem&limit=20" ;;
     blocks) echo "GET /api/blocks?limit=20&offset=0" ;;
     moderation-queue) echo "GET /api/moderation/reports?limit=20&offset=0" ;;
+    post-search-common) echo "GET /api/posts/search?q=coffee&limit=20" ;;
+    post-search-rare) echo "GET /api/posts/search?q=zeppelin&limit=20" ;;
+    post-search-phrase) echo "GET /api/posts/search?q=%22morning%20coffee%22&limit=20" ;;
+    tag-page) echo "GET /api/tags/Coffee/posts?limit=20&offset=0" ;;
+    trending) echo "GET /api/trending?limit=20" ;;
     post) echo "POST /api/posts {\"content\":\"Probe $RANDOM\"}" ;;
     like) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
     follow) echo "POST /api/follows {\"followingId\":$(( (RANDOM % MEMBERS) + 1 ))}" ;;
@@ -285,7 +298,7 @@ ratio() { [[ -n "${RPS[healthz,$2]:-}" && "${RPS[healthz,$2]}" != 0 ]] && awk -v
 echo
 echo "## Murmur benchmark: $DB_NAME, $MEMBERS members, $POSTS posts ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ))"
 echo
-echo "Seed: $(printf "%.1f" "$SEED_SECONDS") s wall, database ${DB_SIZE}. $(cat "$WORK/seed.txt")"
+echo "Seed: $(printf "%.1f" "$SEED_SECONDS") s wall, database ${DB_SIZE} (post search's index ${SEARCH_SIZE}). $(cat "$WORK/seed.txt")"
 echo "wrk -t2, $DURATION per run. Server memory: VmRSS idle $((RSS_IDLE / 1024)) MB, VmHWM (peak) $((RSS_PEAK / 1024)) MB."
 echo
 echo "| endpoint | conns | req/s | p50 ms | p99 ms | × /healthz | non-2xx | queries/req | load avg |"

@@ -43,6 +43,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(crate::notifications::router())
         .merge(crate::safety::router())
         .merge(crate::moderation::router())
+        .merge(crate::discovery::router())
         .merge(crate::media::api_router())
 }
 

@@ -8,6 +8,9 @@
 //!   suspensions whose time is up ended;
 //! - fan-out, whenever woken and every `FAN_OUT_SWEEP`: large posts to their followers' home
 //!   timelines, one chunk (one short write transaction) at a time;
+//! - discovery, every `DISCOVERY_EVERY`: the entities of posts written before they were stored
+//!   (until none is left), then Trending, recomputed by one process at a time every
+//!   `TRENDING_EVERY` (`claim`);
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
 //!   into the database file off the writer.
 //!
@@ -30,6 +33,10 @@ pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
 /// How often the fan-out worker looks at the queue unwoken: picks up the posts of a process
 /// that stopped before their last chunk.
 pub const FAN_OUT_SWEEP: Duration = Duration::from_secs(10);
+/// How often the discovery job wakes.
+pub const DISCOVERY_EVERY: Duration = Duration::from_secs(60);
+/// How often Trending is recomputed, by whichever process claims it.
+pub const TRENDING_EVERY: Millis = 5 * MINUTE;
 /// Rate-limit windows are kept this long; no limit uses a longer window.
 const RATE_LIMIT_RETENTION: Millis = DAY;
 
@@ -41,6 +48,7 @@ pub fn start(state: &AppState) -> Jobs {
     let mut jobs = vec![
         upkeep_job(state.db.clone(), state.media.clone(), state.clock.clone(), state.heartbeats.clone()),
         fan_out_job(state.db.clone(), state.fan_out.clone(), state.heartbeats.clone()),
+        discovery_job(state.db.clone(), state.clock.clone()),
     ];
     jobs.extend(checkpoints_job(&state.db));
     Jobs(jobs)
@@ -110,6 +118,54 @@ fn fan_out_job(db: Db, queue: FanOutQueue, heartbeats: Heartbeats) -> JoinHandle
                         break;
                     }
                 }
+            }
+        }
+    })
+}
+
+/// Claims this round of the job `name` (due at `now`, next due `every` later) for this process:
+/// true for the one process whose write moved the next run on; the others find it moved.
+pub async fn claim(db: &Db, name: &str, now: Millis, every: Millis) -> Result<bool> {
+    let claimed = sqlx::query(
+        "INSERT INTO jobs (name, next_run_at) VALUES ($1, $2) \
+         ON CONFLICT (name) DO UPDATE SET next_run_at = excluded.next_run_at WHERE jobs.next_run_at <= $3",
+    )
+    .bind(name)
+    .bind(now + every)
+    .bind(now)
+    .execute(&db.write)
+    .await?;
+    Ok(claimed.rows_affected() == 1)
+}
+
+/// One round of the discovery job: the entities backfill until it is done, then Trending when
+/// this process claims it. Each transaction gives way to members' writes first.
+pub async fn discovery(db: &Db, now: Millis) -> Result<()> {
+    loop {
+        db.member_writes.wait_for_none().await;
+        let mut writer = db.write.acquire().await?;
+        if !crate::posts::store::backfill_entities(&mut writer).await? {
+            break;
+        }
+    }
+    if claim(db, "trending", now, TRENDING_EVERY).await? {
+        db.member_writes.wait_for_none().await;
+        let started = std::time::Instant::now();
+        let trending = crate::discovery::trending::compute(db, now).await?;
+        tracing::info!(trending, took_ms = started.elapsed().as_millis() as u64, "Trending recomputed");
+    }
+    Ok(())
+}
+
+fn discovery_job(db: Db, clock: Clock) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(DISCOVERY_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            match discovery(&db, clock.now()).await {
+                Ok(()) => crate::metrics::job_succeeded("discovery"),
+                Err(e) => tracing::warn!(error = %e, "discovery job failed; retrying later"),
             }
         }
     })

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod discovery;
 pub mod error;
 pub mod feeds;
 pub mod follows;

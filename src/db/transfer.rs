@@ -31,6 +31,7 @@ use super::{Backend, Db};
 /// commands refuse a database whose tables differ from this list (`check_tables`).
 pub const TABLES: &[&str] = &[
     "users",
+    "tags",
     "sessions",
     "invites",
     "magic_links",
@@ -38,6 +39,7 @@ pub const TABLES: &[&str] = &[
     "rate_limits",
     "media",
     "posts",
+    "post_tags",
     "post_images",
     "poll_options",
     "poll_votes",
@@ -52,6 +54,8 @@ pub const TABLES: &[&str] = &[
     "mutes",
     "reports",
     "moderation_log",
+    "trending_tags",
+    "jobs",
 ];
 
 const FORMAT: &str = "murmur-db-export";
@@ -132,8 +136,12 @@ pub fn latest_migration(db: &Db) -> i64 {
 pub async fn tables_in_schema(conn: &mut AnyConnection, backend: Backend) -> anyhow::Result<Vec<String>> {
     let sql = match backend {
         Backend::Sqlite => {
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
-             AND name <> '_sqlx_migrations' ORDER BY name"
+            // Post search's full-text table and its shadow tables are not copied: the triggers
+            // on posts fill them again as the posts are imported.
+            "SELECT name FROM sqlite_master m WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+             AND name <> '_sqlx_migrations' AND NOT EXISTS (SELECT 1 FROM sqlite_master v \
+             WHERE v.type = 'table' AND v.sql LIKE 'CREATE VIRTUAL TABLE%' \
+             AND (m.name = v.name OR m.name LIKE v.name || '\\_%' ESCAPE '\\')) ORDER BY name"
         }
         Backend::Postgres => {
             "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema() \

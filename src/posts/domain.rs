@@ -12,11 +12,6 @@ pub const POLL_MAX_OPTIONS: usize = 4;
 pub const POLL_OPTION_MAX_CHARS: usize = 80;
 pub const POLL_DEFAULT_HOURS: i64 = 24;
 pub const POLL_MAX_HOURS: i64 = 168;
-/// Mentions beyond this many in one post are plain text: a post cannot page the whole network.
-pub const MAX_MENTIONS: usize = 10;
-/// Usernames are 3 to 20 characters (the users table's check).
-const USERNAME_CHARS: std::ops::RangeInclusive<usize> = 3..=20;
-
 /// PostgreSQL cannot store U+0000 in text (the insert would fail with a 500), and no person
 /// types it: text holding one is refused at the edge on both databases.
 pub fn no_nul(what: &str) -> Error {
@@ -111,47 +106,6 @@ impl PollDuration {
     }
 }
 
-/// The usernames a post mentions, lower-cased, first mention first, each once, at most
-/// `MAX_MENTIONS`. A mention is `@` followed by 3 to 20 letters, digits or underscores, where the
-/// `@` does not continue a word (so e-mail addresses and `a@b` are not mentions) and the name
-/// is not followed by more name-like characters (`@ada.lovelace` mentions `ada`, but
-/// `@ada@example.com` mentions nobody). Reserved words (`@everyone`) are never mentions.
-pub fn mentions(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    let is_name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut found: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < chars.len() && found.len() < MAX_MENTIONS {
-        if chars[i] != '@' {
-            i += 1;
-            continue;
-        }
-        let starts_word = match i.checked_sub(1).map(|p| chars[p]) {
-            None => true,
-            Some(prev) => !(prev.is_alphanumeric() || prev == '_' || prev == '@' || prev == '/'),
-        };
-        let mut end = i + 1;
-        while end < chars.len() && is_name_char(chars[end]) {
-            end += 1;
-        }
-        let name_len = end - (i + 1);
-        let ends_cleanly = match chars.get(end) {
-            None => true,
-            Some(&next) => !(next == '@' || next.is_alphanumeric()),
-        };
-        if starts_word && ends_cleanly && USERNAME_CHARS.contains(&name_len) {
-            let name: String = chars[i + 1..end].iter().collect::<String>().to_lowercase();
-            // A reserved word (`@everyone`, `@admin`) is no member's name: plain text, so it
-            // does not use up one of the post's mention slots.
-            if !found.contains(&name) && !crate::accounts::username::is_reserved(&name) {
-                found.push(name);
-            }
-        }
-        i = end.max(i + 1);
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,38 +167,7 @@ mod tests {
         assert!(PollDuration::parse(Some(169)).is_err());
     }
 
-    #[test]
-    fn mentions_are_found_lowercased_and_once() {
-        assert_eq!(mentions("hi @Ada and @bob_1, also @ada!"), ["ada", "bob_1"]);
-        assert_eq!(mentions("@ada: look"), ["ada"]);
-        assert_eq!(mentions("(@ada)"), ["ada"]);
-    }
-
-    #[test]
-    fn email_addresses_and_words_are_not_mentions() {
-        assert!(mentions("write to ada@example.com").is_empty());
-        assert!(mentions("x@ada").is_empty());
-        assert!(mentions("@ada@example.com").is_empty());
-        assert!(mentions("https://example.com/@ada").is_empty());
-        assert!(mentions("@ab is too short, @").is_empty());
-        assert!(mentions(&format!("@{}", "a".repeat(21))).is_empty());
-    }
-
-    #[test]
-    fn mentions_are_bounded() {
-        let text: String = (0..30).map(|i| format!("@user{i:02} ")).collect();
-        assert_eq!(mentions(&text).len(), MAX_MENTIONS);
-    }
-
     // Regressions found by fuzzing (fuzz/fuzz_targets/, see docs/security.md).
-
-    #[test]
-    fn mention_parser_handles_reserved_words() {
-        assert!(mentions("@feed\n\n").is_empty());
-        // Reserved words no longer use up the post's mention slots.
-        let text = "@everyone @here @admin @support @help @staff @root @system @mod @feed @ada";
-        assert_eq!(mentions(text), ["ada"]);
-    }
 
     #[test]
     fn post_content_handles_nul() {

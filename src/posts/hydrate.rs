@@ -137,7 +137,7 @@ fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
-         author_profile_image_url, removed_at, hidden",
+         author_profile_image_url, entities, removed_at, hidden",
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text", "kind, post_id, ord, a");
@@ -208,6 +208,7 @@ struct Card(
     String,
     String,
     Option<String>,
+    Option<String>,
     Option<i64>,
     i64,
 );
@@ -230,6 +231,7 @@ impl Card {
             author_username,
             author_display_name,
             author_profile_image_url,
+            entities,
             removed_at,
             hidden,
         ) = self;
@@ -250,6 +252,7 @@ impl Card {
                 author_username,
                 author_display_name,
                 author_profile_image_url,
+                entities,
                 removed_at,
                 hidden: hidden != 0,
             },
@@ -363,6 +366,7 @@ impl Parts {
         Post {
             id: row.id,
             content: row.content.clone(),
+            entities: super::entities::from_column(row.entities.as_deref()),
             author: Author {
                 id: row.author_id,
                 username: row.author_username.clone(),
@@ -394,6 +398,7 @@ impl Parts {
 fn unseen(post: Post) -> Post {
     Post {
         content: String::new(),
+        entities: Vec::new(),
         author: Author { id: 0, username: String::new(), display_name: String::new(), profile_image_url: None },
         image_urls: Vec::new(),
         poll_options: Vec::new(),

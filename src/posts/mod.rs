@@ -3,6 +3,7 @@
 //! threads) in a bounded number of queries.
 
 pub mod domain;
+pub mod entities;
 pub mod hydrate;
 pub mod model;
 pub mod routes;

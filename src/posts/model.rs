@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::entities::Entity;
 use crate::clock::Millis;
 
 /// Columns of `PostRow`, for `concat!` into static SQL; the query must say
@@ -15,7 +16,7 @@ macro_rules! post_columns {
         "p.id, p.author_id, p.content, p.created_at, p.reply_to_id, p.repost_of_id, \
          p.poll_expires_at, p.deleted_at, p.reply_count, p.repost_count, p.like_count, \
          u.username AS author_username, u.display_name AS author_display_name, \
-         u.profile_image_url AS author_profile_image_url"
+         u.profile_image_url AS author_profile_image_url, p.entities"
     };
 }
 
@@ -36,6 +37,8 @@ pub struct PostRow {
     pub author_username: String,
     pub author_display_name: String,
     pub author_profile_image_url: Option<String>,
+    /// The stored entities (`posts::entities::to_column`).
+    pub entities: Option<String>,
     /// Set when moderators removed it (`deleted_at` is set too).
     pub removed_at: Option<Millis>,
     /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
@@ -65,6 +68,9 @@ pub struct Post {
     pub id: i64,
     /// Empty on a deleted post (shown only as an ancestor placeholder in threads).
     pub content: String,
+    /// The mentions, hashtags and links of `content`, in order (empty on a repost: its
+    /// original's are in `repostOf`).
+    pub entities: Vec<Entity>,
     pub author: Author,
     /// RFC 3339.
     pub created_at: String,

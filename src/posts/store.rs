@@ -9,8 +9,9 @@
 
 use std::sync::LazyLock;
 
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, Connection};
 
+use super::entities::Entity;
 use super::hydrate::Selection;
 use crate::api::Page;
 use crate::clock::Millis;
@@ -67,6 +68,8 @@ pub struct NewPost<'a> {
     pub poll: Option<(&'a [String], Millis)>,
     /// Claimed uploads (`media::claim`), in the order they show.
     pub images: &'a [String],
+    /// What `content` holds (`posts::entities`).
+    pub entities: &'a [Entity],
     pub now: Millis,
 }
 
@@ -74,8 +77,8 @@ pub struct NewPost<'a> {
 /// parent.
 pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count) \
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
     )
     .bind(new.author_id)
     .bind(new.content)
@@ -83,6 +86,7 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
     .bind(new.reply_to_id)
     .bind(new.poll.map(|(_, expires)| expires))
     .bind(new.images.len() as i64)
+    .bind(super::entities::to_column(new.entities))
     .fetch_one(&mut *conn)
     .await?;
     if let Some((options, _)) = new.poll {
@@ -323,7 +327,7 @@ pub enum TakenDownBy {
 pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by: TakenDownBy) -> Result<bool> {
     let sql = match by {
         TakenDownBy::Author => {
-            "UPDATE posts SET deleted_at = $1, content = '', poll_expires_at = NULL, like_count = 0, \
+            "UPDATE posts SET deleted_at = $1, content = '', entities = NULL, poll_expires_at = NULL, like_count = 0, \
              repost_count = 0, image_count = 0 WHERE id = $2 AND deleted_at IS NULL"
         }
         TakenDownBy::Moderators => {
@@ -362,13 +366,13 @@ pub async fn reply_removed(conn: &mut AnyConnection, parent_id: i64) -> Result<(
     Ok(())
 }
 
-/// Ids of existing members with these (lower-case) usernames.
-pub async fn member_ids_by_username(conn: &mut AnyConnection, usernames: &[String]) -> Result<Vec<i64>> {
+/// The existing members with these (lower-case) usernames: id and username.
+pub async fn members_by_username(conn: &mut AnyConnection, usernames: &[String]) -> Result<Vec<(i64, String)>> {
     if usernames.is_empty() {
         return Ok(Vec::new());
     }
-    let sql = format!("SELECT id FROM users WHERE username IN ({})", in_list(1, usernames.len()));
-    let mut query = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql));
+    let sql = format!("SELECT id, username FROM users WHERE username IN ({})", in_list(1, usernames.len()));
+    let mut query = sqlx::query_as::<_, (i64, String)>(sqlx::AssertSqlSafe(sql));
     for name in padded_values(usernames) {
         query = query.bind(name);
     }
@@ -404,4 +408,62 @@ pub fn replies(id: i64, page: Page) -> Selection {
     const SQL: &str = "SELECT id, id FROM posts WHERE reply_to_id = $2 AND deleted_at IS NULL \
          ORDER BY id LIMIT $3 OFFSET $4";
     Selection::new(SQL, vec![id, page.limit, page.offset])
+}
+
+/// How many posts one round of the entities backfill parses (one short write transaction).
+const BACKFILL_CHUNK: i64 = 500;
+
+/// One round of the entities backfill: parses the next `BACKFILL_CHUNK` posts written before
+/// entities were stored (migration 0014 left the newest one's id as the `entities` job's
+/// cursor, walked down to 0), storing their entities and tags as `writes` does for a new post.
+/// Answers false when nothing is left. Safe in several processes: the round that moves the
+/// cursor first writes, the other finds it moved and writes nothing.
+pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
+    let Some(cursor) = sqlx::query_scalar::<_, i64>("SELECT cursor FROM jobs WHERE name = 'entities'")
+        .fetch_optional(&mut *conn)
+        .await?
+        .filter(|cursor| *cursor > 0)
+    else {
+        return Ok(false);
+    };
+    let next = (cursor - BACKFILL_CHUNK).max(0);
+    let mut tx = conn.begin().await?;
+    let moved = sqlx::query("UPDATE jobs SET cursor = $1 WHERE name = 'entities' AND cursor = $2")
+        .bind(next)
+        .bind(cursor)
+        .execute(&mut *tx)
+        .await?;
+    if moved.rows_affected() != 1 {
+        return Ok(true);
+    }
+    let posts: Vec<(i64, i64, String, Millis)> = sqlx::query_as(
+        "SELECT id, author_id, content, created_at FROM posts \
+         WHERE id > $1 AND id <= $2 AND deleted_at IS NULL AND repost_of_id IS NULL",
+    )
+    .bind(next)
+    .bind(cursor)
+    .fetch_all(&mut *tx)
+    .await?;
+    let parsed: Vec<_> = posts.iter().map(|(_, _, content, _)| super::entities::parse(content)).collect();
+    let mut names: Vec<String> = parsed.iter().flat_map(|p| p.mentions()).collect();
+    names.sort();
+    names.dedup();
+    let mut usernames = std::collections::HashSet::new();
+    for chunk in names.chunks(64) {
+        usernames.extend(members_by_username(&mut tx, chunk).await?.into_iter().map(|(_, name)| name));
+    }
+    for ((id, author, content, created_at), parsed) in posts.iter().zip(&parsed) {
+        let entities = parsed.entities(content, &usernames);
+        if entities.is_empty() {
+            continue;
+        }
+        sqlx::query("UPDATE posts SET entities = $1 WHERE id = $2")
+            .bind(super::entities::to_column(&entities))
+            .bind(*id)
+            .execute(&mut *tx)
+            .await?;
+        crate::discovery::store::tag_post(&mut tx, *id, *author, &parsed.hashtags(), *created_at).await?;
+    }
+    tx.commit().await?;
+    Ok(next > 0)
 }

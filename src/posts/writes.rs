@@ -6,7 +6,8 @@
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection};
 
-use super::domain::{PollDuration, PollOptions, PostContent, mentions};
+use super::domain::{PollDuration, PollOptions, PostContent};
+use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
 use crate::clock::{Clock, MINUTE, Millis};
 use crate::db::Db;
@@ -81,15 +82,20 @@ impl PostWrites<'_> {
         }
         let media_ids = media::claim(self.media, &mut tx, author, &draft.image_urls, now).await?;
         let content = draft.content.as_str();
+        let parsed = entities::parse(content);
+        let mentioned = store::members_by_username(&mut tx, &parsed.mentions()).await?;
+        let usernames = mentioned.iter().map(|(_, username)| username.clone()).collect();
         let new = NewPost {
             author_id: author,
             content,
             reply_to_id: parent.as_ref().map(|p| p.id),
             poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
             images: &media_ids,
+            entities: &parsed.entities(content, &usernames),
             now,
         };
         let id = store::insert_post(&mut tx, &new).await?;
+        crate::discovery::store::tag_post(&mut tx, id, author, &parsed.hashtags(), now).await?;
         // Replies are read in threads, not in the Friends feed.
         let after_commit = match parent {
             None => Some(changing.published(&mut tx, id).await?),
@@ -101,8 +107,7 @@ impl PostWrites<'_> {
             }
             notifications::notify(&mut tx, parent.author_id, author, Kind::Reply, id, now).await?;
         }
-        let mentioned = store::member_ids_by_username(&mut tx, &mentions(content)).await?;
-        for member in mentioned {
+        for (member, _) in mentioned {
             // The parent's author already hears about this post as a reply.
             if parent.as_ref().is_some_and(|p| p.author_id == member) {
                 continue;
@@ -242,6 +247,7 @@ pub async fn take_down(
         return Err(Error::not_found("Post not found"));
     }
     changing.removed(&mut *tx, post.id).await?;
+    crate::discovery::store::untag_post(&mut *tx, post.id).await?;
     notifications::store::remove_about_post(&mut *tx, post.id).await?;
     if let Some(parent) = post.reply_to_id {
         store::reply_removed(&mut *tx, parent).await?;

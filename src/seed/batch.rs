@@ -18,7 +18,7 @@ const MAX_ROWS: usize = 1_000;
 
 pub(crate) enum Val {
     Int(Option<i64>),
-    Text(String),
+    Text(Option<String>),
 }
 
 pub(crate) struct Batch {
@@ -86,7 +86,12 @@ impl Batch {
     }
 
     pub fn text(&mut self, v: impl Into<String>) -> &mut Self {
-        self.vals.push(Val::Text(v.into()));
+        self.vals.push(Val::Text(Some(v.into())));
+        self
+    }
+
+    pub fn opt_text(&mut self, v: Option<String>) -> &mut Self {
+        self.vals.push(Val::Text(v));
         self
     }
 

@@ -24,6 +24,7 @@ mod plan;
 mod safety;
 mod text;
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,7 @@ use sqlx::Executor;
 
 use crate::clock::{DAY, HOUR, Millis};
 use crate::db::{Backend, Db};
+use crate::posts::entities;
 use batch::Batch;
 use plan::{Kind, NO_MENTION, NO_POST, Note, NoteType, Plan, stream};
 
@@ -132,6 +134,11 @@ pub struct Report {
     pub blocks: u64,
     pub mutes: u64,
     pub open_reports: u64,
+    /// Post-tag rows: posts using a hashtag, once per tag.
+    pub tagged_posts: u64,
+    /// Tags trending at `now`, and how long computing Trending took.
+    pub trending: usize,
+    pub trending_took: Duration,
     pub now: Millis,
     pub elapsed: Duration,
 }
@@ -141,8 +148,8 @@ impl std::fmt::Display for Report {
         write!(
             f,
             "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} images, {} likes, \
-             {} notifications, {} home timeline rows, {} open reports (now = {}), started {} sessions \
-             with {} blocks and {} mutes, in {:.1} s",
+             {} notifications, {} home timeline rows, {} open reports, {} tagged posts ({} trending, \
+             computed in {} ms) (now = {}), started {} sessions with {} blocks and {} mutes, in {:.1} s",
             self.members,
             self.follows,
             self.posts,
@@ -153,6 +160,9 @@ impl std::fmt::Display for Report {
             self.notifications,
             self.timeline_rows,
             self.open_reports,
+            self.tagged_posts,
+            self.trending,
+            self.trending_took.as_millis(),
             crate::clock::to_rfc3339(self.now),
             self.sessions,
             self.blocks,
@@ -276,8 +286,13 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
             conn.execute("VACUUM (ANALYZE)").await?;
         }
         progress.finish_and_clear();
+        drop(conn);
+        let computing = Instant::now();
+        report.trending = crate::discovery::trending::compute(db, now).await?;
+        report.trending_took = computing.elapsed();
+    } else {
+        drop(conn);
     }
-    drop(conn);
     if options.sessions > 0 {
         let sessions = start_sessions(db, options.sessions).await?;
         if let Some(path) = &options.sessions_out {
@@ -425,18 +440,33 @@ async fn write(
     let mut posts = Batch::new(
         backend,
         "INSERT INTO posts (id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
-         reply_count, repost_count, like_count, image_count)",
-        11,
+         reply_count, repost_count, like_count, image_count, entities)",
+        12,
     );
+    // Tags by key: (index, name as first written); and (tag index, post, author, when).
+    let mut tags: HashMap<String, (usize, String)> = HashMap::new();
+    let mut post_tags: Vec<(usize, i64, i64, Millis)> = Vec::new();
     let image_counts: Vec<u8> =
         plan.posts.iter().enumerate().map(|(i, p)| plan::images(seed, i, p, options.image_fraction)).collect();
     for (i, p) in plan.posts.iter().enumerate() {
         let mut rng = plan::rng(seed, stream::POST_BASE + 4 * i as u64);
         let (content, reply_to, repost_of) = match p.kind {
             Kind::Repost(of) => (text::REPOST_CONTENT.to_string(), None, Some(bases.post(of))),
-            Kind::Reply(to) => (post_text(&mut rng, p.mention, bases), Some(bases.post(to)), None),
-            Kind::Original => (post_text(&mut rng, p.mention, bases), None, None),
+            Kind::Reply(to) => {
+                (post_text(&mut rng, p.mention, bases, p.created_at >= now - DAY), Some(bases.post(to)), None)
+            }
+            Kind::Original => (post_text(&mut rng, p.mention, bases, p.created_at >= now - DAY), None, None),
         };
+        // What the text holds, as the server parses it when a post is written: seeded mentions
+        // name seeded members, so every one is a member.
+        let parsed = entities::parse(&content);
+        let members: HashSet<String> = parsed.mentions().into_iter().collect();
+        let found = parsed.entities(&content, &members);
+        for tag in parsed.hashtags() {
+            let n = tags.len();
+            let tag_index = tags.entry(tag.key).or_insert((n, tag.name)).0;
+            post_tags.push((tag_index, bases.post(i as u32), bases.user(p.author), p.created_at));
+        }
         posts
             .int(bases.post(i as u32))
             .int(bases.user(p.author))
@@ -448,13 +478,15 @@ async fn write(
             .int(p.replies as i64)
             .int(p.reposts as i64)
             .int(p.likes as i64)
-            .int(image_counts[i] as i64);
+            .int(image_counts[i] as i64)
+            .opt_text(entities::to_column(&found));
         let n = posts.end_row(conn).await?;
         progress.inc(n);
         commit.add(conn, n).await?;
     }
     progress.inc(posts.flush(conn).await?);
     report.posts = posts.written;
+    report.tagged_posts = write_tags(backend, conn, &tags, &post_tags, now, &mut commit).await?;
 
     // Images: the uploads (ready, attached, owned by the post's author), then the posts' rows
     // naming them, so every foreign key finds its row.
@@ -608,13 +640,44 @@ async fn write(
     Ok(())
 }
 
+/// The tags the seeded posts use (ids from the database: a network added with --force finds
+/// tags already there), then which post uses which. Answers how many post-tag rows were written.
+async fn write_tags(
+    backend: Backend,
+    conn: &mut AnyConnection,
+    tags: &HashMap<String, (usize, String)>,
+    post_tags: &[(usize, i64, i64, Millis)],
+    now: Millis,
+    commit: &mut Committer,
+) -> anyhow::Result<u64> {
+    let mut ids = vec![0i64; tags.len()];
+    for (key, (index, name)) in tags {
+        sqlx::query("INSERT INTO tags (key, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING")
+            .bind(key.as_str())
+            .bind(name.as_str())
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+        ids[*index] =
+            sqlx::query_scalar("SELECT id FROM tags WHERE key = $1").bind(key.as_str()).fetch_one(&mut *conn).await?;
+    }
+    let mut batch = Batch::new(backend, "INSERT INTO post_tags (tag_id, post_id, author_id, created_at)", 4);
+    for &(index, post, author, at) in post_tags {
+        batch.int(ids[index]).int(post).int(author).int(at);
+        let n = batch.end_row(conn).await?;
+        commit.add(conn, n).await?;
+    }
+    batch.flush(conn).await?;
+    Ok(batch.written)
+}
+
 /// A seeded image's media id: 32 hex digits like the server's, unique per post and position.
 fn seeded_media_id(post_id: i64, position: u8) -> String {
     format!("{:032x}", ((post_id as u128) << 2) | position as u128)
 }
 
-fn post_text(rng: &mut rand_chacha::ChaCha8Rng, mention: u32, bases: &Bases) -> String {
-    text::post(rng, (mention != NO_MENTION).then(|| bases.user(mention)))
+fn post_text(rng: &mut rand_chacha::ChaCha8Rng, mention: u32, bases: &Bases, last_day: bool) -> String {
+    text::post(rng, (mention != NO_MENTION).then(|| bases.user(mention)), last_day)
 }
 
 /// Starts `count` sessions: a quarter for the members who follow the most (the costliest

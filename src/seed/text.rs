@@ -110,7 +110,36 @@ const WORDS: &[&str] = &[
     "learned", "shared", "wrote", "read",
 ];
 
-const TAGS: &[&str] = &["#WebDev", "#UIDesign", "#BuildInPublic", "#AI", "#React", "#Design"];
+/// Everyday tags: used at the same rate all through the seeded days, so none of them trends.
+const TAGS: &[&str] = &[
+    "#WebDev",
+    "#UIDesign",
+    "#BuildInPublic",
+    "#AI",
+    "#React",
+    "#Design",
+    "#Coffee",
+    "#Gardening",
+    "#Cycling",
+    "#Books",
+    "#Music",
+    "#Photography",
+    "#Baking",
+    "#RustLang",
+    "#Running",
+    "#Hiking",
+    "#Astronomy",
+    "#Woodworking",
+    "#TeaTime",
+    "#Jazz",
+];
+
+/// Tags of the seeded last day only: a sudden topic, so Trending has something to show.
+const HOT_TAGS: &[&str] =
+    &["#Eclipse", "#CityMarathon", "#HeatWave", "#LaunchDay", "#BookFair", "#FirstSnow", "#Election", "#Derby"];
+
+/// Words rare enough that a search finds a few hundred of a million posts.
+const RARE: &[&str] = &["zeppelin", "aurora", "quokka", "harpsichord", "origami", "sourdough", "lighthouse", "meteor"];
 
 const POLLS: &[&[&str]] = &[
     &["Yes", "No", "Maybe", "Ask me tomorrow"],
@@ -140,8 +169,9 @@ pub fn email(id: i64) -> String {
     format!("member{id}@example.com")
 }
 
-/// A post of 4 to 30 words, with an @mention of `mention` and now and then a hashtag.
-pub fn post(rng: &mut ChaCha8Rng, mention: Option<i64>) -> String {
+/// A post of 4 to 30 words, with an @mention of `mention`, now and then a hashtag, a rare word,
+/// and, for a post of the last day (`last_day`), now and then one of that day's hot tags.
+pub fn post(rng: &mut ChaCha8Rng, mention: Option<i64>, last_day: bool) -> String {
     let words = rng.random_range(4..=30);
     let at = mention.map(|_| rng.random_range(0..words));
     let mut text = String::with_capacity(words * 7);
@@ -169,6 +199,14 @@ pub fn post(rng: &mut ChaCha8Rng, mention: Option<i64>) -> String {
     if rng.random_bool(0.08) {
         text.push(' ');
         text.push_str(TAGS[rng.random_range(0..TAGS.len())]);
+    }
+    if rng.random_bool(0.002) {
+        text.push(' ');
+        text.push_str(RARE[rng.random_range(0..RARE.len())]);
+    }
+    if last_day && rng.random_bool(0.15) {
+        text.push(' ');
+        text.push_str(HOT_TAGS[rng.random_range(0..HOT_TAGS.len())]);
     }
     text
 }

@@ -20,11 +20,13 @@
 use std::fmt::Write;
 
 use chrono::DateTime;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
 
 use crate::clock::Millis;
 use crate::html::escape;
 use crate::posts::Post;
+use crate::posts::entities::{Entity, EntityKind};
 
 /// How many posts the picture draws at most: more than a phone's or a desktop's first screen
 /// shows (2 to 4 cards); the picture is cut at the window's edge.
@@ -129,7 +131,7 @@ fn card(out: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool
         );
     }
     out.push_str(r#"<div class="mt-1 text-[15px]"><p class="whitespace-pre-wrap break-words">"#);
-    content(out, &post.content);
+    content(out, &post.content, &post.entities);
     out.push_str("</p></div>");
     images(out, &post.image_urls, &post.author.display_name, priority);
 
@@ -239,33 +241,70 @@ pub fn is_upload(url: &str) -> bool {
     url.strip_prefix("/objects/").is_some_and(crate::media::is_media_id)
 }
 
-/// `PostContent` (post-content.tsx): the text, with each @mention a link to the profile. An @
-/// inside a word (an e-mail address) is not a mention; the search goes on after each `@name`
-/// found, as JavaScript's `matchAll` does.
-fn content(out: &mut String, text: &str) {
-    let bytes = text.as_bytes();
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let (mut last, mut at) = (0, 0);
-    while let Some(offset) = text[at..].find('@') {
-        let start = at + offset;
-        let end = start + 1 + bytes[start + 1..].iter().take_while(|b| word(**b)).count();
-        if end == start + 1 {
-            at = start + 1;
+/// `PostContent` (post-content.tsx): the text, with the post's entities as links: a mention to
+/// the profile, a hashtag to its page, a link to its address in a new tab, shown shortened.
+fn content(out: &mut String, text: &str, entities: &[Entity]) {
+    // Entities count UTF-16 code units (the web app's string indices); the text is UTF-8.
+    let mut byte_at = Vec::with_capacity(text.len() + 1);
+    for (i, c) in text.char_indices() {
+        byte_at.extend(std::iter::repeat_n(i, c.len_utf16()));
+    }
+    byte_at.push(text.len());
+    let mut last = 0;
+    for entity in entities {
+        let (Some(&start), Some(&end)) = (byte_at.get(entity.start), byte_at.get(entity.end)) else {
             continue;
-        }
-        at = end;
-        if start > 0 && word(bytes[start - 1]) {
+        };
+        if start < last || end <= start {
             continue;
         }
         out.push_str(&escape(&text[last..start]));
-        let username = &text[start + 1..end];
-        let _ = write!(
-            out,
-            r#"<a href="/profile/{username}" class="font-medium text-primary hover:underline">@{username}</a>"#
-        );
+        let shown = escape(&text[start..end]);
+        let _ = match entity.kind {
+            EntityKind::Mention => {
+                write!(out, r#"<a href="/profile/{}" class="{LINK}">{shown}</a>"#, escape(&entity.value))
+            }
+            EntityKind::Hashtag => write!(
+                out,
+                r#"<a href="/tag/{}" class="{LINK}">{shown}</a>"#,
+                utf8_percent_encode(&entity.value, URI_COMPONENT)
+            ),
+            EntityKind::Link => write!(
+                out,
+                r#"<a href="{url}" target="_blank" rel="noopener noreferrer nofollow" title="{url}" class="{LINK}">{}</a>"#,
+                escape(&short_url(&entity.value)),
+                url = escape(&entity.value)
+            ),
+        };
         last = end;
     }
     out.push_str(&escape(&text[last..]));
+}
+
+/// What JavaScript's `encodeURIComponent` encodes (a tag holds letters, digits and `_`).
+const URI_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// A link's class in post text.
+const LINK: &str = "font-medium text-primary hover:underline";
+
+/// `shortUrl` in post-content.tsx: without the scheme and `www.`, at most 30 characters.
+fn short_url(url: &str) -> String {
+    let bare = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")).unwrap_or(url);
+    let bare = bare.strip_prefix("www.").unwrap_or(bare);
+    if bare.chars().count() > 30 {
+        format!("{}…", bare.chars().take(29).collect::<String>())
+    } else {
+        bare.to_string()
+    }
 }
 
 /// `relativeTime` in web/src/lib/utils.ts: `Intl.RelativeTimeFormat('en', { numeric: 'auto' })`
@@ -305,15 +344,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mentions_link_as_the_app_links_them() {
+    fn entities_link_as_the_app_links_them() {
+        let text = "🙂 @Ada likes #Café & <b> https://www.example.com/a/very/long/path/to/a/page";
+        let found = crate::posts::entities::parse(text);
+        let entities = found.entities(text, &["ada".to_string()].into());
         let mut out = String::new();
-        content(&mut out, "hi @ada, mail bob@example.com or @@grace_1 & <b>");
+        content(&mut out, text, &entities);
         assert_eq!(
             out,
-            "hi <a href=\"/profile/ada\" class=\"font-medium text-primary hover:underline\">@ada</a>, mail \
-             bob@example.com or @<a href=\"/profile/grace_1\" class=\"font-medium text-primary hover:underline\">@grace_1</a> \
-             &amp; &lt;b&gt;"
+            format!(
+                "🙂 <a href=\"/profile/ada\" class=\"{LINK}\">@Ada</a> likes <a href=\"/tag/Caf%C3%A9\" class=\"{LINK}\">#Café</a> \
+                 &amp; &lt;b&gt; <a href=\"https://www.example.com/a/very/long/path/to/a/page\" target=\"_blank\" \
+                 rel=\"noopener noreferrer nofollow\" title=\"https://www.example.com/a/very/long/path/to/a/page\" \
+                 class=\"{LINK}\">example.com/a/very/long/path/…</a>"
+            )
         );
+        // Without entities, nothing is a link: the text is only escaped.
+        let mut plain = String::new();
+        content(&mut plain, "@ada@example.com <i>", &[]);
+        assert_eq!(plain, "@ada@example.com &lt;i&gt;");
     }
 
     #[test]
