@@ -37,7 +37,7 @@ function usableEntities(text: string, entities: readonly Entity[]): Entity[] {
 
 /** A URL as a card shows it: no scheme, no leading "www.", at most 30 characters. */
 export function shortUrl(url: string): string {
-  const bare = url.replace(/^https?:\/\//i, '').replace(/^www\./i, '')
+  const bare = url.replace(/^https?:\/\//, '').replace(/^www\./, '')
   const chars = Array.from(bare)
   return chars.length > SHORT_URL_LENGTH ? `${chars.slice(0, SHORT_URL_LENGTH - 1).join('')}…` : bare
 }
