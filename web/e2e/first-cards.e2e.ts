@@ -3,7 +3,7 @@
 // card (post-card.tsx), which then takes over. This keeps the two drawings one: for each card
 // the server drew, every element must have the app's tag, attributes, text, colour and box, at
 // desktop and phone size, on a feed with each kind of card (own post with a grid and the
-// delete button, a repost, a reply, a mention, a liked post, an avatar and an initial).
+// delete button, a repost, a reply, a mention, a hashtag and a link, a liked post, an avatar and an initial).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot } from './support/browser'
@@ -103,7 +103,9 @@ describe.skipIf(!hasMurmur)("Home's first posts drawn by the server", () => {
     // Newest first on Ivy's Home: her own post with a pair of images, her repost of Noor's
     // reply (replies themselves are not in the Friends feed), Noor's photo, Noor's post
     // mentioning her (which she likes).
-    const mention = await call(noorApi, 'POST', '/api/posts', { content: 'Morning @ivy, the pier at 7?\nBring tea & <cake>.' })
+    const mention = await call(noorApi, 'POST', '/api/posts', {
+      content: 'Morning @ivy, the pier at 7? #LowTide https://www.example.com/tides/this-week-and-next\nBring tea & <cake>.',
+    })
     await call(noorApi, 'POST', '/api/posts', { content: 'Low tide', imageUrls: [await upload(noorApi, 160, 90)] })
     const reply = await call(noorApi, 'POST', '/api/posts', { content: 'Also: the ferry runs late.', replyToId: mention.id })
     await call(ivyApi, 'POST', `/api/posts/${mention.id as number}/like`)
@@ -157,6 +159,8 @@ describe.skipIf(!hasMurmur)("Home's first posts drawn by the server", () => {
     expect(texts[1]).toContain('Replying to a post')
     expect(texts[2]).toContain('Low tide')
     expect(texts[3]).toContain('@ivy')
+    expect(texts[3]).toContain('#LowTide')
+    expect(texts[3]).toContain('example.com/tides/this-week-a…')
     expect(texts[3]).toContain('Bring tea & <cake>.')
     await context.close()
   })

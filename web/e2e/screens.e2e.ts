@@ -66,7 +66,17 @@ async function noHorizontalScroll(page: Page) {
 
 const memberScreens: { name: string; path: string; ready: (page: Page) => Promise<unknown> }[] = [
   { name: 'home', path: '/', ready: (p) => p.getByText('Team lunch on Friday', { exact: false }).waitFor() },
-  { name: 'discover', path: '/discover', ready: (p) => p.getByRole('heading', { name: 'Who to follow' }).waitFor() },
+  { name: 'discover', path: '/discover', ready: (p) => p.getByRole('link', { name: '#RustLang 23 people posting' }).waitFor() },
+  {
+    name: 'discover-posts',
+    path: '/discover',
+    ready: async (p) => {
+      await p.getByRole('tab', { name: 'Posts' }).click()
+      await p.getByRole('searchbox', { name: 'Search posts...' }).fill('borrow')
+      await p.locator('mark').first().waitFor()
+    },
+  },
+  { name: 'tag', path: '/tag/RustLang', ready: (p) => p.getByText('12 posts · 5 people this week').waitFor() },
   { name: 'notifications', path: '/notifications', ready: (p) => p.getByText('replied to your post').waitFor() },
   { name: 'invites', path: '/invites', ready: (p) => p.getByText('K7Q2M9X4TB3H').waitFor() },
   { name: 'thread', path: '/post/6', ready: (p) => p.getByText('Welcome! Glad you made it').waitFor() },

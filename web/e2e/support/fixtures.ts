@@ -40,11 +40,22 @@ function post(id: number, author: typeof bob, content: string, extra: Record<str
     likeCount: 5,
     isLiked: false,
     isReposted: false,
+    entities: [],
     ...extra,
   }
 }
 
-const poll = post(1, bob, 'Team lunch on Friday — what are we having? @alice @carol', {
+/** The mentions of `usernames` in `content`, as the server finds them. */
+function mentions(content: string, ...usernames: string[]) {
+  return usernames.map((username) => {
+    const start = content.indexOf(`@${username}`)
+    return { type: 'mention', start, end: start + username.length + 1, value: username }
+  })
+}
+
+const lunch = 'Team lunch on Friday — what are we having? @alice @carol'
+const poll = post(1, bob, lunch, {
+  entities: mentions(lunch, 'alice', 'carol'),
   pollOptions: ['Tacos', 'Ramen', 'Pizza'],
   pollVotes: { Tacos: [3, 4, 5], Ramen: [6], Pizza: [] },
   pollExpiresAt: new Date(now + 20 * 3600_000).toISOString(),
@@ -55,7 +66,8 @@ const image = post(2, carol, 'Sunset from the ridge trail tonight. No filter.', 
 const original = post(3, me, 'Shipped the first version of our invite flow today 🎉')
 const repost = post(4, bob, '♻️', { repostOfId: 3, repostOf: original })
 const mine = post(5, me, 'Hello Murmur! Real people only, please.', { likeCount: 0, repostCount: 0, replyCount: 1 })
-const reply = post(6, carol, 'Welcome! Glad you made it @alice', { replyToId: 5 })
+const welcome = 'Welcome! Glad you made it @alice'
+const reply = post(6, carol, welcome, { replyToId: 5, entities: mentions(welcome, 'alice') })
 
 const deleted = post(9, carol, '', { isDeleted: true, replyCount: 1, repostCount: 0, likeCount: 0 })
 const underDeleted = post(10, bob, 'Still here, even if the post above is gone.', { replyToId: 9 })
@@ -68,6 +80,18 @@ const busyReplies = Array.from({ length: 203 }, (_, i) =>
 )
 
 export const feed = [poll, image, repost, mine]
+
+// Discovery: a tag's page, trending tags and a post search.
+const notes = 'Week three of #RustLang: the borrow checker and I are friends now. Notes at https://notes.example.com/rust/week-three-borrowing'
+const tagged = post(14, carol, notes, {
+  entities: [
+    { type: 'hashtag', start: notes.indexOf('#RustLang'), end: notes.indexOf('#RustLang') + 9, value: 'RustLang' },
+    { type: 'link', start: notes.indexOf('https://'), end: notes.length, value: notes.slice(notes.indexOf('https://')) },
+  ],
+})
+const trending = ['RustLang', 'Sourdough', 'TeamLunch', 'Photography', 'Cycling', 'BookClub', 'Gardening', 'LocalNews'].map(
+  (name, i) => ({ name, peopleCount: 23 - i * 3, postCount: 41 - i * 4 }),
+)
 
 // Safety and moderation: Alice is the instance's first member, so its admin.
 const removedMine = post(12, me, 'Selling my old bike, DM me', { isRemoved: true, replyCount: 1, likeCount: 0, repostCount: 0 })
@@ -220,6 +244,10 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/users/alice/media') return send([myPicture])
     if (path === '/api/users/alice/likes') return send([poll])
     if (path === '/api/users/suggested') return send(users)
+    if (path === '/api/trending') return send(trending)
+    if (path === '/api/tags/rustlang/posts' || path === '/api/tags/RustLang/posts') return send([tagged])
+    if (path === '/api/tags/rustlang' || path === '/api/tags/RustLang') return send({ name: 'RustLang', postCount: 12, peopleCount: 5 })
+    if (path === '/api/posts/search') return send([tagged, poll].filter((p) => p.content.toLowerCase().includes((url.searchParams.get('q') ?? '').toLowerCase())))
     if (path === '/api/users/search') return send(users.filter((u) => u.username.includes(url.searchParams.get('q') ?? '')))
     if (/^\/api\/users\/[^/]+\/(posts|replies|media|likes)$/.test(path)) return send([])
     if (/^\/api\/users\/[^/]+$/.test(path)) return send({ message: 'User not found' }, 404)

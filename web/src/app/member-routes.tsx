@@ -12,6 +12,7 @@ const NotificationsRoute = React.lazy(() => import('./routes/notifications'))
 const InvitesRoute = React.lazy(() => import('./routes/invites'))
 const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
+const TagRoute = React.lazy(() => import('./routes/tag'))
 const SettingsRoute = React.lazy(() => import('./routes/settings'))
 const ModerationRoute = React.lazy(() => import('./routes/moderation'))
 const ModerationMemberRoute = React.lazy(() => import('./routes/moderation-member'))
@@ -46,6 +47,7 @@ export default function MemberRoutes() {
             <Route path="/invites" component={InvitesRoute} />
             <Route path="/post/:id" component={ThreadRoute} />
             <Route path="/profile/:username" component={ProfileRoute} />
+            <Route path="/tag/:name" component={TagRoute} />
             <Route path="/settings" component={SettingsRoute} />
             <Route path="/moderation/log" component={ModerationLogRoute} />
             <Route path="/moderation">

@@ -38,9 +38,21 @@ export interface PostAuthor {
   profileImageUrl: string | null
 }
 
+/** A mention, hashtag or link in a post's text, found by the server when the post was written. */
+export interface Entity {
+  type: 'mention' | 'hashtag' | 'link'
+  /** UTF-16 offsets into the post's `content` (JavaScript string indices), the `@` or `#` included. */
+  start: number
+  end: number
+  /** mention: the member's username (lower-case); hashtag: the tag as written, without `#`; link: the full URL. */
+  value: string
+}
+
 export interface Post {
   id: number
   content: string
+  /** Sorted by `start`, never overlapping; a repost's own is empty (its `repostOf` carries them); missing means none. */
+  entities?: Entity[]
   author: PostAuthor
   createdAt: string
   imageUrls: string[]
@@ -62,6 +74,21 @@ export interface Post {
   isUnavailable?: boolean
   /** Removed by moderators; only its author gets it (everyone else gets it deleted). */
   isRemoved?: boolean
+}
+
+/** A tag's page header (`/api/tags/{name}`): counts for the last 7 days. */
+export interface Tag {
+  /** As first written on this instance (as asked for when nobody used it yet). */
+  name: string
+  postCount: number
+  peopleCount: number
+}
+
+/** A trending tag (`/api/trending`): counts for the last 24 hours. */
+export interface TrendingTag {
+  name: string
+  peopleCount: number
+  postCount: number
 }
 
 export interface Thread {

@@ -5,6 +5,11 @@ export function cn(...inputs: ClassValue[]) {
   return twMerge(clsx(inputs))
 }
 
+/** "1 post", "12 posts"; "1 person", "5 people" with `many` given. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
+}
+
 /** Length in Unicode code points, the way the server counts a post. */
 export function codePointLength(text: string): number {
   return [...text].length

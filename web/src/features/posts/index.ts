@@ -1,4 +1,7 @@
 // What other features may use from posts; anything else here is internal.
 export { postKeys } from './api/keys'
+export { postPagesOptions } from './api/list-query'
 export { PostContent } from './components/post-content'
 export { PostImages } from './components/post-images'
+export { PostList } from './components/post-list'
+export type { HighlightTerm } from './lib/highlight'

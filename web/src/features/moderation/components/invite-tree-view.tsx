@@ -4,10 +4,9 @@ import { LoadError } from '@/components/load-error'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
-import { cn } from '@/lib/utils'
+import { cn, plural } from '@/lib/utils'
 import type { TreeMember } from '@/lib/types'
 import { useInviteTree } from '../api/get-invite-tree'
-import { plural } from '../lib/words'
 import { ModerationActions } from './moderation-actions'
 
 function Badge({ children, warn }: { children: React.ReactNode; warn?: boolean }) {

@@ -1,9 +1,9 @@
 import { Link } from 'wouter'
 import { Avatar } from '@/components/ui/avatar'
-import { relativeTime } from '@/lib/utils'
+import { plural, relativeTime } from '@/lib/utils'
 import type { Post, ReportGroup, User } from '@/lib/types'
 import { PostContent, PostImages } from '@/features/posts'
-import { plural, reasonLabel } from '../lib/words'
+import { reasonLabel } from '../lib/words'
 import { LogEntryItem } from './log-entry-item'
 import { ModerationActions } from './moderation-actions'
 
@@ -17,7 +17,7 @@ function ReportedPost({ post }: { post: Post }) {
         {state && <span className="font-medium text-foreground"> · {state}</span>}
       </p>
       <div className="mt-1 text-[15px]">
-        <PostContent text={post.content} />
+        <PostContent text={post.content} entities={post.entities} />
       </div>
       <PostImages urls={post.imageUrls} authorName={post.author.displayName} />
       {post.pollOptions.length > 0 && <p className="mt-2 text-sm text-muted-foreground">Poll: {post.pollOptions.join(' / ')}</p>}

@@ -29,7 +29,3 @@ export function actionWords(entry: Pick<LogEntry, 'action' | 'until'>): string {
       return 'Gave invites back'
   }
 }
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`
-}

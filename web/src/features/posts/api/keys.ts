@@ -13,4 +13,7 @@ export const postKeys = {
   byUser: (username: string, tab: ProfilePostsTab = 'posts') => [POSTS_ROOT, 'user', username, tab] as const,
   replies: (postId: number) => [POSTS_ROOT, 'replies', postId] as const,
   likedBy: (username: string) => [POSTS_ROOT, 'liked-by', username] as const,
+  /** A tag's posts; tags are case-insensitive, so is the key. */
+  byTag: (name: string) => [POSTS_ROOT, 'tag', name.toLowerCase()] as const,
+  search: (query: string) => [POSTS_ROOT, 'search', query] as const,
 }

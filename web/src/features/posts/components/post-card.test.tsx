@@ -73,13 +73,14 @@ describe('a post card', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Repost (1)' })).toBeInTheDocument())
   })
 
-  it('shows a repost as "<name> reposted" over the original, and links mentions', () => {
+  it("shows a repost as \"<name> reposted\" over the original, with the original's mentions linked", () => {
     mockFetch(() => json([]))
-    const original = aPost({ id: 7 })
+    const original = aPost({ id: 7, entities: [{ type: 'mention', start: 6, end: 12, value: 'grace' }] })
     renderFeed([
       aPost({
         id: 11,
         content: '♻️',
+        entities: [],
         repostOfId: 7,
         repostOf: original,
         author: { id: 3, username: 'alan', displayName: 'Alan Turing', profileImageUrl: null },

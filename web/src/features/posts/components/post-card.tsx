@@ -10,6 +10,7 @@ import { DEFAULT_LIKE_ERROR, useToggleLike } from '../api/toggle-like'
 import { useToggleRepost } from '../api/toggle-repost'
 import { useDeletePost } from '../api/delete-post'
 import { useCompose } from './compose-provider'
+import type { HighlightTerm } from '../lib/highlight'
 import { PostContent } from './post-content'
 import { PostImages } from './post-images'
 import { PostPoll } from './post-poll'
@@ -25,6 +26,8 @@ interface PostCardProps {
   hideReplyContext?: boolean
   /** One of the first posts on screen: its images load at once, not lazily. */
   priority?: boolean
+  /** A search's words, marked in the text. */
+  highlight?: readonly HighlightTerm[]
 }
 
 async function sharePost(postId: number) {
@@ -81,6 +84,7 @@ function LivePostCard({
   emphasis,
   hideReplyContext,
   priority,
+  highlight,
 }: PostCardProps) {
   const [, navigate] = useLocation()
   // A repost shows the original; every action applies to the original.
@@ -148,7 +152,7 @@ function LivePostCard({
             </p>
           )}
           <div className={cn('mt-1', emphasis ? 'text-lg' : 'text-[15px]')}>
-            <PostContent text={post.content} />
+            <PostContent text={post.content} entities={post.entities} highlight={highlight} />
           </div>
           <PostImages urls={post.imageUrls} authorName={post.author.displayName} priority={priority} />
           {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}

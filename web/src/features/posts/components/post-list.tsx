@@ -4,6 +4,7 @@ import { LoadError } from '@/components/load-error'
 import { Button } from '@/components/ui/button'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Post } from '@/lib/types'
+import type { HighlightTerm } from '../lib/highlight'
 import { PostCard } from './post-card'
 
 interface PostListProps {
@@ -11,13 +12,15 @@ interface PostListProps {
   currentUserId?: number
   empty: React.ReactNode
   likeErrorDescription?: string
+  /** A search's words, marked in each post. */
+  highlight?: readonly HighlightTerm[]
 }
 
 /** Posts whose images load eagerly: about a phone screen's worth at the top of the list. */
 const PRIORITY_POSTS = 2
 
 /** A paged list of post cards with "Load more posts" after a full page. */
-export function PostList({ query, currentUserId, empty, likeErrorDescription }: PostListProps) {
+export function PostList({ query, currentUserId, empty, likeErrorDescription, highlight }: PostListProps) {
   const { data, error, isPending, hasNextPage, fetchNextPage, isFetchingNextPage, refetch, isRefetching } = query
 
   React.useEffect(() => {
@@ -46,6 +49,7 @@ export function PostList({ query, currentUserId, empty, likeErrorDescription }: 
               currentUserId={currentUserId}
               likeErrorDescription={likeErrorDescription}
               priority={index < PRIORITY_POSTS}
+              highlight={highlight}
             />
           ))}
         </div>

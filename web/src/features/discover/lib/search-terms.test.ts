@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { highlightTerms } from './search-terms'
+
+describe('the words a post search marks', () => {
+  it('takes plain words whole and the last one as a prefix', () => {
+    expect(highlightTerms('learning rustl')).toEqual([
+      { word: 'learning', prefix: false },
+      { word: 'rustl', prefix: true },
+    ])
+  })
+
+  it('takes the words of quoted phrases, an unclosed one too, never as prefixes', () => {
+    expect(highlightTerms('"tea time" biscuits "no milk')).toEqual([
+      { word: 'tea', prefix: false },
+      { word: 'time', prefix: false },
+      { word: 'biscuits', prefix: false },
+      { word: 'no', prefix: false },
+      { word: 'milk', prefix: false },
+    ])
+  })
+
+  it('leaves out excluded words and phrases and from: members, and takes a #tag as its word', () => {
+    expect(highlightTerms('rust -java -"coffee break" from:ada #RustLang')).toEqual([
+      { word: 'rust', prefix: false },
+      { word: 'RustLang', prefix: false },
+    ])
+  })
+
+  it('marks a word once, as a prefix if its last use is one', () => {
+    expect(highlightTerms('Rust rust')).toEqual([{ word: 'Rust', prefix: true }])
+  })
+
+  it('has nothing to mark in a query of exclusions', () => {
+    expect(highlightTerms('-spam -"buy now"')).toEqual([])
+  })
+})
