@@ -264,6 +264,7 @@ if (( LIVE > 0 )); then
   LIVE_PID=$!
   for _ in $(seq 1 120); do
     grep -q '^opened' "$WORK/live.err" 2>/dev/null && break
+    kill -0 "$LIVE_PID" 2>/dev/null || { log "live: bench/live.py stopped: $(cat "$WORK/live.err")"; exit 1; }
     sleep 1
   done
   RSS_LIVE_IDLE=$(mem_kb VmRSS)

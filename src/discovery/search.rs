@@ -211,6 +211,37 @@ fn tokens(raw: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// A search's values: bound parameters on SQLite (numbered in order, integers before texts:
+/// `int` is only called before `text`), constants written into the SQL on PostgreSQL.
+struct Values {
+    backend: Backend,
+    ints: Vec<i64>,
+    texts: Vec<String>,
+}
+
+impl Values {
+    fn int(&mut self, value: i64) -> String {
+        match self.backend {
+            Backend::Postgres => value.to_string(),
+            Backend::Sqlite => {
+                debug_assert!(self.texts.is_empty(), "integers are bound before texts");
+                self.ints.push(value);
+                format!("${}", self.ints.len())
+            }
+        }
+    }
+
+    fn text(&mut self, value: String) -> String {
+        match self.backend {
+            Backend::Postgres => format!("'{}'", value.replace('\'', "''")),
+            Backend::Sqlite => {
+                self.texts.push(value);
+                format!("${}", self.ints.len() + self.texts.len())
+            }
+        }
+    }
+}
+
 /// Whether `chars` go on with `-"` (an excluded phrase); if so, both are taken.
 fn raw_starts_excluded_phrase(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
     let mut ahead = chars.clone();
@@ -252,53 +283,49 @@ pub async fn search(
             None => return Ok(Vec::new()),
         }
     }
-    // $1 viewer, $2 now, $3 limit, $4 offset, then the text, the author and the tags.
+    // On PostgreSQL every value is a constant in the statement, so each search is planned for its
+    // own words and page: with one generic plan for every search (`db::postgres_pool`) a rare
+    // word would be searched the way a common one is (walking the posts newest first), or a
+    // common one the way a rare one is (every match read, then sorted). The values are ours:
+    // numbers, and quoted words of letters and digits. The statement is not kept prepared. On
+    // SQLite, whose plan does not depend on them, they are bound.
+    let mut values = Values { backend, ints: Vec::new(), texts: Vec::new() };
+    let (viewer, now) = (values.int(viewer), values.int(now));
+    let (limit, offset) = (values.int(page.limit), values.int(page.offset));
     let mut conditions = vec![
         "p.deleted_at IS NULL".to_string(),
         "p.repost_of_id IS NULL".to_string(),
-        format!("NOT {}", visibility::hidden(Scope::Feeds { now: "$2" }, "$1", "p.author_id")),
+        format!("NOT {}", visibility::hidden(Scope::Feeds { now: &now }, &viewer, "p.author_id")),
     ];
-    let mut texts: Vec<String> = Vec::new();
-    let mut next = 5;
-    let text_param = |texts: &mut Vec<String>, next: &mut usize, value: String| {
-        texts.push(value);
-        *next += 1;
-        format!("${}", *next - 1)
+    if let Some(author) = author {
+        conditions.push(format!("p.author_id = {}", values.int(author)));
+    }
+    for tag in tag_ids {
+        conditions
+            .push(format!("EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = {} AND pt.post_id = p.id)", values.int(tag)));
+    }
+    // The words last: on SQLite they are the one text bound, after the numbers.
+    let tsquery = match backend {
+        Backend::Postgres => format!("to_tsquery('simple', {})", values.text(query.tsquery())),
+        Backend::Sqlite => String::new(),
     };
-    // On PostgreSQL the query is a constant in the statement, planned for its own words: with
-    // one generic plan for every search (`db::postgres_pool`) a rare word would be searched the
-    // way a common one is, walking every post. It is our own text (quoted words of letters and
-    // digits), so it is safe to write into the SQL; the statement is not kept prepared.
-    let tsquery = format!("to_tsquery('simple', '{}')", query.tsquery().replace('\'', "''"));
     let mut from_fts = false;
     if query.has_text() {
         match backend {
             Backend::Sqlite => {
-                let p = text_param(&mut texts, &mut next, query.fts5());
-                conditions.push(format!("post_search MATCH {p}"));
+                conditions.push(format!("post_search MATCH {}", values.text(query.fts5())));
                 from_fts = true;
             }
             Backend::Postgres => conditions.push(format!("to_tsvector('simple', p.content) @@ {tsquery}")),
         }
     } else if !query.excluded.is_empty() {
         match backend {
-            Backend::Sqlite => {
-                let p = text_param(&mut texts, &mut next, query.fts5_excluded());
-                conditions.push(format!("p.id NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH {p})"));
-            }
+            Backend::Sqlite => conditions.push(format!(
+                "p.id NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH {})",
+                values.text(query.fts5_excluded())
+            )),
             Backend::Postgres => conditions.push(format!("to_tsvector('simple', p.content) @@ {tsquery}")),
         }
-    }
-    let mut ints: Vec<i64> = Vec::new();
-    if let Some(author) = author {
-        ints.push(author);
-        conditions.push(format!("p.author_id = ${next}"));
-        next += 1;
-    }
-    for tag in tag_ids {
-        ints.push(tag);
-        conditions.push(format!("EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = ${next} AND pt.post_id = p.id)"));
-        next += 1;
     }
     let source = if from_fts { "post_search s JOIN posts p ON p.id = s.rowid" } else { "posts p" };
     let order_key = if from_fts { "s.rowid" } else { "p.id" };
@@ -306,26 +333,24 @@ pub async fn search(
     let sql = match (sort, query.has_text(), backend) {
         (Sort::Top, true, Backend::Sqlite) => format!(
             "SELECT id FROM (SELECT {order_key} AS id, bm25(post_search) AS score FROM {source} WHERE {filter} \
-             ORDER BY {order_key} DESC LIMIT {TOP_CANDIDATES}) c ORDER BY score, id DESC LIMIT $3 OFFSET $4"
+             ORDER BY {order_key} DESC LIMIT {TOP_CANDIDATES}) c ORDER BY score, id DESC LIMIT {limit} OFFSET {offset}"
         ),
         (Sort::Top, true, Backend::Postgres) => format!(
             "SELECT id FROM (SELECT p.id, ts_rank(to_tsvector('simple', p.content), {tsquery}) AS score \
              FROM {source} WHERE {filter} ORDER BY p.id DESC LIMIT {TOP_CANDIDATES}) c \
-             ORDER BY score DESC, id DESC LIMIT $3 OFFSET $4"
+             ORDER BY score DESC, id DESC LIMIT {limit} OFFSET {offset}"
         ),
-        _ => format!("SELECT {order_key} FROM {source} WHERE {filter} ORDER BY {order_key} DESC LIMIT $3 OFFSET $4"),
+        _ => format!(
+            "SELECT {order_key} FROM {source} WHERE {filter} ORDER BY {order_key} DESC LIMIT {limit} OFFSET {offset}"
+        ),
     };
-    let mut statement = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql))
-        .persistent(backend == Backend::Sqlite)
-        .bind(viewer)
-        .bind(now)
-        .bind(page.limit)
-        .bind(page.offset);
-    for text in texts {
-        statement = statement.bind(text);
-    }
-    for value in ints {
+    let mut statement =
+        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).persistent(backend == Backend::Sqlite);
+    for value in values.ints {
         statement = statement.bind(value);
+    }
+    for text in values.texts {
+        statement = statement.bind(text);
     }
     statement.fetch_all(pool).await.map_err(|e| match e {
         // Our quoting leaves FTS5 nothing to misread; should a word still trip its parser, that

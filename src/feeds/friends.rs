@@ -107,7 +107,7 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
             original_hidden = original_hidden("q")
         )
     });
-    const FEEDS: Scope = Scope::Feeds { now: "$4" };
+    const FEEDS: Scope<'static> = Scope::Feeds { now: "$4" };
     fn author_hidden() -> String {
         safety::visibility::hidden(FEEDS, "$1", "following_id")
     }

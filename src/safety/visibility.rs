@@ -16,16 +16,17 @@ use crate::error::{Error, Result};
 
 /// Where a list is shown, which decides what hides an author from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub enum Scope<'a> {
     /// Threads, profiles, likes tabs, search, suggestions: blocks and suspensions.
     Anywhere,
-    /// The Friends and For You feeds and notifications: mutes too, unexpired at `now`.
-    Feeds { now: &'static str },
+    /// The Friends and For You feeds and notifications: mutes too, unexpired at `now` (SQL: a
+    /// parameter or a number).
+    Feeds { now: &'a str },
 }
 
 /// SQL true when the member `author` is hidden from `viewer` in `scope` (each an SQL
 /// expression: a column or a parameter such as `$1`).
-pub fn hidden(scope: Scope, viewer: &str, author: &str) -> String {
+pub fn hidden(scope: Scope<'_>, viewer: &str, author: &str) -> String {
     let mut sql = format!(
         "({} OR EXISTS (SELECT 1 FROM users hs WHERE hs.id = {author} AND hs.suspended_until IS NOT NULL)",
         blocked_between(viewer, author)
@@ -42,13 +43,13 @@ pub fn hidden(scope: Scope, viewer: &str, author: &str) -> String {
 
 /// SQL true when the post `post` (an alias of `posts`) is hidden from `viewer` in `scope`: its
 /// author is, or, for a repost, the original's author is.
-pub fn post_hidden(scope: Scope, viewer: &str, post: &str) -> String {
+pub fn post_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
     format!("({} OR {})", hidden(scope, viewer, &format!("{post}.author_id")), original_hidden(scope, viewer, post))
 }
 
 /// SQL true when `post` is a repost whose original's author is hidden from `viewer`: for lists
 /// that already left out hidden authors (so a muted member's posts are never walked one by one).
-pub fn original_hidden(scope: Scope, viewer: &str, post: &str) -> String {
+pub fn original_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
     format!(
         "({post}.repost_of_id IS NOT NULL AND EXISTS ( \
              SELECT 1 FROM posts ho WHERE ho.id = {post}.repost_of_id AND {}))",

@@ -701,6 +701,17 @@ pub async fn start_sessions(db: &Db, count: u32) -> anyhow::Result<Vec<BenchSess
     // Small counts can pick a member twice (the most followed can also be on the grid).
     let mut seen = std::collections::HashSet::new();
     chosen.retain(|(id, _, _)| seen.insert(*id));
+    // Large ones (as many as half the members or more) are topped up with members not chosen
+    // yet, so `count` sessions are `count` members (live streams as distinct members).
+    let wanted = count.min(members.len());
+    for member in &members {
+        if chosen.len() >= wanted {
+            break;
+        }
+        if seen.insert(member.0) {
+            chosen.push(member);
+        }
+    }
     let now = crate::clock::Clock::default().now();
     let mut sessions = Vec::with_capacity(chosen.len());
     for (id, username, following) in chosen {

@@ -204,6 +204,11 @@ async fn sessions_for_the_benchmark_mix_heavy_and_light_followers(app: TestApp) 
         json(client_for(&app.base, Some(&cookie)).get(app.url("/api/auth/me")).send().await.unwrap()).await;
     assert_eq!(status, 200);
     assert_eq!(me["id"], sessions[3].user_id);
+    // As many sessions as members: every member once (the live benchmark's distinct streams).
+    let members = count(&app, "SELECT COUNT(*) FROM users").await as usize;
+    let all = seed::start_sessions(&app.state.db, members as u32).await.unwrap();
+    let distinct: std::collections::HashSet<i64> = all.iter().map(|s| s.user_id).collect();
+    assert_eq!((all.len(), distinct.len()), (members, members));
 }
 
 /// The benchmark's safety rows: 20 sessions, each blocking and muting 10, and 30 open reports.
