@@ -24,6 +24,10 @@
 #   --blocks-per-session N  each session's member blocks N other members (default 100) ...
 #   --mutes-per-session N   ... and mutes N others (default 100): every row runs with them
 #   --open-reports N      open reports waiting in the moderators' queue (default 2000)
+#   --live N              hold N live event streams (GET /api/events, one per session's member:
+#                         give --sessions N too) open through every row, with bench/live.py,
+#                         which measures how fast a like's notification reaches its author's
+#                         stream; its figures are printed under the table (docs/live.md)
 #   --keep                keep the temporary directory (database, server log, raw results)
 #   --reuse DIR           seed into DIR once and reuse it on later runs with the same DIR (the
 #                         SQLite database or the PostgreSQL database's name, the sessions); for
@@ -64,7 +68,7 @@ set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
 ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow mixed mixed-writes"
-PG_URL="" BINARY="" KEEP=0 SESSIONS="" REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
+PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
@@ -77,6 +81,7 @@ while [[ $# -gt 0 ]]; do
     --postgres) PG_URL="$2"; shift 2 ;;
     --binary) BINARY="$2"; shift 2 ;;
     --sessions) SESSIONS="$2"; shift 2 ;;
+    --live) LIVE="$2"; shift 2 ;;
     --blocks-per-session) BLOCKS="$2"; shift 2 ;;
     --mutes-per-session) MUTES="$2"; shift 2 ;;
     --open-reports) OPEN_REPORTS="$2"; shift 2 ;;
@@ -252,6 +257,18 @@ skipped() { [[ -n "${MISSING[$1]:-}" || -n "${FAILED[$1]:-}" ]]; }
 
 declare -A RPS P50 P99 ERR LOAD
 loadavg() { cut -d' ' -f1 /proc/loadavg; }
+if (( LIVE > 0 )); then
+  # Long enough to outlast every row; stopped after them.
+  python3 "$(dirname "$0")/live.py" "http://127.0.0.1:$PORT" "$WORK/sessions.tsv" "$LIVE" 100000 20 \
+    >"$WORK/live.json" 2>"$WORK/live.err" &
+  LIVE_PID=$!
+  for _ in $(seq 1 120); do
+    grep -q '^opened' "$WORK/live.err" 2>/dev/null && break
+    sleep 1
+  done
+  RSS_LIVE_IDLE=$(mem_kb VmRSS)
+  log "live: $LIVE streams opening; server VmRSS $((RSS_LIVE_IDLE / 1024)) MB, open files $(ls /proc/$SERVER_PID/fd | wc -l)"
+fi
 for c in $CONCURRENCY; do
   for e in $ENDPOINTS; do
     skipped "$e" && continue
@@ -278,6 +295,11 @@ for c in $CONCURRENCY; do
   done
 done
 RSS_PEAK=$(mem_kb VmHWM)
+if (( LIVE > 0 )); then
+  LIVE_FDS=$(ls "/proc/$SERVER_PID/fd" | wc -l)
+  kill -INT "$LIVE_PID" 2>/dev/null || true
+  wait "$LIVE_PID" 2>/dev/null || true
+fi
 stop_server
 
 # Queries per request: sqlx logs every statement it executes at DEBUG (target sqlx::query).
@@ -300,6 +322,9 @@ echo "## Murmur benchmark: $DB_NAME, $MEMBERS members, $POSTS posts ($(nproc) co
 echo
 echo "Seed: $(printf "%.1f" "$SEED_SECONDS") s wall, database ${DB_SIZE} (post search's index ${SEARCH_SIZE}). $(cat "$WORK/seed.txt")"
 echo "wrk -t2, $DURATION per run. Server memory: VmRSS idle $((RSS_IDLE / 1024)) MB, VmHWM (peak) $((RSS_PEAK / 1024)) MB."
+if (( LIVE > 0 )); then
+  echo "Live: $(cat "$WORK/live.err" | grep '^opened' || echo 'opened ?') of $LIVE streams; server VmRSS with them open before the rows $((RSS_LIVE_IDLE / 1024)) MB; open files at the end $LIVE_FDS; delivery (like answered → notification event): $(cat "$WORK/live.json")"
+fi
 echo
 echo "| endpoint | conns | req/s | p50 ms | p99 ms | × /healthz | non-2xx | queries/req | load avg |"
 echo "|---|---|---|---|---|---|---|---|---|"

@@ -88,6 +88,8 @@ def main():
             "--max-examples", examples, "--seed", "1", "--workers", "1",
             "--phases", "examples,coverage,fuzzing,stateful",
             "--exclude-path", "/api/auth/logout", "--exclude-path", "/api/auth/logout-others",
+            # An event stream never ends by itself; tests/api/live.rs covers it.
+            "--exclude-path", "/api/events",
             "--request-timeout", "20", "--no-color",
             "-H", f"Cookie: {session}", "-H", "X-Requested-With: murmur",
             "--suppress-health-check", "all", "--generation-database", "none",

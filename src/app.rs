@@ -44,15 +44,19 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(crate::safety::router())
         .merge(crate::moderation::router())
         .merge(crate::discovery::router())
+        .merge(crate::live::router())
         .merge(crate::media::api_router())
 }
 
 pub fn router(state: AppState) -> Router {
     // Each request is routed once, by the router of the thread that serves it: the write
     // thread's handlers read through the write requests' pool (`Db::for_writes`).
-    let reads = routes().with_state(state.clone());
-    let writes =
-        WriteThread::start(routes().with_state(state.for_writes())).expect("a thread for writes can be started");
+    // What a request changed is published once it answered (`live::publish_noted`), from the
+    // thread that served it.
+    let noting = || axum::middleware::from_fn_with_state(state.live.clone(), crate::live::publish_noted);
+    let reads = routes().layer(noting()).with_state(state.clone());
+    let writes = WriteThread::start(routes().layer(noting()).with_state(state.for_writes()))
+        .expect("a thread for writes can be started");
     let member_writes = state.db.member_writes.clone();
     let config = state.config.clone();
     let by_method = tower::service_fn(move |request: axum::extract::Request| {
@@ -195,6 +199,7 @@ impl Application {
             for_you: Default::default(),
             feed_cache,
             heartbeats: Default::default(),
+            live: Default::default(),
         };
         Ok(Application { listener, metrics, state })
     }
@@ -220,6 +225,13 @@ impl Application {
         let jobs = crate::jobs::start(&state);
         let metrics = self.metrics.map(|listener| crate::metrics::spawn(listener, state.clone()));
         let app = router(state.clone());
+        // Open event streams never end by themselves: at shutdown each is told when to come
+        // back (to another process) and closed, so in-flight requests can finish.
+        let broker = state.live.broker.clone();
+        let shutdown = async move {
+            shutdown.await;
+            broker.close_all();
+        };
         axum::serve(self.listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
             .await?;

@@ -195,6 +195,12 @@ async fn open_db(storage: &StorageArgs) -> anyhow::Result<Db> {
 pub async fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve { addr, server } => {
+            // Each open event stream is a socket: the usual soft limit of 1,024 would refuse
+            // connections long before the instance is busy (docs/live.md).
+            match rlimit::increase_nofile_limit(u64::MAX) {
+                Ok(limit) => tracing::info!(limit, "open files allowed"),
+                Err(error) => tracing::warn!(%error, "the open-files limit could not be raised"),
+            }
             let config = Config::from_args(&server, addr);
             let app = Application::build(config).await?;
             first_start_invite(&app).await?;

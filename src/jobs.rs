@@ -11,6 +11,7 @@
 //! - discovery, every `DISCOVERY_EVERY`: the entities of posts written before they were stored
 //!   (until none is left), then Trending, recomputed by one process at a time every
 //!   `TRENDING_EVERY` (`claim`);
+//! - the live bus: changes to every process's event streams (`live::bus`);
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
 //!   into the database file off the writer.
 //!
@@ -50,6 +51,12 @@ pub fn start(state: &AppState) -> Jobs {
         fan_out_job(state.db.clone(), state.fan_out.clone(), state.heartbeats.clone()),
         discovery_job(state.db.clone(), state.clock.clone()),
     ];
+    jobs.extend(crate::live::bus::start(
+        &state.live,
+        state.db.clone(),
+        state.config.database_url.clone(),
+        state.clock.clone(),
+    ));
     jobs.extend(checkpoints_job(&state.db));
     Jobs(jobs)
 }

@@ -16,6 +16,7 @@ pub mod health;
 pub mod html;
 pub mod invites;
 pub mod jobs;
+pub mod live;
 pub mod mail;
 pub mod media;
 pub mod metrics;

@@ -186,6 +186,17 @@ pub fn writer_wait(waited: Duration) {
 }
 
 /// A background job finished a round without error.
+/// A live stream (`GET /api/events`) opened.
+pub fn live_stream_opened() {
+    counter!("murmur_live_streams_opened_total").increment(1);
+}
+
+/// The server closed a live stream: `session-ended`, or `slow-or-gone` (the client stopped
+/// reading or went away).
+pub fn live_stream_closed(reason: &'static str) {
+    counter!("murmur_live_streams_closed_total", "reason" => reason).increment(1);
+}
+
 pub fn job_succeeded(job: &'static str) {
     gauge!("murmur_job_last_success_timestamp_seconds", "job" => job).set(unix_now());
 }

@@ -27,6 +27,8 @@ pub struct AppState {
     pub sessions: crate::accounts::session_reads::SessionReads,
     /// When this process's background workers last went round (`/readyz`).
     pub heartbeats: crate::health::Heartbeats,
+    /// Live events: what writers publish, and this process's open streams.
+    pub live: crate::live::Live,
 }
 
 impl AppState {

@@ -50,9 +50,12 @@ CREATE TABLE jobs (
 INSERT INTO jobs (name, next_run_at, cursor) SELECT 'entities', 0, MAX(id) FROM posts HAVING COUNT(*) > 0;
 
 -- Post search: the text of live posts (not reposts), words folded to lower case without
--- diacritics. Contentless: the text stays in `posts` alone; triggers keep it in step.
+-- diacritics, with prefix indexes for a last word of 2 to 4 characters
+-- (`discovery::search::PREFIX_CHARS`). Contentless: the text stays in `posts` alone; triggers
+-- keep it in step.
 CREATE VIRTUAL TABLE post_search USING fts5 (
-    content, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+    content, content = '', contentless_delete = 1, prefix = '2 3 4',
+    tokenize = 'unicode61 remove_diacritics 2'
 );
 INSERT INTO post_search (rowid, content)
     SELECT id, content FROM posts WHERE deleted_at IS NULL AND repost_of_id IS NULL;

@@ -105,7 +105,13 @@ pub async fn lookup(
 
 /// Ends one session.
 pub async fn delete(write: &AnyPool, id_hash: &str) -> Result<()> {
-    sqlx::query("DELETE FROM sessions WHERE id_hash = $1").bind(id_hash).execute(write).await?;
+    let ended: Option<i64> = sqlx::query_scalar("DELETE FROM sessions WHERE id_hash = $1 RETURNING user_id")
+        .bind(id_hash)
+        .fetch_optional(write)
+        .await?;
+    if let Some(member) = ended {
+        crate::live::note(crate::live::Change::SessionsEnded { member });
+    }
     Ok(())
 }
 
@@ -116,6 +122,7 @@ pub async fn delete_others(write: &AnyPool, user_id: i64, keep_hash: &str) -> Re
         .bind(keep_hash)
         .execute(write)
         .await?;
+    crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
     Ok(done.rows_affected())
 }
 
@@ -123,6 +130,7 @@ pub async fn delete_others(write: &AnyPool, user_id: i64, keep_hash: &str) -> Re
 /// request, in any browser, is a visitor's.
 pub async fn end_all(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<u64> {
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(conn).await?;
+    crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
     Ok(done.rows_affected())
 }
 

@@ -16,6 +16,11 @@ use crate::safety::visibility;
 pub const MAX_QUERY_CHARS: usize = 200;
 /// Most terms (words, phrases, exclusions, `#tag`s and `from:`) in one query.
 pub const MAX_TERMS: usize = 10;
+/// A last word of this many characters also matches longer words (typing `rus` finds "rust"):
+/// SQLite keeps a prefix index for each of these lengths, so the prefix reads one ready list
+/// like a whole word does. A longer last word is taken as typed (a prefix of a common word
+/// without its index merged every matching word's list and cost several times a word).
+pub const PREFIX_CHARS: std::ops::RangeInclusive<usize> = 2..=4;
 /// "Top" ranks the newest this many matches by relevance: a common word stays one bounded read.
 pub const TOP_CANDIDATES: i64 = 1000;
 
@@ -42,7 +47,7 @@ impl Sort {
 pub struct SearchQuery {
     /// Words every match holds.
     pub words: Vec<String>,
-    /// The last word also matches as the start of a word (`rus` finds "rust").
+    /// The last word, of 2 to 4 characters, also matches as the start of a word (`rus` finds "rust").
     pub prefix: Option<String>,
     /// Phrases (two or more words in a row) every match holds.
     pub phrases: Vec<Vec<String>>,
@@ -123,8 +128,9 @@ impl SearchQuery {
         if count > MAX_TERMS {
             return Err(Error::bad_request(format!("A search can have at most {MAX_TERMS} terms")));
         }
-        // The last term typed, when it is a plain word, is still being typed.
-        if last_plain.is_some() && last_plain == terms.checked_sub(1) {
+        // The last term typed, when it is a short plain word, may still be being typed.
+        let short = query.words.last().is_some_and(|w| PREFIX_CHARS.contains(&w.chars().count()));
+        if short && last_plain.is_some() && last_plain == terms.checked_sub(1) {
             query.prefix = query.words.pop();
         }
         if query.words.is_empty()
@@ -351,8 +357,12 @@ mod tests {
     }
 
     #[test]
-    fn only_a_last_plain_word_is_a_prefix() {
+    fn only_a_short_last_plain_word_is_a_prefix() {
         assert_eq!(SearchQuery::parse("rust").unwrap().prefix.as_deref(), Some("rust"));
+        assert_eq!(SearchQuery::parse("ru").unwrap().prefix.as_deref(), Some("ru"));
+        let q = SearchQuery::parse("coffee").unwrap();
+        assert_eq!((q.prefix, q.words), (None, words(&["coffee"])), "a longer word is taken whole");
+        assert_eq!(SearchQuery::parse("r").unwrap().prefix, None);
         let q = SearchQuery::parse("rust \"async code\"").unwrap();
         assert_eq!((q.prefix, q.words), (None, words(&["rust"])));
     }
@@ -366,8 +376,11 @@ mod tests {
     #[test]
     fn punctuation_never_reaches_the_query_syntax() {
         let q = SearchQuery::parse("it's \"a\" NEAR(b) x*").unwrap();
-        assert_eq!(q.fts5(), "(\"it\" AND \"s\" AND \"a\" AND \"near\" AND \"b\" AND \"x\"*)");
-        assert_eq!(q.tsquery(), "'it' & 's' & 'a' & 'near' & 'b' & 'x':*");
+        assert_eq!(q.fts5(), "(\"it\" AND \"s\" AND \"a\" AND \"near\" AND \"b\" AND \"x\")");
+        assert_eq!(q.tsquery(), "'it' & 's' & 'a' & 'near' & 'b' & 'x'");
+        let q = SearchQuery::parse("tea ru").unwrap();
+        assert_eq!(q.fts5(), "(\"tea\" AND \"ru\"*)");
+        assert_eq!(q.tsquery(), "'tea' & 'ru':*");
         let q = SearchQuery::parse("cafe -\"bad news\" -x").unwrap();
         assert_eq!(q.fts5(), "(\"cafe\") NOT \"bad news\" NOT \"x\"");
         assert_eq!(q.tsquery(), "'cafe' & !('bad' <-> 'news') & !('x')");

@@ -45,6 +45,7 @@ impl MemberWrite {
     /// timelines (`timeline::fan_out`). Run what it answers after commit.
     pub async fn published(&self, conn: &mut AnyConnection, post_id: i64) -> Result<AfterCommit> {
         let queued = timeline::fan_out(conn, self.member, self.followers, post_id).await?;
+        crate::live::note(crate::live::Change::Published { author: self.member, post: post_id });
         Ok(AfterCommit { wake_fan_out: queued })
     }
 

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 
 use crate::clock::Millis;
 use crate::error::Result;
+use crate::live::Change;
 
 /// What happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,7 @@ pub async fn notify(
         .bind(now)
         .execute(conn)
         .await?;
+    crate::live::note(Change::Notified { member: recipient, new: true });
     Ok(())
 }
 
@@ -83,6 +85,7 @@ pub async fn withdraw(conn: &mut AnyConnection, recipient: i64, actor: i64, kind
     .bind(post_id)
     .execute(conn)
     .await?;
+    crate::live::note(Change::Notified { member: recipient, new: false });
     Ok(())
 }
 
@@ -151,6 +154,7 @@ pub async fn list(
 
 /// Marks one of the member's notifications read; false when it is not theirs or unknown.
 pub async fn mark_read(write: &AnyPool, recipient: i64, id: i64, now: Millis) -> Result<bool> {
+    crate::live::note(Change::Notified { member: recipient, new: false });
     let done =
         sqlx::query("UPDATE notifications SET read_at = COALESCE(read_at, $1) WHERE id = $2 AND recipient_id = $3")
             .bind(now)
@@ -162,6 +166,7 @@ pub async fn mark_read(write: &AnyPool, recipient: i64, id: i64, now: Millis) ->
 }
 
 pub async fn mark_all_read(write: &AnyPool, recipient: i64, now: Millis) -> Result<()> {
+    crate::live::note(Change::Notified { member: recipient, new: false });
     sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL")
         .bind(now)
         .bind(recipient)

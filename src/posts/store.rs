@@ -120,6 +120,7 @@ pub async fn bump(conn: &mut AnyConnection, post_id: i64, counter: Counter, delt
         Counter::Replies => "UPDATE posts SET reply_count = reply_count + $1 WHERE id = $2 AND deleted_at IS NULL",
     };
     let done = sqlx::query(sql).bind(delta).bind(post_id).execute(conn).await?;
+    crate::live::note(crate::live::Change::Counted { post: post_id });
     Ok(done.rows_affected() == 1)
 }
 
@@ -203,21 +204,28 @@ pub async fn like(
                  notified AS (INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
                      SELECT author_id, $2, $4, id, $3 FROM counted WHERE author_id <> $2 ON CONFLICT DO NOTHING) \
                  SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted), \
-                 (SELECT COUNT(*) FROM allowed) FROM target",
+                 (SELECT COUNT(*) FROM allowed), author_id FROM target",
                 blocked = crate::safety::visibility::blocked_between("target.author_id", "$2")
             )
         });
-        let done: Option<(i64, i64, i64, i64)> = sqlx::query_as(LIKE.as_str())
+        let done: Option<(i64, i64, i64, i64, i64)> = sqlx::query_as(LIKE.as_str())
             .bind(id)
             .bind(member)
             .bind(now)
             .bind(Kind::Like.as_str())
             .fetch_optional(conn)
             .await?;
-        if done.is_some_and(|(_, _, _, allowed)| allowed == 0) {
+        if done.is_some_and(|(_, _, _, allowed, _)| allowed == 0) {
             return Err(Error::forbidden(crate::safety::visibility::CANNOT_INTERACT));
         }
-        return Ok(done.and_then(|(post, liked, counted, _)| (liked == counted).then_some(post)));
+        if let Some((post, 1, 1, _, author)) = done {
+            // What `bump` and `notify` note on SQLite.
+            crate::live::note(crate::live::Change::Counted { post });
+            if author != member {
+                crate::live::note(crate::live::Change::Notified { member: author, new: true });
+            }
+        }
+        return Ok(done.and_then(|(post, liked, counted, _, _)| (liked == counted).then_some(post)));
     }
     let Some(post) = live_original(&mut *conn, id).await? else {
         return Ok(None);
@@ -254,16 +262,22 @@ pub async fn unlike(conn: &mut AnyConnection, backend: Backend, member: i64, id:
                      WHERE id = (SELECT post_id FROM unliked) AND deleted_at IS NULL), \
                  withdrawn AS (DELETE FROM notifications WHERE recipient_id = (SELECT author_id FROM target) \
                      AND actor_id = $2 AND type = $3 AND post_id = (SELECT post_id FROM unliked) AND read_at IS NULL) \
-                 SELECT id FROM target"
+                 SELECT id, author_id FROM target"
             )
         });
-        let post: Option<i64> = sqlx::query_scalar(UNLIKE.as_str())
+        let post: Option<(i64, i64)> = sqlx::query_as(UNLIKE.as_str())
             .bind(id)
             .bind(member)
             .bind(Kind::Like.as_str())
             .fetch_optional(conn)
             .await?;
-        return Ok(post);
+        if let Some((post, author)) = post {
+            // What `bump` and `withdraw` note on SQLite (a like that was not there changes
+            // nothing, but a hint to refetch costs the streams little).
+            crate::live::note(crate::live::Change::Counted { post });
+            crate::live::note(crate::live::Change::Notified { member: author, new: false });
+        }
+        return Ok(post.map(|(post, _)| post));
     }
     let Some(post) = live_original(&mut *conn, id).await? else {
         return Ok(None);

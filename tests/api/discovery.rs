@@ -220,7 +220,9 @@ async fn post_search_finds_words_phrases_prefixes_and_filters(app: TestApp) {
     assert_eq!(search(&app, &bob, "\"morning coffee\"").await, [river], "a phrase keeps its order");
     assert_eq!(search(&app, &bob, "coffee -rain").await, [lots, river]);
     assert_eq!(search(&app, &bob, "coffee -\"in the morning\"").await, [lots, river]);
-    assert_eq!(search(&app, &bob, "riv").await, [quiet, river], "the last word is a prefix");
+    assert_eq!(search(&app, &bob, "riv").await, [quiet, river], "a short last word is a prefix");
+    assert_eq!(search(&app, &bob, "rive").await, [quiet, river]);
+    assert_eq!(search(&app, &bob, "morni").await, Vec::<i64>::new(), "a longer one is a whole word");
     assert_eq!(search(&app, &bob, "from:ada coffee").await, [river]);
     assert_eq!(search(&app, &bob, "from:@Ada").await, [cafe, river]);
     assert_eq!(search(&app, &bob, "from:ada -coffee").await, [cafe]);

@@ -15,6 +15,7 @@ mod follows;
 mod foundation;
 mod hostile_text;
 mod invites;
+mod live;
 mod media;
 mod media_cleanup;
 mod metrics;

@@ -320,6 +320,37 @@ async fn sigterm_finishes_the_request_in_flight_and_exits_0() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_event_crosses_from_one_process_to_a_stream_on_another() {
+    let Some(pg) = PgDatabase::create().await else { return };
+    let dir_a = tempfile::tempdir().unwrap();
+    let dir_b = tempfile::tempdir().unwrap();
+    let a = Server::start(dir_a.path(), &pg.url, free_port()).await;
+    let b = Server::start(dir_b.path(), &pg.url, free_port()).await;
+    let db = Db::connect(&pg.url).await.unwrap();
+    let now = chrono::Utc::now().timestamp_millis();
+    let (_, ada_token) = insert_member(&db, now, "ada").await;
+    let (_, bob_token) = insert_member(&db, now, "bob").await;
+    let ada_on_a = client_for(&a.base, Some(&format!("murmur_session={ada_token}")));
+    let bob_on_b = client_for(&b.base, Some(&format!("murmur_session={bob_token}")));
+    let post: Value = ada_on_a
+        .post(a.url("/api/posts"))
+        .json(&json!({ "content": "Hi" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut ada_events = crate::live::Events::open(&ada_on_a, &a.url("/api/events"), None).await;
+    ada_events.expect("hello").await;
+    // Bob's like is answered by B; Ada's stream is held by A.
+    let liked = bob_on_b.post(b.url(&format!("/api/posts/{}/like", post["id"]))).send().await.unwrap();
+    assert_eq!(liked.status(), 200);
+    ada_events.expect("notification").await;
+    assert_eq!(ada_events.expect("unread-count").await.2, json!({ "count": 1 }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
     let Some(pg) = PgDatabase::create().await else { return };
     let dir_a = tempfile::tempdir().unwrap();

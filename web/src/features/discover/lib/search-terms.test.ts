@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { highlightTerms } from './search-terms'
 
 describe('the words a post search marks', () => {
-  it('takes plain words whole and the last one as a prefix', () => {
+  it('takes plain words whole and a last one of 2 to 4 characters as a prefix', () => {
+    expect(highlightTerms('learning rus')).toEqual([
+      { word: 'learning', prefix: false },
+      { word: 'rus', prefix: true },
+    ])
     expect(highlightTerms('learning rustl')).toEqual([
       { word: 'learning', prefix: false },
-      { word: 'rustl', prefix: true },
+      { word: 'rustl', prefix: false },
     ])
+    expect(highlightTerms('r')).toEqual([{ word: 'r', prefix: false }])
   })
 
   it('takes the words of quoted phrases, an unclosed one too, never as prefixes', () => {
