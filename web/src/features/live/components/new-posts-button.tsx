@@ -37,12 +37,15 @@ export function NewPostsButton() {
   }
 
   return (
-    <div ref={top} tabIndex={-1} className="sticky top-28 z-10 h-0 outline-none lg:top-14">
+    // At rest the button sits on the line above the first post, covering none of its words; once
+    // stuck it stays 8 px below the title bar (the top bar's 7rem on phones, 3.5rem on large
+    // screens, plus half the button's 2.25rem and the 8 px).
+    <div ref={top} tabIndex={-1} className="sticky top-[8.625rem] z-10 h-0 outline-none lg:top-[5.125rem]">
       <div aria-live="polite" className="sr-only">
         {announcement}
       </div>
       {count > 0 && (
-        <div className="pointer-events-none flex justify-center pt-2">
+        <div className="pointer-events-none flex -translate-y-1/2 justify-center">
           <Button size="sm" className="pointer-events-auto rounded-full shadow-md" onClick={showNewPosts}>
             <ArrowUp aria-hidden="true" /> {showNewPostsLabel(count)}
           </Button>
