@@ -205,6 +205,9 @@ export function fixtureHandler(options: FixtureOptions) {
     const send = (body: unknown, status = 200) =>
       route.fulfill({ status, contentType: 'application/json', body: body === undefined ? '' : JSON.stringify(body) })
 
+    // The live stream: its opening burst, then closed with an hour's retry, so the browser stays quiet.
+    if (path === '/api/events')
+      return route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 3600000\nid: 1\nevent: hello\ndata: {}\n\n' })
     if (path === '/api/auth/me' || path === '/api/auth/user')
       return options.loggedIn ? send({ ...me, role: 'admin' }) : send({ message: 'Unauthorized' }, 401)
     if (path === '/api/auth/verify')

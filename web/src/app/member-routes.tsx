@@ -1,6 +1,7 @@
 import * as React from 'react'
 import { Route, Switch } from 'wouter'
 import { canModerate, useRole } from '@/features/auth/api/get-me'
+import { LiveProvider } from '@/features/live'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
 import { MemberLayout } from './layouts/member-layout'
 import { loadHome } from './preload'
@@ -34,36 +35,41 @@ export function PageLoading() {
   )
 }
 
-/** The member shell (its menus and dialogs are a chunk visitors never load) and its screens. */
+/**
+ * The member shell (its menus and dialogs are a chunk visitors never load) and its screens, with
+ * the tab's live stream while they are mounted.
+ */
 export default function MemberRoutes() {
   return (
-    <ComposeProvider>
-      <MemberLayout>
-        <React.Suspense fallback={<PageLoading />}>
-          <Switch>
-            <Route path="/" component={HomeRoute} />
-            <Route path="/discover" component={DiscoverRoute} />
-            <Route path="/notifications" component={NotificationsRoute} />
-            <Route path="/invites" component={InvitesRoute} />
-            <Route path="/post/:id" component={ThreadRoute} />
-            <Route path="/profile/:username" component={ProfileRoute} />
-            <Route path="/tag/:name" component={TagRoute} />
-            <Route path="/settings" component={SettingsRoute} />
-            <Route path="/moderation/log" component={ModerationLogRoute} />
-            <Route path="/moderation">
-              <ModeratorsOnly>
-                <ModerationRoute />
-              </ModeratorsOnly>
-            </Route>
-            <Route path="/moderation/members/:id">
-              <ModeratorsOnly>
-                <ModerationMemberRoute />
-              </ModeratorsOnly>
-            </Route>
-            <Route component={NotFoundRoute} />
-          </Switch>
-        </React.Suspense>
-      </MemberLayout>
-    </ComposeProvider>
+    <LiveProvider>
+      <ComposeProvider>
+        <MemberLayout>
+          <React.Suspense fallback={<PageLoading />}>
+            <Switch>
+              <Route path="/" component={HomeRoute} />
+              <Route path="/discover" component={DiscoverRoute} />
+              <Route path="/notifications" component={NotificationsRoute} />
+              <Route path="/invites" component={InvitesRoute} />
+              <Route path="/post/:id" component={ThreadRoute} />
+              <Route path="/profile/:username" component={ProfileRoute} />
+              <Route path="/tag/:name" component={TagRoute} />
+              <Route path="/settings" component={SettingsRoute} />
+              <Route path="/moderation/log" component={ModerationLogRoute} />
+              <Route path="/moderation">
+                <ModeratorsOnly>
+                  <ModerationRoute />
+                </ModeratorsOnly>
+              </Route>
+              <Route path="/moderation/members/:id">
+                <ModeratorsOnly>
+                  <ModerationMemberRoute />
+                </ModeratorsOnly>
+              </Route>
+              <Route component={NotFoundRoute} />
+            </Switch>
+          </React.Suspense>
+        </MemberLayout>
+      </ComposeProvider>
+    </LiveProvider>
   )
 }

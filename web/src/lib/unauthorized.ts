@@ -3,12 +3,17 @@ import { isUnauthorized } from './api-client'
 
 export const LOGIN_REDIRECT_MS = 500
 
-/** Spec §8: on 401, say so and go to /api/login after 500 ms. Returns true when it handled the error. */
-export function handleUnauthorized(error: unknown): boolean {
-  if (!isUnauthorized(error)) return false
+/** Spec §8: say the member is logged out and go to /api/login (the landing page) after 500 ms. */
+export function sendToLogin() {
   toast({ title: 'Unauthorized', description: 'You are logged out. Logging in again...', variant: 'destructive' })
   setTimeout(() => {
     window.location.href = '/api/login'
   }, LOGIN_REDIRECT_MS)
+}
+
+/** On 401, `sendToLogin`. Returns true when it handled the error. */
+export function handleUnauthorized(error: unknown): boolean {
+  if (!isUnauthorized(error)) return false
+  sendToLogin()
   return true
 }

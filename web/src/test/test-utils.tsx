@@ -6,8 +6,11 @@ import { AppProvider } from '@/app/provider'
 import { createQueryClient } from '@/lib/query-client'
 import type { Post, Profile, User } from '@/lib/types'
 
+/** Renders `ui` in the app's providers; `rerender` keeps them (and the query client) around the new element. */
 export function renderWithProviders(ui: React.ReactElement, queryClient: QueryClient = createQueryClient()) {
-  return { queryClient, ...render(<AppProvider queryClient={queryClient}>{ui}</AppProvider>) }
+  const inProviders = (element: React.ReactElement) => <AppProvider queryClient={queryClient}>{element}</AppProvider>
+  const result = render(inProviders(ui))
+  return { ...result, queryClient, rerender: (element: React.ReactElement) => result.rerender(inProviders(element)) }
 }
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>

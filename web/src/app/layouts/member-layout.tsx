@@ -8,6 +8,8 @@ import { Logo } from '@/components/logo'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { cn } from '@/lib/utils'
 import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
+import { useUnreadTitle } from '@/features/notifications/lib/unread-title'
 import { useCompose } from '@/features/posts/components/compose-provider'
 import { Badge, NavList, isActive, useNavItems } from './nav'
 
@@ -128,8 +130,11 @@ function FloatingCompose() {
   )
 }
 
-/** Sidebar on large screens; top bar, floating compose and bottom bar on small ones. */
+/** Sidebar on large screens; top bar, floating compose and bottom bar on small ones; the unread count in the tab's title. */
 export function MemberLayout({ children }: { children: React.ReactNode }) {
+  const { data: user } = useCurrentUser()
+  const unread = useUnreadCount(Boolean(user))
+  useUnreadTitle(unread.data?.count ?? 0)
   return (
     <div className="min-h-dvh">
       <a

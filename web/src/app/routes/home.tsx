@@ -2,6 +2,7 @@ import type * as React from 'react'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { useCurrentUser } from '@/features/auth/api/get-user'
+import { NewPostsButton } from '@/features/live'
 import { Composer } from '@/features/posts/components/composer'
 import { ForYouFeed, FriendsFeed } from '@/features/posts/components/home-feeds'
 import { PageHeader } from './page-header'
@@ -50,7 +51,12 @@ export default function HomeRoute() {
         <p className="px-4 py-10 text-center text-muted-foreground">Please log in to see your feed.</p>
       ) : (
         <HomeTabs
-          friends={<FriendsFeed currentUserId={user.id} />}
+          friends={
+            <>
+              <NewPostsButton />
+              <FriendsFeed currentUserId={user.id} />
+            </>
+          }
           forYou={<ForYouFeed currentUserId={user.id} />}
         />
       )}

@@ -6,7 +6,7 @@ import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useNotifications } from '@/features/notifications/api/get-notifications'
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 import { useMarkAllRead } from '@/features/notifications/api/mark-all-read'
-import { NotificationItem } from '@/features/notifications/components/notification-item'
+import { NotificationList } from '@/features/notifications/components/notification-list'
 import { PageHeader } from './page-header'
 
 export default function NotificationsRoute() {
@@ -58,11 +58,7 @@ export default function NotificationsRoute() {
           <p className="text-muted-foreground">When people interact with your posts, you'll see it here</p>
         </div>
       ) : (
-        <ul aria-label="Notifications">
-          {notifications.data.map((notification) => (
-            <NotificationItem key={notification.id} notification={notification} />
-          ))}
-        </ul>
+        <NotificationList notifications={notifications.data} />
       )}
     </>
   )

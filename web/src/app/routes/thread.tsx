@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button'
 import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useLivePost } from '@/features/live'
 import { useThread } from '@/features/posts/api/get-thread'
 import { useCompose } from '@/features/posts/components/compose-provider'
 import { PostCard } from '@/features/posts/components/post-card'
@@ -18,6 +19,9 @@ export default function ThreadRoute() {
   const { data: me } = useCurrentUser()
   const thread = useThread(id)
   const { openCompose } = useCompose()
+  // The stream carries the counts of the post shown in full: a repost's are its original's.
+  const shown = thread.data ? (thread.data.post.repostOf ?? thread.data.post) : undefined
+  useLivePost(shown?.id ?? (Number.isFinite(id) ? id : null))
 
   React.useEffect(() => {
     if (thread.error) handleUnauthorized(thread.error)

@@ -8,6 +8,7 @@ export const logout = () => api.post<void>('/api/auth/logout')
 export function useLogout() {
   const queryClient = useQueryClient()
   return useMutation({
+    mutationKey: authKeys.logout(),
     mutationFn: logout,
     onSuccess: () => {
       // Nobody is logged in now: the screens still mounted are told so, and none asks the

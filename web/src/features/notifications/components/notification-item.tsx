@@ -31,8 +31,11 @@ function Summary({ notification, text }: { notification: Notification; text: str
   )
 }
 
-/** One notification; opening it marks it read and goes to the post or the member. */
-export function NotificationItem({ notification }: { notification: Notification }) {
+/**
+ * One notification; opening it marks it read and goes to the post or the member. One that
+ * `arrived` while the list was open slides in.
+ */
+export function NotificationItem({ notification, arrived = false }: { notification: Notification; arrived?: boolean }) {
   const [, navigate] = useLocation()
   const markRead = useMarkRead()
   const kind = kinds[notification.type] ?? kinds.mention
@@ -44,7 +47,7 @@ export function NotificationItem({ notification }: { notification: Notification 
   }
 
   return (
-    <li>
+    <li className={cn(arrived && 'animate-arrive motion-reduce:animate-none')}>
       <button
         type="button"
         onClick={open}

@@ -1,4 +1,6 @@
-import { useInfiniteQuery } from '@tanstack/react-query'
+import * as React from 'react'
+import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query'
+import type { Post } from '@/lib/types'
 import { postKeys } from './keys'
 import { postPagesOptions } from './list-query'
 
@@ -7,4 +9,18 @@ export const feedQueryOptions = () => postPagesOptions(postKeys.feed(), '/api/po
 
 export function useFeed(enabled = true) {
   return useInfiniteQuery({ ...feedQueryOptions(), enabled })
+}
+
+/** The ids of the posts the Friends feed has loaded; undefined until its first page is in. */
+export function useFeedPostIds(): ReadonlySet<number> | undefined {
+  const { data } = useFeed()
+  return React.useMemo(() => (data ? new Set(data.pages.flat().map((post) => post.id)) : undefined), [data])
+}
+
+/** Loads the Friends feed's newest page again, dropping the pages after it (the reader goes back to the top). */
+export async function refetchFeedFirstPage(queryClient: QueryClient) {
+  queryClient.setQueryData<InfiniteData<Post[], number>>(postKeys.feed(), (data) =>
+    data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data,
+  )
+  await queryClient.refetchQueries({ queryKey: postKeys.feed(), exact: true })
 }

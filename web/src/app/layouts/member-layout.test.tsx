@@ -1,0 +1,73 @@
+import { act, screen, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '@/lib/query-client'
+import { FakeEventSource } from '@/test/fake-event-source'
+import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { authKeys } from '@/features/auth/api/keys'
+import { LiveProvider } from '@/features/live'
+import { notificationKeys } from '@/features/notifications/api/keys'
+import { MemberLayout } from './member-layout'
+
+function openLayout(unread: number) {
+  mockFetch((url) => {
+    if (url === '/api/auth/user' || url === '/api/auth/me') return json(aUser)
+    if (url === '/api/notifications/unread-count') return json({ count: unread })
+    return json([])
+  })
+  const queryClient = createQueryClient()
+  queryClient.setQueryData(authKeys.me(), { ...aUser, role: 'member' })
+  return renderWithProviders(
+    <LiveProvider>
+      <MemberLayout>
+        <p>Home</p>
+      </MemberLayout>
+    </LiveProvider>,
+    queryClient,
+  )
+}
+
+/** The link's words with the badge: "Notifications", then "3 unread" (the number drawn, "unread" for screen readers). */
+const badged = (count: number) => new RegExp(`^Notifications\\s?${count} unread$`)
+
+/** The Notifications link of the sidebar. */
+const notificationsLink = () => within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: /^Notifications/ })
+
+beforeEach(() => {
+  FakeEventSource.reset()
+  vi.stubGlobal('EventSource', FakeEventSource)
+  document.title = 'Murmur'
+})
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('the unread badge and the tab title', () => {
+  it('show the unread count the page loaded with', async () => {
+    openLayout(2)
+    await vi.waitFor(() => expect(notificationsLink()).toHaveTextContent(badged(2)))
+    expect(document.title).toBe('(2) Murmur')
+  })
+
+  it('follow the unread count the stream sends, without a reload', async () => {
+    const { queryClient } = openLayout(0)
+    await vi.waitFor(() => expect(queryClient.getQueryData(notificationKeys.unreadCount())).toEqual({ count: 0 }))
+    expect(notificationsLink()).toHaveTextContent(/^Notifications$/)
+    expect(document.title).toBe('Murmur')
+
+    act(() => FakeEventSource.latest.emit('unread-count', { count: 3 }, '1'))
+    await vi.waitFor(() => expect(notificationsLink()).toHaveTextContent(badged(3)))
+    expect(document.title).toBe('(3) Murmur')
+
+    act(() => FakeEventSource.latest.emit('unread-count', { count: 0 }, '2'))
+    await vi.waitFor(() => expect(notificationsLink()).toHaveTextContent(/^Notifications$/))
+    expect(document.title).toBe('Murmur')
+  })
+
+  it('leave the title plain when the member screens go (logout)', async () => {
+    const { unmount } = openLayout(4)
+    await vi.waitFor(() => expect(document.title).toBe('(4) Murmur'))
+    unmount()
+    expect(document.title).toBe('Murmur')
+  })
+})

@@ -1,0 +1,115 @@
+import { MutationObserver, QueryObserver, type InfiniteData } from '@tanstack/react-query'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '@/lib/query-client'
+import type { Notification, Post } from '@/lib/types'
+import { sendToLogin } from '@/lib/unauthorized'
+import { aPost, json, mockFetch, requestsOf } from '@/test/test-utils'
+import { authKeys } from '@/features/auth'
+import { notificationKeys } from '@/features/notifications'
+import { postKeys } from '@/features/posts'
+import { handleLiveEvent } from './handle-live-event'
+
+vi.mock('@/lib/unauthorized', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/unauthorized')>()),
+  sendToLogin: vi.fn(),
+}))
+
+const grace = { id: 2, username: 'grace', displayName: 'Grace Hopper', profileImageUrl: null }
+const notification = (id: number): Notification => ({ id, type: 'follow', isRead: false, createdAt: '2026-11-20T10:00:00Z', actor: grace })
+
+let queryClient = createQueryClient()
+const addNewFeedPosts = vi.fn()
+const handle = (event: Parameters<typeof handleLiveEvent>[0]) => handleLiveEvent(event, { queryClient, addNewFeedPosts })
+
+/** A screen showing the query `queryKey` (no fetch of its own). */
+function showOnScreen(queryKey: readonly unknown[]) {
+  return new QueryObserver(queryClient, { queryKey, enabled: false }).subscribe(() => {})
+}
+
+const feedOf = (...posts: Post[]): InfiniteData<Post[], number> => ({ pages: [posts], pageParams: [0] })
+
+beforeEach(() => {
+  queryClient = createQueryClient()
+})
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.clearAllMocks()
+})
+
+describe('a live event', () => {
+  it('unread-count: sets the unread count every badge and title reads', () => {
+    handle({ type: 'unread-count', count: 4 })
+    expect(queryClient.getQueryData(notificationKeys.unreadCount())).toEqual({ count: 4 })
+  })
+
+  it('notification: asks for the first page and puts the new ones on top of a list on screen', async () => {
+    const fetch = mockFetch(() => json([notification(3), notification(2), notification(1)]))
+    queryClient.setQueryData(notificationKeys.list(), [notification(2), notification(1)])
+    showOnScreen(notificationKeys.list())
+    handle({ type: 'notification' })
+    await vi.waitFor(() =>
+      expect(queryClient.getQueryData<Notification[]>(notificationKeys.list())?.map((n) => n.id)).toEqual([3, 2, 1]),
+    )
+    expect(requestsOf(fetch)).toEqual([{ call: 'GET /api/notifications?limit=50' }])
+  })
+
+  it('notification: only marks a list no screen shows as stale, and asks for nothing', async () => {
+    const fetch = mockFetch(() => json([]))
+    queryClient.setQueryData(notificationKeys.list(), [notification(1)])
+    handle({ type: 'notification' })
+    await vi.waitFor(() => expect(queryClient.getQueryState(notificationKeys.list())?.isInvalidated).toBe(true))
+    handle({ type: 'notification' })
+    expect(fetch).not.toHaveBeenCalled()
+  })
+
+  it('feed: hands the post ids to the new-posts button', () => {
+    handle({ type: 'feed', postIds: [8, 9] })
+    expect(addNewFeedPosts).toHaveBeenCalledWith([8, 9])
+  })
+
+  it("post-counts: updates the post's counts wherever it is cached, reposts of it too, and keeps the member's own like", () => {
+    const post = aPost({ id: 5, likeCount: 1, repostCount: 0, replyCount: 0, isLiked: true })
+    const repost = aPost({ id: 6, repostOfId: 5, repostOf: post })
+    queryClient.setQueryData(postKeys.thread(5), { post, replies: [], ancestors: [] })
+    queryClient.setQueryData(postKeys.feed(), feedOf(repost, aPost({ id: 7, likeCount: 3 })))
+
+    handle({ type: 'post-counts', postId: 5, likeCount: 2, repostCount: 1, replyCount: 4 })
+
+    const counts = { likeCount: 2, repostCount: 1, replyCount: 4, isLiked: true }
+    expect(queryClient.getQueryData<{ post: Post }>(postKeys.thread(5))?.post).toMatchObject(counts)
+    const [shownRepost, other] = queryClient.getQueryData<InfiniteData<Post[]>>(postKeys.feed())?.pages[0] ?? []
+    expect(shownRepost?.repostOf).toMatchObject(counts)
+    expect(other?.likeCount).toBe(3)
+  })
+
+  it('reset: refetches notifications, the unread count and the Friends feed, not For You', () => {
+    queryClient.setQueryData(notificationKeys.list(), [notification(1)])
+    queryClient.setQueryData(notificationKeys.unreadCount(), { count: 1 })
+    queryClient.setQueryData(postKeys.feed(), feedOf(aPost()))
+    queryClient.setQueryData(postKeys.forYou(), feedOf(aPost()))
+    handle({ type: 'reset' })
+    const invalidated = (key: readonly unknown[]) => queryClient.getQueryState(key)?.isInvalidated
+    expect(invalidated(notificationKeys.list())).toBe(true)
+    expect(invalidated(notificationKeys.unreadCount())).toBe(true)
+    expect(invalidated(postKeys.feed())).toBe(true)
+    expect(invalidated(postKeys.forYou())).toBe(false)
+  })
+
+  it('session-ended: takes the way of a 401, to the landing page', () => {
+    handle({ type: 'session-ended' })
+    expect(sendToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  it("session-ended: leaves a tab that is logging out to its own way", () => {
+    const logout = new MutationObserver(queryClient, { mutationKey: authKeys.logout(), mutationFn: () => new Promise<void>(() => {}) })
+    void logout.mutate()
+    handle({ type: 'session-ended' })
+
+    queryClient = createQueryClient()
+    queryClient.setQueryData(authKeys.me(), null)
+    handle({ type: 'session-ended' })
+
+    expect(sendToLogin).not.toHaveBeenCalled()
+  })
+})

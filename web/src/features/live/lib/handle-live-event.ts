@@ -1,0 +1,47 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { sendToLogin } from '@/lib/unauthorized'
+import { authKeys } from '@/features/auth'
+import { mergeLatestNotifications, notificationKeys } from '@/features/notifications'
+import { postKeys, updatePostEverywhere } from '@/features/posts'
+import type { LiveEvent } from './live-event'
+
+export interface LiveEffects {
+  queryClient: QueryClient
+  /** Posts that reached the Friends timeline, for the "Show N new posts" button. */
+  addNewFeedPosts: (postIds: readonly number[]) => void
+}
+
+/** Whether this tab is logging out by its own path (the logout button), or already has. */
+function loggingOut(queryClient: QueryClient): boolean {
+  return queryClient.isMutating({ mutationKey: authKeys.logout() }) > 0 || queryClient.getQueryData(authKeys.me()) === null
+}
+
+/** What each event of the stream changes in the tab. */
+export function handleLiveEvent(event: LiveEvent, { queryClient, addNewFeedPosts }: LiveEffects) {
+  switch (event.type) {
+    case 'hello':
+      return
+    case 'notification':
+      void mergeLatestNotifications(queryClient)
+      return
+    case 'unread-count':
+      queryClient.setQueryData(notificationKeys.unreadCount(), { count: event.count })
+      return
+    case 'feed':
+      addNewFeedPosts(event.postIds)
+      return
+    case 'post-counts': {
+      const { likeCount, repostCount, replyCount } = event
+      updatePostEverywhere(queryClient, event.postId, (post) => ({ ...post, likeCount, repostCount, replyCount }))
+      return
+    }
+    case 'reset':
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.all })
+      void queryClient.invalidateQueries({ queryKey: postKeys.feed(), exact: true })
+      return
+    case 'session-ended':
+      // As on a 401; the tab's own logout goes to the landing page by itself.
+      if (!loggingOut(queryClient)) sendToLogin()
+      return
+  }
+}
