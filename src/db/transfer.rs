@@ -178,8 +178,10 @@ pub async fn columns(conn: &mut AnyConnection, backend: Backend, table: &str) ->
     let sql = match backend {
         Backend::Sqlite => "SELECT name, type FROM pragma_table_info($1) ORDER BY cid",
         Backend::Postgres => {
+            // Generated columns (post search's words) are computed again from the others.
             "SELECT CAST(column_name AS TEXT), CAST(data_type AS TEXT) FROM information_schema.columns \
-             WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position"
+             WHERE table_schema = current_schema() AND table_name = $1 AND is_generated = 'NEVER' \
+             ORDER BY ordinal_position"
         }
     };
     let rows: Vec<(String, String)> = sqlx::query_as(sql).bind(table).fetch_all(conn).await?;

@@ -301,8 +301,10 @@ pub async fn search(
         conditions.push(format!("p.author_id = {}", values.int(author)));
     }
     for tag in tag_ids {
-        conditions
-            .push(format!("EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = {} AND pt.post_id = p.id)", values.int(tag)));
+        conditions.push(format!(
+            "EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = {} AND pt.post_id = p.id)",
+            values.int(tag)
+        ));
     }
     // The words last: on SQLite they are the one text bound, after the numbers.
     let tsquery = match backend {
@@ -316,7 +318,7 @@ pub async fn search(
                 conditions.push(format!("post_search MATCH {}", values.text(query.fts5())));
                 from_fts = true;
             }
-            Backend::Postgres => conditions.push(format!("to_tsvector('simple', p.content) @@ {tsquery}")),
+            Backend::Postgres => conditions.push(format!("p.search_vector @@ {tsquery}")),
         }
     } else if !query.excluded.is_empty() {
         match backend {
@@ -324,7 +326,7 @@ pub async fn search(
                 "p.id NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH {})",
                 values.text(query.fts5_excluded())
             )),
-            Backend::Postgres => conditions.push(format!("to_tsvector('simple', p.content) @@ {tsquery}")),
+            Backend::Postgres => conditions.push(format!("p.search_vector @@ {tsquery}")),
         }
     }
     let source = if from_fts { "post_search s JOIN posts p ON p.id = s.rowid" } else { "posts p" };
@@ -336,7 +338,7 @@ pub async fn search(
              ORDER BY {order_key} DESC LIMIT {TOP_CANDIDATES}) c ORDER BY score, id DESC LIMIT {limit} OFFSET {offset}"
         ),
         (Sort::Top, true, Backend::Postgres) => format!(
-            "SELECT id FROM (SELECT p.id, ts_rank(to_tsvector('simple', p.content), {tsquery}) AS score \
+            "SELECT id FROM (SELECT p.id, ts_rank(p.search_vector, {tsquery}) AS score \
              FROM {source} WHERE {filter} ORDER BY p.id DESC LIMIT {TOP_CANDIDATES}) c \
              ORDER BY score DESC, id DESC LIMIT {limit} OFFSET {offset}"
         ),
@@ -344,8 +346,7 @@ pub async fn search(
             "SELECT {order_key} FROM {source} WHERE {filter} ORDER BY {order_key} DESC LIMIT {limit} OFFSET {offset}"
         ),
     };
-    let mut statement =
-        sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).persistent(backend == Backend::Sqlite);
+    let mut statement = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).persistent(backend == Backend::Sqlite);
     for value in values.ints {
         statement = statement.bind(value);
     }

@@ -23,6 +23,8 @@ pub const MAX_STREAMS_PER_MEMBER: usize = 5;
 pub const STREAM_BUFFER: usize = 32;
 /// Changes kept for catch-up: a reconnect that missed more gets `reset` instead.
 pub const RING: usize = 4096;
+/// What a stream closed for a member's newer one tells its tab to wait before reconnecting.
+pub const RETRY_AFTER_REPLACED: Duration = Duration::from_secs(60);
 /// What a closing server tells clients to wait before they reconnect (to another process).
 pub const RETRY_AFTER_SHUTDOWN: Duration = Duration::from_millis(500);
 
@@ -113,8 +115,11 @@ impl Broker {
         let streams = inner.by_member.entry(member).or_default();
         streams.retain(|s| !s.tx.is_closed());
         if streams.len() >= MAX_STREAMS_PER_MEMBER {
-            // Dropping its sender ends the oldest stream once it has sent what it holds.
-            streams.remove(0);
+            // Dropping its sender ends the oldest stream once it has sent what it holds; it is
+            // told to wait a while before coming back, so a member's sixth tab and first do not
+            // keep closing each other's streams.
+            let oldest = streams.remove(0);
+            let _ = oldest.tx.try_send(Frame::Retry(RETRY_AFTER_REPLACED));
         }
         streams.push(Stream { id, session_hash: session_hash.to_string(), post, tx });
         Some(Opened { frames, missed, hello_id })

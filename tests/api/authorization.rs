@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use sqlx::{Column, Row};
 
 use crate::both_databases;
-use crate::common::{Backend, Member, TestApp, json as read};
+use crate::common::{Member, TestApp, json as read};
 use crate::fixtures::png;
 use crate::media::{id_of, put_bytes, upload_url, uploaded};
 use crate::posts::{delete, get, id, like, post, post_empty, put, repost, seen_by, write};
@@ -96,26 +96,20 @@ const VISITOR_CALLS: [(&str, &str); 6] = [
 /// ranking their first page used (so later pages neither repeat nor skip; see docs/feeds.md).
 /// Everybody else's snapshot is compared.
 async fn snapshot(app: &TestApp, reader: i64) -> BTreeMap<String, Vec<String>> {
-    let tables: Vec<String> = match app.backend {
-        Backend::Sqlite => sqlx::query_scalar(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_sqlx%'",
-        )
-        .fetch_all(&app.state.db.read)
-        .await
-        .unwrap(),
-        Backend::Postgres => sqlx::query_scalar(
-            "SELECT CAST(table_name AS TEXT) FROM information_schema.tables \
-             WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT LIKE '_sqlx%'",
-        )
-        .fetch_all(&app.state.db.read)
-        .await
-        .unwrap(),
-    };
+    // Every table the transfer copies: post search's full-text tables are derived from the posts.
+    let mut conn = app.state.db.read.acquire().await.unwrap();
+    let tables = murmur::db::transfer::tables_in_schema(&mut conn, app.state.db.backend).await.unwrap();
+    drop(conn);
     assert!(tables.len() >= 14, "{tables:?}");
     let mut all = BTreeMap::new();
     for table in tables.into_iter().filter(|t| t != "rate_limits" && t != "for_you_rankings") {
         // The name comes from the database's own catalogue.
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT * FROM {table}")))
+        // The columns the transfer copies: a generated one (post search's words) is derived.
+        let mut conn = app.state.db.read.acquire().await.unwrap();
+        let columns = murmur::db::transfer::columns(&mut conn, app.state.db.backend, &table).await.unwrap();
+        drop(conn);
+        let list = columns.iter().map(|c| format!("\"{}\"", c.name)).collect::<Vec<_>>().join(", ");
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {list} FROM {table}")))
             .fetch_all(&app.state.db.read)
             .await
             .unwrap();

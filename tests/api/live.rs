@@ -199,6 +199,7 @@ async fn a_member_holds_at_most_five_streams(app: TestApp) {
         others.push(stream(&app, &ada, "").await);
     }
     assert!(oldest.next(Duration::from_secs(2)).await.is_none(), "the sixth closed the first");
+    assert!(oldest.retry_seen, "and told it to wait before coming back");
     assert_eq!(app.state.live.broker.open_streams(), 5);
 }
 

@@ -296,7 +296,12 @@ async fn snapshot(db: &murmur::db::Db) -> Snapshot {
         // connection that migrated: the same statement answers more columns after the upgrade,
         // and sqlx reads a prepared statement's columns once (a kept statement, or one prepared
         // on a SQLite connection that has not seen the new schema yet, panics in sqlx-sqlite).
-        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT * FROM {table}")))
+        // The columns the transfer copies: a generated one (post search's words) is derived.
+        let mut conn = db.write.acquire().await.unwrap();
+        let columns = murmur::db::transfer::columns(&mut conn, db.backend, &table).await.unwrap();
+        drop(conn);
+        let list = columns.iter().map(|c| format!("\"{}\"", c.name)).collect::<Vec<_>>().join(", ");
+        let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {list} FROM {table}")))
             .persistent(false)
             .fetch_all(&db.write)
             .await
