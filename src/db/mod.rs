@@ -322,6 +322,10 @@ fn postgres_pool(size: u32) -> AnyPoolOptions {
                 // driven by indexes on ids and bounded by limits, so one plan serves every
                 // value: with generic plans no read of the benchmark got slower.
                 conn.execute("SET plan_cache_mode = force_generic_plan").await?;
+                // No JIT: a statement whose estimate passes `jit_above_cost` (a post search walking
+                // the newest posts, whose every row the estimate counts) was compiled on every run,
+                // tens of milliseconds for a query that then ran in a few.
+                conn.execute("SET jit = off").await?;
                 Ok(())
             })
         })
