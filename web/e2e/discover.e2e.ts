@@ -5,48 +5,24 @@
 //
 // The people: Ada signs up first (the instance's admin) and invites Grace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import {
   DESKTOP,
   PHONE,
   SCREENSHOT_DIR,
-  describeViolations,
   launchBrowser,
-  newContext,
   screenshot,
-  seriousA11yViolations,
 } from './support/browser'
+import { call, darkPage as darkPageOf, expectAccessible, noHorizontalScroll, signUp as signUpMember, type Member } from './support/members'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
 
 if (!hasMurmur) {
   console.warn(`\nSKIPPED the discovery journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-interface Member {
-  context: BrowserContext
-  page: Page
-  username: string
-}
-
 const LINK = 'https://example.com/some/long/path/to/a/page'
 /** The link as a card shows it: no scheme, 29 characters and an ellipsis. */
 const SHORT_LINK = 'example.com/some/long/path/to…'
-
-/** A JSON call as the app makes it (the cross-site guard wants X-Requested-With); throws unless ok. */
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
-  const response = await request.fetch(path, { method, data, headers: { 'X-Requested-With': 'murmur' } })
-  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`)
-  return response.json() as Promise<Record<string, unknown>>
-}
-
-async function expectAccessible(page: Page, screen: string) {
-  const violations = await seriousA11yViolations(page)
-  expect(violations, `${screen}:\n${describeViolations(violations)}`).toEqual([])
-}
-
-async function noHorizontalScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
-}
 
 /** Discover's Posts tab, searching `words`; resolves when a result is marked. */
 async function searchPosts(page: Page, words: string) {
@@ -62,24 +38,8 @@ describe.skipIf(!hasMurmur)('discovery in a browser', () => {
   let grace: Member
   let postText = ''
 
-  /** Signs `email` up with `inviteCode` through the e-mailed link, in a browser context of their own. */
-  async function signUp(email: string, inviteCode: string): Promise<Member> {
-    const context = await newContext(browser, server.url, DESKTOP)
-    const page = await context.newPage()
-    const sentAt = Date.now()
-    await call(context.request, 'POST', '/api/auth/request-magic-link', { email, inviteCode })
-    await page.goto(await server.magicLinkFor(email, sentAt))
-    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor({ timeout: 15_000 })
-    const me = await call(context.request, 'GET', '/api/auth/me')
-    return { context, page, username: me.username as string }
-  }
-
-  /** A context on `member`'s session at `viewport`, in the dark theme. */
-  async function darkPage(member: Member, viewport: typeof DESKTOP) {
-    const context = await newContext(browser, server.url, viewport, { colorScheme: 'dark' })
-    await context.addCookies(await member.context.cookies())
-    return { context, page: await context.newPage() }
-  }
+  const signUp = (email: string, inviteCode: string) => signUpMember(browser, server, email, inviteCode)
+  const darkPage = (member: Member, viewport: typeof DESKTOP) => darkPageOf(browser, server, member, viewport)
 
   beforeAll(async () => {
     server = await startMurmur()

@@ -5,51 +5,26 @@
 // The people: Mia signs up first (the instance's admin); Alice and Bob are members, Bob invited
 // by Alice; Sam, invited by Bob, sells followers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import {
-  DESKTOP,
   PHONE,
   SCREENSHOT_DIR,
-  describeViolations,
   launchBrowser,
   newContext,
   screenshot,
-  seriousA11yViolations,
 } from './support/browser'
 import { expectFailures } from './support/guard'
+import { call, expectAccessible, noHorizontalScroll, signUp as signUpMember, type Member } from './support/members'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
 
 if (!hasMurmur) {
   console.warn(`\nSKIPPED the safety journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-interface Member {
-  context: BrowserContext
-  page: Page
-  id: number
-  username: string
-}
-
-/** A JSON call as the app makes it (the cross-site guard wants X-Requested-With); throws unless ok. */
-async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
-  const response = await request.fetch(path, { method, data, headers: { 'X-Requested-With': 'murmur' } })
-  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`)
-  return response.json() as Promise<Record<string, unknown>>
-}
-
 const toasts = (page: Page) => page.getByRole('region', { name: /^Notifications \(F8\)/ })
 
 async function expectToast(page: Page, text: string) {
   await toasts(page).getByText(text, { exact: true }).first().waitFor()
-}
-
-async function expectAccessible(page: Page, screen: string) {
-  const violations = await seriousA11yViolations(page)
-  expect(violations, `${screen}:\n${describeViolations(violations)}`).toEqual([])
-}
-
-async function noHorizontalScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
 }
 
 /** Fills the required reason of a moderation action's dialog and confirms it. */
@@ -68,17 +43,11 @@ describe.skipIf(!hasMurmur)('safety in a browser', () => {
   let sam: Member
   let samsPostId = 0
 
-  /** Signs `email` up with `inviteCode` through the e-mailed link, in a browser context of their own. */
-  async function signUp(email: string, inviteCode: string): Promise<Member> {
-    const context = await newContext(browser, server.url, DESKTOP)
-    const page = await context.newPage()
-    page.on('dialog', (dialog) => void dialog.accept())
-    const sentAt = Date.now()
-    await call(context.request, 'POST', '/api/auth/request-magic-link', { email, inviteCode })
-    await page.goto(await server.magicLinkFor(email, sentAt))
-    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor({ timeout: 15_000 })
-    const me = await call(context.request, 'GET', '/api/auth/me')
-    return { context, page, id: me.id as number, username: me.username as string }
+  /** A member whose browser confirms its dialogs (Delete, Block). */
+  async function signUp(email: string, inviteCode: string) {
+    const member = await signUpMember(browser, server, email, inviteCode)
+    member.page.on('dialog', (dialog) => void dialog.accept())
+    return member
   }
 
   async function inviteFrom(member: Member): Promise<string> {

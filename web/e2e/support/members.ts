@@ -1,0 +1,48 @@
+// Members of a test instance as the browser journeys use them: each signed up through the
+// e-mailed link in a browser context of their own, and the calls and checks the journeys share.
+import { expect } from 'vitest'
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
+import { DESKTOP, describeViolations, newContext, seriousA11yViolations } from './browser'
+import type { MurmurServer } from './murmur-server'
+
+export interface Member {
+  context: BrowserContext
+  page: Page
+  id: number
+  username: string
+}
+
+/** A JSON call as the app makes it (the cross-site guard wants X-Requested-With); throws unless ok. */
+export async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
+  const response = await request.fetch(path, { method, data, headers: { 'X-Requested-With': 'murmur' } })
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`)
+  return response.json() as Promise<Record<string, unknown>>
+}
+
+export async function expectAccessible(page: Page, screen: string) {
+  const violations = await seriousA11yViolations(page)
+  expect(violations, `${screen}:\n${describeViolations(violations)}`).toEqual([])
+}
+
+export async function noHorizontalScroll(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+}
+
+/** Signs `email` up with `inviteCode` through the e-mailed link, in a browser context of their own. */
+export async function signUp(browser: Browser, server: MurmurServer, email: string, inviteCode: string): Promise<Member> {
+  const context = await newContext(browser, server.url, DESKTOP)
+  const page = await context.newPage()
+  const sentAt = Date.now()
+  await call(context.request, 'POST', '/api/auth/request-magic-link', { email, inviteCode })
+  await page.goto(await server.magicLinkFor(email, sentAt))
+  await page.getByRole('heading', { name: 'Home', exact: true }).waitFor({ timeout: 15_000 })
+  const me = await call(context.request, 'GET', '/api/auth/me')
+  return { context, page, id: me.id as number, username: me.username as string }
+}
+
+/** A context on `member`'s session at `viewport`, in the dark theme. */
+export async function darkPage(browser: Browser, server: MurmurServer, member: Member, viewport: typeof DESKTOP) {
+  const context = await newContext(browser, server.url, viewport, { colorScheme: 'dark' })
+  await context.addCookies(await member.context.cookies())
+  return { context, page: await context.newPage() }
+}
