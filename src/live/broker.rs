@@ -184,8 +184,18 @@ impl Broker {
                     .collect(),
                 None => continue,
             };
+            // A change makes the same events on each of a member's streams (read once), but for
+            // a session's end, which each stream checks for its own session.
+            let mut made_for_member: Option<Vec<Frame>> = None;
             for (stream, session_hash) in streams {
-                for frame in frames(db, change, &id, member, &session_hash, now).await? {
+                let made = match (&made_for_member, change) {
+                    (Some(made), _) => made.clone(),
+                    (None, Change::SessionsEnded { .. }) => frames(db, change, &id, member, &session_hash, now).await?,
+                    (None, _) => {
+                        made_for_member.insert(frames(db, change, &id, member, &session_hash, now).await?).clone()
+                    }
+                };
+                for frame in made {
                     self.send(member, stream, frame);
                 }
             }
