@@ -324,7 +324,7 @@ fn postgres_pool(size: u32) -> AnyPoolOptions {
                 conn.execute("SET plan_cache_mode = force_generic_plan").await?;
                 // No JIT: a statement whose estimate passes `jit_above_cost` (a post search walking
                 // the newest posts, whose every row the estimate counts) was compiled on every run,
-                // tens of milliseconds for a query that then ran in a few.
+                // which cost many times what the query itself then did.
                 conn.execute("SET jit = off").await?;
                 Ok(())
             })
