@@ -24,6 +24,7 @@ use crate::mail::Mailer;
 use crate::media::MediaStore;
 use crate::state::AppState;
 
+mod http1;
 mod write_thread;
 use write_thread::WriteThread;
 
@@ -232,9 +233,7 @@ impl Application {
             shutdown.await;
             broker.close_all();
         };
-        axum::serve(self.listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        http1::serve(self.listener, app, shutdown).await;
         jobs.stop();
         if let Some(metrics) = metrics {
             metrics.abort();
