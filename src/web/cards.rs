@@ -38,7 +38,7 @@ pub const SIZES_IN_GRID: &str = "(min-width: 1024px) 291px, calc(50vw - 45px)";
 /// The post card's template as the web build renders it (web/scripts/card-template.mjs).
 #[derive(Deserialize)]
 pub struct CardTemplate {
-    /// One card, filled from `context`'s values.
+    /// One card, filled from what `card` puts in its context.
     card: Vec<Node>,
     /// A post's text: `text` for plain text, and one template per kind of entity (`mention`,
     /// `hashtag`, `link`), filled from `text`, `value` and `shortUrl`.
@@ -205,8 +205,8 @@ fn branch(value: Option<&Value>) -> usize {
 
 /// An address `PostContent` links (`usableEntities` in post-content.tsx).
 fn is_web_address(url: &str) -> bool {
-    let scheme = url.get(..8).unwrap_or(url).to_ascii_lowercase();
-    scheme.starts_with("https://") || scheme.starts_with("http://")
+    let starts = |scheme: &str| url.get(..scheme.len()).is_some_and(|start| start.eq_ignore_ascii_case(scheme));
+    starts("https://") || starts("http://")
 }
 
 /// `initial` in web/src/lib/utils.ts.

@@ -11,7 +11,10 @@
 // them; a state whose part lies inside another's is a choice inside that one's branches. The
 // build fails if two states' parts overlap, if a token comes out in a form not listed here, or
 // if the template, filled again, is not React's rendering for every combination of states.
-// A new state is one line in STATES; a new value the server fills in is one sample in `sampleCard`.
+// A new state is one line in STATES; a new value the server fills in is one sample in
+// `sampleCard`; a value the card changes on the way (cuts, capitalises, formats) needs a sample
+// of its own that the server works out, as `initial`, `time` and `shortUrl` have
+// (docs/performance-web.md, "The post card's template").
 const tokens = new Map() // `${as}:${path}` → its character
 const holes = new Map() // character → the template's hole: { hole: path, as? }
 const swaps = new Map() // sample → the token it stands for
