@@ -2,31 +2,26 @@
 //! (`PREPAINT` in `web`), so that the largest thing on a member's first screen, usually the
 //! first post's image, is drawn before the scripts have arrived rather than after them.
 //!
-//! Why a second drawing of a card: on a slow phone the scripts are ~125 KB of gzip to download
-//! and run at a quarter of the speed, about 2.5 s after the document, and until then the first
-//! post cannot be drawn by the app (docs/performance-web.md). The app's card is
-//! web/src/features/posts/components/post-card.tsx; this draws what it draws, element for
-//! element and class for class, for the first few posts of the Friends page the document
-//! already carries. The app then draws its own over it and removes the picture.
-//! `web/e2e/first-cards.e2e.ts` keeps the two equal: every element of each card drawn here
-//! must have the tag, the attributes, the text, the colour and the box of the app's (the check
-//! fails on a class or an element that differs). The post card's icons are not copied: the
-//! web build renders them (`renderCardIcons` in web/src/app/prepaint.tsx).
-//!
-//! Only what the card needs with nothing special is drawn: the drawing stops before the first
-//! post with a poll or with an image that is not an upload (the app draws those), and every
-//! text a member wrote is escaped.
+//! There is one post card: the app's (web/src/features/posts/components/post-card.tsx). The web
+//! build renders it into a template (web/scripts/card-template.mjs, `.murmur/card.json`): its
+//! markup with holes named by where their value is (`post.author.username`, `time`) and choices
+//! between branches named by the state that picks one (`post.isLiked`, `post.imageUrls`). This
+//! only fills it: every value HTML-escaped, the post's text cut into plain text and entities
+//! drawn from the templates of `PostContent`. What it keeps is data: the relative time as
+//! `Intl.RelativeTimeFormat` writes it, a name's initial, a link's short form, and which posts
+//! it can draw (it stops before a post with a poll or with an image that is not an upload; the
+//! app draws those).
 
-use std::fmt::Write;
+use std::collections::HashMap;
 
 use chrono::DateTime;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
+use serde_json::{Value, json};
 
 use crate::clock::Millis;
 use crate::html::escape;
 use crate::posts::Post;
-use crate::posts::entities::{Entity, EntityKind};
 
 /// How many posts the picture draws at most: more than a phone's or a desktop's first screen
 /// shows (2 to 4 cards); the picture is cut at the window's edge.
@@ -36,161 +31,182 @@ pub const FIRST_CARDS: usize = 4;
 pub const PRIORITY_POSTS: usize = 2;
 
 /// The `sizes` of a post's only image (`SIZES_ALONE` in post-images.tsx): the document's preload
-/// and the picture's `<img>` must ask exactly what the app's will, or the browser fetches the
-/// image twice.
+/// must ask exactly what the card's `<img>` will, or the browser fetches the image twice.
 pub const SIZES_ALONE: &str = "(min-width: 1024px) 586px, calc(100vw - 86px)";
 pub const SIZES_IN_GRID: &str = "(min-width: 1024px) 291px, calc(50vw - 45px)";
 
-/// The post card's icons as the web build renders them (`renderCardIcons` in prepaint.tsx).
-#[derive(Deserialize, Default)]
-pub struct Icons {
-    reply: String,
-    repost: String,
-    like: String,
-    liked: String,
-    share: String,
-    delete: String,
-    more: String,
-    reposted: String,
+/// The post card's template as the web build renders it (web/scripts/card-template.mjs).
+#[derive(Deserialize)]
+pub struct CardTemplate {
+    /// One card, filled from what `card` puts in its context.
+    card: Vec<Node>,
+    /// A post's text: `text` for plain text, and one template per kind of entity (`mention`,
+    /// `hashtag`, `link`), filled from `text`, `value` and `shortUrl`.
+    content: HashMap<String, Vec<Node>>,
 }
 
-/// `actionClass` in post-card.tsx, and the same with its colour replaced (tailwind-merge keeps
-/// the last of two colours).
-const ACTION: &str = "inline-flex size-9 items-center justify-center rounded-full text-sm text-muted-foreground \
-     transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring \
-     disabled:opacity-50";
-const ACTION_REPOSTED: &str = "inline-flex size-9 items-center justify-center rounded-full text-sm transition-colors \
-     hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50 \
-     text-repost";
-const ACTION_LIKED: &str = "inline-flex size-9 items-center justify-center rounded-full text-sm transition-colors \
-     hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50 \
-     text-like";
-const ACTION_DELETE: &str = "inline-flex size-9 items-center justify-center rounded-full text-sm text-muted-foreground \
-     transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring \
-     disabled:opacity-50 ml-auto hover:text-destructive";
-/// `Count` in post-card.tsx.
-const COUNT: &str = "-ml-1 mr-2 min-w-4 text-sm tabular-nums text-muted-foreground";
-const COUNT_REPOSTED: &str = "-ml-1 mr-2 min-w-4 text-sm tabular-nums text-repost";
-const COUNT_LIKED: &str = "-ml-1 mr-2 min-w-4 text-sm tabular-nums text-like";
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+enum Node {
+    /// Literal markup, as React wrote it.
+    Markup(String),
+    /// The value at a path (`post.author.username`), written as `as` says.
+    Hole {
+        hole: String,
+        #[serde(default, rename = "as")]
+        written_as: WrittenAs,
+    },
+    /// The branch the value at `choose` picks (`branch`).
+    Choice { choose: String, branches: Vec<Vec<Node>> },
+}
+
+#[derive(Deserialize, Default, Debug, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum WrittenAs {
+    /// HTML-escaped, for text and quoted attributes.
+    #[default]
+    Text,
+    /// As `encodeURIComponent` encodes it, then escaped (a mention's or a tag's address).
+    Uri,
+    /// A post (the object at the path): its text with its entities, from the content templates.
+    Content,
+}
 
 /// The first posts of `feed` as the app's cards draw them for `viewer` at `now`, or None when
 /// not even the first can be drawn here.
-pub fn first_cards(feed: &[Post], viewer: i64, now: Millis, icons: &Icons) -> Option<String> {
+pub fn first_cards(feed: &[Post], viewer: i64, now: Millis, template: &CardTemplate) -> Option<String> {
     let mut html = String::new();
     for (index, shown) in feed.iter().take(FIRST_CARDS).enumerate() {
-        if !card(&mut html, shown, viewer, now, index < PRIORITY_POSTS, icons) {
-            break;
-        }
+        let Some(card) = card(shown, viewer, now, index < PRIORITY_POSTS, template) else { break };
+        html.push_str(&card);
     }
     (!html.is_empty()).then_some(html)
 }
 
-/// Appends `shown`'s card; false, with nothing appended, when it is not one this draws.
-fn card(out: &mut String, shown: &Post, viewer: i64, now: Millis, priority: bool, icons: &Icons) -> bool {
+/// `shown`'s card, or None when it is not one this draws.
+fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardTemplate) -> Option<String> {
     // A repost shows the original (`post.repostOf ?? post`).
     let post = shown.repost_of.as_deref().unwrap_or(shown);
     let avatar_ok = post.author.profile_image_url.as_deref().is_none_or(is_upload);
     // Placeholders (unavailable, removed, deleted) are the app's to draw; Friends has none.
     let placeholder = shown.is_unavailable || post.is_unavailable || post.is_removed || post.is_deleted;
     if placeholder || !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
-        return false;
+        return None;
     }
-    let _ = write!(
-        out,
-        r#"<article aria-labelledby="post-{}-author" class="cursor-pointer border-b border-border px-4 py-3 transition-colors hover:bg-muted/40">"#,
-        shown.id
-    );
-    if shown.repost_of.is_some() {
-        let _ = write!(
-            out,
-            r#"<p class="mb-1 flex items-center gap-1.5 pl-8 text-xs font-medium text-muted-foreground">{}<a href="/profile/{}" class="hover:underline">{} reposted</a></p>"#,
-            icons.reposted,
-            escape(&shown.author.username),
-            escape(&shown.author.display_name)
-        );
-    }
-    let username = escape(&post.author.username);
-    let name = escape(&post.author.display_name);
-    let _ = write!(
-        out,
-        r#"<div class="flex gap-3"><a href="/profile/{username}" aria-label="{name}&#39;s profile" class="shrink-0 self-start rounded-full">"#
-    );
-    avatar(out, &post.author.display_name, post.author.profile_image_url.as_deref());
-    let _ = write!(
-        out,
-        r#"</a><div class="min-w-0 flex-1"><div class="flex flex-wrap items-baseline gap-x-1.5 text-sm leading-6"><a id="post-{}-author" href="/profile/{username}" class="truncate font-semibold hover:underline">{name}</a><span class="truncate text-muted-foreground">@{username}</span><span aria-hidden="true" class="text-muted-foreground">·</span><a href="/post/{}" class="text-muted-foreground hover:underline"><time datetime="{}">{}</time></a></div>"#,
-        shown.id,
-        post.id,
-        escape(&post.created_at),
-        relative_time(&post.created_at, now)
-    );
-    if let Some(parent) = post.reply_to_id {
-        let _ = write!(
-            out,
-            r#"<p class="text-xs text-muted-foreground"><a href="/post/{parent}" class="inline-flex min-h-6 items-center hover:underline">Replying to a post</a></p>"#
-        );
-    }
-    out.push_str(r#"<div class="mt-1 text-[15px]"><p class="whitespace-pre-wrap break-words">"#);
-    content(out, &post.content, &post.entities);
-    out.push_str("</p></div>");
-    images(out, &post.image_urls, &post.author.display_name, priority);
-
-    let (repost_class, repost_count_class, repost_label) =
-        if post.is_reposted { (ACTION_REPOSTED, COUNT_REPOSTED, "Undo repost") } else { (ACTION, COUNT, "Repost") };
-    let (like_class, like_count_class, like_label, like_icon) = if post.is_liked {
-        (ACTION_LIKED, COUNT_LIKED, "Unlike", &icons.liked)
-    } else {
-        (ACTION, COUNT, "Like", &icons.like)
-    };
-    let _ = write!(
-        out,
-        r#"<div class="-ml-2 mt-2 flex flex-wrap items-center gap-0.5 sm:gap-2"><button type="button" class="{ACTION}" aria-label="Reply ({replies})">{reply}</button><span aria-hidden="true" class="{COUNT}">{replies}</span><button type="button" class="{repost_class}" aria-label="{repost_label} ({reposts})" aria-pressed="{reposted}">{repost}</button><span aria-hidden="true" class="{repost_count_class}">{reposts}</span><button type="button" class="{like_class}" aria-label="{like_label} ({likes})" aria-pressed="{liked}">{like_icon}</button><span aria-hidden="true" class="{like_count_class}">{likes}</span><button type="button" class="{ACTION}" aria-label="Share">{share}</button>"#,
-        replies = post.reply_count,
-        reposts = post.repost_count,
-        likes = post.like_count,
-        reposted = post.is_reposted,
-        liked = post.is_liked,
-        reply = icons.reply,
-        repost = icons.repost,
-        share = icons.share,
-    );
-    if post.author.id == viewer {
-        let _ = write!(
-            out,
-            r#"<button type="button" class="{ACTION_DELETE}" aria-label="Delete post">{}</button>"#,
-            icons.delete
-        );
-    } else {
-        // The trigger of `MemberMenu` in post-card.tsx (mute, block, report), made on first press.
-        let _ = write!(
-            out,
-            r#"<button type="button" class="{ACTION} ml-auto" aria-label="More actions" aria-haspopup="menu" aria-expanded="false">{}</button>"#,
-            icons.more
-        );
-    }
-    out.push_str("</div></div></div></article>");
-    true
+    // What the template's paths read: the names `sampleCard` in card-template.mjs gives them.
+    let context = json!({
+        "shown": shown,
+        "post": post,
+        "own": post.author.id == viewer,
+        "priority": priority,
+        "time": relative_time(&post.created_at, now),
+        "initial": initial(&post.author.display_name),
+    });
+    let mut out = String::new();
+    template.fill(&mut out, &template.card, &context)?;
+    Some(out)
 }
 
-/// `Avatar` at 40 px (web/src/components/ui/avatar.tsx): the smallest display copy sharp at that
-/// size (`variantFor`), or the name's first letter.
-fn avatar(out: &mut String, name: &str, image: Option<&str>) {
-    match image {
-        Some(url) => {
-            let _ = write!(
-                out,
-                r#"<img src="{}/320" alt="" width="40" height="40" class="shrink-0 rounded-full bg-muted object-cover" style="width:40px;height:40px">"#,
-                escape(url)
-            );
+impl CardTemplate {
+    /// Appends `nodes` filled from `context`; None when a value is missing or not text.
+    fn fill(&self, out: &mut String, nodes: &[Node], context: &Value) -> Option<()> {
+        for node in nodes {
+            match node {
+                Node::Markup(markup) => out.push_str(markup),
+                Node::Hole { hole, written_as: WrittenAs::Text } => out.push_str(&escape(&text(at(context, hole)?)?)),
+                Node::Hole { hole, written_as: WrittenAs::Uri } => {
+                    let encoded = utf8_percent_encode(&text(at(context, hole)?)?, URI_COMPONENT).to_string();
+                    out.push_str(&escape(&encoded));
+                }
+                Node::Hole { hole, written_as: WrittenAs::Content } => self.content(out, at(context, hole)?)?,
+                Node::Choice { choose, branches } => {
+                    let last = branches.len().checked_sub(1)?;
+                    self.fill(out, &branches[branch(at(context, choose)).min(last)], context)?;
+                }
+            }
         }
-        None => {
-            let _ = write!(
-                out,
-                r#"<span aria-hidden="true" class="inline-flex shrink-0 items-center justify-center rounded-full bg-primary/15 font-semibold text-primary" style="width:40px;height:40px;font-size:16.8px">{}</span>"#,
-                escape(&initial(name))
-            );
-        }
+        Some(())
     }
+
+    /// `PostContent` (post-content.tsx): `post`'s text with its entities drawn from their
+    /// templates; an entity of no known kind, out of place, or a link that is not http(s), is
+    /// left as text.
+    fn content(&self, out: &mut String, post: &Value) -> Option<()> {
+        let text = post.get("content")?.as_str()?;
+        let entities = post.get("entities").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        // Entities count UTF-16 code units (the web app's string indices); the text is UTF-8.
+        let mut byte_at = Vec::with_capacity(text.len() + 1);
+        for (i, c) in text.char_indices() {
+            byte_at.extend(std::iter::repeat_n(i, c.len_utf16()));
+        }
+        byte_at.push(text.len());
+        let index = |key: &str, entity: &Value| {
+            entity.get(key)?.as_u64().and_then(|at| usize::try_from(at).ok()).and_then(|at| byte_at.get(at).copied())
+        };
+        let mut last = 0;
+        for entity in entities {
+            let (Some(kind), Some(value), Some(start), Some(end)) = (
+                entity.get("type").and_then(Value::as_str),
+                entity.get("value").and_then(Value::as_str),
+                index("start", entity),
+                index("end", entity),
+            ) else {
+                continue;
+            };
+            let Some(template) = self.content.get(kind).filter(|_| kind != "text") else { continue };
+            if start < last || end <= start || (kind == "link" && !is_web_address(value)) {
+                continue;
+            }
+            self.plain(out, &text[last..start])?;
+            let part = json!({ "text": &text[start..end], "value": value, "shortUrl": short_url(value) });
+            self.fill(out, template, &part)?;
+            last = end;
+        }
+        self.plain(out, &text[last..])
+    }
+
+    /// Plain text between entities, drawn only when there is some (as `PostContent` does).
+    fn plain(&self, out: &mut String, text: &str) -> Option<()> {
+        if text.is_empty() {
+            return Some(());
+        }
+        self.fill(out, self.content.get("text")?, &json!({ "text": text }))
+    }
+}
+
+/// The value at `path` (`post.author.username`, `post.imageUrls.0`).
+fn at<'a>(context: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(context, |value, key| match value {
+        Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+        _ => value.get(key),
+    })
+}
+
+/// A value written into the markup: a string or a number.
+fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// The branch a state's value picks (`branchOf` in card-template.mjs): an array's length, else
+/// 0 or 1 as JavaScript's truth (missing, null, false, 0 and "" are 0).
+fn branch(value: Option<&Value>) -> usize {
+    match value {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => 0,
+        Some(Value::Array(items)) => items.len(),
+        Some(Value::String(text)) => usize::from(!text.is_empty()),
+        Some(Value::Number(number)) => usize::from(number.as_f64() != Some(0.0)),
+        Some(_) => 1,
+    }
+}
+
+/// An address `PostContent` links (`usableEntities` in post-content.tsx).
+fn is_web_address(url: &str) -> bool {
+    let starts = |scheme: &str| url.get(..scheme.len()).is_some_and(|start| start.eq_ignore_ascii_case(scheme));
+    starts("https://") || starts("http://")
 }
 
 /// `initial` in web/src/lib/utils.ts.
@@ -201,36 +217,6 @@ fn initial(name: &str) -> String {
     }
 }
 
-/// `PostImages` (post-images.tsx): up to four, one in 3:2 or squares in a grid.
-fn images(out: &mut String, urls: &[String], author: &str, priority: bool) {
-    let shown = &urls[..urls.len().min(4)];
-    if shown.is_empty() {
-        return;
-    }
-    let alone = shown.len() == 1;
-    out.push_str(if alone {
-        r#"<div class="mt-3 grid gap-1 overflow-hidden rounded-xl border border-border">"#
-    } else {
-        r#"<div class="mt-3 grid gap-1 overflow-hidden rounded-xl border border-border grid-cols-2">"#
-    });
-    let (sizes, height, shape) =
-        if alone { (SIZES_ALONE, 400, "aspect-[3/2]") } else { (SIZES_IN_GRID, 600, "aspect-square") };
-    for (index, url) in shown.iter().enumerate() {
-        let url = escape(url);
-        let _ = write!(
-            out,
-            r#"<a href="{url}" target="_blank" rel="noopener noreferrer" class="block"><img src="{url}/640" srcset="{}" sizes="{sizes}" alt="Image {} of {} posted by {}" width="600" height="{height}" loading="{}" fetchpriority="{}" decoding="async" class="h-auto w-full bg-muted object-cover {shape}"></a>"#,
-            src_set(&url),
-            index + 1,
-            shown.len(),
-            escape(author),
-            if priority { "eager" } else { "lazy" },
-            if priority && index == 0 { "high" } else { "auto" },
-        );
-    }
-    out.push_str("</div>");
-}
-
 /// Every display copy of an upload, as `srcset` (`variantSrcSet` in image-variants.ts).
 pub fn src_set(url: &str) -> String {
     crate::media::VARIANT_WIDTHS.iter().map(|w| format!("{url}/{w} {w}w")).collect::<Vec<_>>().join(", ")
@@ -239,46 +225,6 @@ pub fn src_set(url: &str) -> String {
 /// An image the server stores (`/objects/{id}`), the only kind with display copies.
 pub fn is_upload(url: &str) -> bool {
     url.strip_prefix("/objects/").is_some_and(crate::media::is_media_id)
-}
-
-/// `PostContent` (post-content.tsx): the text, with the post's entities as links: a mention to
-/// the profile, a hashtag to its page, a link to its address in a new tab, shown shortened.
-fn content(out: &mut String, text: &str, entities: &[Entity]) {
-    // Entities count UTF-16 code units (the web app's string indices); the text is UTF-8.
-    let mut byte_at = Vec::with_capacity(text.len() + 1);
-    for (i, c) in text.char_indices() {
-        byte_at.extend(std::iter::repeat_n(i, c.len_utf16()));
-    }
-    byte_at.push(text.len());
-    let mut last = 0;
-    for entity in entities {
-        let (Some(&start), Some(&end)) = (byte_at.get(entity.start), byte_at.get(entity.end)) else {
-            continue;
-        };
-        if start < last || end <= start {
-            continue;
-        }
-        out.push_str(&escape(&text[last..start]));
-        let shown = escape(&text[start..end]);
-        let _ = match entity.kind {
-            EntityKind::Mention => {
-                write!(out, r#"<a href="/profile/{}" class="{LINK}">{shown}</a>"#, escape(&entity.value))
-            }
-            EntityKind::Hashtag => write!(
-                out,
-                r#"<a href="/tag/{}" class="{LINK}">{shown}</a>"#,
-                utf8_percent_encode(&entity.value, URI_COMPONENT)
-            ),
-            EntityKind::Link => write!(
-                out,
-                r#"<a href="{url}" title="{url}" target="_blank" rel="noopener noreferrer nofollow" class="{LINK}">{}</a>"#,
-                escape(&short_url(&entity.value)),
-                url = escape(&entity.value)
-            ),
-        };
-        last = end;
-    }
-    out.push_str(&escape(&text[last..]));
 }
 
 /// What JavaScript's `encodeURIComponent` encodes (a tag holds letters, digits and `_`).
@@ -292,9 +238,6 @@ const URI_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'\'')
     .remove(b'(')
     .remove(b')');
-
-/// A link's class in post text.
-const LINK: &str = "font-medium text-primary hover:underline";
 
 /// `shortUrl` in post-content.tsx: without the scheme and `www.`, at most 30 characters.
 fn short_url(url: &str) -> String {
@@ -342,27 +285,206 @@ fn relative_time(iso: &str, now: Millis) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::posts::model::Author;
+
+    /// A template shaped as the built one, small enough to read: every kind of node.
+    fn template() -> CardTemplate {
+        serde_json::from_value(json!({
+            "card": [
+                {"choose": "shown.repostOf", "branches": [
+                    ["<article id=\"", {"hole": "post.id"}, "\">"],
+                    ["<article id=\"", {"hole": "shown.id"}, "\"><p>", {"hole": "shown.author.displayName"}, " reposted</p>"],
+                ]},
+                "<a href=\"/profile/", {"hole": "post.author.username"}, "\" aria-label=\"",
+                {"hole": "post.author.displayName"}, "&#x27;s profile\">",
+                {"choose": "post.author.profileImageUrl", "branches": [
+                    ["<span>", {"hole": "initial"}, "</span>"],
+                    ["<img src=\"", {"hole": "post.author.profileImageUrl"}, "/320\">"],
+                ]},
+                "</a><time datetime=\"", {"hole": "post.createdAt"}, "\">", {"hole": "time"}, "</time>",
+                {"choose": "post.replyToId", "branches": [
+                    [],
+                    ["<a href=\"/post/", {"hole": "post.replyToId"}, "\">Replying to a post</a>"],
+                ]},
+                "<p>", {"hole": "post", "as": "content"}, "</p>",
+                {"choose": "post.imageUrls", "branches": [
+                    [],
+                    ["<img src=\"", {"hole": "post.imageUrls.0"}, "\" loading=\"",
+                        {"choose": "priority", "branches": [["lazy"], ["eager"]]}, "\">"],
+                    ["<img src=\"", {"hole": "post.imageUrls.0"}, "\"><img src=\"", {"hole": "post.imageUrls.1"}, "\">"],
+                ]},
+                {"choose": "post.isLiked", "branches": [
+                    ["<button aria-pressed=\"false\">Like (", {"hole": "post.likeCount"}, ")</button>"],
+                    ["<button aria-pressed=\"true\">Unlike (", {"hole": "post.likeCount"}, ")</button>"],
+                ]},
+                {"choose": "own", "branches": [["<button>More actions</button>"], ["<button>Delete post</button>"]]},
+                "</article>",
+            ],
+            "content": {
+                "text": [{"hole": "text"}],
+                "mention": ["<a href=\"/profile/", {"hole": "value", "as": "uri"}, "\">", {"hole": "text"}, "</a>"],
+                "hashtag": ["<a href=\"/tag/", {"hole": "value", "as": "uri"}, "\">", {"hole": "text"}, "</a>"],
+                "link": ["<a href=\"", {"hole": "value"}, "\" title=\"", {"hole": "value"}, "\">", {"hole": "shortUrl"}, "</a>"],
+            },
+        }))
+        .unwrap()
+    }
+
+    const UPLOAD: &str = "/objects/0123456789abcdef0123456789abcdef";
+    const NOW: &str = "2026-11-24T12:00:00Z";
+
+    fn post(id: i64, author_id: i64, name: &str, content: &str) -> Post {
+        Post {
+            id,
+            content: content.to_string(),
+            entities: Vec::new(),
+            author: Author {
+                id: author_id,
+                username: format!("member{author_id}"),
+                display_name: name.to_string(),
+                profile_image_url: None,
+            },
+            created_at: "2026-11-24T09:00:00Z".to_string(),
+            image_urls: Vec::new(),
+            poll_options: Vec::new(),
+            poll_votes: Default::default(),
+            poll_expires_at: None,
+            my_vote: None,
+            reply_to_id: None,
+            repost_of_id: None,
+            repost_of: None,
+            reply_count: 1,
+            repost_count: 2,
+            like_count: 3,
+            is_liked: false,
+            is_reposted: false,
+            is_deleted: false,
+            is_unavailable: false,
+            is_removed: false,
+        }
+    }
+
+    fn now() -> Millis {
+        DateTime::parse_from_rfc3339(NOW).unwrap().timestamp_millis()
+    }
+
+    fn drawn(shown: &Post, viewer: i64, priority: bool) -> String {
+        card(shown, viewer, now(), priority, &template()).expect("a card")
+    }
+
+    #[test]
+    fn a_hostile_name_and_text_are_written_as_text() {
+        let hostile =
+            post(5, 2, r#""><script>alert(1)</script> & 'Ada'"#, "</p></article><img src=x onerror=alert(2)>");
+        let html = drawn(&hostile, 1, false);
+        assert!(!html.contains("<script>") && !html.contains("<img src=x"), "{html}");
+        assert!(
+            html.contains(
+                r#"aria-label="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#39;Ada&#39;&#x27;s profile">"#
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<p>&lt;/p&gt;&lt;/article&gt;&lt;img src=x onerror=alert(2)&gt;</p>"), "{html}");
+        // The initial of a name that starts with a quote is that quote, escaped.
+        assert!(html.contains("<span>&quot;</span>"), "{html}");
+    }
+
+    #[test]
+    fn each_state_picks_its_branch() {
+        let plain = post(5, 2, "ada", "hi");
+        let html = drawn(&plain, 1, false);
+        assert!(html.starts_with(r#"<article id="5"><a href="/profile/member2""#), "{html}");
+        assert!(html.contains("<span>A</span>") && html.contains(">3 hours ago</time>"), "{html}");
+        assert!(html.contains("Like (3)") && html.contains("More actions"), "{html}");
+        assert!(!html.contains("reposted") && !html.contains("Replying") && !html.contains("<img"), "{html}");
+
+        let mut original = post(5, 2, "ada", "hi");
+        original.author.profile_image_url = Some(UPLOAD.to_string());
+        original.reply_to_id = Some(4);
+        original.image_urls = vec![UPLOAD.to_string()];
+        original.is_liked = true;
+        let mut repost = post(9, 1, "Bob <3", "♻️");
+        repost.repost_of = Some(Box::new(original.clone()));
+        let html = drawn(&repost, 2, true);
+        assert!(html.starts_with(r#"<article id="9"><p>Bob &lt;3 reposted</p>"#), "{html}");
+        assert!(html.contains(&format!(r#"<img src="{UPLOAD}/320">"#)), "{html}");
+        assert!(html.contains(r#"<a href="/post/4">Replying to a post</a>"#), "{html}");
+        assert!(html.contains(&format!(r#"<img src="{UPLOAD}" loading="eager">"#)), "{html}");
+        assert!(html.contains("Unlike (3)") && html.contains("Delete post"), "{html}");
+
+        // Past the last branch, the last: four images and more draw as the template's last.
+        original.image_urls = vec![UPLOAD.to_string(); 5];
+        let html = drawn(&original, 1, false);
+        assert!(html.contains(&format!(r#"<img src="{UPLOAD}"><img src="{UPLOAD}">"#)), "{html}");
+    }
+
+    #[test]
+    fn a_value_the_template_names_but_the_post_lacks_draws_no_card() {
+        let mut template = template();
+        template.card.push(Node::Hole { hole: "post.noSuchField".to_string(), written_as: WrittenAs::Text });
+        assert!(card(&post(5, 2, "ada", "hi"), 1, now(), false, &template).is_none());
+        let feed = [post(5, 2, "ada", "hi")];
+        assert_eq!(first_cards(&feed, 1, now(), &template), None);
+    }
+
+    #[test]
+    fn the_drawing_stops_before_a_post_the_app_must_draw() {
+        let mut poll = post(6, 2, "ada", "Tea?");
+        poll.poll_options = vec!["Yes".to_string(), "No".to_string()];
+        let mut outside = post(7, 2, "ada", "look");
+        outside.image_urls = vec!["https://example.com/a.png".to_string()];
+        let first = post(8, 2, "ada", "first");
+        let html = first_cards(&[first.clone(), poll, first.clone()], 1, now(), &template()).unwrap();
+        assert_eq!(html.matches("<article ").count(), 1, "{html}");
+        assert_eq!(first_cards(&[outside, first], 1, now(), &template()), None);
+    }
 
     #[test]
     fn entities_link_as_the_app_links_them() {
         let text = "🙂 @Ada likes #Café & <b> https://www.example.com/a/very/long/path/to/a/page";
+        let mut with_entities = post(5, 2, "ada", text);
         let found = crate::posts::entities::parse(text);
-        let entities = found.entities(text, &["ada".to_string()].into());
-        let mut out = String::new();
-        content(&mut out, text, &entities);
-        assert_eq!(
-            out,
-            format!(
-                "🙂 <a href=\"/profile/ada\" class=\"{LINK}\">@Ada</a> likes <a href=\"/tag/Caf%C3%A9\" class=\"{LINK}\">#Café</a> \
-                 &amp; &lt;b&gt; <a href=\"https://www.example.com/a/very/long/path/to/a/page\" \
-                 title=\"https://www.example.com/a/very/long/path/to/a/page\" target=\"_blank\" \
-                 rel=\"noopener noreferrer nofollow\" class=\"{LINK}\">example.com/a/very/long/path/…</a>"
-            )
+        with_entities.entities = found.entities(text, &["ada".to_string()].into());
+        let html = drawn(&with_entities, 1, false);
+        assert!(
+            html.contains(
+                "<p>🙂 <a href=\"/profile/ada\">@Ada</a> likes <a href=\"/tag/Caf%C3%A9\">#Café</a> &amp; &lt;b&gt; \
+                 <a href=\"https://www.example.com/a/very/long/path/to/a/page\" \
+                 title=\"https://www.example.com/a/very/long/path/to/a/page\">example.com/a/very/long/path/…</a></p>"
+            ),
+            "{html}"
         );
         // Without entities, nothing is a link: the text is only escaped.
-        let mut plain = String::new();
-        content(&mut plain, "@ada@example.com <i>", &[]);
-        assert_eq!(plain, "@ada@example.com &lt;i&gt;");
+        let html = drawn(&post(5, 2, "ada", "@ada@example.com <i>"), 1, false);
+        assert!(html.contains("<p>@ada@example.com &lt;i&gt;</p>"), "{html}");
+    }
+
+    #[test]
+    fn a_link_to_anything_but_the_web_stays_text() {
+        let mut odd = post(5, 2, "ada", "see javascript:alert(1)");
+        odd.entities =
+            serde_json::from_value(json!([{"type": "link", "start": 4, "end": 23, "value": "javascript:alert(1)"}]))
+                .unwrap();
+        let html = drawn(&odd, 1, false);
+        assert!(html.contains("<p>see javascript:alert(1)</p>"), "{html}");
+    }
+
+    #[test]
+    fn the_built_template_draws_a_card_with_what_members_wrote_as_text() {
+        let Some(file) = super::super::Assets::get(".murmur/card.json") else {
+            eprintln!("skipped: the web app is not built");
+            return;
+        };
+        let built: CardTemplate = serde_json::from_slice(&file.data).expect("the built template parses");
+        let mut hostile = post(5, 2, r#""><script>alert(1)</script>"#, "<b>hi</b> @ada");
+        hostile.entities =
+            crate::posts::entities::parse("<b>hi</b> @ada").entities("<b>hi</b> @ada", &["ada".to_string()].into());
+        let html = card(&hostile, 1, now(), true, &built).expect("a card");
+        assert!(html.starts_with(r#"<article aria-labelledby="post-5-author""#), "{html}");
+        assert!(!html.contains("<script>") && !html.contains("<b>"), "{html}");
+        assert!(html.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a>"), "{html}");
+        assert!(html.contains("&lt;b&gt;hi&lt;/b&gt; <a href=\"/profile/ada\""), "{html}");
+        assert!(html.contains(">3 hours ago</time>") && html.contains("aria-label=\"Like (3)\""), "{html}");
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! page's for a visitor, the member screens' for a member) and Home's first image. Mastodon's
 //! `initial_state` block does the same. A member's document also starts with a picture of the
 //! member shell in static HTML (`PREPAINT`), which the browser draws before the scripts arrive;
-//! on Home with the first posts drawn into it (`cards`).
+//! on Home with the first posts drawn into it from the app's post card's template (`cards`).
 
 mod cards;
 
@@ -160,7 +160,8 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
     if let Some(image) = first_image(feed) {
         head.push_str(&image);
     }
-    match cards::first_cards(feed, me.id, state.clock.now(), &PREPAINT.icons) {
+    let cards = CARD.as_ref().and_then(|template| cards::first_cards(feed, me.id, state.clock.now(), template));
+    match cards {
         Some(cards) if !PREPAINT.cards_slot.is_empty() => {
             let cards = format!(r#"<div id="{FIRST_CARDS_ID}">{cards}</div>"#);
             FirstScreenParts {
@@ -248,11 +249,21 @@ struct Prepaint {
     other: String,
     /// The place of Home's first posts in `home`, "Loading..." until they are drawn there.
     cards_slot: String,
-    icons: cards::Icons,
 }
 
 static PREPAINT: LazyLock<Prepaint> = LazyLock::new(|| {
     Assets::get(".murmur/prepaint.json").and_then(|file| serde_json::from_slice(&file.data).ok()).unwrap_or_default()
+});
+
+/// The post card's template (web/scripts/card-template.mjs), which Home's first posts are drawn
+/// from; None if the build has none (Vite's dev server).
+static CARD: LazyLock<Option<cards::CardTemplate>> = LazyLock::new(|| {
+    let file = Assets::get(".murmur/card.json")?;
+    serde_json::from_slice(&file.data)
+        .inspect_err(
+            |error| tracing::warn!(%error, "the post card's template does not parse: the app draws Home's first posts"),
+        )
+        .ok()
 });
 
 /// `value` as a JSON data block. A data block is not a script, so the Content-Security-Policy

@@ -1,9 +1,11 @@
 // Home's first posts are drawn twice: by the server into the document's picture of Home, so a
-// slow phone shows them before the scripts arrive (src/web/cards.rs), and by the app's own
-// card (post-card.tsx), which then takes over. This keeps the two drawings one: for each card
-// the server drew, every element must have the app's tag, attributes, text, colour and box, at
-// desktop and phone size, on a feed with each kind of card (own post with a grid and the
-// delete button, a repost, a reply, a mention, a hashtag and a link, a liked post, an avatar and an initial).
+// slow phone shows them before the scripts arrive, and by the app's card (post-card.tsx), which
+// then takes over. The server fills the card's template, which the web build renders from that
+// card (src/web/cards.rs, web/scripts/card-template.mjs). This checks the two drawings are one:
+// for each card the server drew, every element must have the app's tag, attributes, text,
+// colour and box, at desktop and phone size, on a feed with each kind of card (own post with a
+// grid and the delete button, a repost, a reply, a mention, a hashtag and a link, a liked post,
+// an avatar and an initial).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
 import { DESKTOP, MOBILE, launchBrowser, newContext, screenshot } from './support/browser'

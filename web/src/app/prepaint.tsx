@@ -1,18 +1,19 @@
 import type * as React from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { Heart, MessageCircle, MoreHorizontal, Repeat2, Share, Trash2 } from 'lucide-react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Router } from 'wouter'
 import { ThemeProvider } from '@/components/theme/theme-provider'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
+import { PostCard } from '@/features/posts/components/post-card'
+import { PostContent } from '@/features/posts/components/post-content'
 import { MemberLayout } from './layouts/member-layout'
 import { PageLoading } from './member-routes'
 import { PREPAINT_ID } from './prepaint-done'
 import { HomeHeader, HomeTabs } from './routes/home'
 
 /**
- * Where Home's picture has its first Friends posts: the server draws them there (src/web/cards.rs)
- * when it has them, and leaves "Loading..." otherwise.
+ * Where Home's picture has its first Friends posts: the server draws them there from the post
+ * card's template (src/web/cards.rs) when it has them, and leaves "Loading..." otherwise.
  */
 export const FIRST_CARDS_ID = 'murmur-first-cards'
 
@@ -74,20 +75,26 @@ export function firstCardsSlot(): string {
 }
 
 /**
- * The icons of a post card (post-card.tsx), with the classes the card gives them, for the
- * server's drawing of the first posts (src/web/cards.rs): lucide's SVGs come from here rather
- * than from a copy of their paths in the server.
+ * One post card as Home's list draws it, and one post's text, as static HTML: the web build
+ * renders them with sample values to make the card's template (scripts/card-template.mjs),
+ * which the server fills to draw Home's first posts (src/web/cards.rs).
  */
-export function renderCardIcons(): Record<string, string> {
-  const icon = (element: React.ReactElement) => renderToStaticMarkup(element)
-  return {
-    reply: icon(<MessageCircle className="size-4" aria-hidden="true" />),
-    repost: icon(<Repeat2 className="size-4" aria-hidden="true" />),
-    like: icon(<Heart className="size-4" aria-hidden="true" />),
-    liked: icon(<Heart className="size-4 fill-current" aria-hidden="true" />),
-    share: icon(<Share className="size-4" aria-hidden="true" />),
-    delete: icon(<Trash2 className="size-4" aria-hidden="true" />),
-    more: icon(<MoreHorizontal className="size-4" aria-hidden="true" />),
-    reposted: icon(<Repeat2 className="size-3.5" aria-hidden="true" />),
-  }
+export function renderPostCard(props: React.ComponentProps<typeof PostCard>): string {
+  return renderToStaticMarkup(
+    <QueryClientProvider client={new QueryClient()}>
+      <Router ssrPath="/">
+        <ComposeProvider>
+          <PostCard {...props} />
+        </ComposeProvider>
+      </Router>
+    </QueryClientProvider>,
+  )
+}
+
+export function renderPostContent(props: React.ComponentProps<typeof PostContent>): string {
+  return renderToStaticMarkup(
+    <Router ssrPath="/">
+      <PostContent {...props} />
+    </Router>,
+  )
 }

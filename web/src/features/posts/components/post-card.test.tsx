@@ -182,7 +182,7 @@ describe('a post card', () => {
     expect(within(dialog).getByRole('radio', { name: 'Spam' })).toBeChecked()
   })
 
-  // src/web/cards.rs draws the first cards before the scripts: its "More actions" must be this button.
+  // The first cards drawn before the scripts (src/web/cards.rs) are this card unpressed: a plain button, announced as a menu's.
   it("draws another member's menu button as a plain button until pressed", () => {
     mockFetch(() => json([]))
     renderFeed([aPost()])

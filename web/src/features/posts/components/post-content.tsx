@@ -3,7 +3,6 @@ import { Link } from 'wouter'
 import type { Entity } from '@/lib/types'
 import { highlightRanges, type HighlightTerm } from '../lib/highlight'
 
-// src/web/cards.rs draws Home's first cards with this same markup: change both together.
 const ENTITY_CLASS = 'font-medium text-primary hover:underline'
 const KINDS: readonly string[] = ['mention', 'hashtag', 'link'] satisfies Entity['type'][]
 const SHORT_URL_LENGTH = 30
