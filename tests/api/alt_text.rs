@@ -112,7 +112,8 @@ async fn a_member_cannot_describe_another_members_image(app: TestApp) {
     let bob = app.member("bob").await;
     let (url, object) = picture(&app, &ada, 20, 20).await;
     let (_, adas) =
-        post(&app, &ada, "/api/posts", json!({ "content": "Mine", "images": [{ "url": url, "alt": "Ada's cat" }] })).await;
+        post(&app, &ada, "/api/posts", json!({ "content": "Mine", "images": [{ "url": url, "alt": "Ada's cat" }] }))
+            .await;
 
     for stolen in [&url, &object] {
         let (status, body) = post(
