@@ -12,6 +12,8 @@ pub const POLL_MAX_OPTIONS: usize = 4;
 pub const POLL_OPTION_MAX_CHARS: usize = 80;
 pub const POLL_DEFAULT_HOURS: i64 = 24;
 pub const POLL_MAX_HOURS: i64 = 168;
+/// Longest image description (alt text), in code points as a post is counted.
+pub const IMAGE_DESCRIPTION_MAX_CHARS: usize = 1500;
 /// PostgreSQL cannot store U+0000 in text (the insert would fail with a 500), and no person
 /// types it: text holding one is refused at the edge on both databases.
 pub fn no_nul(what: &str) -> Error {
@@ -84,6 +86,35 @@ impl PollOptions {
     }
 
     pub fn as_slice(&self) -> &[String] {
+        &self.0
+    }
+}
+
+/// An image's description (its alt text): trimmed, NFC-normalized, at most 1500 code points,
+/// without U+0000, and as `safety::text` has a post's text. `parse` answers `None` for a blank
+/// one: that image simply has no description.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageDescription(String);
+
+impl ImageDescription {
+    pub fn parse(raw: Option<&str>) -> Result<Option<ImageDescription>> {
+        let Some(raw) = raw else { return Ok(None) };
+        let text = text::normalize(Kind::ImageDescription, raw.trim())?;
+        if text.is_empty() {
+            return Ok(None);
+        }
+        if text.chars().count() > IMAGE_DESCRIPTION_MAX_CHARS {
+            return Err(Error::bad_request(format!(
+                "An image description can be at most {IMAGE_DESCRIPTION_MAX_CHARS} characters long"
+            )));
+        }
+        if text.contains('\0') {
+            return Err(no_nul("An image description"));
+        }
+        Ok(Some(ImageDescription(text)))
+    }
+
+    pub fn as_str(&self) -> &str {
         &self.0
     }
 }
@@ -165,6 +196,19 @@ mod tests {
         assert!(PollDuration::parse(Some(168)).is_ok());
         assert!(PollDuration::parse(Some(0)).is_err());
         assert!(PollDuration::parse(Some(169)).is_err());
+    }
+
+    #[test]
+    fn an_image_description_is_trimmed_nfc_and_bounded() {
+        let parse = |s: &str| ImageDescription::parse(Some(s)).map(|d| d.map(|d| d.as_str().to_string()));
+        assert_eq!(parse("  A heron, cafe\u{301} behind  ").unwrap().as_deref(), Some("A heron, caf\u{e9} behind"));
+        assert_eq!(parse("  ").unwrap(), None);
+        assert_eq!(ImageDescription::parse(None).unwrap(), None);
+        assert!(parse(&"é".repeat(1500)).unwrap().is_some());
+        assert!(parse(&"é".repeat(1501)).is_err());
+        assert!(parse("a \u{202e}gnp.exe").is_err());
+        assert!(parse("\u{200b}").is_err());
+        assert!(parse("a\0b").is_err());
     }
 
     // Regressions found by fuzzing (fuzz/fuzz_targets/, see docs/security.md).

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Deserialize;
 use sqlx::AnyPool;
 
-use super::model::{Author, Post, PostRow};
+use super::model::{Author, Post, PostImage, PostRow};
 use crate::clock::to_rfc3339;
 use crate::db::Backend;
 use crate::error::Result;
@@ -129,7 +129,8 @@ const REPOSTED: i64 = 4;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
-/// card, `(kind, post_id, ord, a, b, text)`: images (ord = position, text = media id), poll
+/// card, `(kind, post_id, ord, a, b, text, alt)`: images (ord = position, a × b = the upload's
+/// size, 0 when unknown, text = media id, alt = the description; the upload by its primary key), poll
 /// options (ord = position, text) and votes (ord = when, a = who, b = which option) of the
 /// cards with a poll, and the viewer's likes and reposts of the cards that are not reposts (a
 /// repost's card shows its original's).
@@ -140,7 +141,7 @@ fn statement(backend: Backend, selection: &str) -> String {
          author_profile_image_url, entities, removed_at, hidden",
         "ord, id",
     );
-    let parts = backend.json_rows("kind, post_id, ord, a, b, text", "kind, post_id, ord, a");
+    let parts = backend.json_rows("kind, post_id, ord, a, b, text, alt", "kind, post_id, ord, a");
     let hidden = format!(
         "CASE WHEN {} THEN 1 ELSE 0 END",
         crate::safety::visibility::hidden(Scope::Anywhere, "$1", "p.author_id")
@@ -164,16 +165,17 @@ fn statement(backend: Backend, selection: &str) -> String {
                  WHERE p.id IN (SELECT repost_of_id FROM selected) \
                  AND p.id NOT IN (SELECT id FROM selected) \
              ), \
-             parts (kind, post_id, ord, a, b, text) AS ( \
-                 SELECT CAST({IMAGE} AS BIGINT), post_id, position, CAST(0 AS BIGINT), CAST(0 AS BIGINT), media_id \
-                 FROM post_images WHERE post_id IN (SELECT id FROM cards) \
-                 UNION ALL SELECT {POLL_OPTION}, post_id, position, 0, 0, text FROM poll_options \
+             parts (kind, post_id, ord, a, b, text, alt) AS ( \
+                 SELECT CAST({IMAGE} AS BIGINT), i.post_id, i.position, COALESCE(m.width, 0), COALESCE(m.height, 0), \
+                 i.media_id, i.alt FROM post_images i JOIN media m ON m.id = i.media_id \
+                 WHERE i.post_id IN (SELECT id FROM cards) \
+                 UNION ALL SELECT {POLL_OPTION}, post_id, position, 0, 0, text, NULL FROM poll_options \
                  WHERE post_id IN (SELECT id FROM cards WHERE poll_expires_at IS NOT NULL) \
-                 UNION ALL SELECT {POLL_VOTE}, post_id, created_at, user_id, position, NULL FROM poll_votes \
+                 UNION ALL SELECT {POLL_VOTE}, post_id, created_at, user_id, position, NULL, NULL FROM poll_votes \
                  WHERE post_id IN (SELECT id FROM cards WHERE poll_expires_at IS NOT NULL) \
-                 UNION ALL SELECT {LIKED}, post_id, 0, 0, 0, NULL FROM likes \
+                 UNION ALL SELECT {LIKED}, post_id, 0, 0, 0, NULL, NULL FROM likes \
                  WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
-                 UNION ALL SELECT {REPOSTED}, repost_of_id, 0, 0, 0, NULL FROM posts \
+                 UNION ALL SELECT {REPOSTED}, repost_of_id, 0, 0, 0, NULL, NULL FROM posts \
                  WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
@@ -260,8 +262,8 @@ impl Card {
     }
 }
 
-/// `(kind, post_id, ord, a, b, text)`.
-type PartRow = (i64, i64, i64, i64, i64, Option<String>);
+/// `(kind, post_id, ord, a, b, text, alt)`.
+type PartRow = (i64, i64, i64, i64, i64, Option<String>, Option<String>);
 
 /// The selected cards as `Post`s in ord order, a repost carrying its original.
 fn assemble(seeing: Seeing, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, Post)> {
@@ -295,7 +297,7 @@ fn assemble(seeing: Seeing, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, 
 }
 
 struct Parts {
-    images: HashMap<i64, Vec<String>>,
+    images: HashMap<i64, Vec<PostImage>>,
     options: HashMap<i64, Vec<String>>,
     /// post id → (voter id, option position), in the order they voted
     votes: HashMap<i64, Vec<(i64, i64)>>,
@@ -316,12 +318,16 @@ impl Parts {
             seeing,
         };
         let mut rows = rows;
-        rows.sort_by_key(|(kind, post_id, ord, a, _, _)| (*kind, *post_id, *ord, *a));
-        for (kind, post_id, _ord, a, b, text) in rows {
+        rows.sort_by_key(|(kind, post_id, ord, a, _, _, _)| (*kind, *post_id, *ord, *a));
+        let known = |pixels: i64| (pixels > 0).then_some(pixels);
+        for (kind, post_id, _ord, a, b, text, alt) in rows {
             match (kind, text) {
-                (IMAGE, Some(media_id)) => {
-                    out.images.entry(post_id).or_default().push(crate::media::object_path(&media_id))
-                }
+                (IMAGE, Some(media_id)) => out.images.entry(post_id).or_default().push(PostImage {
+                    url: crate::media::object_path(&media_id),
+                    alt,
+                    width: known(a),
+                    height: known(b),
+                }),
                 (POLL_OPTION, Some(text)) => out.options.entry(post_id).or_default().push(text),
                 (POLL_VOTE, _) => out.votes.entry(post_id).or_default().push((a, b)),
                 (LIKED, _) => {
@@ -352,6 +358,7 @@ impl Parts {
     }
 
     fn build_whole(&self, row: &PostRow) -> Post {
+        let images = self.images.get(&row.id).cloned().unwrap_or_default();
         let options = self.options.get(&row.id).cloned().unwrap_or_default();
         let mut poll_votes: BTreeMap<String, Vec<i64>> = options.iter().map(|o| (o.clone(), Vec::new())).collect();
         let mut my_vote = None;
@@ -374,7 +381,8 @@ impl Parts {
                 profile_image_url: row.author_profile_image_url.clone(),
             },
             created_at: to_rfc3339(row.created_at),
-            image_urls: self.images.get(&row.id).cloned().unwrap_or_default(),
+            image_urls: images.iter().map(|image| image.url.clone()).collect(),
+            images,
             poll_options: options,
             poll_votes,
             poll_expires_at: row.poll_expires_at.map(to_rfc3339),
@@ -401,6 +409,7 @@ fn unseen(post: Post) -> Post {
         entities: Vec::new(),
         author: Author { id: 0, username: String::new(), display_name: String::new(), profile_image_url: None },
         image_urls: Vec::new(),
+        images: Vec::new(),
         poll_options: Vec::new(),
         poll_votes: BTreeMap::new(),
         poll_expires_at: None,

@@ -56,6 +56,18 @@ pub struct Author {
     pub profile_image_url: Option<String>,
 }
 
+/// An image of a post.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PostImage {
+    /// `/objects/{id}`.
+    pub url: String,
+    /// What the image shows, as its author described it; null when they did not.
+    pub alt: Option<String>,
+    /// In pixels, as stored (upright); null if unknown.
+    pub width: Option<i64>,
+    pub height: Option<i64>,
+}
+
 /// A post as the API answers it.
 ///
 /// On a repost row (`repostOfId` set) the counts and `isLiked`/`isReposted` describe the
@@ -74,7 +86,10 @@ pub struct Post {
     pub author: Author,
     /// RFC 3339.
     pub created_at: String,
+    /// The images' URLs, as the spec has them (the same images are in `images`).
     pub image_urls: Vec<String>,
+    /// The images in order, each with its description and size.
+    pub images: Vec<PostImage>,
     pub poll_options: Vec<String>,
     /// Every option of the poll, with the ids of the members who voted for it.
     pub poll_votes: BTreeMap<String, Vec<i64>>,

@@ -7,11 +7,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::domain::{PollDuration, PollOptions, PostContent};
+use super::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
 use super::hydrate;
 use super::model::Post;
 use super::store;
-use super::writes::{Draft, PostWrites};
+use super::writes::{Draft, DraftImage, PostWrites};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::error::{Error, ErrorBody, Result};
@@ -36,10 +36,15 @@ pub struct CreatePost {
     #[serde(default)]
     #[schema(min_length = 1, max_length = 500)]
     pub content: String,
-    /// At most 4 uploaded images (the URLs the upload call answered).
+    /// At most 4 uploaded images (the URLs the upload call answered). Send these or `images`,
+    /// not both.
     #[serde(default)]
     #[schema(max_items = 4)]
     pub image_urls: Vec<String>,
+    /// The same images with a description each (optional): instead of `imageUrls`.
+    #[serde(default)]
+    #[schema(max_items = 4)]
+    pub images: Vec<NewImage>,
     /// Blank options are dropped; then 2 to 4 distinct options of at most 80 characters.
     #[serde(default)]
     #[schema(schema_with = poll_options_schema)]
@@ -53,6 +58,37 @@ pub struct CreatePost {
     /// Makes this a repost of that post (reposting a repost reposts its original).
     #[schema(minimum = 1)]
     pub repost_of_id: Option<i64>,
+}
+
+/// An uploaded image of a new post, with what it shows for those who cannot see it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NewImage {
+    /// The URL the upload call answered (or `/objects/{id}`).
+    pub url: String,
+    /// The image's description (alt text): at most 1500 characters after trimming; blank or
+    /// missing means none.
+    #[schema(max_length = 1500)]
+    pub alt: Option<String>,
+}
+
+impl CreatePost {
+    /// The post's images in order, each with its parsed description: from `images`, or from the
+    /// spec's `imageUrls` without descriptions.
+    fn draft_images(&mut self) -> Result<Vec<DraftImage>> {
+        if !self.image_urls.is_empty() && !self.images.is_empty() {
+            return Err(Error::bad_request("Send imageUrls or images, not both"));
+        }
+        if self.image_urls.len().max(self.images.len()) > crate::media::MAX_IMAGES {
+            return Err(Error::bad_request("A post can have at most 4 images"));
+        }
+        let described = std::mem::take(&mut self.images).into_iter().map(|image| (image.url, image.alt));
+        let plain = std::mem::take(&mut self.image_urls).into_iter().map(|url| (url, None));
+        described
+            .chain(plain)
+            .map(|(url, alt)| Ok(DraftImage { url, alt: ImageDescription::parse(alt.as_deref())? }))
+            .collect()
+    }
 }
 
 /// `pollOptions` in the document: the item bound (80 characters) cannot be said with a field
@@ -107,13 +143,14 @@ pub struct Thread {
 async fn create(
     State(state): State<AppState>,
     current: CurrentUser,
-    Json(body): Json<CreatePost>,
+    Json(mut body): Json<CreatePost>,
 ) -> Result<(StatusCode, Json<Post>)> {
     let writes = writes(&state);
     let id = match body.repost_of_id {
         Some(original) => {
             if body.reply_to_id.is_some()
                 || !body.image_urls.is_empty()
+                || !body.images.is_empty()
                 || body.poll_options.iter().any(|o| !o.trim().is_empty())
             {
                 return Err(Error::bad_request("A repost cannot have images, a poll or a reply"));
@@ -122,14 +159,12 @@ async fn create(
         }
         None => {
             let content = PostContent::parse(&body.content)?;
-            if body.image_urls.len() > crate::media::MAX_IMAGES {
-                return Err(Error::bad_request("A post can have at most 4 images"));
-            }
+            let images = body.draft_images()?;
             let draft = Draft {
                 content,
                 poll: PollOptions::parse(&body.poll_options)?,
                 duration: PollDuration::parse(body.poll_duration_hours)?,
-                image_urls: body.image_urls,
+                images,
                 reply_to_id: body.reply_to_id,
             };
             writes.post(current.id, &draft).await?

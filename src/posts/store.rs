@@ -66,11 +66,17 @@ pub struct NewPost<'a> {
     pub content: &'a str,
     pub reply_to_id: Option<i64>,
     pub poll: Option<(&'a [String], Millis)>,
-    /// Claimed uploads (`media::claim`), in the order they show.
-    pub images: &'a [String],
+    /// Claimed uploads (`media::claim`) with their descriptions, in the order they show.
+    pub images: &'a [NewImage<'a>],
     /// What `content` holds (`posts::entities`).
     pub entities: &'a [Entity],
     pub now: Millis,
+}
+
+/// A claimed upload shown by a new post, and its description (alt text).
+pub struct NewImage<'a> {
+    pub media_id: &'a str,
+    pub alt: Option<&'a str>,
 }
 
 /// Inserts a post or reply with its poll and images; answers its id. The caller checked the
@@ -99,11 +105,12 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
                 .await?;
         }
     }
-    for (position, media_id) in new.images.iter().enumerate() {
-        sqlx::query("INSERT INTO post_images (post_id, position, media_id) VALUES ($1, $2, $3)")
+    for (position, image) in new.images.iter().enumerate() {
+        sqlx::query("INSERT INTO post_images (post_id, position, media_id, alt) VALUES ($1, $2, $3, $4)")
             .bind(id)
             .bind(position as i64)
-            .bind(media_id.as_str())
+            .bind(image.media_id)
+            .bind(image.alt)
             .execute(&mut *conn)
             .await?;
     }

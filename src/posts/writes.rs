@@ -6,7 +6,7 @@
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection};
 
-use super::domain::{PollDuration, PollOptions, PostContent};
+use super::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
 use crate::clock::{Clock, MINUTE, Millis};
@@ -36,10 +36,22 @@ pub struct PostWrites<'a> {
 /// A post or reply as its author wrote it, parsed.
 pub struct Draft {
     pub content: PostContent,
-    pub image_urls: Vec<String>,
+    pub images: Vec<DraftImage>,
     pub poll: Option<PollOptions>,
     pub duration: PollDuration,
     pub reply_to_id: Option<i64>,
+}
+
+/// An image of a draft: the upload's URL as sent, and its description.
+pub struct DraftImage {
+    pub url: String,
+    pub alt: Option<ImageDescription>,
+}
+
+impl Draft {
+    fn image_urls(&self) -> Vec<String> {
+        self.images.iter().map(|image| image.url.clone()).collect()
+    }
 }
 
 impl PostWrites<'_> {
@@ -57,11 +69,12 @@ impl PostWrites<'_> {
         let writer = self.posting_allowed(author).await?;
         // Bucket uploads are fetched and checked with the writer let go, so no write waits on
         // the bucket; the post then takes its turn at the writer again.
-        let mut writer = if draft.image_urls.is_empty() {
+        let image_urls = draft.image_urls();
+        let mut writer = if image_urls.is_empty() {
             writer
         } else {
             drop(writer);
-            media::prepare(self.db, self.media, author, &draft.image_urls).await?;
+            media::prepare(self.db, self.media, author, &image_urls).await?;
             self.db.write.acquire().await?
         };
         let now = self.clock.now();
@@ -80,7 +93,16 @@ impl PostWrites<'_> {
         if let Some(parent) = &parent {
             safety::ensure_can_interact(&mut tx, author, parent.author_id).await?;
         }
-        let media_ids = media::claim(self.media, &mut tx, author, &draft.image_urls, now).await?;
+        let media_ids = media::claim(self.media, &mut tx, author, &image_urls, now).await?;
+        // `claim` answers one id per URL, in order: each keeps its own description.
+        let images: Vec<store::NewImage> = media_ids
+            .iter()
+            .zip(&draft.images)
+            .map(|(media_id, image)| store::NewImage {
+                media_id,
+                alt: image.alt.as_ref().map(ImageDescription::as_str),
+            })
+            .collect();
         let content = draft.content.as_str();
         let parsed = entities::parse(content);
         let mentioned = store::members_by_username(&mut tx, &parsed.mentions()).await?;
@@ -90,7 +112,7 @@ impl PostWrites<'_> {
             content,
             reply_to_id: parent.as_ref().map(|p| p.id),
             poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
-            images: &media_ids,
+            images: &images,
             entities: &parsed.entities(content, &usernames),
             now,
         };

@@ -33,6 +33,7 @@ pub enum Kind {
     Bio,
     Post,
     PollOption,
+    ImageDescription,
 }
 
 impl Kind {
@@ -43,6 +44,7 @@ impl Kind {
             Kind::Bio => "Bio",
             Kind::Post => "A post",
             Kind::PollOption => "A poll option",
+            Kind::ImageDescription => "An image description",
         }
     }
 }

@@ -7,6 +7,7 @@ mod mailbox;
 mod smtp;
 
 mod accounts;
+mod alt_text;
 mod authorization;
 mod concurrency;
 mod discovery;

@@ -157,6 +157,13 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Ada's picture described, as posts may be from 0017 on.
+    Step {
+        version: 17,
+        rows: &["UPDATE post_images SET alt = 'A wave saying hello' WHERE post_id = 1"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.
@@ -446,6 +453,13 @@ async fn the_migrated_database_serves(database: FreshDatabase, at: &dyn Fn(&str)
         (&json!("Hello, Murmur 👋"), &json!(2), &json!(1), &json!(1), Some(1)),
         "{}",
         at(&format!("Ada's post: {post}"))
+    );
+    // Images are served with the size their upload recorded.
+    assert_eq!(
+        (&post["images"][0]["width"], &post["images"][0]["height"]),
+        (&json!(640), &json!(480)),
+        "{}",
+        at(&format!("Ada's image: {post}"))
     );
     assert_eq!(thread["replies"][0]["content"], "Welcome, Ada", "{}", at(&format!("the reply: {thread}")));
     let media = get("/api/users/ada/media").await;

@@ -48,6 +48,17 @@ export interface Entity {
   value: string
 }
 
+/** An image of a post, as the card and the lightbox show it. */
+export interface PostImage {
+  /** `/objects/{id}` */
+  url: string
+  /** What the image shows, as its author described it; null when they did not. */
+  alt: string | null
+  /** In pixels, null if unknown. */
+  width: number | null
+  height: number | null
+}
+
 export interface Post {
   id: number
   content: string
@@ -56,6 +67,8 @@ export interface Post {
   author: PostAuthor
   createdAt: string
   imageUrls: string[]
+  /** The same images with their descriptions and sizes; missing means none described (use `imageUrls`). */
+  images?: PostImage[]
   pollOptions: string[]
   pollVotes: Record<string, number[]>
   pollExpiresAt: string | null
@@ -193,6 +206,8 @@ export interface InviteTree {
 export const PAGE_SIZE = 20
 export const POST_MAX_LENGTH = 500
 export const MAX_IMAGES = 4
+/** An image description's longest, in code points after trimming (src/posts/domain.rs). */
+export const IMAGE_DESCRIPTION_MAX_LENGTH = 1500
 export const MAX_POLL_OPTIONS = 4
 export const POLL_OPTION_MAX_LENGTH = 80
 /** The poll lengths the composer offers, in hours; the server takes 1 to 168 (default 24). */

@@ -1,4 +1,5 @@
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
+import { ImageDescriptionSetting } from '@/features/posts'
 import { PageHeader } from './page-header'
 
 export default function SettingsRoute() {
@@ -6,6 +7,7 @@ export default function SettingsRoute() {
     <>
       <PageHeader title="Settings" />
       <div className="grid gap-4 p-4">
+        <ImageDescriptionSetting />
         <BlockedMembers />
         <MutedMembers />
       </div>

@@ -19,7 +19,7 @@ function ReportedPost({ post }: { post: Post }) {
       <div className="mt-1 text-[15px]">
         <PostContent text={post.content} entities={post.entities} />
       </div>
-      <PostImages urls={post.imageUrls} authorName={post.author.displayName} />
+      <PostImages post={post} authorName={post.author.displayName} />
       {post.pollOptions.length > 0 && <p className="mt-2 text-sm text-muted-foreground">Poll: {post.pollOptions.join(' / ')}</p>}
     </div>
   )

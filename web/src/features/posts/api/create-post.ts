@@ -6,7 +6,10 @@ import { postKeys } from './keys'
 
 export interface CreatePostInput {
   content: string
+  /** The spec's shape: images without descriptions. */
   imageUrls?: string[]
+  /** Instead of `imageUrls`: each image with its description (null for none). */
+  images?: { url: string; alt: string | null }[]
   pollOptions?: string[]
   /** How long the poll stays open (1 to 168; the server's default is 24). */
   pollDurationHours?: number

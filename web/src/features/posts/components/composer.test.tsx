@@ -1,11 +1,35 @@
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import type * as React from 'react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { aPost, aUser, json, jsonBody, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { DESCRIPTION_REMINDER_KEY } from '../lib/description-reminder'
 import { Composer } from './composer'
+
+// The uploader (Uppy, in a modal) stands aside: "Add images" attaches two uploaded pictures at once.
+vi.mock('@/features/uploads', () => ({
+  ImageUploadButton: ({
+    children,
+    onUploaded,
+  }: {
+    children: (open: () => void) => React.ReactNode
+    onUploaded: (images: { uploadUrl: string; file: Blob }[]) => void
+  }) =>
+    children(() =>
+      onUploaded([
+        { uploadUrl: 'https://uploads.example/1?sig=a', file: new Blob(['1']) },
+        { uploadUrl: 'https://uploads.example/2?sig=b', file: new Blob(['2']) },
+      ]),
+    ),
+}))
+
+beforeEach(() => {
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:preview', revokeObjectURL: () => {} }))
+})
 
 afterEach(() => {
   vi.unstubAllGlobals()
+  localStorage.clear()
 })
 
 function setup(onPost: (body: unknown) => Response | Promise<Response> = () => json(aPost(), 201)) {
@@ -169,5 +193,83 @@ describe('the composer', () => {
   it('offers image attach while fewer than four images are attached', () => {
     setup()
     expect(screen.getByRole('button', { name: 'Add images' })).toBeEnabled()
+  })
+
+  describe('image descriptions', () => {
+    async function attachTwo(onPost?: (body: unknown) => Response) {
+      const bodies: unknown[] = []
+      const { textbox, post } = setup((body) => {
+        bodies.push(body)
+        return onPost ? onPost(body) : json(aPost(), 201)
+      })
+      await userEvent.type(textbox, 'At the lake')
+      await userEvent.click(screen.getByRole('button', { name: 'Add images' }))
+      return { bodies, post }
+    }
+
+    it('writes a description per image, counts it, and sends it with its image', async () => {
+      localStorage.setItem(DESCRIPTION_REMINDER_KEY, 'off')
+      const { bodies, post } = await attachTwo()
+      await userEvent.click(screen.getByRole('button', { name: 'Add description of image 1' }))
+      const dialog = await screen.findByRole('dialog', { name: 'Describe image 1' })
+      const text = within(dialog).getByRole('textbox', { name: 'Description' })
+      fireEvent.change(text, { target: { value: 'é'.repeat(1501) } })
+      expect(within(dialog).getByText('1501/1500')).toHaveClass('text-destructive')
+      expect(within(dialog).getByRole('button', { name: 'Save description' })).toBeDisabled()
+      fireEvent.change(text, { target: { value: '  A grey heron on one leg  ' } })
+      expect(within(dialog).getByText('23/1500')).toBeInTheDocument()
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save description' }))
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+      // Saving a description does not post.
+      expect(bodies).toEqual([])
+      expect(screen.getByRole('button', { name: 'Edit description of image 1' })).toBeInTheDocument()
+
+      await userEvent.click(post)
+      await screen.findByText('Post created')
+      expect(bodies[0]).toEqual({
+        content: 'At the lake',
+        images: [
+          { url: 'https://uploads.example/1?sig=a', alt: 'A grey heron on one leg' },
+          { url: 'https://uploads.example/2?sig=b', alt: null },
+        ],
+        replyToId: null,
+      })
+    })
+
+    it('asks once before posting an image without a description, then posts as the spec does', async () => {
+      const { bodies, post } = await attachTwo()
+      await userEvent.click(post)
+      const reminder = await screen.findByRole('dialog', { name: 'Add image descriptions?' })
+      expect(within(reminder).getByText(/2 images have no description/)).toBeInTheDocument()
+      expect(bodies).toEqual([])
+
+      // "Add descriptions" goes to the first image without one.
+      await userEvent.click(within(reminder).getByRole('button', { name: 'Add descriptions' }))
+      const describe = await screen.findByRole('dialog', { name: 'Describe image 1' })
+      await userEvent.click(within(describe).getByRole('button', { name: 'Cancel' }))
+
+      // Asked once: the next Post goes through, in the spec's shape since nothing is described.
+      await userEvent.click(post)
+      await screen.findByText('Post created')
+      expect(screen.queryByRole('dialog', { name: 'Add image descriptions?' })).not.toBeInTheDocument()
+      expect(bodies).toEqual([
+        { content: 'At the lake', imageUrls: ['https://uploads.example/1?sig=a', 'https://uploads.example/2?sig=b'], replyToId: null },
+      ])
+    })
+
+    it('posts at once from "Post anyway", and never asks when the reminder is turned off', async () => {
+      const { bodies, post } = await attachTwo()
+      await userEvent.click(post)
+      await userEvent.click(await screen.findByRole('button', { name: 'Post anyway' }))
+      await screen.findByText('Post created')
+      expect(bodies).toHaveLength(1)
+
+      localStorage.setItem(DESCRIPTION_REMINDER_KEY, 'off')
+      await userEvent.type(screen.getByRole('textbox', { name: "What's happening?" }), 'Again')
+      await userEvent.click(screen.getByRole('button', { name: 'Add images' }))
+      await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+      await waitFor(() => expect(bodies).toHaveLength(2))
+      expect(screen.queryByRole('dialog', { name: 'Add image descriptions?' })).not.toBeInTheDocument()
+    })
   })
 })

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { BarChart3, ImagePlus, Plus, X } from 'lucide-react'
+import { BarChart3, Check, ImagePlus, Plus, X } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -15,11 +15,16 @@ import { ImageUploadButton, type UploadedImage } from '@/features/uploads'
 import { useCurrentUser } from '@/features/auth'
 import { useCreatePost } from '../api/create-post'
 import { hasPollProblems, pollProblems, postLength } from '../lib/post-rules'
+import { useDescriptionReminder } from '../lib/description-reminder'
+import { DescriptionReminderDialog } from './description-reminder-dialog'
+import { ImageDescriptionDialog } from './image-description-dialog'
 
 /** An attached image: sent by its upload URL, shown from the picked file (the upload URL only takes PUT). */
 interface Attached {
   uploadUrl: string
   previewUrl: string
+  /** Its alt text as written in "Add description"; empty when none. */
+  description: string
 }
 
 const DEFAULT_POLL_HOURS = 24
@@ -38,12 +43,15 @@ function useAttachedImages() {
     add: (uploaded: UploadedImage[]) => {
       const added = uploaded
         .slice(0, MAX_IMAGES - current.current.length)
-        .map((image) => ({ uploadUrl: image.uploadUrl, previewUrl: URL.createObjectURL(image.file) }))
+        .map((image) => ({ uploadUrl: image.uploadUrl, previewUrl: URL.createObjectURL(image.file), description: '' }))
       setImages((now) => [...now, ...added])
     },
     remove: (uploadUrl: string) => {
       current.current.filter((image) => image.uploadUrl === uploadUrl).forEach((image) => URL.revokeObjectURL(image.previewUrl))
       setImages((now) => now.filter((image) => image.uploadUrl !== uploadUrl))
+    },
+    describe: (uploadUrl: string, description: string) => {
+      setImages((now) => now.map((image) => (image.uploadUrl === uploadUrl ? { ...image, description } : image)))
     },
     clear: () => {
       current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl))
@@ -68,6 +76,12 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
   const [showPoll, setShowPoll] = React.useState(false)
   const [pollHours, setPollHours] = React.useState(DEFAULT_POLL_HOURS)
   const createPost = useCreatePost()
+  const [remind] = useDescriptionReminder()
+  // The upload URL of the image whose description is being written.
+  const [describing, setDescribing] = React.useState<string | null>(null)
+  const [reminderOpen, setReminderOpen] = React.useState(false)
+  // The reminder asks once per post: "Post anyway" is an answer, not to be asked again.
+  const reminded = React.useRef(false)
 
   // Counted as the server counts: the trimmed text, in code points.
   const length = postLength(content)
@@ -98,15 +112,32 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
     }
   }
 
+  const undescribed = attached.images.filter((image) => image.description.trim() === '')
+
   function handleSubmit(event: React.FormEvent) {
     event.preventDefault()
     if (!canPost) return
+    if (remind && undescribed.length > 0 && !reminded.current) {
+      reminded.current = true
+      setReminderOpen(true)
+      return
+    }
+    send()
+  }
+
+  function send() {
     const options = showPoll ? pollOptions.map((o) => o.trim()).filter((o) => o.length > 0) : []
-    const imageUrls = attached.images.map((image) => image.uploadUrl)
+    // The spec's `imageUrls` when nothing is described; `images` carries the descriptions.
+    const described = attached.images.some((image) => image.description.trim() !== '')
+    const images = described
+      ? { images: attached.images.map((image) => ({ url: image.uploadUrl, alt: image.description.trim() || null })) }
+      : attached.images.length > 0
+        ? { imageUrls: attached.images.map((image) => image.uploadUrl) }
+        : {}
     createPost.mutate(
       {
         content: content.trim(),
-        ...(imageUrls.length > 0 ? { imageUrls } : {}),
+        ...images,
         ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
         replyToId,
       },
@@ -117,6 +148,7 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
           setPollOptions([])
           setShowPoll(false)
           setPollHours(DEFAULT_POLL_HOURS)
+          reminded.current = false
           toast({ title: 'Post created', description: 'Your post has been shared successfully.' })
           onPosted?.()
         },
@@ -133,6 +165,8 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
   }
 
   const label = replyToId !== null ? 'Post your reply' : "What's happening?"
+  const describingIndex = attached.images.findIndex((image) => image.uploadUrl === describing)
+  const describingImage = describingIndex >= 0 ? attached.images[describingIndex] : undefined
 
   return (
     <form onSubmit={handleSubmit} className={cn('flex gap-3', variant === 'inline' && 'border-b border-border px-4 py-3')}>
@@ -173,6 +207,20 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
                   className="absolute right-1 top-1 rounded-full bg-black/70 p-1 text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 >
                   <X className="size-3.5" aria-hidden="true" />
+                </button>
+                <button
+                  type="button"
+                  aria-label={`${image.description ? 'Edit' : 'Add'} description of image ${index + 1}`}
+                  onClick={() => setDescribing(image.uploadUrl)}
+                  className="absolute bottom-1 left-1 inline-flex min-h-6 items-center gap-1 rounded-md bg-black/70 px-1.5 text-xs font-medium text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  {image.description ? (
+                    <>
+                      <Check className="size-3" aria-hidden="true" /> Edit description
+                    </>
+                  ) : (
+                    'Add description'
+                  )}
                 </button>
               </li>
             ))}
@@ -275,6 +323,30 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
           </div>
         </div>
       </div>
+      {describingImage && (
+        <ImageDescriptionDialog
+          key={describingImage.uploadUrl}
+          open
+          onOpenChange={(open) => !open && setDescribing(null)}
+          position={describingIndex + 1}
+          previewUrl={describingImage.previewUrl}
+          description={describingImage.description}
+          onSave={(description) => attached.describe(describingImage.uploadUrl, description)}
+        />
+      )}
+      <DescriptionReminderDialog
+        open={reminderOpen}
+        onOpenChange={setReminderOpen}
+        missing={undescribed.length}
+        onDescribe={() => {
+          setReminderOpen(false)
+          setDescribing(undescribed[0]?.uploadUrl ?? null)
+        }}
+        onPostAnyway={() => {
+          setReminderOpen(false)
+          send()
+        }}
+      />
     </form>
   )
 }

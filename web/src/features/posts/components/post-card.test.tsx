@@ -182,6 +182,20 @@ describe('a post card', () => {
     expect(within(dialog).getByRole('radio', { name: 'Spam' })).toBeChecked()
   })
 
+  it('opens an image in the lightbox, not the thread, and stays put when the lightbox is clicked', async () => {
+    mockFetch(() => json([]))
+    window.history.replaceState(null, '', '/')
+    const url = `/objects/${'a'.repeat(32)}`
+    renderFeed([aPost({ imageUrls: [url], images: [{ url, alt: 'A heron on one leg', width: 640, height: 480 }] })])
+    await userEvent.click(screen.getByRole('img', { name: 'A heron on one leg' }))
+    const lightbox = await screen.findByRole('dialog', { name: 'Image' })
+    await userEvent.click(within(lightbox).getByRole('img', { name: 'A heron on one leg' }))
+    expect(window.location.pathname).toBe('/')
+    await userEvent.click(within(lightbox).getByRole('button', { name: 'Close' }))
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(window.location.pathname).toBe('/')
+  })
+
   // The first cards drawn before the scripts (src/web/cards.rs) are this card unpressed: a plain button, announced as a menu's.
   it("draws another member's menu button as a plain button until pressed", () => {
     mockFetch(() => json([]))

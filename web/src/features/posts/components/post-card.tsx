@@ -154,7 +154,7 @@ function LivePostCard({
           <div className={cn('mt-1', emphasis ? 'text-lg' : 'text-[15px]')}>
             <PostContent text={post.content} entities={post.entities} highlight={highlight} />
           </div>
-          <PostImages urls={post.imageUrls} authorName={post.author.displayName} priority={priority} />
+          <PostImages post={post} authorName={post.author.displayName} priority={priority} />
           {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
           {post.isRemoved && (
             <p className="mt-2 flex items-center gap-1.5 rounded-md bg-destructive/15 px-2 py-1 text-sm font-medium">

@@ -8,6 +8,11 @@ export function postLength(text: string): number {
   return codePointLength(text.trim())
 }
 
+/** An image description's length as the server counts it: code points of the trimmed text, NFC. */
+export function descriptionLength(text: string): number {
+  return codePointLength(text.trim().normalize('NFC'))
+}
+
 export function isPostTooLong(text: string): boolean {
   return postLength(text) > POST_MAX_LENGTH
 }
