@@ -101,6 +101,7 @@ fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardT
         "priority": priority,
         "time": relative_time(&post.created_at, now),
         "initial": initial(&post.author.display_name),
+        "alts": alts(post),
     });
     let mut out = String::new();
     template.fill(&mut out, &template.card, &context)?;
@@ -207,6 +208,19 @@ fn branch(value: Option<&Value>) -> usize {
 fn is_web_address(url: &str) -> bool {
     let starts = |scheme: &str| url.get(..scheme.len()).is_some_and(|start| start.eq_ignore_ascii_case(scheme));
     starts("https://") || starts("http://")
+}
+
+/// Each image's `alt` as `PostImages` (post-images.tsx) writes it: its description, or which image
+/// of how many and whose.
+fn alts(post: &Post) -> Vec<String> {
+    let count = post.image_urls.len().min(4);
+    let name = &post.author.display_name;
+    (0..count)
+        .map(|index| match post.images.get(index).and_then(|image| image.alt.as_ref()) {
+            Some(alt) => alt.clone(),
+            None => format!("Image {} of {count} posted by {name}", index + 1),
+        })
+        .collect()
 }
 
 /// `initial` in web/src/lib/utils.ts.
@@ -346,6 +360,7 @@ mod tests {
             },
             created_at: "2026-11-24T09:00:00Z".to_string(),
             image_urls: Vec::new(),
+            images: Vec::new(),
             poll_options: Vec::new(),
             poll_votes: Default::default(),
             poll_expires_at: None,
@@ -416,6 +431,22 @@ mod tests {
         original.image_urls = vec![UPLOAD.to_string(); 5];
         let html = drawn(&original, 1, false);
         assert!(html.contains(&format!(r#"<img src="{UPLOAD}"><img src="{UPLOAD}">"#)), "{html}");
+    }
+
+    #[test]
+    fn an_image_is_described_by_its_description_or_by_its_place_and_author() {
+        let mut described = post(5, 2, "Ada", "hi");
+        described.image_urls = vec![UPLOAD.to_string(); 2];
+        described.images = vec![
+            crate::posts::model::PostImage {
+                url: UPLOAD.to_string(),
+                alt: Some("A heron".to_string()),
+                width: None,
+                height: None,
+            },
+            crate::posts::model::PostImage { url: UPLOAD.to_string(), alt: None, width: None, height: None },
+        ];
+        assert_eq!(alts(&described), ["A heron", "Image 2 of 2 posted by Ada"]);
     }
 
     #[test]

@@ -112,9 +112,10 @@ describe.skipIf(!hasMurmur)("Home's first posts drawn by the server", () => {
     const reply = await call(noorApi, 'POST', '/api/posts', { content: 'Also: the ferry runs late.', replyToId: mention.id })
     await call(ivyApi, 'POST', `/api/posts/${mention.id as number}/like`)
     await call(ivyApi, 'POST', '/api/posts', { repostOfId: reply.id })
+    // One image described and one not: the server's picture writes both alts as the card does.
     await call(ivyApi, 'POST', '/api/posts', {
       content: 'Two from the walk',
-      imageUrls: [await upload(ivyApi, 90, 160), await upload(ivyApi, 120, 120)],
+      images: [{ url: await upload(ivyApi, 90, 160), alt: 'Gulls on the "old" pier & a boat' }, { url: await upload(ivyApi, 120, 120) }],
     })
     await noor.context.close()
   })

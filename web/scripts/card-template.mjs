@@ -88,8 +88,12 @@ function sampleCard() {
 /** The card's props for a sample context, as Home's list gives them. */
 function cardProps(context) {
   const { shown, post } = context
+  // Each image's `alt` as the server works it out (`alts` in src/web/cards.rs): its description,
+  // or the card's words for an image without one.
+  const images = post.imageUrls.map((url, index) => ({ url, alt: token(`alts.${index}`), width: null, height: null }))
+  const withImages = { ...post, images }
   return {
-    post: shown.repostOf ? { ...shown, repostOf: post } : post,
+    post: shown.repostOf ? { ...shown, repostOf: withImages } : withImages,
     currentUserId: context.own ? post.author.id : 9,
     priority: context.priority,
   }
