@@ -8,8 +8,10 @@ mod smtp;
 
 mod accounts;
 mod authorization;
+mod bookmarks;
 mod concurrency;
 mod discovery;
+mod edits;
 mod feeds;
 mod follows;
 mod foundation;
