@@ -92,12 +92,12 @@ async fn a_post_is_edited_only_by_its_author_within_the_hour_while_its_poll_has_
     let post_id = id(&write(&app, &ada, "Mine").await);
 
     let (status, body) = patch(&app, &bob, post_id, json!({ "content": "Yours now" })).await;
-    assert_eq!((status, body["error"].as_str()), (403, Some("You can only edit your own posts")));
+    assert_eq!((status, body["message"].as_str()), (403, Some("You can only edit your own posts")));
     assert_eq!(seen_by(&app, &ada, post_id).await["content"], "Mine");
     for (bad, why) in [(json!({ "content": "  " }), "blank"), (json!({ "content": "x".repeat(501) }), "too long")] {
         let (status, body) = patch(&app, &ada, post_id, bad).await;
         assert_eq!(status, 400, "{why}: {body}");
-        assert!(body["error"].is_string(), "{body}");
+        assert!(body["message"].is_string(), "{body}");
     }
     let (status, _) = patch(&app, &ada, 999_999, json!({ "content": "Nothing" })).await;
     assert_eq!(status, 404);
@@ -113,14 +113,14 @@ async fn a_post_is_edited_only_by_its_author_within_the_hour_while_its_poll_has_
     let (status, body) = post(&app, &bob, &format!("/api/posts/{}/vote", id(&poll)), json!({ "option": "Yes" })).await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = patch(&app, &ada, id(&poll), json!({ "content": "Coffee?" })).await;
-    assert_eq!((status, body["error"].as_str()), (409, Some("This post can no longer be edited")));
+    assert_eq!((status, body["message"].as_str()), (409, Some("This post can no longer be edited")));
 
     // The hour: 59 minutes in, still; past 60, no more.
     app.clock.advance(Duration::from_secs(59 * 60));
     edit(&app, &ada, post_id, "Mine, edited").await;
     app.clock.advance(Duration::from_secs(61));
     let (status, body) = patch(&app, &ada, post_id, json!({ "content": "Too late" })).await;
-    assert_eq!((status, body["error"].as_str()), (409, Some("This post can no longer be edited")));
+    assert_eq!((status, body["message"].as_str()), (409, Some("This post can no longer be edited")));
 
     // A deleted post is not found.
     let gone = id(&write(&app, &ada, "Short-lived").await);
