@@ -13,8 +13,8 @@ use super::model::Post;
 use super::store;
 use super::writes::{Draft, PostWrites};
 use crate::accounts::CurrentUser;
-use crate::clock::to_rfc3339;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
+use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
 use crate::state::AppState;
 

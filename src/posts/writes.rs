@@ -122,7 +122,13 @@ impl PostWrites<'_> {
     /// images) within `EDIT_WINDOW` of posting, while its poll has no votes. Its earlier text
     /// goes into its history; its tags and mentions follow the new text (a new mention notifies,
     /// a removed one is not taken back). Answers the post's id.
-    pub async fn edit(&self, author: i64, id: i64, content: &PostContent, kept_images: Option<&[String]>) -> Result<i64> {
+    pub async fn edit(
+        &self,
+        author: i64,
+        id: i64,
+        content: &PostContent,
+        kept_images: Option<&[String]>,
+    ) -> Result<i64> {
         let mut writer = rate_limit::count_then_take_writer(
             self.db,
             &format!("edit:{author}"),
@@ -160,7 +166,8 @@ impl PostWrites<'_> {
             return Ok(id);
         }
         let text = WrittenText::read(&mut tx, content.as_str()).await?;
-        let edit = store::Edit { post_id: id, content: content.as_str(), entities: &text.entities, kept_images: &kept, now };
+        let edit =
+            store::Edit { post_id: id, content: content.as_str(), entities: &text.entities, kept_images: &kept, now };
         store::edit(&mut tx, &edit).await?;
         crate::discovery::store::untag_post(&mut tx, id).await?;
         let told = match post.reply_to_id {
@@ -322,8 +329,7 @@ fn kept_media(current: &store::EditedPost, kept_urls: Option<&[String]>) -> Resu
     let Some(urls) = kept_urls else {
         return Ok(current.images.clone());
     };
-    let kept: Vec<String> =
-        current.images.iter().filter(|m| urls.contains(&media::object_path(m))).cloned().collect();
+    let kept: Vec<String> = current.images.iter().filter(|m| urls.contains(&media::object_path(m))).cloned().collect();
     let named_unknown = urls.iter().any(|url| !current.images.iter().any(|m| media::object_path(m) == *url));
     if named_unknown || urls.len() != kept.len() {
         return Err(Error::bad_request("An edit can only keep some of the post's own images"));
