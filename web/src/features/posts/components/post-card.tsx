@@ -189,7 +189,8 @@ function LivePostCard({
               <ShieldAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" /> Removed by moderators
             </p>
           )}
-          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0.5 sm:gap-2">
+          {/* No gap on a phone: the six actions fit one line at 360 px */}
+          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0 sm:gap-2">
             {canInteract && (
               <>
                 <button
