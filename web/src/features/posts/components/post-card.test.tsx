@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
 import type { Post } from '@/lib/types'
-import { aPost, aProfile, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { aPost, aProfile, json, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
 import { useFeed } from '../api/get-feed'
 import { postKeys } from '../api/keys'
 import { ComposeProvider } from './compose-provider'
@@ -189,12 +189,12 @@ describe('a post card', () => {
       aPost({ id: 3, content: 'Hello', editedAt: new Date().toISOString() }),
     ])
     const [fresh, old, others] = screen.getAllByRole('article')
-    expect(within(fresh!).getByRole('button', { name: 'Edit post' })).toBeInTheDocument()
-    expect(within(old!).queryByRole('button', { name: 'Edit post' })).not.toBeInTheDocument()
-    expect(within(others!).queryByRole('button', { name: 'Edit post' })).not.toBeInTheDocument()
-    expect(within(fresh!).queryByRole('button', { name: /^Edited/ })).not.toBeInTheDocument()
+    expect(within(fresh).getByRole('button', { name: 'Edit post' })).toBeInTheDocument()
+    expect(within(old).queryByRole('button', { name: 'Edit post' })).not.toBeInTheDocument()
+    expect(within(others).queryByRole('button', { name: 'Edit post' })).not.toBeInTheDocument()
+    expect(within(fresh).queryByRole('button', { name: /^Edited/ })).not.toBeInTheDocument()
 
-    await userEvent.click(within(others!).getByRole('button', { name: /^Edited/ }))
+    await userEvent.click(within(others).getByRole('button', { name: /^Edited/ }))
     const history = await screen.findByRole('dialog', { name: 'Edit history' })
     expect(await within(history).findByText('Helo')).toBeInTheDocument()
     expect(within(history).getByText('Hello')).toBeInTheDocument()
@@ -210,9 +210,7 @@ describe('a post card', () => {
     await userEvent.type(text, 'Fixed text')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Fixed text')).toBeInTheDocument()
-    expect(fetch.mock.calls[0]?.[0]).toBe('/api/posts/1')
-    expect(fetch.mock.calls[0]?.[1]?.method).toBe('PATCH')
-    expect(JSON.parse(String(fetch.mock.calls[0]?.[1]?.body))).toEqual({ content: 'Fixed text' })
+    expect(requestsOf(fetch)[0]).toEqual({ call: 'PATCH /api/posts/1', body: { content: 'Fixed text' } })
     expect(screen.getByRole('button', { name: /^Edited/ })).toBeInTheDocument()
   })
 
