@@ -11,12 +11,12 @@
 //! limit, while the member's `FeedMarks` (read in the session's statement) are what they were
 //! when it was made, and for at most `keep_for` after it was made. So:
 //! - what the member does shows on their next read, through any process: every write of theirs
-//!   that can change their own page (a post, reply, repost, like, vote, follow, unfollow,
-//!   deletion, profile edit) adds one to `users.feed_version` in its own transaction (`changes`);
+//!   that can change their own page (a post, reply, repost, like, bookmark, vote, follow,
+//!   unfollow, deletion, post or profile edit) adds one to `users.feed_version` in its own transaction (`changes`);
 //! - a new post or repost of someone they follow shows at once: it raises the newest post in
 //!   their home timeline, which is part of the marks;
-//! - what others do to posts already on the page (likes, replies, reposts, votes, a deletion, a
-//!   new name or avatar) shows within `keep_for` (5 s by default), as counts do on any large
+//! - what others do to posts already on the page (likes, replies, reposts, votes, an edit, a
+//!   deletion, a new name or avatar) shows within `keep_for` (5 s by default), as counts do on any large
 //!   network.
 //!
 //! Nothing here is shared state: every process checks its pages against the database's marks,

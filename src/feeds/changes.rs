@@ -1,8 +1,8 @@
 //! The rule every write follows when it can change how a member's own Friends page looks (a
-//! post, reply, repost, like, vote, deletion, follow, unfollow, profile or avatar edit): in its
-//! own transaction it adds one to the member's `users.feed_version`, which tells their kept
-//! pages in every process that they are stale (`cache`, docs/feeds.md "Answered pages kept in
-//! the process").
+//! post, reply, repost, like, bookmark, vote, post edit, deletion, follow, unfollow, profile or
+//! avatar edit): in its own transaction it adds one to the member's `users.feed_version`, which
+//! tells their kept pages in every process that they are stale (`cache`, docs/feeds.md
+//! "Answered pages kept in the process").
 //!
 //! On PostgreSQL that update also takes the member's `users` row lock, so it comes first in
 //! the transaction, before any post's row: with one order a member's writes (a like and a

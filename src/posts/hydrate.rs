@@ -5,7 +5,7 @@
 //! posts it shows and in what order with a `Selection`: SQL answering `(id, ord)`. One
 //! statement then reads, around it, everything the cards need: the posts joined to their
 //! authors, the originals of reposts the page does not hold, and every part of a card (images,
-//! poll options and votes, the viewer's likes and reposts). Its answer is one row of two JSON
+//! poll options and votes, the viewer's likes, reposts and bookmarks). Its answer is one row of two JSON
 //! arrays built by the database (`Backend::json_rows`), which the server parses and assembles
 //! into `Post`s here, so there is one place that knows a card's shape.
 //!
@@ -14,8 +14,8 @@
 //! back), and every row crosses as its own message and its own conversion; the Friends feed
 //! was 3–4 statements and ~60 rows, and most of its time went to thread wake-ups and copies
 //! (docs/performance.md). Every part is served by a primary key or index: `post_images`,
-//! `poll_options`, `poll_votes` by their `(post_id, …)` primary keys, `likes` by
-//! `(user_id, post_id)`, reposts by `posts_one_repost_key (author_id, repost_of_id)`.
+//! `poll_options`, `poll_votes` by their `(post_id, …)` primary keys, `likes` and
+//! `bookmarks` by `(user_id, post_id)`, reposts by `posts_one_repost_key (author_id, repost_of_id)`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -126,19 +126,20 @@ const POLL_OPTION: i64 = 1;
 const POLL_VOTE: i64 = 2;
 const LIKED: i64 = 3;
 const REPOSTED: i64 = 4;
+const BOOKMARKED: i64 = 5;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
 /// card, `(kind, post_id, ord, a, b, text, alt)`: images (ord = position, a × b = the upload's
 /// size, 0 when unknown, text = media id, alt = the description; the upload by its primary key), poll
 /// options (ord = position, text) and votes (ord = when, a = who, b = which option) of the
-/// cards with a poll, and the viewer's likes and reposts of the cards that are not reposts (a
-/// repost's card shows its original's).
+/// cards with a poll, and the viewer's likes, reposts and bookmarks of the cards that are not
+/// reposts (a repost's card shows its original's).
 fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
-         author_profile_image_url, entities, removed_at, hidden",
+         author_profile_image_url, entities, edited_at, removed_at, hidden",
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text, alt", "kind, post_id, ord, a");
@@ -177,6 +178,8 @@ fn statement(backend: Backend, selection: &str) -> String {
                  WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
                  UNION ALL SELECT {REPOSTED}, repost_of_id, 0, 0, 0, NULL, NULL FROM posts \
                  WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
+                 UNION ALL SELECT {BOOKMARKED}, post_id, 0, 0, 0, NULL, NULL FROM bookmarks \
+                 WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
@@ -189,6 +192,7 @@ fn statement(backend: Backend, selection: &str) -> String {
         POLL_VOTE = POLL_VOTE,
         LIKED = LIKED,
         REPOSTED = REPOSTED,
+        BOOKMARKED = BOOKMARKED,
     )
 }
 
@@ -212,6 +216,7 @@ struct Card(
     Option<String>,
     Option<String>,
     Option<i64>,
+    Option<i64>,
     i64,
 );
 
@@ -234,6 +239,7 @@ impl Card {
             author_display_name,
             author_profile_image_url,
             entities,
+            edited_at,
             removed_at,
             hidden,
         ) = self;
@@ -255,6 +261,7 @@ impl Card {
                 author_display_name,
                 author_profile_image_url,
                 entities,
+                edited_at,
                 removed_at,
                 hidden: hidden != 0,
             },
@@ -289,6 +296,7 @@ fn assemble(seeing: Seeing, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, 
                 post.like_count = original.like_count;
                 post.is_liked = original.is_liked;
                 post.is_reposted = original.is_reposted;
+                post.is_bookmarked = original.is_bookmarked;
                 post.repost_of = Some(Box::new(original));
             }
             (ord, post)
@@ -303,6 +311,7 @@ struct Parts {
     votes: HashMap<i64, Vec<(i64, i64)>>,
     liked: HashSet<i64>,
     reposted: HashSet<i64>,
+    bookmarked: HashSet<i64>,
     seeing: Seeing,
 }
 
@@ -315,6 +324,7 @@ impl Parts {
             votes: HashMap::new(),
             liked: HashSet::new(),
             reposted: HashSet::new(),
+            bookmarked: HashSet::new(),
             seeing,
         };
         let mut rows = rows;
@@ -335,6 +345,9 @@ impl Parts {
                 }
                 (REPOSTED, _) => {
                     out.reposted.insert(post_id);
+                }
+                (BOOKMARKED, _) => {
+                    out.bookmarked.insert(post_id);
                 }
                 _ => {}
             }
@@ -381,6 +394,7 @@ impl Parts {
                 profile_image_url: row.author_profile_image_url.clone(),
             },
             created_at: to_rfc3339(row.created_at),
+            edited_at: row.edited_at.map(to_rfc3339),
             image_urls: images.iter().map(|image| image.url.clone()).collect(),
             images,
             poll_options: options,
@@ -395,6 +409,7 @@ impl Parts {
             like_count: row.like_count,
             is_liked: self.liked.contains(&row.id),
             is_reposted: self.reposted.contains(&row.id),
+            is_bookmarked: self.bookmarked.contains(&row.id),
             is_deleted: row.deleted_at.is_some(),
             is_unavailable: false,
             is_removed: false,
@@ -407,6 +422,7 @@ fn unseen(post: Post) -> Post {
     Post {
         content: String::new(),
         entities: Vec::new(),
+        edited_at: None,
         author: Author { id: 0, username: String::new(), display_name: String::new(), profile_image_url: None },
         image_urls: Vec::new(),
         images: Vec::new(),

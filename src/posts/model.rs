@@ -16,7 +16,7 @@ macro_rules! post_columns {
         "p.id, p.author_id, p.content, p.created_at, p.reply_to_id, p.repost_of_id, \
          p.poll_expires_at, p.deleted_at, p.reply_count, p.repost_count, p.like_count, \
          u.username AS author_username, u.display_name AS author_display_name, \
-         u.profile_image_url AS author_profile_image_url, p.entities"
+         u.profile_image_url AS author_profile_image_url, p.entities, p.edited_at"
     };
 }
 
@@ -39,6 +39,8 @@ pub struct PostRow {
     pub author_profile_image_url: Option<String>,
     /// The stored entities (`posts::entities::to_column`).
     pub entities: Option<String>,
+    /// When its text was last edited.
+    pub edited_at: Option<Millis>,
     /// Set when moderators removed it (`deleted_at` is set too).
     pub removed_at: Option<Millis>,
     /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
@@ -86,6 +88,9 @@ pub struct Post {
     pub author: Author,
     /// RFC 3339.
     pub created_at: String,
+    /// RFC 3339: when its author last edited it (its earlier versions: `/api/posts/{id}/history`);
+    /// null when never edited.
+    pub edited_at: Option<String>,
     /// The images' URLs, as the spec has them (the same images are in `images`).
     pub image_urls: Vec<String>,
     /// The images in order, each with its description and size.
@@ -108,6 +113,8 @@ pub struct Post {
     pub like_count: i64,
     pub is_liked: bool,
     pub is_reposted: bool,
+    /// The caller bookmarked this post (on a repost: its original). Nobody else sees it.
+    pub is_bookmarked: bool,
     /// True for a deleted post (its content is gone; replies still point at it), and for a
     /// post moderators removed, except to its author.
     pub is_deleted: bool,

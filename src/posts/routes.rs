@@ -14,14 +14,18 @@ use super::store;
 use super::writes::{Draft, DraftImage, PostWrites};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
+use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create))
-        .routes(routes!(delete))
+        .routes(routes!(delete, edit))
+        .routes(routes!(history))
         .routes(routes!(like, unlike))
+        .routes(routes!(bookmark, unbookmark))
+        .routes(routes!(bookmarks))
         .routes(routes!(unrepost))
         .routes(routes!(vote))
         .routes(routes!(thread))
@@ -101,6 +105,30 @@ fn poll_options_schema() -> utoipa::openapi::schema::Array {
         .unique_items(true)
         .description(Some("Blank options are dropped; then 2 to 4 distinct options of at most 80 characters."))
         .build()
+}
+
+/// A post's new text, as its author edits it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditPost {
+    /// 1 to 500 characters after trimming.
+    #[schema(min_length = 1, max_length = 500)]
+    pub content: String,
+    /// The images the post keeps: some of its own (the URLs it shows); left out, it keeps them
+    /// all. An edit never adds images, and a post with a poll keeps its own.
+    #[schema(max_items = 4)]
+    pub image_urls: Option<Vec<String>>,
+}
+
+/// An earlier version of a post's text.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostVersion {
+    pub content: String,
+    /// RFC 3339: when this text was written (the post's creation or an earlier edit).
+    pub written_at: String,
+    /// RFC 3339: when an edit replaced it.
+    pub replaced_at: String,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -190,6 +218,94 @@ fn writes(state: &AppState) -> PostWrites<'_> {
 async fn delete(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     writes(&state).delete(current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Edits one of the caller's posts within an hour of posting it: its text and, on a post
+/// without a poll, which of its images it keeps. 409 once the hour is over or its poll has
+/// votes. Answers the post as it now reads.
+#[utoipa::path(patch, path = "/api/posts/{id}", tag = "posts", operation_id = "edit_post",
+    params(("id" = i64, Path, minimum = 1, description = "Post id")), request_body = EditPost,
+    responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn edit(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Json(body): Json<EditPost>,
+) -> Result<Json<Post>> {
+    let content = PostContent::parse(&body.content)?;
+    if body.image_urls.as_ref().is_some_and(|urls| urls.len() > crate::media::MAX_IMAGES) {
+        return Err(Error::bad_request("A post can have at most 4 images"));
+    }
+    let id = writes(&state).edit(current.id, id, &content, body.image_urls.as_deref()).await?;
+    post_as_seen(&state, current.id, id).await
+}
+
+/// The earlier versions of a post's text, newest first (empty when it was never edited). A
+/// repost stands for its original.
+#[utoipa::path(get, path = "/api/posts/{id}/history", tag = "posts",
+    params(("id" = i64, Path, minimum = 1, description = "Post id"), PageParams),
+    responses((status = 200, body = Vec<PostVersion>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn history(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<PostVersion>>> {
+    let page = Page::parse(&params, 20, MAX_PAGE)?;
+    let original = live_original(&state, id).await?;
+    // Only who may read the post reads its history (`safety::visibility`).
+    let seen = hydrate::one(&state.db.read, state.db.backend, current.id, original.id).await?;
+    if !seen.is_some_and(|post| !post.is_deleted && !post.is_unavailable) {
+        return Err(Error::not_found("Post not found"));
+    }
+    let versions = store::history(&state.db.read, original.id, page).await?;
+    Ok(Json(
+        versions
+            .into_iter()
+            .map(|v| PostVersion {
+                content: v.content,
+                written_at: to_rfc3339(v.written_at),
+                replaced_at: to_rfc3339(v.replaced_at),
+            })
+            .collect(),
+    ))
+}
+
+/// Bookmarks a post (a repost: its original) for the caller alone: nobody is told, nobody else
+/// sees it. Bookmarking twice changes nothing. Answers the post.
+#[utoipa::path(post, path = "/api/posts/{id}/bookmark", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn bookmark(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = writes(&state).bookmark(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// Takes the caller's bookmark of a post away; none there changes nothing. Answers the post.
+#[utoipa::path(delete, path = "/api/posts/{id}/bookmark", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unbookmark(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = writes(&state).unbookmark(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// The caller's bookmarks, newest bookmark first: live posts they may still see.
+#[utoipa::path(get, path = "/api/bookmarks", tag = "posts", params(PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn bookmarks(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
+    let page = Page::parse(&params, 20, MAX_PAGE)?;
+    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &store::bookmarks(page)).await?))
 }
 
 /// Undoes the caller's repost of post `id` (or of its original, when `id` is a repost).

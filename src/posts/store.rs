@@ -360,14 +360,17 @@ pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    const WHAT_OTHERS_DID: [&str; 2] = [
+    const WHAT_OTHERS_DID: [&str; 3] = [
         "DELETE FROM likes WHERE post_id = $1",
+        // a bookmark of a post nobody can read any more leaves its member's list
+        "DELETE FROM bookmarks WHERE post_id = $1",
         // reposts of it: the reposted thing is gone, so are they (their timeline rows go
         // with them through the foreign key)
         "DELETE FROM posts WHERE repost_of_id = $1",
     ];
-    const WHAT_IT_HELD: [&str; 3] = [
+    const WHAT_IT_HELD: [&str; 4] = [
         "DELETE FROM post_images WHERE post_id = $1",
+        "DELETE FROM post_edits WHERE post_id = $1",
         "DELETE FROM poll_votes WHERE post_id = $1",
         "DELETE FROM poll_options WHERE post_id = $1",
     ];
@@ -376,6 +379,143 @@ pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by
         sqlx::query(*sql).bind(post_id).execute(&mut *conn).await?;
     }
     Ok(true)
+}
+
+/// What an edit needs to know about a live post, read under its row lock (`lock_live`).
+#[derive(Debug, sqlx::FromRow)]
+pub struct EditedPost {
+    pub content: String,
+    pub created_at: Millis,
+    pub has_poll: bool,
+    /// Votes in its poll (0 without one).
+    pub votes: i64,
+    /// Its images' media ids, in the order they show.
+    pub images: Vec<String>,
+}
+
+/// Post `id` as an edit finds it; None when it is deleted.
+pub async fn edited_post(conn: &mut AnyConnection, id: i64) -> Result<Option<EditedPost>> {
+    let row: Option<(String, Millis, Option<Millis>, i64)> = sqlx::query_as(
+        "SELECT content, created_at, poll_expires_at, \
+         (SELECT COUNT(*) FROM poll_votes v WHERE v.post_id = p.id) FROM posts p WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((content, created_at, poll_expires_at, votes)) = row else {
+        return Ok(None);
+    };
+    let images = sqlx::query_scalar("SELECT media_id FROM post_images WHERE post_id = $1 ORDER BY position")
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+    Ok(Some(EditedPost { content, created_at, has_poll: poll_expires_at.is_some(), votes, images }))
+}
+
+/// A post's new text, as its author edited it.
+pub struct Edit<'a> {
+    pub post_id: i64,
+    pub content: &'a str,
+    /// What `content` holds (`posts::entities`).
+    pub entities: &'a [Entity],
+    /// The images it keeps (media ids); the others leave it.
+    pub kept_images: &'a [String],
+    pub now: Millis,
+}
+
+/// Keeps the post's text as it stood in its history, then writes the new one: its entities,
+/// its images (those not kept leave; the orphan cleanup removes their files) and `edited_at`.
+/// The caller holds the post's row lock and checked it is live.
+pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO post_edits (post_id, content, written_at, replaced_at) \
+         SELECT id, content, COALESCE(edited_at, created_at), $2 FROM posts WHERE id = $1",
+    )
+    .bind(edit.post_id)
+    .bind(edit.now)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("UPDATE posts SET content = $1, entities = $2, edited_at = $3, image_count = $4 WHERE id = $5")
+        .bind(edit.content)
+        .bind(super::entities::to_column(edit.entities))
+        .bind(edit.now)
+        .bind(edit.kept_images.len() as i64)
+        .bind(edit.post_id)
+        .execute(&mut *conn)
+        .await?;
+    let sql = if edit.kept_images.is_empty() {
+        "DELETE FROM post_images WHERE post_id = $1".to_string()
+    } else {
+        format!(
+            "DELETE FROM post_images WHERE post_id = $1 AND media_id NOT IN ({})",
+            in_list(2, edit.kept_images.len())
+        )
+    };
+    let mut delete = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(edit.post_id);
+    for media_id in padded_values(edit.kept_images) {
+        delete = delete.bind(media_id.as_str());
+    }
+    delete.execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// One earlier version of a post's text.
+#[derive(Debug, sqlx::FromRow)]
+pub struct VersionRow {
+    pub content: String,
+    pub written_at: Millis,
+    pub replaced_at: Millis,
+}
+
+/// A page of post `id`'s earlier versions, newest first (index `post_edits_post_idx`).
+pub async fn history(pool: &sqlx::AnyPool, id: i64, page: Page) -> Result<Vec<VersionRow>> {
+    Ok(sqlx::query_as(
+        "SELECT content, written_at, replaced_at FROM post_edits WHERE post_id = $1 \
+         ORDER BY id DESC LIMIT $2 OFFSET $3",
+    )
+    .bind(id)
+    .bind(page.limit)
+    .bind(page.offset)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// `member` bookmarks post `post_id` (a live original); twice changes nothing.
+pub async fn bookmark(conn: &mut AnyConnection, member: i64, post_id: i64, now: Millis) -> Result<()> {
+    sqlx::query("INSERT INTO bookmarks (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+        .bind(member)
+        .bind(post_id)
+        .bind(now)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// `member` takes their bookmark of post `post_id` away; none there changes nothing.
+pub async fn unbookmark(conn: &mut AnyConnection, member: i64, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM bookmarks WHERE user_id = $1 AND post_id = $2")
+        .bind(member)
+        .bind(post_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The viewer's (`$1`) bookmarks of live posts they may see, newest bookmark first (index
+/// `bookmarks_user_created_idx`).
+pub fn bookmarks(page: Page) -> Selection {
+    // Numbered after the page is cut, so the window sorts a page, not every bookmark.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
+                 SELECT b.post_id, b.created_at FROM bookmarks b JOIN posts p ON p.id = b.post_id \
+                 WHERE b.user_id = $1 AND p.deleted_at IS NULL AND NOT {} \
+                 ORDER BY b.created_at DESC, b.post_id DESC LIMIT $2 OFFSET $3 \
+             ) bookmarked",
+            crate::safety::visibility::post_hidden(crate::safety::Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset])
 }
 
 /// A reply left its parent: one reply fewer (never below zero, whatever happened before).

@@ -22,6 +22,11 @@ use crate::safety;
 /// Generous per-member limits: a person never meets them, a script soon does.
 const POSTS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
 const LIKES_PER_MINUTE: Limit = Limit { max: 120, window: MINUTE };
+const EDITS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
+const BOOKMARKS_PER_MINUTE: Limit = Limit { max: 120, window: MINUTE };
+
+/// How long after posting its author may edit a post.
+pub const EDIT_WINDOW: Millis = 60 * MINUTE;
 
 /// What the writes of posts use of the application; made per request, cheap.
 pub struct PostWrites<'a> {
@@ -104,20 +109,17 @@ impl PostWrites<'_> {
             })
             .collect();
         let content = draft.content.as_str();
-        let parsed = entities::parse(content);
-        let mentioned = store::members_by_username(&mut tx, &parsed.mentions()).await?;
-        let usernames = mentioned.iter().map(|(_, username)| username.clone()).collect();
+        let text = WrittenText::read(&mut tx, content).await?;
         let new = NewPost {
             author_id: author,
             content,
             reply_to_id: parent.as_ref().map(|p| p.id),
             poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
             images: &images,
-            entities: &parsed.entities(content, &usernames),
+            entities: &text.entities,
             now,
         };
         let id = store::insert_post(&mut tx, &new).await?;
-        crate::discovery::store::tag_post(&mut tx, id, author, &parsed.hashtags(), now).await?;
         // Replies are read in threads, not in the Friends feed.
         let after_commit = match parent {
             None => Some(changing.published(&mut tx, id).await?),
@@ -129,18 +131,106 @@ impl PostWrites<'_> {
             }
             notifications::notify(&mut tx, parent.author_id, author, Kind::Reply, id, now).await?;
         }
-        for (member, _) in mentioned {
-            // The parent's author already hears about this post as a reply.
-            if parent.as_ref().is_some_and(|p| p.author_id == member) {
-                continue;
-            }
-            notifications::notify(&mut tx, member, author, Kind::Mention, id, now).await?;
-        }
+        let told = parent.as_ref().map(|p| p.author_id);
+        text.record(&mut tx, Written { post: id, author, at: now, told }, now).await?;
         tx.commit().await?;
         if let Some(after_commit) = after_commit {
             after_commit.run(self.fan_out);
         }
         Ok(id)
+    }
+
+    /// The author edits post `id`'s text (and, on a post without a poll, keeps some of its
+    /// images) within `EDIT_WINDOW` of posting, while its poll has no votes. Its earlier text
+    /// goes into its history; its tags and mentions follow the new text (a new mention notifies,
+    /// a removed one is not taken back). Answers the post's id.
+    pub async fn edit(
+        &self,
+        author: i64,
+        id: i64,
+        content: &PostContent,
+        kept_images: Option<&[String]>,
+    ) -> Result<i64> {
+        let mut writer = rate_limit::count_then_take_writer(
+            self.db,
+            &format!("edit:{author}"),
+            EDITS_PER_MINUTE,
+            self.clock.now(),
+            "You are editing too fast. Please wait a minute.",
+        )
+        .await?;
+        let now = self.clock.now();
+        let mut tx = writer.begin().await?;
+        let post = store::find_ref(&mut tx, id)
+            .await?
+            .filter(|p| p.deleted_at.is_none())
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        if post.author_id != author {
+            return Err(Error::forbidden("You can only edit your own posts"));
+        }
+        if post.repost_of_id.is_some() {
+            return Err(Error::bad_request("A repost cannot be edited"));
+        }
+        // The author's kept Friends pages show the new text at once; others' within their
+        // pages' keeping time, as a deletion (`feeds::cache`).
+        changes::member_changed(&mut tx, author).await?;
+        // Under the post's row lock a vote either committed before (and is counted below) or
+        // waits for this edit (`store::lock_live`).
+        if !store::lock_live(&mut tx, id).await? {
+            return Err(Error::not_found("Post not found"));
+        }
+        let current = store::edited_post(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        if now >= current.created_at + EDIT_WINDOW || current.votes > 0 {
+            return Err(Error::conflict("This post can no longer be edited"));
+        }
+        let kept = kept_media(&current, kept_images)?;
+        if content.as_str() == current.content && kept == current.images {
+            return Ok(id);
+        }
+        let text = WrittenText::read(&mut tx, content.as_str()).await?;
+        let edit =
+            store::Edit { post_id: id, content: content.as_str(), entities: &text.entities, kept_images: &kept, now };
+        store::edit(&mut tx, &edit).await?;
+        crate::discovery::store::untag_post(&mut tx, id).await?;
+        let told = match post.reply_to_id {
+            Some(parent) => store::find_ref(&mut tx, parent).await?.map(|p| p.author_id),
+            None => None,
+        };
+        text.record(&mut tx, Written { post: id, author, at: current.created_at, told }, now).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// The member bookmarks post `id` (a repost: its original); twice changes nothing. Nobody
+    /// is told. Answers the id of the post bookmarked.
+    pub async fn bookmark(&self, member: i64, id: i64) -> Result<i64> {
+        let now = self.clock.now();
+        let mut writer = rate_limit::count_then_take_writer(
+            self.db,
+            &format!("bookmark:{member}"),
+            BOOKMARKS_PER_MINUTE,
+            now,
+            "You are bookmarking too fast. Please wait a minute.",
+        )
+        .await?;
+        let mut tx = writer.begin().await?;
+        // The card's mark is on the member's own Friends page.
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        store::bookmark(&mut tx, member, post.id, now).await?;
+        tx.commit().await?;
+        Ok(post.id)
+    }
+
+    /// Takes the member's bookmark of post `id` (a repost: its original) away; answers the id
+    /// of the post.
+    pub async fn unbookmark(&self, member: i64, id: i64) -> Result<i64> {
+        let mut tx = self.db.write.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        store::unbookmark(&mut tx, member, post.id).await?;
+        tx.commit().await?;
+        Ok(post.id)
     }
 
     /// Reposts post `target` (a repost: its original) once; answers the repost's id.
@@ -251,6 +341,65 @@ impl PostWrites<'_> {
         }
         tx.commit().await?;
         Ok(post.id)
+    }
+}
+
+/// The images an edit keeps (media ids, in the order they show): all of them when the request
+/// names none, else the ones it names, which must be among the post's (an edit removes images,
+/// never adds them; a post with a poll keeps its images).
+fn kept_media(current: &store::EditedPost, kept_urls: Option<&[String]>) -> Result<Vec<String>> {
+    let Some(urls) = kept_urls else {
+        return Ok(current.images.clone());
+    };
+    let kept: Vec<String> = current.images.iter().filter(|m| urls.contains(&media::object_path(m))).cloned().collect();
+    let named_unknown = urls.iter().any(|url| !current.images.iter().any(|m| media::object_path(m) == *url));
+    if named_unknown || urls.len() != kept.len() {
+        return Err(Error::bad_request("An edit can only keep some of the post's own images"));
+    }
+    if current.has_poll && kept.len() != current.images.len() {
+        return Err(Error::bad_request("A post with a poll keeps its images"));
+    }
+    Ok(kept)
+}
+
+/// A post's text read as it is written (`entities::parse`), with the members it mentions: the
+/// one reading that posting and editing share.
+struct WrittenText {
+    entities: Vec<entities::Entity>,
+    hashtags: Vec<entities::Hashtag>,
+    /// The mentioned members who exist: id and username.
+    mentioned: Vec<(i64, String)>,
+}
+
+/// Which post a text was written for.
+struct Written {
+    post: i64,
+    author: i64,
+    /// When the post was written: its tags count from then.
+    at: Millis,
+    /// A member already told of this post (a reply's parent's author), not told again of a mention.
+    told: Option<i64>,
+}
+
+impl WrittenText {
+    async fn read(tx: &mut AnyConnection, content: &str) -> Result<WrittenText> {
+        let parsed = entities::parse(content);
+        let mentioned = store::members_by_username(&mut *tx, &parsed.mentions()).await?;
+        let usernames = mentioned.iter().map(|(_, username)| username.clone()).collect();
+        Ok(WrittenText { entities: parsed.entities(content, &usernames), hashtags: parsed.hashtags(), mentioned })
+    }
+
+    /// The post's tags and its mentions' notifications (each member told once of a post,
+    /// `notifications::notify`), in the post's transaction.
+    async fn record(&self, tx: &mut AnyConnection, written: Written, now: Millis) -> Result<()> {
+        crate::discovery::store::tag_post(&mut *tx, written.post, written.author, &self.hashtags, written.at).await?;
+        for &(member, _) in &self.mentioned {
+            if written.told == Some(member) {
+                continue;
+            }
+            notifications::notify(&mut *tx, member, written.author, Kind::Mention, written.post, now).await?;
+        }
+        Ok(())
     }
 }
 

@@ -93,13 +93,20 @@ fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardT
     if placeholder || !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
         return None;
     }
+    // The app offers "Edit post" while its clock is in the window: the server's could disagree.
+    let own = post.author.id == viewer;
+    let written = DateTime::parse_from_rfc3339(&post.created_at).map_or(i64::MAX, |at| at.timestamp_millis());
+    if own && now < written.saturating_add(crate::posts::writes::EDIT_WINDOW) {
+        return None;
+    }
     // What the template's paths read: the names `sampleCard` in card-template.mjs gives them.
     let context = json!({
         "shown": shown,
         "post": post,
-        "own": post.author.id == viewer,
+        "own": own,
         "priority": priority,
         "time": relative_time(&post.created_at, now),
+        "editedTime": post.edited_at.as_deref().map(|edited| relative_time(edited, now)),
         "initial": initial(&post.author.display_name),
         "alts": alts(post),
     });
@@ -431,6 +438,14 @@ mod tests {
         original.image_urls = vec![UPLOAD.to_string(); 5];
         let html = drawn(&original, 1, false);
         assert!(html.contains(&format!(r#"<img src="{UPLOAD}"><img src="{UPLOAD}">"#)), "{html}");
+    }
+
+    #[test]
+    fn the_drawing_stops_at_a_post_its_viewer_may_still_edit() {
+        let mut fresh = post(5, 2, "ada", "hi");
+        fresh.created_at = "2026-11-24T11:30:00Z".to_string();
+        assert!(card(&fresh, 2, now(), false, &template()).is_none());
+        assert!(card(&fresh, 1, now(), false, &template()).is_some());
     }
 
     #[test]

@@ -157,6 +157,18 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Ada's post as edited from 0015 on (a typo fixed), with its first text kept; Bob
+    // bookmarked it.
+    Step {
+        version: 15,
+        rows: &[
+            "UPDATE posts SET edited_at = :now - 250000 WHERE id = 1",
+            "INSERT INTO post_edits (post_id, content, written_at, replaced_at) VALUES (1, 'Helo, Murmur 👋', :now - 300000, :now - 250000)",
+            "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (2, 1, :now - 240000)",
+        ],
+        until: None,
+        drops: &[],
+    },
     // Ada's picture described, as posts may be from 0017 on.
     Step {
         version: 17,

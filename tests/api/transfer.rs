@@ -94,6 +94,9 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO moderation_log (created_at, moderator_id, action, member_id, post_id, report_id, reason) \
          SELECT 6, 2, 'dismiss', 1, 1, MAX(id), 'fine' FROM reports",
         "INSERT INTO jobs (name, next_run_at, cursor) VALUES ('entities', 7, 3)",
+        "UPDATE posts SET edited_at = 8 WHERE id = 1",
+        "INSERT INTO post_edits (post_id, content, written_at, replaced_at) VALUES (1, $1, 1, 8)",
+        "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (3, 1, 9)",
         "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) SELECT 1, MIN(id), 3, 4, 5 FROM tags \
          HAVING COUNT(*) > 0",
     ];

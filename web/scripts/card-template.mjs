@@ -38,6 +38,8 @@ function sample(path, value) {
 
 const upload = (path) => sample(path, `/objects/${String(swaps.size + 1).padStart(32, 'e')}`)
 const CREATED_AT = '1999-09-09T09:09:09.999Z'
+// Long after the edit window: the server draws no card its viewer may still edit (cards.rs).
+const EDITED_AT = '2009-09-09T09:09:09.999Z'
 /** Around a post's text in PostContent's rendering: what is between them is the template. */
 const MARK = '\uf8ff'
 
@@ -53,6 +55,8 @@ function states() {
     ['post.isReposted', [false, true]],
     ['post.isLiked', [false, true]],
     ['own', [false, true]], // the member's own post: Delete rather than More actions
+    ['post.isBookmarked', [false, true]],
+    ['post.editedAt', [null, sample('post.editedAt', EDITED_AT)]], // "Edited" and when
   ].map(([path, values]) => ({ path, values }))
 }
 
@@ -163,6 +167,7 @@ function common(a, b) {
 export function cardTemplate({ renderPostCard, renderPostContent, relativeTime }) {
   // The time as the card writes it ("27 years ago"): the server writes it for each post.
   sample('time', relativeTime(CREATED_AT))
+  sample('editedTime', relativeTime(EDITED_AT))
   const STATES = states()
   for (const { path, values } of STATES) {
     values.forEach((value, index) => {

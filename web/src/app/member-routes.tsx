@@ -10,6 +10,7 @@ import { loadHome } from './preload'
 const HomeRoute = React.lazy(loadHome)
 const DiscoverRoute = React.lazy(() => import('./routes/discover'))
 const NotificationsRoute = React.lazy(() => import('./routes/notifications'))
+const BookmarksRoute = React.lazy(() => import('./routes/bookmarks'))
 const InvitesRoute = React.lazy(() => import('./routes/invites'))
 const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
@@ -49,6 +50,7 @@ export default function MemberRoutes() {
               <Route path="/" component={HomeRoute} />
               <Route path="/discover" component={DiscoverRoute} />
               <Route path="/notifications" component={NotificationsRoute} />
+              <Route path="/bookmarks" component={BookmarksRoute} />
               <Route path="/invites" component={InvitesRoute} />
               <Route path="/post/:id" component={ThreadRoute} />
               <Route path="/profile/:username" component={ProfileRoute} />

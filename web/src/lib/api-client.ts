@@ -66,5 +66,6 @@ export const api = {
   get: async <T>(url: string) => json<T>(await apiRequest('GET', url)),
   post: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('POST', url, body)),
   put: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('PUT', url, body)),
+  patch: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('PATCH', url, body)),
   delete: async <T = void>(url: string) => json<T>(await apiRequest('DELETE', url)),
 }

@@ -66,6 +66,8 @@ export interface Post {
   entities?: Entity[]
   author: PostAuthor
   createdAt: string
+  /** When its author last edited it (its earlier texts: `/api/posts/{id}/history`); null or missing when never. */
+  editedAt?: string | null
   imageUrls: string[]
   /** The same images with their descriptions and sizes; missing means none described (use `imageUrls`). */
   images?: PostImage[]
@@ -81,6 +83,8 @@ export interface Post {
   likeCount: number
   isLiked: boolean
   isReposted: boolean
+  /** The member bookmarked it (on a repost: its original); nobody else sees it. */
+  isBookmarked?: boolean
   /** A deleted post still stands in threads (its replies point at it), without content or actions. */
   isDeleted?: boolean
   /** Its author is blocked (either way) or suspended: no author, no content. */
@@ -102,6 +106,15 @@ export interface TrendingTag {
   name: string
   peopleCount: number
   postCount: number
+}
+
+/** An earlier text of an edited post (`/api/posts/{id}/history`). */
+export interface PostVersion {
+  content: string
+  /** When this text was written: the post's creation or an earlier edit. */
+  writtenAt: string
+  /** When an edit replaced it. */
+  replacedAt: string
 }
 
 export interface Thread {
@@ -205,6 +218,8 @@ export interface InviteTree {
 
 export const PAGE_SIZE = 20
 export const POST_MAX_LENGTH = 500
+/** How long after posting its author may edit a post (src/posts/writes.rs, `EDIT_WINDOW`). */
+export const POST_EDIT_WINDOW_MS = 60 * 60 * 1000
 export const MAX_IMAGES = 4
 /** An image description's longest, in code points after trimming (src/posts/domain.rs). */
 export const IMAGE_DESCRIPTION_MAX_LENGTH = 1500

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'wouter'
-import { Bell, Compass, Home, ScrollText, Settings, Shield, Ticket, User as UserIcon } from 'lucide-react'
+import { Bell, Bookmark, Compass, Home, ScrollText, Settings, Shield, Ticket, User as UserIcon } from 'lucide-react'
 import { cn } from '@/lib/utils'
 import { canModerate, useRole } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
@@ -22,6 +22,7 @@ export function useNavItems(): NavItem[] {
     { href: '/', label: 'Home', icon: Home },
     { href: '/discover', label: 'Discover', icon: Compass },
     { href: '/notifications', label: 'Notifications', icon: Bell, badge: unread.data?.count ?? 0 },
+    { href: '/bookmarks', label: 'Bookmarks', icon: Bookmark, menuOnly: true },
     { href: '/invites', label: 'Invites', icon: Ticket, menuOnly: true },
     // Before the member is known (the document's picture of the shell, prepaint.tsx) the link
     // names no profile, so it is not taken for Home's.

@@ -16,4 +16,8 @@ export const postKeys = {
   /** A tag's posts; tags are case-insensitive, so is the key. */
   byTag: (name: string) => [POSTS_ROOT, 'tag', name.toLowerCase()] as const,
   search: (query: string) => [POSTS_ROOT, 'search', query] as const,
+  /** The member's bookmarks, newest bookmark first. */
+  bookmarks: () => [POSTS_ROOT, 'bookmarks'] as const,
+  /** A post's earlier texts. */
+  history: (id: number) => [POSTS_ROOT, 'history', id] as const,
 }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
 import type { Post } from '@/lib/types'
-import { aPost, aProfile, json, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { aPost, aProfile, json, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
 import { useFeed } from '../api/get-feed'
 import { postKeys } from '../api/keys'
 import { ComposeProvider } from './compose-provider'
@@ -160,6 +160,58 @@ describe('a post card', () => {
     for (const name of [/^Reply/, /^Repost/, /^Like/, 'Share'])
       expect(screen.queryByRole('button', { name })).not.toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Delete post' })).toBeInTheDocument()
+  })
+
+  it('bookmarks at once, reverts when the server fails, and keeps the mark when it succeeds', async () => {
+    let fail: () => void = () => {}
+    mockFetch(() => new Promise<Response>((resolve) => (fail = () => resolve(new Response('nope', { status: 500 })))))
+    renderFeed([aPost({ isBookmarked: false })])
+    await userEvent.click(screen.getByRole('button', { name: 'Bookmark' }))
+    expect(screen.getByRole('button', { name: 'Bookmark' })).toHaveAttribute('aria-pressed', 'true')
+    fail()
+    expect(await screen.findByText('Failed to update bookmark. Please try again.')).toBeInTheDocument()
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Bookmark' })).toHaveAttribute('aria-pressed', 'false'))
+
+    const fetch = mockFetch(() => json(aPost({ isBookmarked: true })))
+    await userEvent.click(screen.getByRole('button', { name: 'Bookmark' }))
+    await waitFor(() => expect(fetch).toHaveBeenCalled())
+    expect(fetch.mock.calls[0]?.[0]).toBe('/api/posts/10/bookmark')
+    expect(fetch.mock.calls[0]?.[1]?.method).toBe('POST')
+    expect(screen.getByRole('button', { name: 'Bookmark' })).toHaveAttribute('aria-pressed', 'true')
+  })
+
+  it('offers its author Edit within the hour, and nobody else; an edited post shows Edited and its history', async () => {
+    mockFetch(() => json([{ content: 'Helo', writtenAt: '2026-11-20T10:00:00Z', replacedAt: '2026-11-20T10:05:00Z' }]))
+    const hourAgo = new Date(Date.now() - 61 * 60 * 1000).toISOString()
+    renderFeed([
+      aPost({ id: 1, content: 'Mine, new', author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } }),
+      aPost({ id: 2, content: 'Mine, old', createdAt: hourAgo, author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } }),
+      aPost({ id: 3, content: 'Hello', editedAt: new Date().toISOString() }),
+    ])
+    const [fresh, old, others] = screen.getAllByRole('article')
+    expect(within(fresh).getByRole('button', { name: 'Edit post' })).toBeInTheDocument()
+    expect(within(old).queryByRole('button', { name: 'Edit post' })).not.toBeInTheDocument()
+    expect(within(others).queryByRole('button', { name: 'Edit post' })).not.toBeInTheDocument()
+    expect(within(fresh).queryByRole('button', { name: /^Edited/ })).not.toBeInTheDocument()
+
+    await userEvent.click(within(others).getByRole('button', { name: /^Edited/ }))
+    const history = await screen.findByRole('dialog', { name: 'Edit history' })
+    expect(await within(history).findByText('Helo')).toBeInTheDocument()
+    expect(within(history).getByText('Hello')).toBeInTheDocument()
+  })
+
+  it('saves an edit from the dialog and shows the new text', async () => {
+    const fetch = mockFetch(() => json(aPost({ id: 1, content: 'Fixed text', editedAt: new Date().toISOString() })))
+    renderFeed([aPost({ id: 1, content: 'Fixd text', author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } })])
+    await userEvent.click(screen.getByRole('button', { name: 'Edit post' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit post' })
+    const text = within(dialog).getByRole('textbox', { name: 'Text' })
+    await userEvent.clear(text)
+    await userEvent.type(text, 'Fixed text')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Fixed text')).toBeInTheDocument()
+    expect(requestsOf(fetch)[0]).toEqual({ call: 'PATCH /api/posts/1', body: { content: 'Fixed text' } })
+    expect(screen.getByRole('button', { name: /^Edited/ })).toBeInTheDocument()
   })
 
   it('has no member menu on your own posts', () => {

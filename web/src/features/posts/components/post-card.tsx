@@ -1,17 +1,20 @@
 import * as React from 'react'
 import { Link, useLocation } from 'wouter'
-import { Heart, MessageCircle, MoreHorizontal, Repeat2, Share, ShieldAlert, Trash2 } from 'lucide-react'
+import { Bookmark, Heart, MessageCircle, MoreHorizontal, Pencil, Repeat2, Share, ShieldAlert, Trash2 } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { toast } from '@/components/ui/use-toast'
 import { cn, relativeTime } from '@/lib/utils'
-import type { Post } from '@/lib/types'
+import { POST_EDIT_WINDOW_MS, type Post } from '@/lib/types'
 import { MemberMenu } from '@/features/safety'
 import { DEFAULT_LIKE_ERROR, useToggleLike } from '../api/toggle-like'
 import { useToggleRepost } from '../api/toggle-repost'
 import { useDeletePost } from '../api/delete-post'
+import { useToggleBookmark } from '../api/toggle-bookmark'
 import { useCompose } from './compose-provider'
 import type { HighlightTerm } from '../lib/highlight'
+import { EditPostDialog } from './edit-post-dialog'
 import { PostContent } from './post-content'
+import { PostHistoryDialog } from './post-history-dialog'
 import { PostImages } from './post-images'
 import { PostPoll } from './post-poll'
 
@@ -47,6 +50,12 @@ function Count({ value, className }: { value: number; className?: string }) {
       {value}
     </span>
   )
+}
+
+/** The author may still edit: within the hour of posting, and while its poll has no votes (the server checks again). */
+function canStillEdit(post: Post, now: number = Date.now()): boolean {
+  const voted = Object.values(post.pollVotes).some((voters) => voters.length > 0)
+  return !voted && now < new Date(post.createdAt).getTime() + POST_EDIT_WINDOW_MS
 }
 
 const actionClass =
@@ -91,9 +100,13 @@ function LivePostCard({
   const post = shown.repostOf ?? shown
   const like = useToggleLike(post.id, likeErrorDescription)
   const repost = useToggleRepost(post.id)
+  const bookmark = useToggleBookmark(post.id)
   const remove = useDeletePost()
   const { openCompose } = useCompose()
+  const [editing, setEditing] = React.useState(false)
+  const [showingHistory, setShowingHistory] = React.useState(false)
   const isOwn = currentUserId !== undefined && post.author.id === currentUserId
+  const isBookmarked = post.isBookmarked ?? false
   // A removed post stays on its author's screens to be seen, not passed on.
   const canInteract = !post.isRemoved
   const hasPoll = post.pollOptions.length > 0
@@ -143,6 +156,21 @@ function LivePostCard({
             <Link href={`/post/${post.id}`} className="text-muted-foreground hover:underline">
               <time dateTime={post.createdAt}>{relativeTime(post.createdAt)}</time>
             </Link>
+            {post.editedAt && (
+              <>
+                <span aria-hidden="true" className="text-muted-foreground">
+                  ·
+                </span>
+                <button
+                  type="button"
+                  className="rounded text-muted-foreground hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                  aria-haspopup="dialog"
+                  onClick={() => setShowingHistory(true)}
+                >
+                  Edited <time dateTime={post.editedAt}>{relativeTime(post.editedAt)}</time>
+                </button>
+              </>
+            )}
           </div>
           {post.replyToId !== null && !emphasis && !hideReplyContext && (
             <p className="text-xs text-muted-foreground">
@@ -161,7 +189,8 @@ function LivePostCard({
               <ShieldAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" /> Removed by moderators
             </p>
           )}
-          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0.5 sm:gap-2">
+          {/* No gap on a phone: the six actions fit one line at 360 px */}
+          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0 sm:gap-2">
             {canInteract && (
               <>
                 <button
@@ -193,15 +222,35 @@ function LivePostCard({
                   <Heart className={cn('size-4', post.isLiked && 'fill-current')} aria-hidden="true" />
                 </button>
                 <Count value={post.likeCount} className={post.isLiked ? 'text-like' : undefined} />
+                <button
+                  type="button"
+                  className={cn(actionClass, isBookmarked && 'text-primary')}
+                  aria-label="Bookmark"
+                  aria-pressed={isBookmarked}
+                  onClick={() => bookmark.mutate(!isBookmarked)}
+                >
+                  <Bookmark className={cn('size-4', isBookmarked && 'fill-current')} aria-hidden="true" />
+                </button>
                 <button type="button" className={actionClass} aria-label="Share" onClick={() => void sharePost(post.id)}>
                   <Share className="size-4" aria-hidden="true" />
                 </button>
               </>
             )}
+            {isOwn && canInteract && canStillEdit(post) && (
+              <button
+                type="button"
+                className={cn(actionClass, 'ml-auto')}
+                aria-label="Edit post"
+                aria-haspopup="dialog"
+                onClick={() => setEditing(true)}
+              >
+                <Pencil className="size-4" aria-hidden="true" />
+              </button>
+            )}
             {isOwn && (
               <button
                 type="button"
-                className={cn(actionClass, 'ml-auto hover:text-destructive')}
+                className={cn(actionClass, !(canInteract && canStillEdit(post)) && 'ml-auto', 'hover:text-destructive')}
                 aria-label="Delete post"
                 disabled={remove.isPending}
                 onClick={() => {
@@ -226,6 +275,8 @@ function LivePostCard({
           </div>
         </div>
       </div>
+      {isOwn && <EditPostDialog post={post} open={editing} onOpenChange={setEditing} />}
+      {post.editedAt && <PostHistoryDialog post={post} open={showingHistory} onOpenChange={setShowingHistory} />}
     </article>
   )
 }

@@ -1,0 +1,217 @@
+//! Editing a post (issue 29): the author's hour, the history of earlier texts, and the text's
+//! mentions, tags and search following the edit.
+
+use std::time::Duration;
+
+use reqwest::Method;
+use serde_json::{Value, json};
+
+use crate::both_databases;
+use crate::common::{Member, TestApp, json as read};
+use crate::posts::{delete, get, id, ids, post, repost, seen_by, write};
+
+async fn patch(app: &TestApp, who: &Member, post_id: i64, body: Value) -> (u16, Value) {
+    read(who.client.request(Method::PATCH, app.url(&format!("/api/posts/{post_id}"))).json(&body).send().await.unwrap())
+        .await
+}
+
+async fn edit(app: &TestApp, who: &Member, post_id: i64, content: &str) -> Value {
+    let (status, body) = patch(app, who, post_id, json!({ "content": content })).await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+async fn history(app: &TestApp, who: &Member, post_id: i64) -> Vec<String> {
+    let (status, body) = get(app, who, &format!("/api/posts/{post_id}/history")).await;
+    assert_eq!(status, 200, "{body}");
+    body.as_array().unwrap().iter().map(|v| v["content"].as_str().unwrap().to_string()).collect()
+}
+
+async fn list(app: &TestApp, who: &Member, path: &str) -> Vec<i64> {
+    let (status, body) = get(app, who, path).await;
+    assert_eq!(status, 200, "{path}: {body}");
+    ids(&body)
+}
+
+/// How many times `who` was told of a mention in post `post_id`.
+async fn mentions_of(app: &TestApp, who: &Member, post_id: i64) -> usize {
+    let (status, body) = get(app, who, "/api/notifications").await;
+    assert_eq!(status, 200, "{body}");
+    body.as_array().unwrap().iter().filter(|n| n["type"] == "mention" && n["post"]["id"] == post_id).count()
+}
+
+both_databases!(
+    an_author_edits_a_post_and_its_history_lists_the_earlier_texts_newest_first,
+    a_post_is_edited_only_by_its_author_within_the_hour_while_its_poll_has_no_votes,
+    an_edit_notifies_new_mentions_once_and_takes_back_none,
+    tags_and_search_follow_the_edited_text,
+    an_edit_keeps_some_of_the_posts_images_but_never_adds_one,
+    a_member_who_cannot_see_a_post_cannot_read_its_history,
+);
+
+async fn an_author_edits_a_post_and_its_history_lists_the_earlier_texts_newest_first(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let first = write(&app, &ada, "First draft").await;
+    let post_id = id(&first);
+    assert_eq!(first["editedAt"], Value::Null, "a new post is not edited");
+    assert_eq!(history(&app, &bob, post_id).await, Vec::<String>::new());
+    let shared = repost(&app, &bob, post_id).await;
+
+    app.clock.advance(Duration::from_secs(60));
+    let edited = edit(&app, &ada, post_id, "Second draft").await;
+    assert_eq!(edited["content"], "Second draft");
+    assert!(edited["editedAt"].is_string(), "{edited}");
+    assert_eq!(edited["createdAt"], first["createdAt"], "an edit keeps the post's time");
+    app.clock.advance(Duration::from_secs(60));
+    edit(&app, &ada, post_id, "Final text").await;
+
+    assert_eq!(history(&app, &bob, post_id).await, ["Second draft", "First draft"]);
+    let (_, versions) = get(&app, &bob, &format!("/api/posts/{post_id}/history")).await;
+    assert_eq!(versions[1]["writtenAt"], first["createdAt"]);
+    assert_eq!(versions[1]["replacedAt"], edited["editedAt"]);
+    assert_eq!(versions[0]["writtenAt"], edited["editedAt"]);
+    let (_, paged) = get(&app, &bob, &format!("/api/posts/{post_id}/history?limit=1&offset=1")).await;
+    assert_eq!(paged[0]["content"], "First draft");
+    // Everyone reads the current text: the post, a repost of it, and the Friends feed.
+    assert_eq!(seen_by(&app, &bob, post_id).await["content"], "Final text");
+    let (_, bobs) = get(&app, &bob, "/api/users/bob/posts").await;
+    let shown = bobs.as_array().unwrap().iter().find(|p| p["id"] == shared["id"]).unwrap();
+    assert_eq!(shown["repostOf"]["content"], "Final text");
+    assert!(shown["repostOf"]["editedAt"].is_string());
+    let (_, feed) = get(&app, &ada, "/api/posts/feed").await;
+    assert_eq!(feed[0]["content"], "Final text", "the author's own Friends page shows the edit at once");
+    // The same text again changes nothing.
+    edit(&app, &ada, post_id, "Final text").await;
+    assert_eq!(history(&app, &ada, post_id).await.len(), 2);
+}
+
+async fn a_post_is_edited_only_by_its_author_within_the_hour_while_its_poll_has_no_votes(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let post_id = id(&write(&app, &ada, "Mine").await);
+
+    let (status, body) = patch(&app, &bob, post_id, json!({ "content": "Yours now" })).await;
+    assert_eq!((status, body["message"].as_str()), (403, Some("You can only edit your own posts")));
+    assert_eq!(seen_by(&app, &ada, post_id).await["content"], "Mine");
+    for (bad, why) in [(json!({ "content": "  " }), "blank"), (json!({ "content": "x".repeat(501) }), "too long")] {
+        let (status, body) = patch(&app, &ada, post_id, bad).await;
+        assert_eq!(status, 400, "{why}: {body}");
+        assert!(body["message"].is_string(), "{body}");
+    }
+    let (status, _) = patch(&app, &ada, 999_999, json!({ "content": "Nothing" })).await;
+    assert_eq!(status, 404);
+    let shared = repost(&app, &bob, post_id).await;
+    let (status, _) = patch(&app, &bob, id(&shared), json!({ "content": "A repost" })).await;
+    assert_eq!(status, 400, "a repost has no text of its own");
+
+    // A poll takes edits until its first vote.
+    let (status, poll) =
+        post(&app, &ada, "/api/posts", json!({ "content": "Tea?", "pollOptions": ["Yes", "No"] })).await;
+    assert_eq!(status, 201, "{poll}");
+    edit(&app, &ada, id(&poll), "Tea or not?").await;
+    let (status, body) = post(&app, &bob, &format!("/api/posts/{}/vote", id(&poll)), json!({ "option": "Yes" })).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = patch(&app, &ada, id(&poll), json!({ "content": "Coffee?" })).await;
+    assert_eq!((status, body["message"].as_str()), (409, Some("This post can no longer be edited")));
+
+    // The hour: 59 minutes in, still; past 60, no more.
+    app.clock.advance(Duration::from_secs(59 * 60));
+    edit(&app, &ada, post_id, "Mine, edited").await;
+    app.clock.advance(Duration::from_secs(61));
+    let (status, body) = patch(&app, &ada, post_id, json!({ "content": "Too late" })).await;
+    assert_eq!((status, body["message"].as_str()), (409, Some("This post can no longer be edited")));
+
+    // A deleted post is not found.
+    let gone = id(&write(&app, &ada, "Short-lived").await);
+    delete(&app, &ada, &format!("/api/posts/{gone}")).await;
+    let (status, _) = patch(&app, &ada, gone, json!({ "content": "Back" })).await;
+    assert_eq!(status, 404);
+    let (status, _) = get(&app, &ada, &format!("/api/posts/{gone}/history")).await;
+    assert_eq!(status, 404);
+}
+
+async fn an_edit_notifies_new_mentions_once_and_takes_back_none(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let post_id = id(&write(&app, &ada, "Hello @bob").await);
+    assert_eq!(mentions_of(&app, &bob, post_id).await, 1);
+
+    let edited = edit(&app, &ada, post_id, "Hello @bob and @cyd").await;
+    assert_eq!((mentions_of(&app, &bob, post_id).await, mentions_of(&app, &cyd, post_id).await), (1, 1));
+    let mentioned: Vec<&str> = edited["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "mention")
+        .map(|e| e["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(mentioned, ["bob", "cyd"], "{edited}");
+
+    // Removing a mention takes nothing back; mentioning again tells nobody twice.
+    let plain = edit(&app, &ada, post_id, "Hello everyone").await;
+    assert_eq!(plain["entities"], json!([]));
+    assert_eq!((mentions_of(&app, &bob, post_id).await, mentions_of(&app, &cyd, post_id).await), (1, 1));
+    edit(&app, &ada, post_id, "Hello again @bob @cyd").await;
+    assert_eq!((mentions_of(&app, &bob, post_id).await, mentions_of(&app, &cyd, post_id).await), (1, 1));
+}
+
+async fn tags_and_search_follow_the_edited_text(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let post_id = id(&write(&app, &ada, "Morning in the #garden with tomatoes").await);
+    assert_eq!(list(&app, &bob, "/api/tags/garden/posts").await, [post_id]);
+    assert_eq!(list(&app, &bob, "/api/posts/search?q=tomatoes").await, [post_id]);
+
+    edit(&app, &ada, post_id, "Evening with #rust and cucumbers").await;
+    assert_eq!(list(&app, &bob, "/api/tags/garden/posts").await, Vec::<i64>::new());
+    assert_eq!(list(&app, &bob, "/api/tags/rust/posts").await, [post_id]);
+    let (_, tag) = get(&app, &bob, "/api/tags/garden").await;
+    assert_eq!(tag["postCount"], 0, "{tag}");
+    assert_eq!(list(&app, &bob, "/api/posts/search?q=tomatoes").await, Vec::<i64>::new());
+    assert_eq!(list(&app, &bob, "/api/posts/search?q=cucumbers").await, [post_id]);
+    assert_eq!(list(&app, &bob, "/api/posts/search?q=%23rust").await, [post_id]);
+}
+
+async fn an_edit_keeps_some_of_the_posts_images_but_never_adds_one(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let mut urls = Vec::new();
+    for _ in 0..3 {
+        urls.push(crate::media::uploaded(&app, &ada, crate::fixtures::png(8, 8)).await);
+    }
+    let (status, made) =
+        post(&app, &ada, "/api/posts", json!({ "content": "Three pictures", "imageUrls": &urls[..2] })).await;
+    assert_eq!(status, 201, "{made}");
+    let shown: Vec<String> = serde_json::from_value(made["imageUrls"].clone()).unwrap();
+    assert_eq!(shown.len(), 2);
+
+    // An image not the post's own (another upload, or the same one named twice) is refused.
+    let extra = format!("/objects/{}", crate::media::id_of(&urls[2]));
+    for bad in [json!([shown[0], extra]), json!([shown[0], shown[0]]), json!(["/objects/nothing"])] {
+        let (status, body) = patch(&app, &ada, id(&made), json!({ "content": "Four?", "imageUrls": bad })).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+    // Left out, the images stay; named, only those stay.
+    let kept = edit(&app, &ada, id(&made), "Still two").await;
+    assert_eq!(kept["imageUrls"], json!(shown));
+    let (status, one) = patch(&app, &ada, id(&made), json!({ "content": "Just one", "imageUrls": [shown[1]] })).await;
+    assert_eq!(status, 200, "{one}");
+    assert_eq!(one["imageUrls"], json!([shown[1]]));
+    assert_eq!(seen_by(&app, &bob, id(&made)).await["imageUrls"], json!([shown[1]]));
+    let (status, _) = patch(&app, &ada, id(&made), json!({ "content": "Back to two", "imageUrls": shown })).await;
+    assert_eq!(status, 400, "a removed image does not come back");
+}
+
+async fn a_member_who_cannot_see_a_post_cannot_read_its_history(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let post_id = id(&write(&app, &ada, "Before").await);
+    edit(&app, &ada, post_id, "After").await;
+    let (status, body) = post(&app, &ada, "/api/blocks", json!({ "userId": bob.id })).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = get(&app, &bob, &format!("/api/posts/{post_id}/history")).await;
+    assert_eq!(status, 404, "{body}");
+    assert_eq!(history(&app, &ada, post_id).await, ["Before"]);
+}

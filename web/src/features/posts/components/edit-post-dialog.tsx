@@ -1,0 +1,109 @@
+import * as React from 'react'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Field } from '@/components/ui/field'
+import { Textarea } from '@/components/ui/textarea'
+import { toast } from '@/components/ui/use-toast'
+import { messageOf } from '@/lib/api-client'
+import { handleUnauthorized } from '@/lib/unauthorized'
+import { cn } from '@/lib/utils'
+import { POST_MAX_LENGTH, type Post } from '@/lib/types'
+import { useEditPost } from '../api/edit-post'
+import { isPostTooLong, postLength } from '../lib/post-rules'
+
+interface EditPostDialogProps {
+  post: Post
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}
+
+/** The author's edit of a post's text (and, without a poll, which of its images stay); closes on a successful save. */
+export function EditPostDialog({ post, open, onOpenChange }: EditPostDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit post</DialogTitle>
+          <DialogDescription>Posts can be edited for an hour after posting. Earlier versions stay visible.</DialogDescription>
+        </DialogHeader>
+        {/* Mounted on each opening, so it starts from the post as it reads now. */}
+        {open && <EditForm post={post} onClose={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function EditForm({ post, onClose }: { post: Post; onClose: () => void }) {
+  const [content, setContent] = React.useState(post.content)
+  const [kept, setKept] = React.useState<string[]>(post.imageUrls)
+  const edit = useEditPost()
+  const length = postLength(content)
+  const tooLong = isPostTooLong(content)
+  const canRemoveImages = post.pollOptions.length === 0 && post.imageUrls.length > 0
+
+  function handleSubmit(event: React.FormEvent) {
+    event.preventDefault()
+    if (length === 0 || tooLong) return
+    const imagesChanged = kept.length !== post.imageUrls.length
+    edit.mutate(
+      { postId: post.id, content: content.trim(), imageUrls: imagesChanged ? kept : undefined },
+      {
+        onSuccess: () => {
+          toast({ title: 'Post edited' })
+          onClose()
+        },
+        onError: (error) => {
+          if (!handleUnauthorized(error))
+            toast({ title: 'Error', description: messageOf(error, 'Failed to edit post. Please try again.'), variant: 'destructive' })
+        },
+      },
+    )
+  }
+
+  return (
+    <form onSubmit={handleSubmit} className="grid gap-4">
+      <Field
+        id={`edit-post-${post.id}`}
+        label="Text"
+        hint={`${length}/${POST_MAX_LENGTH}`}
+        hintClassName={cn('text-right', tooLong && 'font-semibold text-destructive')}
+        error={tooLong ? `A post can be at most ${POST_MAX_LENGTH} characters long` : undefined}
+      >
+        <Textarea rows={4} value={content} onChange={(e) => setContent(e.target.value)} required />
+      </Field>
+      {canRemoveImages && (
+        <fieldset className="grid gap-2">
+          <legend className="mb-2 text-sm font-medium">Images</legend>
+          <div className="flex flex-wrap gap-3">
+            {post.imageUrls.map((url, index) => {
+              const keeping = kept.includes(url)
+              return (
+                <label key={url} className="flex flex-col items-center gap-1 text-sm">
+                  <img src={url} alt={`Attachment ${index + 1}`} className={cn('size-16 rounded-md object-cover', !keeping && 'opacity-40')} />
+                  <span className="flex items-center gap-1.5">
+                    <input
+                      type="checkbox"
+                      className="size-4"
+                      aria-label={`Keep attachment ${index + 1}`}
+                      checked={keeping}
+                      onChange={() => setKept(keeping ? kept.filter((u) => u !== url) : post.imageUrls.filter((u) => u === url || kept.includes(u)))}
+                    />
+                    Keep
+                  </span>
+                </label>
+              )
+            })}
+          </div>
+        </fieldset>
+      )}
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={length === 0 || tooLong || edit.isPending}>
+          {edit.isPending ? 'Saving...' : 'Save'}
+        </Button>
+      </DialogFooter>
+    </form>
+  )
+}

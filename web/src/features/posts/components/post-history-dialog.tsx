@@ -1,0 +1,49 @@
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { dateTime } from '@/lib/utils'
+import type { Post } from '@/lib/types'
+import { usePostHistory } from '../api/get-post-history'
+
+interface PostHistoryDialogProps {
+  post: Post
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}
+
+/** An edited post's earlier texts, newest first, under the text it reads now. */
+export function PostHistoryDialog({ post, open, onOpenChange }: PostHistoryDialogProps) {
+  const history = usePostHistory(post.id, open)
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-h-[85dvh] overflow-y-auto">
+        <DialogHeader>
+          <DialogTitle>Edit history</DialogTitle>
+          <DialogDescription>Earlier versions of this post, newest first.</DialogDescription>
+        </DialogHeader>
+        <ol className="grid gap-3" aria-label="Versions">
+          <li className="rounded-md border border-border p-3">
+            <p className="mb-1 text-xs font-medium text-muted-foreground">
+              Now{post.editedAt ? ` · edited ${dateTime(post.editedAt)}` : ''}
+            </p>
+            <p className="whitespace-pre-wrap break-words text-sm">{post.content}</p>
+          </li>
+          {history.isPending && (
+            <li role="status" className="text-sm text-muted-foreground">
+              Loading...
+            </li>
+          )}
+          {history.isError && (
+            <li role="alert" className="text-sm text-muted-foreground">
+              The earlier versions could not be loaded.
+            </li>
+          )}
+          {history.data?.map((version, index) => (
+            <li key={`${version.replacedAt}-${index}`} className="rounded-md border border-border p-3">
+              <p className="mb-1 text-xs font-medium text-muted-foreground">Written {dateTime(version.writtenAt)}</p>
+              <p className="whitespace-pre-wrap break-words text-sm">{version.content}</p>
+            </li>
+          ))}
+        </ol>
+      </DialogContent>
+    </Dialog>
+  )
+}
