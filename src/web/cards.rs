@@ -368,6 +368,8 @@ mod tests {
             created_at: "2026-11-24T09:00:00Z".to_string(),
             image_urls: Vec::new(),
             images: Vec::new(),
+            edited_at: None,
+            is_bookmarked: false,
             poll_options: Vec::new(),
             poll_votes: Default::default(),
             poll_expires_at: None,
