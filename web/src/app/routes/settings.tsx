@@ -1,3 +1,4 @@
+import { EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { PageHeader } from './page-header'
 
@@ -6,6 +7,8 @@ export default function SettingsRoute() {
     <>
       <PageHeader title="Settings" />
       <div className="grid gap-4 p-4">
+        <EmailCard />
+        <SessionsCard />
         <BlockedMembers />
         <MutedMembers />
       </div>
