@@ -33,6 +33,8 @@ export interface MurmurServer {
   /** `murmur role set <username> <role>`, as an operator would. */
   setRole: (username: string, role: 'member' | 'moderator' | 'admin') => Promise<void>
   magicLinkFor: (email: string, after?: number) => Promise<string>
+  /** The newest link to `path` e-mailed to `email` after time `after` (ms since epoch). */
+  linkFor: (email: string, path: string, after?: number) => Promise<string>
   stop: () => Promise<void>
 }
 
@@ -44,8 +46,14 @@ export function decodeQuotedPrintable(text: string): string {
 }
 
 export function findVerifyLink(eml: string): string | undefined {
+  return findLink(eml, '/auth/verify')
+}
+
+/** The first link in `eml` to `path` with a query (`/auth/verify`, `/auth/confirm-email`). */
+export function findLink(eml: string, path: string): string | undefined {
   const decoded = decodeQuotedPrintable(eml)
-  const match = decoded.match(/https?:\/\/[^\s"'<>]+\/auth\/verify\?[^\s"'<>]+/)
+  const escaped = path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+  const match = decoded.match(new RegExp(`https?://[^\\s"'<>]+${escaped}\\?[^\\s"'<>]+`))
   return match?.[0].replace(/&amp;/g, '&')
 }
 
@@ -100,7 +108,10 @@ export async function startMurmur(): Promise<MurmurServer> {
       })
     },
     /** The newest verify link e-mailed to `email` after time `after` (ms since epoch). */
-    async magicLinkFor(email: string, after = 0) {
+    magicLinkFor(email: string, after = 0) {
+      return this.linkFor(email, '/auth/verify', after)
+    },
+    async linkFor(email: string, path: string, after = 0) {
       const until = Date.now() + 15_000
       for (;;) {
         if (existsSync(outbox)) {
@@ -112,11 +123,11 @@ export async function startMurmur(): Promise<MurmurServer> {
           for (const file of files) {
             const text = readFileSync(file, 'utf8')
             if (!decodeQuotedPrintable(text).toLowerCase().includes(email.toLowerCase())) continue
-            const link = findVerifyLink(text)
+            const link = findLink(text, path)
             if (link) return link
           }
         }
-        if (Date.now() > until) throw new Error(`no magic link for ${email} in ${outbox}\n${output}`)
+        if (Date.now() > until) throw new Error(`no ${path} link for ${email} in ${outbox}\n${output}`)
         await new Promise((r) => setTimeout(r, 200))
       }
     },
