@@ -84,6 +84,28 @@ export async function startMurmur(): Promise<MurmurServer> {
 
   const outbox = join(dataDir, 'outbox')
 
+  /** The newest link to `path` e-mailed to `email` after time `after` (ms since epoch). */
+  async function linkFor(email: string, path: string, after = 0): Promise<string> {
+    const until = Date.now() + 15_000
+    for (;;) {
+      if (existsSync(outbox)) {
+        const files = readdirSync(outbox)
+          .filter((name) => name.endsWith('.eml'))
+          .map((name) => join(outbox, name))
+          .filter((file) => statSync(file).mtimeMs >= after - 1000)
+          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+        for (const file of files) {
+          const text = readFileSync(file, 'utf8')
+          if (!decodeQuotedPrintable(text).toLowerCase().includes(email.toLowerCase())) continue
+          const link = findLink(text, path)
+          if (link) return link
+        }
+      }
+      if (Date.now() > until) throw new Error(`no ${path} link for ${email} in ${outbox}\n${output}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+
   return {
     url,
     dataDir,
@@ -108,29 +130,8 @@ export async function startMurmur(): Promise<MurmurServer> {
       })
     },
     /** The newest verify link e-mailed to `email` after time `after` (ms since epoch). */
-    magicLinkFor(email: string, after = 0) {
-      return this.linkFor(email, '/auth/verify', after)
-    },
-    async linkFor(email: string, path: string, after = 0) {
-      const until = Date.now() + 15_000
-      for (;;) {
-        if (existsSync(outbox)) {
-          const files = readdirSync(outbox)
-            .filter((name) => name.endsWith('.eml'))
-            .map((name) => join(outbox, name))
-            .filter((file) => statSync(file).mtimeMs >= after - 1000)
-            .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
-          for (const file of files) {
-            const text = readFileSync(file, 'utf8')
-            if (!decodeQuotedPrintable(text).toLowerCase().includes(email.toLowerCase())) continue
-            const link = findLink(text, path)
-            if (link) return link
-          }
-        }
-        if (Date.now() > until) throw new Error(`no ${path} link for ${email} in ${outbox}\n${output}`)
-        await new Promise((r) => setTimeout(r, 200))
-      }
-    },
+    magicLinkFor: (email: string, after = 0) => linkFor(email, '/auth/verify', after),
+    linkFor,
     async stop() {
       child.kill('SIGTERM')
       await new Promise((r) => setTimeout(r, 300))
