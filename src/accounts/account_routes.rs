@@ -96,7 +96,9 @@ async fn end_session(State(state): State<AppState>, current: CurrentUser, Path(i
     let this_one = ended == current.session_hash;
     tracing::info!(user_id = current.id, this_one, "a session was ended from the list");
     if this_one {
-        return Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, session::clear_cookie(&state.config))]).into_response());
+        return Ok(
+            (StatusCode::NO_CONTENT, [(header::SET_COOKIE, session::clear_cookie(&state.config))]).into_response()
+        );
     }
     Ok(StatusCode::NO_CONTENT.into_response())
 }

@@ -44,26 +44,17 @@ pub async fn confirm(write: &AnyPool, token: &str, now: Millis) -> Result<Change
     if store::is_suspended(&mut tx, member, now).await? {
         return Err(Error::forbidden(crate::moderation::domain::SUSPENDED));
     }
-    match store::member_id_by_email(&mut tx, &link.email).await? {
-        Some(owner) if owner == member => {}
-        Some(_) => return Err(Error::conflict(TAKEN)),
-        None => {
-            // Two members confirming the same address at once: the unique key decides, and
-            // the loser is told as if it had been taken before.
-            sqlx::query("UPDATE users SET email = $1 WHERE id = $2")
-                .bind(&link.email)
-                .bind(member)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| {
-                    if crate::db::violates(&e, "users_email_key", "users.email") {
-                        Error::conflict(TAKEN)
-                    } else {
-                        e.into()
-                    }
-                })?;
-        }
-    }
+    // The unique key on the address decides, also between two members confirming the same
+    // address at once; the loser rolls back (on PostgreSQL the failed statement ends the
+    // transaction anyway).
+    sqlx::query("UPDATE users SET email = $1 WHERE id = $2")
+        .bind(&link.email)
+        .bind(member)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| {
+            if crate::db::violates(&e, "users_email_key", "users.email") { Error::conflict(TAKEN) } else { e.into() }
+        })?;
     magic_link::withdraw_email_changes(&mut tx, member).await?;
     tx.commit().await?;
     Ok(Changed { member, old, new: link.email })

@@ -34,7 +34,12 @@ where
 
 /// Starts a session for a member in the browser whose user agent is `user_agent` (as
 /// `user_agent::from_headers` bounds it); answers the cookie value to hand out.
-pub async fn create_in_browser<'c, E>(executor: E, user_id: i64, user_agent: Option<&str>, now: Millis) -> Result<String>
+pub async fn create_in_browser<'c, E>(
+    executor: E,
+    user_id: i64,
+    user_agent: Option<&str>,
+    now: Millis,
+) -> Result<String>
 where
     E: Executor<'c, Database = Any>,
 {

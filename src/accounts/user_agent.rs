@@ -14,11 +14,8 @@ pub const MAX_BYTES: usize = 512;
 /// browsers never send, becomes `?`), cut to `MAX_BYTES`; None when absent or blank.
 pub fn from_headers(headers: &HeaderMap) -> Option<String> {
     let raw = headers.get(header::USER_AGENT)?.as_bytes();
-    let kept: String = raw
-        .iter()
-        .take(MAX_BYTES)
-        .map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '?' })
-        .collect();
+    let kept: String =
+        raw.iter().take(MAX_BYTES).map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '?' }).collect();
     let kept = kept.trim();
     (!kept.is_empty()).then(|| kept.to_string())
 }
@@ -109,10 +106,7 @@ mod tests {
     #[test]
     fn the_common_browsers_are_named_with_their_system() {
         let cases = [
-            (
-                "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
-                ("Firefox 128", "Linux"),
-            ),
+            ("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0", ("Firefox 128", "Linux")),
             (
                 "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
                 ("Chrome 126", "Windows"),

@@ -75,7 +75,10 @@ async fn a_member_changes_their_address_through_the_link_sent_to_it(app: TestApp
     let (status, body) = confirm(&app, &token).await;
     assert_eq!(
         (status, body),
-        (200, json!({ "email": "ada.lovelace@example.com", "message": "Your e-mail address is now ada.lovelace@example.com." }))
+        (
+            200,
+            json!({ "email": "ada.lovelace@example.com", "message": "Your e-mail address is now ada.lovelace@example.com." })
+        )
     );
     // Her session stayed, and reads the new address.
     assert_eq!(email_of(&app, &ada).await, "ada.lovelace@example.com");
@@ -125,7 +128,8 @@ async fn an_address_change_link_logs_nobody_in_and_a_login_link_changes_no_addre
     let link = ask_and_receive(&app, &ada, "ada.new@example.com").await;
     let token = token_of(&link);
     let visitor = client_for(&app.base, None);
-    let (status, body) = read(visitor.get(app.url(&format!("/api/auth/verify?token={token}"))).send().await.unwrap()).await;
+    let (status, body) =
+        read(visitor.get(app.url(&format!("/api/auth/verify?token={token}"))).send().await.unwrap()).await;
     assert_eq!((status, body), (400, json!({ "message": INVALID_LINK })));
     assert_eq!(visitor.get(app.url("/api/auth/me")).send().await.unwrap().status(), 401);
 
@@ -196,9 +200,10 @@ async fn bad_addresses_are_refused_with_a_reason(app: TestApp) {
     ] {
         assert_eq!(ask(&app, &ada, email).await, (400, json!({ "message": message })), "{email}");
     }
-    let (status, _) =
-        read(ada.client.post(app.url("/api/auth/email")).json(&json!({ "address": "x@example.com" })).send().await.unwrap())
-            .await;
+    let (status, _) = read(
+        ada.client.post(app.url("/api/auth/email")).json(&json!({ "address": "x@example.com" })).send().await.unwrap(),
+    )
+    .await;
     assert_eq!(status, 400, "a body without the address");
     for token in ["", "short", &"a".repeat(44), &"a".repeat(5000)] {
         assert_eq!(confirm(&app, token).await, (400, json!({ "message": INVALID_LINK })));
@@ -219,9 +224,10 @@ async fn address_change_links_are_limited_like_login_links(app: TestApp) {
 }
 
 async fn a_visitor_cannot_ask_to_change_an_address(app: TestApp) {
-    let (status, body) =
-        read(app.client.post(app.url("/api/auth/email")).json(&json!({ "email": "x@example.com" })).send().await.unwrap())
-            .await;
+    let (status, body) = read(
+        app.client.post(app.url("/api/auth/email")).json(&json!({ "email": "x@example.com" })).send().await.unwrap(),
+    )
+    .await;
     assert_eq!((status, body), (401, json!({ "message": "Unauthorized" })));
 }
 

@@ -67,7 +67,10 @@ async fn a_member_sees_each_session_with_its_browser_and_which_is_this_one(app: 
     assert_eq!(list.len(), 3, "{list:?}");
     let this = &list[0];
     assert_eq!(this["current"], true, "this session comes first: {list:?}");
-    assert_eq!((&this["browser"], &this["os"], &this["userAgent"]), (&json!("Firefox 128"), &json!("Linux"), &json!(FIREFOX)));
+    assert_eq!(
+        (&this["browser"], &this["os"], &this["userAgent"]),
+        (&json!("Firefox 128"), &json!("Linux"), &json!(FIREFOX))
+    );
     assert_eq!(list.iter().filter(|s| s["current"] == true).count(), 1);
     let iphone = list.iter().find(|s| s["os"] == "iOS").expect("the phone's session");
     assert_eq!(iphone["browser"], "Safari 17");
@@ -133,7 +136,11 @@ async fn a_member_cannot_see_or_end_another_members_session(app: TestApp) {
     assert_ne!(bobs[0]["id"], adas[0]["id"]);
 
     let (status, body) = end(&app, &ada.client, bobs[0]["id"].as_str().unwrap()).await;
-    assert_eq!((status, body), (404, json!({ "message": "Session not found" })), "the same as a session that does not exist");
+    assert_eq!(
+        (status, body),
+        (404, json!({ "message": "Session not found" })),
+        "the same as a session that does not exist"
+    );
     assert_eq!(me_status(&app, &bob.client).await, 200, "Bob's session lives on");
     assert_eq!(sessions(&app, &bob.client).await.len(), 1);
 }
@@ -142,7 +149,8 @@ async fn ending_this_session_from_the_list_is_a_logout(app: TestApp) {
     let ada = app.member("ada").await;
     let laptop = log_in(&app, &ada.email, FIREFOX).await;
     let this = sessions(&app, &laptop).await.into_iter().find(|s| s["current"] == true).unwrap();
-    let response = laptop.delete(app.url(&format!("/api/auth/sessions/{}", this["id"].as_str().unwrap()))).send().await.unwrap();
+    let response =
+        laptop.delete(app.url(&format!("/api/auth/sessions/{}", this["id"].as_str().unwrap()))).send().await.unwrap();
     assert_eq!(response.status(), 204);
     let cookie = response.headers().get(SET_COOKIE).expect("the cookie is cleared").to_str().unwrap().to_string();
     assert!(cookie.contains("Max-Age=0"), "{cookie}");
