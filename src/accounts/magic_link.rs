@@ -1,6 +1,6 @@
 //! Magic links: a 256-bit token from the OS CSPRNG, e-mailed as a link; the database keeps
 //! only its SHA-256, so a leaked database holds no working link. A link is valid for 15
-//! minutes and works once.
+//! minutes and works once. Links log in, sign up, or confirm a member's new address.
 
 use sqlx::{AnyConnection, AnyPool};
 
@@ -18,6 +18,9 @@ pub enum Purpose {
     Signup,
     /// Logs a member in.
     Login,
+    /// Makes the address the link was sent to the address of the member who asked
+    /// (`email_change`); never logs anyone in.
+    Email,
 }
 
 impl Purpose {
@@ -25,6 +28,15 @@ impl Purpose {
         match self {
             Purpose::Signup => "signup",
             Purpose::Login => "login",
+            Purpose::Email => "email",
+        }
+    }
+
+    fn parse(stored: &str) -> Purpose {
+        match stored {
+            "signup" => Purpose::Signup,
+            "email" => Purpose::Email,
+            _ => Purpose::Login,
         }
     }
 }
@@ -35,6 +47,8 @@ pub struct UsedLink {
     pub email: String,
     pub purpose: Purpose,
     pub invite_code: Option<String>,
+    /// The member an `Email` link is for (None for the others).
+    pub member: Option<i64>,
 }
 
 /// A link that was stored and can be e-mailed.
@@ -54,14 +68,46 @@ pub async fn issue(
     invite_code: Option<&str>,
     now: Millis,
 ) -> Result<IssuedLink> {
+    let (token, token_hash) = store(write, email, purpose, invite_code, None, now).await?;
+    // The token is URL-safe base64 and the code A–Z0–9: nothing to escape.
+    let url = match invite_code {
+        Some(code) => config.link(&format!("/auth/verify?token={token}&invite={code}")),
+        None => config.link(&format!("/auth/verify?token={token}")),
+    };
+    Ok(IssuedLink { token_hash, url })
+}
+
+/// Stores a new link that makes `new_email` the address of `member`, and answers its URL:
+/// `<public URL>/auth/confirm-email?token=…` (a page of its own: following it changes an
+/// address, it does not log in).
+pub async fn issue_email_change(
+    write: &AnyPool,
+    config: &Config,
+    member: i64,
+    new_email: &str,
+    now: Millis,
+) -> Result<IssuedLink> {
+    let (token, token_hash) = store(write, new_email, Purpose::Email, None, Some(member), now).await?;
+    Ok(IssuedLink { token_hash, url: config.link(&format!("/auth/confirm-email?token={token}")) })
+}
+
+/// Stores a new link (after removing expired ones); answers its token and the token's hash.
+async fn store(
+    write: &AnyPool,
+    email: &str,
+    purpose: Purpose,
+    invite_code: Option<&str>,
+    member: Option<i64>,
+    now: Millis,
+) -> Result<(String, String)> {
     // Expired links are of no use to anyone; removing them here keeps the table small
     // without a separate job (the index on expires_at makes it cheap).
     prune(write, now).await?;
     let token = random_token();
     let token_hash = hash_token(&token);
     sqlx::query(
-        "INSERT INTO magic_links (token_hash, email, purpose, invite_code, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO magic_links (token_hash, email, purpose, invite_code, created_at, expires_at, user_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&token_hash)
     .bind(email)
@@ -69,14 +115,10 @@ pub async fn issue(
     .bind(invite_code)
     .bind(now)
     .bind(now + LIFETIME)
+    .bind(member)
     .execute(write)
     .await?;
-    // The token is URL-safe base64 and the code A–Z0–9: nothing to escape.
-    let url = match invite_code {
-        Some(code) => config.link(&format!("/auth/verify?token={token}&invite={code}")),
-        None => config.link(&format!("/auth/verify?token={token}")),
-    };
-    Ok(IssuedLink { token_hash, url })
+    Ok((token, token_hash))
 }
 
 /// Removes a link that could not be sent, so nothing half-done remains.
@@ -87,22 +129,34 @@ pub async fn withdraw(write: &AnyPool, token_hash: &str) -> Result<()> {
 
 /// Uses a link: answers it when it exists, is unused and unexpired, and marks it used. One
 /// conditional statement, so of two concurrent uses exactly one gets the row. Run it in the
-/// transaction that acts on the link: if that rolls back, the link is unused again.
+/// transaction that acts on the link: if that rolls back (as it must when the link's purpose
+/// is not the caller's), the link is unused again.
 pub async fn consume(conn: &mut AnyConnection, token: &str, now: Millis) -> Result<Option<UsedLink>> {
-    let row: Option<(String, String, Option<String>)> = sqlx::query_as(
+    let row: Option<(String, String, Option<String>, Option<i64>)> = sqlx::query_as(
         "UPDATE magic_links SET used_at = $1 \
          WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 \
-         RETURNING email, purpose, invite_code",
+         RETURNING email, purpose, invite_code, user_id",
     )
     .bind(now)
     .bind(hash_token(token))
     .fetch_optional(conn)
     .await?;
-    Ok(row.map(|(email, purpose, invite_code)| UsedLink {
+    Ok(row.map(|(email, purpose, invite_code, member)| UsedLink {
         email,
-        purpose: if purpose == "signup" { Purpose::Signup } else { Purpose::Login },
+        purpose: Purpose::parse(&purpose),
         invite_code,
+        member,
     }))
+}
+
+/// Removes a member's unused address-change links (once one of them changed the address, the
+/// others would change it back or to a third), in the caller's transaction.
+pub async fn withdraw_email_changes(conn: &mut AnyConnection, member: i64) -> Result<()> {
+    sqlx::query("DELETE FROM magic_links WHERE user_id = $1 AND purpose = 'email' AND used_at IS NULL")
+        .bind(member)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 /// True when a string can be a token we issued (43 characters of URL-safe base64); anything

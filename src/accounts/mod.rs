@@ -1,13 +1,17 @@
-//! Accounts: magic-link sign-up and login, sessions, and the current member.
+//! Accounts: magic-link sign-up and login, sessions, and the current member, who lists and
+//! ends their sessions and changes their e-mail address.
 
+pub mod account_routes;
 pub mod client_ip;
 pub mod email;
+pub mod email_change;
 pub mod extract;
 pub mod magic_link;
 pub mod routes;
 pub mod session;
 pub mod session_reads;
 pub mod store;
+pub mod user_agent;
 pub mod username;
 
 pub use client_ip::ClientIp;

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use super::client_ip::ClientIp;
 use super::extract::CurrentUser;
 use super::magic_link::{self, Purpose};
-use super::{Email, session, store};
+use super::{Email, session, store, user_agent};
 use crate::api::{Json, Query};
 use crate::clock::{HOUR, Millis};
 use crate::error::{Error, Result};
@@ -44,6 +44,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(logout))
         .routes(routes!(logout_others))
         .routes(routes!(login))
+        .merge(super::account_routes::router())
 }
 
 /// A short answer for the person.
@@ -114,9 +115,10 @@ async fn request_magic_link(
     // Both cases send synchronously, so they also take the same time.
     let (purpose, invite) = if is_member { (Purpose::Login, None) } else { (Purpose::Signup, Some(code.as_str())) };
     let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), purpose, invite, now).await?;
-    let message = match purpose {
-        Purpose::Signup => templates::sign_up_link(email.as_str(), &link.url),
-        Purpose::Login => templates::login_link(email.as_str(), &link.url),
+    let message = if is_member {
+        templates::login_link(email.as_str(), &link.url)
+    } else {
+        templates::sign_up_link(email.as_str(), &link.url)
     };
     if let Err(e) = state.mailer.send_link(message, &link.url).await {
         // Nothing half-done: the link nobody received is removed, and the person is told to retry.
@@ -177,7 +179,7 @@ async fn refuse_suspended(state: &AppState, email: &Email, now: Millis) -> Resul
 
 /// Counts a link request against the address and the client's network; 429 over the limits.
 /// The windows are fixed hours, so the real owner is never locked out past the hour.
-async fn limit_link_requests(state: &AppState, email: &Email, ip: ClientIp, now: Millis) -> Result<()> {
+pub(super) async fn limit_link_requests(state: &AppState, email: &Email, ip: ClientIp, now: Millis) -> Result<()> {
     rate_limit::hit(
         &state.db,
         &format!("link:ip:{}", ip.limit_key()),
@@ -217,7 +219,12 @@ async fn verify(
     // One transaction: using the link, creating the member, using up the invite and starting
     // the session happen together or not at all.
     let mut tx = state.db.write.begin().await?;
-    let link = magic_link::consume(&mut tx, &token, now).await?.ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+    let link = magic_link::consume(&mut tx, &token, now)
+        .await?
+        // An address-change link confirms an address and logs nobody in (`email_change`);
+        // refused here, it rolls back unused.
+        .filter(|link| link.purpose != Purpose::Email)
+        .ok_or_else(|| Error::bad_request(INVALID_LINK))?;
     let user_id = match (store::member_id_by_email(&mut tx, &link.email).await?, link.purpose) {
         // A login link; or a sign-up link for an address that became a member meanwhile (it
         // logs them in and leaves the invite unused). Not while suspended: a link asked for
@@ -229,7 +236,7 @@ async fn verify(
             id
         }
         // A stranger's login link (never sent) or a member who is gone.
-        (None, Purpose::Login) => return Err(Error::bad_request(INVALID_LINK)),
+        (None, Purpose::Login | Purpose::Email) => return Err(Error::bad_request(INVALID_LINK)),
         (None, Purpose::Signup) => {
             let code = link.invite_code.as_deref().ok_or_else(|| Error::bad_request(INVALID_LINK))?;
             let email = Email::parse(&link.email)?;
@@ -245,12 +252,13 @@ async fn verify(
             id
         }
     };
-    let session_token = session::create(&mut *tx, user_id, now).await?;
+    let user_agent = user_agent::from_headers(&headers);
+    let session_token = session::create_in_browser(&mut *tx, user_id, user_agent.as_deref(), now).await?;
     tx.commit().await?;
 
     // A browser that was logged in (perhaps as someone else) gets a new session; its old one ends.
     if let Some(old) = session::token_from_headers(&state.config, &headers) {
-        session::delete(&state.db.write, &hash_token(old)).await?;
+        session::delete(&state.db.write, session::One::ByHash(&hash_token(old))).await?;
     }
     tracing::info!(user_id, "logged in with a magic link");
     let user = users::own_user(&state.db.read, user_id, state.clock.now()).await?;
@@ -289,7 +297,7 @@ async fn user(State(state): State<AppState>, current: CurrentUser) -> Result<Jso
 #[utoipa::path(post, path = "/api/auth/logout", tag = "accounts",
     responses((status = 204), (status = 401, body = crate::error::ErrorBody)))]
 async fn logout(State(state): State<AppState>, current: CurrentUser) -> Result<impl IntoResponse> {
-    session::delete(&state.db.write, &current.session_hash).await?;
+    session::delete(&state.db.write, session::One::ByHash(&current.session_hash)).await?;
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, session::clear_cookie(&state.config))]))
 }
 

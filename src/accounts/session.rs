@@ -1,6 +1,7 @@
 //! Server-side sessions. The cookie holds a random 256-bit id; the database holds its SHA-256.
 //! A session ends after `IDLE` without use or `LIFETIME` after login, whichever comes first,
-//! and on logout.
+//! and on logout. Its member sees it listed under a public id of its own (random, never the
+//! token or its hash), with the browser's user agent from login.
 
 use axum::http::HeaderMap;
 use sqlx::{Any, AnyPool, Executor};
@@ -10,7 +11,7 @@ use crate::clock::{DAY, HOUR, Millis};
 use crate::config::Config;
 use crate::error::Result;
 use crate::feeds::FeedMarks;
-use crate::secrets::{hash_token, random_token};
+use crate::secrets::{hash_token, random_bytes, random_token};
 
 pub const LIFETIME: Millis = 30 * DAY;
 pub const IDLE: Millis = 7 * DAY;
@@ -22,23 +23,46 @@ pub fn cookie_name(config: &Config) -> &'static str {
     if config.is_https() { "__Host-murmur_session" } else { "murmur_session" }
 }
 
-/// Starts a session for a member; answers the cookie value to hand out.
+/// Starts a session for a member without a browser to name (tests, `murmur seed`); answers
+/// the cookie value to hand out.
 pub async fn create<'c, E>(executor: E, user_id: i64, now: Millis) -> Result<String>
+where
+    E: Executor<'c, Database = Any>,
+{
+    create_in_browser(executor, user_id, None, now).await
+}
+
+/// Starts a session for a member in the browser whose user agent is `user_agent` (as
+/// `user_agent::from_headers` bounds it); answers the cookie value to hand out.
+pub async fn create_in_browser<'c, E>(
+    executor: E,
+    user_id: i64,
+    user_agent: Option<&str>,
+    now: Millis,
+) -> Result<String>
 where
     E: Executor<'c, Database = Any>,
 {
     let token = random_token();
     sqlx::query(
-        "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at) \
-         VALUES ($1, $2, $3, $3, $4)",
+        "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, public_id, user_agent) \
+         VALUES ($1, $2, $3, $3, $4, $5, $6)",
     )
     .bind(hash_token(&token))
     .bind(user_id)
     .bind(now)
     .bind(now + LIFETIME)
+    .bind(hex::encode(random_bytes::<16>()))
+    .bind(user_agent)
     .execute(executor)
     .await?;
     Ok(token)
+}
+
+/// True when a string can be a session's public id (32 lowercase hex digits); anything else
+/// is not looked up.
+pub fn is_public_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// The `Set-Cookie` value that hands a session to the browser.
@@ -103,16 +127,80 @@ pub async fn lookup(
     Ok(Some((user_id, id_hash, FeedMarks { version, newest })))
 }
 
-/// Ends one session.
-pub async fn delete(write: &AnyPool, id_hash: &str) -> Result<()> {
-    let ended: Option<i64> = sqlx::query_scalar("DELETE FROM sessions WHERE id_hash = $1 RETURNING user_id")
-        .bind(id_hash)
-        .fetch_optional(write)
-        .await?;
-    if let Some(member) = ended {
+/// One session to end.
+#[derive(Clone, Copy, Debug)]
+pub enum One<'a> {
+    /// The session whose token hashes to this (logout, a browser logging in again).
+    ByHash(&'a str),
+    /// The session with this public id, if it is `member`'s own (their list of sessions).
+    Listed { member: i64, public_id: &'a str },
+}
+
+/// Ends one session; answers the hash of the one that ended, if there was one. Its row goes,
+/// so its next request (each reads its session afresh: `session_reads`) is a visitor's, and
+/// its member's open tabs are told (`live`: the stream of this session ends with
+/// `session-ended`).
+pub async fn delete(write: &AnyPool, one: One<'_>) -> Result<Option<String>> {
+    let ended: Option<(i64, String)> = match one {
+        One::ByHash(id_hash) => {
+            sqlx::query_as("DELETE FROM sessions WHERE id_hash = $1 RETURNING user_id, id_hash")
+                .bind(id_hash)
+                .fetch_optional(write)
+                .await?
+        }
+        One::Listed { member, public_id } => {
+            sqlx::query_as("DELETE FROM sessions WHERE public_id = $1 AND user_id = $2 RETURNING user_id, id_hash")
+                .bind(public_id)
+                .bind(member)
+                .fetch_optional(write)
+                .await?
+        }
+    };
+    Ok(ended.map(|(member, id_hash)| {
         crate::live::note(crate::live::Change::SessionsEnded { member });
-    }
-    Ok(())
+        id_hash
+    }))
+}
+
+/// The most sessions a member's list shows (the most recently used).
+pub const MAX_LISTED: i64 = 100;
+
+/// A live session as its member sees it listed.
+#[derive(Debug)]
+pub struct Listed {
+    pub public_id: String,
+    pub user_agent: Option<String>,
+    pub created_at: Millis,
+    pub last_seen_at: Millis,
+    /// The session of the request that asked.
+    pub current: bool,
+}
+
+/// The member's live sessions: the asker's (`current_hash`) first, then the most recently used.
+pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) -> Result<Vec<Listed>> {
+    let rows: Vec<(String, Option<String>, Millis, Millis, i64)> = sqlx::query_as(
+        "SELECT public_id, user_agent, created_at, last_seen_at, CASE WHEN id_hash = $2 THEN 1 ELSE 0 END \
+         FROM sessions \
+         WHERE user_id = $1 AND public_id IS NOT NULL AND expires_at > $3 AND last_seen_at > $4 \
+         ORDER BY CASE WHEN id_hash = $2 THEN 1 ELSE 0 END DESC, last_seen_at DESC, created_at DESC LIMIT $5",
+    )
+    .bind(member)
+    .bind(current_hash)
+    .bind(now)
+    .bind(now - IDLE)
+    .bind(MAX_LISTED)
+    .fetch_all(read)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(public_id, user_agent, created_at, last_seen_at, current)| Listed {
+            public_id,
+            user_agent,
+            created_at,
+            last_seen_at,
+            current: current == 1,
+        })
+        .collect())
 }
 
 /// Ends every session of a member but one.

@@ -21,6 +21,38 @@ pub fn login_link(to: &str, link: &str) -> Email {
     link_message(to, "Your Murmur login link", "Follow this link to log in to Murmur:", "Log in to Murmur", link)
 }
 
+/// A link that makes this address a member's new address.
+pub fn email_change_link(to: &str, link: &str) -> Email {
+    link_message(
+        to,
+        "Confirm your new Murmur e-mail address",
+        "Follow this link to make this your Murmur e-mail address. Your login links will come here from then on:",
+        "Confirm my new address",
+        link,
+    )
+}
+
+/// Sent to a member's old address once their address changed: if they did not ask for it,
+/// this is how they learn of it.
+pub fn email_changed_notice(to: &str, new_email: &str) -> Email {
+    let subject = "Your Murmur e-mail address was changed";
+    let lead = format!("The e-mail address of your Murmur account was changed to {new_email}.");
+    let after = "Login links now go to the new address; this address gets none any more.";
+    let footer = "If you did not change it, someone may have had access to your account: \
+                  please contact the people who run this Murmur instance.";
+    let text = format!("Hi,\n\n{lead}\n\n{after}\n\n{footer}\n\n-- Murmur\n");
+    let html = html_page(
+        subject,
+        &format!(
+            "<p>Hi,</p>\n<p>{lead}</p>\n<p>{after}</p>\n<p>{footer}</p>",
+            lead = escape(&lead),
+            after = escape(after),
+            footer = escape(footer),
+        ),
+    );
+    Email { to: to.to_string(), subject: subject.to_string(), text, html }
+}
+
 fn link_message(to: &str, subject: &str, lead: &str, button: &str, link: &str) -> Email {
     let footer = "The link works once and expires in 15 minutes. If you did not ask for it, \
                   ignore this e-mail: nothing happens without the link.";
@@ -97,6 +129,19 @@ mod tests {
             assert!(email.text.is_ascii() && email.html.is_ascii());
         }
         assert_ne!(sign_up_link("a@b.co", LINK).subject, login_link("a@b.co", LINK).subject);
+    }
+
+    #[test]
+    fn an_address_change_asks_the_new_address_and_tells_the_old_one() {
+        let link = "https://murmur.example/auth/confirm-email?token=abc_-123";
+        let ask = email_change_link("new@example.com", link);
+        assert!(ask.text.contains(link) && ask.html.contains(link));
+        assert_eq!(ask.to, "new@example.com");
+        let notice = email_changed_notice("old@example.com", "new@example.com");
+        assert_eq!(notice.to, "old@example.com");
+        assert!(notice.text.contains("new@example.com") && notice.html.contains("new@example.com"));
+        assert!(!notice.text.contains("http"), "the notice carries no link");
+        assert!(notice.text.is_ascii() && notice.html.is_ascii());
     }
 
     #[test]

@@ -78,11 +78,13 @@ fn fill_path(path: &str, fill: impl Fn(&str) -> String) -> String {
 }
 
 /// Calls open to visitors: they cannot need a session. Everything else must.
-const VISITOR_CALLS: [(&str, &str); 6] = [
+const VISITOR_CALLS: [(&str, &str); 7] = [
     ("post", "/api/waitlist"),
     ("post", "/api/auth/request-magic-link"),
     ("post", "/api/auth/request-login-link"),
     ("get", "/api/auth/verify"),
+    // The e-mailed token names the member (tests/api/email_change.rs).
+    ("post", "/api/auth/email/confirm"),
     ("get", "/api/login"),
     // The signed URL is the authorisation (as with a presigned bucket URL, which the browser
     // PUTs to without our cookie); `an_upload_url_is_signed_for_one_object` covers it.

@@ -169,6 +169,21 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Every session has a public id from 0016 on (Ada's, as written then); Bob's session in a
+    // browser, listed under its public id; Bob asked to change his address.
+    Step {
+        version: 16,
+        rows: &[
+            "UPDATE sessions SET public_id = 'fedcba9876543210fedcba9876543210' WHERE user_id = 1",
+            "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, public_id, user_agent) VALUES \
+             ('00000000000000000000000000000000000000000000000000000000000000b0', 2, :now - 5000, :now - 5000, :now + 2592000000, \
+              '0123456789abcdef0123456789abcdef', 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0')",
+            "INSERT INTO magic_links (token_hash, email, purpose, invite_code, created_at, expires_at, used_at, user_id) VALUES \
+             ('0000000000000000000000000000000000000000000000000000000000000002', 'bob.new@example.com', 'email', NULL, :now - 4000, :now + 896000, NULL, 2)",
+        ],
+        until: None,
+        drops: &[],
+    },
     // Ada's picture described, as posts may be from 0017 on.
     Step {
         version: 17,
@@ -412,6 +427,18 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
             at("following_count")
         );
     }
+    // 0016: every session has a public id of its own, whatever the schema it began at.
+    let public_ids: Vec<&str> = after["sessions"]
+        .iter()
+        .map(|s| s["public_id"].as_str().unwrap_or_else(|| panic!("{}", at(&format!("no public id: {s:?}")))))
+        .collect();
+    assert!(
+        public_ids.iter().all(|id| id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{}",
+        at(&format!("public ids {public_ids:?}"))
+    );
+    let distinct: std::collections::BTreeSet<&&str> = public_ids.iter().collect();
+    assert_eq!(distinct.len(), public_ids.len(), "{}", at("public ids are distinct"));
     // 0014: the posts from before it wait for the entities backfill, from the newest down.
     let entities_job: Vec<i64> =
         after["jobs"].iter().filter(|j| j["name"] == json!("entities")).map(|j| int(j, "cursor")).collect();
@@ -445,6 +472,14 @@ async fn the_migrated_database_serves(database: FreshDatabase, at: &dyn Fn(&str)
 
     let me = get("/api/auth/me").await;
     assert_eq!(me["username"], "ada", "{}", at("Ada's session"));
+    // 0016: her session from before is listed, as this one, without a browser to name.
+    let sessions = get("/api/auth/sessions").await;
+    assert_eq!(
+        (sessions.as_array().map(Vec::len), &sessions[0]["current"], &sessions[0]["userAgent"]),
+        (Some(1), &json!(true), &Value::Null),
+        "{}",
+        at(&format!("Ada's sessions: {sessions}"))
+    );
     let profile = get("/api/users/ada").await;
     assert_eq!(
         (&profile["displayName"], &profile["bio"], &profile["followerCount"], &profile["followingCount"]),

@@ -195,6 +195,37 @@ export interface FixtureOptions {
   loggedIn: boolean
 }
 
+/** Alice's sessions: this laptop, her phone, and one from before user agents were kept. */
+const sessions = [
+  {
+    id: '0f3c2a9e8b7d6c5f4e3d2c1b0a998877',
+    current: true,
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+    browser: 'Firefox 128',
+    os: 'Linux',
+    createdAt: ago(60 * 24 * 3),
+    lastSeenAt: ago(20),
+  },
+  {
+    id: '1a2b3c4d5e6f708192a3b4c5d6e7f801',
+    current: false,
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+    browser: 'Safari 17',
+    os: 'iOS',
+    createdAt: ago(60 * 24 * 9),
+    lastSeenAt: ago(60 * 5),
+  },
+  {
+    id: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b',
+    current: false,
+    userAgent: null,
+    browser: null,
+    os: null,
+    createdAt: ago(60 * 24 * 20),
+    lastSeenAt: ago(60 * 24 * 2),
+  },
+]
+
 /** Answers every /api call from the fixtures above. */
 export function fixtureHandler(options: FixtureOptions) {
   return async (route: Route) => {
@@ -212,6 +243,7 @@ export function fixtureHandler(options: FixtureOptions) {
       return options.loggedIn ? send({ ...me, role: 'admin' }) : send({ message: 'Unauthorized' }, 401)
     if (path === '/api/auth/verify')
       return url.searchParams.get('token') === 'good' ? send(me) : send({ message: 'Invalid or expired link' }, 400)
+    if (path === '/api/auth/sessions') return send(sessions)
     if (path === '/api/objects/upload') return send({ uploadURL: `/api/objects/uploads/test-${Date.now()}` })
     if (path.startsWith('/api/objects/uploads/') && method === 'PUT') return send(undefined, 200)
     if (path === '/api/posts' && method === 'POST') {

@@ -33,6 +33,8 @@ export interface MurmurServer {
   /** `murmur role set <username> <role>`, as an operator would. */
   setRole: (username: string, role: 'member' | 'moderator' | 'admin') => Promise<void>
   magicLinkFor: (email: string, after?: number) => Promise<string>
+  /** The newest link to `path` e-mailed to `email` after time `after` (ms since epoch). */
+  linkFor: (email: string, path: string, after?: number) => Promise<string>
   stop: () => Promise<void>
 }
 
@@ -44,8 +46,14 @@ export function decodeQuotedPrintable(text: string): string {
 }
 
 export function findVerifyLink(eml: string): string | undefined {
+  return findLink(eml, '/auth/verify')
+}
+
+/** The first link in `eml` to `path` with a query (`/auth/verify`, `/auth/confirm-email`). */
+export function findLink(eml: string, path: string): string | undefined {
   const decoded = decodeQuotedPrintable(eml)
-  const match = decoded.match(/https?:\/\/[^\s"'<>]+\/auth\/verify\?[^\s"'<>]+/)
+  const escaped = path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+  const match = decoded.match(new RegExp(`https?://[^\\s"'<>]+${escaped}\\?[^\\s"'<>]+`))
   return match?.[0].replace(/&amp;/g, '&')
 }
 
@@ -76,6 +84,28 @@ export async function startMurmur(): Promise<MurmurServer> {
 
   const outbox = join(dataDir, 'outbox')
 
+  /** The newest link to `path` e-mailed to `email` after time `after` (ms since epoch). */
+  async function linkFor(email: string, path: string, after = 0): Promise<string> {
+    const until = Date.now() + 15_000
+    for (;;) {
+      if (existsSync(outbox)) {
+        const files = readdirSync(outbox)
+          .filter((name) => name.endsWith('.eml'))
+          .map((name) => join(outbox, name))
+          .filter((file) => statSync(file).mtimeMs >= after - 1000)
+          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+        for (const file of files) {
+          const text = readFileSync(file, 'utf8')
+          if (!decodeQuotedPrintable(text).toLowerCase().includes(email.toLowerCase())) continue
+          const link = findLink(text, path)
+          if (link) return link
+        }
+      }
+      if (Date.now() > until) throw new Error(`no ${path} link for ${email} in ${outbox}\n${output}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+
   return {
     url,
     dataDir,
@@ -100,26 +130,8 @@ export async function startMurmur(): Promise<MurmurServer> {
       })
     },
     /** The newest verify link e-mailed to `email` after time `after` (ms since epoch). */
-    async magicLinkFor(email: string, after = 0) {
-      const until = Date.now() + 15_000
-      for (;;) {
-        if (existsSync(outbox)) {
-          const files = readdirSync(outbox)
-            .filter((name) => name.endsWith('.eml'))
-            .map((name) => join(outbox, name))
-            .filter((file) => statSync(file).mtimeMs >= after - 1000)
-            .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
-          for (const file of files) {
-            const text = readFileSync(file, 'utf8')
-            if (!decodeQuotedPrintable(text).toLowerCase().includes(email.toLowerCase())) continue
-            const link = findVerifyLink(text)
-            if (link) return link
-          }
-        }
-        if (Date.now() > until) throw new Error(`no magic link for ${email} in ${outbox}\n${output}`)
-        await new Promise((r) => setTimeout(r, 200))
-      }
-    },
+    magicLinkFor: (email: string, after = 0) => linkFor(email, '/auth/verify', after),
+    linkFor,
     async stop() {
       child.kill('SIGTERM')
       await new Promise((r) => setTimeout(r, 300))

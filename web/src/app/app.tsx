@@ -13,13 +13,17 @@ import { PrepaintDone } from './prepaint-done'
 // with the document (first-screen.ts).
 const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))
+const ConfirmEmailRoute = React.lazy(() => import('./routes/confirm-email'))
 const MemberRoutes = React.lazy(loadMemberRoutes)
 
 // A member's document starts with a picture of the shell over the page (prepaint.tsx); each
 // screen below removes it once it is drawn (`PrepaintDone`), so it stays over these fallbacks.
 const blank = <div className="min-h-dvh" aria-busy="true" />
 
-/** Visitors see the landing page on any path; members get the app; /auth/verify is for both. */
+/**
+ * Visitors see the landing page on any path; members get the app; /auth/verify and
+ * /auth/confirm-email (the e-mailed links) are for both.
+ */
 export function AppRoutes() {
   const [location] = useLocation()
   const me = useMe()
@@ -41,6 +45,14 @@ export function AppRoutes() {
     return (
       <React.Suspense fallback={null}>
         <VerifyRoute />
+        <PrepaintDone />
+      </React.Suspense>
+    )
+  }
+  if (location === '/auth/confirm-email') {
+    return (
+      <React.Suspense fallback={null}>
+        <ConfirmEmailRoute />
         <PrepaintDone />
       </React.Suspense>
     )

@@ -1,3 +1,4 @@
+import { EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { ImageDescriptionSetting } from '@/features/posts'
 import { PageHeader } from './page-header'
@@ -7,6 +8,8 @@ export default function SettingsRoute() {
     <>
       <PageHeader title="Settings" />
       <div className="grid gap-4 p-4">
+        <EmailCard />
+        <SessionsCard />
         <ImageDescriptionSetting />
         <BlockedMembers />
         <MutedMembers />

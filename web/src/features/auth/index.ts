@@ -2,3 +2,4 @@
 export { authKeys } from './api/keys'
 export { canModerate, useRole } from './api/get-me'
 export { useCurrentUser } from './api/get-user'
+export { useLogout } from './api/logout'

@@ -1,0 +1,4 @@
+// What the app may use from account; anything else here is internal.
+export { ConfirmEmailChange } from './components/confirm-email-change'
+export { EmailCard } from './components/email-card'
+export { SessionsCard } from './components/sessions-card'

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { relativeTime } from '@/lib/utils'
+import { deviceName, isHandheld, lastSeen } from './device-name'
+
+describe('a session named for a person', () => {
+  it('says the browser and the system, as far as the user agent says', () => {
+    expect(deviceName({ browser: 'Firefox 128', os: 'Linux' })).toBe('Firefox 128 on Linux')
+    expect(deviceName({ browser: 'Firefox 128', os: null })).toBe('Firefox 128')
+    expect(deviceName({ browser: null, os: 'Android' })).toBe('A browser on Android')
+    expect(deviceName({ browser: null, os: null })).toBe('Unknown browser')
+  })
+
+  it('knows phones and tablets', () => {
+    expect(isHandheld({ os: 'iOS' })).toBe(true)
+    expect(isHandheld({ os: 'macOS' })).toBe(false)
+    expect(isHandheld({ os: null })).toBe(false)
+  })
+
+  it('says when it was last seen no more precisely than the server knows', () => {
+    const now = Date.parse('2026-11-26T12:00:00Z')
+    const at = (minutes: number) => new Date(now - minutes * 60_000).toISOString()
+    const relative = (iso: string) => relativeTime(iso, now)
+    expect(lastSeen({ current: true, lastSeenAt: at(50) }, relative, now)).toBe('Active now')
+    expect(lastSeen({ current: false, lastSeenAt: at(50) }, relative, now)).toBe('Last seen within the past hour')
+    expect(lastSeen({ current: false, lastSeenAt: at(180) }, relative, now)).toBe('Last seen 3 hours ago')
+  })
+})
