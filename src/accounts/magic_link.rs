@@ -1,6 +1,7 @@
 //! Magic links: a 256-bit token from the OS CSPRNG, e-mailed as a link; the database keeps
 //! only its SHA-256, so a leaked database holds no working link. A link is valid for 15
-//! minutes and works once.
+//! minutes and works once. The same links confirm deleting an account (`Purpose::DeleteAccount`),
+//! and each use takes only the purposes it is for (`consume`).
 
 use sqlx::{AnyConnection, AnyPool};
 
@@ -18,6 +19,9 @@ pub enum Purpose {
     Signup,
     /// Logs a member in.
     Login,
+    /// Confirms that the member asked to delete their account (`accounts::leaving`); it opens
+    /// a screen that asks once more, and logs nobody in.
+    DeleteAccount,
 }
 
 impl Purpose {
@@ -25,6 +29,33 @@ impl Purpose {
         match self {
             Purpose::Signup => "signup",
             Purpose::Login => "login",
+            Purpose::DeleteAccount => "delete_account",
+        }
+    }
+
+    fn from_column(value: &str) -> Purpose {
+        match value {
+            "signup" => Purpose::Signup,
+            "delete_account" => Purpose::DeleteAccount,
+            _ => Purpose::Login,
+        }
+    }
+}
+
+/// What a use of a link accepts: the verify call signs up or logs in, the deletion's
+/// confirmation deletes; neither takes the other's links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    SignIn,
+    DeleteAccount,
+}
+
+impl Use {
+    /// The SQL condition on `purpose` (ours, never input).
+    fn purposes(self) -> &'static str {
+        match self {
+            Use::SignIn => "purpose IN ('signup', 'login')",
+            Use::DeleteAccount => "purpose = 'delete_account'",
         }
     }
 }
@@ -45,7 +76,8 @@ pub struct IssuedLink {
 }
 
 /// Stores a new link (after removing expired ones) and answers its URL:
-/// `<public URL>/auth/verify?token=…` (and `&invite=CODE` for sign-up).
+/// `<public URL>/auth/verify?token=…` (and `&invite=CODE` for sign-up), or, to delete an
+/// account, `<public URL>/account/delete?token=…`.
 pub async fn issue(
     write: &AnyPool,
     config: &Config,
@@ -72,9 +104,10 @@ pub async fn issue(
     .execute(write)
     .await?;
     // The token is URL-safe base64 and the code A–Z0–9: nothing to escape.
-    let url = match invite_code {
-        Some(code) => config.link(&format!("/auth/verify?token={token}&invite={code}")),
-        None => config.link(&format!("/auth/verify?token={token}")),
+    let url = match (purpose, invite_code) {
+        (Purpose::DeleteAccount, _) => config.link(&format!("/account/delete?token={token}")),
+        (_, Some(code)) => config.link(&format!("/auth/verify?token={token}&invite={code}")),
+        (_, None) => config.link(&format!("/auth/verify?token={token}")),
     };
     Ok(IssuedLink { token_hash, url })
 }
@@ -85,22 +118,24 @@ pub async fn withdraw(write: &AnyPool, token_hash: &str) -> Result<()> {
     Ok(())
 }
 
-/// Uses a link: answers it when it exists, is unused and unexpired, and marks it used. One
-/// conditional statement, so of two concurrent uses exactly one gets the row. Run it in the
-/// transaction that acts on the link: if that rolls back, the link is unused again.
-pub async fn consume(conn: &mut AnyConnection, token: &str, now: Millis) -> Result<Option<UsedLink>> {
-    let row: Option<(String, String, Option<String>)> = sqlx::query_as(
+/// Uses a link: answers it when it exists, is for this use, is unused and unexpired, and marks
+/// it used. One conditional statement, so of two concurrent uses exactly one gets the row. Run
+/// it in the transaction that acts on the link: if that rolls back, the link is unused again.
+pub async fn consume(conn: &mut AnyConnection, token: &str, what: Use, now: Millis) -> Result<Option<UsedLink>> {
+    let sql = format!(
         "UPDATE magic_links SET used_at = $1 \
-         WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 \
+         WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 AND {} \
          RETURNING email, purpose, invite_code",
-    )
+        what.purposes()
+    );
+    let row: Option<(String, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
     .bind(now)
     .bind(hash_token(token))
     .fetch_optional(conn)
     .await?;
     Ok(row.map(|(email, purpose, invite_code)| UsedLink {
         email,
-        purpose: if purpose == "signup" { Purpose::Signup } else { Purpose::Login },
+        purpose: Purpose::from_column(&purpose),
         invite_code,
     }))
 }
@@ -109,6 +144,13 @@ pub async fn consume(conn: &mut AnyConnection, token: &str, now: Millis) -> Resu
 /// else is refused without a query.
 pub fn is_well_formed(token: &str) -> bool {
     token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Removes every link of an address (a deleted account's pending links), in the caller's
+/// transaction.
+pub async fn remove_all_of(conn: &mut AnyConnection, email: &str) -> Result<()> {
+    sqlx::query("DELETE FROM magic_links WHERE email = $1").bind(email).execute(conn).await?;
+    Ok(())
 }
 
 /// Removes links that expired (used or not); they can never be used again.

@@ -3,6 +3,8 @@
 pub mod client_ip;
 pub mod email;
 pub mod extract;
+pub mod leaving;
+pub mod leaving_routes;
 pub mod magic_link;
 pub mod routes;
 pub mod session;

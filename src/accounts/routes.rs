@@ -44,6 +44,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(logout))
         .routes(routes!(logout_others))
         .routes(routes!(login))
+        .merge(super::leaving_routes::router())
 }
 
 /// A short answer for the person.
@@ -116,7 +117,7 @@ async fn request_magic_link(
     let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), purpose, invite, now).await?;
     let message = match purpose {
         Purpose::Signup => templates::sign_up_link(email.as_str(), &link.url),
-        Purpose::Login => templates::login_link(email.as_str(), &link.url),
+        Purpose::Login | Purpose::DeleteAccount => templates::login_link(email.as_str(), &link.url),
     };
     if let Err(e) = state.mailer.send_link(message, &link.url).await {
         // Nothing half-done: the link nobody received is removed, and the person is told to retry.
@@ -217,7 +218,7 @@ async fn verify(
     // One transaction: using the link, creating the member, using up the invite and starting
     // the session happen together or not at all.
     let mut tx = state.db.write.begin().await?;
-    let link = magic_link::consume(&mut tx, &token, now).await?.ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+    let link = magic_link::consume(&mut tx, &token, magic_link::Use::SignIn, now).await?.ok_or_else(|| Error::bad_request(INVALID_LINK))?;
     let user_id = match (store::member_id_by_email(&mut tx, &link.email).await?, link.purpose) {
         // A login link; or a sign-up link for an address that became a member meanwhile (it
         // logs them in and leaves the invite unused). Not while suspended: a link asked for
@@ -229,7 +230,8 @@ async fn verify(
             id
         }
         // A stranger's login link (never sent) or a member who is gone.
-        (None, Purpose::Login) => return Err(Error::bad_request(INVALID_LINK)),
+        // (A deletion's link never matches: `Use::SignIn`.)
+        (None, Purpose::Login | Purpose::DeleteAccount) => return Err(Error::bad_request(INVALID_LINK)),
         (None, Purpose::Signup) => {
             let code = link.invite_code.as_deref().ok_or_else(|| Error::bad_request(INVALID_LINK))?;
             let email = Email::parse(&link.email)?;

@@ -21,6 +21,19 @@ pub fn login_link(to: &str, link: &str) -> Email {
     link_message(to, "Your Murmur login link", "Follow this link to log in to Murmur:", "Log in to Murmur", link)
 }
 
+/// The link that confirms deleting an account: it opens a screen that asks once more.
+pub fn delete_account_link(to: &str, link: &str) -> Email {
+    link_message(
+        to,
+        "Confirm deleting your Murmur account",
+        "You asked to delete your Murmur account. Follow this link to confirm; the page it opens \
+         asks once more before anything is deleted. Deleting removes your posts, replies, likes, \
+         follows and images, and cannot be undone:",
+        "Delete my account",
+        link,
+    )
+}
+
 fn link_message(to: &str, subject: &str, lead: &str, button: &str, link: &str) -> Email {
     let footer = "The link works once and expires in 15 minutes. If you did not ask for it, \
                   ignore this e-mail: nothing happens without the link.";

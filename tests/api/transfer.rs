@@ -94,6 +94,9 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO moderation_log (created_at, moderator_id, action, member_id, post_id, report_id, reason) \
          SELECT 6, 2, 'dismiss', 1, 1, MAX(id), 'fine' FROM reports",
         "INSERT INTO jobs (name, next_run_at, cursor) VALUES ('entities', 7, 3)",
+        "UPDATE users SET deleted_at = 8 WHERE id = 3",
+        "INSERT INTO account_deletions (member_id, deleted_at, claimed_until) VALUES (3, 8, 0)",
+        "INSERT INTO username_holds (username, until) VALUES ('gone_member', 9)",
         "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) SELECT 1, MIN(id), 3, 4, 5 FROM tags \
          HAVING COUNT(*) > 0",
     ];

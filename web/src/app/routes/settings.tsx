@@ -1,4 +1,5 @@
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
+import { DeleteAccountSection } from '@/features/account'
 import { PageHeader } from './page-header'
 
 export default function SettingsRoute() {
@@ -8,6 +9,7 @@ export default function SettingsRoute() {
       <div className="grid gap-4 p-4">
         <BlockedMembers />
         <MutedMembers />
+        <DeleteAccountSection />
       </div>
     </>
   )
