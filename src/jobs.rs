@@ -58,7 +58,13 @@ pub fn start(state: &AppState) -> Jobs {
         upkeep_job(state.db.clone(), state.media.clone(), state.clock.clone(), state.heartbeats.clone()),
         fan_out_job(state.db.clone(), state.fan_out.clone(), state.heartbeats.clone()),
         discovery_job(state.db.clone(), state.clock.clone()),
-        leaving_job(state.db.clone(), state.media.clone(), state.live.clone(), state.clock.clone(), state.leaving.clone()),
+        leaving_job(
+            state.db.clone(),
+            state.media.clone(),
+            state.live.clone(),
+            state.clock.clone(),
+            state.leaving.clone(),
+        ),
     ];
     jobs.extend(crate::live::bus::start(
         &state.live,

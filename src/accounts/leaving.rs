@@ -465,7 +465,10 @@ pub enum OnDelete {
 
 /// Every column that references `users (id)`: (table, column, what deleting the member does),
 /// read from the schema itself, so a table added later is in the list without a change here.
-pub async fn references_to_members(conn: &mut AnyConnection, backend: Backend) -> Result<Vec<(String, String, OnDelete)>> {
+pub async fn references_to_members(
+    conn: &mut AnyConnection,
+    backend: Backend,
+) -> Result<Vec<(String, String, OnDelete)>> {
     let sql = match backend {
         Backend::Sqlite => {
             "SELECT m.name, p.\"from\", p.on_delete FROM sqlite_master m \

@@ -128,11 +128,8 @@ pub async fn consume(conn: &mut AnyConnection, token: &str, what: Use, now: Mill
          RETURNING email, purpose, invite_code",
         what.purposes()
     );
-    let row: Option<(String, String, Option<String>)> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-    .bind(now)
-    .bind(hash_token(token))
-    .fetch_optional(conn)
-    .await?;
+    let row: Option<(String, String, Option<String>)> =
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(now).bind(hash_token(token)).fetch_optional(conn).await?;
     Ok(row.map(|(email, purpose, invite_code)| UsedLink {
         email,
         purpose: Purpose::from_column(&purpose),

@@ -218,7 +218,9 @@ async fn verify(
     // One transaction: using the link, creating the member, using up the invite and starting
     // the session happen together or not at all.
     let mut tx = state.db.write.begin().await?;
-    let link = magic_link::consume(&mut tx, &token, magic_link::Use::SignIn, now).await?.ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+    let link = magic_link::consume(&mut tx, &token, magic_link::Use::SignIn, now)
+        .await?
+        .ok_or_else(|| Error::bad_request(INVALID_LINK))?;
     let user_id = match (store::member_id_by_email(&mut tx, &link.email).await?, link.purpose) {
         // A login link; or a sign-up link for an address that became a member meanwhile (it
         // logs them in and leaves the invite unused). Not while suspended: a link asked for

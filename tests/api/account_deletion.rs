@@ -156,11 +156,10 @@ async fn asking_to_delete_deletes_nothing_until_the_link_is_confirmed(app: TestA
     let token = token_of(&link);
     assert_eq!(token.len(), 43);
     // Only the token's hash is stored.
-    let stored: String =
-        sqlx::query_scalar("SELECT token_hash FROM magic_links WHERE purpose = 'delete_account'")
-            .fetch_one(&app.state.db.read)
-            .await
-            .unwrap();
+    let stored: String = sqlx::query_scalar("SELECT token_hash FROM magic_links WHERE purpose = 'delete_account'")
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
     assert_eq!(stored, murmur::secrets::hash_token(&token));
 
     // The web app's document (or 503 where the web app is not built): a page, not a deletion.
@@ -182,13 +181,8 @@ async fn asking_to_delete_deletes_nothing_until_the_link_is_confirmed(app: TestA
     assert_eq!(status, 401);
 
     // The screen's button: the account goes, the session and its cookie with it.
-    let response = ada
-        .client
-        .post(app.url("/api/account/delete/confirm"))
-        .json(&json!({ "token": token }))
-        .send()
-        .await
-        .unwrap();
+    let response =
+        ada.client.post(app.url("/api/account/delete/confirm")).json(&json!({ "token": token })).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 204);
     let cookie = response.headers().get(SET_COOKIE).unwrap().to_str().unwrap().to_string();
     assert!(cookie.contains("Max-Age=0"), "{cookie}");
@@ -209,7 +203,8 @@ async fn only_the_members_own_live_deletion_link_deletes(app: TestApp) {
     assert!(is_logged_in(&app, &bob).await && is_logged_in(&app, &ada).await);
 
     // A deletion link at the login's verify call: refused, nobody logged in.
-    let (status, _) = json(app.client.get(app.url(&format!("/api/auth/verify?token={adas}"))).send().await.unwrap()).await;
+    let (status, _) =
+        json(app.client.get(app.url(&format!("/api/auth/verify?token={adas}"))).send().await.unwrap()).await;
     assert_eq!(status, 400);
     // A login link at the deletion's call: refused.
     let (status, _) = request_login(&app, &ada.email).await;
@@ -219,10 +214,9 @@ async fn only_the_members_own_live_deletion_link_deletes(app: TestApp) {
     assert_eq!(confirm(&app, &ada, &login_token).await.0, 400);
     // Not a token at all.
     assert_eq!(confirm(&app, &ada, "short").await.0, 400);
-    let (status, _) = json(
-        ada.client.post(app.url("/api/account/delete/confirm")).json(&json!({ "nope": 1 })).send().await.unwrap(),
-    )
-    .await;
+    let (status, _) =
+        json(ada.client.post(app.url("/api/account/delete/confirm")).json(&json!({ "nope": 1 })).send().await.unwrap())
+            .await;
     assert_eq!(status, 400);
 
     // Expired after 15 minutes.
@@ -278,7 +272,8 @@ async fn deleting_an_account_leaves_only_what_the_rules_keep_and_every_count_rig
     let bobs_post = post(&app, &bob, json!({ "content": "Bob's #Engines too" })).await;
     let cyds_poll = post(&app, &cyd, json!({ "content": "Cats or dogs?", "pollOptions": ["Cats", "Dogs"] })).await;
     let adas_reply_to_cyd = post(&app, &ada, json!({ "content": "Cats, clearly", "replyToId": cyds_poll })).await;
-    for (member, id) in [(&ada, bobs_post), (&ada, cyds_poll), (&bob, adas_post), (&cyd, adas_post), (&cyd, bobs_post)] {
+    for (member, id) in [(&ada, bobs_post), (&ada, cyds_poll), (&bob, adas_post), (&cyd, adas_post), (&cyd, bobs_post)]
+    {
         ok(member.client.post(app.url(&format!("/api/posts/{id}/like"))).send().await.unwrap()).await;
     }
     let adas_repost = post(&app, &ada, json!({ "repostOfId": bobs_post })).await;
@@ -328,7 +323,10 @@ async fn deleting_an_account_leaves_only_what_the_rules_keep_and_every_count_rig
     .fetch_one(&app.state.db.read)
     .await
     .unwrap();
-    assert!(!row.0.contains("ada@") && !row.1.contains("ada") && row.2 == "Deleted member" && row.3.is_none(), "{row:?}");
+    assert!(
+        !row.0.contains("ada@") && !row.1.contains("ada") && row.2 == "Deleted member" && row.3.is_none(),
+        "{row:?}"
+    );
     assert!(row.5.is_some());
 
     // No row refers to Ada but the ones the rules keep (docs/safety.md, "Leaving"):
@@ -362,7 +360,10 @@ async fn deleting_an_account_leaves_only_what_the_rules_keep_and_every_count_rig
     assert_eq!(scalar(&app, "SELECT COUNT(*) FROM reports WHERE reporter_id = $1", ada.id).await, 1);
     // Bob's report of her and Cyd's of the post that stays, both resolved.
     assert_eq!(scalar(&app, "SELECT COUNT(*) FROM reports WHERE member_id = $1", ada.id).await, 2);
-    assert_eq!(scalar(&app, "SELECT COUNT(*) FROM reports WHERE member_id = $1 AND resolved_at IS NULL", ada.id).await, 0);
+    assert_eq!(
+        scalar(&app, "SELECT COUNT(*) FROM reports WHERE member_id = $1 AND resolved_at IS NULL", ada.id).await,
+        0
+    );
     // The columns that name a member without a foreign key: rate-limit keys (`<kind>:<id>`;
     // `link:` keys name addresses and networks) and links by address.
     let limits = format!("SELECT COUNT(*) FROM rate_limits WHERE key LIKE '%:{}' AND key NOT LIKE 'link:%'", ada.id);
@@ -422,15 +423,14 @@ async fn a_member_with_many_posts_is_cleaned_up_in_batches(app: TestApp) {
     let batch = murmur::accounts::leaving::BATCH;
     // Written straight into the tables (faster than 250 calls), as the seed does.
     for n in 0..(batch * 2 + 50) {
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO posts (author_id, content, created_at) VALUES ($1, $2, $3) RETURNING id",
-        )
-        .bind(ada.id)
-        .bind(format!("post {n}"))
-        .bind(app.clock.now())
-        .fetch_one(&app.state.db.write)
-        .await
-        .unwrap();
+        let id: i64 =
+            sqlx::query_scalar("INSERT INTO posts (author_id, content, created_at) VALUES ($1, $2, $3) RETURNING id")
+                .bind(ada.id)
+                .bind(format!("post {n}"))
+                .bind(app.clock.now())
+                .fetch_one(&app.state.db.write)
+                .await
+                .unwrap();
         sqlx::query("INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3)")
             .bind(bob.id)
             .bind(id)
@@ -438,7 +438,11 @@ async fn a_member_with_many_posts_is_cleaned_up_in_batches(app: TestApp) {
             .execute(&app.state.db.write)
             .await
             .unwrap();
-        sqlx::query("UPDATE posts SET like_count = 1 WHERE id = $1").bind(id).execute(&app.state.db.write).await.unwrap();
+        sqlx::query("UPDATE posts SET like_count = 1 WHERE id = $1")
+            .bind(id)
+            .execute(&app.state.db.write)
+            .await
+            .unwrap();
     }
     let token = token_of(&deletion_link(&app, &ada).await);
     assert_eq!(confirm(&app, &ada, &token).await.0, 204);
@@ -457,19 +461,16 @@ both_databases!(a_member_with_many_posts_is_cleaned_up_in_batches);
 async fn a_deleted_members_username_is_held_for_thirty_days(app: TestApp) {
     let (client, user) = sign_up(&app, "ada@example.com", &operator_code(&app).await).await;
     assert_eq!(user["username"], "ada");
-    let ada = Member {
-        id: user["id"].as_i64().unwrap(),
-        username: "ada".into(),
-        email: "ada@example.com".into(),
-        client,
-    };
+    let ada =
+        Member { id: user["id"].as_i64().unwrap(), username: "ada".into(), email: "ada@example.com".into(), client };
     let token = token_of(&deletion_link(&app, &ada).await);
     assert_eq!(confirm(&app, &ada, &token).await.0, 204);
     cleaned_up(&app).await;
 
     let (_, other) = sign_up(&app, "ada@elsewhere.example", &operator_code(&app).await).await;
     assert_eq!(other["username"], "ada2", "the held name is skipped");
-    let (status, body) = json(app.member("bob").await.client.get(app.url("/api/users/ada")).send().await.unwrap()).await;
+    let (status, body) =
+        json(app.member("bob").await.client.get(app.url("/api/users/ada")).send().await.unwrap()).await;
     assert_eq!((status, body["message"].as_str()), (404, Some(murmur::accounts::leaving::HELD)));
 
     app.clock.advance(Duration::from_millis((30 * DAY + MINUTE) as u64));
