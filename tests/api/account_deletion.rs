@@ -479,3 +479,38 @@ async fn a_deleted_members_username_is_held_for_thirty_days(app: TestApp) {
     assert_ne!(again["id"], json!(ada.id), "a new account");
 }
 both_databases!(a_deleted_members_username_is_held_for_thirty_days);
+
+// ---------------------------------------------------------------------------------------------
+// Moderators
+
+/// A deleted account's endless suspension is what hides its emptied row: no moderator action
+/// can lift or shorten it, and nobody finds the row by searching for its name.
+async fn moderators_cannot_bring_a_deleted_account_back(app: TestApp) {
+    let ada = app.member("ada").await;
+    let mia = app.member("mia").await;
+    sqlx::query("UPDATE users SET role = 'admin' WHERE id = $1")
+        .bind(mia.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let token = token_of(&deletion_link(&app, &ada).await);
+    assert_eq!(confirm(&app, &ada, &token).await.0, 204);
+    cleaned_up(&app).await;
+
+    let act = |path: String, body: Value| mia.client.post(app.url(&path)).json(&body).send();
+    let reason = json!({ "reason": "Testing" });
+    for (path, body) in [
+        (format!("/api/moderation/members/{}/unsuspend", ada.id), reason.clone()),
+        (format!("/api/moderation/members/{}/suspend", ada.id), json!({ "reason": "Testing", "days": 1 })),
+        (format!("/api/moderation/members/{}/invites", ada.id), json!({ "allowed": false, "reason": "Testing" })),
+    ] {
+        let (status, body) = json(act(path.clone(), body).await.unwrap()).await;
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+    let (status, body) =
+        json(act("/api/reports".into(), json!({ "userId": ada.id, "reason": "spam" })).await.unwrap()).await;
+    assert_eq!(status, 404, "{body}");
+    let found = ok(mia.client.get(app.url("/api/users/search?q=Deleted&limit=20")).send().await.unwrap()).await;
+    assert_eq!(found, json!([]), "{found}");
+}
+both_databases!(moderators_cannot_bring_a_deleted_account_back);
