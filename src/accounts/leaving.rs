@@ -237,7 +237,7 @@ async fn clean_up(db: &Db, media: &MediaStore, live: &Live, member: i64, now: Mi
             tx.commit().await?;
             drop(writer);
             for change in &done.changes {
-                live.publish(change.clone());
+                live.publish(*change);
             }
             for id in &done.media {
                 if let Err(e) = media.delete_all(id).await {
