@@ -197,6 +197,7 @@ impl Application {
             mailer,
             media,
             fan_out: Default::default(),
+            leaving: Default::default(),
             for_you: Default::default(),
             feed_cache,
             heartbeats: Default::default(),

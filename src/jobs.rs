@@ -11,6 +11,9 @@
 //! - discovery, every `DISCOVERY_EVERY`: the entities of posts written before they were stored
 //!   (until none is left), then Trending, recomputed by one process at a time every
 //!   `TRENDING_EVERY` (`claim`);
+//! - leaving, whenever an account is deleted and every `LEAVING_SWEEP`: what a deleted member
+//!   left (posts, likes, notifications, uploads, …) removed in bounded batches, each giving way
+//!   to members' writes (`accounts::leaving`);
 //! - the live bus: changes to every process's event streams (`live::bus`);
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
 //!   into the database file off the writer.
@@ -21,11 +24,13 @@ use std::time::Duration;
 
 use tokio::task::JoinHandle;
 
+use crate::accounts::leaving::CleanupQueue;
 use crate::clock::{Clock, DAY, MINUTE, Millis};
 use crate::db::Db;
 use crate::error::Result;
 use crate::feeds::timeline::FanOutQueue;
 use crate::health::Heartbeats;
+use crate::live::Live;
 use crate::media::MediaStore;
 use crate::state::AppState;
 
@@ -34,6 +39,9 @@ pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
 /// How often the fan-out worker looks at the queue unwoken: picks up the posts of a process
 /// that stopped before their last chunk.
 pub const FAN_OUT_SWEEP: Duration = Duration::from_secs(10);
+/// How often the leaving job looks for deletions unwoken: picks up those of a process that
+/// stopped before it finished.
+pub const LEAVING_SWEEP: Duration = Duration::from_secs(30);
 /// How often the discovery job wakes.
 pub const DISCOVERY_EVERY: Duration = Duration::from_secs(60);
 /// How often Trending is recomputed, by whichever process claims it.
@@ -50,6 +58,13 @@ pub fn start(state: &AppState) -> Jobs {
         upkeep_job(state.db.clone(), state.media.clone(), state.clock.clone(), state.heartbeats.clone()),
         fan_out_job(state.db.clone(), state.fan_out.clone(), state.heartbeats.clone()),
         discovery_job(state.db.clone(), state.clock.clone()),
+        leaving_job(
+            state.db.clone(),
+            state.media.clone(),
+            state.live.clone(),
+            state.clock.clone(),
+            state.leaving.clone(),
+        ),
     ];
     jobs.extend(crate::live::bus::start(
         &state.live,
@@ -125,6 +140,22 @@ fn fan_out_job(db: Db, queue: FanOutQueue, heartbeats: Heartbeats) -> JoinHandle
                         break;
                     }
                 }
+            }
+        }
+    })
+}
+
+/// Cleans up after deleted accounts whenever woken (and every `LEAVING_SWEEP`).
+fn leaving_job(db: Db, media: MediaStore, live: Live, clock: Clock, queue: CleanupQueue) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            match crate::accounts::leaving::clean_up_round(&db, &media, &live, clock.now()).await {
+                Ok(_) => crate::metrics::job_succeeded("leaving"),
+                Err(e) => tracing::warn!(error = %e, "cleaning up after a deleted account failed; retrying later"),
+            }
+            tokio::select! {
+                _ = queue.woken() => {}
+                _ = tokio::time::sleep(LEAVING_SWEEP) => {}
             }
         }
     })

@@ -4,7 +4,7 @@
 
 use sqlx::AnyPool;
 
-use super::magic_link::{self, Purpose};
+use super::magic_link;
 use super::routes::INVALID_LINK;
 use super::store;
 use crate::clock::Millis;
@@ -31,10 +31,7 @@ pub struct Changed {
 pub async fn confirm(write: &AnyPool, token: &str, now: Millis) -> Result<Changed> {
     let invalid = || Error::bad_request(INVALID_LINK);
     let mut tx = write.begin().await?;
-    let link = magic_link::consume(&mut tx, token, now)
-        .await?
-        .filter(|link| link.purpose == Purpose::Email)
-        .ok_or_else(invalid)?;
+    let link = magic_link::consume(&mut tx, token, magic_link::Use::EmailChange, now).await?.ok_or_else(invalid)?;
     let member = link.member.ok_or_else(invalid)?;
     let old: String = sqlx::query_scalar("SELECT email FROM users WHERE id = $1")
         .bind(member)

@@ -1,6 +1,7 @@
 //! Magic links: a 256-bit token from the OS CSPRNG, e-mailed as a link; the database keeps
 //! only its SHA-256, so a leaked database holds no working link. A link is valid for 15
-//! minutes and works once. Links log in, sign up, or confirm a member's new address.
+//! minutes and works once. Links log in, sign up, confirm a member's new address, or confirm
+//! deleting an account; each use takes only the purposes it is for (`consume`).
 
 use sqlx::{AnyConnection, AnyPool};
 
@@ -21,6 +22,9 @@ pub enum Purpose {
     /// Makes the address the link was sent to the address of the member who asked
     /// (`email_change`); never logs anyone in.
     Email,
+    /// Confirms that the member asked to delete their account (`accounts::leaving`); it opens
+    /// a screen that asks once more, and logs nobody in.
+    DeleteAccount,
 }
 
 impl Purpose {
@@ -29,6 +33,7 @@ impl Purpose {
             Purpose::Signup => "signup",
             Purpose::Login => "login",
             Purpose::Email => "email",
+            Purpose::DeleteAccount => "delete_account",
         }
     }
 
@@ -36,7 +41,28 @@ impl Purpose {
         match stored {
             "signup" => Purpose::Signup,
             "email" => Purpose::Email,
+            "delete_account" => Purpose::DeleteAccount,
             _ => Purpose::Login,
+        }
+    }
+}
+
+/// What a use of a link accepts: the verify call signs up or logs in, the address change
+/// confirms an address, the deletion's confirmation deletes; none takes another's links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    SignIn,
+    EmailChange,
+    DeleteAccount,
+}
+
+impl Use {
+    /// The SQL condition on `purpose` (ours, never input).
+    fn purposes(self) -> &'static str {
+        match self {
+            Use::SignIn => "purpose IN ('signup', 'login')",
+            Use::EmailChange => "purpose = 'email'",
+            Use::DeleteAccount => "purpose = 'delete_account'",
         }
     }
 }
@@ -59,7 +85,8 @@ pub struct IssuedLink {
 }
 
 /// Stores a new link (after removing expired ones) and answers its URL:
-/// `<public URL>/auth/verify?token=…` (and `&invite=CODE` for sign-up).
+/// `<public URL>/auth/verify?token=…` (and `&invite=CODE` for sign-up), or, to delete an
+/// account, `<public URL>/account/delete?token=…`.
 pub async fn issue(
     write: &AnyPool,
     config: &Config,
@@ -70,9 +97,10 @@ pub async fn issue(
 ) -> Result<IssuedLink> {
     let (token, token_hash) = store(write, email, purpose, invite_code, None, now).await?;
     // The token is URL-safe base64 and the code A–Z0–9: nothing to escape.
-    let url = match invite_code {
-        Some(code) => config.link(&format!("/auth/verify?token={token}&invite={code}")),
-        None => config.link(&format!("/auth/verify?token={token}")),
+    let url = match (purpose, invite_code) {
+        (Purpose::DeleteAccount, _) => config.link(&format!("/account/delete?token={token}")),
+        (_, Some(code)) => config.link(&format!("/auth/verify?token={token}&invite={code}")),
+        (_, None) => config.link(&format!("/auth/verify?token={token}")),
     };
     Ok(IssuedLink { token_hash, url })
 }
@@ -127,20 +155,18 @@ pub async fn withdraw(write: &AnyPool, token_hash: &str) -> Result<()> {
     Ok(())
 }
 
-/// Uses a link: answers it when it exists, is unused and unexpired, and marks it used. One
-/// conditional statement, so of two concurrent uses exactly one gets the row. Run it in the
-/// transaction that acts on the link: if that rolls back (as it must when the link's purpose
-/// is not the caller's), the link is unused again.
-pub async fn consume(conn: &mut AnyConnection, token: &str, now: Millis) -> Result<Option<UsedLink>> {
-    let row: Option<(String, String, Option<String>, Option<i64>)> = sqlx::query_as(
+/// Uses a link: answers it when it exists, is for this use, is unused and unexpired, and marks
+/// it used. One conditional statement, so of two concurrent uses exactly one gets the row. Run
+/// it in the transaction that acts on the link: if that rolls back, the link is unused again.
+pub async fn consume(conn: &mut AnyConnection, token: &str, what: Use, now: Millis) -> Result<Option<UsedLink>> {
+    let sql = format!(
         "UPDATE magic_links SET used_at = $1 \
-         WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 \
+         WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 AND {} \
          RETURNING email, purpose, invite_code, user_id",
-    )
-    .bind(now)
-    .bind(hash_token(token))
-    .fetch_optional(conn)
-    .await?;
+        what.purposes()
+    );
+    let row: Option<(String, String, Option<String>, Option<i64>)> =
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(now).bind(hash_token(token)).fetch_optional(conn).await?;
     Ok(row.map(|(email, purpose, invite_code, member)| UsedLink {
         email,
         purpose: Purpose::parse(&purpose),

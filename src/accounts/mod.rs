@@ -6,6 +6,8 @@ pub mod client_ip;
 pub mod email;
 pub mod email_change;
 pub mod extract;
+pub mod leaving;
+pub mod leaving_routes;
 pub mod magic_link;
 pub mod routes;
 pub mod session;

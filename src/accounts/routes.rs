@@ -45,6 +45,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(logout_others))
         .routes(routes!(login))
         .merge(super::account_routes::router())
+        .merge(super::leaving_routes::router())
 }
 
 /// A short answer for the person.
@@ -219,11 +220,8 @@ async fn verify(
     // One transaction: using the link, creating the member, using up the invite and starting
     // the session happen together or not at all.
     let mut tx = state.db.write.begin().await?;
-    let link = magic_link::consume(&mut tx, &token, now)
+    let link = magic_link::consume(&mut tx, &token, magic_link::Use::SignIn, now)
         .await?
-        // An address-change link confirms an address and logs nobody in (`email_change`);
-        // refused here, it rolls back unused.
-        .filter(|link| link.purpose != Purpose::Email)
         .ok_or_else(|| Error::bad_request(INVALID_LINK))?;
     let user_id = match (store::member_id_by_email(&mut tx, &link.email).await?, link.purpose) {
         // A login link; or a sign-up link for an address that became a member meanwhile (it
@@ -236,7 +234,7 @@ async fn verify(
             id
         }
         // A stranger's login link (never sent) or a member who is gone.
-        (None, Purpose::Login | Purpose::Email) => return Err(Error::bad_request(INVALID_LINK)),
+        (None, Purpose::Login | Purpose::Email | Purpose::DeleteAccount) => return Err(Error::bad_request(INVALID_LINK)),
         (None, Purpose::Signup) => {
             let code = link.invite_code.as_deref().ok_or_else(|| Error::bad_request(INVALID_LINK))?;
             let email = Email::parse(&link.email)?;

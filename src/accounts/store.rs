@@ -44,7 +44,7 @@ pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis)
     let derived_is_free = !text::name_is_taken(conn, None, &derived_key).await?;
     let mut tried = HashSet::new();
     for attempt in 0..5 {
-        let mut taken = usernames_like(conn, &base).await?;
+        let mut taken = usernames_like(conn, &base, now).await?;
         taken.extend(tried.iter().cloned());
         // The first try takes the lowest free name (`ada`, then `ada2`, …). A taken name means
         // others are signing up with this base right now and all want that same next name;
@@ -89,16 +89,21 @@ pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis)
 }
 
 /// Every username that could collide with a candidate for `base` (a superset: all names
-/// starting with the part of the base every candidate keeps).
-async fn usernames_like(conn: &mut AnyConnection, base: &str) -> Result<HashSet<String>> {
+/// starting with the part of the base every candidate keeps), and those of deleted accounts
+/// still held (`leaving::HOLD`): a new member is never named as someone who just left.
+async fn usernames_like(conn: &mut AnyConnection, base: &str, now: Millis) -> Result<HashSet<String>> {
     // Candidates keep at least MAX_LEN - 7 characters of the base (a 6-digit number, and one
     // underscore that may be dropped before it).
     let prefix: String = base.chars().take(MAX_LEN - 7).collect();
     let pattern = format!("{}%", prefix.replace('\\', "\\\\").replace('_', "\\_").replace('%', "\\%"));
-    let names: Vec<String> = sqlx::query_scalar("SELECT username FROM users WHERE username LIKE $1 ESCAPE '\\'")
-        .bind(pattern)
-        .fetch_all(conn)
-        .await?;
+    let names: Vec<String> = sqlx::query_scalar(
+        "SELECT username FROM users WHERE username LIKE $1 ESCAPE '\\' \
+         UNION ALL SELECT username FROM username_holds WHERE username LIKE $1 ESCAPE '\\' AND until > $2",
+    )
+    .bind(pattern)
+    .bind(now)
+    .fetch_all(conn)
+    .await?;
     Ok(names.into_iter().collect())
 }
 

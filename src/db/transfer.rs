@@ -58,6 +58,8 @@ pub const TABLES: &[&str] = &[
     "moderation_log",
     "trending_tags",
     "jobs",
+    "account_deletions",
+    "username_holds",
 ];
 
 const FORMAT: &str = "murmur-db-export";

@@ -32,6 +32,19 @@ pub fn email_change_link(to: &str, link: &str) -> Email {
     )
 }
 
+/// The link that confirms deleting an account: it opens a screen that asks once more.
+pub fn delete_account_link(to: &str, link: &str) -> Email {
+    link_message(
+        to,
+        "Confirm deleting your Murmur account",
+        "You asked to delete your Murmur account. Follow this link to confirm; the page it opens \
+         asks once more before anything is deleted. Deleting removes your posts, replies, likes, \
+         follows and images, and cannot be undone:",
+        "Delete my account",
+        link,
+    )
+}
+
 /// Sent to a member's old address once their address changed: if they did not ask for it,
 /// this is how they learn of it.
 pub fn email_changed_notice(to: &str, new_email: &str) -> Email {

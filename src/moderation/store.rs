@@ -43,7 +43,12 @@ impl Target {
 }
 
 pub async fn target(conn: &mut AnyConnection, member: i64) -> Result<Option<Target>> {
-    Ok(sqlx::query_as("SELECT id, role FROM users WHERE id = $1").bind(member).fetch_optional(conn).await?)
+    // A deleted account is nobody to act on: lifting or shortening its endless suspension would
+    // show its emptied row again (`accounts::leaving`).
+    Ok(sqlx::query_as("SELECT id, role FROM users WHERE id = $1 AND deleted_at IS NULL")
+        .bind(member)
+        .fetch_optional(conn)
+        .await?)
 }
 
 /// Takes the member's row lock (PostgreSQL) without changing it: a member's reports are made

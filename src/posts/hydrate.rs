@@ -361,6 +361,11 @@ impl Parts {
         if let Seeing::Moderator(_) = self.seeing {
             return Post { is_removed: removed, ..post };
         }
+        // A deleted post reads as deleted whoever wrote it: the posts a deleted account leaves
+        // for others' replies are by a member hidden from everyone (`accounts::leaving`).
+        if row.hidden && row.deleted_at.is_some() {
+            return Post { is_deleted: true, ..unseen(post) };
+        }
         if row.hidden {
             return Post { is_unavailable: true, ..unseen(post) };
         }

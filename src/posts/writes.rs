@@ -427,7 +427,7 @@ pub async fn take_down(
 }
 
 /// Removes `member`'s repost of `original` with its count and unread notification.
-async fn undo_repost(tx: &mut AnyConnection, member: i64, original: i64) -> Result<()> {
+pub(crate) async fn undo_repost(tx: &mut AnyConnection, member: i64, original: i64) -> Result<()> {
     if !store::delete_repost(&mut *tx, member, original).await? {
         return Err(Error::not_found("You have not reposted this post"));
     }

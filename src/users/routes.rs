@@ -256,7 +256,14 @@ async fn find(state: &AppState, username: &str) -> Result<UserRow> {
     // Only a well-formed name can belong to a member; anything else (including U+0000, which
     // PostgreSQL refuses in a parameter) is simply not found.
     let username = crate::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
-    store::find_by_username(&state.db.read, username.as_str()).await?.ok_or_else(|| Error::not_found("User not found"))
+    if let Some(row) = store::find_by_username(&state.db.read, username.as_str()).await? {
+        return Ok(row);
+    }
+    // A name people may still follow a link to: say why nobody is there.
+    if crate::accounts::leaving::is_held(&state.db.read, username.as_str(), state.clock.now()).await? {
+        return Err(Error::not_found(crate::accounts::leaving::HELD));
+    }
+    Err(Error::not_found("User not found"))
 }
 
 /// The caller's own record in full, anyone else's public view.

@@ -6,6 +6,7 @@ mod fixtures;
 mod mailbox;
 mod smtp;
 
+mod account_deletion;
 mod accounts;
 mod alt_text;
 mod authorization;

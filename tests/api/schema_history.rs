@@ -191,6 +191,17 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // A deleted account's username held, and Bob's link to confirm deleting his account.
+    Step {
+        version: 18,
+        rows: &[
+            "INSERT INTO username_holds (username, until) VALUES ('dee', :now + 2592000000)",
+            "INSERT INTO magic_links (token_hash, email, purpose, invite_code, created_at, expires_at, used_at) VALUES \
+             ('0000000000000000000000000000000000000000000000000000000000000003', 'bob@example.com', 'delete_account', NULL, :now - 1000, :now + 899000, NULL)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.

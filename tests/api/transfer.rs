@@ -97,6 +97,9 @@ async fn seeded(target: &Target) -> i64 {
         "UPDATE posts SET edited_at = 8 WHERE id = 1",
         "INSERT INTO post_edits (post_id, content, written_at, replaced_at) VALUES (1, $1, 1, 8)",
         "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (3, 1, 9)",
+        "UPDATE users SET deleted_at = 8 WHERE id = 3",
+        "INSERT INTO account_deletions (member_id, deleted_at, claimed_until) VALUES (3, 8, 0)",
+        "INSERT INTO username_holds (username, until) VALUES ('gone_member', 9)",
         "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) SELECT 1, MIN(id), 3, 4, 5 FROM tags \
          HAVING COUNT(*) > 0",
     ];

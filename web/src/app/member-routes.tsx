@@ -16,6 +16,7 @@ const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
 const TagRoute = React.lazy(() => import('./routes/tag'))
 const SettingsRoute = React.lazy(() => import('./routes/settings'))
+const DeleteAccountRoute = React.lazy(() => import('./routes/delete-account'))
 const ModerationRoute = React.lazy(() => import('./routes/moderation'))
 const ModerationMemberRoute = React.lazy(() => import('./routes/moderation-member'))
 const ModerationLogRoute = React.lazy(() => import('./routes/moderation-log'))
@@ -56,6 +57,7 @@ export default function MemberRoutes() {
               <Route path="/profile/:username" component={ProfileRoute} />
               <Route path="/tag/:name" component={TagRoute} />
               <Route path="/settings" component={SettingsRoute} />
+              <Route path="/account/delete" component={DeleteAccountRoute} />
               <Route path="/moderation/log" component={ModerationLogRoute} />
               <Route path="/moderation">
                 <ModeratorsOnly>

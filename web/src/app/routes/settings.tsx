@@ -1,4 +1,4 @@
-import { EmailCard, SessionsCard } from '@/features/account'
+import { DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { ImageDescriptionSetting } from '@/features/posts'
 import { PageHeader } from './page-header'
@@ -13,6 +13,7 @@ export default function SettingsRoute() {
         <ImageDescriptionSetting />
         <BlockedMembers />
         <MutedMembers />
+        <DeleteAccountSection />
       </div>
     </>
   )

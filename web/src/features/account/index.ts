@@ -2,3 +2,5 @@
 export { ConfirmEmailChange } from './components/confirm-email-change'
 export { EmailCard } from './components/email-card'
 export { SessionsCard } from './components/sessions-card'
+export { DeleteAccountSection } from './components/delete-account-section'
+export { ConfirmDeletion } from './components/confirm-deletion'

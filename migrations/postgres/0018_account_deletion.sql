@@ -1,0 +1,26 @@
+-- Deleting one's account (docs/safety.md, "Leaving"): the member's row stays as a nameless
+-- stand-in for the posts of theirs that others replied to; everything else of theirs goes.
+
+-- When the member deleted their account; NULL for members. Such a row holds no address, name or
+-- image of theirs, and is hidden everywhere as a suspended member is (`suspended_until`).
+ALTER TABLE users ADD COLUMN deleted_at BIGINT;
+
+-- The clean-up still to do after a deletion (`accounts::leaving`), in bounded batches by a
+-- background job; `claimed_until`: a process working on it, until then (others leave it).
+CREATE TABLE account_deletions (
+    member_id     BIGINT NOT NULL PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    deleted_at    BIGINT NOT NULL,
+    claimed_until BIGINT NOT NULL DEFAULT 0
+);
+
+-- A deleted member's username, given to nobody until `until`: nobody else turns up under a
+-- name people knew for someone else the day after they left.
+CREATE TABLE username_holds (
+    username TEXT   NOT NULL PRIMARY KEY,
+    until    BIGINT NOT NULL
+);
+
+-- Links that confirm deleting an account.
+ALTER TABLE magic_links DROP CONSTRAINT magic_links_purpose_check;
+ALTER TABLE magic_links ADD CONSTRAINT magic_links_purpose_check
+    CHECK (purpose IN ('signup', 'login', 'delete_account'));
