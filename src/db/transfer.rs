@@ -55,6 +55,7 @@ pub const TABLES: &[&str] = &[
     "reports",
     "moderation_log",
     "trending_tags",
+    "data_exports",
     "jobs",
 ];
 

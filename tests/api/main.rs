@@ -9,6 +9,7 @@ mod smtp;
 mod accounts;
 mod authorization;
 mod concurrency;
+mod data_export;
 mod discovery;
 mod feeds;
 mod follows;

@@ -1,3 +1,4 @@
+import { DataExportSection } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { PageHeader } from './page-header'
 
@@ -8,6 +9,7 @@ export default function SettingsRoute() {
       <div className="grid gap-4 p-4">
         <BlockedMembers />
         <MutedMembers />
+        <DataExportSection />
       </div>
     </>
   )
