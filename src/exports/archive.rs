@@ -123,11 +123,16 @@ impl Export {
         self.out.write_all(&bytes).await.map_err(|e| Error::Internal(anyhow::anyhow!("writing an archive: {e}")))
     }
 
-    async fn finish(mut self) -> Result<u64> {
-        self.zip.finish().map_err(zip_failed)?;
-        self.send().await?;
-        self.out.shutdown().await.map_err(|e| Error::Internal(anyhow::anyhow!("storing an archive: {e}")))?;
-        Ok(self.size)
+    async fn finish(self) -> Result<u64> {
+        let Export { zip, spool, mut out, size, .. } = self;
+        zip.finish().map_err(zip_failed)?;
+        let rest = spool.take();
+        let stored = async {
+            out.write_all(&rest).await?;
+            out.shutdown().await
+        };
+        stored.await.map_err(|e| Error::Internal(anyhow::anyhow!("storing an archive: {e}")))?;
+        Ok(size + rest.len() as u64)
     }
 
     /// Writes a JSON array of the rows `page(after)` answers, page after page (each row's `key`

@@ -60,9 +60,10 @@ fn unzip(bytes: &[u8]) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     for i in 0..archive.len() {
         let mut file = archive.by_index(i).unwrap();
+        let name = file.name().unwrap().to_string();
         let mut content = Vec::new();
         file.read_to_end(&mut content).unwrap();
-        files.insert(file.name().to_string(), content);
+        files.insert(name, content);
     }
     files
 }

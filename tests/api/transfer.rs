@@ -94,6 +94,8 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO moderation_log (created_at, moderator_id, action, member_id, post_id, report_id, reason) \
          SELECT 6, 2, 'dismiss', 1, 1, MAX(id), 'fine' FROM reports",
         "INSERT INTO jobs (name, next_run_at, cursor) VALUES ('entities', 7, 3)",
+        "INSERT INTO data_exports (member_id, status, requested_at, attempts, archive_id, byte_size, finished_at, expires_at) \
+         VALUES (1, 'ready', 1, 1, '0123456789abcdef0123456789abcdef', 10, 2, 3), (2, 'pending', 4, 0, NULL, NULL, NULL, NULL)",
         "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) SELECT 1, MIN(id), 3, 4, 5 FROM tags \
          HAVING COUNT(*) > 0",
     ];
