@@ -58,14 +58,17 @@ pub fn start(state: &AppState) -> Jobs {
         upkeep_job(state.db.clone(), state.media.clone(), state.clock.clone(), state.heartbeats.clone()),
         fan_out_job(state.db.clone(), state.fan_out.clone(), state.heartbeats.clone()),
         discovery_job(state.db.clone(), state.clock.clone()),
-        export_job(ExportJob {
-            db: state.db.clone(),
-            media: state.media.clone(),
-            mailer: state.mailer.clone(),
-            clock: state.clock.clone(),
-            live: state.live.clone(),
-            settings_link: state.config.link("/settings"),
-        }, state.exports.clone()),
+        export_job(
+            ExportJob {
+                db: state.db.clone(),
+                media: state.media.clone(),
+                mailer: state.mailer.clone(),
+                clock: state.clock.clone(),
+                live: state.live.clone(),
+                settings_link: state.config.link("/settings"),
+            },
+            state.exports.clone(),
+        ),
     ];
     jobs.extend(crate::live::bus::start(
         &state.live,
@@ -97,7 +100,16 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let suspensions = crate::moderation::store::end_expired_suspensions(&db.write, now).await?;
     let archives = crate::exports::remove_expired(db, media, now).await?;
     if orphans + sessions + windows + rankings + timelines + suspensions + archives > 0 {
-        tracing::info!(orphans, sessions, windows, rankings, timelines, suspensions, archives, "upkeep removed stale rows");
+        tracing::info!(
+            orphans,
+            sessions,
+            windows,
+            rankings,
+            timelines,
+            suspensions,
+            archives,
+            "upkeep removed stale rows"
+        );
     }
     Ok(())
 }
@@ -168,7 +180,14 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
             continue;
         }
         let started = std::time::Instant::now();
-        let size = match crate::exports::archive::build(&job.db.read, &job.media, claimed.member_id, &claimed.archive_id).await {
+        let size = match crate::exports::archive::build(
+            &job.db.read,
+            &job.media,
+            claimed.member_id,
+            &claimed.archive_id,
+        )
+        .await
+        {
             Ok(size) => size,
             Err(e) => {
                 tracing::warn!(error = %e, export_id = claimed.id, "preparing a data archive failed");
@@ -189,10 +208,16 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
             job.media.delete_archive(&claimed.archive_id).await?;
             continue;
         }
-        crate::notifications::notify_self(&mut tx, claimed.member_id, crate::notifications::Kind::ExportReady, now).await?;
+        crate::notifications::notify_self(&mut tx, claimed.member_id, crate::notifications::Kind::ExportReady, now)
+            .await?;
         tx.commit().await?;
         job.live.publish(crate::live::Change::Notified { member: claimed.member_id, new: true });
-        tracing::info!(export_id = claimed.id, bytes = size, took_ms = started.elapsed().as_millis() as u64, "data archive ready");
+        tracing::info!(
+            export_id = claimed.id,
+            bytes = size,
+            took_ms = started.elapsed().as_millis() as u64,
+            "data archive ready"
+        );
         tell_by_email(job, claimed.member_id, now).await;
     }
     Ok(())

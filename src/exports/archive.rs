@@ -371,7 +371,7 @@ async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<Export
                     .map(|i| image_file(i.post_id, i.position, i.content_type.as_deref()))
                     .collect(),
                 poll: (!poll_options.is_empty())
-                    .then(|| Poll { options: poll_options, expires_at: row.poll_expires_at }),
+                    .then_some(Poll { options: poll_options, expires_at: row.poll_expires_at }),
                 like_count: row.like_count,
                 reply_count: row.reply_count,
                 repost_count: row.repost_count,
@@ -407,7 +407,10 @@ async fn images(export: &mut Export) -> Result<()> {
                 continue;
             };
             // Images are compressed already.
-            export.start(&image_file(image.post_id, image.position, image.content_type.as_deref()), CompressionMethod::Stored)?;
+            export.start(
+                &image_file(image.post_id, image.position, image.content_type.as_deref()),
+                CompressionMethod::Stored,
+            )?;
             while let Some(chunk) = bytes.next().await {
                 let chunk = chunk.map_err(|e| Error::Internal(anyhow::anyhow!("reading an image: {e}")))?;
                 export.write(&chunk).await?;
@@ -595,7 +598,11 @@ fn post_html(post: &ExportPost) -> String {
         html.push_str(&format!("<p>{}</p>\n", escape(&post.content)));
     }
     for image in &post.images {
-        html.push_str(&format!("<img src=\"{0}\" alt=\"Image of post {1}\" loading=\"lazy\">\n", escape(image), post.id));
+        html.push_str(&format!(
+            "<img src=\"{0}\" alt=\"Image of post {1}\" loading=\"lazy\">\n",
+            escape(image),
+            post.id
+        ));
     }
     if let Some(poll) = &post.poll {
         html.push_str("<ul>\n");

@@ -157,14 +157,17 @@ pub async fn expired(write: &AnyPool, now: Millis) -> Result<Vec<(i64, Option<St
 
 /// Removes an expired export's row (unless a new request took its place meanwhile).
 pub async fn delete(write: &AnyPool, id: i64, now: Millis) -> Result<()> {
-    sqlx::query("DELETE FROM data_exports WHERE id = $1 AND expires_at <= $2").bind(id).bind(now).execute(write).await?;
+    sqlx::query("DELETE FROM data_exports WHERE id = $1 AND expires_at <= $2")
+        .bind(id)
+        .bind(now)
+        .execute(write)
+        .await?;
     Ok(())
 }
 
 /// Every archive id an export names (one per member at most).
 pub async fn archive_ids(write: &AnyPool) -> Result<HashSet<String>> {
-    let ids: Vec<String> = sqlx::query_scalar("SELECT archive_id FROM data_exports WHERE archive_id IS NOT NULL")
-        .fetch_all(write)
-        .await?;
+    let ids: Vec<String> =
+        sqlx::query_scalar("SELECT archive_id FROM data_exports WHERE archive_id IS NOT NULL").fetch_all(write).await?;
     Ok(ids.into_iter().collect())
 }

@@ -191,7 +191,13 @@ async fn the_archive_lists_exactly_what_the_database_holds_of_the_member(app: Te
         assert_eq!(item["content"], content);
         assert_eq!(item["replyToId"].as_i64(), reply_to);
         assert_eq!(item["repostOfId"].as_i64(), repost_of);
-        let kind = if repost_of.is_some() { "repost" } else if reply_to.is_some() { "reply" } else { "post" };
+        let kind = if repost_of.is_some() {
+            "repost"
+        } else if reply_to.is_some() {
+            "reply"
+        } else {
+            "post"
+        };
         assert_eq!(item["kind"], kind);
     }
     let kinds: BTreeSet<&str> = posts.as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
