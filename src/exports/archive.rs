@@ -50,6 +50,8 @@ pub struct Export {
     spool: Spool,
     out: object_store::buffered::BufWriter,
     size: u64,
+    /// The files' time in the zip: when the archive was made (UTC).
+    made_at: zip::DateTime,
 }
 
 /// What the zip writer wrote since the bytes were last sent on to the store.
@@ -85,6 +87,7 @@ pub async fn build(pool: &AnyPool, media: &MediaStore, member: i64, archive_id: 
         spool,
         out: media.archive_writer(archive_id),
         size: 0,
+        made_at: zip_time(chrono::Utc::now()),
     };
     match write_all(&mut export).await {
         Ok(()) => export.finish().await,
@@ -107,7 +110,8 @@ async fn write_all(export: &mut Export) -> Result<()> {
 
 impl Export {
     fn start(&mut self, file: &str, method: CompressionMethod) -> Result<()> {
-        let options = SimpleFileOptions::default().compression_method(method).large_file(true);
+        let options =
+            SimpleFileOptions::default().compression_method(method).large_file(true).last_modified_time(self.made_at);
         self.zip.start_file(file, options).map_err(zip_failed)
     }
 
@@ -162,6 +166,21 @@ impl Export {
         }
         self.write(if first { b"]\n" } else { b"\n]\n" }).await
     }
+}
+
+/// A time as a zip stores it (to the even second; zip's default, 1980, where out of its range).
+fn zip_time(at: chrono::DateTime<chrono::Utc>) -> zip::DateTime {
+    use chrono::{Datelike as _, Timelike as _};
+    let part = |n: u32| u8::try_from(n).unwrap_or_default();
+    zip::DateTime::from_date_and_time(
+        u16::try_from(at.year()).unwrap_or_default(),
+        part(at.month()),
+        part(at.day()),
+        part(at.hour()),
+        part(at.minute()),
+        part(at.second()),
+    )
+    .unwrap_or_default()
 }
 
 fn zip_failed(e: zip::result::ZipError) -> Error {
