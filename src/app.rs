@@ -12,6 +12,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate as _};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
@@ -47,6 +48,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(crate::discovery::router())
         .merge(crate::live::router())
         .merge(crate::media::api_router())
+        .merge(crate::exports::router())
 }
 
 pub fn router(state: AppState) -> Router {
@@ -76,7 +78,11 @@ pub fn router(state: AppState) -> Router {
         .fallback_service(by_method)
         .layer(axum::middleware::from_fn_with_state(crate::security::Guard::new(state), crate::security::guard))
         .layer(axum::middleware::from_fn(crate::request_id::in_error_bodies))
-        .layer(CompressionLayer::new())
+        // Not data archives: zipped already, and often large.
+        .layer(
+            CompressionLayer::new()
+                .compress_when(DefaultPredicate::new().and(NotForContentType::const_new("application/zip"))),
+        )
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, Duration::from_secs(60)))
         .layer(
             TraceLayer::new_for_http()
@@ -198,6 +204,7 @@ impl Application {
             media,
             fan_out: Default::default(),
             leaving: Default::default(),
+            exports: Default::default(),
             for_you: Default::default(),
             feed_cache,
             heartbeats: Default::default(),

@@ -4,8 +4,8 @@
 //! `feeds::timeline::fan_out_chunk`, …).
 //!
 //! - upkeep, every `UPKEEP_EVERY`: orphan uploads, expired sessions, old rate-limit windows,
-//!   For You rankings no page can continue, a slice of the home timelines trimmed, and
-//!   suspensions whose time is up ended;
+//!   For You rankings no page can continue, a slice of the home timelines trimmed,
+//!   suspensions whose time is up ended, and expired data archives;
 //! - fan-out, whenever woken and every `FAN_OUT_SWEEP`: large posts to their followers' home
 //!   timelines, one chunk (one short write transaction) at a time;
 //! - discovery, every `DISCOVERY_EVERY`: the entities of posts written before they were stored
@@ -14,6 +14,9 @@
 //! - leaving, whenever an account is deleted and every `LEAVING_SWEEP`: what a deleted member
 //!   left (posts, likes, notifications, uploads, …) removed in bounded batches, each giving way
 //!   to members' writes (`accounts::leaving`);
+//! - exports, whenever woken (a member asked) and every `EXPORT_SWEEP`: members' data archives,
+//!   one at a time, each claimed by one process (`exports::store::claim_next`), then the member
+//!   told by notification and e-mail;
 //! - the live bus: changes to every process's event streams (`live::bus`);
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
 //!   into the database file off the writer.
@@ -31,6 +34,7 @@ use crate::error::Result;
 use crate::feeds::timeline::FanOutQueue;
 use crate::health::Heartbeats;
 use crate::live::Live;
+use crate::mail::Mailer;
 use crate::media::MediaStore;
 use crate::state::AppState;
 
@@ -42,6 +46,9 @@ pub const FAN_OUT_SWEEP: Duration = Duration::from_secs(10);
 /// How often the leaving job looks for deletions unwoken: picks up those of a process that
 /// stopped before it finished.
 pub const LEAVING_SWEEP: Duration = Duration::from_secs(30);
+/// How often the export job looks for archives to prepare unwoken: picks up what another
+/// process was asked for, or a process that stopped midway left.
+pub const EXPORT_SWEEP: Duration = Duration::from_secs(30);
 /// How often the discovery job wakes.
 pub const DISCOVERY_EVERY: Duration = Duration::from_secs(60);
 /// How often Trending is recomputed, by whichever process claims it.
@@ -64,6 +71,17 @@ pub fn start(state: &AppState) -> Jobs {
             state.live.clone(),
             state.clock.clone(),
             state.leaving.clone(),
+        ),
+        export_job(
+            ExportJob {
+                db: state.db.clone(),
+                media: state.media.clone(),
+                mailer: state.mailer.clone(),
+                clock: state.clock.clone(),
+                live: state.live.clone(),
+                settings_link: state.config.link("/settings"),
+            },
+            state.exports.clone(),
         ),
     ];
     jobs.extend(crate::live::bus::start(
@@ -94,8 +112,18 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
     let timelines = crate::feeds::timeline::trim_round(db, round).await?;
     let suspensions = crate::moderation::store::end_expired_suspensions(&db.write, now).await?;
-    if orphans + sessions + windows + rankings + timelines + suspensions > 0 {
-        tracing::info!(orphans, sessions, windows, rankings, timelines, suspensions, "upkeep removed stale rows");
+    let archives = crate::exports::remove_expired(db, media, now).await?;
+    if orphans + sessions + windows + rankings + timelines + suspensions + archives > 0 {
+        tracing::info!(
+            orphans,
+            sessions,
+            windows,
+            rankings,
+            timelines,
+            suspensions,
+            archives,
+            "upkeep removed stale rows"
+        );
     }
     Ok(())
 }
@@ -156,6 +184,110 @@ fn leaving_job(db: Db, media: MediaStore, live: Live, clock: Clock, queue: Clean
             tokio::select! {
                 _ = queue.woken() => {}
                 _ = tokio::time::sleep(LEAVING_SWEEP) => {}
+            }
+        }
+    })
+}
+
+/// What the export job needs.
+#[derive(Clone)]
+pub struct ExportJob {
+    pub db: Db,
+    pub media: MediaStore,
+    pub mailer: Mailer,
+    pub clock: Clock,
+    pub live: Live,
+    /// Where the e-mail sends the member: their settings, where the download is.
+    pub settings_link: String,
+}
+
+/// Prepares every pending data archive (`exports`), one after another, until none is left.
+pub async fn exports(job: &ExportJob) -> Result<()> {
+    while let Some(claimed) = crate::exports::store::claim_next(&job.db.write, job.clock.now()).await? {
+        if crate::exports::store::tried_too_often(&claimed) {
+            tracing::warn!(export_id = claimed.id, "a data archive failed too often; marked failed");
+            crate::exports::store::mark_failed(&job.db.write, &claimed, job.clock.now()).await?;
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let size = match crate::exports::archive::build(
+            &job.db.read,
+            &job.media,
+            claimed.member_id,
+            &claimed.archive_id,
+        )
+        .await
+        {
+            Ok(size) => size,
+            Err(e) => {
+                tracing::warn!(error = %e, export_id = claimed.id, "preparing a data archive failed");
+                let now = job.clock.now();
+                if claimed.attempts >= crate::exports::MAX_ATTEMPTS {
+                    crate::exports::store::mark_failed(&job.db.write, &claimed, now).await?;
+                } else {
+                    crate::exports::store::retry_later(&job.db.write, &claimed, now).await?;
+                }
+                continue;
+            }
+        };
+        let now = job.clock.now();
+        let mut tx = job.db.write.begin().await?;
+        if !crate::exports::store::mark_ready(&mut tx, &claimed, size, now).await? {
+            drop(tx);
+            // Another process took it over meanwhile: its archive is the one kept.
+            job.media.delete_archive(&claimed.archive_id).await?;
+            continue;
+        }
+        crate::notifications::notify_self(&mut tx, claimed.member_id, crate::notifications::Kind::ExportReady, now)
+            .await?;
+        tx.commit().await?;
+        job.live.publish(crate::live::Change::Notified { member: claimed.member_id, new: true });
+        tracing::info!(
+            export_id = claimed.id,
+            bytes = size,
+            took_ms = started.elapsed().as_millis() as u64,
+            "data archive ready"
+        );
+        tell_by_email(job, claimed.member_id, now).await;
+    }
+    Ok(())
+}
+
+/// The e-mail that the archive is ready; a failure to send is logged, as the notification told
+/// the member already.
+async fn tell_by_email(job: &ExportJob, member: i64, now: Millis) {
+    let email: Option<String> = match sqlx::query_scalar("SELECT email FROM users WHERE id = $1")
+        .bind(member)
+        .fetch_optional(&job.db.read)
+        .await
+    {
+        Ok(email) => email,
+        Err(e) => {
+            tracing::warn!(error = %e, "reading the address for a data archive's e-mail failed");
+            return;
+        }
+    };
+    let Some(email) = email else { return };
+    let expires = chrono::DateTime::<chrono::Utc>::from_timestamp_millis(now + crate::exports::KEEP_FOR)
+        .unwrap_or_default()
+        .format("%Y-%m-%d %H:%M UTC")
+        .to_string();
+    let message = crate::mail::templates::export_ready(&email, &job.settings_link, &expires);
+    if let Err(e) = job.mailer.send(message).await {
+        tracing::warn!(error = %e, "the e-mail that a data archive is ready was not sent");
+    }
+}
+
+fn export_job(job: ExportJob, queue: crate::exports::ExportQueue) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            match exports(&job).await {
+                Ok(()) => crate::metrics::job_succeeded("exports"),
+                Err(e) => tracing::warn!(error = %e, "the export job failed; retrying later"),
+            }
+            tokio::select! {
+                _ = queue.woken() => {}
+                _ = tokio::time::sleep(EXPORT_SWEEP) => {}
             }
         }
     })

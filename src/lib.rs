@@ -10,6 +10,7 @@ pub mod config;
 pub mod db;
 pub mod discovery;
 pub mod error;
+pub mod exports;
 pub mod feeds;
 pub mod follows;
 pub mod health;

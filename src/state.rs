@@ -21,6 +21,8 @@ pub struct AppState {
     pub fan_out: crate::feeds::timeline::FanOutQueue,
     /// Wakes the job that cleans up after a deleted account.
     pub leaving: crate::accounts::leaving::CleanupQueue,
+    /// Wakes the job that prepares members' data archives.
+    pub exports: crate::exports::ExportQueue,
     /// Who ranks For You in this process (one request at a time).
     pub for_you: crate::feeds::for_you::Ranker,
     /// The Friends pages this process keeps ready.

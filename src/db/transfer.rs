@@ -57,6 +57,7 @@ pub const TABLES: &[&str] = &[
     "reports",
     "moderation_log",
     "trending_tags",
+    "data_exports",
     "jobs",
     "account_deletions",
     "username_holds",

@@ -108,6 +108,28 @@ pub fn waitlist_invite(to: &str, code: &str, link: &str) -> Email {
     Email { to: to.to_string(), subject: subject.to_string(), text, html }
 }
 
+/// The member's data archive is ready: where to download it, and until when.
+pub fn export_ready(to: &str, link: &str, expires: &str) -> Email {
+    let subject = "Your Murmur data is ready to download";
+    let lead = "The archive of your Murmur data you asked for is ready: your profile, posts with their images, \
+                likes, follows, followers and invites.";
+    let how = "Download it from your settings (you need to be logged in):";
+    let footer = format!("The archive is kept until {expires}, then removed. You can ask for a new one at any time.");
+    let text = format!("Hi,\n\n{lead}\n\n{how}\n\n{link}\n\n{footer}\n\n-- Murmur\n");
+    let html = html_page(
+        subject,
+        &format!(
+            "<p>Hi,</p>\n<p>{lead}</p>\n<p>{how}</p>\n{button_html}\n<p>{link_text}</p>\n<p>{footer}</p>",
+            lead = escape(lead),
+            how = escape(how),
+            button_html = button_html(link, "Open my settings"),
+            link_text = escape(link),
+            footer = escape(&footer),
+        ),
+    );
+    Email { to: to.to_string(), subject: subject.to_string(), text, html }
+}
+
 fn button_html(link: &str, label: &str) -> String {
     format!(
         "<p><a href=\"{href}\" style=\"display:inline-block;padding:10px 18px;border-radius:6px;\
@@ -155,6 +177,14 @@ mod tests {
         assert!(notice.text.contains("new@example.com") && notice.html.contains("new@example.com"));
         assert!(!notice.text.contains("http"), "the notice carries no link");
         assert!(notice.text.is_ascii() && notice.html.is_ascii());
+    }
+
+    #[test]
+    fn the_export_ready_message_links_to_the_settings() {
+        let email = export_ready("ada@example.com", "https://murmur.example/settings", "2026-12-03 10:00 UTC");
+        assert!(email.text.contains("https://murmur.example/settings") && email.html.contains("/settings"));
+        assert!(email.text.contains("2026-12-03 10:00 UTC"));
+        assert!(email.text.is_ascii() && email.html.is_ascii());
     }
 
     #[test]

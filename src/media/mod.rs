@@ -16,8 +16,8 @@ pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 pub use checks::CheckQueue;
 pub use images::{CleanImage, Variant, clean as clean_image};
 pub use routes::{api_router, object_routes};
-pub use storage::is_media_id;
 pub use storage::{MediaStore, S3Settings};
+pub use storage::{is_media_id, new_media_id};
 
 use crate::clock::{HOUR, MINUTE, Millis};
 use crate::db::Db;

@@ -1,8 +1,8 @@
 //! Where image bytes live: a directory under the data dir, or an S3-compatible bucket, both
 //! through `object_store`. Every key is made here from a server-made id (`objects/{id}` for the
 //! clean image people see, `uploads/{id}` for what a browser put into the bucket before it was
-//! checked, `variants/{id}-{width}` for its display copies); nothing a client sends becomes part
-//! of a path.
+//! checked, `variants/{id}-{width}` for its display copies, `exports/{id}.zip` for a member's
+//! data archive); nothing a client sends becomes part of a path.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -60,7 +60,7 @@ impl Drop for Receiving {
 
 enum Backend {
     Local {
-        store: LocalFileSystem,
+        store: Arc<LocalFileSystem>,
         /// HMAC key for upload URLs (the server secret).
         key: Vec<u8>,
     },
@@ -92,7 +92,7 @@ impl MediaStore {
                 let dir = config.data_dir.join("media");
                 std::fs::create_dir_all(&dir)
                     .with_context(|| format!("creating the media directory {}", dir.display()))?;
-                let store = LocalFileSystem::new_with_prefix(&dir)?;
+                let store = Arc::new(LocalFileSystem::new_with_prefix(&dir)?);
                 let key = server_secret(config)?;
                 Backend::Local { store, key }
             }
@@ -280,6 +280,63 @@ impl MediaStore {
         Ok(found)
     }
 
+    /// A writer of a member's data archive `id`: sent in parts as it is written (multipart on
+    /// S3, a staging file on the local store), so an archive of any size is never held in memory.
+    /// Nothing is there under the key until `shutdown` completes it; `abort` drops what was sent.
+    pub fn archive_writer(&self, id: &str) -> object_store::buffered::BufWriter {
+        let store: Arc<dyn ObjectStore> = match &self.inner.backend {
+            Backend::Local { store, .. } => store.clone(),
+            Backend::S3 { store, .. } => store.clone(),
+        };
+        object_store::buffered::BufWriter::new(store, archive_key(id))
+    }
+
+    /// A data archive's size and its bytes as a stream, if stored.
+    pub async fn open_archive(
+        &self,
+        id: &str,
+    ) -> Result<Option<(u64, futures::stream::BoxStream<'static, object_store::Result<Bytes>>)>> {
+        match self.store().get(&archive_key(id)).await {
+            Ok(found) => Ok(Some((found.meta.size, found.into_stream()))),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    /// A stored object's bytes as a stream (an image copied into a data archive): None when
+    /// it is not there.
+    pub async fn open_image(
+        &self,
+        id: &str,
+    ) -> Result<Option<futures::stream::BoxStream<'static, object_store::Result<Bytes>>>> {
+        match self.store().get(&object_key(id)).await {
+            Ok(found) => Ok(Some(found.into_stream())),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    /// Removes a data archive (gone already is fine).
+    pub async fn delete_archive(&self, id: &str) -> Result<()> {
+        self.delete_key(&archive_key(id)).await
+    }
+
+    /// Data archives in the store, with when each was written (at most `limit`): upkeep
+    /// removes those no export names.
+    pub async fn list_archives(&self, limit: usize) -> Result<Vec<(String, Millis)>> {
+        let prefix = StorePath::from("exports");
+        let mut listing = self.store().list(Some(&prefix)).take(limit);
+        let mut found = Vec::new();
+        while let Some(meta) = listing.next().await {
+            let meta = meta.map_err(unavailable)?;
+            let id = meta.location.filename().and_then(|name| name.strip_suffix(".zip")).filter(|id| is_media_id(id));
+            if let Some(id) = id {
+                found.push((id.to_string(), meta.last_modified.timestamp_millis()));
+            }
+        }
+        Ok(found)
+    }
+
     async fn delete_key(&self, key: &StorePath) -> Result<()> {
         match self.store().delete(key).await {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
@@ -312,7 +369,7 @@ impl MediaStore {
 
     fn store(&self) -> &dyn ObjectStore {
         match &self.inner.backend {
-            Backend::Local { store, .. } => store,
+            Backend::Local { store, .. } => store.as_ref(),
             Backend::S3 { store, .. } => store.as_ref(),
         }
     }
@@ -334,6 +391,11 @@ fn object_key(id: &str) -> StorePath {
 /// Not under `objects/{id}/`: on the local store `objects/{id}` is a file, not a directory.
 fn variant_key(id: &str, width: u32) -> StorePath {
     StorePath::from(format!("variants/{id}-{width}"))
+}
+
+/// A member's data archive; `id` is random (`new_media_id`), so the key cannot be guessed.
+fn archive_key(id: &str) -> StorePath {
+    StorePath::from(format!("exports/{id}.zip"))
 }
 
 fn upload_key(id: &str) -> StorePath {

@@ -42,7 +42,8 @@ pub struct ListParams {
 #[serde(rename_all = "camelCase")]
 pub struct Notification {
     pub id: i64,
-    /// follow, like, reply, repost, mention or removed (moderators removed the post)
+    /// follow, like, reply, repost, mention, removed (moderators removed the post) or
+    /// export-ready (the member's data archive is ready: the actor is the member)
     #[serde(rename = "type")]
     pub kind: String,
     pub is_read: bool,

@@ -19,6 +19,9 @@ pub enum Kind {
     /// Moderators removed the recipient's post (the actor is the moderator; the reason is the
     /// log's, `moderation::store`).
     Removed,
+    /// The member's data archive is ready to download (`exports`): about no one else, so the
+    /// actor is the member themselves (`notify_self`).
+    ExportReady,
 }
 
 impl Kind {
@@ -30,6 +33,7 @@ impl Kind {
             Kind::Repost => "repost",
             Kind::Mention => "mention",
             Kind::Removed => "removed",
+            Kind::ExportReady => "export-ready",
         }
     }
 }
@@ -69,6 +73,27 @@ pub async fn notify(
         .execute(conn)
         .await?;
     crate::live::note(Change::Notified { member: recipient, new: true });
+    Ok(())
+}
+
+/// Tells `member` something about their own account (`Kind::ExportReady`): a new notice takes
+/// the place of the last one of its kind, read or not, so it is made again every time.
+pub async fn notify_self(conn: &mut AnyConnection, member: i64, kind: Kind, now: Millis) -> Result<()> {
+    sqlx::query("DELETE FROM notifications WHERE recipient_id = $1 AND actor_id = $1 AND type = $2")
+        .bind(member)
+        .bind(kind.as_str())
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) VALUES ($1, $1, $2, $3, $4)",
+    )
+    .bind(member)
+    .bind(kind.as_str())
+    .bind(NO_POST)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    crate::live::note(Change::Notified { member, new: true });
     Ok(())
 }
 
@@ -117,11 +142,12 @@ pub struct NotificationRow {
 }
 
 /// Notifications from members hidden from the recipient (blocked either way, muted, suspended:
-/// `safety::visibility`) are not shown or counted; moderators' notices always are. `$1` is the
+/// `safety::visibility`) are not shown or counted; moderators' notices and the member's own
+/// (`notify_self`) always are. `$1` is the
 /// recipient, `now` the time's placeholder.
 fn shown(now: &'static str) -> String {
     format!(
-        "(n.type = 'removed' OR NOT {})",
+        "(n.type = 'removed' OR n.actor_id = n.recipient_id OR NOT {})",
         crate::safety::visibility::hidden(crate::safety::Scope::Feeds { now }, "$1", "n.actor_id")
     )
 }

@@ -202,6 +202,18 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Ada's data archive, ready, and the notice that told her; Bob's still being prepared.
+    Step {
+        version: 19,
+        rows: &[
+            "INSERT INTO data_exports (member_id, status, requested_at, attempts, archive_id, byte_size, finished_at, expires_at) VALUES \
+             (1, 'ready', :now - 5000, 1, 'fedcba9876543210fedcba9876543210', 4096, :now - 4000, :now + 604800000)",
+            "INSERT INTO data_exports (member_id, status, requested_at) VALUES (2, 'pending', :now - 1000)",
+            "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) VALUES (1, 1, 'export-ready', 0, :now - 4000)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.

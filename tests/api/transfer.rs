@@ -100,6 +100,8 @@ async fn seeded(target: &Target) -> i64 {
         "UPDATE users SET deleted_at = 8 WHERE id = 3",
         "INSERT INTO account_deletions (member_id, deleted_at, claimed_until) VALUES (3, 8, 0)",
         "INSERT INTO username_holds (username, until) VALUES ('gone_member', 9)",
+        "INSERT INTO data_exports (member_id, status, requested_at, attempts, archive_id, byte_size, finished_at, expires_at) \
+         VALUES (1, 'ready', 1, 1, '0123456789abcdef0123456789abcdef', 10, 2, 3), (2, 'pending', 4, 0, NULL, NULL, NULL, NULL)",
         "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) SELECT 1, MIN(id), 3, 4, 5 FROM tags \
          HAVING COUNT(*) > 0",
     ];

@@ -123,7 +123,8 @@ export interface Thread {
   ancestors?: Post[]
 }
 
-export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'removed'
+/** The spec's five, `removed` (moderators removed the post) and `export-ready` (the member's data archive; the actor is the member). */
+export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'removed' | 'export-ready'
 
 export interface Notification {
   id: number

@@ -1,4 +1,4 @@
-import { DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
+import { DataExportSection, DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { ImageDescriptionSetting } from '@/features/posts'
 import { PageHeader } from './page-header'
@@ -13,6 +13,7 @@ export default function SettingsRoute() {
         <ImageDescriptionSetting />
         <BlockedMembers />
         <MutedMembers />
+        <DataExportSection />
         <DeleteAccountSection />
       </div>
     </>

@@ -1,4 +1,7 @@
 import { screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { Route, Router } from 'wouter'
+import { memoryLocation } from 'wouter/memory-location'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Notification } from '@/lib/types'
 import { json, mockFetch, renderWithProviders } from '@/test/test-utils'
@@ -39,5 +42,23 @@ describe('a notification', () => {
       </ul>,
     )
     expect(screen.getByRole('button', { name: /^Mia Moderator liked your post/ })).toBeInTheDocument()
+  })
+
+  it('tells the member their data archive is ready, naming no one, and opens the settings', async () => {
+    mockFetch(() => new Response(null, { status: 204 }))
+    const ada = { id: 1, username: 'ada', displayName: 'Ada Lovelace', profileImageUrl: null }
+    const location = memoryLocation({ path: '/notifications' })
+    renderWithProviders(
+      <Router hook={location.hook}>
+        <ul>
+          <NotificationItem notification={{ ...removal, type: 'export-ready', actor: ada, post: null, reason: null }} />
+        </ul>
+        <Route path="/settings">Settings page</Route>
+      </Router>,
+    )
+    const item = screen.getByRole('button', { name: /^Your data archive is ready to download/ })
+    expect(item).not.toHaveTextContent('Ada')
+    await userEvent.click(item)
+    expect(await screen.findByText('Settings page')).toBeInTheDocument()
   })
 })

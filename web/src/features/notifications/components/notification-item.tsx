@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter'
-import { AtSign, Heart, MessageCircle, Repeat2, ShieldAlert, UserPlus } from 'lucide-react'
+import { AtSign, Download, Heart, MessageCircle, Repeat2, ShieldAlert, UserPlus } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { cn, relativeTime } from '@/lib/utils'
 import type { Notification, NotificationType } from '@/lib/types'
@@ -12,10 +12,24 @@ const kinds: Record<NotificationType, { icon: typeof Heart; text: string; colour
   repost: { icon: Repeat2, text: 'reposted your post', colour: 'text-repost' },
   mention: { icon: AtSign, text: 'mentioned you', colour: 'text-primary' },
   removed: { icon: ShieldAlert, text: 'removed your post', colour: 'text-destructive' },
+  'export-ready': { icon: Download, text: 'Your data archive is ready to download', colour: 'text-primary' },
 }
 
-/** What happened, in words: "<name> liked your post"; a removal is told as the moderators' act, not one member's. */
+/** Notices about the member's own account: no one else did anything. */
+const aboutYourself = (type: NotificationType) => type === 'export-ready'
+
+/** Where opening a notification goes. */
+function destination(notification: Notification): string {
+  if (notification.type === 'export-ready') return '/settings'
+  return notification.post ? `/post/${notification.post.id}` : `/profile/${notification.actor.username}`
+}
+
+/**
+ * What happened, in words: "<name> liked your post"; a removal is told as the moderators' act,
+ * not one member's; a notice about the member's own account names no one.
+ */
 function Summary({ notification, text }: { notification: Notification; text: string }) {
+  if (aboutYourself(notification.type)) return <>{text}</>
   if (notification.type === 'removed') {
     return (
       <>
@@ -43,7 +57,7 @@ export function NotificationItem({ notification, arrived = false }: { notificati
 
   function open() {
     if (!notification.isRead) markRead.mutate(notification.id)
-    navigate(notification.post ? `/post/${notification.post.id}` : `/profile/${notification.actor.username}`)
+    navigate(destination(notification))
   }
 
   return (
@@ -59,7 +73,7 @@ export function NotificationItem({ notification, arrived = false }: { notificati
         <Icon className={cn('mt-1 size-5 shrink-0', kind.colour, notification.type === 'like' && 'fill-current')} aria-hidden="true" />
         <span className="min-w-0 flex-1">
           <span className="flex items-center gap-2">
-            {notification.type !== 'removed' && (
+            {notification.type !== 'removed' && !aboutYourself(notification.type) && (
               <Avatar name={notification.actor.displayName} src={notification.actor.profileImageUrl} size={32} />
             )}
             {!notification.isRead && (
