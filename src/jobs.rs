@@ -40,6 +40,22 @@ use crate::state::AppState;
 
 /// How often upkeep runs.
 pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
+/// Wakes one of this process's jobs when there is work for it now (each also looks on its own
+/// every so often, for work another process was asked for); cheap to clone.
+#[derive(Clone, Default)]
+pub struct Wake(std::sync::Arc<tokio::sync::Notify>);
+
+impl Wake {
+    pub fn wake(&self) {
+        self.0.notify_one();
+    }
+
+    /// Completes when `wake` is called (a wake with nobody waiting is kept for the next wait).
+    pub async fn woken(&self) {
+        self.0.notified().await;
+    }
+}
+
 /// How often the fan-out worker looks at the queue unwoken: picks up the posts of a process
 /// that stopped before their last chunk.
 pub const FAN_OUT_SWEEP: Duration = Duration::from_secs(10);

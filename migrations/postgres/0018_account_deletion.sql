@@ -23,4 +23,4 @@ CREATE TABLE username_holds (
 -- Links that confirm deleting an account.
 ALTER TABLE magic_links DROP CONSTRAINT magic_links_purpose_check;
 ALTER TABLE magic_links ADD CONSTRAINT magic_links_purpose_check
-    CHECK (purpose IN ('signup', 'login', 'delete_account'));
+    CHECK (purpose IN ('signup', 'login', 'email', 'delete_account'));

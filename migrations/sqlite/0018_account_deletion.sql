@@ -30,10 +30,13 @@ CREATE TABLE magic_links_new (
     created_at  BIGINT  NOT NULL,
     expires_at  BIGINT  NOT NULL,
     used_at     BIGINT,
-    CONSTRAINT magic_links_purpose_check CHECK (purpose IN ('signup', 'login', 'delete_account'))
+    user_id     BIGINT  REFERENCES users (id) ON DELETE CASCADE,
+    CONSTRAINT magic_links_purpose_check CHECK (purpose IN ('signup', 'login', 'email', 'delete_account')),
+    CONSTRAINT magic_links_member_check CHECK ((purpose = 'email') = (user_id IS NOT NULL))
 );
-INSERT INTO magic_links_new (token_hash, email, purpose, invite_code, created_at, expires_at, used_at)
-    SELECT token_hash, email, purpose, invite_code, created_at, expires_at, used_at FROM magic_links;
+INSERT INTO magic_links_new (token_hash, email, purpose, invite_code, created_at, expires_at, used_at, user_id)
+    SELECT token_hash, email, purpose, invite_code, created_at, expires_at, used_at, user_id FROM magic_links;
 DROP TABLE magic_links;
 ALTER TABLE magic_links_new RENAME TO magic_links;
 CREATE INDEX magic_links_expires_idx ON magic_links (expires_at);
+CREATE INDEX magic_links_member_idx ON magic_links (user_id) WHERE user_id IS NOT NULL;

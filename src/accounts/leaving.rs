@@ -14,10 +14,7 @@
 //! else that refers to the member goes, as deleting their row would take it
 //! (`sweep_references` follows the schema's own foreign keys, so a table added later goes too).
 
-use std::sync::Arc;
-
 use sqlx::{AnyConnection, Connection};
-use tokio::sync::Notify;
 
 use super::magic_link::{self, Use};
 use crate::clock::{DAY, MINUTE, Millis};
@@ -47,19 +44,7 @@ const RATE_LIMIT_PREFIXES: &[&str] =
 const KEPT: &[&str] = &["users", "posts", "reports", "moderation_log", "account_deletions"];
 
 /// Wakes this process's leaving job (`jobs`) after a deletion committed.
-#[derive(Clone, Default)]
-pub struct CleanupQueue(Arc<Notify>);
-
-impl CleanupQueue {
-    pub fn wake(&self) {
-        self.0.notify_one();
-    }
-
-    /// Completes when `wake` is called (a wake with nobody waiting is kept for the next wait).
-    pub async fn woken(&self) {
-        self.0.notified().await;
-    }
-}
+pub type CleanupQueue = crate::jobs::Wake;
 
 /// Deletes `member`'s account with the token of the link e-mailed to them: everything that
 /// makes them visible goes in this one transaction, and the rest is queued for the leaving job.

@@ -7,8 +7,6 @@ pub mod archive;
 pub mod routes;
 pub mod store;
 
-use std::sync::Arc;
-
 use crate::clock::{DAY, HOUR, MINUTE, Millis};
 use crate::db::Db;
 use crate::error::Result;
@@ -27,22 +25,8 @@ pub const RETRY_AFTER: Millis = 5 * MINUTE;
 /// A member's archive that failed this many times is marked failed; they may ask again.
 pub const MAX_ATTEMPTS: i64 = 3;
 
-/// Wakes this process's export job when a member asks for an archive; cheap to clone.
-#[derive(Clone, Default)]
-pub struct ExportQueue {
-    wake: Arc<tokio::sync::Notify>,
-}
-
-impl ExportQueue {
-    pub fn wake(&self) {
-        self.wake.notify_one();
-    }
-
-    /// Completes when `wake` is called (a wake with nobody waiting is kept for the next wait).
-    pub async fn woken(&self) {
-        self.wake.notified().await;
-    }
-}
+/// Wakes this process's export job when a member asks for an archive.
+pub type ExportQueue = crate::jobs::Wake;
 
 /// Removes expired archives and their rows, then archives no export names any longer (replaced,
 /// or their member gone) once older than `CLAIM_FOR`. Answers how many archives went.

@@ -166,21 +166,7 @@ pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) ->
 }
 
 /// Wakes this process's worker of the fan-out queue (the fan-out job in `jobs`).
-#[derive(Clone, Default)]
-pub struct FanOutQueue {
-    wake: std::sync::Arc<tokio::sync::Notify>,
-}
-
-impl FanOutQueue {
-    pub fn wake(&self) {
-        self.wake.notify_one();
-    }
-
-    /// Completes when `wake` is called (a wake with nobody waiting is kept for the next wait).
-    pub async fn woken(&self) {
-        self.wake.notified().await;
-    }
-}
+pub type FanOutQueue = crate::jobs::Wake;
 
 /// What `users.home_floor` becomes when its member follows the member whose id is the
 /// placeholder `followed` (set in the follower's counter update, `follows::store`): the

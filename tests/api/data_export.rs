@@ -230,7 +230,7 @@ async fn the_archive_lists_exactly_what_the_database_holds_of_the_member(app: Te
         ids(&bookmarks, "postId"),
         db_ids(&app, "SELECT post_id FROM bookmarks WHERE user_id = $1", ada.id).await
     );
-    assert_eq!(ids(&bookmarks, "postId"), [net.cyds_liked], "her bookmark, not Bob's of her post");
+    assert_eq!(ids(&bookmarks, "postId"), BTreeSet::from([net.cyds_liked]), "her bookmark, not Bob's of her post");
     let following = part(&files, "following.json");
     assert_eq!(
         ids(&following, "id"),

@@ -214,6 +214,8 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Indexes only (the leaving job's lookups).
+    Step { version: 20, rows: &[], until: None, drops: &[] },
 ];
 
 /// The cookie value of Ada's session in the rows above.
