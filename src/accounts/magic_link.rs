@@ -191,6 +191,13 @@ pub fn is_well_formed(token: &str) -> bool {
     token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// Removes every link of an address (a deleted account's pending links), in the caller's
+/// transaction.
+pub async fn remove_all_of(conn: &mut AnyConnection, email: &str) -> Result<()> {
+    sqlx::query("DELETE FROM magic_links WHERE email = $1").bind(email).execute(conn).await?;
+    Ok(())
+}
+
 /// Removes links that expired (used or not); they can never be used again.
 pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
     let done = sqlx::query("DELETE FROM magic_links WHERE expires_at <= $1").bind(now).execute(write).await?;

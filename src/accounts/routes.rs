@@ -234,7 +234,9 @@ async fn verify(
             id
         }
         // A stranger's login link (never sent) or a member who is gone.
-        (None, Purpose::Login | Purpose::Email | Purpose::DeleteAccount) => return Err(Error::bad_request(INVALID_LINK)),
+        (None, Purpose::Login | Purpose::Email | Purpose::DeleteAccount) => {
+            return Err(Error::bad_request(INVALID_LINK));
+        }
         (None, Purpose::Signup) => {
             let code = link.invite_code.as_deref().ok_or_else(|| Error::bad_request(INVALID_LINK))?;
             let email = Email::parse(&link.email)?;
