@@ -260,6 +260,14 @@ struct Done {
     media: Vec<String>,
 }
 
+impl Done {
+    /// Rows gone one per post, each post with a count that changed.
+    fn count_posts(&mut self, posts: Vec<i64>) {
+        self.rows = posts.len() as u64;
+        self.changes = posts.into_iter().map(|post| Change::Counted { post }).collect();
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 enum Step {
     /// Their likes, with the liked posts' counts.
@@ -283,19 +291,23 @@ enum Step {
     Media,
 }
 
+/// Deletes a batch of the member's rows in `table` (likes or poll_votes: one per member and
+/// post), returning the posts whose counts they were.
+async fn delete_batch_of(tx: &mut AnyConnection, table: &'static str, member: i64) -> Result<Vec<i64>> {
+    let sql = format!(
+        "DELETE FROM {table} WHERE user_id = $1 AND post_id IN ( \
+             SELECT post_id FROM {table} WHERE user_id = $1 LIMIT $2) RETURNING post_id"
+    );
+    let posts = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(member).bind(BATCH).fetch_all(&mut *tx).await?;
+    Ok(posts)
+}
+
 impl Step {
     async fn batch(self, tx: &mut AnyConnection, member: i64, now: Millis) -> Result<Done> {
         let mut done = Done::default();
         match self {
             Step::Likes => {
-                let posts: Vec<i64> = sqlx::query_scalar(
-                    "DELETE FROM likes WHERE user_id = $1 AND post_id IN ( \
-                         SELECT post_id FROM likes WHERE user_id = $1 LIMIT $2) RETURNING post_id",
-                )
-                .bind(member)
-                .bind(BATCH)
-                .fetch_all(&mut *tx)
-                .await?;
+                let posts = delete_batch_of(tx, "likes", member).await?;
                 if !posts.is_empty() {
                     let sql = format!(
                         "UPDATE posts SET like_count = like_count - 1 WHERE deleted_at IS NULL AND id IN ({})",
@@ -307,20 +319,11 @@ impl Step {
                     }
                     query.execute(&mut *tx).await?;
                 }
-                done.rows = posts.len() as u64;
-                done.changes = posts.into_iter().map(|post| Change::Counted { post }).collect();
+                done.count_posts(posts);
             }
             Step::Votes => {
-                let posts: Vec<i64> = sqlx::query_scalar(
-                    "DELETE FROM poll_votes WHERE user_id = $1 AND post_id IN ( \
-                         SELECT post_id FROM poll_votes WHERE user_id = $1 LIMIT $2) RETURNING post_id",
-                )
-                .bind(member)
-                .bind(BATCH)
-                .fetch_all(&mut *tx)
-                .await?;
-                done.rows = posts.len() as u64;
-                done.changes = posts.into_iter().map(|post| Change::Counted { post }).collect();
+                let posts = delete_batch_of(tx, "poll_votes", member).await?;
+                done.count_posts(posts);
             }
             Step::Reposts => {
                 let originals: Vec<i64> = sqlx::query_scalar(
@@ -334,8 +337,7 @@ impl Step {
                 for original in &originals {
                     crate::posts::writes::undo_repost(&mut *tx, member, *original).await.or_else(gone_meanwhile)?;
                 }
-                done.rows = originals.len() as u64;
-                done.changes = originals.into_iter().map(|post| Change::Counted { post }).collect();
+                done.count_posts(originals);
             }
             Step::Posts => {
                 let posts: Vec<PostRef> = sqlx::query_as(

@@ -103,45 +103,42 @@ async fn columns_naming_members(app: &TestApp) -> Vec<(String, String)> {
 
 /// Every counter equals a fresh count of the rows it counts.
 async fn every_counter_is_a_fresh_count(app: &TestApp) {
-    let checks = [
-        (
-            "posts whose like count is not their likes",
-            "SELECT COUNT(*) FROM posts p WHERE \
-             like_count <> (SELECT COUNT(*) FROM likes l WHERE l.post_id = p.id)",
-        ),
-        (
-            "posts whose repost count is not their reposts",
-            "SELECT COUNT(*) FROM posts p WHERE \
-             repost_count <> (SELECT COUNT(*) FROM posts r WHERE r.repost_of_id = p.id)",
-        ),
+    // (what is wrong, the counting table `t`, its counter, the counted table `c`, which `c` rows count)
+    let counters = [
+        ("posts whose like count is not their likes", "posts", "like_count", "likes", "c.post_id = t.id"),
+        ("posts whose repost count is not their reposts", "posts", "repost_count", "posts", "c.repost_of_id = t.id"),
         (
             "posts whose reply count is not their live replies",
-            "SELECT COUNT(*) FROM posts p WHERE \
-             reply_count <> (SELECT COUNT(*) FROM posts r WHERE r.reply_to_id = p.id AND r.deleted_at IS NULL)",
+            "posts",
+            "reply_count",
+            "posts",
+            "c.reply_to_id = t.id AND c.deleted_at IS NULL",
         ),
-        (
-            "posts whose image count is not their images",
-            "SELECT COUNT(*) FROM posts p WHERE \
-             image_count <> (SELECT COUNT(*) FROM post_images i WHERE i.post_id = p.id)",
-        ),
+        ("posts whose image count is not their images", "posts", "image_count", "post_images", "c.post_id = t.id"),
         (
             "members whose follower count is not their followers",
-            "SELECT COUNT(*) FROM users u WHERE \
-             follower_count <> (SELECT COUNT(*) FROM follows f WHERE f.following_id = u.id)",
+            "users",
+            "follower_count",
+            "follows",
+            "c.following_id = t.id",
         ),
         (
             "members whose following count is not the members they follow",
-            "SELECT COUNT(*) FROM users u WHERE \
-             following_count <> (SELECT COUNT(*) FROM follows f WHERE f.follower_id = u.id)",
-        ),
-        (
-            "tag rows of posts that are not live",
-            "SELECT COUNT(*) FROM post_tags t JOIN posts p ON p.id = t.post_id WHERE p.deleted_at IS NOT NULL",
+            "users",
+            "following_count",
+            "follows",
+            "c.follower_id = t.id",
         ),
     ];
-    for (what, sql) in checks {
-        assert_eq!(count(app, sql).await, 0, "{what}");
+    for (what, table, counter, counted, counts) in counters {
+        let sql = format!(
+            "SELECT COUNT(*) FROM {table} t WHERE t.{counter} <> (SELECT COUNT(*) FROM {counted} c WHERE {counts})"
+        );
+        assert_eq!(count(app, &sql).await, 0, "{what}");
     }
+    let tags_of_gone_posts =
+        "SELECT COUNT(*) FROM post_tags t JOIN posts p ON p.id = t.post_id WHERE p.deleted_at IS NOT NULL";
+    assert_eq!(count(app, tags_of_gone_posts).await, 0, "tag rows of posts that are not live");
 }
 
 // ---------------------------------------------------------------------------------------------

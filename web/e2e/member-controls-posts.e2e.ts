@@ -2,10 +2,10 @@
 // post (the "Edited" mark and its history) and bookmarks (the toggle and the Bookmarks page).
 // Skips, saying why, when the server binary is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
-import { PHONE, SCREENSHOT_DIR, launchBrowser, screenshot } from './support/browser'
-import { call, darkPage, expectAccessible, noHorizontalScroll, signUp, type Member } from './support/members'
-import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
+import type { Page } from 'playwright-core'
+import { PHONE, screenshot } from './support/browser'
+import { type AdaAndBob, call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type Member } from './support/members'
+import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
 
 if (!hasMurmur) {
   console.warn(`\nSKIPPED the member controls journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
@@ -14,29 +14,19 @@ if (!hasMurmur) {
 const card = (page: Page, text: string) => page.getByRole('article').filter({ hasText: text }).first()
 
 describe.skipIf(!hasMurmur)('editing and bookmarking posts in a browser', () => {
-  let server: MurmurServer
-  let browser: Browser
-  let ada: Member
-  let bob: Member
+  let journey: AdaAndBob
 
   beforeAll(async () => {
-    server = await startMurmur()
-    browser = await launchBrowser()
-    console.log(`Murmur at ${server.url}; screenshots in ${SCREENSHOT_DIR}`)
-    ada = await signUp(browser, server, 'ada@example.com', server.firstStartInvite() ?? (await server.createInvite()))
-    bob = await signUp(browser, server, 'bob@example.com', await server.createInvite())
-    await call(bob.context.request, 'POST', '/api/follows', { followingId: ada.id })
+    journey = await startAdaAndBob()
   })
 
   afterAll(async () => {
-    for (const member of [ada, bob]) await member?.context.close()
-    await browser?.close()
-    await server?.stop()
+    await journey?.close()
   })
 
   it('the author edits a post; the card says Edited, and its history shows the earlier text', async () => {
-    const { page } = ada
-    await call(ada.context.request, 'POST', '/api/posts', { content: 'Teh garden is full of tomatoes' })
+    const { page } = journey.ada
+    await call(journey.ada.context.request, 'POST', '/api/posts', { content: 'Teh garden is full of tomatoes' })
     await page.goto('/')
     const post = card(page, 'Teh garden')
     await post.getByRole('button', { name: 'Edit post' }).click()
@@ -59,15 +49,15 @@ describe.skipIf(!hasMurmur)('editing and bookmarking posts in a browser', () => 
     expect(new URL(page.url()).pathname).toBe('/')
 
     // Another member reads the new text, with the mark, and no Edit action.
-    await bob.page.goto('/')
-    const seen = card(bob.page, 'The garden is full')
+    await journey.bob.page.goto('/')
+    const seen = card(journey.bob.page, 'The garden is full')
     await seen.getByRole('button', { name: /^Edited/ }).waitFor()
     expect(await seen.getByRole('button', { name: 'Edit post' }).count()).toBe(0)
   })
 
   it('a member bookmarks a post from its card and finds it on the Bookmarks page, linked in the navigation', async () => {
-    const { page } = bob
-    await call(ada.context.request, 'POST', '/api/posts', { content: 'A recipe worth keeping: basil pesto' })
+    const { page } = journey.bob
+    await call(journey.ada.context.request, 'POST', '/api/posts', { content: 'A recipe worth keeping: basil pesto' })
     await page.goto('/')
     const post = card(page, 'basil pesto')
     const toggle = post.getByRole('button', { name: 'Bookmark' })
@@ -83,8 +73,8 @@ describe.skipIf(!hasMurmur)('editing and bookmarking posts in a browser', () => 
     await expectAccessible(page, 'bookmarks')
 
     // Nobody else sees it: Ada's Bookmarks page is empty.
-    await ada.page.goto('/bookmarks')
-    await ada.page.getByText('No bookmarks yet.', { exact: false }).waitFor()
+    await journey.ada.page.goto('/bookmarks')
+    await journey.ada.page.getByText('No bookmarks yet.', { exact: false }).waitFor()
 
     // Taken away from the page itself, the post is gone on the next visit.
     await card(page, 'basil pesto').getByRole('button', { name: 'Bookmark', pressed: true }).click()
@@ -95,8 +85,8 @@ describe.skipIf(!hasMurmur)('editing and bookmarking posts in a browser', () => 
   })
 
   it('the Edited mark, the history and the Bookmarks page fit a 360 px phone in the dark theme', async () => {
-    await call(bob.context.request, 'POST', `/api/posts/${(await latestPostOf(ada)).id}/bookmark`)
-    const { context, page } = await darkPage(browser, server, bob, PHONE)
+    await call(journey.bob.context.request, 'POST', `/api/posts/${(await latestPostOf(journey.ada)).id}/bookmark`)
+    const { context, page } = await darkPage(journey.browser, journey.server, journey.bob, PHONE)
     try {
       await page.goto('/bookmarks')
       await page.getByRole('heading', { name: 'Bookmarks', exact: true }).waitFor()
@@ -120,7 +110,7 @@ describe.skipIf(!hasMurmur)('editing and bookmarking posts in a browser', () => 
     } finally {
       await context.close()
     }
-    const adaPhone = await darkPage(browser, server, ada, PHONE)
+    const adaPhone = await darkPage(journey.browser, journey.server, journey.ada, PHONE)
     try {
       await adaPhone.page.goto('/')
       await card(adaPhone.page, 'basil pesto').getByRole('button', { name: 'Edit post' }).click()

@@ -2,8 +2,8 @@
 // e-mailed link in a browser context of their own, and the calls and checks the journeys share.
 import { expect } from 'vitest'
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core'
-import { DESKTOP, describeViolations, newContext, seriousA11yViolations } from './browser'
-import type { MurmurServer } from './murmur-server'
+import { DESKTOP, SCREENSHOT_DIR, describeViolations, launchBrowser, newContext, seriousA11yViolations } from './browser'
+import { startMurmur, type MurmurServer } from './murmur-server'
 
 export interface Member {
   context: BrowserContext
@@ -45,4 +45,45 @@ export async function darkPage(browser: Browser, server: MurmurServer, member: M
   const context = await newContext(browser, server.url, viewport, { colorScheme: 'dark' })
   await context.addCookies(await member.context.cookies())
   return { context, page: await context.newPage() }
+}
+
+/** A fresh `murmur serve` and browser with two members: Ada, the first, and Bob, who follows her. */
+export interface AdaAndBob {
+  server: MurmurServer
+  browser: Browser
+  ada: Member
+  bob: Member
+  /** Closes the members' contexts, the browser and the server. */
+  close: () => Promise<void>
+}
+
+export async function startAdaAndBob(): Promise<AdaAndBob> {
+  const server = await startMurmur()
+  const browser = await launchBrowser().catch(async (error: unknown) => {
+    await server.stop()
+    throw error
+  })
+  console.log(`Murmur at ${server.url}; screenshots in ${SCREENSHOT_DIR}`)
+  let ada: Member, bob: Member
+  try {
+    ada = await signUp(browser, server, 'ada@example.com', server.firstStartInvite() ?? (await server.createInvite()))
+    bob = await signUp(browser, server, 'bob@example.com', await server.createInvite())
+    await call(bob.context.request, 'POST', '/api/follows', { followingId: ada.id })
+  } catch (error) {
+    // No server or browser left behind when setting up fails.
+    await browser.close()
+    await server.stop()
+    throw error
+  }
+  return {
+    server,
+    browser,
+    ada,
+    bob,
+    async close() {
+      for (const member of [ada, bob]) await member.context.close()
+      await browser.close()
+      await server.stop()
+    },
+  }
 }

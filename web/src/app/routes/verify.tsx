@@ -1,9 +1,8 @@
 import * as React from 'react'
 import { useLocation } from 'wouter'
 import { useQueryClient } from '@tanstack/react-query'
-import { CheckCircle2, Loader2, XCircle } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { Logo } from '@/components/logo'
+import { StatusScreen } from '@/components/status-screen'
 import { ApiError } from '@/lib/api-client'
 import { authKeys } from '@/features/auth/api/keys'
 import { verifyMagicLink } from '@/features/auth/api/verify'
@@ -44,33 +43,18 @@ export default function VerifyRoute() {
       .catch((error: unknown) => setState({ kind: 'error', message: failureMessage(error) }))
   }, [navigate, queryClient])
 
+  if (state.kind === 'loading') {
+    return <StatusScreen status="loading" title="Verifying..." message="Please wait while we log you in" />
+  }
+  if (state.kind === 'success') {
+    return <StatusScreen status="success" title="Success!" message="You're logged in. Taking you home..." />
+  }
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 text-center">
-      <Logo />
-      <div className="flex max-w-sm flex-col items-center gap-3 rounded-xl border border-border p-8" role="status" aria-live="polite">
-        {state.kind === 'loading' && (
-          <>
-            <Loader2 className="size-10 animate-spin text-primary motion-reduce:animate-none" aria-hidden="true" />
-            <h1 className="text-2xl font-bold">Verifying...</h1>
-            <p className="text-muted-foreground">Please wait while we log you in</p>
-          </>
-        )}
-        {state.kind === 'success' && (
-          <>
-            <CheckCircle2 className="size-10 text-repost" aria-hidden="true" />
-            <h1 className="text-2xl font-bold">Success!</h1>
-            <p className="text-muted-foreground">You're logged in. Taking you home...</p>
-          </>
-        )}
-        {state.kind === 'error' && (
-          <>
-            <XCircle className="size-10 text-destructive" aria-hidden="true" />
-            <h1 className="text-2xl font-bold">Verification failed</h1>
-            <p className="text-muted-foreground">{state.message}</p>
-            <Button onClick={() => navigate('/', { replace: true })}>Back to home</Button>
-          </>
-        )}
-      </div>
-    </main>
+    <StatusScreen
+      status="error"
+      title="Verification failed"
+      message={state.message}
+      action={<Button onClick={() => navigate('/', { replace: true })}>Back to home</Button>}
+    />
   )
 }

@@ -1,9 +1,8 @@
 import * as React from 'react'
 import { useLocation } from 'wouter'
 import { useQueryClient } from '@tanstack/react-query'
-import { CheckCircle2, Loader2, XCircle } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { Logo } from '@/components/logo'
+import { StatusScreen } from '@/components/status-screen'
 import { ApiError } from '@/lib/api-client'
 import { authKeys } from '@/features/auth'
 import { confirmEmailChange } from '../api/confirm-email-change'
@@ -44,34 +43,25 @@ export function ConfirmEmailChange() {
       .catch((error: unknown) => setState({ kind: 'error', message: failureMessage(error) }))
   }, [queryClient])
 
+  if (state.kind === 'loading') {
+    return <StatusScreen status="loading" title="Confirming..." message="Please wait while we change your address" />
+  }
+  if (state.kind === 'success') {
+    return (
+      <StatusScreen
+        status="success"
+        title="Address changed"
+        message={state.message}
+        action={<Button onClick={() => navigate('/settings', { replace: true })}>Go to Settings</Button>}
+      />
+    )
+  }
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 text-center">
-      <Logo />
-      <div className="flex max-w-sm flex-col items-center gap-3 rounded-xl border border-border p-8" role="status" aria-live="polite">
-        {state.kind === 'loading' && (
-          <>
-            <Loader2 className="size-10 animate-spin text-primary motion-reduce:animate-none" aria-hidden="true" />
-            <h1 className="text-2xl font-bold">Confirming...</h1>
-            <p className="text-muted-foreground">Please wait while we change your address</p>
-          </>
-        )}
-        {state.kind === 'success' && (
-          <>
-            <CheckCircle2 className="size-10 text-repost" aria-hidden="true" />
-            <h1 className="text-2xl font-bold">Address changed</h1>
-            <p className="break-words text-muted-foreground">{state.message}</p>
-            <Button onClick={() => navigate('/settings', { replace: true })}>Go to Settings</Button>
-          </>
-        )}
-        {state.kind === 'error' && (
-          <>
-            <XCircle className="size-10 text-destructive" aria-hidden="true" />
-            <h1 className="text-2xl font-bold">Address not changed</h1>
-            <p className="break-words text-muted-foreground">{state.message}</p>
-            <Button onClick={() => navigate('/', { replace: true })}>Back to home</Button>
-          </>
-        )}
-      </div>
-    </main>
+    <StatusScreen
+      status="error"
+      title="Address not changed"
+      message={state.message}
+      action={<Button onClick={() => navigate('/', { replace: true })}>Back to home</Button>}
+    />
   )
 }

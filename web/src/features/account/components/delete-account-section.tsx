@@ -1,7 +1,7 @@
 import * as React from 'react'
+import { ConfirmDialog } from '@/components/confirm-dialog'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { useRequestDeletion } from '../api/request-deletion'
 
 /** Settings' "Delete account": asks first, then e-mails the link that confirms the deletion. */
@@ -30,28 +30,16 @@ export function DeleteAccountSection() {
           </Button>
         </div>
       </CardContent>
-      <Dialog open={open} onOpenChange={setOpen}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>Delete your account?</DialogTitle>
-            <DialogDescription>
-              We&apos;ll e-mail you a link. Nothing is deleted until you open it and confirm on the page it opens.
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              variant="destructive"
-              disabled={request.isPending}
-              onClick={() => request.mutate(undefined, { onSuccess: () => setOpen(false) })}
-            >
-              {request.isPending ? 'Sending...' : 'Send confirmation e-mail'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Delete your account?"
+        description="We'll e-mail you a link. Nothing is deleted until you open it and confirm on the page it opens."
+        confirmLabel="Send confirmation e-mail"
+        pendingLabel="Sending..."
+        pending={request.isPending}
+        onConfirm={() => request.mutate(undefined, { onSuccess: () => setOpen(false) })}
+      />
     </Card>
   )
 }

@@ -1,9 +1,9 @@
 import * as React from 'react'
 import { Monitor, Smartphone } from 'lucide-react'
+import { ConfirmDialog } from '@/components/confirm-dialog'
 import { LoadError } from '@/components/load-error'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { dateTime, relativeTime } from '@/lib/utils'
 import { useLogout } from '@/features/auth'
@@ -105,28 +105,20 @@ function LogOutEverywhereElseDialog({
 }) {
   const endOthers = useEndOtherSessions()
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Log out everywhere else?</DialogTitle>
-          <DialogDescription>
-            {others === 1 ? 'Your other session' : `Your ${others} other sessions`} will be logged out at once, on every
-            browser and device but this one. You stay logged in here.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            disabled={endOthers.isPending}
-            onClick={() => endOthers.mutate(undefined, { onSuccess: () => onOpenChange(false) })}
-          >
-            {endOthers.isPending ? 'Logging out...' : 'Log out everywhere else'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Log out everywhere else?"
+      description={
+        <>
+          {others === 1 ? 'Your other session' : `Your ${others} other sessions`} will be logged out at once, on every
+          browser and device but this one. You stay logged in here.
+        </>
+      }
+      confirmLabel="Log out everywhere else"
+      pendingLabel="Logging out..."
+      pending={endOthers.isPending}
+      onConfirm={() => endOthers.mutate(undefined, { onSuccess: () => onOpenChange(false) })}
+    />
   )
 }

@@ -1,5 +1,4 @@
-import { Button } from '@/components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { ConfirmDialog } from '@/components/confirm-dialog'
 import { useBlockMember } from '../api/block-member'
 import type { MemberRef } from '../api/member-changed'
 
@@ -16,28 +15,21 @@ export function BlockDialog({ member, open, onOpenChange, onCloseAutoFocus }: Bl
   const block = useBlockMember()
   const handle = `@${member.username}`
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
-        <DialogHeader>
-          <DialogTitle>Block {handle}?</DialogTitle>
-          <DialogDescription>
-            They can&apos;t follow you or interact with you, and you won&apos;t see each other&apos;s posts. Any follows
-            between you end. You can unblock them later in Settings.
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            disabled={block.isPending}
-            onClick={() => block.mutate(member, { onSuccess: () => onOpenChange(false) })}
-          >
-            {block.isPending ? 'Blocking...' : `Block ${handle}`}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      onCloseAutoFocus={onCloseAutoFocus}
+      title={`Block ${handle}?`}
+      description={
+        <>
+          They can&apos;t follow you or interact with you, and you won&apos;t see each other&apos;s posts. Any follows
+          between you end. You can unblock them later in Settings.
+        </>
+      }
+      confirmLabel={`Block ${handle}`}
+      pendingLabel="Blocking..."
+      pending={block.isPending}
+      onConfirm={() => block.mutate(member, { onSuccess: () => onOpenChange(false) })}
+    />
   )
 }
