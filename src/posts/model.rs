@@ -91,6 +91,9 @@ pub struct Post {
     /// RFC 3339: when its author last edited it (its earlier versions: `/api/posts/{id}/history`);
     /// null when never edited.
     pub edited_at: Option<String>,
+    /// RFC 3339: until when its author may edit it (`EDIT_WINDOW` after posting; the server
+    /// checks again, and a poll with votes ends it sooner); null on a post that is not shown.
+    pub editable_until: Option<String>,
     /// The images' URLs, as the spec has them (the same images are in `images`).
     pub image_urls: Vec<String>,
     /// The images in order, each with its description and size.

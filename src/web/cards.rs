@@ -93,17 +93,16 @@ fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardT
     if placeholder || !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
         return None;
     }
-    // The app offers "Edit post" while its clock is in the window: the server's could disagree.
     let own = post.author.id == viewer;
-    let written = DateTime::parse_from_rfc3339(&post.created_at).map_or(i64::MAX, |at| at.timestamp_millis());
-    if own && now < written.saturating_add(crate::posts::writes::EDIT_WINDOW) {
-        return None;
-    }
+    // "Edit post" while the window is open: the app asks its clock, the server its own.
+    let editable_until = post.editable_until.as_deref().and_then(|until| DateTime::parse_from_rfc3339(until).ok());
+    let editable = own && editable_until.is_some_and(|until| now < until.timestamp_millis());
     // What the template's paths read: the names `sampleCard` in card-template.mjs gives them.
     let context = json!({
         "shown": shown,
         "post": post,
         "own": own,
+        "editable": editable,
         "priority": priority,
         "time": relative_time(&post.created_at, now),
         "editedTime": post.edited_at.as_deref().map(|edited| relative_time(edited, now)),
@@ -369,6 +368,7 @@ mod tests {
             image_urls: Vec::new(),
             images: Vec::new(),
             edited_at: None,
+            editable_until: None,
             is_bookmarked: false,
             poll_options: Vec::new(),
             poll_votes: Default::default(),
@@ -443,11 +443,18 @@ mod tests {
     }
 
     #[test]
-    fn the_drawing_stops_at_a_post_its_viewer_may_still_edit() {
+    fn its_author_may_edit_a_post_until_its_window_closes() {
+        let mut editable = template();
+        editable.card.push(Node::Choice {
+            choose: "editable".to_string(),
+            branches: vec![vec![], vec![Node::Markup("<button>Edit post</button>".to_string())]],
+        });
         let mut fresh = post(5, 2, "ada", "hi");
-        fresh.created_at = "2026-11-24T11:30:00Z".to_string();
-        assert!(card(&fresh, 2, now(), false, &template()).is_none());
-        assert!(card(&fresh, 1, now(), false, &template()).is_some());
+        fresh.editable_until = Some("2026-11-24T12:30:00Z".to_string());
+        assert!(card(&fresh, 2, now(), false, &editable).unwrap().contains("Edit post"));
+        assert!(!card(&fresh, 1, now(), false, &editable).unwrap().contains("Edit post"), "another's post");
+        fresh.editable_until = Some("2026-11-24T11:30:00Z".to_string());
+        assert!(!card(&fresh, 2, now(), false, &editable).unwrap().contains("Edit post"), "the window closed");
     }
 
     #[test]

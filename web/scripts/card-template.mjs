@@ -38,7 +38,8 @@ function sample(path, value) {
 
 const upload = (path) => sample(path, `/objects/${String(swaps.size + 1).padStart(32, 'e')}`)
 const CREATED_AT = '1999-09-09T09:09:09.999Z'
-// Long after the edit window: the server draws no card its viewer may still edit (cards.rs).
+// The edit window's end as the card reads it (`editableUntil`): long past, or far ahead.
+const EDITABLE_UNTIL = ['1999-09-09T10:09:09.999Z', '2999-09-09T09:09:09.999Z']
 const EDITED_AT = '2009-09-09T09:09:09.999Z'
 /** Around a post's text in PostContent's rendering: what is between them is the template. */
 const MARK = '\uf8ff'
@@ -57,6 +58,7 @@ function states() {
     ['own', [false, true]], // the member's own post: Delete rather than More actions
     ['post.isBookmarked', [false, true]],
     ['post.editedAt', [null, sample('post.editedAt', EDITED_AT)]], // "Edited" and when
+    ['editable', [false, true]], // within the edit window: "Edit post" on the author's card
   ].map(([path, values]) => ({ path, values }))
 }
 
@@ -95,7 +97,7 @@ function cardProps(context) {
   // Each image's `alt` as the server works it out (`alts` in src/web/cards.rs): its description,
   // or the card's words for an image without one.
   const images = post.imageUrls.map((url, index) => ({ url, alt: token(`alts.${index}`), width: null, height: null }))
-  const withImages = { ...post, images }
+  const withImages = { ...post, images, editableUntil: EDITABLE_UNTIL[context.editable ? 1 : 0] }
   return {
     post: shown.repostOf ? { ...shown, repostOf: withImages } : withImages,
     currentUserId: context.own ? post.author.id : 9,

@@ -244,6 +244,8 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/auth/verify')
       return url.searchParams.get('token') === 'good' ? send(me) : send({ message: 'Invalid or expired link' }, 400)
     if (path === '/api/auth/sessions') return send(sessions)
+    if (path === '/api/account/export')
+      return send({ status: 'ready', requestedAt: ago(30), size: 2_345_678, readyAt: ago(28), expiresAt: ago(-60 * 24 * 7 + 28) })
     if (path === '/api/objects/upload') return send({ uploadURL: `/api/objects/uploads/test-${Date.now()}` })
     if (path.startsWith('/api/objects/uploads/') && method === 'PUT') return send(undefined, 200)
     if (path === '/api/posts' && method === 'POST') {

@@ -68,6 +68,8 @@ export interface Post {
   createdAt: string
   /** When its author last edited it (its earlier texts: `/api/posts/{id}/history`); null or missing when never. */
   editedAt?: string | null
+  /** Until when its author may edit it (the server checks again); null on a post not shown. */
+  editableUntil?: string | null
   imageUrls: string[]
   /** The same images with their descriptions and sizes; missing means none described (use `imageUrls`). */
   images?: PostImage[]
@@ -219,8 +221,6 @@ export interface InviteTree {
 
 export const PAGE_SIZE = 20
 export const POST_MAX_LENGTH = 500
-/** How long after posting its author may edit a post (src/posts/writes.rs, `EDIT_WINDOW`). */
-export const POST_EDIT_WINDOW_MS = 60 * 60 * 1000
 export const MAX_IMAGES = 4
 /** An image description's longest, in code points after trimming (src/posts/domain.rs). */
 export const IMAGE_DESCRIPTION_MAX_LENGTH = 1500

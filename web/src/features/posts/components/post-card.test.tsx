@@ -182,10 +182,11 @@ describe('a post card', () => {
 
   it('offers its author Edit within the hour, and nobody else; an edited post shows Edited and its history', async () => {
     mockFetch(() => json([{ content: 'Helo', writtenAt: '2026-11-20T10:00:00Z', replacedAt: '2026-11-20T10:05:00Z' }]))
-    const hourAgo = new Date(Date.now() - 61 * 60 * 1000).toISOString()
+    const inAnHour = new Date(Date.now() + 60 * 60 * 1000).toISOString()
+    const aMinuteAgo = new Date(Date.now() - 60 * 1000).toISOString()
     renderFeed([
-      aPost({ id: 1, content: 'Mine, new', author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } }),
-      aPost({ id: 2, content: 'Mine, old', createdAt: hourAgo, author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } }),
+      aPost({ id: 1, content: 'Mine, new', editableUntil: inAnHour, author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } }),
+      aPost({ id: 2, content: 'Mine, old', editableUntil: aMinuteAgo, author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } }),
       aPost({ id: 3, content: 'Hello', editedAt: new Date().toISOString() }),
     ])
     const [fresh, old, others] = screen.getAllByRole('article')
@@ -202,7 +203,8 @@ describe('a post card', () => {
 
   it('saves an edit from the dialog and shows the new text', async () => {
     const fetch = mockFetch(() => json(aPost({ id: 1, content: 'Fixed text', editedAt: new Date().toISOString() })))
-    renderFeed([aPost({ id: 1, content: 'Fixd text', author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } })])
+    const inAnHour = new Date(Date.now() + 60 * 60 * 1000).toISOString()
+    renderFeed([aPost({ id: 1, content: 'Fixd text', editableUntil: inAnHour, author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } })])
     await userEvent.click(screen.getByRole('button', { name: 'Edit post' }))
     const dialog = await screen.findByRole('dialog', { name: 'Edit post' })
     const text = within(dialog).getByRole('textbox', { name: 'Text' })

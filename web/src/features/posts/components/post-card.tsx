@@ -4,7 +4,7 @@ import { Bookmark, Heart, MessageCircle, MoreHorizontal, Pencil, Repeat2, Share,
 import { Avatar } from '@/components/ui/avatar'
 import { toast } from '@/components/ui/use-toast'
 import { cn, relativeTime } from '@/lib/utils'
-import { POST_EDIT_WINDOW_MS, type Post } from '@/lib/types'
+import type { Post } from '@/lib/types'
 import { MemberMenu } from '@/features/safety'
 import { DEFAULT_LIKE_ERROR, useToggleLike } from '../api/toggle-like'
 import { useToggleRepost } from '../api/toggle-repost'
@@ -55,7 +55,7 @@ function Count({ value, className }: { value: number; className?: string }) {
 /** The author may still edit: within the hour of posting, and while its poll has no votes (the server checks again). */
 function canStillEdit(post: Post, now: number = Date.now()): boolean {
   const voted = Object.values(post.pollVotes).some((voters) => voters.length > 0)
-  return !voted && now < new Date(post.createdAt).getTime() + POST_EDIT_WINDOW_MS
+  return !voted && post.editableUntil != null && now < new Date(post.editableUntil).getTime()
 }
 
 const actionClass =
