@@ -127,7 +127,7 @@ describe.skipIf(!hasMurmur)('image descriptions and the lightbox in a browser', 
     await page.getByRole('dialog', { name: 'Image 1 of 2' }).waitFor()
     await page.keyboard.press('Escape')
     await page.getByRole('dialog').waitFor({ state: 'detached' })
-    expect(await focused(page)).toBe(`a ${byAda(2, 2)}`)
+    await expect.poll(() => focused(page)).toBe(`a ${byAda(2, 2)}`)
   })
 
   it('with the reminder turned off in Settings, a picture without a description posts at once', async () => {
