@@ -54,6 +54,30 @@ impl Wake {
     pub async fn woken(&self) {
         self.0.notified().await;
     }
+
+    /// Completes when `wake` is called, or after `sweep` at the latest.
+    pub async fn woken_or_after(&self, sweep: Duration) {
+        let _ = tokio::time::timeout(sweep, self.woken()).await;
+    }
+}
+
+/// Runs the job `name`'s `round` at once, then again whenever `wake` is called and every
+/// `sweep` unwoken (for work another process was asked for, or one that stopped midway left).
+/// A failed round is logged and tried again at the next.
+fn on_wake<F, Fut>(name: &'static str, wake: Wake, sweep: Duration, mut round: F) -> JoinHandle<()>
+where
+    F: FnMut() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Result<()>> + Send,
+{
+    tokio::spawn(async move {
+        loop {
+            match round().await {
+                Ok(()) => crate::metrics::job_succeeded(name),
+                Err(e) => tracing::warn!(error = %e, job = name, "a background job's round failed; retrying later"),
+            }
+            wake.woken_or_after(sweep).await;
+        }
+    })
 }
 
 /// How often the fan-out worker looks at the queue unwoken: picks up the posts of a process
@@ -166,10 +190,7 @@ fn fan_out_job(db: Db, queue: FanOutQueue, heartbeats: Heartbeats) -> JoinHandle
     tokio::spawn(async move {
         loop {
             heartbeats.fan_out_beat();
-            tokio::select! {
-                _ = queue.woken() => {}
-                _ = tokio::time::sleep(FAN_OUT_SWEEP) => {}
-            }
+            queue.woken_or_after(FAN_OUT_SWEEP).await;
             loop {
                 heartbeats.fan_out_beat();
                 db.member_writes.wait_for_none().await;
@@ -191,17 +212,9 @@ fn fan_out_job(db: Db, queue: FanOutQueue, heartbeats: Heartbeats) -> JoinHandle
 
 /// Cleans up after deleted accounts whenever woken (and every `LEAVING_SWEEP`).
 fn leaving_job(db: Db, media: MediaStore, live: Live, clock: Clock, queue: CleanupQueue) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        loop {
-            match crate::accounts::leaving::clean_up_round(&db, &media, &live, clock.now()).await {
-                Ok(_) => crate::metrics::job_succeeded("leaving"),
-                Err(e) => tracing::warn!(error = %e, "cleaning up after a deleted account failed; retrying later"),
-            }
-            tokio::select! {
-                _ = queue.woken() => {}
-                _ = tokio::time::sleep(LEAVING_SWEEP) => {}
-            }
-        }
+    on_wake("leaving", queue, LEAVING_SWEEP, move || {
+        let (db, media, live, now) = (db.clone(), media.clone(), live.clone(), clock.now());
+        async move { crate::accounts::leaving::clean_up_round(&db, &media, &live, now).await.map(|_| ()) }
     })
 }
 
@@ -295,17 +308,9 @@ async fn tell_by_email(job: &ExportJob, member: i64, now: Millis) {
 }
 
 fn export_job(job: ExportJob, queue: crate::exports::ExportQueue) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        loop {
-            match exports(&job).await {
-                Ok(()) => crate::metrics::job_succeeded("exports"),
-                Err(e) => tracing::warn!(error = %e, "the export job failed; retrying later"),
-            }
-            tokio::select! {
-                _ = queue.woken() => {}
-                _ = tokio::time::sleep(EXPORT_SWEEP) => {}
-            }
-        }
+    on_wake("exports", queue, EXPORT_SWEEP, move || {
+        let job = job.clone();
+        async move { exports(&job).await }
     })
 }
 
