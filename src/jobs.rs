@@ -50,14 +50,10 @@ impl Wake {
         self.0.notify_one();
     }
 
-    /// Completes when `wake` is called (a wake with nobody waiting is kept for the next wait).
-    pub async fn woken(&self) {
-        self.0.notified().await;
-    }
-
-    /// Completes when `wake` is called, or after `sweep` at the latest.
+    /// Completes when `wake` is called, or after `sweep` at the latest (a wake with nobody
+    /// waiting is kept for the next wait).
     pub async fn woken_or_after(&self, sweep: Duration) {
-        let _ = tokio::time::timeout(sweep, self.woken()).await;
+        let _ = tokio::time::timeout(sweep, self.0.notified()).await;
     }
 }
 
