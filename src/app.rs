@@ -182,7 +182,7 @@ impl Application {
     }
 
     /// Builds with a given clock (tests move it).
-    pub async fn build_with_clock(config: Config, clock: Clock) -> anyhow::Result<Application> {
+    pub async fn build_with_clock(mut config: Config, clock: Clock) -> anyhow::Result<Application> {
         std::fs::create_dir_all(&config.data_dir)?;
         let db = Db::connect_with(&config.database_url, crate::db::Checkpoints::Background).await?;
         db.migrate().await?;
@@ -193,6 +193,10 @@ impl Application {
             Some(addr) => Some(crate::metrics::bind(addr).await?),
             None => None,
         };
+        // Port 0 asks for any free port: the state then holds the one bound.
+        if let Some(listener) = &metrics {
+            config.metrics_addr = Some(listener.local_addr()?);
+        }
         let feed_cache = crate::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
         let sessions = crate::accounts::session_reads::SessionReads::together(&db.read);
         let state = AppState {

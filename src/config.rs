@@ -97,7 +97,8 @@ pub struct Config {
     pub feed_cache: FeedCacheSettings,
     /// Whose forwarding headers name the client (`accounts::client_ip`).
     pub trusted_proxies: TrustedProxies,
-    /// Where `/metrics` is served; None: nowhere (`metrics`).
+    /// Where `/metrics` is served, as bound (port 0 asks for any free one); None: nowhere
+    /// (`metrics`).
     pub metrics_addr: Option<SocketAddr>,
 }
 
