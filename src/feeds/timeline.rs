@@ -67,6 +67,12 @@ async fn lock_author(conn: &mut AnyConnection, backend: Backend, author: i64) ->
     Ok(())
 }
 
+/// A timeline row's columns, and the select list that reads them for post `p` beside the
+/// member's: each row names its post's author and a repost's original author, which the page's
+/// visibility rule needs (`selection`).
+const ROW: &str = "home_timeline (member_id, post_id, author_id, original_author_id)";
+const OF_POST: &str = "p.id, p.author_id, o.author_id FROM posts p LEFT JOIN posts o ON o.id = p.repost_of_id";
+
 /// Followers reached in a post's own transaction, and in each later chunk. A chunk of 100 rows
 /// (each on another member's part of the timeline's b-tree) takes a few milliseconds on SQLite.
 pub const CHUNK: i64 = 100;
@@ -77,11 +83,9 @@ pub const CHUNK: i64 = 100;
 /// which took the author's row lock earlier in the same transaction and answered `followers`.
 pub(super) async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i64, post_id: i64) -> Result<bool> {
     if followers > CHUNK {
-        sqlx::query("INSERT INTO home_timeline (member_id, post_id) VALUES ($1, $2)")
-            .bind(author)
-            .bind(post_id)
-            .execute(&mut *conn)
-            .await?;
+        static AUTHOR: LazyLock<String> =
+            LazyLock::new(|| format!("INSERT INTO {ROW} SELECT p.author_id, {OF_POST} WHERE p.id = $1"));
+        sqlx::query(AUTHOR.as_str()).bind(post_id).execute(&mut *conn).await?;
         sqlx::query("INSERT INTO timeline_fanouts (post_id, author_id) VALUES ($1, $2)")
             .bind(post_id)
             .bind(author)
@@ -89,15 +93,15 @@ pub(super) async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i6
             .await?;
         return Ok(true);
     }
-    sqlx::query(
-        "INSERT INTO home_timeline (member_id, post_id) \
-         SELECT follower_id, CAST($2 AS BIGINT) FROM follows WHERE following_id = $1 \
-         UNION ALL SELECT CAST($1 AS BIGINT), CAST($2 AS BIGINT)",
-    )
-    .bind(author)
-    .bind(post_id)
-    .execute(conn)
-    .await?;
+    static EVERYONE: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO {ROW} SELECT m.id, {OF_POST} \
+             JOIN (SELECT follower_id AS id FROM follows WHERE following_id = $1 \
+                   UNION ALL SELECT CAST($1 AS BIGINT)) m ON TRUE \
+             WHERE p.id = $2"
+        )
+    });
+    sqlx::query(EVERYONE.as_str()).bind(author).bind(post_id).execute(conn).await?;
     Ok(false)
 }
 
@@ -136,18 +140,21 @@ pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) ->
     .fetch_one(&mut *tx)
     .await?;
     if let Some(last) = last {
-        sqlx::query(
-            "INSERT INTO home_timeline (member_id, post_id) \
-             SELECT follower_id, CAST($4 AS BIGINT) FROM follows \
-             WHERE following_id = $1 AND follower_id > $2 AND follower_id <= $3 \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(author)
-        .bind(after)
-        .bind(last)
-        .bind(post_id)
-        .execute(&mut *tx)
-        .await?;
+        static CHUNK_OF_FOLLOWERS: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                "INSERT INTO {ROW} SELECT f.follower_id, {OF_POST} \
+                 JOIN follows f ON f.following_id = $1 AND f.follower_id > $2 AND f.follower_id <= $3 \
+                 WHERE p.id = $4 \
+                 ON CONFLICT DO NOTHING"
+            )
+        });
+        sqlx::query(CHUNK_OF_FOLLOWERS.as_str())
+            .bind(author)
+            .bind(after)
+            .bind(last)
+            .bind(post_id)
+            .execute(&mut *tx)
+            .await?;
     }
     if count == CHUNK
         && let Some(last) = last
@@ -187,32 +194,26 @@ pub fn floor_after_following(followed: &str) -> String {
 /// `member` now follows `followed`, and their floor was raised by `floor_after_following`:
 /// copy the followed member's live posts at or above it into the timeline.
 pub async fn followed(conn: &mut AnyConnection, member: i64, followed: i64) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO home_timeline (member_id, post_id) \
-         SELECT CAST($1 AS BIGINT), id FROM posts \
-         WHERE author_id = $2 AND deleted_at IS NULL AND reply_to_id IS NULL \
-         AND id >= (SELECT home_floor FROM users WHERE id = $1) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(member)
-    .bind(followed)
-    .execute(conn)
-    .await?;
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO {ROW} SELECT CAST($1 AS BIGINT), {OF_POST} \
+             WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
+             AND p.id >= (SELECT home_floor FROM users WHERE id = $1) \
+             ON CONFLICT DO NOTHING"
+        )
+    });
+    sqlx::query(SQL.as_str()).bind(member).bind(followed).execute(conn).await?;
     Ok(())
 }
 
 /// `member` stopped following `unfollowed`: their posts leave the timeline. Walks the member's
 /// timeline (bounded), not the unfollowed member's posts (unbounded).
 pub async fn unfollowed(conn: &mut AnyConnection, member: i64, unfollowed: i64) -> Result<()> {
-    sqlx::query(
-        "DELETE FROM home_timeline WHERE member_id = $1 AND post_id IN ( \
-             SELECT t.post_id FROM home_timeline t JOIN posts p ON p.id = t.post_id \
-             WHERE t.member_id = $1 AND p.author_id = $2)",
-    )
-    .bind(member)
-    .bind(unfollowed)
-    .execute(conn)
-    .await?;
+    sqlx::query("DELETE FROM home_timeline WHERE member_id = $1 AND author_id = $2")
+        .bind(member)
+        .bind(unfollowed)
+        .execute(conn)
+        .await?;
     Ok(())
 }
 
@@ -235,24 +236,27 @@ pub async fn whole_page(
     now: Millis,
 ) -> Result<Option<Vec<Post>>> {
     let posts = hydrate::list(pool, backend, viewer, &selection(page, now)).await?;
-    Ok((posts.len() as i64 == page.limit).then_some(posts))
+    // A safety net: the timeline holds no row of a deleted post (see the module's comment on
+    // races); if it ever did, the fan-in read answers the page, which leaves it out.
+    let whole = posts.len() as i64 == page.limit && !posts.iter().any(|p| p.is_deleted);
+    Ok(whole.then_some(posts))
 }
 
 /// The Friends feed page as read from the timeline (`$1` is the viewer, the timeline's owner).
 /// Only a full page counts: a short one is the end of the feed or a page reaching below the
 /// floor, which the fan-in read answers (short pages are rare: the end of a feed). Posts the
 /// viewer does not see (blocks, mutes, suspensions: `safety::visibility`) are left out before
-/// the page is cut, so a page stays whole; the timeline holds at most `TRIM_ABOVE` rows, so
-/// a deep page's join stays bounded. The `deleted_at` check is a safety net: the timeline
-/// holds no row of a deleted post (see the module's comment on races).
+/// the page is cut, so a page stays whole. The rule reads the authors from the timeline's rows,
+/// not from the posts: a deep page walks up to `TRIM_ABOVE` rows of one member's part of the
+/// timeline's key, and reads only its page's posts (in `hydrate`).
 fn selection(page: Page, now: Millis) -> Selection {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT t.post_id, -t.post_id FROM home_timeline t JOIN posts p ON p.id = t.post_id \
+            "SELECT t.post_id, -t.post_id FROM home_timeline t \
              WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
-             AND p.deleted_at IS NULL AND NOT {} \
+             AND NOT {} \
              ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
-            safety::visibility::post_hidden(Scope::Feeds { now: "$4" }, "$1", "p")
+            safety::visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
         )
     });
     Selection::new(SQL.as_str(), vec![page.limit, page.offset, now])

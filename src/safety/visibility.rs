@@ -47,6 +47,17 @@ pub fn post_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
     format!("({} OR {})", hidden(scope, viewer, &format!("{post}.author_id")), original_hidden(scope, viewer, post))
 }
 
+/// SQL true when a post whose author is `author` (and, for a repost, whose original's author is
+/// `original_author`, else NULL) is hidden from `viewer` in `scope`: for lists that keep the
+/// authors beside the post's id (`feeds::timeline`).
+pub fn written_hidden(scope: Scope<'_>, viewer: &str, author: &str, original_author: &str) -> String {
+    format!(
+        "({} OR ({original_author} IS NOT NULL AND {}))",
+        hidden(scope, viewer, author),
+        hidden(scope, viewer, original_author)
+    )
+}
+
 /// SQL true when `post` is a repost whose original's author is hidden from `viewer`: for lists
 /// that already left out hidden authors (so a muted member's posts are never walked one by one).
 pub fn original_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {

@@ -530,10 +530,19 @@ async fn write(
 
     // Home timelines, in key order (member, post).
     progress.set_prefix("timelines");
-    let mut rows = Batch::new(backend, "INSERT INTO home_timeline (member_id, post_id)", 2);
+    let mut rows =
+        Batch::new(backend, "INSERT INTO home_timeline (member_id, post_id, author_id, original_author_id)", 4);
     for (member, timeline) in timelines.rows.iter().enumerate() {
         for &post in timeline.iter().rev() {
-            rows.int(bases.user(member as u32)).int(bases.post(post));
+            let planned = &plan.posts[post as usize];
+            let original_author = match planned.kind {
+                plan::Kind::Repost(original) => Some(bases.user(plan.posts[original as usize].author)),
+                _ => None,
+            };
+            rows.int(bases.user(member as u32))
+                .int(bases.post(post))
+                .int(bases.user(planned.author))
+                .opt(original_author);
             let n = rows.end_row(conn).await?;
             progress.inc(n);
             commit.add(conn, n).await?;

@@ -78,15 +78,14 @@ const STEPS: &[Step] = &[
         until: Some(5),
         drops: &[],
     },
+    // The timelines as written before 0021 named the authors.
     Step {
         version: 4,
-        rows: &[
-            "INSERT INTO home_timeline (member_id, post_id) VALUES (1, 1), (1, 4), (2, 1), (2, 4), (3, 1), (3, 3)",
-            "UPDATE users SET home_floor = 1",
-        ],
-        until: None,
+        rows: &["INSERT INTO home_timeline (member_id, post_id) VALUES (1, 1), (1, 4), (2, 1), (2, 4), (3, 1), (3, 3)"],
+        until: Some(21),
         drops: &[],
     },
+    Step { version: 4, rows: &["UPDATE users SET home_floor = 1"], until: None, drops: &[] },
     Step {
         version: 5,
         rows: &[
@@ -216,6 +215,14 @@ const STEPS: &[Step] = &[
     },
     // Indexes only (the leaving job's lookups).
     Step { version: 20, rows: &[], until: None, drops: &[] },
+    // The same timelines, each row naming its post's author and a repost's original author.
+    Step {
+        version: 21,
+        rows: &["INSERT INTO home_timeline (member_id, post_id, author_id, original_author_id) VALUES \
+             (1, 1, 1, NULL), (1, 4, 2, NULL), (2, 1, 1, NULL), (2, 4, 2, NULL), (3, 1, 1, NULL), (3, 3, 3, 1)"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.
@@ -464,6 +471,19 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
     );
     let distinct: std::collections::BTreeSet<&&str> = public_ids.iter().collect();
     assert_eq!(distinct.len(), public_ids.len(), "{}", at("public ids are distinct"));
+    // 0021: each timeline row names its post's author and a repost's original author.
+    let author_of =
+        |post: &Value| posts.iter().find(|p| &p["id"] == post).map_or(Value::Null, |p| p["author_id"].clone());
+    for row in &after["home_timeline"] {
+        let post = posts.iter().find(|p| p["id"] == row["post_id"]).unwrap();
+        assert_eq!(
+            (&row["author_id"], &row["original_author_id"]),
+            (&post["author_id"], &author_of(&post["repost_of_id"])),
+            "{}",
+            at(&format!("the authors in timeline row {row:?}"))
+        );
+    }
+    assert_eq!(after["home_timeline"].len(), if from < 4 { 0 } else { 6 }, "{}", at("timeline rows"));
     // 0014: the posts from before it wait for the entities backfill, from the newest down.
     let entities_job: Vec<i64> =
         after["jobs"].iter().filter(|j| j["name"] == json!("entities")).map(|j| int(j, "cursor")).collect();

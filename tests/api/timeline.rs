@@ -54,6 +54,22 @@ async fn timeline_rows(app: &TestApp, member: i64) -> Vec<i64> {
     .unwrap()
 }
 
+/// Every timeline row names its post's author and, for a repost, the original's author, as the
+/// posts do (the page's visibility rule reads them from the row); answers the rows checked.
+async fn rows_name_their_authors(app: &TestApp) -> i64 {
+    let (rows, wrong): (i64, i64) = sqlx::query_as(
+        "SELECT CAST(COUNT(*) AS BIGINT), \
+                CAST(COALESCE(SUM(CASE WHEN t.author_id = p.author_id \
+                     AND COALESCE(t.original_author_id, 0) = COALESCE(o.author_id, 0) THEN 0 ELSE 1 END), 0) AS BIGINT) \
+         FROM home_timeline t JOIN posts p ON p.id = t.post_id LEFT JOIN posts o ON o.id = p.repost_of_id",
+    )
+    .fetch_one(&app.state.db.read)
+    .await
+    .unwrap();
+    assert_eq!(wrong, 0, "of {rows} timeline rows");
+    rows
+}
+
 /// The page as the timeline answers it (None: it hands the page to the fan-in read).
 async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
     let page = Page { limit, offset };
@@ -89,6 +105,7 @@ async fn the_timeline_follows_posts_reposts_follows_unfollows_and_deletes(app: T
     // A full page is served by the timeline (a short one goes to the fan-in read).
     let page = served(&app, ada.id, 4, 0).await;
     assert_eq!(page.expect("served by the timeline"), expected);
+    assert!(rows_name_their_authors(&app).await >= 6);
 
     // Undoing the repost, deleting a post and unfollowing take rows out.
     let (status, _) = delete(&app, &bob, &format!("/api/posts/{}/repost", id(&carols))).await;
@@ -152,6 +169,11 @@ async fn a_post_by_a_member_with_many_followers_reaches_them_in_chunks(app: Test
         sqlx::query_scalar("SELECT COUNT(*) FROM timeline_fanouts").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(queued, 0);
     assert_eq!(timeline_rows(&app, fan.id).await, [id(&small), id(&post)]);
+    // A repost reaches them in chunks too, naming the original's author.
+    let shared = repost(&app, &star, id(&small)).await;
+    fan_out_done(&app).await;
+    assert_eq!(timeline_rows(&app, fans[1].id).await, [id(&shared), id(&post)]);
+    assert!(rows_name_their_authors(&app).await > 2 * (2 * timeline::CHUNK + 10));
 }
 
 async fn a_trimmed_timeline_hands_older_pages_to_the_fan_in_read(app: TestApp) {
@@ -220,6 +242,7 @@ async fn the_seeded_timelines_equal_the_fan_in_read(app: TestApp) {
     };
     let report = seed::run(&app.state.db, &options).await.expect("seeds");
     assert!(report.timeline_rows > 0);
+    assert_eq!(rows_name_their_authors(&app).await, report.timeline_rows as i64);
     let members: Vec<i64> =
         sqlx::query_scalar("SELECT id FROM users ORDER BY id").fetch_all(&app.state.db.read).await.unwrap();
     let mut trimmed = 0;
