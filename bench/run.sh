@@ -7,6 +7,7 @@
 #   --posts N             posts to seed (default 1000000)
 #   --seed S              generator seed (default 1)
 #   --duration D          wrk duration per run, e.g. 10s (default 10s)
+#   --warmup D            an unmeasured wrk run of each read row first (default 3s; 0s: none)
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
 #                         feed-deep for-you thread profile notifications search blocks
@@ -50,6 +51,9 @@
 #      a read answering anything else but 2xx (a 403: not a moderator), or any row answering
 #      401 or 5xx, is a failure, skipped and marked too, never measured as if it were served;
 #   5. runs wrk (2 threads) for each endpoint and concurrency, each request as a random member;
+#      a read row is first run unmeasured for --warmup, so its figures are of the pages it
+#      reads held in memory, as on a server that serves them all the time (some hosts page out
+#      a file cache untouched for a minute, which the previous rows leave behind);
 #      "mixed" is one wrk whose requests are 80% reads and 20% writes (its figures are both);
 #      "mixed-writes" is two wrk processes at once, a fifth of the connections writing (like,
 #      follow, post) and the rest reading (feed, thread, profile), and its figures are the
@@ -66,7 +70,7 @@
 # Output: a Markdown table on stdout (progress on stderr); raw wrk output in the temp dir.
 set -euo pipefail
 
-MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s CONCURRENCY="8 32 64"
+MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
 ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow mixed mixed-writes"
 PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
@@ -76,6 +80,7 @@ while [[ $# -gt 0 ]]; do
     --posts) POSTS="$2"; shift 2 ;;
     --seed) SEED="$2"; shift 2 ;;
     --duration) DURATION="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
     --concurrency) CONCURRENCY="$2"; shift 2 ;;
     --endpoints) ENDPOINTS="$2"; shift 2 ;;
     --postgres) PG_URL="$2"; shift 2 ;;
@@ -218,7 +223,7 @@ path_of() { # a representative request of each row, for the probe and the query 
   esac
 }
 load() { # $1: wrk threads, $2: connections, $3: the mode of bench/murmur.lua; prints wrk's output
-  wrk -t"$1" -c"$2" -d"$DURATION" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
+  wrk -t"$1" -c"$2" -d"${4:-$DURATION}" --timeout 5s -s "$LUA" "http://127.0.0.1:$PORT" -- \
     "$3" "$WORK/sessions.tsv" "$MEMBERS" "$POSTS"
 }
 request() { # $1: row name; prints the HTTP status
@@ -273,6 +278,9 @@ fi
 for c in $CONCURRENCY; do
   for e in $ENDPOINTS; do
     skipped "$e" && continue
+    if [[ "$WARMUP" != 0* && "$e" != mixed* && "$(path_of "$e")" == GET* ]]; then
+      load 2 "$c" "$e" "$WARMUP" >/dev/null 2>&1 || true
+    fi
     LOAD[$e,$c]=$(loadavg)
     if [[ "$e" == mixed-* && "$e" != mixed ]]; then
       # The writers' mode of bench/murmur.lua: writes (likes, follows, posts), like, follow or post.
