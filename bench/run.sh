@@ -33,7 +33,9 @@
 #   --reuse DIR           seed into DIR once and reuse it on later runs with the same DIR (the
 #                         SQLite database or the PostgreSQL database's name, the sessions); for
 #                         trying changes without seeding again. Writes of earlier runs stay in it
-#                         (on a PostgreSQL server with autovacuum off, each run vacuums first).
+#                         (on a PostgreSQL server with autovacuum off, each run vacuums first):
+#                         their posts, none with the search rows' words, come first in search, so
+#                         compare a change against the same reused network, not earlier figures.
 #
 # What it does:
 #   1. builds the release binary (unless --binary), installs wrk with apt-get if it is missing;
