@@ -67,10 +67,10 @@ async fn lock_author(conn: &mut AnyConnection, backend: Backend, author: i64) ->
     Ok(())
 }
 
-/// A timeline row's columns, and the select list that reads them for post `p` beside the
-/// member's: each row names its post's author and a repost's original author, which the page's
-/// visibility rule needs (`selection`).
-const ROW: &str = "home_timeline (member_id, post_id, author_id, original_author_id)";
+/// A timeline row's columns, for every writer of rows (also `seed`): each row names its post's
+/// author and a repost's original author, which the page's visibility rule reads (`selection`).
+pub(crate) const ROW: &str = "home_timeline (member_id, post_id, author_id, original_author_id)";
+/// The select list of a row's columns after the member's, read from post `p`.
 const OF_POST: &str = "p.id, p.author_id, o.author_id FROM posts p LEFT JOIN posts o ON o.id = p.repost_of_id";
 
 /// Followers reached in a post's own transaction, and in each later chunk. A chunk of 100 rows

@@ -530,8 +530,9 @@ async fn write(
 
     // Home timelines, in key order (member, post).
     progress.set_prefix("timelines");
-    let mut rows =
-        Batch::new(backend, "INSERT INTO home_timeline (member_id, post_id, author_id, original_author_id)", 4);
+    static TIMELINE_ROWS: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("INSERT INTO {}", crate::feeds::timeline::ROW));
+    let mut rows = Batch::new(backend, TIMELINE_ROWS.as_str(), 4);
     for (member, timeline) in timelines.rows.iter().enumerate() {
         for &post in timeline.iter().rev() {
             let planned = &plan.posts[post as usize];
