@@ -178,17 +178,37 @@ pub struct Application {
 
 impl Application {
     pub async fn build(config: Config) -> anyhow::Result<Application> {
-        Self::build_with_clock(config, Clock::default()).await
+        Self::build_listening(config, Clock::default(), None).await
     }
 
-    /// Builds with a given clock (tests move it).
-    pub async fn build_with_clock(mut config: Config, clock: Clock) -> anyhow::Result<Application> {
+    /// Builds on a listener the caller bound, ignoring `config.addr`, with a given clock (tests
+    /// move it). Tests bind port 0 and keep the socket until the app takes it: a port chosen,
+    /// let go and bound again can be taken in between by any socket of the machine.
+    pub async fn build_on(
+        listener: std::net::TcpListener,
+        config: Config,
+        clock: Clock,
+    ) -> anyhow::Result<Application> {
+        Self::build_listening(config, clock, Some(listener)).await
+    }
+
+    async fn build_listening(
+        mut config: Config,
+        clock: Clock,
+        bound: Option<std::net::TcpListener>,
+    ) -> anyhow::Result<Application> {
         std::fs::create_dir_all(&config.data_dir)?;
         let db = Db::connect_with(&config.database_url, crate::db::Checkpoints::Background).await?;
         db.migrate().await?;
         let mailer = Mailer::from_config(&config)?;
         let media = MediaStore::from_config(&config).await?;
-        let listener = TcpListener::bind(config.addr).await?;
+        let listener = match bound {
+            Some(listener) => {
+                listener.set_nonblocking(true)?;
+                TcpListener::from_std(listener)?
+            }
+            None => TcpListener::bind(config.addr).await?,
+        };
         let metrics = match config.metrics_addr {
             Some(addr) => Some(crate::metrics::bind(addr).await?),
             None => None,

@@ -106,10 +106,10 @@ impl TestApp {
             trusted_proxies: Default::default(),
             metrics_addr: None,
         };
-        // The port is known only once bound; bind first, then set the public URL to match.
-        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = probe.local_addr().unwrap().port();
-        drop(probe);
+        // The port is known only once bound; bind first, then set the public URL to match. The
+        // app serves on this very socket (`build_on`): a port let go could be taken meanwhile.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
         config.addr = format!("127.0.0.1:{port}").parse().unwrap();
         config.public_url = format!("http://127.0.0.1:{port}").parse().unwrap();
         adjust(&mut config);
@@ -120,7 +120,7 @@ impl TestApp {
         // follows that crossed a minute's end was once let through).
         let clock = Clock::default();
         to_start_of_window(&clock, murmur::clock::HOUR);
-        let app = Application::build_with_clock(config, clock.clone()).await.expect("the application builds");
+        let app = Application::build_on(listener, config, clock.clone()).await.expect("the application builds");
         let addr = app.local_addr();
         let state = app.state().clone();
         let (tx, rx) = oneshot::channel::<()>();
