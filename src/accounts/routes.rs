@@ -240,7 +240,7 @@ async fn verify(
         (None, Purpose::Signup) => {
             let code = link.invite_code.as_deref().ok_or_else(|| Error::bad_request(INVALID_LINK))?;
             let email = Email::parse(&link.email)?;
-            let id = store::create_member(&mut tx, &email, now).await?;
+            let id = store::create_member(&mut tx, state.db.backend, &email, now).await?;
             // The conditional update decides which of several sign-ups with one code wins;
             // the losers roll back, member row included.
             let inviter = match crate::invites::store::claim(&mut tx, code, id, now).await? {

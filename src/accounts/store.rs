@@ -7,6 +7,7 @@ use sqlx::AnyConnection;
 use super::Email;
 use super::username::{MAX_LEN, Username, display_name_from};
 use crate::clock::Millis;
+use crate::db::Backend;
 use crate::error::{Error, Result};
 use crate::invites::store::{MONTHLY_INVITES, month_of};
 use crate::safety::text;
@@ -37,11 +38,14 @@ pub async fn set_invited_by(conn: &mut AnyConnection, id: i64, inviter: Option<i
 /// The display name comes from the address; when it looks like another member's name or
 /// username (`safety::text`: a second Ada, whose username is `ada2`), the member is named by
 /// their own username instead, which they can change. Both names' look-alike keys are stored.
-pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis) -> Result<i64> {
+pub async fn create_member(conn: &mut AnyConnection, backend: Backend, email: &Email, now: Millis) -> Result<i64> {
     let base = Username::derive_base(email.local_part());
     let derived = display_name_from(email.local_part(), &base);
     let derived_key = text::look_alike_key(&derived);
     let derived_is_free = !text::name_is_taken(conn, None, &derived_key).await?;
+    if backend == Backend::Postgres {
+        wait_for_the_first_member(conn).await?;
+    }
     let mut tried = HashSet::new();
     for attempt in 0..5 {
         let mut taken = usernames_like(conn, &base, now).await?;
@@ -86,6 +90,21 @@ pub async fn create_member(conn: &mut AnyConnection, email: &Email, now: Millis)
         tried.insert(username.as_str().to_string());
     }
     Err(Error::Internal(anyhow::anyhow!("no free username found for base {base:?}")))
+}
+
+/// On an empty PostgreSQL instance, waits until no other sign-up is making the first member
+/// (its admin).
+///
+/// Why: on PostgreSQL each statement sees what had committed when it began, so two sign-ups on
+/// an empty instance would each find no members and both become admin. A transaction-long lock
+/// makes the second wait for the first to commit or roll back; its INSERT then sees the truth.
+/// SQLite's one writer already takes sign-ups one at a time.
+async fn wait_for_the_first_member(conn: &mut AnyConnection) -> Result<()> {
+    let empty: bool = sqlx::query_scalar("SELECT NOT EXISTS (SELECT 1 FROM users)").fetch_one(&mut *conn).await?;
+    if empty {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext('murmur: the first member'))").execute(&mut *conn).await?;
+    }
+    Ok(())
 }
 
 /// Every username that could collide with a candidate for `base` (a superset: all names

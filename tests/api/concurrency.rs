@@ -113,6 +113,25 @@ async fn people_with_one_name_signing_up_at_once_each_get_an_account(app: TestAp
     assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM users").await, 20);
 }
 
+async fn of_people_signing_up_at_once_on_an_empty_instance_one_is_admin(app: TestApp) {
+    app.at_start_of_window(HOUR);
+    let emails: Vec<String> = (0..10).map(|i| format!("founder{i:02}@example.com")).collect();
+    let mut links = Vec::new();
+    for email in &emails {
+        let code = operator_code(&app).await;
+        let (status, body) = request_sign_up(&app, email, &code).await;
+        assert_eq!(status, 200, "{body}");
+        links.push(mailbox::nth_mail(&outbox(&app), email, 1).await.verify_link());
+    }
+
+    let verifies = futures::future::join_all(links.iter().map(|link| verify(&app, link))).await;
+
+    let roles: Vec<&str> = verifies.iter().map(|(_, _, user)| user["role"].as_str().unwrap_or("none")).collect();
+    assert_eq!(roles.iter().filter(|role| **role == "admin").count(), 1, "{roles:?}");
+    assert_eq!(roles.iter().filter(|role| **role == "member").count(), 9, "{roles:?}");
+    assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM users WHERE role = 'admin'").await, 1);
+}
+
 async fn a_hundred_parallel_likes_make_one_like(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
@@ -355,6 +374,7 @@ both_databases!(
     fifty_parallel_verifies_of_one_link_make_one_session,
     twenty_parallel_sign_ups_with_one_invite_make_one_account,
     people_with_one_name_signing_up_at_once_each_get_an_account,
+    of_people_signing_up_at_once_on_an_empty_instance_one_is_admin,
     a_hundred_parallel_likes_make_one_like,
     parallel_invite_generation_never_overdraws,
     thirty_parallel_follows_are_counted_exactly,
