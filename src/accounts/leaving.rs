@@ -85,8 +85,9 @@ pub async fn delete_account(db: &Db, member: i64, token: &str, now: Millis) -> R
     ] {
         sqlx::query(sql).bind(member).execute(&mut *tx).await?;
     }
-    // The reports about them have nothing left to act on; they stay, resolved, for the record.
-    sqlx::query("UPDATE reports SET resolved_at = $1 WHERE member_id = $2 AND resolved_at IS NULL")
+    // The reports about them have nothing left to act on; they stay, resolved, for the record,
+    // without the words of their posts, which leave with them.
+    sqlx::query("UPDATE reports SET resolved_at = COALESCE(resolved_at, $1), post_text = NULL WHERE member_id = $2")
         .bind(now)
         .bind(member)
         .execute(&mut *tx)

@@ -21,17 +21,33 @@ pub struct Report {
     pub comment: String,
     /// RFC 3339.
     pub created_at: String,
+    /// The post's words when it was reported (its author may have edited or deleted it since),
+    /// for the moderators: null in a reporter's own answer (the post may be one they cannot
+    /// see) and for a report about a member.
+    pub post_text: Option<String>,
 }
 
 impl From<ReportRow> for Report {
     fn from(row: ReportRow) -> Self {
-        Report { id: row.id, reason: row.reason, comment: row.comment, created_at: to_rfc3339(row.created_at) }
+        Report {
+            id: row.id,
+            reason: row.reason,
+            comment: row.comment,
+            created_at: to_rfc3339(row.created_at),
+            post_text: None,
+        }
     }
 }
 
 impl From<OpenReportRow> for Report {
     fn from(row: OpenReportRow) -> Self {
-        Report { id: row.id, reason: row.reason, comment: row.comment, created_at: to_rfc3339(row.created_at) }
+        Report {
+            id: row.id,
+            reason: row.reason,
+            comment: row.comment,
+            created_at: to_rfc3339(row.created_at),
+            post_text: row.post_text,
+        }
     }
 }
 

@@ -84,8 +84,8 @@ fn post_is(post: Option<i64>, placeholder: &str) -> String {
     }
 }
 
-/// Rewrites `reporter`'s open report of `subject` with a new reason and comment; None when
-/// they have none open (index `reports_open_idx`).
+/// Rewrites `reporter`'s open report of `subject` with a new reason and comment, and the post's
+/// words as they are now; None when they have none open (index `reports_open_idx`).
 pub async fn update_open_report(
     conn: &mut AnyConnection,
     reporter: i64,
@@ -94,7 +94,8 @@ pub async fn update_open_report(
     comment: &str,
 ) -> Result<Option<ReportRow>> {
     let sql = format!(
-        "UPDATE reports SET reason = $1, comment = $2 \
+        "UPDATE reports SET reason = $1, comment = $2, \
+                post_text = (SELECT p.content FROM posts p WHERE p.id = reports.post_id) \
          WHERE reporter_id = $3 AND member_id = $4 AND {} AND resolved_at IS NULL \
          RETURNING id, reason, comment, created_at",
         post_is(subject.post, "$5")
@@ -107,6 +108,8 @@ pub async fn update_open_report(
     Ok(query.fetch_optional(conn).await?)
 }
 
+/// A new report; one of a post keeps the post's words as they are now: its author may edit or
+/// delete the post afterwards, and the moderators still see what was reported.
 pub async fn insert_report(
     conn: &mut AnyConnection,
     reporter: i64,
@@ -116,8 +119,9 @@ pub async fn insert_report(
     now: Millis,
 ) -> Result<ReportRow> {
     Ok(sqlx::query_as(
-        "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, reason, comment, created_at",
+        "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at, post_text) \
+         VALUES ($1, $2, $3, $4, $5, $6, (SELECT p.content FROM posts p WHERE p.id = $3)) \
+         RETURNING id, reason, comment, created_at",
     )
     .bind(reporter)
     .bind(subject.member)
@@ -353,6 +357,7 @@ pub struct OpenReportRow {
     pub reason: String,
     pub comment: String,
     pub created_at: Millis,
+    pub post_text: Option<String>,
 }
 
 impl OpenReportRow {
@@ -367,8 +372,8 @@ pub async fn open_reports(pool: &AnyPool, members: &[i64], per_subject: i64) -> 
         return Ok(Vec::new());
     }
     let sql = format!(
-        "SELECT id, member_id, post_id, reason, comment, created_at FROM ( \
-             SELECT id, member_id, post_id, reason, comment, created_at, \
+        "SELECT id, member_id, post_id, reason, comment, created_at, post_text FROM ( \
+             SELECT id, member_id, post_id, reason, comment, created_at, post_text, \
                     ROW_NUMBER() OVER (PARTITION BY member_id, post_id ORDER BY id DESC) AS n \
              FROM reports WHERE resolved_at IS NULL AND member_id IN ({})) r \
          WHERE n <= $1 ORDER BY id DESC",

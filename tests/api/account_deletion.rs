@@ -361,6 +361,11 @@ async fn deleting_an_account_leaves_only_what_the_rules_keep_and_every_count_rig
         scalar(&app, "SELECT COUNT(*) FROM reports WHERE member_id = $1 AND resolved_at IS NULL", ada.id).await,
         0
     );
+    // Her post's words, kept with Cyd's report as evidence, leave with her.
+    assert_eq!(
+        scalar(&app, "SELECT COUNT(*) FROM reports WHERE member_id = $1 AND post_text IS NOT NULL", ada.id).await,
+        0
+    );
     // The columns that name a member without a foreign key: rate-limit keys (`<kind>:<id>`;
     // `link:` keys name addresses and networks) and links by address.
     let limits = format!("SELECT COUNT(*) FROM rate_limits WHERE key LIKE '%:{}' AND key NOT LIKE 'link:%'", ada.id);

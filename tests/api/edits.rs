@@ -15,7 +15,7 @@ async fn patch(app: &TestApp, who: &Member, post_id: i64, body: Value) -> (u16, 
         .await
 }
 
-async fn edit(app: &TestApp, who: &Member, post_id: i64, content: &str) -> Value {
+pub(crate) async fn edit(app: &TestApp, who: &Member, post_id: i64, content: &str) -> Value {
     let (status, body) = patch(app, who, post_id, json!({ "content": content })).await;
     assert_eq!(status, 200, "{body}");
     body

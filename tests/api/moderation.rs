@@ -12,7 +12,7 @@ use crate::accounts::{follow as use_link, operator_code, outbox, request_login, 
 use crate::both_databases;
 use crate::common::{Member, TestApp, json as read};
 use crate::mailbox;
-use crate::posts::{get, id, like, post, post_empty, repost, seen_by, write};
+use crate::posts::{delete, get, id, like, post, post_empty, repost, seen_by, write};
 
 const ONLY_MODERATORS: &str = "Only moderators can do this";
 const NOT_ON_AN_ADMIN: &str = "Moderators can't act on an admin";
@@ -154,7 +154,7 @@ async fn a_report_names_one_thing_with_a_known_reason(app: TestApp) {
         report(&app, &bob, json!({ "postId": hers, "reason": "spam", "comment": "  a bot, surely \n" })).await;
     assert_eq!(status, 201, "{made}");
     let keys: BTreeSet<&str> = made.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, BTreeSet::from(["id", "reason", "comment", "createdAt"]));
+    assert_eq!(keys, BTreeSet::from(["id", "reason", "comment", "createdAt", "postText"]));
     assert_eq!((&made["reason"], &made["comment"]), (&json!("spam"), &json!("a bot, surely")));
     let (status, of_member) = report(&app, &bob, json!({ "userId": ada.id, "reason": "impersonation" })).await;
     assert_eq!((status, &of_member["comment"]), (201, &json!("")));
@@ -723,7 +723,12 @@ async fn the_queue_groups_open_reports_newest_first_without_reporters(app: TestA
     assert_eq!((&post_group["target"], &post_group["reportCount"]), (&json!("post"), &json!(2)));
     assert_eq!((&post_group["post"]["id"], &post_group["post"]["content"]), (&json!(hers), &json!("Crypto giveaway")));
     assert_eq!(post_group["member"]["username"], "ada");
-    assert_eq!(post_group["reports"], json!([second, first]));
+    // The reports as their reporters got them back, with the post's words for the moderators.
+    let mut reported = json!([second, first]);
+    for report in reported.as_array_mut().unwrap() {
+        report["postText"] = json!("Crypto giveaway");
+    }
+    assert_eq!(post_group["reports"], reported);
     assert_eq!(post_group["history"]["earlierReports"], 1);
     let actions = post_group["history"]["actions"].as_array().unwrap();
     assert_eq!((actions.len(), &actions[0]["action"]), (1, &json!("dismiss")));
@@ -739,6 +744,32 @@ async fn the_queue_groups_open_reports_newest_first_without_reporters(app: TestA
     }
     let (_, page) = get(&app, &moderator, "/api/moderation/reports?limit=1&offset=1").await;
     assert_eq!(page.as_array().unwrap().iter().map(id).collect::<Vec<_>>(), [id(&about_bob)]);
+}
+
+async fn a_report_keeps_the_words_it_reported_when_the_post_is_edited_or_deleted(app: TestApp) {
+    let moderator = with_role(&app, "mod", "moderator").await;
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let hers = id(&write(&app, &ada, "You are all idiots").await);
+    let (status, bobs) = report(&app, &bob, json!({ "postId": hers, "reason": "harassment" })).await;
+    // The words are the moderators' to read, not the reporter's (who may not see the post).
+    assert_eq!((status, &bobs["postText"]), (201, &Value::Null), "{bobs}");
+    crate::edits::edit(&app, &ada, hers, "Lovely weather").await;
+    // Carol reports it as it reads now; a report of a member keeps no words.
+    report_post(&app, &carol, hers).await;
+    report(&app, &carol, json!({ "userId": ada.id, "reason": "spam" })).await;
+
+    assert_eq!(delete(&app, &ada, &format!("/api/posts/{hers}")).await.0, 204);
+
+    let (status, queue) = get(&app, &moderator, "/api/moderation/reports").await;
+    assert_eq!(status, 200, "{queue}");
+    let group = queue.as_array().unwrap().iter().find(|g| g["target"] == "post").expect("the post's group").clone();
+    assert_eq!((&group["post"]["isDeleted"], &group["post"]["content"]), (&json!(true), &json!("")));
+    let words: Vec<&Value> = group["reports"].as_array().unwrap().iter().map(|r| &r["postText"]).collect();
+    assert_eq!(words, [&json!("Lovely weather"), &json!("You are all idiots")], "newest first, each as reported");
+    let member_group = queue.as_array().unwrap().iter().find(|g| g["target"] == "member").unwrap().clone();
+    assert_eq!(member_group["reports"][0]["postText"], Value::Null);
 }
 
 async fn every_member_reads_the_log_and_no_reporter_is_named(app: TestApp) {
@@ -785,5 +816,6 @@ both_databases!(
     the_invite_tree_shows_who_invited_whom,
     an_operator_sets_roles_from_the_command_line,
     the_queue_groups_open_reports_newest_first_without_reporters,
+    a_report_keeps_the_words_it_reported_when_the_post_is_edited_or_deleted,
     every_member_reads_the_log_and_no_reporter_is_named,
 );

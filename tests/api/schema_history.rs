@@ -223,6 +223,13 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Cyd's report keeps the words of the post it reported, as every report of a post does.
+    Step {
+        version: 22,
+        rows: &["UPDATE reports SET post_text = (SELECT content FROM posts WHERE id = 4) WHERE id = 1"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// The cookie value of Ada's session in the rows above.
@@ -484,6 +491,11 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         );
     }
     assert_eq!(after["home_timeline"].len(), if from < 4 { 0 } else { 6 }, "{}", at("timeline rows"));
+    // 0022: a report of a post keeps the post's words (from before it: the words it holds now).
+    for report in &after["reports"] {
+        let words = posts.iter().find(|p| p["id"] == report["post_id"]).map_or(Value::Null, |p| p["content"].clone());
+        assert_eq!(report["post_text"], words, "{}", at(&format!("the words kept with report {report:?}")));
+    }
     // 0014: the posts from before it wait for the entities backfill, from the newest down.
     let entities_job: Vec<i64> =
         after["jobs"].iter().filter(|j| j["name"] == json!("entities")).map(|j| int(j, "cursor")).collect();

@@ -129,8 +129,8 @@ const reportGroups = [
     member: { ...me, ...spammer, bio: 'Growth hacker', website: '', invitesAvailable: 0 },
     reportCount: 2,
     reports: [
-      { id: 21, reason: 'spam', comment: 'Same link under every post I make', createdAt: ago(5) },
-      { id: 18, reason: 'other', comment: null, createdAt: ago(40) },
+      { id: 21, reason: 'spam', comment: 'Same link under every post I make', createdAt: ago(5), postText: 'Get 10k followers today at cheap-follows.example — real people only!' },
+      { id: 18, reason: 'other', comment: null, createdAt: ago(40), postText: 'Get 10k followers today, DM me for the link' },
     ],
     history: { earlierReports: 1, actions: [removal] },
   },
@@ -140,7 +140,7 @@ const reportGroups = [
     post: null,
     member: { ...me, ...dave, bio: 'Not the Dave you know', website: '', invitesAvailable: 0 },
     reportCount: 1,
-    reports: [{ id: 22, reason: 'impersonation', comment: 'Uses my photos and name', createdAt: ago(30) }],
+    reports: [{ id: 22, reason: 'impersonation', comment: 'Uses my photos and name', createdAt: ago(30), postText: null }],
     history: { earlierReports: 0, actions: [] },
   },
 ]

@@ -167,6 +167,8 @@ export interface Report {
   reason: ReportReason
   comment: string | null
   createdAt: string
+  /** The post's words when it was reported (its author may have edited or deleted it since): in the moderators' queue only. */
+  postText: string | null
 }
 
 export type ModerationAction = 'dismiss' | 'remove_post' | 'suspend' | 'unsuspend' | 'take_invites' | 'give_invites'

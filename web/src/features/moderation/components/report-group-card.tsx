@@ -70,6 +70,12 @@ export function ReportGroupCard({ group }: { group: ReportGroup }) {
                 </span>
               </p>
               {report.comment && <p className="mt-1 whitespace-pre-wrap break-words">{report.comment}</p>}
+              {post && report.postText !== null && report.postText !== post.content && (
+                <figure className="mt-1">
+                  <figcaption className="text-muted-foreground">The post said, when reported:</figcaption>
+                  <blockquote className="mt-0.5 whitespace-pre-wrap break-words border-l-2 border-border pl-2">{report.postText}</blockquote>
+                </figure>
+              )}
             </li>
           ))}
         </ul>

@@ -29,8 +29,8 @@ const postGroup: ReportGroup = {
   member: carol,
   reportCount: 2,
   reports: [
-    { id: 21, reason: 'spam', comment: 'Same link everywhere', createdAt: new Date().toISOString() },
-    { id: 19, reason: 'other', comment: null, createdAt: new Date().toISOString() },
+    { id: 21, reason: 'spam', comment: 'Same link everywhere', createdAt: new Date().toISOString(), postText: 'Cheap followers at example.com' },
+    { id: 19, reason: 'other', comment: null, createdAt: new Date().toISOString(), postText: 'Followers! DM me' },
   ],
   history: { earlierReports: 1, actions: [earlierRemoval] },
 }
@@ -41,7 +41,7 @@ const memberGroup: ReportGroup = {
   post: null,
   member: { ...carol, id: 4, username: 'fakeada', displayName: 'Ada Lovelace', bio: '' },
   reportCount: 1,
-  reports: [{ id: 22, reason: 'impersonation', comment: 'Pretends to be Ada', createdAt: new Date().toISOString() }],
+  reports: [{ id: 22, reason: 'impersonation', comment: 'Pretends to be Ada', createdAt: new Date().toISOString(), postText: null }],
   history: { earlierReports: 0, actions: [] },
 }
 
@@ -60,9 +60,10 @@ describe('the reports queue', () => {
     expect(post).toHaveTextContent('2 reports')
     expect(post).toHaveTextContent('Cheap followers at example.com')
     const reports = within(post).getByRole('region', { name: "Reports of @carol's post" })
+    // The older report was of the words before an edit: they show with it; the newer, of today's words, shows none.
     expect(within(reports).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       expect.stringMatching(/^Spam · .*Same link everywhere$/),
-      expect.stringMatching(/^Other · /),
+      expect.stringMatching(/^Other · .*The post said, when reported:Followers! DM me$/),
     ])
     const history = within(post).getByRole('region', { name: "History of @carol's post" })
     expect(history).toHaveTextContent('1 earlier report')
