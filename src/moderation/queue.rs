@@ -2,8 +2,8 @@
 //! the most recently reported first, each group with its post or member and their history.
 //!
 //! A page costs a fixed number of statements whatever the queue holds: the page of groups, then
-//! for all of its groups at once their newest reports, their members' earlier reports and last
-//! actions, the members, and the posts. No group scans all of its reports.
+//! for all of its groups at once their newest reports with their counts, the members with
+//! their earlier reports, their last actions, and the posts. No group scans all of its reports.
 
 use std::collections::HashMap;
 
@@ -29,19 +29,23 @@ pub async fn page(db: &Db, moderator: i64, page: Page) -> Result<Vec<ReportGroup
     members.dedup();
     let post_ids: Vec<i64> = groups.iter().filter_map(|g| g.post_id).collect();
 
-    let mut reports: HashMap<store::Subject, Vec<Report>> = HashMap::new();
+    let mut reports: HashMap<store::Subject, (i64, Vec<Report>)> = HashMap::new();
     for row in store::open_reports(read, &members, REPORTS_SHOWN).await? {
-        reports.entry(row.subject()).or_default().push(row.into());
+        let subject = reports.entry(row.subject()).or_default();
+        subject.0 = row.subject_reports;
+        subject.1.push(row.into());
     }
-    let earlier: HashMap<i64, i64> = store::earlier_reports(read, &members).await?.into_iter().collect();
     let mut actions: HashMap<i64, Vec<LogEntry>> = HashMap::new();
     for row in store::recent_actions(read, &members, ACTIONS_SHOWN).await? {
         if let (Some(member), Some(entry)) = (row.member_id, LogEntry::from_row(row)) {
             actions.entry(member).or_default().push(entry);
         }
     }
-    let users: HashMap<i64, User> =
-        store::members(read, &members).await?.into_iter().map(|row| (row.id, row.public())).collect();
+    let users: HashMap<i64, (User, i64)> = store::reported_members(read, &members)
+        .await?
+        .into_iter()
+        .map(|row| (row.member.id, (row.member.public(), row.earlier_reports)))
+        .collect();
     // A removed post keeps its text for its author and the moderators.
     let mut posts: HashMap<i64, Post> =
         hydrate::list_for_moderators(read, db.backend, moderator, &Selection::ids(&post_ids))
@@ -52,18 +56,17 @@ pub async fn page(db: &Db, moderator: i64, page: Page) -> Result<Vec<ReportGroup
 
     let mut answer = Vec::with_capacity(groups.len());
     for group in groups {
-        let Some(member) = users.get(&group.member_id).cloned() else { continue };
+        let Some((member, earlier_reports)) = users.get(&group.member_id).cloned() else { continue };
+        // Resolved between this page's statements: no longer in the queue.
+        let Some((report_count, reports)) = reports.remove(&group.subject()) else { continue };
         answer.push(ReportGroup {
             id: group.newest,
             target: if group.post_id.is_some() { Subject::Post } else { Subject::Member },
             post: group.post_id.and_then(|id| posts.remove(&id)),
             member,
-            report_count: group.report_count,
-            reports: reports.remove(&group.subject()).unwrap_or_default(),
-            history: History {
-                earlier_reports: earlier.get(&group.member_id).copied().unwrap_or(0),
-                actions: actions.get(&group.member_id).cloned().unwrap_or_default(),
-            },
+            report_count,
+            reports,
+            history: History { earlier_reports, actions: actions.get(&group.member_id).cloned().unwrap_or_default() },
         });
     }
     Ok(answer)

@@ -325,7 +325,6 @@ pub struct GroupRow {
     pub post_id: Option<i64>,
     /// The newest open report's id (the one a dismissal names).
     pub newest: i64,
-    pub report_count: i64,
 }
 
 impl GroupRow {
@@ -334,13 +333,17 @@ impl GroupRow {
     }
 }
 
-/// A page of the subjects with open reports, the most recently reported first. One pass over
-/// the open reports (`reports_open_idx` holds only them, grouped as the queue groups them).
+/// A page of the subjects with open reports, the most recently reported first: the open
+/// reports newest first (`reports_open_newest_idx`), each kept when no newer open report is
+/// about its subject (`reports_member_idx`). It reads the page's reports and the pages before
+/// it, not the whole queue.
 pub async fn open_groups(pool: &AnyPool, limit: i64, offset: i64) -> Result<Vec<GroupRow>> {
     Ok(sqlx::query_as(
-        "SELECT member_id, post_id, MAX(id) AS newest, CAST(COUNT(*) AS BIGINT) AS report_count \
-         FROM reports WHERE resolved_at IS NULL GROUP BY member_id, post_id \
-         ORDER BY newest DESC LIMIT $1 OFFSET $2",
+        "SELECT r.member_id, r.post_id, r.id AS newest FROM reports r \
+         WHERE r.resolved_at IS NULL AND NOT EXISTS ( \
+             SELECT 1 FROM reports n WHERE n.member_id = r.member_id AND n.id > r.id AND n.resolved_at IS NULL \
+             AND (n.post_id = r.post_id OR (n.post_id IS NULL AND r.post_id IS NULL))) \
+         ORDER BY r.id DESC LIMIT $1 OFFSET $2",
     )
     .bind(limit)
     .bind(offset)
@@ -358,6 +361,8 @@ pub struct OpenReportRow {
     pub comment: String,
     pub created_at: Millis,
     pub post_text: Option<String>,
+    /// How many open reports its subject has.
+    pub subject_reports: i64,
 }
 
 impl OpenReportRow {
@@ -366,15 +371,17 @@ impl OpenReportRow {
     }
 }
 
-/// The newest `per_subject` open reports of each subject about `members`, newest first.
+/// The newest `per_subject` open reports of each subject about `members`, newest first, each
+/// with how many open reports its subject has.
 pub async fn open_reports(pool: &AnyPool, members: &[i64], per_subject: i64) -> Result<Vec<OpenReportRow>> {
     if members.is_empty() {
         return Ok(Vec::new());
     }
     let sql = format!(
-        "SELECT id, member_id, post_id, reason, comment, created_at, post_text FROM ( \
+        "SELECT id, member_id, post_id, reason, comment, created_at, post_text, subject_reports FROM ( \
              SELECT id, member_id, post_id, reason, comment, created_at, post_text, \
-                    ROW_NUMBER() OVER (PARTITION BY member_id, post_id ORDER BY id DESC) AS n \
+                    ROW_NUMBER() OVER (PARTITION BY member_id, post_id ORDER BY id DESC) AS n, \
+                    CAST(COUNT(*) OVER (PARTITION BY member_id, post_id) AS BIGINT) AS subject_reports \
              FROM reports WHERE resolved_at IS NULL AND member_id IN ({})) r \
          WHERE n <= $1 ORDER BY id DESC",
         in_list(2, members.len())
@@ -386,29 +393,29 @@ pub async fn open_reports(pool: &AnyPool, members: &[i64], per_subject: i64) -> 
     Ok(query.fetch_all(pool).await?)
 }
 
-/// How many resolved reports there were about each of `members` or their posts
+/// A reported member, with how many resolved reports there were about them or their posts
 /// (`reports_member_idx`).
-pub async fn earlier_reports(pool: &AnyPool, members: &[i64]) -> Result<Vec<(i64, i64)>> {
-    if members.is_empty() {
-        return Ok(Vec::new());
-    }
-    let sql = format!(
-        "SELECT member_id, CAST(COUNT(*) AS BIGINT) FROM reports \
-         WHERE member_id IN ({}) AND resolved_at IS NOT NULL GROUP BY member_id",
-        in_list(1, members.len())
-    );
-    let mut query = sqlx::query_as(AssertSqlSafe(sql));
-    for member in padded_values(members) {
-        query = query.bind(member);
-    }
-    Ok(query.fetch_all(pool).await?)
+#[derive(Debug, sqlx::FromRow)]
+pub struct ReportedMemberRow {
+    #[sqlx(flatten)]
+    pub member: UserRow,
+    pub earlier_reports: i64,
 }
 
-pub async fn members(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
+pub async fn reported_members(pool: &AnyPool, ids: &[i64]) -> Result<Vec<ReportedMemberRow>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let sql = format!(concat!("SELECT ", user_columns!(), " FROM users WHERE id IN ({})"), in_list(1, ids.len()));
+    let sql = format!(
+        concat!(
+            "SELECT ",
+            user_columns!(),
+            ", (SELECT CAST(COUNT(*) AS BIGINT) FROM reports r \
+               WHERE r.member_id = users.id AND r.resolved_at IS NOT NULL) AS earlier_reports \
+             FROM users WHERE id IN ({})"
+        ),
+        in_list(1, ids.len())
+    );
     let mut query = sqlx::query_as(AssertSqlSafe(sql));
     for id in padded_values(ids) {
         query = query.bind(id);

@@ -744,6 +744,13 @@ async fn the_queue_groups_open_reports_newest_first_without_reporters(app: TestA
     }
     let (_, page) = get(&app, &moderator, "/api/moderation/reports?limit=1&offset=1").await;
     assert_eq!(page.as_array().unwrap().iter().map(id).collect::<Vec<_>>(), [id(&about_bob)]);
+
+    // A second report about Bob: his group comes first, still one group.
+    let (_, again) = report(&app, &dave, json!({ "userId": bob.id, "reason": "spam" })).await;
+    let (_, queue) = get(&app, &moderator, "/api/moderation/reports").await;
+    let groups: Vec<(i64, Value)> =
+        queue.as_array().unwrap().iter().map(|g| (id(g), g["reportCount"].clone())).collect();
+    assert_eq!(groups, [(id(&again), json!(2)), (id(&second), json!(2))]);
 }
 
 async fn a_report_keeps_the_words_it_reported_when_the_post_is_edited_or_deleted(app: TestApp) {

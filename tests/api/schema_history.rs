@@ -230,6 +230,8 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // An index only (the queue's order).
+    Step { version: 23, rows: &[], until: None, drops: &[] },
 ];
 
 /// The cookie value of Ada's session in the rows above.
