@@ -318,39 +318,6 @@ pub async fn recent_actions(pool: &AnyPool, members: &[i64], per_member: i64) ->
 
 // ---- the queue ------------------------------------------------------------------------------
 
-/// One subject with open reports: a group of the queue.
-#[derive(Debug, sqlx::FromRow)]
-pub struct GroupRow {
-    pub member_id: i64,
-    pub post_id: Option<i64>,
-    /// The newest open report's id (the one a dismissal names).
-    pub newest: i64,
-}
-
-impl GroupRow {
-    pub fn subject(&self) -> Subject {
-        Subject { member: self.member_id, post: self.post_id }
-    }
-}
-
-/// A page of the subjects with open reports, the most recently reported first: the open
-/// reports newest first (`reports_open_newest_idx`), each kept when no newer open report is
-/// about its subject (`reports_member_idx`). It reads the page's reports and the pages before
-/// it, not the whole queue.
-pub async fn open_groups(pool: &AnyPool, limit: i64, offset: i64) -> Result<Vec<GroupRow>> {
-    Ok(sqlx::query_as(
-        "SELECT r.member_id, r.post_id, r.id AS newest FROM reports r \
-         WHERE r.resolved_at IS NULL AND NOT EXISTS ( \
-             SELECT 1 FROM reports n WHERE n.member_id = r.member_id AND n.id > r.id AND n.resolved_at IS NULL \
-             AND (n.post_id = r.post_id OR (n.post_id IS NULL AND r.post_id IS NULL))) \
-         ORDER BY r.id DESC LIMIT $1 OFFSET $2",
-    )
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(pool)
-    .await?)
-}
-
 /// An open report in the queue (never its reporter).
 #[derive(Debug, sqlx::FromRow)]
 pub struct OpenReportRow {
@@ -371,26 +338,35 @@ impl OpenReportRow {
     }
 }
 
-/// The newest `per_subject` open reports of each subject about `members`, newest first, each
-/// with how many open reports its subject has.
-pub async fn open_reports(pool: &AnyPool, members: &[i64], per_subject: i64) -> Result<Vec<OpenReportRow>> {
-    if members.is_empty() {
-        return Ok(Vec::new());
-    }
-    let sql = format!(
-        "SELECT id, member_id, post_id, reason, comment, created_at, post_text, subject_reports FROM ( \
-             SELECT id, member_id, post_id, reason, comment, created_at, post_text, \
-                    ROW_NUMBER() OVER (PARTITION BY member_id, post_id ORDER BY id DESC) AS n, \
-                    CAST(COUNT(*) OVER (PARTITION BY member_id, post_id) AS BIGINT) AS subject_reports \
-             FROM reports WHERE resolved_at IS NULL AND member_id IN ({})) r \
-         WHERE n <= $1 ORDER BY id DESC",
-        in_list(2, members.len())
-    );
-    let mut query = sqlx::query_as(AssertSqlSafe(sql)).bind(per_subject);
-    for member in padded_values(members) {
-        query = query.bind(member);
-    }
-    Ok(query.fetch_all(pool).await?)
+/// A page of the queue's groups, as their newest `per_subject` open reports, newest first (so
+/// the groups come in the order of their newest reports), each with its subject's count.
+///
+/// The page's subjects: the open reports newest first (`reports_open_newest_idx`), each kept
+/// when no newer open report is about its subject (`reports_member_idx`), up to the page's end;
+/// it reads the page and the pages before it, never the whole queue. Their reports then come
+/// from `reports_open_idx`.
+pub async fn open_page(pool: &AnyPool, limit: i64, offset: i64, per_subject: i64) -> Result<Vec<OpenReportRow>> {
+    Ok(sqlx::query_as(
+        "WITH page AS ( \
+             SELECT r.member_id, r.post_id FROM reports r \
+             WHERE r.resolved_at IS NULL AND NOT EXISTS ( \
+                 SELECT 1 FROM reports n WHERE n.member_id = r.member_id AND n.id > r.id AND n.resolved_at IS NULL \
+                 AND (n.post_id = r.post_id OR (n.post_id IS NULL AND r.post_id IS NULL))) \
+             ORDER BY r.id DESC LIMIT $1 OFFSET $2) \
+         SELECT id, member_id, post_id, reason, comment, created_at, post_text, subject_reports FROM ( \
+             SELECT r.id, r.member_id, r.post_id, r.reason, r.comment, r.created_at, r.post_text, \
+                    ROW_NUMBER() OVER (PARTITION BY r.member_id, r.post_id ORDER BY r.id DESC) AS n, \
+                    CAST(COUNT(*) OVER (PARTITION BY r.member_id, r.post_id) AS BIGINT) AS subject_reports \
+             FROM page JOIN reports r ON r.member_id = page.member_id \
+                 AND (r.post_id = page.post_id OR (r.post_id IS NULL AND page.post_id IS NULL)) \
+             WHERE r.resolved_at IS NULL) shown \
+         WHERE n <= $3 ORDER BY id DESC",
+    )
+    .bind(limit)
+    .bind(offset)
+    .bind(per_subject)
+    .fetch_all(pool)
+    .await?)
 }
 
 /// A reported member, with how many resolved reports there were about them or their posts
