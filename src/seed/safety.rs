@@ -79,6 +79,10 @@ pub(super) async fn write_reports(
         commit.add(conn, n).await?;
     }
     reports.flush(conn).await?;
+    // Each keeps its post's words, as every report of a post does (`moderation::store`).
+    sqlx::query("UPDATE reports SET post_text = (SELECT p.content FROM posts p WHERE p.id = reports.post_id)")
+        .execute(&mut *conn)
+        .await?;
     Ok(reports.written)
 }
 
