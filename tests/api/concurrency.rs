@@ -88,17 +88,23 @@ async fn twenty_parallel_sign_ups_with_one_invite_make_one_account(app: TestApp)
     assert_eq!(used_by, vec![Some(member)], "the invite is used once, by the one account");
 }
 
+/// The sign-up link of each address, each asked for with an invite code of its own.
+async fn sign_up_links(app: &TestApp, emails: &[String]) -> Vec<String> {
+    let mut links = Vec::new();
+    for email in emails {
+        let code = operator_code(app).await;
+        let (status, body) = request_sign_up(app, email, &code).await;
+        assert_eq!(status, 200, "{body}");
+        links.push(mailbox::nth_mail(&outbox(app), email, 1).await.verify_link());
+    }
+    links
+}
+
 async fn people_with_one_name_signing_up_at_once_each_get_an_account(app: TestApp) {
     app.at_start_of_window(HOUR);
     // Twenty addresses with one local part: their usernames all start from "sam".
     let emails: Vec<String> = (0..20).map(|i| format!("sam@site{i:02}.example")).collect();
-    let mut links = Vec::new();
-    for email in &emails {
-        let code = operator_code(&app).await;
-        let (status, body) = request_sign_up(&app, email, &code).await;
-        assert_eq!(status, 200, "{body}");
-        links.push(mailbox::nth_mail(&outbox(&app), email, 1).await.verify_link());
-    }
+    let links = sign_up_links(&app, &emails).await;
 
     let verifies = futures::future::join_all(links.iter().map(|link| verify(&app, link))).await;
 
@@ -116,13 +122,7 @@ async fn people_with_one_name_signing_up_at_once_each_get_an_account(app: TestAp
 async fn of_people_signing_up_at_once_on_an_empty_instance_one_is_admin(app: TestApp) {
     app.at_start_of_window(HOUR);
     let emails: Vec<String> = (0..10).map(|i| format!("founder{i:02}@example.com")).collect();
-    let mut links = Vec::new();
-    for email in &emails {
-        let code = operator_code(&app).await;
-        let (status, body) = request_sign_up(&app, email, &code).await;
-        assert_eq!(status, 200, "{body}");
-        links.push(mailbox::nth_mail(&outbox(&app), email, 1).await.verify_link());
-    }
+    let links = sign_up_links(&app, &emails).await;
 
     let verifies = futures::future::join_all(links.iter().map(|link| verify(&app, link))).await;
 
