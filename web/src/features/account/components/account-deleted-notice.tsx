@@ -11,16 +11,18 @@ const DELETED = 'Your account has been deleted.'
  * address loses its mark, so a reload or a shared link says nothing.
  */
 export function AccountDeletedNotice({ className }: { className?: string }) {
+  const [deleted] = React.useState(() => new URLSearchParams(window.location.search).get('account') === 'deleted')
   const [message, setMessage] = React.useState('')
   React.useEffect(() => {
+    if (!deleted) return
     const params = new URLSearchParams(window.location.search)
-    if (params.get('account') !== 'deleted') return
     params.delete('account')
     const rest = params.toString()
     window.history.replaceState(window.history.state, '', `${window.location.pathname}${rest ? `?${rest}` : ''}`)
-    // Filled after the empty region is on the page, so screen readers announce it.
-    setMessage(DELETED)
-  }, [])
+    // Filled a moment after the empty region is on the page, so screen readers announce it.
+    const timer = window.setTimeout(() => setMessage(DELETED), 100)
+    return () => window.clearTimeout(timer)
+  }, [deleted])
   return (
     <p role="status" className={cn(!message && 'sr-only', className)}>
       {message}

@@ -48,7 +48,7 @@ describe('deleting an account', () => {
 
     window.history.replaceState(null, '', '/?account=deleted')
     const { unmount } = renderWithProviders(<AccountDeletedNotice />)
-    expect(await screen.findByRole('status')).toHaveTextContent('Your account has been deleted.')
+    expect(await screen.findByText('Your account has been deleted.')).toHaveAttribute('role', 'status')
     expect(window.location.search).toBe('')
     unmount()
     renderWithProviders(<AccountDeletedNotice />)

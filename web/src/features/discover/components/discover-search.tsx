@@ -1,4 +1,3 @@
-import * as React from 'react'
 import { Search } from 'lucide-react'
 import { useSearchParams } from 'wouter'
 import { Input } from '@/components/ui/input'
