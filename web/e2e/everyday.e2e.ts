@@ -140,13 +140,13 @@ describe.skipIf(!hasMurmur)('everyday screens in a browser', () => {
     const { page } = grace
     await page.goto('/discover')
     const entries = await page.evaluate(() => history.length)
-    await searchPosts(page, 'lighthouse')
+    await searchPosts(page, 'dawn')
     const address = () => new URL(page.url()).pathname + new URL(page.url()).search
-    expect(address()).toBe('/discover?q=lighthouse&tab=posts')
+    expect(address()).toBe('/discover?q=dawn&tab=posts')
     expect(await page.evaluate(() => history.length), 'one entry for the tab, none for the keys').toBe(entries + 1)
 
     await page.reload()
-    expect(await page.getByRole('searchbox', { name: 'Search posts...' }).inputValue()).toBe('lighthouse')
+    expect(await page.getByRole('searchbox', { name: 'Search posts...' }).inputValue()).toBe('dawn')
     const results = page.getByRole('region', { name: 'Search Results' })
     await results.getByRole('article').filter({ hasText: 'Walked to the' }).waitFor()
 
@@ -154,20 +154,20 @@ describe.skipIf(!hasMurmur)('everyday screens in a browser', () => {
     await page.getByRole('heading', { name: 'Thread' }).waitFor()
     await page.goBack()
     await results.getByRole('article').filter({ hasText: 'Walked to the' }).waitFor()
-    expect(address()).toBe('/discover?q=lighthouse&tab=posts')
+    expect(address()).toBe('/discover?q=dawn&tab=posts')
     expect(await page.getByRole('tab', { name: 'Posts' }).getAttribute('aria-selected')).toBe('true')
 
     // Ada opens the address Grace shared.
-    await ada.page.goto('/discover?q=lighthouse&tab=posts')
+    await ada.page.goto('/discover?q=dawn&tab=posts')
     await ada.page.getByRole('region', { name: 'Search Results' }).getByRole('article').filter({ hasText: 'Walked to the' }).waitFor()
   })
 
   it.each([
-    ['desktop', DESKTOP, 'light'],
-    ['desktop', DESKTOP, 'dark'],
-    ['phone', PHONE, 'light'],
-    ['phone', PHONE, 'dark'],
-  ] as const)('Home and Discover with a query read well at %s size, %s', async (size, viewport, colorScheme) => {
+    ['desktop', 'light', DESKTOP],
+    ['desktop', 'dark', DESKTOP],
+    ['phone', 'light', PHONE],
+    ['phone', 'dark', PHONE],
+  ] as const)('Home and Discover with a query read well at %s size, %s', async (size, colorScheme, viewport) => {
     const context = await newContext(browser, server.url, viewport, { colorScheme })
     await context.addCookies(await grace.context.cookies())
     const page = await context.newPage()
@@ -178,7 +178,7 @@ describe.skipIf(!hasMurmur)('everyday screens in a browser', () => {
     await screenshot(page, `everyday-${size}-${colorScheme}-home`)
     await expectAccessible(page, `Home (${size}, ${colorScheme})`)
 
-    await page.goto('/discover?q=lighthouse&tab=posts')
+    await page.goto('/discover?q=dawn&tab=posts')
     await page.getByRole('region', { name: 'Search Results' }).locator('mark').first().waitFor()
     await noHorizontalScroll(page)
     await screenshot(page, `everyday-${size}-${colorScheme}-discover`)
