@@ -33,7 +33,7 @@ missing=()
 [ -x /usr/bin/caddy ] || missing+=(caddy)               # tests/api/proxy.rs, deploy/Caddyfile
 [ -x /usr/sbin/nginx ] || missing+=(nginx)              # deploy/nginx.conf
 [ -x /usr/bin/systemd-analyze ] || missing+=(systemd)   # deploy/murmur.service
-[ -x /usr/bin/sqlite3 ] || missing+=(sqlite3)             # web/e2e/everyday.e2e.ts writes Trending rows
+[ -x /usr/bin/sqlite3 ] || missing+=(sqlite3)           # web/e2e/everyday.e2e.ts writes Trending rows
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing Debian's ${missing[*]}"
   root=()
