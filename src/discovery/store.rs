@@ -88,10 +88,16 @@ pub async fn rekey_tags(write: &AnyPool) -> anyhow::Result<u64> {
                 continue;
             }
             changed += 1;
-            let holder: Option<i64> =
-                sqlx::query_scalar("SELECT id FROM tags WHERE key = $1").bind(new_key.as_str()).fetch_optional(&mut *tx).await?;
+            let holder: Option<i64> = sqlx::query_scalar("SELECT id FROM tags WHERE key = $1")
+                .bind(new_key.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
             let Some(holder) = holder else {
-                sqlx::query("UPDATE tags SET key = $1 WHERE id = $2").bind(new_key.as_str()).bind(id).execute(&mut *tx).await?;
+                sqlx::query("UPDATE tags SET key = $1 WHERE id = $2")
+                    .bind(new_key.as_str())
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
                 continue;
             };
             sqlx::query(

@@ -299,7 +299,8 @@ mod tests {
 
     #[test]
     fn a_tag_is_one_tag_whatever_its_case_width_or_letter_style() {
-        for name in ["rust", "Rust", "RUST", "\u{ff32}\u{ff35}\u{ff33}\u{ff34}", "\u{1d411}\u{1d42e}\u{1d42c}\u{1d42d}"] {
+        for name in ["rust", "Rust", "RUST", "\u{ff32}\u{ff35}\u{ff33}\u{ff34}", "\u{1d411}\u{1d42e}\u{1d42c}\u{1d42d}"]
+        {
             assert_eq!(tag_key(name), "rust", "{name:?}");
         }
         assert_eq!(tag_key("Stra\u{df}e"), tag_key("STRASSE"));

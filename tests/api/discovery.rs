@@ -355,14 +355,13 @@ async fn tags_written_before_the_fold_are_rekeyed_and_merged_at_the_next_start(a
         ("caf\u{e9}".to_string(), "Caf\u{e9}", vec![cafe]),
         ("\u{ff54}\u{ff45}\u{ff41}".to_string(), "\u{ff34}\u{ff25}\u{ff21}", vec![tea]),
     ] {
-        let tag: i64 =
-            sqlx::query_scalar("INSERT INTO tags (key, name, created_at) VALUES ($1, $2, $3) RETURNING id")
-                .bind(key)
-                .bind(name)
-                .bind(now)
-                .fetch_one(db)
-                .await
-                .unwrap();
+        let tag: i64 = sqlx::query_scalar("INSERT INTO tags (key, name, created_at) VALUES ($1, $2, $3) RETURNING id")
+            .bind(key)
+            .bind(name)
+            .bind(now)
+            .fetch_one(db)
+            .await
+            .unwrap();
         for post in posts {
             sqlx::query("INSERT INTO post_tags (tag_id, post_id, author_id, created_at) SELECT $1, id, author_id, created_at FROM posts WHERE id = $2")
                 .bind(tag)

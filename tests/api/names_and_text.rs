@@ -309,7 +309,10 @@ async fn control_characters_are_refused_in_every_field_naming_it(app: TestApp) {
     let (status, answer) =
         post(&app, &ada, "/api/posts", json!({ "content": "A picture", "images": [{ "url": url, "alt": "a\u{8}b" }] }))
             .await;
-    assert_eq!((status, answer["message"].as_str()), (400, Some(format!("An image description {MULTI_LINE}").as_str())));
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (400, Some(format!("An image description {MULTI_LINE}").as_str()))
+    );
     assert_eq!(posts_of(&app, &ada).await, 0, "no post was written");
 
     // Text on several lines keeps its line breaks and tabs; CR LF is stored as LF.
@@ -359,14 +362,13 @@ async fn report_comments_and_moderators_reasons_follow_the_member_text_rules(app
         let (status, answer) = report_with(&app, &bob, post_id, comment).await;
         assert_eq!((status, answer["message"].as_str()), (400, Some(message)), "{comment:?}");
     }
-    let reports: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM reports")
-        .fetch_one(&app.state.db.read)
-        .await
-        .unwrap();
+    let reports: i64 =
+        sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM reports").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(reports, 0, "no report was written");
     let (status, answer) = report_with(&app, &bob, post_id, "cafe\u{301} spam").await;
     assert_eq!(status, 201, "{answer}");
-    let comment: String = sqlx::query_scalar("SELECT comment FROM reports").fetch_one(&app.state.db.read).await.unwrap();
+    let comment: String =
+        sqlx::query_scalar("SELECT comment FROM reports").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(comment, "caf\u{e9} spam", "stored NFC");
 
     let remove = format!("/api/moderation/posts/{post_id}/remove");
