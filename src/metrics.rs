@@ -161,7 +161,7 @@ pub async fn record_requests(request: Request, next: Next) -> Response {
     if !is_on() {
         return next.run(request).await;
     }
-    let method = request.method().as_str().to_string();
+    let method = method_label(request.method());
     let started = Instant::now();
     let response = next.run(request).await;
     let route = response
@@ -173,6 +173,25 @@ pub async fn record_requests(request: Request, next: Next) -> Response {
         .record(started.elapsed().as_secs_f64());
     counter!("murmur_http_requests_total", "route" => route, "method" => method, "status" => status).increment(1);
     response
+}
+
+/// A request method as its label: the methods of HTTP itself by name, any other `other`. A
+/// client may send any token as a method, and each label value is a series kept for the life of
+/// the process, so a label never takes a value from the request.
+fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    const KNOWN: [(Method, &str); 9] = [
+        (Method::GET, "GET"),
+        (Method::HEAD, "HEAD"),
+        (Method::POST, "POST"),
+        (Method::PUT, "PUT"),
+        (Method::PATCH, "PATCH"),
+        (Method::DELETE, "DELETE"),
+        (Method::OPTIONS, "OPTIONS"),
+        (Method::CONNECT, "CONNECT"),
+        (Method::TRACE, "TRACE"),
+    ];
+    KNOWN.iter().find(|(known, _)| known == method).map_or("other", |(_, label)| label)
 }
 
 /// The time now as Prometheus expects timestamps: Unix seconds.

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::clock::{DAY, Millis};
 use crate::error::{Error, Result};
-use crate::posts::domain::no_nul;
+use crate::safety::text::{self, Kind};
 
 pub const ONLY_MODERATORS: &str = "Only moderators can do this";
 pub const NOT_ON_YOURSELF: &str = "You can't act on yourself";
@@ -132,20 +132,19 @@ impl ReportTarget {
     }
 }
 
-/// A report's optional comment: trimmed, at most 1000 code points, without U+0000.
+/// A report's optional comment: trimmed, at most 1000 code points, and as `safety::text` has a
+/// member's text (NFC; no control characters but line breaks and tabs, no text-direction
+/// controls, not only invisible characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Comment(String);
 
 impl Comment {
     pub fn parse(raw: Option<&str>) -> Result<Comment> {
-        let text = raw.unwrap_or_default().trim();
+        let text = text::normalize(Kind::ReportComment, raw.unwrap_or_default().trim())?;
         if text.chars().count() > TEXT_MAX_CHARS {
             return Err(Error::bad_request(format!("A comment can be at most {TEXT_MAX_CHARS} characters long")));
         }
-        if text.contains('\0') {
-            return Err(no_nul("A comment"));
-        }
-        Ok(Comment(text.to_string()))
+        Ok(Comment(text))
     }
 
     pub fn as_str(&self) -> &str {
@@ -153,23 +152,21 @@ impl Comment {
     }
 }
 
-/// Why a moderator acts, which every member reads in the log: trimmed, 1 to 1000 code points.
+/// Why a moderator acts, which every member reads in the log: trimmed, 1 to 1000 code points,
+/// and as `safety::text` has a member's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionReason(String);
 
 impl ActionReason {
     pub fn parse(raw: &str) -> Result<ActionReason> {
-        let text = raw.trim();
+        let text = text::normalize(Kind::ModerationReason, raw.trim())?;
         if text.is_empty() {
             return Err(Error::bad_request("Please give a reason"));
         }
         if text.chars().count() > TEXT_MAX_CHARS {
             return Err(Error::bad_request(format!("A reason can be at most {TEXT_MAX_CHARS} characters long")));
         }
-        if text.contains('\0') {
-            return Err(no_nul("A reason"));
-        }
-        Ok(ActionReason(text.to_string()))
+        Ok(ActionReason(text))
     }
 
     pub fn as_str(&self) -> &str {

@@ -45,7 +45,8 @@ pub struct ReportRequest {
     #[serde(default)]
     #[schema(value_type = ReportReason)]
     reason: String,
-    /// Optional; at most 1000 characters after trimming.
+    /// Optional; at most 1000 characters after trimming; line breaks and tabs, but no other
+    /// control characters.
     #[schema(max_length = 1000)]
     comment: Option<String>,
 }
@@ -53,7 +54,8 @@ pub struct ReportRequest {
 /// Why a moderator acts; every member reads it in the log.
 #[derive(Deserialize, ToSchema)]
 pub struct ActionRequest {
-    /// 1 to 1000 characters after trimming.
+    /// 1 to 1000 characters after trimming; line breaks and tabs, but no other control
+    /// characters.
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 1000)]
     reason: String,

@@ -15,13 +15,15 @@ pub const POLL_MAX_HOURS: i64 = 168;
 /// Longest image description (alt text), in code points as a post is counted.
 pub const IMAGE_DESCRIPTION_MAX_CHARS: usize = 1500;
 /// PostgreSQL cannot store U+0000 in text (the insert would fail with a 500), and no person
-/// types it: text holding one is refused at the edge on both databases.
+/// types it: text holding one is refused at the edge on both databases (stored text by
+/// `safety::text::normalize`, with the other control characters; a search by this message).
 pub fn no_nul(what: &str) -> Error {
     Error::bad_request(format!("{what} cannot contain the character U+0000"))
 }
 
-/// A post's text: trimmed, NFC-normalized, 1 to 500 code points, without U+0000, and as
-/// `safety::text` has it (no text-direction controls, not only invisible characters).
+/// A post's text: trimmed, NFC-normalized, 1 to 500 code points, and as `safety::text` has it
+/// (no control characters but line breaks and tabs, no text-direction controls, not only
+/// invisible characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PostContent(String);
 
@@ -33,9 +35,6 @@ impl PostContent {
         }
         if text.chars().count() > POST_MAX_CHARS {
             return Err(Error::bad_request(format!("A post can be at most {POST_MAX_CHARS} characters long")));
-        }
-        if text.contains('\0') {
-            return Err(no_nul("A post"));
         }
         Ok(PostContent(text.to_string()))
     }
@@ -74,9 +73,6 @@ impl PollOptions {
                 "A poll option can be at most {POLL_OPTION_MAX_CHARS} characters long"
             )));
         }
-        if options.iter().any(|o| o.contains('\0')) {
-            return Err(no_nul("A poll option"));
-        }
         for (i, option) in options.iter().enumerate() {
             if options[..i].contains(option) {
                 return Err(Error::bad_request("Poll options must be different from each other"));
@@ -91,7 +87,7 @@ impl PollOptions {
 }
 
 /// An image's description (its alt text): trimmed, NFC-normalized, at most 1500 code points,
-/// without U+0000, and as `safety::text` has a post's text. `parse` answers `None` for a blank
+/// and as `safety::text` has a post's text. `parse` answers `None` for a blank
 /// one: that image simply has no description.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageDescription(String);
@@ -107,9 +103,6 @@ impl ImageDescription {
             return Err(Error::bad_request(format!(
                 "An image description can be at most {IMAGE_DESCRIPTION_MAX_CHARS} characters long"
             )));
-        }
-        if text.contains('\0') {
-            return Err(no_nul("An image description"));
         }
         Ok(Some(ImageDescription(text)))
     }

@@ -55,16 +55,19 @@ struct Span {
     value: String,
 }
 
-/// A hashtag as stored: `key` (lower-case) names the tag, `name` is how this post wrote it.
+/// A hashtag as stored: `key` (`tag_key`) names the tag, `name` is how this post wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hashtag {
     pub key: String,
     pub name: String,
 }
 
-/// A tag's key: tags are the same whatever their letters' case.
+/// A tag's key, which every tag path compares (writing a post's tags, the tag page, search's
+/// `#tag`, Trending by the tags' ids): its NFKC case fold, so tags are the same whatever their
+/// letters' case and whether written in fullwidth or mathematical letters (`#ＲＵＳＴ`,
+/// `#𝐑𝐮𝐬𝐭` and `#Rust` are `rust`).
 pub fn tag_key(name: &str) -> String {
-    name.to_lowercase()
+    crate::safety::text::nfkc_case_fold(name)
 }
 
 /// Whether `name` (without `#`) is a tag's name: 1 to 50 letters, digits or underscores, not
@@ -292,6 +295,20 @@ mod tests {
     fn hashtags_are_bounded() {
         let text: String = (0..30).map(|i| format!("#tag{i} ")).collect();
         assert_eq!(tags(&text).len(), MAX_TAGS);
+    }
+
+    #[test]
+    fn a_tag_is_one_tag_whatever_its_case_width_or_letter_style() {
+        for name in ["rust", "Rust", "RUST", "\u{ff32}\u{ff35}\u{ff33}\u{ff34}", "\u{1d411}\u{1d42e}\u{1d42c}\u{1d42d}"]
+        {
+            assert_eq!(tag_key(name), "rust", "{name:?}");
+        }
+        assert_eq!(tag_key("Stra\u{df}e"), tag_key("STRASSE"));
+        assert_eq!(tag_key("Cafe\u{301}"), tag_key("caf\u{e9}"));
+        assert_ne!(tag_key("rust"), tag_key("rusty"));
+        // One tag, written twice, takes one of the post's ten places.
+        let parsed = parse("#rust #\u{ff32}\u{ff35}\u{ff33}\u{ff34} #\u{1d411}\u{1d42e}\u{1d42c}\u{1d42d}");
+        assert_eq!(parsed.hashtags(), [Hashtag { key: "rust".into(), name: "rust".into() }]);
     }
 
     #[test]

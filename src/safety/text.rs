@@ -1,18 +1,22 @@
 //! Names and text that cannot deceive: the rule every writer of members' text calls (posts,
-//! poll options, display names, bios), and the look-alike test for display names.
+//! poll options, image descriptions, display names, bios, websites, report comments, moderators'
+//! reasons), and the look-alike test for display names.
 //!
 //! - Text is stored NFC-normalized, so the same words are the same bytes (search, duplicate
 //!   poll options, lengths as the schema counts them).
+//! - Control characters (C0, DEL, C1) are refused everywhere, but for line feeds and tabs in
+//!   text written on several lines (posts, bios, image descriptions, comments, reasons), where a
+//!   CR LF pair is stored as LF. A name or option is one line: a line break there is refused.
 //! - Text-direction controls that reorder what follows them (U+202A–U+202E embeddings and
 //!   overrides, U+2066–U+2069 isolates) are refused everywhere: they make text read differently
 //!   from what it is. A display name also refuses the three marks (U+200E, U+200F, U+061C): a
 //!   name has no need of them and they can move the text beside it, while a post in Arabic or
 //!   Hebrew uses them to place punctuation and keeps them.
-//! - A display name, post or poll option made only of blank characters (white space, default
-//!   ignorable code points such as zero-width characters, U+3164 and the other Hangul fillers,
-//!   variation selectors and tags, controls, and U+2800) is refused: it would show as nothing.
-//!   Zero-width characters inside visible text stay (emoji sequences and several scripts need
-//!   them); the look-alike key ignores them.
+//! - Text made only of blank characters (white space, default ignorable code points such as
+//!   zero-width characters, U+3164 and the other Hangul fillers, variation selectors and tags,
+//!   and U+2800) is refused, but in a bio: it would show as nothing. Zero-width characters
+//!   inside visible text stay (emoji sequences and several scripts need them); the look-alike
+//!   key ignores them.
 //! - A display name may not look like another member's username or display name: both are
 //!   stored as their `look_alike_key` (`users.username_skeleton`, `users.name_skeleton`,
 //!   indexed) and a new name is refused when its key is another member's (`name_stands_apart`).
@@ -31,9 +35,14 @@ use crate::error::{Error, Result};
 pub enum Kind {
     DisplayName,
     Bio,
+    Website,
     Post,
     PollOption,
     ImageDescription,
+    /// A member's words with a report.
+    ReportComment,
+    /// Why a moderator acted, which every member reads in the moderation log.
+    ModerationReason,
 }
 
 impl Kind {
@@ -42,9 +51,20 @@ impl Kind {
         match self {
             Kind::DisplayName => "Display name",
             Kind::Bio => "Bio",
+            Kind::Website => "Website",
             Kind::Post => "A post",
             Kind::PollOption => "A poll option",
             Kind::ImageDescription => "An image description",
+            Kind::ReportComment => "A comment",
+            Kind::ModerationReason => "A reason",
+        }
+    }
+
+    /// Text the web app takes in a text area and shows with its line breaks.
+    fn is_multi_line(self) -> bool {
+        match self {
+            Kind::Bio | Kind::Post | Kind::ImageDescription | Kind::ReportComment | Kind::ModerationReason => true,
+            Kind::DisplayName | Kind::Website | Kind::PollOption => false,
         }
     }
 }
@@ -52,11 +72,23 @@ impl Kind {
 /// The message when a display name's look-alike key is another member's.
 pub const LOOKS_LIKE_ANOTHER: &str = "Display name looks like another member's name or username";
 
-/// `text` as it is stored: NFC-normalized, after refusing text-direction controls and, but for
-/// a bio, text made only of blank characters. The caller trims first and checks emptiness and
-/// length on the answer (normalizing can change the count of code points).
+/// `text` as it is stored: NFC-normalized with CR LF as LF, after refusing control characters
+/// (but line feeds and tabs in multi-line text), text-direction controls and, but for a bio,
+/// text made only of blank characters. The caller trims first and checks emptiness and length
+/// on the answer (normalizing can change the count of code points).
 pub fn normalize(kind: Kind, text: &str) -> Result<String> {
-    let text = nfc(text);
+    let mut text = nfc(text);
+    if kind.is_multi_line() && text.contains('\r') {
+        text = text.replace("\r\n", "\n");
+    }
+    if text.chars().any(|c| refused_control(kind, c)) {
+        let message = if kind.is_multi_line() {
+            format!("{} cannot contain control characters other than line breaks and tabs", kind.label())
+        } else {
+            format!("{} cannot contain line breaks or other control characters", kind.label())
+        };
+        return Err(Error::bad_request(message));
+    }
     if text.chars().any(|c| refused_direction_control(kind, c)) {
         return Err(Error::bad_request(format!("{} cannot contain text-direction control characters", kind.label())));
     }
@@ -70,6 +102,16 @@ pub fn normalize(kind: Kind, text: &str) -> Result<String> {
 /// option) is compared as.
 pub fn nfc(text: &str) -> String {
     text.nfc().collect()
+}
+
+/// A control character (general category Cc: C0, DEL, C1) `kind` may not hold; a one-line
+/// text also refuses the line and paragraph separators, which break lines as LF does.
+fn refused_control(kind: Kind, c: char) -> bool {
+    if kind.is_multi_line() {
+        c.is_control() && c != '\n' && c != '\t'
+    } else {
+        c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+    }
 }
 
 fn refused_direction_control(kind: Kind, c: char) -> bool {
@@ -86,16 +128,52 @@ pub fn is_blank(text: &str) -> bool {
     text.chars().all(|c| white_space.contains(c) || ignorable.contains(c) || c.is_control() || c == '\u{2800}')
 }
 
-/// What a name looks like, for comparing it with other names: its confusable skeleton (UTS #39)
-/// with case folded, so "Ada", "ada", "аda" with a Cyrillic а, "ａｄａ" and "A\u{200B}da" share
-/// one key; runs of white space count as one space. Case is folded before the skeleton (capital
-/// I and small l stay apart, so "Ian" matches @ian) and again after it, since the skeleton's
-/// prototypes may be capitals ("0" becomes "O") and a folded prototype may have one of its own
-/// ("M" folds to "m", whose prototype is "rn").
+/// The NFKC case fold of `text`: NFKC of its case fold, without default ignorable code points,
+/// repeated until it stands (folding can make text that NFKC maps again), as Unicode's
+/// toNFKC_Casefold. The case fold is the lower case of the upper case, which folds what lower
+/// case alone leaves apart ("ß" and "ss", "ς" and "σ"). "ＲＵＳＴ", "𝐑𝐮𝐬𝐭", "Rust" and "RUST"
+/// all fold to "rust"; "Straße" to "strasse".
+pub fn nfkc_case_fold(text: &str) -> String {
+    let ignorable = CodePointSetData::new::<DefaultIgnorableCodePoint>();
+    let mut folded: String = text.nfkc().collect();
+    // Two rounds settle every text Unicode has; the bound keeps a surprise from looping.
+    for _ in 0..4 {
+        let next: String = folded.to_uppercase().to_lowercase().nfkc().filter(|&c| !ignorable.contains(c)).collect();
+        if next == folded {
+            break;
+        }
+        folded = next;
+    }
+    folded
+}
+
+/// What a name looks like, for comparing it with other names: the confusable skeleton (UTS #39)
+/// of its NFKC case fold, so "Ada", "ada", "аda" with a Cyrillic а, "ＡＤＡ" and "A\u{200B}da"
+/// share one key; runs of white space count as one space. Usernames are keyed the same way.
+///
+/// Two steps around that:
+/// - First, each character reads as what it looks like (`read_as_prototype`): folded first,
+///   Greek "Β" and Cyrillic "В" would become "β" and "в", which look like no small b, so "Βob"
+///   and "ВОВ" would not meet @bob. A capital whose prototype is a small letter stays itself:
+///   capital I reads as I (its prototype is a small l), so "Ian" matches @ian and capital I and
+///   small l stay apart.
+/// - Then the fold and the skeleton are applied twice: a prototype may fold to a letter that has
+///   a prototype of its own ("Μ" reads as "M", which folds to "m", whose prototype is "rn").
 pub fn look_alike_key(name: &str) -> String {
-    let fold = |s: &str| unicode_security::skeleton(&s.to_lowercase()).collect::<String>();
-    let key = fold(&fold(name));
+    let read: String = name.chars().nfd().flat_map(read_as_prototype).collect();
+    let fold = |s: &str| unicode_security::skeleton(&nfkc_case_fold(s)).collect::<String>();
+    let key = fold(&fold(&read));
     key.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What `c` looks like: its confusable prototype, but for a capital whose prototype holds no
+/// capital, which stays itself so that case folding meets its own small letter (capital I reads
+/// as I, not as the small l of its prototype). Greek "Β" and Cyrillic "В" read as "B", "0" as
+/// "O", Greek "ϲ" as "c" (NFKC would make it a final sigma, which looks like no c).
+fn read_as_prototype(c: char) -> Vec<char> {
+    let mut buffer = [0; 4];
+    let prototype: Vec<char> = unicode_security::skeleton(c.encode_utf8(&mut buffer)).collect();
+    if c.is_uppercase() && !prototype.iter().any(|p| p.is_uppercase()) { vec![c] } else { prototype }
 }
 
 /// Refuses a display name whose look-alike `key` is another member's username or display name.
@@ -174,6 +252,8 @@ mod tests {
 
     const DIRECTION: &str = "cannot contain text-direction control characters";
     const INVISIBLE: &str = "cannot be only invisible characters";
+    const ONE_LINE: &str = "cannot contain line breaks or other control characters";
+    const MULTI_LINE: &str = "cannot contain control characters other than line breaks and tabs";
 
     /// Every kind of text, with what `normalize` answers: the stored text, or the end of the
     /// message.
@@ -217,7 +297,7 @@ mod tests {
             (DisplayName, "\u{e0041}\u{e0064}\u{e0061}", Err(INVISIBLE)),
             (DisplayName, "\u{ad}\u{34f}\u{180e}", Err(INVISIBLE)),
             (Post, "\u{3000}\u{200b}\u{a0}", Err(INVISIBLE)),
-            (Post, "\u{1}\u{7f}", Err(INVISIBLE)),
+            (Post, "\u{1}\u{7f}", Err(MULTI_LINE)),
             (PollOption, "\u{200b}", Err(INVISIBLE)),
             (Bio, "\u{200b}", Ok("\u{200b}")),
             // Zero-width characters inside visible text stay: emoji sequences need them.
@@ -225,6 +305,35 @@ mod tests {
             (DisplayName, "A\u{200b}da", Ok("A\u{200b}da")),
             (Post, "\u{267b}\u{fe0f}", Ok("\u{267b}\u{fe0f}")),
             (DisplayName, "\u{3164}Ada", Ok("\u{3164}Ada")),
+            // Controls: a name or an option is one line; text on several lines keeps LF (a CR LF
+            // pair is one LF) and tabs, and refuses every other C0, DEL and C1 control.
+            (DisplayName, "Ada\nLovelace", Err(ONE_LINE)),
+            (DisplayName, "Ada\r\nLovelace", Err(ONE_LINE)),
+            (DisplayName, "Ada\tLovelace", Err(ONE_LINE)),
+            (DisplayName, "Ada\u{7}", Err(ONE_LINE)),
+            (DisplayName, "Ada\u{7f}", Err(ONE_LINE)),
+            (DisplayName, "Ada\u{85}", Err(ONE_LINE)),
+            (DisplayName, "Ada\u{9b}31m", Err(ONE_LINE)),
+            (DisplayName, "Ada\u{2028}Lovelace", Err(ONE_LINE)),
+            (DisplayName, "\u{0}", Err(ONE_LINE)),
+            (PollOption, "yes\r\nno", Err(ONE_LINE)),
+            (Website, "https://ada.example/\n", Err(ONE_LINE)),
+            (Post, "one\r\ntwo\r\n", Ok("one\ntwo\n")),
+            (Post, "a\tb\nc", Ok("a\tb\nc")),
+            (Post, "a\rb", Err(MULTI_LINE)),
+            (Post, "\u{1b}[31mred", Err(MULTI_LINE)),
+            (Post, "a\u{0}b", Err(MULTI_LINE)),
+            (Bio, "hi\u{7f}", Err(MULTI_LINE)),
+            (Bio, "line\nline", Ok("line\nline")),
+            (ImageDescription, "a\u{8}b", Err(MULTI_LINE)),
+            (ReportComment, "a\u{9b}b", Err(MULTI_LINE)),
+            (ModerationReason, "spam\r\nwave", Ok("spam\nwave")),
+            // Report comments and moderators' reasons follow the same rules as posts.
+            (ReportComment, "see \u{202e}txt.exe", Err(DIRECTION)),
+            (ModerationReason, "\u{2066}spam", Err(DIRECTION)),
+            (ReportComment, "\u{200b}\u{3164}", Err(INVISIBLE)),
+            (ModerationReason, "\u{200b}", Err(INVISIBLE)),
+            (ReportComment, "fake cafe\u{301}", Ok("fake caf\u{e9}")),
             // Nothing at all is the caller's "cannot be empty".
             (Post, "", Ok("")),
             (Bio, "", Ok("")),
@@ -249,6 +358,14 @@ mod tests {
             "Display name cannot contain text-direction control characters"
         );
         assert_eq!(message(Kind::Post, "\u{200b}"), "A post cannot be only invisible characters");
+        assert_eq!(
+            message(Kind::DisplayName, "Ada\n"),
+            "Display name cannot contain line breaks or other control characters"
+        );
+        assert_eq!(
+            message(Kind::ReportComment, "\u{1b}[2J"),
+            "A comment cannot contain control characters other than line breaks and tabs"
+        );
     }
 
     /// Pairs of names and whether they look alike (share a key).
@@ -274,6 +391,14 @@ mod tests {
             ("Sam  Lee", "sam lee", true),
             (" Sam Lee ", "Sam\u{3000}Lee", true),
             ("Zo\u{eb}", "Zoe\u{308}", true),
+            // Capitals read as the capitals they look like, before case is folded.
+            ("\u{392}ob", "bob", true),
+            ("\u{412}\u{41e}\u{412}", "bob", true),
+            ("\u{39c}ODDY", "moddy", true),
+            ("\u{391}lice", "alice", true),
+            ("B\u{3bf}b", "bob", true),
+            ("\u{1d401}\u{1d428}\u{1d41b}", "bob", true),
+            ("Stra\u{df}e", "STRASSE", true),
             // Different names stay apart.
             ("Ada", "Adam", false),
             ("Ada Lovelace", "ada", false),
@@ -293,9 +418,50 @@ mod tests {
         }
     }
 
+    /// Every line of the confusables data in `testdata/confusables.txt`: the character and the
+    /// letters it looks like share a key, inside a name and whatever the case of those letters.
+    #[test]
+    fn the_confusables_data_look_alike() {
+        let hex = |field: &str| -> String {
+            field.split_whitespace().map(|h| char::from_u32(u32::from_str_radix(h, 16).unwrap()).unwrap()).collect()
+        };
+        let mut lines = 0;
+        let mut apart = Vec::new();
+        for line in include_str!("testdata/confusables.txt").lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split(';').collect();
+            let (source, prototype) = (hex(fields[0]), hex(fields[1]));
+            let key = look_alike_key(&format!("{source}ob"));
+            // A capital whose prototype is a small letter reads as itself (`read_as_prototype`),
+            // as capital I does beside small l: Cyrillic Ь stays apart from b.
+            if source.chars().all(char::is_uppercase) && !prototype.chars().any(char::is_uppercase) {
+                assert_ne!(look_alike_key(&format!("{prototype}ob")), key, "{line}");
+                lines += 1;
+                continue;
+            }
+            for looks in [prototype.clone(), prototype.to_lowercase(), prototype.to_uppercase()] {
+                let other = look_alike_key(&format!("{looks}ob"));
+                if other != key {
+                    apart.push(format!("{line}\n  {source:?}: {key:?}, {looks:?}: {other:?}"));
+                }
+            }
+            lines += 1;
+        }
+        assert!(lines >= 36, "{lines} lines read");
+        assert!(apart.is_empty(), "keys apart:\n{}", apart.join("\n"));
+    }
+
     #[test]
     fn a_key_is_its_own_key() {
-        for name in ["Ada Lovelace", "B0B", "M", "\u{430}da", "Cyd \u{2615}", "\u{1f469}\u{200d}\u{1f4bb} dev"] {
+        for name in [
+            "Ada Lovelace",
+            "B0B",
+            "M",
+            "\u{430}da",
+            "\u{392}ob",
+            "\u{39c}ODDY",
+            "Cyd \u{2615}",
+            "\u{1f469}\u{200d}\u{1f4bb} dev",
+        ] {
             let key = look_alike_key(name);
             assert_eq!(look_alike_key(&key), key, "{name:?}");
         }

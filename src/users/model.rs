@@ -95,8 +95,8 @@ impl UserRow {
 }
 
 /// A profile edit, parsed: display name 1–50 characters after trimming, bio at most 160, both
-/// NFC-normalized and as `safety::text` has them; website empty or an http(s) URL of at most
-/// 200 characters, stored as parsed (see `website`). Whether the name looks like another
+/// NFC-normalized and as `safety::text` has them; website as `safety::text` has it, then empty
+/// or an http(s) URL of at most 200 characters, stored as parsed (see `website`). Whether the name looks like another
 /// member's is the store's question (`update_profile`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfileEdit {
@@ -124,16 +124,8 @@ impl ProfileEdit {
         if bio.chars().count() > BIO_MAX {
             return Err(Error::bad_request(format!("Bio can be at most {BIO_MAX} characters long")));
         }
-        let typed_website = website.trim();
-        // PostgreSQL cannot store U+0000 in text (the update would fail with a 500).
-        for (field, value) in
-            [("Display name", display_name.as_str()), ("Bio", bio.as_str()), ("Website", typed_website)]
-        {
-            if value.contains('\0') {
-                return Err(Error::bad_request(format!("{field} cannot contain the character U+0000")));
-            }
-        }
-        let website = self::website(typed_website)?;
+        let typed_website = normalize(Kind::Website, website.trim())?;
+        let website = self::website(&typed_website)?;
         Ok(ProfileEdit { display_name: display_name.clone(), bio: bio.clone(), website })
     }
 }

@@ -59,14 +59,14 @@ pub struct SearchParams {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProfileRequest {
-    /// 1 to 50 characters after trimming.
+    /// 1 to 50 characters after trimming, on one line: no control characters.
     #[schema(min_length = 1, max_length = 50)]
     pub display_name: String,
-    /// At most 160 characters.
+    /// At most 160 characters; line breaks and tabs, but no other control characters.
     #[serde(default)]
     #[schema(max_length = 160)]
     pub bio: String,
-    /// Empty, or an http(s) address of at most 200 characters.
+    /// Empty, or an http(s) address of at most 200 characters, without control characters.
     #[serde(default)]
     #[schema(max_length = 200)]
     pub website: String,

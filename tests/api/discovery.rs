@@ -302,7 +302,108 @@ async fn posts_written_before_entities_get_them_from_the_backfill(app: TestApp) 
     assert_eq!(cursor, 0, "done");
 }
 
+const FULLWIDTH_RUST: &str = "\u{ff32}\u{ff35}\u{ff33}\u{ff34}";
+const BOLD_RUST: &str = "\u{1d411}\u{1d42e}\u{1d42c}\u{1d42d}";
+
+async fn fullwidth_and_mathematical_tags_are_the_tag_they_spell(app: TestApp) {
+    let members: Vec<Member> = futures::future::join_all(["ada", "bob", "cyd"].map(|name| app.member(name))).await;
+    let [ada, bob, cyd] = &members[..] else { unreachable!() };
+    // Members of more than a day count in Trending.
+    app.clock.advance(DAY + Duration::from_secs(60));
+    let first = id(&write(&app, ada, "Learning #rust").await);
+    let second = id(&write(&app, bob, &format!("#{FULLWIDTH_RUST} is wide")).await);
+    let third = id(&write(&app, cyd, &format!("#{BOLD_RUST} in bold, and #RUST again")).await);
+    let all = [third, second, first];
+
+    for name in ["rust", "RUST", FULLWIDTH_RUST, BOLD_RUST] {
+        let path = format!("/api/tags/{}", urlencode(name));
+        let (status, tag) = get(&app, ada, &path).await;
+        assert_eq!(status, 200, "{path}: {tag}");
+        assert_eq!(tag, json!({ "name": "rust", "postCount": 3, "peopleCount": 3 }), "{name}");
+        assert_eq!(list(&app, ada, &format!("{path}/posts")).await, all, "{name}");
+        assert_eq!(search(&app, ada, &format!("#{name}")).await, all, "#{name}");
+    }
+    assert_eq!(trending(&app, ada).await, [("rust".to_string(), 3, 3)]);
+    let tags: i64 =
+        sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM tags").fetch_one(&app.state.db.read).await.unwrap();
+    assert_eq!(tags, 1, "one tag");
+}
+
+/// The tags' keys and names, by id.
+async fn stored_tags(app: &TestApp) -> Vec<(String, String)> {
+    sqlx::query_as("SELECT key, name FROM tags ORDER BY id").fetch_all(&app.state.db.read).await.unwrap()
+}
+
+async fn tags_written_before_the_fold_are_rekeyed_and_merged_at_the_next_start(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let rust = id(&write(&app, &ada, "Learning #rust").await);
+    let both = id(&write(&app, &bob, &format!("#rust and #{FULLWIDTH_RUST}")).await);
+    let wide = id(&write(&app, &bob, &format!("Only #{FULLWIDTH_RUST}")).await);
+    let bold = id(&write(&app, &ada, &format!("Only #{BOLD_RUST}")).await);
+    let cafe = id(&write(&app, &ada, "#Caf\u{e9} time").await);
+    let tea = id(&write(&app, &bob, "#\u{ff34}\u{ff25}\u{ff21} time").await);
+    // As an earlier murmur keyed them (lower case only): the fullwidth and bold tags apart.
+    let db = &app.state.db.write;
+    sqlx::query("DELETE FROM post_tags").execute(db).await.unwrap();
+    sqlx::query("DELETE FROM tags").execute(db).await.unwrap();
+    let now = app.clock.now();
+    for (key, name, posts) in [
+        ("rust".to_string(), "rust", vec![rust, both]),
+        (FULLWIDTH_RUST.to_lowercase(), FULLWIDTH_RUST, vec![both, wide]),
+        (BOLD_RUST.to_lowercase(), BOLD_RUST, vec![bold]),
+        ("caf\u{e9}".to_string(), "Caf\u{e9}", vec![cafe]),
+        ("\u{ff54}\u{ff45}\u{ff41}".to_string(), "\u{ff34}\u{ff25}\u{ff21}", vec![tea]),
+    ] {
+        let tag: i64 = sqlx::query_scalar("INSERT INTO tags (key, name, created_at) VALUES ($1, $2, $3) RETURNING id")
+            .bind(key)
+            .bind(name)
+            .bind(now)
+            .fetch_one(db)
+            .await
+            .unwrap();
+        for post in posts {
+            sqlx::query("INSERT INTO post_tags (tag_id, post_id, author_id, created_at) SELECT $1, id, author_id, created_at FROM posts WHERE id = $2")
+                .bind(tag)
+                .bind(post)
+                .execute(db)
+                .await
+                .unwrap();
+        }
+    }
+    assert_eq!(list(&app, &ada, &format!("/api/tags/{}/posts", urlencode(FULLWIDTH_RUST))).await, [both, rust]);
+    // Migration 0026 marks them; the next start re-keys them.
+    sqlx::query("INSERT INTO jobs (name, next_run_at, cursor) VALUES ('tag_keys', 0, 0)").execute(db).await.unwrap();
+
+    app.state.db.migrate().await.unwrap();
+
+    assert_eq!(
+        stored_tags(&app).await,
+        [
+            ("rust".to_string(), "rust".to_string()),
+            ("caf\u{e9}".to_string(), "Caf\u{e9}".to_string()),
+            ("tea".to_string(), "\u{ff34}\u{ff25}\u{ff21}".to_string()),
+        ],
+        "merged where the new key was taken, renamed where it was free"
+    );
+    for name in ["rust", FULLWIDTH_RUST, BOLD_RUST] {
+        assert_eq!(list(&app, &ada, &format!("/api/tags/{}/posts", urlencode(name))).await, [bold, wide, both, rust]);
+    }
+    assert_eq!(get(&app, &ada, "/api/tags/rust").await.1["postCount"], 4, "a post in two of them counts once");
+    assert_eq!(list(&app, &ada, "/api/tags/caf%C3%A9/posts").await, [cafe]);
+    assert_eq!(list(&app, &ada, "/api/tags/tea/posts").await, [tea]);
+    let marks: i64 = sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM jobs WHERE name = 'tag_keys'")
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(marks, 0, "done once");
+    app.state.db.migrate().await.unwrap();
+    assert_eq!(stored_tags(&app).await.len(), 3);
+}
+
 both_databases!(
+    fullwidth_and_mathematical_tags_are_the_tag_they_spell,
+    tags_written_before_the_fold_are_rekeyed_and_merged_at_the_next_start,
     a_post_carries_its_mentions_hashtags_and_links,
     a_tag_page_lists_its_posts_newest_first_with_the_weeks_counts,
     tag_pages_and_search_leave_out_blocked_and_muted_members,

@@ -103,3 +103,45 @@ async fn metrics_are_not_served_on_the_public_address(app: TestApp) {
     let other = reqwest::get(format!("http://{metrics}/api/posts/1")).await.unwrap();
     assert_eq!(other.status(), 404);
 }
+
+/// The label values of `label` in every series of `metric` in a scrape.
+fn label_values(text: &str, metric: &str, label: &str) -> Vec<String> {
+    let start = format!("{metric}{{");
+    let key = format!("{label}=\"");
+    text.lines()
+        .filter_map(|line| line.strip_prefix(start.as_str()))
+        .filter_map(|labels| labels.split(&key).nth(1))
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_string)
+        .collect()
+}
+
+crate::both_databases_with!(made_up_methods_and_paths_share_one_label_value, crate::metrics::on_a_free_port);
+async fn made_up_methods_and_paths_share_one_label_value(app: TestApp) {
+    let metrics = app.state.config.metrics_addr.unwrap();
+    let ada = app.member("ada").await;
+    for i in 0..50 {
+        let method = reqwest::Method::from_bytes(format!("MADEUP{i}").as_bytes()).unwrap();
+        ada.client.request(method, app.url("/api/posts")).send().await.unwrap();
+        ada.client.get(app.url(&format!("/api/made-up-{i}"))).send().await.unwrap();
+        ada.client.get(app.url(&format!("/made-up-page-{i}"))).send().await.unwrap();
+    }
+
+    let text = scrape(metrics).await;
+    let methods = label_values(&text, "murmur_http_requests_total", "method");
+    let known = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE", "other"];
+    let unknown: Vec<&String> = methods.iter().filter(|m| !known.contains(&m.as_str())).collect();
+    assert!(unknown.is_empty(), "methods named by the request: {unknown:?}");
+    let made_up: f64 = text
+        .lines()
+        .filter(|line| line.starts_with("murmur_http_requests_total{") && line.contains(r#"method="other""#))
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert!(made_up >= 50.0, "the made-up methods count under one value: {made_up}\n{text}");
+    // Paths no route knows fold into the API's catch-all and the web app's pages.
+    for metric in ["murmur_http_requests_total", "murmur_http_request_duration_seconds_count"] {
+        let routes = label_values(&text, metric, "route");
+        assert!(routes.iter().all(|r| !r.contains("made-up")), "{metric}: {routes:?}");
+        assert!(routes.iter().any(|r| r == "/api/{*rest}") && routes.iter().any(|r| r == "(web app)"), "{routes:?}");
+    }
+}

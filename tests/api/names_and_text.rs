@@ -1,5 +1,6 @@
-//! Names and text that cannot deceive (issue 24; src/safety/text.rs): text-direction controls
-//! and invisible-only text are refused with a message, text is stored NFC-normalized, and a
+//! Names and text that cannot deceive (issue 24, issue 43; src/safety/text.rs): control
+//! characters, text-direction controls and invisible-only text are refused with a message naming
+//! the field (report comments and moderators' reasons too), text is stored NFC-normalized, and a
 //! display name that looks like another member's name or username is refused.
 
 use serde_json::{Value, json};
@@ -7,6 +8,8 @@ use serde_json::{Value, json};
 use crate::accounts::{operator_code, sign_up};
 use crate::both_databases;
 use crate::common::{Member, TestApp};
+use crate::fixtures::png;
+use crate::media::uploaded;
 use crate::posts::{get, post, put, write};
 
 const LOOKS_LIKE: &str = "Display name looks like another member's name or username";
@@ -235,7 +238,172 @@ async fn members_from_before_the_keys_get_them_at_the_next_start(app: TestApp) {
     assert_eq!(me["displayName"], "Bob");
 }
 
+async fn a_name_in_greek_or_cyrillic_capitals_looks_like_the_username_it_copies(app: TestApp) {
+    app.member("bob").await;
+    app.member("moddy").await;
+    app.member("alice").await;
+    let cyd = app.member("cyd").await;
+    for name in [
+        "\u{392}ob",
+        "\u{412}\u{41e}\u{412}",
+        "\u{39c}ODDY",
+        "\u{39c}oddy",
+        "\u{1d401}\u{1d428}\u{1d41b}",
+        "\u{ff22}\u{ff2f}\u{ff22}",
+        "\u{391}lice",
+        "B\u{3bf}b",
+    ] {
+        let (status, answer) = rename(&app, &cyd, name).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{name:?}");
+    }
+    assert_eq!(stored(&app, cyd.id).await.0, "Cyd", "Cyd's name is unchanged");
+    // The other way round: a name taken first is met by the username it looks like.
+    let (status, _) = rename(&app, &cyd, "\u{39c}ax").await;
+    assert_eq!(status, 200);
+    let dee = app.member("dee").await;
+    let (status, answer) = rename(&app, &dee, "MAX").await;
+    assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{answer}");
+}
+
+/// A report of `post` with `comment`, by `who`.
+async fn report_with(app: &TestApp, who: &Member, post: i64, comment: &str) -> (u16, Value) {
+    crate::posts::post(app, who, "/api/reports", json!({ "postId": post, "reason": "other", "comment": comment })).await
+}
+
+async fn control_characters_are_refused_in_every_field_naming_it(app: TestApp) {
+    let ada = app.member("ada").await;
+    const ONE_LINE: &str = "cannot contain line breaks or other control characters";
+    const MULTI_LINE: &str = "cannot contain control characters other than line breaks and tabs";
+    let edits = [
+        (json!({ "displayName": "Ada\nLovelace", "bio": "" }), format!("Display name {ONE_LINE}")),
+        (json!({ "displayName": "Ada\r\nLovelace", "bio": "" }), format!("Display name {ONE_LINE}")),
+        (json!({ "displayName": "Ada\tLovelace", "bio": "" }), format!("Display name {ONE_LINE}")),
+        (json!({ "displayName": "Ada\u{7}", "bio": "" }), format!("Display name {ONE_LINE}")),
+        (json!({ "displayName": "A\u{7f}da", "bio": "" }), format!("Display name {ONE_LINE}")),
+        (json!({ "displayName": "A\u{85}da", "bio": "" }), format!("Display name {ONE_LINE}")),
+        (json!({ "displayName": "A\u{9b}31mda", "bio": "" }), format!("Display name {ONE_LINE}")),
+        (json!({ "displayName": "Ada", "bio": "hi \u{1b}[2J" }), format!("Bio {MULTI_LINE}")),
+        (json!({ "displayName": "Ada", "bio": "hi\rthere" }), format!("Bio {MULTI_LINE}")),
+        (
+            json!({ "displayName": "Ada", "bio": "", "website": "https://ada.example/a\tb" }),
+            format!("Website {ONE_LINE}"),
+        ),
+    ];
+    for (body, message) in edits {
+        let (status, answer) = put(&app, &ada, "/api/users/profile", Some(body.clone())).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(message.as_str())), "{body}");
+    }
+    assert_eq!(stored(&app, ada.id).await.0, "Ada", "the profile is unchanged");
+
+    let posts = [
+        (json!({ "content": "ding\u{7}" }), format!("A post {MULTI_LINE}")),
+        (json!({ "content": "\u{1b}[31mred" }), format!("A post {MULTI_LINE}")),
+        (json!({ "content": "Tea?", "pollOptions": ["y\nes", "no"] }), format!("A poll option {ONE_LINE}")),
+        (json!({ "content": "Tea?", "pollOptions": ["yes", "n\to"] }), format!("A poll option {ONE_LINE}")),
+    ];
+    for (body, message) in posts {
+        let (status, answer) = post(&app, &ada, "/api/posts", body.clone()).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(message.as_str())), "{body}");
+    }
+    let url = uploaded(&app, &ada, png(4, 4)).await;
+    let (status, answer) =
+        post(&app, &ada, "/api/posts", json!({ "content": "A picture", "images": [{ "url": url, "alt": "a\u{8}b" }] }))
+            .await;
+    assert_eq!(
+        (status, answer["message"].as_str()),
+        (400, Some(format!("An image description {MULTI_LINE}").as_str()))
+    );
+    assert_eq!(posts_of(&app, &ada).await, 0, "no post was written");
+
+    // Text on several lines keeps its line breaks and tabs; CR LF is stored as LF.
+    let (status, me) = put(
+        &app,
+        &ada,
+        "/api/users/profile",
+        Some(json!({ "displayName": "Ada", "bio": "Counts things.\r\nLikes\tlooms.", "website": "" })),
+    )
+    .await;
+    assert_eq!(status, 200, "{me}");
+    assert_eq!(stored(&app, ada.id).await.1, "Counts things.\nLikes\tlooms.");
+    let written = write(&app, &ada, "line one\r\nline two\n\tindented").await;
+    assert_eq!(written["content"], "line one\nline two\n\tindented");
+
+    // A report's comment and a moderator's reason, on the same rule.
+    let bob = app.member("bob").await;
+    let (status, answer) = report_with(&app, &bob, id_of(&written), "look\u{1b}[2J").await;
+    assert_eq!((status, answer["message"].as_str()), (400, Some(format!("A comment {MULTI_LINE}").as_str())));
+    let moderator = app.member("moddy").await;
+    make_moderator(&app, &moderator).await;
+    let (status, answer) = post(
+        &app,
+        &moderator,
+        &format!("/api/moderation/posts/{}/remove", id_of(&written)),
+        json!({ "reason": "spam\u{0}" }),
+    )
+    .await;
+    assert_eq!((status, answer["message"].as_str()), (400, Some(format!("A reason {MULTI_LINE}").as_str())));
+}
+
+async fn report_comments_and_moderators_reasons_follow_the_member_text_rules(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let moderator = app.member("moddy").await;
+    make_moderator(&app, &moderator).await;
+    let written = write(&app, &ada, "a post to report").await;
+    let post_id = id_of(&written);
+
+    let comments = [
+        ("invoice\u{202e}fdp.exe", "A comment cannot contain text-direction control characters"),
+        ("\u{2067}look", "A comment cannot contain text-direction control characters"),
+        ("\u{200b}\u{3164}", "A comment cannot be only invisible characters"),
+        ("\u{2800}\u{fe0f}", "A comment cannot be only invisible characters"),
+    ];
+    for (comment, message) in comments {
+        let (status, answer) = report_with(&app, &bob, post_id, comment).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(message)), "{comment:?}");
+    }
+    let reports: i64 =
+        sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM reports").fetch_one(&app.state.db.read).await.unwrap();
+    assert_eq!(reports, 0, "no report was written");
+    let (status, answer) = report_with(&app, &bob, post_id, "cafe\u{301} spam").await;
+    assert_eq!(status, 201, "{answer}");
+    let comment: String =
+        sqlx::query_scalar("SELECT comment FROM reports").fetch_one(&app.state.db.read).await.unwrap();
+    assert_eq!(comment, "caf\u{e9} spam", "stored NFC");
+
+    let remove = format!("/api/moderation/posts/{post_id}/remove");
+    let reasons = [
+        ("rule\u{202e}3", "A reason cannot contain text-direction control characters"),
+        ("\u{2066}spam\u{2069}", "A reason cannot contain text-direction control characters"),
+        ("\u{200b}", "A reason cannot be only invisible characters"),
+        ("\u{3164}\u{115f}", "A reason cannot be only invisible characters"),
+    ];
+    for (reason, message) in reasons {
+        let (status, answer) = post(&app, &moderator, &remove, json!({ "reason": reason })).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(message)), "{reason:?}");
+    }
+    let (_, thread) = get(&app, &bob, &format!("/api/posts/{post_id}/thread")).await;
+    assert_eq!(thread["post"]["content"], "a post to report", "the post is still there");
+    let (status, answer) = post(&app, &moderator, &remove, json!({ "reason": "Spam, per rule\u{a0}3" })).await;
+    assert_eq!(status, 200, "{answer}");
+}
+
+fn id_of(post: &Value) -> i64 {
+    post["id"].as_i64().unwrap()
+}
+
+async fn make_moderator(app: &TestApp, member: &Member) {
+    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
+        .bind(member.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+}
+
 both_databases!(
+    a_name_in_greek_or_cyrillic_capitals_looks_like_the_username_it_copies,
+    control_characters_are_refused_in_every_field_naming_it,
+    report_comments_and_moderators_reasons_follow_the_member_text_rules,
     direction_controls_and_invisible_text_are_refused_with_a_message,
     text_is_stored_nfc_normalized,
     a_display_name_that_looks_like_another_members_is_refused,

@@ -156,6 +156,27 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Bob's poll tags #TeaTime a second time, in fullwidth letters.
+    Step {
+        version: 14,
+        rows: &["UPDATE posts SET content = 'Tea or coffee? #TeaTime #ＴｅａＴｉｍｅ', \
+             entities = '[{\"type\":\"hashtag\",\"start\":15,\"end\":23,\"value\":\"TeaTime\"},\
+             {\"type\":\"hashtag\",\"start\":24,\"end\":32,\"value\":\"ＴｅａＴｉｍｅ\"}]' WHERE id = 4"],
+        until: None,
+        drops: &[],
+    },
+    // Before 0026 the fullwidth tag was a tag of its own, keyed by its lower case, and trending
+    // second; from 0026 on it is #TeaTime.
+    Step {
+        version: 14,
+        rows: &[
+            "INSERT INTO tags (key, name, created_at) VALUES ('ｔｅａｔｉｍｅ', 'ＴｅａＴｉｍｅ', :now - 100000)",
+            "INSERT INTO post_tags (tag_id, post_id, author_id, created_at) VALUES (2, 4, 2, :now - 100000)",
+            "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) VALUES (2, 2, 3, 3, :now - 1000)",
+        ],
+        until: Some(26),
+        drops: &[],
+    },
     // Ada's post as edited from 0015 on (a typo fixed), with its first text kept; Bob
     // bookmarked it.
     Step {
@@ -232,7 +253,14 @@ const STEPS: &[Step] = &[
     },
     // An index only (the queue's order).
     Step { version: 23, rows: &[], until: None, drops: &[] },
+    // Keys computed again in Rust (the members' look-alike keys, the tags' keys): no rows of
+    // its own.
+    Step { version: 26, rows: &[], until: None, drops: &[] },
 ];
+
+/// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new
+/// key): `backfilled_right` checks them instead of row for row.
+const REWRITTEN: &[(i64, &[&str])] = &[(26, &["tags", "post_tags", "trending_tags"])];
 
 /// The cookie value of Ada's session in the rows above.
 const ADA_SESSION: &str = "ada-session-from-an-old-schema";
@@ -411,6 +439,9 @@ fn nothing_was_lost(from: i64, before: &Snapshot, after: &Snapshot, at: &dyn Fn(
             assert_eq!(left, 0, "{}", at(&format!("{table}: migration {:04} drops its rows", step.version)));
             continue;
         }
+        if REWRITTEN.iter().any(|(version, tables)| *version > from && tables.contains(&table.as_str())) {
+            continue;
+        }
         let Some(columns) = rows.first() else { continue };
         let later = after.get(table).unwrap_or_else(|| panic!("{}", at(&format!("table {table} is gone"))));
         let mut kept: Vec<BTreeMap<String, Value>> = later
@@ -498,6 +529,21 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         let words = posts.iter().find(|p| p["id"] == report["post_id"]).map_or(Value::Null, |p| p["content"].clone());
         assert_eq!(report["post_text"], words, "{}", at(&format!("the words kept with report {report:?}")));
     }
+    // 0026: a tag is keyed by its NFKC case fold: the fullwidth #ＴｅａＴｉｍｅ is #TeaTime, merged
+    // into it where it was a tag of its own (the poll counts once, Trending loses its row until
+    // next computed). Before 0014 the posts wait for the entities backfill.
+    let column = |table: &str, names: [&str; 2]| -> Vec<(Value, Value)> {
+        after[table].iter().map(|row| (row[names[0]].clone(), row[names[1]].clone())).collect()
+    };
+    let (tags, uses, trending) = if from < 14 {
+        (vec![], vec![], vec![])
+    } else {
+        (vec![(json!("teatime"), json!("TeaTime"))], vec![(json!(1), json!(4))], vec![(json!(1), json!(1))])
+    };
+    assert_eq!(column("tags", ["key", "name"]), tags, "{}", at("tags"));
+    assert_eq!(column("post_tags", ["tag_id", "post_id"]), uses, "{}", at("post_tags"));
+    assert_eq!(column("trending_tags", ["rank", "tag_id"]), trending, "{}", at("trending_tags"));
+    assert!(after["jobs"].iter().all(|j| j["name"] != json!("tag_keys")), "{}", at("the tags' keys are done"));
     // 0014: the posts from before it wait for the entities backfill, from the newest down.
     let entities_job: Vec<i64> =
         after["jobs"].iter().filter(|j| j["name"] == json!("entities")).map(|j| int(j, "cursor")).collect();
