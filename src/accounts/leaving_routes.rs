@@ -14,7 +14,6 @@ use super::magic_link::{self, Purpose};
 use super::routes::{INVALID_LINK, Message};
 use super::{leaving, session};
 use crate::api::Json;
-use crate::clock::HOUR;
 use crate::error::{Error, Result};
 use crate::mail::templates;
 use crate::rate_limit::{self, MemberLimit};

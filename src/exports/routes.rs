@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use super::store::{self, ExportRow};
 use crate::accounts::CurrentUser;
 use crate::api::Json;
-use crate::clock::{HOUR, to_rfc3339};
+use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
 use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;

@@ -10,7 +10,6 @@ use utoipa_axum::routes;
 use super::store::{self, Followed};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Path};
-use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::notifications::{self, Kind, store::NO_POST};
 use crate::rate_limit::{self, MemberLimit};

@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 use super::store::{self, InviteRow};
 use crate::accounts::CurrentUser;
 use crate::api::Json;
-use crate::clock::{MINUTE, to_rfc3339};
+use crate::clock::to_rfc3339;
 use crate::error::{Error, Result};
 use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;

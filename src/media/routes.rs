@@ -17,7 +17,6 @@ use super::storage::{is_media_id, new_media_id};
 use super::store;
 use crate::accounts::extract::CurrentUser;
 use crate::api::{Json, Path, Query};
-use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;

@@ -8,7 +8,7 @@ use sqlx::{AnyConnection, Connection};
 use super::domain::{Action, ActionReason, Comment, ReportReason, ReportTarget, Suspension, may_act_on};
 use super::extract::Moderator;
 use super::store::{self, LogWrite, ReportRow, Subject, Target};
-use crate::clock::{HOUR, Millis};
+use crate::clock::Millis;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::feeds::changes;

@@ -12,8 +12,8 @@ use crate::accounts::CurrentUser;
 use crate::api::{Json, Page, PageParams, Path, Query};
 use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
-use crate::rate_limit::{self, MemberLimit};
 use crate::posts::model::Author;
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -187,12 +187,13 @@ pub async fn list(
 /// Marks one of the member's notifications read; false when it is not theirs or unknown. Open
 /// tabs hear of it only when it was unread.
 pub async fn mark_read(conn: &mut AnyConnection, recipient: i64, id: i64, now: Millis) -> Result<bool> {
-    let marked = sqlx::query("UPDATE notifications SET read_at = $1 WHERE id = $2 AND recipient_id = $3 AND read_at IS NULL")
-        .bind(now)
-        .bind(id)
-        .bind(recipient)
-        .execute(&mut *conn)
-        .await?;
+    let marked =
+        sqlx::query("UPDATE notifications SET read_at = $1 WHERE id = $2 AND recipient_id = $3 AND read_at IS NULL")
+            .bind(now)
+            .bind(id)
+            .bind(recipient)
+            .execute(&mut *conn)
+            .await?;
     if marked.rows_affected() > 0 {
         crate::live::note(Change::Notified { member: recipient, new: false });
         return Ok(true);

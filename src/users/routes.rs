@@ -162,9 +162,7 @@ async fn profile(
     // A member who blocked the caller shows them who it is and nothing more.
     let shut_out = standing.blocked_by && row.id != current.id;
     let invited_by = match row.invited_by {
-        Some(inviter) if !shut_out => {
-            store::find_by_id(&state.db.read, inviter).await?.map(|inviter| inviter.username)
-        }
+        Some(inviter) if !shut_out => store::find_by_id(&state.db.read, inviter).await?.map(|inviter| inviter.username),
         _ => None,
     };
     let user = if shut_out { row.blocked_view() } else { view(row, current.id, now) };

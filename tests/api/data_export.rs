@@ -158,6 +158,7 @@ both_databases!(
     the_calls_are_for_members_only,
     the_archive_holds_image_descriptions_and_earlier_versions,
     an_archive_whose_process_stopped_is_taken_over_within_a_minute,
+    a_claim_lasts_while_its_holder_renews_it,
 );
 
 async fn the_archive_lists_exactly_what_the_database_holds_of_the_member(app: TestApp) {
@@ -411,7 +412,8 @@ async fn the_archive_holds_image_descriptions_and_earlier_versions(app: TestApp)
     assert_eq!(shown["content"], "Last words");
     let described: Vec<&Value> = shown["images"].as_array().unwrap().iter().map(|image| &image["alt"]).collect();
     assert_eq!(described, [&json!("A grey heron <on one leg>"), &Value::Null], "{shown}");
-    let earlier: Vec<&str> = shown["edits"].as_array().unwrap().iter().map(|e| e["content"].as_str().unwrap()).collect();
+    let earlier: Vec<&str> =
+        shown["edits"].as_array().unwrap().iter().map(|e| e["content"].as_str().unwrap()).collect();
     assert_eq!(earlier, ["First words", "Second words"], "oldest first: {shown}");
     let (written_at, replaced_at): (i64, i64) =
         sqlx::query_as("SELECT written_at, replaced_at FROM post_edits WHERE post_id = $1 ORDER BY id LIMIT 1")
@@ -454,4 +456,24 @@ async fn an_archive_whose_process_stopped_is_taken_over_within_a_minute(app: Tes
     let taken = claim(&app).await.expect("another process takes it over");
     assert_eq!(taken.member_id, ada.id);
     assert_ne!(taken.archive_id, stopped.archive_id, "under an archive id of its own");
+}
+
+/// The process writing an archive renews its claim while it works: nobody takes it over
+/// meanwhile, however long the archive takes.
+async fn a_claim_lasts_while_its_holder_renews_it(app: TestApp) {
+    let ada = app.member("ada").await;
+    pending_export(&app, &ada).await;
+    let holder = claim(&app).await.expect("claimed");
+    for _ in 0..3 {
+        app.clock.advance(Duration::from_secs(40));
+        assert!(murmur::exports::store::renew(&app.state.db.write, &holder, app.clock.now()).await.unwrap());
+        assert!(claim(&app).await.is_none(), "still held");
+    }
+    app.clock.advance(Duration::from_secs(61));
+    let taken = claim(&app).await.expect("taken over once the renewals stopped");
+    assert_eq!(taken.member_id, ada.id);
+    assert!(
+        !murmur::exports::store::renew(&app.state.db.write, &holder, app.clock.now()).await.unwrap(),
+        "the first holder learns it lost the archive"
+    );
 }

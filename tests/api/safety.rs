@@ -383,11 +383,17 @@ async fn a_blocked_member_sees_nothing_of_the_blockers_post_in_a_thread(app: Tes
     assert_eq!((shown["author"]["id"].as_i64(), shown["author"]["username"].as_str()), (Some(0), Some("")));
     // Opened itself, it is the same placeholder.
     let (_, thread) = get(&app, &bob, &format!("/api/posts/{}/thread", id(&adas_reply))).await;
-    assert_eq!((thread["post"]["isUnavailable"].as_bool(), thread["post"]["likeCount"].as_i64()), (Some(true), Some(0)));
+    assert_eq!(
+        (thread["post"]["isUnavailable"].as_bool(), thread["post"]["likeCount"].as_i64()),
+        (Some(true), Some(0))
+    );
     assert_eq!(thread["post"]["createdAt"], "", "{thread}");
     // Others see it whole.
     let (_, thread) = get(&app, &cyd, &format!("/api/posts/{}/thread", id(&cyds))).await;
-    assert_eq!((thread["replies"][0]["likeCount"].as_i64(), thread["replies"][0]["isLiked"].as_bool()), (Some(2), Some(true)));
+    assert_eq!(
+        (thread["replies"][0]["likeCount"].as_i64(), thread["replies"][0]["isLiked"].as_bool()),
+        (Some(2), Some(true))
+    );
 }
 
 /// The profile of a member who blocked the caller says who it is and nothing more, as the web
