@@ -235,14 +235,12 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
             continue;
         }
         let started = std::time::Instant::now();
-        let size = match crate::exports::archive::build(
-            &job.db.read,
-            &job.media,
-            claimed.member_id,
-            &claimed.archive_id,
-        )
-        .await
-        {
+        let building = crate::exports::archive::build(&job.db.read, &job.media, claimed.member_id, &claimed.archive_id);
+        let built = tokio::select! {
+            built = building => built,
+            never = renew_while_building(job, &claimed) => match never {},
+        };
+        let size = match built {
             Ok(size) => size,
             Err(e) => {
                 tracing::warn!(error = %e, export_id = claimed.id, "preparing a data archive failed");
@@ -276,6 +274,20 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
         tell_by_email(job, claimed.member_id, now).await;
     }
     Ok(())
+}
+
+/// The claim's heartbeat while its archive is written: renewed every `RENEW_EVERY`, so it
+/// lasts as long as this process works on it and ends soon after the process stops.
+async fn renew_while_building(job: &ExportJob, claimed: &crate::exports::store::Claimed) -> std::convert::Infallible {
+    loop {
+        tokio::time::sleep(crate::exports::RENEW_EVERY).await;
+        match crate::exports::store::renew(&job.db.write, claimed, job.clock.now()).await {
+            Ok(true) => {}
+            // Another process holds it now: this attempt's archive is removed when it is done.
+            Ok(false) => tracing::info!(export_id = claimed.id, "a data archive was taken over by another process"),
+            Err(e) => tracing::warn!(error = %e, export_id = claimed.id, "renewing the claim on a data archive failed"),
+        }
+    }
 }
 
 /// The e-mail that the archive is ready; a failure to send is logged, as the notification told

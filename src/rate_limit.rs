@@ -4,7 +4,7 @@
 use sqlx::Any;
 use sqlx::pool::PoolConnection;
 
-use crate::clock::Millis;
+use crate::clock::{HOUR, MINUTE, Millis};
 use crate::db::Db;
 use crate::error::{Error, Result};
 
@@ -13,6 +13,81 @@ use crate::error::{Error, Result};
 pub struct Limit {
     pub max: i64,
     pub window: Millis,
+}
+
+/// Declares the limits on one member's actions, each with its key's prefix and its allowance,
+/// and `MemberLimit::ALL` from the same list, so nothing that must name every kind (the leaving
+/// job) can miss one.
+macro_rules! member_limits {
+    ($($(#[$doc:meta])* $kind:ident = $prefix:literal, $max:expr, $window:expr;)*) => {
+        /// A limit on one member's actions; its counts are kept under `<prefix>:<member id>`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum MemberLimit {
+            $($(#[$doc])* $kind,)*
+        }
+
+        impl MemberLimit {
+            /// Every kind: a member's counts are found (and removed when they leave) by these.
+            pub const ALL: &[MemberLimit] = &[$(MemberLimit::$kind,)*];
+
+            /// The key's prefix, also the kind's label in `/metrics`.
+            pub const fn prefix(self) -> &'static str {
+                match self {
+                    $(MemberLimit::$kind => $prefix,)*
+                }
+            }
+
+            pub const fn limit(self) -> Limit {
+                match self {
+                    $(MemberLimit::$kind => Limit { max: $max, window: $window },)*
+                }
+            }
+        }
+    };
+}
+
+member_limits! {
+    /// Posts, replies and reposts.
+    Post = "post", 30, MINUTE;
+    Like = "like", 120, MINUTE;
+    Edit = "edit", 30, MINUTE;
+    Bookmark = "bookmark", 120, MINUTE;
+    Follow = "follow", 60, MINUTE;
+    /// Blocks and mutes together: enough for a member cleaning up after a wave of harassment.
+    Safety = "safety", 60, MINUTE;
+    /// Reports: enough for a person who meets a wave of spam; too few to bury the queue.
+    Report = "report", 20, HOUR;
+    MediaUpload = "media-upload", 30, MINUTE;
+    InviteCodes = "invite:user", 10, MINUTE;
+    /// Data archives asked for.
+    Export = "export:user", 5, HOUR;
+    /// E-mailed links to delete the account.
+    DeletionLink = "account-delete", 3, HOUR;
+    /// Notifications marked read, one or all: each tells the member's open tabs.
+    NotificationsRead = "notifications-read", 120, MINUTE;
+}
+
+impl MemberLimit {
+    /// The key of `member`'s counts of this kind.
+    pub fn key(self, member: i64) -> String {
+        format!("{}:{member}", self.prefix())
+    }
+}
+
+/// Counts one of `member`'s `kind` and refuses with 429 past its allowance (`hit`).
+pub async fn hit_member(db: &Db, kind: MemberLimit, member: i64, now: Millis, message: &str) -> Result<()> {
+    hit(db, &kind.key(member), kind.limit(), now, message).await
+}
+
+/// `count_then_take_writer` for one of `member`'s `kind`.
+pub async fn count_member_then_take_writer(
+    db: &Db,
+    kind: MemberLimit,
+    member: i64,
+    now: Millis,
+    message: &str,
+) -> Result<PoolConnection<Any>> {
+    count_then_take_writer(db, &kind.key(member), kind.limit(), now, message).await
 }
 
 /// Counts one event for `key` and refuses with 429 once the window's allowance is spent.
@@ -68,4 +143,18 @@ pub async fn count_then_take_writer(
 pub async fn prune(db: &Db, before: Millis) -> Result<u64> {
     let done = sqlx::query("DELETE FROM rate_limits WHERE window_start < $1").bind(before).execute(&db.write).await?;
     Ok(done.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MemberLimit;
+
+    #[test]
+    fn every_member_limit_has_its_own_prefix() {
+        let mut prefixes: Vec<&str> = MemberLimit::ALL.iter().map(|kind| kind.prefix()).collect();
+        prefixes.sort_unstable();
+        prefixes.dedup();
+        assert_eq!(prefixes.len(), MemberLimit::ALL.len());
+        assert_eq!(MemberLimit::InviteCodes.key(9), "invite:user:9");
+    }
 }

@@ -25,6 +25,7 @@ use crate::feeds::changes::{self, FEED_CHANGED};
 use crate::live::{Change, Live};
 use crate::media::MediaStore;
 use crate::posts::store::{PostRef, TakenDownBy};
+use crate::rate_limit::MemberLimit;
 
 /// How long a deleted member's username is given to nobody else.
 pub const HOLD: Millis = 30 * DAY;
@@ -35,9 +36,6 @@ pub const BATCH: i64 = 100;
 /// A process working on a deletion keeps it this long past its last batch; after that (the
 /// process stopped) another takes it over.
 const CLAIM_FOR: Millis = 2 * MINUTE;
-/// The rate-limit keys that name a member (`<prefix>:<id>`): their counts go with them.
-const RATE_LIMIT_PREFIXES: &[&str] =
-    &["post", "like", "follow", "report", "media-upload", "safety", "invite:user", super::leaving_routes::LIMIT_PREFIX];
 
 /// Tables whose rows that name the deleted member stay (see the module's comment), and the
 /// queue of deletions itself (its row goes last).
@@ -237,7 +235,14 @@ async fn clean_up(db: &Db, media: &MediaStore, live: &Live, member: i64, now: Mi
     }
     db.member_writes.wait_for_none().await;
     let mut tx = db.write.begin().await?;
-    let keys: Vec<String> = RATE_LIMIT_PREFIXES.iter().map(|prefix| format!("{prefix}:{member}")).collect();
+    // Their data archive goes with its row (swept below): its bytes once committed.
+    let archive: Option<String> =
+        sqlx::query_scalar("SELECT archive_id FROM data_exports WHERE member_id = $1 AND archive_id IS NOT NULL")
+            .bind(member)
+            .fetch_optional(&mut *tx)
+            .await?;
+    // Every kind of a member's counts (`rate_limit::MemberLimit`), so a new kind goes too.
+    let keys: Vec<String> = MemberLimit::ALL.iter().map(|kind| kind.key(member)).collect();
     let sql = format!("DELETE FROM rate_limits WHERE key IN ({})", in_list(1, keys.len()));
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
     for key in padded_values(&keys) {
@@ -247,6 +252,12 @@ async fn clean_up(db: &Db, media: &MediaStore, live: &Live, member: i64, now: Mi
     sweep_references(&mut tx, db.backend, member).await?;
     sqlx::query("DELETE FROM account_deletions WHERE member_id = $1").bind(member).execute(&mut *tx).await?;
     tx.commit().await?;
+    if let Some(archive) = archive {
+        // Left behind, upkeep removes it as an archive no export names.
+        if let Err(e) = media.delete_archive(&archive).await {
+            tracing::warn!(error = %e, "could not delete a deleted member's data archive");
+        }
+    }
     tracing::info!(user_id = member, "a deleted account is cleaned up");
     Ok(())
 }

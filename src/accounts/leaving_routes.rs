@@ -14,17 +14,10 @@ use super::magic_link::{self, Purpose};
 use super::routes::{INVALID_LINK, Message};
 use super::{leaving, session};
 use crate::api::Json;
-use crate::clock::HOUR;
 use crate::error::{Error, Result};
 use crate::mail::templates;
-use crate::rate_limit::{self, Limit};
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
-
-/// The rate-limit key of deletion links is `<LIMIT_PREFIX>:<member id>`.
-pub const LIMIT_PREFIX: &str = "account-delete";
-/// Deletion links a member may ask for in an hour: enough to ask again after a lost e-mail,
-/// too few to fill an inbox.
-pub const LINKS_PER_HOUR: Limit = Limit { max: 3, window: HOUR };
 
 const LINK_SENT: &str = "Check your email: we sent you a link to confirm deleting your account.";
 
@@ -46,10 +39,10 @@ pub struct ConfirmDeletion {
               (status = 429, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
 async fn request_deletion(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Message>> {
     let now = state.clock.now();
-    rate_limit::hit(
+    rate_limit::hit_member(
         &state.db,
-        &format!("{LIMIT_PREFIX}:{}", current.id),
-        LINKS_PER_HOUR,
+        MemberLimit::DeletionLink,
+        current.id,
         now,
         "You have asked for several deletion links. Please use the newest one, or wait an hour.",
     )

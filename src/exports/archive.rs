@@ -248,14 +248,35 @@ pub struct ExportPost {
     created_at: Millis,
     reply_to_id: Option<i64>,
     repost_of_id: Option<i64>,
-    /// The images' file names inside the archive.
-    images: Vec<String>,
+    /// The images, each by its file inside the archive, with its description.
+    images: Vec<ExportImage>,
     poll: Option<Poll>,
+    /// The post's earlier texts, oldest first: each as it read until an edit replaced it.
+    edits: Vec<Edit>,
     like_count: i64,
     reply_count: i64,
     repost_count: i64,
     /// Moderators removed it: no one else sees it.
     removed: bool,
+}
+
+#[derive(Serialize)]
+struct ExportImage {
+    file: String,
+    /// What the image shows, as the member described it; null when they did not.
+    alt: Option<String>,
+}
+
+#[derive(Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+struct Edit {
+    #[serde(skip)]
+    post_id: i64,
+    content: String,
+    #[serde(serialize_with = "rfc3339")]
+    written_at: Millis,
+    #[serde(serialize_with = "rfc3339")]
+    replaced_at: Millis,
 }
 
 #[derive(Serialize)]
@@ -299,6 +320,7 @@ struct ImageRow {
     position: i64,
     media_id: String,
     content_type: Option<String>,
+    alt: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -338,7 +360,7 @@ async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<Export
     .await?;
     let Some(last) = rows.last().map(|r| r.id) else { return Ok(Vec::new()) };
     let images: Vec<ImageRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT i.post_id, i.position, i.media_id, m.content_type FROM post_images i \
+        "SELECT i.post_id, i.position, i.media_id, m.content_type, i.alt FROM post_images i \
          JOIN posts p ON p.id = i.post_id JOIN media m ON m.id = i.media_id \
          WHERE {OWN_POSTS} AND p.id > $2 AND p.id <= $3 ORDER BY i.post_id, i.position"
     )))
@@ -358,6 +380,16 @@ async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<Export
     .bind(last)
     .fetch_all(&pool)
     .await?;
+    let edits: Vec<Edit> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT e.post_id, e.content, e.written_at, e.replaced_at FROM post_edits e JOIN posts p ON p.id = e.post_id \
+         WHERE {OWN_POSTS} AND p.id > $2 AND p.id <= $3 ORDER BY e.post_id, e.id"
+    )))
+    .bind(member)
+    .bind(after)
+    .bind(last)
+    .fetch_all(&pool)
+    .await?;
+    let mut edits = edits.into_iter().peekable();
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -387,10 +419,15 @@ async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<Export
                 images: images
                     .iter()
                     .filter(|i| i.post_id == row.id)
-                    .map(|i| image_file(i.post_id, i.position, i.content_type.as_deref()))
+                    .map(|i| ExportImage {
+                        file: image_file(i.post_id, i.position, i.content_type.as_deref()),
+                        alt: i.alt.clone(),
+                    })
                     .collect(),
                 poll: (!poll_options.is_empty())
                     .then_some(Poll { options: poll_options, expires_at: row.poll_expires_at }),
+                // Both are in post id order: this post's edits are the next ones.
+                edits: std::iter::from_fn(|| edits.next_if(|e| e.post_id == row.id)).collect(),
                 like_count: row.like_count,
                 reply_count: row.reply_count,
                 repost_count: row.repost_count,
@@ -409,7 +446,7 @@ async fn images(export: &mut Export) -> Result<()> {
     let (mut after_post, mut after_position) = (0_i64, -1_i64);
     loop {
         let page: Vec<ImageRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "SELECT i.post_id, i.position, i.media_id, m.content_type FROM post_images i \
+            "SELECT i.post_id, i.position, i.media_id, m.content_type, i.alt FROM post_images i \
              JOIN posts p ON p.id = i.post_id JOIN media m ON m.id = i.media_id \
              WHERE {OWN_POSTS} AND (i.post_id > $2 OR (i.post_id = $2 AND i.position > $3)) \
              ORDER BY i.post_id, i.position LIMIT $4"
@@ -650,11 +687,22 @@ fn post_html(post: &ExportPost) -> String {
         html.push_str(&format!("<p>{}</p>\n", escape(&post.content)));
     }
     for image in &post.images {
-        html.push_str(&format!(
-            "<img src=\"{0}\" alt=\"Image of post {1}\" loading=\"lazy\">\n",
-            escape(image),
-            post.id
-        ));
+        let alt = match &image.alt {
+            Some(alt) => escape(alt),
+            None => format!("Image of post {}", post.id),
+        };
+        html.push_str(&format!("<img src=\"{}\" alt=\"{alt}\" loading=\"lazy\">\n", escape(&image.file)));
+    }
+    if !post.edits.is_empty() {
+        html.push_str("<details><summary>Earlier versions</summary>\n");
+        for edit in &post.edits {
+            html.push_str(&format!(
+                "<p><time datetime=\"{at}\">{at}</time>: {}</p>\n",
+                escape(&edit.content),
+                at = escape(&to_rfc3339(edit.written_at)),
+            ));
+        }
+        html.push_str("</details>\n");
     }
     if let Some(poll) = &post.poll {
         html.push_str("<ul>\n");
@@ -681,15 +729,18 @@ mod tests {
             created_at: 0,
             reply_to_id: None,
             repost_of_id: None,
-            images: vec![image_file(7, 0, Some("image/webp"))],
+            images: vec![ExportImage { file: image_file(7, 0, Some("image/webp")), alt: Some("A \"cat\" <i>".into()) }],
             poll: Some(Poll { options: vec![PollOption { text: "<b>Tea</b>".into(), votes: 2 }], expires_at: None }),
+            edits: vec![Edit { post_id: 7, content: "<s>first</s>".into(), written_at: 0, replaced_at: 1 }],
             like_count: 0,
             reply_count: 0,
             repost_count: 0,
             removed: false,
         };
         let html = post_html(&post);
-        assert!(!html.contains("<script>") && !html.contains("<b>"), "{html}");
+        assert!(!html.contains("<script>") && !html.contains("<b>") && !html.contains("<i>"), "{html}");
+        assert!(!html.contains("<s>") && html.contains("&lt;s&gt;first"), "{html}");
+        assert!(html.contains("alt=\"A &quot;cat&quot; &lt;i&gt;\""), "{html}");
         assert!(html.contains("&lt;script&gt;") && html.contains("&lt;b&gt;Tea"), "{html}");
         assert!(html.contains("src=\"images/7-0.webp\""), "{html}");
     }

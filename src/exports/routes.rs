@@ -12,13 +12,10 @@ use utoipa_axum::routes;
 use super::store::{self, ExportRow};
 use crate::accounts::CurrentUser;
 use crate::api::Json;
-use crate::clock::{HOUR, to_rfc3339};
+use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
-use crate::rate_limit::{self, Limit};
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
-
-/// Asking for an archive starts work in the background: a few times an hour at most.
-pub const REQUEST_LIMIT: Limit = Limit { max: 5, window: HOUR };
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(request, status)).routes(routes!(download))
@@ -72,10 +69,10 @@ impl From<ExportRow> for DataExport {
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn request(State(state): State<AppState>, current: CurrentUser) -> Result<(StatusCode, Json<DataExport>)> {
     let now = state.clock.now();
-    let mut writer = rate_limit::count_then_take_writer(
+    let mut writer = rate_limit::count_member_then_take_writer(
         &state.db,
-        &format!("export:user:{}", current.id),
-        REQUEST_LIMIT,
+        MemberLimit::Export,
+        current.id,
         now,
         "You have asked for your data too often. Please try again in an hour.",
     )

@@ -78,8 +78,8 @@ pub struct Claimed {
     pub archive_id: String,
 }
 
-/// Claims the oldest pending export no process holds (or whose holder's time ran out) for
-/// `CLAIM_FOR`, under a fresh archive id. The conditions are checked again by the update, so of
+/// Claims the oldest pending export no process holds (or whose holder stopped renewing its
+/// claim, `renew`) for `CLAIM_FOR`, under a fresh archive id. The conditions are checked again by the update, so of
 /// several processes choosing the same row one gets it.
 pub async fn claim_next(write: &AnyPool, now: Millis) -> Result<Option<Claimed>> {
     let archive_id = crate::media::new_media_id();
@@ -95,6 +95,20 @@ pub async fn claim_next(write: &AnyPool, now: Millis) -> Result<Option<Claimed>>
     .bind(now)
     .fetch_optional(write)
     .await?)
+}
+
+/// Renews this attempt's claim for `CLAIM_FOR` from `now` (its heartbeat); false when it no
+/// longer holds the export (another process took it over, or it was finished).
+pub async fn renew(write: &AnyPool, claimed: &Claimed, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE data_exports SET claimed_until = $1 WHERE id = $2 AND archive_id = $3 AND status = 'pending'",
+    )
+    .bind(now + CLAIM_FOR)
+    .bind(claimed.id)
+    .bind(&claimed.archive_id)
+    .execute(write)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }
 
 /// True when a claimed export has been tried too often and should be given up.

@@ -10,17 +10,14 @@ use utoipa_axum::routes;
 use super::store::{self, Followed};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Path};
-use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
 use crate::notifications::{self, Kind, store::NO_POST};
-use crate::rate_limit::{self, Limit};
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(status)).routes(routes!(follow)).routes(routes!(unfollow))
 }
-
-const FOLLOWS_PER_MINUTE: Limit = Limit { max: 60, window: MINUTE };
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -64,10 +61,10 @@ async fn follow(
         return Err(Error::bad_request("You cannot follow yourself"));
     }
     let now = state.clock.now();
-    let mut writer = rate_limit::count_then_take_writer(
+    let mut writer = rate_limit::count_member_then_take_writer(
         &state.db,
-        &format!("follow:{}", current.id),
-        FOLLOWS_PER_MINUTE,
+        MemberLimit::Follow,
+        current.id,
         now,
         "You are following too fast. Please wait a minute.",
     )

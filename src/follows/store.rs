@@ -19,7 +19,7 @@ pub enum Followed {
     New,
     /// The member was already followed.
     Already,
-    /// There is no such member.
+    /// There is no such member (or they deleted their account).
     NoMember,
 }
 
@@ -29,7 +29,7 @@ pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now
     // inserted nothing asks, to tell "already" from "no such member".
     let done = sqlx::query(
         "INSERT INTO follows (follower_id, following_id, created_at) \
-         SELECT $1, id, $3 FROM users WHERE id = $2 ON CONFLICT DO NOTHING",
+         SELECT $1, id, $3 FROM users WHERE id = $2 AND deleted_at IS NULL ON CONFLICT DO NOTHING",
     )
     .bind(follower)
     .bind(following)

@@ -10,17 +10,14 @@ use utoipa_axum::routes;
 use super::store::{self, InviteRow};
 use crate::accounts::CurrentUser;
 use crate::api::Json;
-use crate::clock::{MINUTE, to_rfc3339};
+use crate::clock::to_rfc3339;
 use crate::error::{Error, Result};
-use crate::rate_limit::{self, Limit};
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
 use crate::users::store as users;
 
 /// The spec's text for a member with no invites left.
 pub const NONE_LEFT: &str = "Failed to create invite code. You may have reached your limit.";
-
-/// Generating codes is cheap to ask for and each one is a way in: at most this many a minute.
-pub const GENERATE_LIMIT: Limit = Limit { max: 10, window: MINUTE };
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(list, create))
@@ -68,10 +65,10 @@ async fn list(State(state): State<AppState>, current: CurrentUser) -> Result<Jso
               (status = 429, body = crate::error::ErrorBody)))]
 async fn create(State(state): State<AppState>, current: CurrentUser) -> Result<(StatusCode, Json<Invite>)> {
     let now = state.clock.now();
-    rate_limit::hit(
+    rate_limit::hit_member(
         &state.db,
-        &format!("invite:user:{}", current.id),
-        GENERATE_LIMIT,
+        MemberLimit::InviteCodes,
+        current.id,
         now,
         "You are creating invite codes too quickly. Please wait a minute.",
     )

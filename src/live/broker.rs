@@ -312,12 +312,17 @@ async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &s
         }
         Change::Published { post, .. } => vec![event("feed", json!({ "postIds": [post] }))],
         Change::Counted { post } => {
-            let counts: Option<(i64, i64, i64)> = sqlx::query_as(
-                "SELECT like_count, repost_count, reply_count FROM posts WHERE id = $1 AND deleted_at IS NULL",
-            )
-            .bind(post)
-            .fetch_optional(&db.read)
-            .await?;
+            // A post hidden from the member (blocked either way, a suspended author) tells them
+            // nothing, as its card does not (`posts::hydrate`).
+            static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+                format!(
+                    "SELECT p.like_count, p.repost_count, p.reply_count FROM posts p \
+                     WHERE p.id = $1 AND p.deleted_at IS NULL AND NOT {}",
+                    crate::safety::visibility::post_hidden(Scope::Anywhere, "$2", "p")
+                )
+            });
+            let counts: Option<(i64, i64, i64)> =
+                sqlx::query_as(SQL.as_str()).bind(post).bind(member).fetch_optional(&db.read).await?;
             match counts {
                 Some((likes, reposts, replies)) => vec![event(
                     "post-counts",

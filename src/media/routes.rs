@@ -17,14 +17,10 @@ use super::storage::{is_media_id, new_media_id};
 use super::store;
 use crate::accounts::extract::CurrentUser;
 use crate::api::{Json, Path, Query};
-use crate::clock::MINUTE;
 use crate::error::{Error, ErrorBody, Result};
-use crate::rate_limit::{self, Limit};
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
 use crate::users::{self, User};
-
-/// Upload URLs one member may ask for per minute.
-const UPLOADS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
 
 /// `/api/objects/...` and the profile image calls.
 pub fn api_router() -> OpenApiRouter<AppState> {
@@ -55,10 +51,10 @@ pub struct UploadUrl {
     responses((status = 200, body = UploadUrl), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 async fn create_upload(State(state): State<AppState>, user: CurrentUser) -> Result<Json<UploadUrl>> {
     let now = state.clock.now();
-    rate_limit::hit(
+    rate_limit::hit_member(
         &state.db,
-        &format!("media-upload:{}", user.id),
-        UPLOADS_PER_MINUTE,
+        MemberLimit::MediaUpload,
+        user.id,
         now,
         "Too many uploads at once; please wait a minute",
     )

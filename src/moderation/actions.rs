@@ -8,18 +8,14 @@ use sqlx::{AnyConnection, Connection};
 use super::domain::{Action, ActionReason, Comment, ReportReason, ReportTarget, Suspension, may_act_on};
 use super::extract::Moderator;
 use super::store::{self, LogWrite, ReportRow, Subject, Target};
-use crate::clock::{HOUR, Millis};
+use crate::clock::Millis;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::feeds::changes;
 use crate::notifications::{self, Kind};
 use crate::posts::store::{self as posts, TakenDownBy};
 use crate::posts::writes::take_down;
-use crate::rate_limit::{self, Limit};
-
-/// Reports a member may make in an hour: enough for a person who meets a wave of spam, too few
-/// to bury the queue.
-pub const REPORTS_PER_HOUR: Limit = Limit { max: 20, window: HOUR };
+use crate::rate_limit::{self, MemberLimit};
 
 const USER_NOT_FOUND: &str = "User not found";
 const POST_NOT_FOUND: &str = "Post not found";
@@ -34,10 +30,10 @@ pub async fn report(
     comment: &Comment,
     now: Millis,
 ) -> Result<ReportRow> {
-    let mut writer = rate_limit::count_then_take_writer(
+    let mut writer = rate_limit::count_member_then_take_writer(
         db,
-        &format!("report:{reporter}"),
-        REPORTS_PER_HOUR,
+        MemberLimit::Report,
+        reporter,
         now,
         "You have sent many reports in a short time. Please wait a while before sending another.",
     )

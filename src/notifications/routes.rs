@@ -13,6 +13,7 @@ use crate::api::{Json, Page, PageParams, Path, Query};
 use crate::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
 use crate::posts::model::Author;
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -105,13 +106,25 @@ async fn list(
     ))
 }
 
+const READ_TOO_FAST: &str = "You are marking notifications read too fast. Please wait a minute.";
+
 /// Marks one of the caller's notifications read (someone else's: 404, as if it did not exist).
 #[utoipa::path(put, path = "/api/notifications/{id}/read", tag = "notifications",
     params(("id" = i64, Path, minimum = 1, description = "Notification id")),
-    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
-    if store::mark_read(&state.db.write, current.id, id, state.clock.now()).await? {
+    let now = state.clock.now();
+    let mut writer = rate_limit::count_member_then_take_writer(
+        &state.db,
+        MemberLimit::NotificationsRead,
+        current.id,
+        now,
+        READ_TOO_FAST,
+    )
+    .await?;
+    if store::mark_read(&mut writer, current.id, id, now).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(Error::not_found("Notification not found"))
@@ -120,10 +133,19 @@ async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id)
 
 /// Marks all of the caller's notifications read.
 #[utoipa::path(put, path = "/api/notifications/read-all", tag = "notifications",
-    responses((status = 204), (status = 401, body = ErrorBody)))]
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
-    store::mark_all_read(&state.db.write, current.id, state.clock.now()).await?;
+    let now = state.clock.now();
+    let mut writer = rate_limit::count_member_then_take_writer(
+        &state.db,
+        MemberLimit::NotificationsRead,
+        current.id,
+        now,
+        READ_TOO_FAST,
+    )
+    .await?;
+    store::mark_all_read(&mut writer, current.id, now).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

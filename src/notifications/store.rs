@@ -43,7 +43,8 @@ pub const NO_POST: i64 = 0;
 
 /// Tells `recipient` that `actor` did `kind` (about `post_id`), once: a second identical
 /// notification is silently not made (`notifications_once_key`), and nobody is told about
-/// their own actions or of a member blocked either way.
+/// their own actions or of a member blocked either way. Open tabs hear of it only when one was
+/// made.
 pub async fn notify(
     conn: &mut AnyConnection,
     recipient: i64,
@@ -64,7 +65,7 @@ pub async fn notify(
             crate::safety::visibility::blocked_between("$1", "$2")
         )
     });
-    sqlx::query(SQL.as_str())
+    let made = sqlx::query(SQL.as_str())
         .bind(recipient)
         .bind(actor)
         .bind(kind.as_str())
@@ -72,7 +73,9 @@ pub async fn notify(
         .bind(now)
         .execute(conn)
         .await?;
-    crate::live::note(Change::Notified { member: recipient, new: true });
+    if made.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: true });
+    }
     Ok(())
 }
 
@@ -98,9 +101,10 @@ pub async fn notify_self(conn: &mut AnyConnection, member: i64, kind: Kind, now:
 }
 
 /// The cause was undone (unlike, unfollow, unrepost): its notification goes too while unread.
-/// A read one stays, so liking again does not notify twice.
+/// A read one stays, so liking again does not notify twice. Open tabs hear of it only when one
+/// went.
 pub async fn withdraw(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: Kind, post_id: i64) -> Result<()> {
-    sqlx::query(
+    let withdrawn = sqlx::query(
         "DELETE FROM notifications WHERE recipient_id = $1 AND actor_id = $2 AND type = $3 \
          AND post_id = $4 AND read_at IS NULL",
     )
@@ -110,7 +114,9 @@ pub async fn withdraw(conn: &mut AnyConnection, recipient: i64, actor: i64, kind
     .bind(post_id)
     .execute(conn)
     .await?;
-    crate::live::note(Change::Notified { member: recipient, new: false });
+    if withdrawn.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+    }
     Ok(())
 }
 
@@ -178,26 +184,39 @@ pub async fn list(
     Ok(sqlx::query_as(SQL.as_str()).bind(recipient).bind(limit).bind(offset).bind(now).fetch_all(pool).await?)
 }
 
-/// Marks one of the member's notifications read; false when it is not theirs or unknown.
-pub async fn mark_read(write: &AnyPool, recipient: i64, id: i64, now: Millis) -> Result<bool> {
-    crate::live::note(Change::Notified { member: recipient, new: false });
-    let done =
-        sqlx::query("UPDATE notifications SET read_at = COALESCE(read_at, $1) WHERE id = $2 AND recipient_id = $3")
+/// Marks one of the member's notifications read; false when it is not theirs or unknown. Open
+/// tabs hear of it only when it was unread.
+pub async fn mark_read(conn: &mut AnyConnection, recipient: i64, id: i64, now: Millis) -> Result<bool> {
+    let marked =
+        sqlx::query("UPDATE notifications SET read_at = $1 WHERE id = $2 AND recipient_id = $3 AND read_at IS NULL")
             .bind(now)
             .bind(id)
             .bind(recipient)
-            .execute(write)
+            .execute(&mut *conn)
             .await?;
-    Ok(done.rows_affected() == 1)
+    if marked.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+        return Ok(true);
+    }
+    let theirs: Option<i64> = sqlx::query_scalar("SELECT 1 FROM notifications WHERE id = $1 AND recipient_id = $2")
+        .bind(id)
+        .bind(recipient)
+        .fetch_optional(conn)
+        .await?;
+    Ok(theirs.is_some())
 }
 
-pub async fn mark_all_read(write: &AnyPool, recipient: i64, now: Millis) -> Result<()> {
-    crate::live::note(Change::Notified { member: recipient, new: false });
-    sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL")
+/// Marks every unread notification of the member read; open tabs hear of it only when there
+/// was one.
+pub async fn mark_all_read(conn: &mut AnyConnection, recipient: i64, now: Millis) -> Result<()> {
+    let marked = sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL")
         .bind(now)
         .bind(recipient)
-        .execute(write)
+        .execute(conn)
         .await?;
+    if marked.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+    }
     Ok(())
 }
 

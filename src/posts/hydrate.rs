@@ -289,6 +289,9 @@ fn assemble(seeing: Seeing, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, 
     page.into_iter()
         .map(|(ord, row)| {
             let mut post = parts.build(&row);
+            if post.is_unavailable {
+                return (ord, post);
+            }
             if let Some(original) = row.repost_of_id.and_then(|id| by_id.get(&id)) {
                 let original = parts.build(original);
                 post.reply_count = original.reply_count;
@@ -367,7 +370,7 @@ impl Parts {
             return Post { is_deleted: true, ..unseen(post) };
         }
         if row.hidden {
-            return Post { is_unavailable: true, ..unseen(post) };
+            return unavailable(post);
         }
         if removed && row.author_id != self.seeing.viewer() {
             return Post { is_deleted: true, ..unseen(post) };
@@ -420,6 +423,25 @@ impl Parts {
             is_unavailable: false,
             is_removed: false,
         }
+    }
+}
+
+/// The placeholder of a post the viewer may not see (its author and they are blocked either
+/// way, or the author is suspended): only its place in its thread (id and parent), so it tells
+/// nothing of the post (when, how many liked it, whether the viewer had).
+fn unavailable(post: Post) -> Post {
+    Post {
+        created_at: String::new(),
+        repost_of_id: None,
+        reply_count: 0,
+        repost_count: 0,
+        like_count: 0,
+        is_liked: false,
+        is_reposted: false,
+        is_bookmarked: false,
+        is_deleted: false,
+        is_unavailable: true,
+        ..unseen(post)
     }
 }
 

@@ -86,7 +86,7 @@ pub struct Post {
     /// original's are in `repostOf`).
     pub entities: Vec<Entity>,
     pub author: Author,
-    /// RFC 3339.
+    /// RFC 3339; empty on a post the caller may not see (`isUnavailable`).
     pub created_at: String,
     /// RFC 3339: when its author last edited it (its earlier versions: `/api/posts/{id}/history`);
     /// null when never edited.
@@ -122,7 +122,8 @@ pub struct Post {
     /// post moderators removed, except to its author.
     pub is_deleted: bool,
     /// The caller may not see this post (its author and the caller are blocked either way, or
-    /// the author is suspended): no content, no author; shown as "Post unavailable".
+    /// the author is suspended): shown as "Post unavailable", it carries its id and parent
+    /// only: no content, author, time, counts or the caller's likes, reposts and bookmarks.
     pub is_unavailable: bool,
     /// Moderators removed this post: only its author gets it so, with its content.
     pub is_removed: bool,

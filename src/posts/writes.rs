@@ -16,14 +16,8 @@ use crate::feeds::changes::{self, MemberWrite};
 use crate::feeds::timeline::FanOutQueue;
 use crate::media::{self, MediaStore};
 use crate::notifications::{self, Kind};
-use crate::rate_limit::{self, Limit};
+use crate::rate_limit::{self, MemberLimit};
 use crate::safety;
-
-/// Generous per-member limits: a person never meets them, a script soon does.
-const POSTS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
-const LIKES_PER_MINUTE: Limit = Limit { max: 120, window: MINUTE };
-const EDITS_PER_MINUTE: Limit = Limit { max: 30, window: MINUTE };
-const BOOKMARKS_PER_MINUTE: Limit = Limit { max: 120, window: MINUTE };
 
 /// How long after posting its author may edit a post.
 pub const EDIT_WINDOW: Millis = 60 * MINUTE;
@@ -63,9 +57,8 @@ impl PostWrites<'_> {
     /// Counts one post (or repost) against the member's allowance; 429 once it is spent.
     /// Answers the writer's connection for the post (`rate_limit::count_then_take_writer`).
     async fn posting_allowed(&self, member: i64) -> Result<PoolConnection<Any>> {
-        let key = format!("post:{member}");
         let message = "You are posting too fast. Please wait a minute.";
-        rate_limit::count_then_take_writer(self.db, &key, POSTS_PER_MINUTE, self.clock.now(), message).await
+        rate_limit::count_member_then_take_writer(self.db, MemberLimit::Post, member, self.clock.now(), message).await
     }
 
     /// Writes a post or reply with its images, poll, mentions and the reply's notification;
@@ -151,10 +144,10 @@ impl PostWrites<'_> {
         content: &PostContent,
         kept_images: Option<&[String]>,
     ) -> Result<i64> {
-        let mut writer = rate_limit::count_then_take_writer(
+        let mut writer = rate_limit::count_member_then_take_writer(
             self.db,
-            &format!("edit:{author}"),
-            EDITS_PER_MINUTE,
+            MemberLimit::Edit,
+            author,
             self.clock.now(),
             "You are editing too fast. Please wait a minute.",
         )
@@ -205,10 +198,10 @@ impl PostWrites<'_> {
     /// is told. Answers the id of the post bookmarked.
     pub async fn bookmark(&self, member: i64, id: i64) -> Result<i64> {
         let now = self.clock.now();
-        let mut writer = rate_limit::count_then_take_writer(
+        let mut writer = rate_limit::count_member_then_take_writer(
             self.db,
-            &format!("bookmark:{member}"),
-            BOOKMARKS_PER_MINUTE,
+            MemberLimit::Bookmark,
+            member,
             now,
             "You are bookmarking too fast. Please wait a minute.",
         )
@@ -290,10 +283,10 @@ impl PostWrites<'_> {
     /// Likes post `id` (a repost: its original); answers the id of the post liked.
     pub async fn like(&self, member: i64, id: i64) -> Result<i64> {
         let now = self.clock.now();
-        let mut writer = rate_limit::count_then_take_writer(
+        let mut writer = rate_limit::count_member_then_take_writer(
             self.db,
-            &format!("like:{member}"),
-            LIKES_PER_MINUTE,
+            MemberLimit::Like,
+            member,
             now,
             "You are liking too fast. Please wait a minute.",
         )

@@ -11,9 +11,9 @@ use utoipa_axum::routes;
 use super::store::{self, Listed};
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use crate::clock::{HOUR, MINUTE, to_rfc3339};
+use crate::clock::{HOUR, to_rfc3339};
 use crate::error::{Error, ErrorBody, Result};
-use crate::rate_limit::{self, Limit};
+use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
 use crate::users::User;
 
@@ -24,9 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_mutes, mute))
         .routes(routes!(unmute))
 }
-
-/// Blocks and mutes together: enough for a member cleaning up after a wave of harassment.
-const PER_MINUTE: Limit = Limit { max: 60, window: MINUTE };
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -69,8 +66,7 @@ pub const MUTE_HOURS: [i64; 3] = [1, 24, 168];
 
 async fn writer(state: &AppState, member: i64) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
     let message = "You are blocking or muting too fast. Please wait a minute.";
-    rate_limit::count_then_take_writer(&state.db, &format!("safety:{member}"), PER_MINUTE, state.clock.now(), message)
-        .await
+    rate_limit::count_member_then_take_writer(&state.db, MemberLimit::Safety, member, state.clock.now(), message).await
 }
 
 /// Blocks a member: neither sees the other's posts, neither can interact with the other, and

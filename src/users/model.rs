@@ -84,6 +84,19 @@ impl UserRow {
         }
     }
 
+    /// What a member who blocked the viewer shows them ("You can't view this profile"): who
+    /// it is, and nothing of what they wrote about themselves or of their network.
+    pub fn blocked_view(self) -> User {
+        User {
+            bio: String::new(),
+            website: String::new(),
+            header_image_url: None,
+            follower_count: 0,
+            following_count: 0,
+            ..self.public()
+        }
+    }
+
     /// The member's own view at `now`, with e-mail and the invite allowance including the
     /// monthly top-ups not stored yet (a read shows them; making an invite stores them).
     pub fn own(self, now: Millis) -> User {

@@ -126,7 +126,8 @@ pub struct Profile {
     pub invited_by: Option<String>,
     /// The caller blocked this member.
     pub is_blocking: bool,
-    /// This member blocked the caller: the caller sees none of their posts.
+    /// This member blocked the caller: the caller sees none of their posts, and of the profile
+    /// only who it is (no bio, website, header, counts or inviter).
     pub is_blocked_by: bool,
     /// The caller muted this member (until `mutedUntil`, or until unmuted when that is null).
     pub is_muting: bool,
@@ -157,12 +158,14 @@ async fn profile(
             return Err(Error::not_found("This account is suspended"));
         }
     }
-    let invited_by = match row.invited_by {
-        Some(inviter) => store::find_by_id(&state.db.read, inviter).await?.map(|inviter| inviter.username),
-        None => None,
-    };
     let standing = safety::store::standing(&state.db.read, current.id, row.id, now).await?;
-    let user = view(row, current.id, now);
+    // A member who blocked the caller shows them who it is and nothing more.
+    let shut_out = standing.blocked_by && row.id != current.id;
+    let invited_by = match row.invited_by {
+        Some(inviter) if !shut_out => store::find_by_id(&state.db.read, inviter).await?.map(|inviter| inviter.username),
+        _ => None,
+    };
+    let user = if shut_out { row.blocked_view() } else { view(row, current.id, now) };
     Ok(Json(Profile {
         user,
         invited_by,

@@ -13,10 +13,13 @@ use crate::posts::hydrate::Selection;
 use crate::safety::{Scope, text, visibility};
 use crate::user_columns;
 
-/// Whether a member with this id exists, read inside a write's transaction.
+/// Whether a member with this id exists and has not deleted their account (a deleted one is
+/// gone to everyone but the moderators' records), read inside a write's transaction.
 pub async fn exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
-    let found: Option<i64> =
-        sqlx::query_scalar("SELECT id FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
     Ok(found.is_some())
 }
 

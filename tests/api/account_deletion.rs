@@ -516,3 +516,92 @@ async fn moderators_cannot_bring_a_deleted_account_back(app: TestApp) {
     assert_eq!(found, json!([]), "{found}");
 }
 both_databases!(moderators_cannot_bring_a_deleted_account_back);
+
+// ---------------------------------------------------------------------------------------------
+// What a deleted member leaves behind
+
+/// A deleted account is gone to members too: following, blocking or muting it answers 404,
+/// as reports and moderation do, and writes nothing, whether its clean-up is running or done.
+async fn a_deleted_member_cannot_be_followed_blocked_or_muted(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let token = token_of(&deletion_link(&app, &ada).await);
+    assert_eq!(confirm(&app, &ada, &token).await.0, 204);
+    for phase in ["while leaving", "after leaving"] {
+        for (path, body) in [
+            ("/api/follows", json!({ "followingId": ada.id })),
+            ("/api/blocks", json!({ "userId": ada.id })),
+            ("/api/mutes", json!({ "userId": ada.id })),
+        ] {
+            let (status, answer) = json(bob.client.post(app.url(path)).json(&body).send().await.unwrap()).await;
+            assert_eq!((status, answer["message"].as_str()), (404, Some("User not found")), "{phase}: {path}");
+        }
+        for (what, sql) in [
+            ("follows", "SELECT COUNT(*) FROM follows WHERE following_id = $1"),
+            ("blocks", "SELECT COUNT(*) FROM blocks WHERE blocked_id = $1"),
+            ("mutes", "SELECT COUNT(*) FROM mutes WHERE muted_id = $1"),
+            ("notifications", "SELECT COUNT(*) FROM notifications WHERE recipient_id = $1"),
+            ("followers counted", "SELECT follower_count FROM users WHERE id = $1"),
+        ] {
+            assert_eq!(scalar(&app, sql, ada.id).await, 0, "{phase}: {what}");
+        }
+        assert_eq!(scalar(&app, "SELECT following_count FROM users WHERE id = $1", bob.id).await, 0, "{phase}");
+        cleaned_up(&app).await;
+    }
+}
+both_databases!(a_deleted_member_cannot_be_followed_blocked_or_muted);
+
+/// Every count a member's actions keep in `rate_limits` leaves with them, and so does their
+/// data archive, in the leaving job (not at upkeep, days later).
+async fn leaving_removes_every_rate_limit_count_and_the_data_archive_of_the_member(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let bobs = post(&app, &bob, json!({ "content": "Bob's" })).await;
+    // One of each counted action of Ada's.
+    let image = crate::media::uploaded(&app, &ada, crate::fixtures::png(8, 8)).await;
+    let adas = post(&app, &ada, json!({ "content": "Ada's", "imageUrls": [image] })).await;
+    crate::edits::edit(&app, &ada, adas, "Ada's, edited").await;
+    ok(ada.client.post(app.url(&format!("/api/posts/{bobs}/like"))).send().await.unwrap()).await;
+    ok(ada.client.post(app.url(&format!("/api/posts/{bobs}/bookmark"))).send().await.unwrap()).await;
+    ok(ada.client.post(app.url("/api/follows")).json(&json!({ "followingId": bob.id })).send().await.unwrap()).await;
+    ok(ada.client.post(app.url("/api/mutes")).json(&json!({ "userId": bob.id })).send().await.unwrap()).await;
+    let report = json!({ "postId": bobs, "reason": "spam" });
+    ok(ada.client.post(app.url("/api/reports")).json(&report).send().await.unwrap()).await;
+    ok(ada.client.post(app.url("/api/invites")).send().await.unwrap()).await;
+    let status = ada.client.put(app.url("/api/notifications/read-all")).send().await.unwrap().status();
+    assert_eq!(status, 204);
+    ok(ada.client.post(app.url("/api/account/export")).send().await.unwrap()).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let archive = loop {
+        let ready: Option<String> =
+            sqlx::query_scalar("SELECT archive_id FROM data_exports WHERE member_id = $1 AND status = 'ready'")
+                .bind(ada.id)
+                .fetch_optional(&app.state.db.read)
+                .await
+                .unwrap();
+        if let Some(archive) = ready {
+            break archive;
+        }
+        assert!(std::time::Instant::now() < deadline, "the archive was not made");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let archive_file = app.data_dir.path().join("media/exports").join(format!("{archive}.zip"));
+    assert!(archive_file.exists());
+    let token = token_of(&deletion_link(&app, &ada).await);
+    let counted = |keys: Vec<String>| -> Vec<String> {
+        let suffix = format!(":{}", ada.id);
+        keys.into_iter().filter(|key| key.ends_with(&suffix)).collect()
+    };
+    let keys: Vec<String> =
+        sqlx::query_scalar("SELECT key FROM rate_limits").fetch_all(&app.state.db.read).await.unwrap();
+    assert!(counted(keys).len() >= 11, "a count of each action");
+
+    assert_eq!(confirm(&app, &ada, &token).await.0, 204);
+    cleaned_up(&app).await;
+
+    let keys: Vec<String> =
+        sqlx::query_scalar("SELECT key FROM rate_limits").fetch_all(&app.state.db.read).await.unwrap();
+    assert_eq!(counted(keys), Vec::<String>::new(), "counts of the member left behind");
+    assert!(!archive_file.exists(), "the member's data archive left behind");
+}
+both_databases!(leaving_removes_every_rate_limit_count_and_the_data_archive_of_the_member);

@@ -156,6 +156,9 @@ both_databases!(
     one_archive_at_a_time,
     asking_for_an_archive_is_rate_limited,
     the_calls_are_for_members_only,
+    the_archive_holds_image_descriptions_and_earlier_versions,
+    an_archive_whose_process_stopped_is_taken_over_within_a_minute,
+    a_claim_lasts_while_its_holder_renews_it,
 );
 
 async fn the_archive_lists_exactly_what_the_database_holds_of_the_member(app: TestApp) {
@@ -212,7 +215,8 @@ async fn the_archive_lists_exactly_what_the_database_holds_of_the_member(app: Te
     assert_eq!(entity_types, BTreeSet::from(["hashtag", "mention"]));
 
     // Its images are in the archive, byte for byte as stored.
-    let names: Vec<&str> = pictured["images"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        pictured["images"].as_array().unwrap().iter().map(|image| image["file"].as_str().unwrap()).collect();
     assert_eq!(names.len(), 2);
     for (name, media_id) in names.iter().zip(&net.image_ids) {
         let stored = std::fs::read(app.data_dir.path().join("media/objects").join(media_id)).unwrap();
@@ -390,4 +394,86 @@ async fn the_calls_are_for_members_only(app: TestApp) {
         let (status, _) = json(app.client.request(method, app.url(path)).send().await.unwrap()).await;
         assert_eq!(status, 401, "{path}");
     }
+}
+
+async fn the_archive_holds_image_descriptions_and_earlier_versions(app: TestApp) {
+    let ada = app.member("ada").await;
+    let (heron, pier) = (uploaded(&app, &ada, png(40, 30)).await, uploaded(&app, &ada, png(30, 20)).await);
+    let images = json!([{ "url": heron, "alt": "A grey heron <on one leg>" }, { "url": pier }]);
+    let pictured = post(&app, &ada, json!({ "content": "First words", "images": images })).await;
+    crate::edits::edit(&app, &ada, pictured, "Second words").await;
+    crate::edits::edit(&app, &ada, pictured, "Last words").await;
+    let plain = post(&app, &ada, json!({ "content": "Never edited" })).await;
+    let files = adas_archive(&app, &ada).await;
+
+    let posts = part(&files, "posts.json");
+    let find = |id: i64| posts.as_array().unwrap().iter().find(|p| p["id"] == id).unwrap().clone();
+    let shown = find(pictured);
+    assert_eq!(shown["content"], "Last words");
+    let described: Vec<&Value> = shown["images"].as_array().unwrap().iter().map(|image| &image["alt"]).collect();
+    assert_eq!(described, [&json!("A grey heron <on one leg>"), &Value::Null], "{shown}");
+    let earlier: Vec<&str> =
+        shown["edits"].as_array().unwrap().iter().map(|e| e["content"].as_str().unwrap()).collect();
+    assert_eq!(earlier, ["First words", "Second words"], "oldest first: {shown}");
+    let (written_at, replaced_at): (i64, i64) =
+        sqlx::query_as("SELECT written_at, replaced_at FROM post_edits WHERE post_id = $1 ORDER BY id LIMIT 1")
+            .bind(pictured)
+            .fetch_one(&app.state.db.read)
+            .await
+            .unwrap();
+    assert_eq!(shown["edits"][0]["writtenAt"], murmur::clock::to_rfc3339(written_at));
+    assert_eq!(shown["edits"][0]["replacedAt"], murmur::clock::to_rfc3339(replaced_at));
+    assert_eq!(find(plain)["edits"], json!([]));
+
+    let index = String::from_utf8(files["index.html"].clone()).unwrap();
+    assert!(index.contains("alt=\"A grey heron &lt;on one leg&gt;\""), "{index}");
+    assert!(index.contains("First words") && index.contains("Second words"), "{index}");
+}
+
+/// A pending archive, as if asked for from another process (this one's job is not woken).
+async fn pending_export(app: &TestApp, member: &Member) {
+    sqlx::query("INSERT INTO data_exports (member_id, status, requested_at) VALUES ($1, 'pending', $2)")
+        .bind(member.id)
+        .bind(app.clock.now())
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+}
+
+async fn claim(app: &TestApp) -> Option<murmur::exports::store::Claimed> {
+    murmur::exports::store::claim_next(&app.state.db.write, app.clock.now()).await.unwrap()
+}
+
+/// A process that is killed while it writes an archive stops renewing its claim; another
+/// process takes the archive over within a minute, not an hour.
+async fn an_archive_whose_process_stopped_is_taken_over_within_a_minute(app: TestApp) {
+    let ada = app.member("ada").await;
+    pending_export(&app, &ada).await;
+    let stopped = claim(&app).await.expect("the first process claims it");
+    assert!(claim(&app).await.is_none(), "held by the first");
+
+    app.clock.advance(Duration::from_secs(61));
+    let taken = claim(&app).await.expect("another process takes it over");
+    assert_eq!(taken.member_id, ada.id);
+    assert_ne!(taken.archive_id, stopped.archive_id, "under an archive id of its own");
+}
+
+/// The process writing an archive renews its claim while it works: nobody takes it over
+/// meanwhile, however long the archive takes.
+async fn a_claim_lasts_while_its_holder_renews_it(app: TestApp) {
+    let ada = app.member("ada").await;
+    pending_export(&app, &ada).await;
+    let holder = claim(&app).await.expect("claimed");
+    for _ in 0..3 {
+        app.clock.advance(Duration::from_secs(40));
+        assert!(murmur::exports::store::renew(&app.state.db.write, &holder, app.clock.now()).await.unwrap());
+        assert!(claim(&app).await.is_none(), "still held");
+    }
+    app.clock.advance(Duration::from_secs(61));
+    let taken = claim(&app).await.expect("taken over once the renewals stopped");
+    assert_eq!(taken.member_id, ada.id);
+    assert!(
+        !murmur::exports::store::renew(&app.state.db.write, &holder, app.clock.now()).await.unwrap(),
+        "the first holder learns it lost the archive"
+    );
 }

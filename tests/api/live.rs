@@ -243,7 +243,97 @@ async fn a_closing_server_ends_its_streams_with_a_retry_hint(mut app: TestApp) {
     tokio::time::timeout(Duration::from_secs(10), server).await.expect("the server stopped").unwrap().unwrap();
 }
 
+/// The number of the last change this process's broker took (the `seq` of an event id): a
+/// stream opened now says it in its `hello`.
+async fn last_change(app: &TestApp, who: &Member) -> u64 {
+    let mut events = Events::open(&who.client, &app.url("/api/events"), None).await;
+    let (id, _, _) = events.expect("hello").await;
+    id.split_once('-').and_then(|(_, seq)| seq.parse().ok()).unwrap_or_else(|| panic!("an event id: {id}"))
+}
+
+/// A member blocked by an author hears nothing of the author's post from a thread left open.
+async fn a_blocked_member_hears_no_counts_of_the_blockers_post(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let adas = id(&write(&app, &ada, "Count me").await);
+    let mut watching = stream(&app, &bob, &format!("?post={adas}")).await;
+    like(&app, &cyd, adas).await;
+    assert_eq!(watching.expect("post-counts").await.2["likeCount"], 1);
+    let (status, body) = post(&app, &ada, "/api/blocks", json!({ "userId": bob.id })).await;
+    assert_eq!(status, 201, "{body}");
+
+    let (status, body) = post(&app, &ada, "/api/posts", json!({ "content": "Ada answers", "replyToId": adas })).await;
+    assert_eq!(status, 201, "{body}");
+    like(&app, &ada, adas).await;
+    assert!(!names(&watching.drain(QUIET).await).contains(&"post-counts"), "Bob is blocked");
+    let mut opened_after = stream(&app, &bob, &format!("?post={adas}")).await;
+    like(&app, &bob, id(&write(&app, &cyd, "Elsewhere").await)).await;
+    crate::posts::delete(&app, &cyd, &format!("/api/posts/{adas}/like")).await;
+    assert!(!names(&opened_after.drain(QUIET).await).contains(&"post-counts"));
+}
+
+async fn mark(app: &TestApp, who: &Member, path: &str) -> (u16, Value) {
+    crate::posts::put(app, who, path, None).await
+}
+
+/// Marking read tells the member's tabs only of what changed, so calls that change nothing
+/// take no place among the changes kept for catch-up; and it is limited like other writes.
+async fn marking_notifications_read_publishes_only_real_changes_and_is_limited(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &bob, &ada).await;
+    let (_, list) = crate::posts::get(&app, &ada, "/api/notifications").await;
+    let notification = list[0]["id"].as_i64().unwrap();
+    tokio::time::sleep(QUIET).await;
+    app.at_start_of_window(murmur::clock::MINUTE);
+    let before = last_change(&app, &bob).await;
+    let mut adas = stream(&app, &ada, "").await;
+
+    assert_eq!(mark(&app, &ada, "/api/notifications/999999/read").await.0, 404);
+    assert_eq!(mark(&app, &ada, &format!("/api/notifications/{notification}/read")).await.0, 204);
+    assert_eq!(adas.expect("unread-count").await.2, json!({ "count": 0 }));
+    assert_eq!(mark(&app, &ada, &format!("/api/notifications/{notification}/read")).await.0, 204, "read already");
+    assert_eq!(mark(&app, &ada, "/api/notifications/read-all").await.0, 204, "nothing unread");
+    assert_eq!(names(&adas.drain(QUIET).await), Vec::<&str>::new());
+    assert_eq!(last_change(&app, &bob).await, before + 1, "only the one read took a place");
+
+    let mut answered = 4;
+    let refused = loop {
+        let (status, body) = mark(&app, &ada, "/api/notifications/999999/read").await;
+        if status != 404 {
+            break (status, body);
+        }
+        answered += 1;
+        assert!(answered < 1000, "never limited");
+    };
+    assert_eq!(refused.0, 429, "{}", refused.1);
+    assert_eq!(answered, 120);
+    assert_eq!(mark(&app, &ada, "/api/notifications/read-all").await.0, 429, "one allowance for both");
+    assert_eq!(last_change(&app, &bob).await, before + 1);
+}
+
+/// A mention of a member who blocked its author writes no notification, and tells their tabs
+/// nothing.
+async fn a_mention_across_a_block_tells_the_mentioned_members_tabs_nothing(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let (status, body) = post(&app, &ada, "/api/blocks", json!({ "userId": bob.id })).await;
+    assert_eq!(status, 201, "{body}");
+    let mut adas = stream(&app, &ada, "").await;
+    write(&app, &bob, "Hello @ada").await;
+    assert_eq!(names(&adas.drain(QUIET).await), Vec::<&str>::new());
+    // Unblocked, a mention is heard.
+    let (status, _) = crate::posts::delete(&app, &ada, &format!("/api/blocks/{}", bob.id)).await;
+    assert_eq!(status, 204);
+    write(&app, &bob, "Hello again @ada").await;
+    adas.expect("notification").await;
+}
+
 both_databases!(
+    a_blocked_member_hears_no_counts_of_the_blockers_post,
+    marking_notifications_read_publishes_only_real_changes_and_is_limited,
+    a_mention_across_a_block_tells_the_mentioned_members_tabs_nothing,
     a_like_reaches_its_authors_streams_and_nobody_elses,
     followers_hear_of_new_posts_unless_they_muted_the_author,
     a_thread_stream_follows_its_posts_counts,

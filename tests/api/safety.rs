@@ -348,6 +348,93 @@ async fn a_removed_post_leaves_every_kept_page_at_once_and_its_author_still_open
     );
 }
 
+/// A thread shows a hidden post as nothing but its place: no time, counts or the viewer's
+/// like, even one they gave before the block.
+async fn a_blocked_member_sees_nothing_of_the_blockers_post_in_a_thread(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let cyds = write(&app, &cyd, "Cyd asks").await;
+    let adas_reply = reply(&app, &ada, id(&cyds), "Ada answers").await;
+    like(&app, &bob, id(&adas_reply)).await;
+    like(&app, &cyd, id(&adas_reply)).await;
+    reply(&app, &cyd, id(&adas_reply), "Cyd answers Ada").await;
+    repost(&app, &cyd, id(&adas_reply)).await;
+
+    block(&app, &ada, &bob).await;
+
+    let (_, thread) = get(&app, &bob, &format!("/api/posts/{}/thread", id(&cyds))).await;
+    let shown = &thread["replies"][0];
+    assert_eq!(shown["id"].as_i64(), Some(id(&adas_reply)), "{thread}");
+    assert_eq!(shown["isUnavailable"], true);
+    for (field, nothing) in [
+        ("createdAt", json!("")),
+        ("likeCount", json!(0)),
+        ("replyCount", json!(0)),
+        ("repostCount", json!(0)),
+        ("isLiked", json!(false)),
+        ("isReposted", json!(false)),
+        ("isBookmarked", json!(false)),
+        ("editableUntil", Value::Null),
+        ("content", json!("")),
+    ] {
+        assert_eq!(shown[field], nothing, "{field} in {shown}");
+    }
+    assert_eq!((shown["author"]["id"].as_i64(), shown["author"]["username"].as_str()), (Some(0), Some("")));
+    // Opened itself, it is the same placeholder.
+    let (_, thread) = get(&app, &bob, &format!("/api/posts/{}/thread", id(&adas_reply))).await;
+    assert_eq!(
+        (thread["post"]["isUnavailable"].as_bool(), thread["post"]["likeCount"].as_i64()),
+        (Some(true), Some(0))
+    );
+    assert_eq!(thread["post"]["createdAt"], "", "{thread}");
+    // Others see it whole.
+    let (_, thread) = get(&app, &cyd, &format!("/api/posts/{}/thread", id(&cyds))).await;
+    assert_eq!(
+        (thread["replies"][0]["likeCount"].as_i64(), thread["replies"][0]["isLiked"].as_bool()),
+        (Some(2), Some(true))
+    );
+}
+
+/// The profile of a member who blocked the caller says who it is and nothing more, as the web
+/// app's "You can't view this profile" promises.
+async fn a_blocked_member_cannot_view_the_blockers_profile(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let (status, body) = crate::posts::put(
+        &app,
+        &ada,
+        "/api/users/profile",
+        Some(json!({ "displayName": "Ada L.", "bio": "Where I live", "website": "https://ada.example" })),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    follow(&app, &cyd, &ada).await;
+    follow(&app, &ada, &cyd).await;
+
+    block(&app, &ada, &bob).await;
+
+    let seen = profile(&app, &bob, "ada").await;
+    assert_eq!((seen["isBlockedBy"].as_bool(), seen["username"].as_str()), (Some(true), Some("ada")));
+    assert_eq!(seen["displayName"], "Ada L.");
+    for (field, nothing) in [
+        ("bio", json!("")),
+        ("website", json!("")),
+        ("headerImageUrl", Value::Null),
+        ("followerCount", json!(0)),
+        ("followingCount", json!(0)),
+        ("invitedBy", Value::Null),
+    ] {
+        assert_eq!(seen[field], nothing, "{field} in {seen}");
+    }
+    // The blocker and everyone else see the profile as it is.
+    let seen = profile(&app, &cyd, "ada").await;
+    assert_eq!((seen["bio"].as_str(), seen["followerCount"].as_i64()), (Some("Where I live"), Some(1)));
+    let seen = profile(&app, &ada, "ada").await;
+    assert_eq!(seen["website"], "https://ada.example");
+}
+
 both_databases!(
     a_suspended_members_posts_leave_every_list_until_the_suspension_is_lifted,
     a_removed_post_leaves_every_kept_page_at_once_and_its_author_still_opens_it,
@@ -355,4 +442,6 @@ both_databases!(
     a_mute_hides_a_member_from_the_muters_feeds_and_notifications_until_it_ends,
     a_page_stays_whole_when_posts_are_hidden,
     blocks_and_mutes_are_checked_and_private,
+    a_blocked_member_sees_nothing_of_the_blockers_post_in_a_thread,
+    a_blocked_member_cannot_view_the_blockers_profile,
 );
