@@ -111,6 +111,7 @@ const removal = {
   createdAt: ago(60 * 24 * 3),
   action: 'remove_post',
   reason: 'Link farm',
+  moderatorRole: 'moderator',
   moderator: { username: 'alice', displayName: me.displayName },
   member: { username: spammer.username, displayName: spammer.displayName },
   postId: 40,
@@ -125,6 +126,7 @@ const reportGroups = [
   {
     id: 21,
     target: 'post',
+    postId: 41,
     post: post(41, spammer, 'Get 10k followers today at cheap-follows.example — real people only!', { replyCount: 0, likeCount: 0, repostCount: 0 }),
     member: { ...me, ...spammer, bio: 'Growth hacker', website: '', invitesAvailable: 0 },
     reportCount: 2,
@@ -138,6 +140,7 @@ const reportGroups = [
     id: 22,
     target: 'member',
     post: null,
+    postId: null,
     member: { ...me, ...dave, bio: 'Not the Dave you know', website: '', invitesAvailable: 0 },
     reportCount: 1,
     reports: [{ id: 22, reason: 'impersonation', comment: 'Uses my photos and name', createdAt: ago(30), postText: null }],

@@ -185,6 +185,9 @@ export interface LogEntry {
   createdAt: string
   action: ModerationAction
   reason: string
+  /** The role of who acted: what every member reads ("By a moderator"). */
+  moderatorRole: 'moderator' | 'admin'
+  /** Which moderator acted: only moderators and admins get it (null for everyone else, and once their account is gone). */
   moderator: LoggedMember | null
   member: LoggedMember | null
   postId: number | null
@@ -198,8 +201,11 @@ export interface ReportGroup {
   id: number
   target: 'post' | 'member'
   post: Post | null
+  /** The reported post's id, to open it in its thread (`/post/{id}`); null for a member. */
+  postId: number | null
   /** The member reported, or the post's author. */
   member: User & { suspendedUntil?: string | null }
+  /** How many members reported it (never who). */
   reportCount: number
   reports: Report[]
   history: { earlierReports: number; actions: LogEntry[] }
