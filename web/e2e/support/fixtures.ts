@@ -207,7 +207,8 @@ const sessions = [
     browser: 'Firefox 128',
     os: 'Linux',
     createdAt: ago(60 * 24 * 3),
-    lastSeenAt: ago(20),
+    lastUsedAt: ago(2),
+    network: '203.0.113.0/24',
   },
   {
     id: '1a2b3c4d5e6f708192a3b4c5d6e7f801',
@@ -216,7 +217,8 @@ const sessions = [
     browser: 'Safari 17',
     os: 'iOS',
     createdAt: ago(60 * 24 * 9),
-    lastSeenAt: ago(60 * 5),
+    lastUsedAt: ago(60 * 5),
+    network: '198.51.100.0/24',
   },
   {
     id: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b',
@@ -225,7 +227,8 @@ const sessions = [
     browser: null,
     os: null,
     createdAt: ago(60 * 24 * 20),
-    lastSeenAt: ago(60 * 24 * 2),
+    lastUsedAt: ago(60 * 24 * 2),
+    network: null,
   },
 ]
 
