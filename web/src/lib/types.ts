@@ -93,6 +93,10 @@ export interface Post {
   isUnavailable?: boolean
   /** Removed by moderators; only its author gets it (everyone else gets it deleted). */
   isRemoved?: boolean
+  /** The member's mute of the author, as set (`until` null: until unmuted; past: over); null or missing when none. */
+  authorMute?: { until: string | null } | null
+  /** On a Friends feed card standing for more than one entry of its page (a post and its reposts, shown once): how many. */
+  feedEntries?: number
 }
 
 /** A tag's page header (`/api/tags/{name}`): counts for the last 7 days. */
