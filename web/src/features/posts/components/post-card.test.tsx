@@ -236,6 +236,20 @@ describe('a post card', () => {
     expect(within(dialog).getByRole('radio', { name: 'Spam' })).toBeChecked()
   })
 
+  it("opens its menu whole with the card's own data: no Loading, no profile asked for, Unmute for a muted author", async () => {
+    const fetch = mockFetch(() => json([]))
+    renderFeed([aPost({ authorMute: { until: null } })])
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }))
+    const menu = await screen.findByRole('menu')
+    expect(within(menu).queryByText('Loading...')).not.toBeInTheDocument()
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim())).toEqual([
+      'Unmute @grace',
+      'Block @grace',
+      'Report post',
+    ])
+    expect(requestsOf(fetch).filter(({ call }) => call.startsWith('GET /api/users/'))).toEqual([])
+  })
+
   it('opens an image in the lightbox, not the thread, and stays put when the lightbox is clicked', async () => {
     mockFetch(() => json([]))
     window.history.replaceState(null, '', '/')
