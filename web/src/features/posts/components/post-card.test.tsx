@@ -97,6 +97,20 @@ describe('a post card', () => {
     expect(screen.getByRole('button', { name: 'Load more posts' })).toBeInTheDocument()
   })
 
+  it('counts a Friends page full by the entries its cards stand for (a post reposted within it shows once)', () => {
+    mockFetch(() => json([]))
+    const cards = Array.from({ length: 19 }, (_, i) => aPost({ id: i + 1 }))
+    cards[0] = { ...cards[0], feedEntries: 2 }
+    renderFeed(cards)
+    expect(screen.getByRole('button', { name: 'Load more posts' })).toBeInTheDocument()
+  })
+
+  it('ends the Friends feed after a page of fewer entries', () => {
+    mockFetch(() => json([]))
+    renderFeed(Array.from({ length: 19 }, (_, i) => aPost({ id: i + 1 })))
+    expect(screen.queryByRole('button', { name: 'Load more posts' })).not.toBeInTheDocument()
+  })
+
   it('draws a deleted post as a muted placeholder with no actions', () => {
     mockFetch(() => json([]))
     renderFeed([aPost({ id: 7, content: 'gone', isDeleted: true })])
