@@ -400,6 +400,14 @@ mod tests {
     }
 
     #[test]
+    fn sqlite_keeps_a_prefix_index_for_every_indexed_length() {
+        let migration = include_str!("../../migrations/sqlite/0027_prefixes_and_session_networks.sql");
+        let lengths: Vec<String> = PREFIX_INDEXED.map(|n| n.to_string()).collect();
+        assert!(migration.contains(&format!("prefix = '{}'", lengths.join(" "))), "migration 0027's prefix list");
+        assert_eq!(*PREFIX_INDEXED.start(), PREFIX_MIN_CHARS, "every prefix of the shortest length has its index");
+    }
+
+    #[test]
     fn an_unclosed_quote_runs_to_the_end() {
         let q = SearchQuery::parse("\"good morning").unwrap();
         assert_eq!(q.phrases, vec![words(&["good", "morning"])]);

@@ -265,7 +265,7 @@ async fn every_last_word_is_a_prefix_as_it_is_typed(app: TestApp) {
         ("lighthousek", vec![keeper]),
         ("lighthousesx", vec![]),
         ("coast lighth", vec![lighthouses]),
-        ("lighth coa", vec![lighthouses]),
+        ("lighthouses coa", vec![lighthouses]),
         ("LIGHTH", vec![keeper, lighthouses]),
     ] {
         assert_eq!(search(&app, &bob, typed).await, found, "{typed:?}");
