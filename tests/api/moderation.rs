@@ -797,7 +797,17 @@ async fn every_member_reads_the_log_and_no_reporter_is_named(app: TestApp) {
     let keys: BTreeSet<&str> = entries[1].as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
-        BTreeSet::from(["id", "createdAt", "action", "reason", "moderatorRole", "moderator", "member", "postId", "until"])
+        BTreeSet::from([
+            "id",
+            "createdAt",
+            "action",
+            "reason",
+            "moderatorRole",
+            "moderator",
+            "member",
+            "postId",
+            "until"
+        ])
     );
     assert_eq!(entries[1]["reason"], "Not spam");
     assert!(!log.to_string().contains("carol"), "the reporter is never named: {log}");
@@ -818,7 +828,11 @@ async fn the_log_names_the_role_to_members_and_the_moderator_to_moderators(app: 
     suspend(&app, &admin, ada.id).await;
 
     let by = |log: &Value| -> Vec<(Value, Value)> {
-        log.as_array().unwrap().iter().map(|e| (e["moderatorRole"].clone(), e["moderator"]["username"].clone())).collect()
+        log.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["moderatorRole"].clone(), e["moderator"]["username"].clone()))
+            .collect()
     };
     let (status, log) = get(&app, &bob, "/api/moderation/log").await;
     assert_eq!(status, 200, "{log}");
@@ -839,7 +853,8 @@ async fn the_queue_links_each_post_and_counts_the_members_who_reported_it(app: T
     let carol = app.member("carol").await;
     let dave = app.member("dave").await;
     let root = id(&write(&app, &bob, "What do you think?").await);
-    let (_, reply) = post(&app, &ada, "/api/posts", json!({ "content": "Buy followers here", "replyToId": root })).await;
+    let (_, reply) =
+        post(&app, &ada, "/api/posts", json!({ "content": "Buy followers here", "replyToId": root })).await;
     let reply = id(&reply);
     for who in [&carol, &dave, &carol] {
         report_post(&app, who, reply).await;
