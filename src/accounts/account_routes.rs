@@ -51,8 +51,13 @@ pub struct SessionInfo {
     pub os: Option<String>,
     /// When the session started (login).
     pub created_at: String,
-    /// When it was last used, to within an hour: the server writes it at most hourly.
-    pub last_seen_at: String,
+    /// When it was last used (its last request), to within 5 minutes: the server writes it at
+    /// most that often.
+    pub last_used_at: String,
+    /// The network it was last used from, an approximate place: the client's IPv4 /24 or IPv6
+    /// /48 ("203.0.113.0/24"), never its address; null when unknown (and for sessions not used
+    /// since this was kept).
+    pub network: Option<String>,
 }
 
 impl From<session::Listed> for SessionInfo {
@@ -65,7 +70,8 @@ impl From<session::Listed> for SessionInfo {
             os: device.as_ref().and_then(|d| d.os.map(str::to_string)),
             user_agent: listed.user_agent,
             created_at: to_rfc3339(listed.created_at),
-            last_seen_at: to_rfc3339(listed.last_seen_at),
+            last_used_at: to_rfc3339(listed.last_seen_at),
+            network: listed.network,
         }
     }
 }

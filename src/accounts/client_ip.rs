@@ -69,6 +69,26 @@ impl ClientIp {
     }
 }
 
+impl ClientIp {
+    /// The client's approximate network, as a member's list of sessions shows it: the IPv4 /24
+    /// or the IPv6 /48 (`203.0.113.0/24`, `2001:db8:7::/48`), never the address itself; None
+    /// when unknown.
+    pub fn network(&self) -> Option<String> {
+        let ip = self.0?;
+        let v4 = match ip {
+            IpAddr::V4(v4) => Some(v4),
+            IpAddr::V6(v6) => v6.to_ipv4_mapped(),
+        };
+        Some(match (v4, ip) {
+            (Some(v4), _) => format!("{}/24", IpNet::new(v4.into(), 24).ok()?.trunc().network()),
+            (None, ip) => {
+                let net = IpNet::new(ip, 48).ok()?.trunc();
+                format!("{}/48", net.network())
+            }
+        })
+    }
+}
+
 impl std::fmt::Display for ClientIp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
@@ -196,6 +216,15 @@ fn split_outside_quotes(value: &str, separator: char) -> impl Iterator<Item = &s
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_network_is_the_ipv4_24_or_the_ipv6_48() {
+        let network = |ip: &str| ClientIp(Some(ip.parse().unwrap())).network();
+        assert_eq!(network("203.0.113.77").as_deref(), Some("203.0.113.0/24"));
+        assert_eq!(network("::ffff:198.51.100.9").as_deref(), Some("198.51.100.0/24"));
+        assert_eq!(network("2001:db8:7:42::1").as_deref(), Some("2001:db8:7::/48"));
+        assert_eq!(ClientIp(None).network(), None);
+    }
 
     fn trusted(list: &str) -> TrustedProxies {
         TrustedProxies::parse(list).unwrap()

@@ -4,6 +4,7 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
+use super::client_ip::{ClientIp, peer};
 use super::session::{self, Reading};
 use crate::error::{Error, Result};
 use crate::feeds::FeedMarks;
@@ -37,8 +38,9 @@ pub(crate) async fn authenticate(
     reading: Reading,
 ) -> Result<(CurrentUser, FeedMarks)> {
     let token = session::token_from_headers(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
+    let network = ClientIp::resolve(peer(&parts.extensions), &parts.headers, &state.config.trusted_proxies).network();
     let (id, session_hash, marks) =
-        session::lookup(&state.sessions, &state.db.write, token, state.clock.now(), reading)
+        session::lookup(&state.sessions, &state.db.write, token, network.as_deref(), state.clock.now(), reading)
             .await?
             .ok_or(Error::Unauthorized)?;
     let user = CurrentUser { id, session_hash };

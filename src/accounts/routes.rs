@@ -209,6 +209,7 @@ pub(super) async fn limit_link_requests(state: &AppState, email: &Email, ip: Cli
               (status = 403, body = crate::error::ErrorBody)))]
 async fn verify(
     State(state): State<AppState>,
+    ip: ClientIp,
     headers: HeaderMap,
     Query(params): Query<VerifyParams>,
 ) -> Result<impl IntoResponse> {
@@ -253,7 +254,9 @@ async fn verify(
         }
     };
     let user_agent = user_agent::from_headers(&headers);
-    let session_token = session::create_in_browser(&mut *tx, user_id, user_agent.as_deref(), now).await?;
+    let network = ip.network();
+    let browser = session::Browser { user_agent: user_agent.as_deref(), network: network.as_deref() };
+    let session_token = session::create_in_browser(&mut *tx, user_id, browser, now).await?;
     tx.commit().await?;
 
     // A browser that was logged in (perhaps as someone else) gets a new session; its old one ends.

@@ -7,7 +7,7 @@ use axum::http::HeaderMap;
 use sqlx::{Any, AnyPool, Executor};
 
 use super::session_reads::SessionReads;
-use crate::clock::{DAY, HOUR, Millis};
+use crate::clock::{DAY, MINUTE, Millis};
 use crate::config::Config;
 use crate::error::Result;
 use crate::feeds::FeedMarks;
@@ -15,8 +15,10 @@ use crate::secrets::{hash_token, random_bytes, random_token};
 
 pub const LIFETIME: Millis = 30 * DAY;
 pub const IDLE: Millis = 7 * DAY;
-/// `last_seen_at` is written at most this often, so reads do not become writes.
-const TOUCH_EVERY: Millis = HOUR;
+/// `last_seen_at` (and the network it was used from) is written at most this often per
+/// session, so reads seldom become writes: the list of sessions shows the last use to within
+/// this.
+pub const TOUCH_EVERY: Millis = 5 * MINUTE;
 
 /// The cookie's name: `__Host-` prefixed over https (bound to this host, Secure, Path=/).
 pub fn cookie_name(config: &Config) -> &'static str {
@@ -29,31 +31,35 @@ pub async fn create<'c, E>(executor: E, user_id: i64, now: Millis) -> Result<Str
 where
     E: Executor<'c, Database = Any>,
 {
-    create_in_browser(executor, user_id, None, now).await
+    create_in_browser(executor, user_id, Browser::default(), now).await
 }
 
-/// Starts a session for a member in the browser whose user agent is `user_agent` (as
-/// `user_agent::from_headers` bounds it); answers the cookie value to hand out.
-pub async fn create_in_browser<'c, E>(
-    executor: E,
-    user_id: i64,
-    user_agent: Option<&str>,
-    now: Millis,
-) -> Result<String>
+/// Where a session is used from, as its member's list shows it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Browser<'a> {
+    /// The user agent, as `user_agent::from_headers` bounds it.
+    pub user_agent: Option<&'a str>,
+    /// The client's network (`ClientIp::network`).
+    pub network: Option<&'a str>,
+}
+
+/// Starts a session for a member in `browser`; answers the cookie value to hand out.
+pub async fn create_in_browser<'c, E>(executor: E, user_id: i64, browser: Browser<'_>, now: Millis) -> Result<String>
 where
     E: Executor<'c, Database = Any>,
 {
     let token = random_token();
     sqlx::query(
-        "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, public_id, user_agent) \
-         VALUES ($1, $2, $3, $3, $4, $5, $6)",
+        "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, public_id, user_agent, network) \
+         VALUES ($1, $2, $3, $3, $4, $5, $6, $7)",
     )
     .bind(hash_token(&token))
     .bind(user_id)
     .bind(now)
     .bind(now + LIFETIME)
     .bind(hex::encode(random_bytes::<16>()))
-    .bind(user_agent)
+    .bind(browser.user_agent)
+    .bind(browser.network)
     .execute(executor)
     .await?;
     Ok(token)
@@ -101,11 +107,13 @@ pub enum Reading {
 }
 
 /// The member a live session belongs to (with their `FeedMarks` when asked for, default ones
-/// otherwise); refreshes the session's last use now and then.
+/// otherwise); records the session's last use, and the `network` it came from, at most every
+/// `TOUCH_EVERY` (the read itself stays the batched one of `session_reads`).
 pub async fn lookup(
     reads: &SessionReads,
     write: &AnyPool,
     token: &str,
+    network: Option<&str>,
     now: Millis,
     reading: Reading,
 ) -> Result<Option<(i64, String, FeedMarks)>> {
@@ -118,9 +126,12 @@ pub async fn lookup(
         return Ok(None);
     }
     if now - last_seen_at >= TOUCH_EVERY {
-        sqlx::query("UPDATE sessions SET last_seen_at = $1 WHERE id_hash = $2")
+        // Conditional, so of requests racing past the check one writes (and the others match nothing).
+        sqlx::query("UPDATE sessions SET last_seen_at = $1, network = $2 WHERE id_hash = $3 AND last_seen_at = $4")
             .bind(now)
+            .bind(network)
             .bind(&id_hash)
+            .bind(last_seen_at)
             .execute(write)
             .await?;
     }
@@ -170,6 +181,8 @@ pub const MAX_LISTED: i64 = 100;
 pub struct Listed {
     pub public_id: String,
     pub user_agent: Option<String>,
+    /// The network it was last used from (`ClientIp::network`).
+    pub network: Option<String>,
     pub created_at: Millis,
     pub last_seen_at: Millis,
     /// The session of the request that asked.
@@ -178,8 +191,8 @@ pub struct Listed {
 
 /// The member's live sessions: the asker's (`current_hash`) first, then the most recently used.
 pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) -> Result<Vec<Listed>> {
-    let rows: Vec<(String, Option<String>, Millis, Millis, i64)> = sqlx::query_as(
-        "SELECT public_id, user_agent, created_at, last_seen_at, CASE WHEN id_hash = $2 THEN 1 ELSE 0 END \
+    let rows: Vec<(String, Option<String>, Option<String>, Millis, Millis, i64)> = sqlx::query_as(
+        "SELECT public_id, user_agent, network, created_at, last_seen_at, CASE WHEN id_hash = $2 THEN 1 ELSE 0 END \
          FROM sessions \
          WHERE user_id = $1 AND public_id IS NOT NULL AND expires_at > $3 AND last_seen_at > $4 \
          ORDER BY CASE WHEN id_hash = $2 THEN 1 ELSE 0 END DESC, last_seen_at DESC, created_at DESC LIMIT $5",
@@ -193,9 +206,10 @@ pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) 
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(public_id, user_agent, created_at, last_seen_at, current)| Listed {
+        .map(|(public_id, user_agent, network, created_at, last_seen_at, current)| Listed {
             public_id,
             user_agent,
+            network,
             created_at,
             last_seen_at,
             current: current == 1,

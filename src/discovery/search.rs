@@ -16,11 +16,15 @@ use crate::safety::visibility;
 pub const MAX_QUERY_CHARS: usize = 200;
 /// Most terms (words, phrases, exclusions, `#tag`s and `from:`) in one query.
 pub const MAX_TERMS: usize = 10;
-/// A last word of this many characters also matches longer words (typing `rus` finds "rust"):
-/// SQLite keeps a prefix index for each of these lengths, so the prefix reads one ready list
-/// like a whole word does. A longer last word is taken as typed (a prefix of a common word
-/// without its index merged every matching word's list and cost several times a word).
-pub const PREFIX_CHARS: std::ops::RangeInclusive<usize> = 2..=4;
+/// The last plain word of a query, when it has at least this many characters, also matches
+/// longer words (the query is typed as you go: `rus` and `lighth` find "rust" and "lighthouses").
+/// A single letter is taken whole: as a prefix it would match most words.
+pub const PREFIX_MIN_CHARS: usize = 2;
+/// SQLite keeps a prefix index for each of these lengths (migration 0027's `prefix` list), so a
+/// prefix reads one ready list, newest first, like a whole word does. A prefix without its index
+/// merges every matching word's list before the first match is read: a common word's cost
+/// several times over. A prefix longer than these names few words, each rarely used.
+pub const PREFIX_INDEXED: std::ops::RangeInclusive<usize> = 2..=10;
 /// "Top" ranks the newest this many matches by relevance: a common word stays one bounded read.
 pub const TOP_CANDIDATES: i64 = 1000;
 
@@ -47,7 +51,7 @@ impl Sort {
 pub struct SearchQuery {
     /// Words every match holds.
     pub words: Vec<String>,
-    /// The last word, of 2 to 4 characters, also matches as the start of a word (`rus` finds "rust").
+    /// The last word, of 2 characters or more, also matches as the start of a word (`rus` finds "rust").
     pub prefix: Option<String>,
     /// Phrases (two or more words in a row) every match holds.
     pub phrases: Vec<Vec<String>>,
@@ -129,8 +133,8 @@ impl SearchQuery {
             return Err(Error::bad_request(format!("A search can have at most {MAX_TERMS} terms")));
         }
         // The last term typed, when it is a short plain word, may still be being typed.
-        let short = query.words.last().is_some_and(|w| PREFIX_CHARS.contains(&w.chars().count()));
-        if short && last_plain.is_some() && last_plain == terms.checked_sub(1) {
+        let long_enough = query.words.last().is_some_and(|w| w.chars().count() >= PREFIX_MIN_CHARS);
+        if long_enough && last_plain.is_some() && last_plain == terms.checked_sub(1) {
             query.prefix = query.words.pop();
         }
         if query.words.is_empty()
@@ -383,14 +387,24 @@ mod tests {
     }
 
     #[test]
-    fn only_a_short_last_plain_word_is_a_prefix() {
+    fn the_last_plain_word_of_two_letters_or_more_is_a_prefix() {
         assert_eq!(SearchQuery::parse("rust").unwrap().prefix.as_deref(), Some("rust"));
         assert_eq!(SearchQuery::parse("ru").unwrap().prefix.as_deref(), Some("ru"));
-        let q = SearchQuery::parse("coffee").unwrap();
-        assert_eq!((q.prefix, q.words), (None, words(&["coffee"])), "a longer word is taken whole");
+        let q = SearchQuery::parse("morning lighth").unwrap();
+        assert_eq!((q.prefix.as_deref(), q.words), (Some("lighth"), words(&["morning"])), "a longer word too");
+        let q = SearchQuery::parse("lighthouses").unwrap();
+        assert_eq!(q.prefix.as_deref(), Some("lighthouses"));
         assert_eq!(SearchQuery::parse("r").unwrap().prefix, None);
         let q = SearchQuery::parse("rust \"async code\"").unwrap();
         assert_eq!((q.prefix, q.words), (None, words(&["rust"])));
+    }
+
+    #[test]
+    fn sqlite_keeps_a_prefix_index_for_every_indexed_length() {
+        let migration = include_str!("../../migrations/sqlite/0027_prefixes_and_session_networks.sql");
+        let lengths: Vec<String> = PREFIX_INDEXED.map(|n| n.to_string()).collect();
+        assert!(migration.contains(&format!("prefix = '{}'", lengths.join(" "))), "migration 0027's prefix list");
+        assert_eq!(*PREFIX_INDEXED.start(), PREFIX_MIN_CHARS, "every prefix of the shortest length has its index");
     }
 
     #[test]

@@ -45,12 +45,34 @@ use crate::posts::hydrate::{self, Selection};
 use crate::safety::{self, Scope};
 
 /// A page of the Friends feed: from the member's home timeline when it holds the page whole
-/// (nearly always), else from the fan-in read below.
+/// (nearly always), else from the fan-in read below; one card per post (`one_card_per_post`).
 pub async fn read_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
-    match super::timeline::whole_page(pool, backend, viewer, page, now).await? {
-        Some(posts) => Ok(posts),
-        None => fan_in_page(pool, backend, viewer, page, now).await,
+    let entries = match super::timeline::whole_page(pool, backend, viewer, page, now).await? {
+        Some(posts) => posts,
+        None => fan_in_page(pool, backend, viewer, page, now).await?,
+    };
+    Ok(one_card_per_post(entries))
+}
+
+/// A page's entries (newest first) with one card per post: when a post and its reposts, or
+/// several reposts of it, fall in one page, the newest entry stays in its place (a repost: with
+/// "Reposted by") and the older ones go, counted in its `feed_entries`. The page's entries are
+/// still `limit` of the feed, so offsets move on as before and no entry is skipped; a page may
+/// hold fewer cards than `limit`, and the entries its cards stand for tell a full page.
+pub fn one_card_per_post(entries: Vec<Post>) -> Vec<Post> {
+    let mut cards: Vec<Post> = Vec::with_capacity(entries.len());
+    let mut card_of: std::collections::HashMap<i64, usize> = std::collections::HashMap::new();
+    for entry in entries {
+        let post = entry.repost_of_id.unwrap_or(entry.id);
+        match card_of.get(&post) {
+            Some(&at) => *cards[at].feed_entries.get_or_insert(1) += 1,
+            None => {
+                card_of.insert(post, cards.len());
+                cards.push(entry);
+            }
+        }
     }
+    cards
 }
 
 /// A page of the Friends feed read from posts and follows (see the module's comment); answers

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::domain::{Action, ReportReason, is_suspended};
+use super::domain::{Action, ReportReason, Role, is_suspended};
 use super::store::{LogRow, OpenReportRow, ReportRow, TreeRow};
 use crate::clock::{Millis, to_rfc3339};
 use crate::posts::Post;
@@ -68,9 +68,12 @@ pub struct ReportGroup {
     pub target: Subject,
     /// The post reported, with its text even when it was removed (null for a member).
     pub post: Option<Post>,
+    /// The reported post's id, to open it in its thread (`/post/{id}` in the web app, which
+    /// shows a reply under the posts it answers); null for a member.
+    pub post_id: Option<i64>,
     /// The member reported, or the post's author.
     pub member: User,
-    /// How many open reports there are (members reported it this many times).
+    /// How many members reported it (its open reports, each reporter counted once; never who).
     pub report_count: i64,
     /// The newest open reports, newest first (at most 20).
     pub reports: Vec<Report>,
@@ -95,6 +98,32 @@ pub struct LogMember {
     pub display_name: String,
 }
 
+/// Who acted, as every member reads it: the role, not the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ActedAs {
+    Moderator,
+    Admin,
+}
+
+/// Whose names a reader of the log sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogReader {
+    /// Moderators and admins: which of them acted.
+    Moderators,
+    /// Everyone else: only the role ("a moderator"), so no member is singled out for an action.
+    Member,
+}
+
+impl LogReader {
+    pub fn of(role: Role) -> LogReader {
+        match role {
+            Role::Member => LogReader::Member,
+            Role::Moderator | Role::Admin => LogReader::Moderators,
+        }
+    }
+}
+
 /// One action in the moderation log.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -104,7 +133,11 @@ pub struct LogEntry {
     pub created_at: String,
     pub action: Action,
     pub reason: String,
-    /// Null once the moderator's account is gone.
+    /// The role of whoever acted, as they hold it now ("moderator" also once their account is
+    /// gone or they are a moderator no more): what members read ("by a moderator").
+    pub moderator_role: ActedAs,
+    /// Which moderator acted: for moderators and admins only (null for everyone else), and null
+    /// once the moderator's account is gone.
     pub moderator: Option<LogMember>,
     /// The member acted on (for a post: its author); null once their account is gone.
     pub member: Option<LogMember>,
@@ -115,7 +148,7 @@ pub struct LogEntry {
 
 impl LogEntry {
     /// None for a row whose action this server does not know (the schema allows none).
-    pub fn from_row(row: LogRow) -> Option<LogEntry> {
+    pub fn from_row(row: LogRow, reader: LogReader) -> Option<LogEntry> {
         let named = |username: Option<String>, display_name: Option<String>| {
             username.map(|username| LogMember { username, display_name: display_name.unwrap_or_default() })
         };
@@ -124,7 +157,14 @@ impl LogEntry {
             created_at: to_rfc3339(row.created_at),
             action: Action::from_stored(&row.action)?,
             reason: row.reason,
-            moderator: named(row.moderator_username, row.moderator_display_name),
+            moderator_role: match row.moderator_role.as_deref().map(Role::from_stored) {
+                Some(Role::Admin) => ActedAs::Admin,
+                _ => ActedAs::Moderator,
+            },
+            moderator: match reader {
+                LogReader::Moderators => named(row.moderator_username, row.moderator_display_name),
+                LogReader::Member => None,
+            },
             member: named(row.member_username, row.member_display_name),
             post_id: row.post_id,
             until: row.until.map(to_rfc3339),

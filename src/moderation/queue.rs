@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::model::{History, LogEntry, Report, ReportGroup, Subject};
+use super::model::{History, LogEntry, LogReader, Report, ReportGroup, Subject};
 use super::store;
 use crate::api::Page;
 use crate::db::Db;
@@ -54,7 +54,7 @@ pub async fn page(db: &Db, moderator: i64, page: Page) -> Result<Vec<ReportGroup
 
     let mut actions: HashMap<i64, Vec<LogEntry>> = HashMap::new();
     for row in store::recent_actions(read, &members, ACTIONS_SHOWN).await? {
-        if let (Some(member), Some(entry)) = (row.member_id, LogEntry::from_row(row)) {
+        if let (Some(member), Some(entry)) = (row.member_id, LogEntry::from_row(row, LogReader::Moderators)) {
             actions.entry(member).or_default().push(entry);
         }
     }
@@ -79,6 +79,7 @@ pub async fn page(db: &Db, moderator: i64, page: Page) -> Result<Vec<ReportGroup
             id: group.newest,
             target: if group.subject.post.is_some() { Subject::Post } else { Subject::Member },
             post: group.subject.post.and_then(|id| posts.remove(&id)),
+            post_id: group.subject.post,
             member,
             report_count: group.report_count,
             reports: group.reports,

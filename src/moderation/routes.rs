@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 use super::actions;
 use super::domain::{ActionReason, Comment, ReportReason, ReportTarget, Suspension};
 use super::extract::Moderator;
-use super::model::{InviteTree, LogEntry, Report, ReportGroup, TreeMember};
+use super::model::{InviteTree, LogEntry, LogReader, Report, ReportGroup, TreeMember};
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
@@ -119,7 +119,8 @@ async fn queue(
 /// The log entry an action wrote, read once its transaction committed.
 async fn logged(state: &AppState, id: i64) -> Result<Json<LogEntry>> {
     let row = store::log_entry(&state.db.read, id).await?;
-    row.and_then(LogEntry::from_row)
+    // Its reader is the moderator who acted.
+    row.and_then(|row| LogEntry::from_row(row, LogReader::Moderators))
         .map(Json)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("log entry {id} is not readable after its action")))
 }
@@ -242,16 +243,19 @@ async fn invite_tree(
     }))
 }
 
-/// The moderation log, newest first: every action, its reason and its moderator, never who
-/// reported. Every member may read it.
+/// The moderation log, newest first: every action, its reason and the role of who acted, never
+/// who reported. Every member may read it; moderators and admins also see which moderator acted.
 #[utoipa::path(get, path = "/api/moderation/log", tag = "moderation", operation_id = "moderation_log", params(PageParams),
     responses((status = 200, body = [LogEntry]), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn log(
     State(state): State<AppState>,
-    _member: CurrentUser,
+    member: CurrentUser,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<LogEntry>>> {
     let page = Page::parse(&params, DEFAULT_PAGE, MAX_PAGE)?;
+    // A session that outlived its member is no session.
+    let role = store::role_of(&state.db.read, member.id).await?.ok_or(Error::Unauthorized)?;
+    let reader = LogReader::of(role);
     let rows = store::log_page(&state.db.read, page.limit, page.offset).await?;
-    Ok(Json(rows.into_iter().filter_map(LogEntry::from_row).collect()))
+    Ok(Json(rows.into_iter().filter_map(|row| LogEntry::from_row(row, reader)).collect()))
 }

@@ -257,6 +257,8 @@ pub struct LogRow {
     pub member_id: Option<i64>,
     pub moderator_username: Option<String>,
     pub moderator_display_name: Option<String>,
+    /// The moderator's role now; NULL once their account is gone.
+    pub moderator_role: Option<String>,
     pub member_username: Option<String>,
     pub member_display_name: Option<String>,
 }
@@ -264,7 +266,7 @@ pub struct LogRow {
 macro_rules! log_columns {
     () => {
         "l.id, l.created_at, l.action, l.reason, l.post_id, l.until, l.member_id, \
-         m.username AS moderator_username, m.display_name AS moderator_display_name, \
+         m.username AS moderator_username, m.display_name AS moderator_display_name, m.role AS moderator_role, \
          u.username AS member_username, u.display_name AS member_display_name"
     };
 }
@@ -328,7 +330,7 @@ pub struct OpenReportRow {
     pub comment: String,
     pub created_at: Millis,
     pub post_text: Option<String>,
-    /// How many open reports its subject has.
+    /// How many members reported its subject (open reports, each reporter once).
     pub subject_reports: i64,
 }
 
@@ -339,7 +341,8 @@ impl OpenReportRow {
 }
 
 /// A page of the queue's groups, as their newest `per_subject` open reports, newest first (so
-/// the groups come in the order of their newest reports), each with its subject's count.
+/// the groups come in the order of their newest reports), each with how many members reported
+/// its subject (counted for the page's subjects alone, from `reports_open_idx`).
 ///
 /// The page's subjects: the open reports newest first (`reports_open_newest_idx`), each kept
 /// when no newer open report is about its subject (`reports_member_idx`), up to the page's end;
@@ -347,16 +350,22 @@ impl OpenReportRow {
 /// from `reports_open_idx`.
 pub async fn open_page(pool: &AnyPool, limit: i64, offset: i64, per_subject: i64) -> Result<Vec<OpenReportRow>> {
     Ok(sqlx::query_as(
-        "WITH page AS ( \
+        "WITH subjects AS ( \
              SELECT r.member_id, r.post_id FROM reports r \
              WHERE r.resolved_at IS NULL AND NOT EXISTS ( \
                  SELECT 1 FROM reports n WHERE n.member_id = r.member_id AND n.id > r.id AND n.resolved_at IS NULL \
                  AND (n.post_id = r.post_id OR (n.post_id IS NULL AND r.post_id IS NULL))) \
-             ORDER BY r.id DESC LIMIT $1 OFFSET $2) \
+             ORDER BY r.id DESC LIMIT $1 OFFSET $2), \
+         page AS ( \
+             SELECT s.member_id, s.post_id, ( \
+                 SELECT COUNT(DISTINCT c.reporter_id) FROM reports c \
+                 WHERE c.member_id = s.member_id AND c.resolved_at IS NULL \
+                 AND (c.post_id = s.post_id OR (c.post_id IS NULL AND s.post_id IS NULL))) AS reporters \
+             FROM subjects s) \
          SELECT id, member_id, post_id, reason, comment, created_at, post_text, subject_reports FROM ( \
              SELECT r.id, r.member_id, r.post_id, r.reason, r.comment, r.created_at, r.post_text, \
                     ROW_NUMBER() OVER (PARTITION BY r.member_id, r.post_id ORDER BY r.id DESC) AS n, \
-                    CAST(COUNT(*) OVER (PARTITION BY r.member_id, r.post_id) AS BIGINT) AS subject_reports \
+                    CAST(page.reporters AS BIGINT) AS subject_reports \
              FROM page JOIN reports r ON r.member_id = page.member_id \
                  AND (r.post_id = page.post_id OR (r.post_id IS NULL AND page.post_id IS NULL)) \
              WHERE r.resolved_at IS NULL) shown \

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Deserialize;
 use sqlx::AnyPool;
 
-use super::model::{Author, Post, PostImage, PostRow};
+use super::model::{Author, AuthorMute, Post, PostImage, PostRow};
 use crate::clock::to_rfc3339;
 use crate::db::Backend;
 use crate::error::Result;
@@ -127,14 +127,18 @@ const POLL_VOTE: i64 = 2;
 const LIKED: i64 = 3;
 const REPOSTED: i64 = 4;
 const BOOKMARKED: i64 = 5;
+const AUTHOR_MUTED: i64 = 6;
+/// `a` of a mute until unmuted (its `expires_at` is NULL).
+const UNTIL_UNMUTED: i64 = -1;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
 /// card, `(kind, post_id, ord, a, b, text, alt)`: images (ord = position, a × b = the upload's
 /// size, 0 when unknown, text = media id, alt = the description; the upload by its primary key), poll
 /// options (ord = position, text) and votes (ord = when, a = who, b = which option) of the
-/// cards with a poll, and the viewer's likes, reposts and bookmarks of the cards that are not
-/// reposts (a repost's card shows its original's).
+/// cards with a poll, the viewer's likes, reposts and bookmarks of the cards that are not
+/// reposts (a repost's card shows its original's), and the viewer's mutes of the cards' authors
+/// (post_id = the author, a = when it ends; by the primary key of `mutes`).
 fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
@@ -180,6 +184,8 @@ fn statement(backend: Backend, selection: &str) -> String {
                  WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
                  UNION ALL SELECT {BOOKMARKED}, post_id, 0, 0, 0, NULL, NULL FROM bookmarks \
                  WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
+                 UNION ALL SELECT {AUTHOR_MUTED}, muted_id, 0, COALESCE(expires_at, {UNTIL_UNMUTED}), 0, NULL, NULL \
+                 FROM mutes WHERE muter_id = $1 AND muted_id IN (SELECT author_id FROM cards) \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
@@ -193,6 +199,8 @@ fn statement(backend: Backend, selection: &str) -> String {
         LIKED = LIKED,
         REPOSTED = REPOSTED,
         BOOKMARKED = BOOKMARKED,
+        AUTHOR_MUTED = AUTHOR_MUTED,
+        UNTIL_UNMUTED = UNTIL_UNMUTED,
     )
 }
 
@@ -315,6 +323,8 @@ struct Parts {
     liked: HashSet<i64>,
     reposted: HashSet<i64>,
     bookmarked: HashSet<i64>,
+    /// author id → when the viewer's mute of them ends (None: until unmuted)
+    muted: HashMap<i64, Option<i64>>,
     seeing: Seeing,
 }
 
@@ -328,6 +338,7 @@ impl Parts {
             liked: HashSet::new(),
             reposted: HashSet::new(),
             bookmarked: HashSet::new(),
+            muted: HashMap::new(),
             seeing,
         };
         let mut rows = rows;
@@ -351,6 +362,9 @@ impl Parts {
                 }
                 (BOOKMARKED, _) => {
                     out.bookmarked.insert(post_id);
+                }
+                (AUTHOR_MUTED, _) => {
+                    out.muted.insert(post_id, (a != UNTIL_UNMUTED).then_some(a));
                 }
                 _ => {}
             }
@@ -422,6 +436,8 @@ impl Parts {
             is_deleted: row.deleted_at.is_some(),
             is_unavailable: false,
             is_removed: false,
+            author_mute: self.muted.get(&row.author_id).map(|until| AuthorMute { until: until.map(to_rfc3339) }),
+            feed_entries: None,
         }
     }
 }
@@ -459,6 +475,7 @@ fn unseen(post: Post) -> Post {
         poll_votes: BTreeMap::new(),
         poll_expires_at: None,
         my_vote: None,
+        author_mute: None,
         ..post
     }
 }

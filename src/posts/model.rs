@@ -127,4 +127,20 @@ pub struct Post {
     pub is_unavailable: bool,
     /// Moderators removed this post: only its author gets it so, with its content.
     pub is_removed: bool,
+    /// The caller's mute of this post's author, as set (the card's "…" menu offers Unmute):
+    /// null when they have none. A mute whose `until` has passed is over. (A card by a member
+    /// blocked either way is unavailable, so the menu needs no block state.)
+    pub author_mute: Option<AuthorMute>,
+    /// On a Friends feed card that stands for more than one entry of its page (a post and its
+    /// reposts, shown once): how many. A page covers `limit` entries; absent means one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed_entries: Option<i64>,
+}
+
+/// A mute of a post's author by the caller.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorMute {
+    /// RFC 3339: when it ends; null for a mute until unmuted.
+    pub until: Option<String>,
 }

@@ -385,6 +385,8 @@ mod tests {
             is_deleted: false,
             is_unavailable: false,
             is_removed: false,
+            author_mute: None,
+            feed_entries: None,
         }
     }
 

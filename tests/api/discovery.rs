@@ -227,7 +227,7 @@ async fn post_search_finds_words_phrases_prefixes_and_filters(app: TestApp) {
     assert_eq!(search(&app, &bob, "coffee -\"in the morning\"").await, [lots, river]);
     assert_eq!(search(&app, &bob, "riv").await, [quiet, river], "a short last word is a prefix");
     assert_eq!(search(&app, &bob, "rive").await, [quiet, river]);
-    assert_eq!(search(&app, &bob, "morni").await, Vec::<i64>::new(), "a longer one is a whole word");
+    assert_eq!(search(&app, &bob, "morni").await, [rain, river], "a longer one is a prefix too");
     assert_eq!(search(&app, &bob, "from:ada coffee").await, [river]);
     assert_eq!(search(&app, &bob, "from:@Ada").await, [cafe, river]);
     assert_eq!(search(&app, &bob, "from:ada -coffee").await, [cafe]);
@@ -246,6 +246,36 @@ async fn post_search_finds_words_phrases_prefixes_and_filters(app: TestApp) {
         let (status, body) = get(&app, &bob, &format!("/api/posts/search?q={}", urlencode(odd))).await;
         assert!(status == 200 || status == 400, "{odd}: {status} {body}");
     }
+}
+
+async fn every_last_word_is_a_prefix_as_it_is_typed(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let lighthouses = id(&write(&app, &ada, "Three lighthouses on the coast").await);
+    let lights = id(&write(&app, &ada, "Lights out on the coast").await);
+    let keeper = id(&write(&app, &ada, "The lighthousekeeper's log").await);
+    for (typed, found) in [
+        ("li", vec![keeper, lights, lighthouses]),
+        ("ligh", vec![keeper, lights, lighthouses]),
+        ("lighth", vec![keeper, lighthouses]),
+        ("lighthous", vec![keeper, lighthouses]),
+        ("lighthouse", vec![keeper, lighthouses]),
+        // Longer than SQLite's prefix indexes: the words starting so, merged.
+        ("lighthouses", vec![lighthouses]),
+        ("lighthousek", vec![keeper]),
+        ("lighthousesx", vec![]),
+        ("coast lighth", vec![lighthouses]),
+        ("lighthouses coa", vec![lighthouses]),
+        ("LIGHTH", vec![keeper, lighthouses]),
+    ] {
+        assert_eq!(search(&app, &bob, typed).await, found, "{typed:?}");
+    }
+    // Only the last word is being typed: an earlier one is whole.
+    assert_eq!(search(&app, &bob, "lighth coast").await, Vec::<i64>::new());
+    // A single letter is a word of its own, not the start of every word.
+    assert_eq!(search(&app, &bob, "l").await, Vec::<i64>::new());
+    let top = list(&app, &bob, "/api/posts/search?q=lighth&sort=top").await;
+    assert_eq!(top.len(), 2, "{top:?}");
 }
 
 async fn bad_searches_are_refused_with_a_reason(app: TestApp) {
@@ -410,6 +440,7 @@ both_databases!(
     trending_counts_people_against_their_usual_level,
     trending_is_computed_by_one_process_at_a_time,
     post_search_finds_words_phrases_prefixes_and_filters,
+    every_last_word_is_a_prefix_as_it_is_typed,
     bad_searches_are_refused_with_a_reason,
     posts_written_before_entities_get_them_from_the_backfill,
 );

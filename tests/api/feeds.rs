@@ -67,6 +67,41 @@ async fn friends_pages_have_no_repeats_or_gaps(app: TestApp) {
     assert_eq!(default.as_array().unwrap().len(), 20);
 }
 
+async fn home_shows_one_card_per_post_when_it_is_reposted_within_a_page(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    follow(&app, &ada, &bob).await;
+    follow(&app, &ada, &carol).await;
+    let lighthouse = id(&write(&app, &bob, "The lighthouse at dawn").await);
+    let other = id(&write(&app, &bob, "Breakfast").await);
+    let carols = id(&repost(&app, &carol, lighthouse).await);
+
+    // A short feed (the fan-in read) and a page of the timeline alike: the repost stands in the
+    // newest entry's place, "Reposted by" Carol, and the post itself is not shown again.
+    let (status, feed) = get(&app, &ada, "/api/posts/feed").await;
+    assert_eq!(status, 200, "{feed}");
+    assert_eq!(ids(&feed), [carols, other]);
+    assert_eq!((&feed[0]["author"]["username"], &feed[0]["repostOf"]["id"]), (&json!("carol"), &json!(lighthouse)));
+    // The card stands for both entries, so the client can tell a full page from the feed's end.
+    assert_eq!((&feed[0]["feedEntries"], &feed[1].get("feedEntries")), (&json!(2), &None), "{feed}");
+    assert_eq!(friends_page(&app, &ada, 3, 0).await, [carols, other]);
+    // Pages still count the feed's entries: the next page starts after them, nothing skipped.
+    assert_eq!(friends_page(&app, &ada, 2, 0).await, [carols, other]);
+    assert_eq!(friends_page(&app, &ada, 2, 2).await, [lighthouse], "another page: its own card");
+    assert_eq!(friends_page(&app, &ada, 2, 4).await, Vec::<i64>::new(), "an empty page ends the feed");
+
+    // Her own repost is newer still: one card, hers, kept pages included.
+    let hers = id(&repost(&app, &ada, lighthouse).await);
+    for _ in 0..2 {
+        let (_, feed) = get(&app, &ada, "/api/posts/feed").await;
+        assert_eq!(ids(&feed), [hers, other]);
+        assert_eq!((&feed[0]["repostOf"]["isReposted"], &feed[0]["feedEntries"]), (&json!(true), &json!(3)), "{feed}");
+    }
+    // Bob, who follows nobody, sees his own posts as they are.
+    assert_eq!(friends_page(&app, &bob, 20, 0).await, [other, lighthouse]);
+}
+
 async fn bad_paging_is_refused(app: TestApp) {
     let ada = app.member("ada").await;
     for feed in [
@@ -346,6 +381,7 @@ async fn with_keeping_off_every_friends_page_is_made_afresh(app: TestApp) {
 both_databases!(
     friends_shows_own_and_followed_posts_and_reposts_newest_first,
     friends_pages_have_no_repeats_or_gaps,
+    home_shows_one_card_per_post_when_it_is_reposted_within_a_page,
     bad_paging_is_refused,
     for_you_shows_others_original_posts_ranked,
     for_you_never_shows_three_in_a_row_by_one_author,

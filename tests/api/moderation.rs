@@ -795,14 +795,95 @@ async fn every_member_reads_the_log_and_no_reporter_is_named(app: TestApp) {
     let entries = log.as_array().unwrap();
     assert_eq!(entries.iter().map(|e| e["action"].as_str().unwrap()).collect::<Vec<_>>(), ["suspend", "dismiss"]);
     let keys: BTreeSet<&str> = entries[1].as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, BTreeSet::from(["id", "createdAt", "action", "reason", "moderator", "member", "postId", "until"]));
+    assert_eq!(
+        keys,
+        BTreeSet::from([
+            "id",
+            "createdAt",
+            "action",
+            "reason",
+            "moderatorRole",
+            "moderator",
+            "member",
+            "postId",
+            "until"
+        ])
+    );
     assert_eq!(entries[1]["reason"], "Not spam");
     assert!(!log.to_string().contains("carol"), "the reporter is never named: {log}");
     let (_, page) = get(&app, &carol, "/api/moderation/log?limit=1&offset=1").await;
     assert_eq!(page.as_array().unwrap().iter().map(id).collect::<Vec<_>>(), [id(&entries[1])]);
 }
 
+async fn the_log_names_the_role_to_members_and_the_moderator_to_moderators(app: TestApp) {
+    let admin = with_role(&app, "boss", "admin").await;
+    let moderator = with_role(&app, "mod", "moderator").await;
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let hers = id(&write(&app, &ada, "Spam").await);
+    let reported = report_post(&app, &carol, hers).await;
+    post(&app, &moderator, &format!("/api/moderation/reports/{reported}/dismiss"), json!({ "reason": "Not spam" }))
+        .await;
+    suspend(&app, &admin, ada.id).await;
+
+    let by = |log: &Value| -> Vec<(Value, Value)> {
+        log.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["moderatorRole"].clone(), e["moderator"]["username"].clone()))
+            .collect()
+    };
+    let (status, log) = get(&app, &bob, "/api/moderation/log").await;
+    assert_eq!(status, 200, "{log}");
+    assert_eq!(by(&log), [(json!("admin"), Value::Null), (json!("moderator"), Value::Null)]);
+    assert!(log.as_array().unwrap().iter().all(|e| e["moderator"].is_null()), "{log}");
+    assert!(!log.to_string().contains("\"mod\"") && !log.to_string().contains("boss"), "no moderator named: {log}");
+    for who in [&moderator, &admin] {
+        let (status, log) = get(&app, who, "/api/moderation/log").await;
+        assert_eq!(status, 200, "{log}");
+        assert_eq!(by(&log), [(json!("admin"), json!("boss")), (json!("moderator"), json!("mod"))], "{}", who.username);
+    }
+}
+
+async fn the_queue_links_each_post_and_counts_the_members_who_reported_it(app: TestApp) {
+    let moderator = with_role(&app, "mod", "moderator").await;
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let dave = app.member("dave").await;
+    let root = id(&write(&app, &bob, "What do you think?").await);
+    let (_, reply) =
+        post(&app, &ada, "/api/posts", json!({ "content": "Buy followers here", "replyToId": root })).await;
+    let reply = id(&reply);
+    for who in [&carol, &dave, &carol] {
+        report_post(&app, who, reply).await;
+    }
+    report(&app, &carol, json!({ "userId": bob.id, "reason": "spam" })).await;
+
+    let (status, queue) = get(&app, &moderator, "/api/moderation/reports").await;
+    assert_eq!(status, 200, "{queue}");
+    let groups = queue.as_array().unwrap();
+    let post_group = groups.iter().find(|g| g["target"] == "post").unwrap();
+    // The post and what the thread link needs: the reply's id, and the post it answers.
+    assert_eq!(
+        (&post_group["postId"], &post_group["post"]["id"], &post_group["post"]["replyToId"]),
+        (&json!(reply), &json!(reply), &json!(root))
+    );
+    assert_eq!(post_group["reportCount"], 2, "Carol and Dave, Carol once: {post_group}");
+    let member_group = groups.iter().find(|g| g["target"] == "member").unwrap();
+    assert_eq!((&member_group["postId"], &member_group["reportCount"]), (&Value::Null, &json!(1)));
+    for reporter in [&carol, &dave] {
+        assert!(!queue.to_string().contains(&reporter.username), "never who reported");
+    }
+    // A member gets no queue at all.
+    let (status, _) = get(&app, &ada, "/api/moderation/reports").await;
+    assert_eq!(status, 403);
+}
+
 both_databases!(
+    the_log_names_the_role_to_members_and_the_moderator_to_moderators,
+    the_queue_links_each_post_and_counts_the_members_who_reported_it,
     a_report_names_one_thing_with_a_known_reason,
     a_second_report_of_the_same_thing_rewrites_the_first,
     a_member_sends_at_most_20_reports_an_hour,

@@ -256,6 +256,13 @@ const STEPS: &[Step] = &[
     // Keys computed again in Rust (the members' look-alike keys, the tags' keys): no rows of
     // its own.
     Step { version: 26, rows: &[], until: None, drops: &[] },
+    // Where Ada's session was last used.
+    Step {
+        version: 27,
+        rows: &["UPDATE sessions SET network = '203.0.113.0/24' WHERE user_id = 1"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new
@@ -616,7 +623,9 @@ async fn the_migrated_database_serves(database: FreshDatabase, at: &dyn Fn(&str)
     assert_eq!(thread["replies"][0]["content"], "Welcome, Ada", "{}", at(&format!("the reply: {thread}")));
     let media = get("/api/users/ada/media").await;
     assert!(media.to_string().contains("Hello, Murmur 👋"), "{}", at(&format!("Ada's Media tab: {media}")));
-    // 0014 indexed the posts already there for search.
+    // 0014 indexed the posts already there for search, and 0027 again with its prefixes.
     let found = get("/api/posts/search?q=murmur").await;
     assert_eq!(found[0]["id"], 1, "{}", at(&format!("post search: {found}")));
+    let found = get("/api/posts/search?q=welcom").await;
+    assert_eq!(found[0]["id"], 2, "{}", at(&format!("post search for a prefix: {found}")));
 }

@@ -77,7 +77,7 @@ async fn a_member_sees_each_session_with_its_browser_and_which_is_this_one(app: 
     let bare = list.iter().find(|s| s["userAgent"].is_null()).expect("the session without a browser");
     assert_eq!((&bare["browser"], &bare["os"]), (&Value::Null, &Value::Null));
     for session in &list {
-        for field in ["createdAt", "lastSeenAt"] {
+        for field in ["createdAt", "lastUsedAt"] {
             assert!(session[field].as_str().is_some_and(|t| t.ends_with('Z')), "{field} in {session}");
         }
     }
@@ -201,7 +201,52 @@ async fn sessions_that_expired_or_went_idle_are_not_listed(app: TestApp) {
     assert_eq!(list[0]["current"], true);
 }
 
+/// The network of the test client (on the loopback interface), as a session lists it.
+const LOOPBACK: &str = "127.0.0.0/24";
+
+fn last_used(session: &Value) -> i64 {
+    session["lastUsedAt"].as_str().unwrap().parse::<chrono::DateTime<chrono::Utc>>().unwrap().timestamp_millis()
+}
+
+async fn two_sessions_of_one_browser_tell_apart_by_when_and_where_they_were_last_used(app: TestApp) {
+    let ada = app.member("ada").await;
+    let first = log_in(&app, &ada.email, FIREFOX).await;
+    let first_login = app.clock.now();
+    app.clock.advance(Duration::from_secs(3600));
+    let second = log_in(&app, &ada.email, FIREFOX).await;
+
+    let list = sessions(&app, &second).await;
+    let this = &list[0];
+    let other = list.iter().find(|s| s["userAgent"] == json!(FIREFOX) && s["current"] == false).unwrap();
+    assert_eq!((&this["current"], &this["network"]), (&json!(true), &json!(LOOPBACK)), "{list:?}");
+    assert_eq!(other["network"], LOOPBACK, "recorded at login: {list:?}");
+    assert!(last_used(other) <= first_login, "{other}");
+
+    // The first browser is used again later: its last use moves, to within a few minutes.
+    app.clock.advance(Duration::from_secs(600));
+    let before = app.clock.now();
+    assert_eq!(me_status(&app, &first).await, 200);
+    let list = sessions(&app, &second).await;
+    let other = list.iter().find(|s| s["current"] == false && s["userAgent"] == json!(FIREFOX)).unwrap();
+    let used_at = last_used(other);
+    assert!((before..=app.clock.now()).contains(&used_at), "{other}");
+
+    // Within the few minutes, requests record nothing more (reads stay reads).
+    app.clock.advance(Duration::from_secs(60));
+    assert_eq!(me_status(&app, &first).await, 200);
+    let list = sessions(&app, &second).await;
+    let other = list.iter().find(|s| s["current"] == false && s["userAgent"] == json!(FIREFOX)).unwrap();
+    assert_eq!(last_used(other), used_at, "written at most every few minutes: {other}");
+
+    // Another member never sees them.
+    let bob = app.member("bob").await;
+    let (status, theirs) = crate::posts::get(&app, &bob, "/api/auth/sessions").await;
+    assert_eq!(status, 200);
+    assert!(!theirs.to_string().contains(other["id"].as_str().unwrap()), "{theirs}");
+}
+
 both_databases!(
+    two_sessions_of_one_browser_tell_apart_by_when_and_where_they_were_last_used,
     a_member_sees_each_session_with_its_browser_and_which_is_this_one,
     a_member_ends_another_of_their_sessions_and_it_stops_at_once,
     a_member_cannot_see_or_end_another_members_session,

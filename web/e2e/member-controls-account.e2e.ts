@@ -76,7 +76,9 @@ describe.skipIf(!hasMurmur)("a member's account in a browser", () => {
     await expect.poll(() => sessions.getByRole('listitem').count()).toBe(2)
     const rows = sessions.getByRole('listitem')
     await rows.first().getByText('This device').waitFor()
-    await rows.first().getByText('Active now').waitFor()
+    await rows.first().getByText('Active now · 127.0.0.0/24').waitFor()
+    // Two sessions of one browser tell apart by when and where they were last used.
+    await rows.nth(1).getByText(/^Last active in the past few minutes · 127\.0\.0\.0\/24 · Logged in /).waitFor()
     await rows.nth(1).getByText(/^Chrome \d+ on Linux$/).waitFor()
     await ada.page.getByRole('region', { name: 'E-mail address' }).getByText('ada@example.com').waitFor()
     await screenshot(ada.page, 'account-desktop-settings')

@@ -111,6 +111,7 @@ const removal = {
   createdAt: ago(60 * 24 * 3),
   action: 'remove_post',
   reason: 'Link farm',
+  moderatorRole: 'moderator',
   moderator: { username: 'alice', displayName: me.displayName },
   member: { username: spammer.username, displayName: spammer.displayName },
   postId: 40,
@@ -125,6 +126,7 @@ const reportGroups = [
   {
     id: 21,
     target: 'post',
+    postId: 41,
     post: post(41, spammer, 'Get 10k followers today at cheap-follows.example — real people only!', { replyCount: 0, likeCount: 0, repostCount: 0 }),
     member: { ...me, ...spammer, bio: 'Growth hacker', website: '', invitesAvailable: 0 },
     reportCount: 2,
@@ -138,6 +140,7 @@ const reportGroups = [
     id: 22,
     target: 'member',
     post: null,
+    postId: null,
     member: { ...me, ...dave, bio: 'Not the Dave you know', website: '', invitesAvailable: 0 },
     reportCount: 1,
     reports: [{ id: 22, reason: 'impersonation', comment: 'Uses my photos and name', createdAt: ago(30), postText: null }],
@@ -204,7 +207,8 @@ const sessions = [
     browser: 'Firefox 128',
     os: 'Linux',
     createdAt: ago(60 * 24 * 3),
-    lastSeenAt: ago(20),
+    lastUsedAt: ago(2),
+    network: '203.0.113.0/24',
   },
   {
     id: '1a2b3c4d5e6f708192a3b4c5d6e7f801',
@@ -213,7 +217,8 @@ const sessions = [
     browser: 'Safari 17',
     os: 'iOS',
     createdAt: ago(60 * 24 * 9),
-    lastSeenAt: ago(60 * 5),
+    lastUsedAt: ago(60 * 5),
+    network: '198.51.100.0/24',
   },
   {
     id: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b',
@@ -222,7 +227,8 @@ const sessions = [
     browser: null,
     os: null,
     createdAt: ago(60 * 24 * 20),
-    lastSeenAt: ago(60 * 24 * 2),
+    lastUsedAt: ago(60 * 24 * 2),
+    network: null,
   },
 ]
 

@@ -93,6 +93,10 @@ export interface Post {
   isUnavailable?: boolean
   /** Removed by moderators; only its author gets it (everyone else gets it deleted). */
   isRemoved?: boolean
+  /** The member's mute of the author, as set (`until` null: until unmuted; past: over); null or missing when none. */
+  authorMute?: { until: string | null } | null
+  /** On a Friends feed card standing for more than one entry of its page (a post and its reposts, shown once): how many. */
+  feedEntries?: number
 }
 
 /** A tag's page header (`/api/tags/{name}`): counts for the last 7 days. */
@@ -185,6 +189,9 @@ export interface LogEntry {
   createdAt: string
   action: ModerationAction
   reason: string
+  /** The role of who acted: what every member reads ("By a moderator"). */
+  moderatorRole: 'moderator' | 'admin'
+  /** Which moderator acted: only moderators and admins get it (null for everyone else, and once their account is gone). */
   moderator: LoggedMember | null
   member: LoggedMember | null
   postId: number | null
@@ -198,8 +205,11 @@ export interface ReportGroup {
   id: number
   target: 'post' | 'member'
   post: Post | null
+  /** The reported post's id, to open it in its thread (`/post/{id}`); null for a member. */
+  postId: number | null
   /** The member reported, or the post's author. */
   member: User & { suspendedUntil?: string | null }
+  /** How many members reported it (never who). */
   reportCount: number
   reports: Report[]
   history: { earlierReports: number; actions: LogEntry[] }

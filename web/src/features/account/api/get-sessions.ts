@@ -14,8 +14,10 @@ export interface MemberSession {
   /** "Linux", "iOS", when the user agent says. */
   os: string | null
   createdAt: string
-  /** Written at most once an hour by the server: right to within an hour. */
-  lastSeenAt: string
+  /** Its last use, written at most every 5 minutes by the server: right to within 5 minutes. */
+  lastUsedAt: string
+  /** Where it was last used, roughly: the network (IPv4 /24 or IPv6 /48, "203.0.113.0/24"); null when unknown. */
+  network: string | null
 }
 
 /** This session first, then the most recently used. */

@@ -18,7 +18,8 @@ const laptop: MemberSession = {
   browser: 'Firefox 128',
   os: 'Linux',
   createdAt: hoursAgo(30),
-  lastSeenAt: hoursAgo(0.5),
+  lastUsedAt: hoursAgo(0),
+  network: '203.0.113.0/24',
 }
 const phone: MemberSession = {
   id: 'b'.repeat(32),
@@ -27,7 +28,8 @@ const phone: MemberSession = {
   browser: 'Safari 17',
   os: 'iOS',
   createdAt: hoursAgo(50),
-  lastSeenAt: hoursAgo(3),
+  lastUsedAt: hoursAgo(3),
+  network: '2001:db8:7::/48',
 }
 
 describe('the sessions list', () => {
@@ -46,8 +48,8 @@ describe('the sessions list', () => {
     expect(rows).toHaveLength(2)
     expect(within(rows[0]).getByText('Firefox 128 on Linux')).toBeInTheDocument()
     expect(within(rows[0]).getByText('This device')).toBeInTheDocument()
-    expect(within(rows[0]).getByText(/^Active now/)).toBeInTheDocument()
-    expect(within(rows[1]).getByText(/^Last seen 3 hours ago/)).toBeInTheDocument()
+    expect(within(rows[0]).getByText(/^Active now · 203\.0\.113\.0\/24 · Logged in /)).toBeInTheDocument()
+    expect(within(rows[1]).getByText(/^Last active 3 hours ago · 2001:db8:7::\/48 · Logged in /)).toBeInTheDocument()
     expect(within(rows[1]).queryByText('This device')).not.toBeInTheDocument()
 
     await userEvent.click(within(region).getByRole('button', { name: /^Log out Safari 17 on iOS, logged in / }))

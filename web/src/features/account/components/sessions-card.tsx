@@ -10,7 +10,7 @@ import { useLogout } from '@/features/auth'
 import { useEndOtherSessions } from '../api/end-other-sessions'
 import { useEndSession } from '../api/end-session'
 import { type MemberSession, useSessions } from '../api/get-sessions'
-import { deviceName, isHandheld, lastSeen } from '../lib/device-name'
+import { deviceName, isHandheld, lastActive } from '../lib/device-name'
 
 /**
  * The member's sessions, each with Log out, and "Log out everywhere else" after a confirm.
@@ -78,7 +78,8 @@ function SessionRow({ session }: { session: MemberSession }) {
           )}
         </p>
         <p className="text-sm text-muted-foreground">
-          {lastSeen(session, (iso) => relativeTime(iso))} · Logged in {started}
+          {lastActive(session, (iso) => relativeTime(iso))}
+          {session.network && ` · ${session.network}`} · Logged in {started}
         </p>
       </div>
       <Button

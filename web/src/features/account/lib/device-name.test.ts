@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { relativeTime } from '@/lib/utils'
-import { deviceName, isHandheld, lastSeen } from './device-name'
+import { deviceName, isHandheld, lastActive } from './device-name'
 
 describe('a session named for a person', () => {
   it('says the browser and the system, as far as the user agent says', () => {
@@ -16,12 +16,13 @@ describe('a session named for a person', () => {
     expect(isHandheld({ os: null })).toBe(false)
   })
 
-  it('says when it was last seen no more precisely than the server knows', () => {
+  it('says when it was last active no more precisely than the server knows', () => {
     const now = Date.parse('2026-11-26T12:00:00Z')
     const at = (minutes: number) => new Date(now - minutes * 60_000).toISOString()
     const relative = (iso: string) => relativeTime(iso, now)
-    expect(lastSeen({ current: true, lastSeenAt: at(50) }, relative, now)).toBe('Active now')
-    expect(lastSeen({ current: false, lastSeenAt: at(50) }, relative, now)).toBe('Last seen within the past hour')
-    expect(lastSeen({ current: false, lastSeenAt: at(180) }, relative, now)).toBe('Last seen 3 hours ago')
+    expect(lastActive({ current: true, lastUsedAt: at(50) }, relative, now)).toBe('Active now')
+    expect(lastActive({ current: false, lastUsedAt: at(3) }, relative, now)).toBe('Last active in the past few minutes')
+    expect(lastActive({ current: false, lastUsedAt: at(5) }, relative, now)).toBe('Last active 5 minutes ago')
+    expect(lastActive({ current: false, lastUsedAt: at(180) }, relative, now)).toBe('Last active 3 hours ago')
   })
 })

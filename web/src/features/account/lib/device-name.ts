@@ -15,9 +15,12 @@ export function isHandheld(session: Pick<MemberSession, 'os'>): boolean {
   return session.os !== null && PHONES.has(session.os)
 }
 
-/** "Last seen" to the precision the server keeps it (written at most once an hour). */
-export function lastSeen(session: Pick<MemberSession, 'current' | 'lastSeenAt'>, relative: (iso: string) => string, now = Date.now()): string {
+/** How precisely the server keeps a session's last use (it writes it at most every 5 minutes). */
+const LAST_USE_PRECISION_MS = 5 * 60_000
+
+/** "Last active" to the precision the server keeps it. */
+export function lastActive(session: Pick<MemberSession, 'current' | 'lastUsedAt'>, relative: (iso: string) => string, now = Date.now()): string {
   if (session.current) return 'Active now'
-  if (now - new Date(session.lastSeenAt).getTime() < 3600_000) return 'Last seen within the past hour'
-  return `Last seen ${relative(session.lastSeenAt)}`
+  if (now - new Date(session.lastUsedAt).getTime() < LAST_USE_PRECISION_MS) return 'Last active in the past few minutes'
+  return `Last active ${relative(session.lastUsedAt)}`
 }

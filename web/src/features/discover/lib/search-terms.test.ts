@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { highlightTerms } from './search-terms'
 
 describe('the words a post search marks', () => {
-  it('takes plain words whole and a last one of 2 to 4 characters as a prefix', () => {
+  it('takes plain words whole and a last one of 2 characters or more as a prefix', () => {
     expect(highlightTerms('learning rus')).toEqual([
       { word: 'learning', prefix: false },
       { word: 'rus', prefix: true },
     ])
-    expect(highlightTerms('learning rustl')).toEqual([
+    expect(highlightTerms('learning lighthouses')).toEqual([
       { word: 'learning', prefix: false },
-      { word: 'rustl', prefix: false },
+      { word: 'lighthouses', prefix: true },
     ])
     expect(highlightTerms('r')).toEqual([{ word: 'r', prefix: false }])
   })

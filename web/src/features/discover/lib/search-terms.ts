@@ -3,13 +3,13 @@ import type { HighlightTerm } from '@/features/posts'
 // A quoted phrase (an unclosed quote runs to the end, as the server reads it) or a run of other characters.
 const TOKEN = /(-?)"([^"]*)"?|\S+/g
 const WORD = /[\p{L}\p{M}\p{N}]+/gu
-/** The server reads a last word of this many characters as the start of a longer one. */
-const PREFIX_LENGTH = { min: 2, max: 4 }
+/** The server reads a last word of at least this many characters as the start of a longer one (`discovery::search::PREFIX_MIN_CHARS`). */
+const PREFIX_MIN_LENGTH = 2
 
 /**
  * The words of a post search to mark in its results: plain words, `#tag` words and the words of
  * "quoted phrases"; never `-excluded` ones or `from:` members. The query's last word, when it is
- * a plain word of 2 to 4 characters, also matches as the start of a longer one, as the server reads it.
+ * a plain word of 2 characters or more, also matches as the start of a longer one, as the server reads it.
  */
 export function highlightTerms(query: string): HighlightTerm[] {
   const words: { word: string; prefix: boolean }[] = []
@@ -24,9 +24,8 @@ export function highlightTerms(query: string): HighlightTerm[] {
     const isLast = index === tokens.length - 1 && !text.startsWith('#')
     const inToken = text.match(WORD) ?? []
     inToken.forEach((word, i) => {
-      const length = Array.from(word).length
-      const short = length >= PREFIX_LENGTH.min && length <= PREFIX_LENGTH.max
-      words.push({ word, prefix: isLast && short && i === inToken.length - 1 })
+      const longEnough = Array.from(word).length >= PREFIX_MIN_LENGTH
+      words.push({ word, prefix: isLast && longEnough && i === inToken.length - 1 })
     })
   })
   // One entry per word, a prefix if any of its uses is one.

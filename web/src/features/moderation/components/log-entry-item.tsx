@@ -14,6 +14,12 @@ function Target({ entry }: { entry: LogEntry }) {
   return entry.postId === null ? member : <>{member}&apos;s post {entry.postId}</>
 }
 
+/** Who acted: the moderator for moderators, the role ("a moderator", "an admin") for everyone else. */
+function Actor({ entry }: { entry: LogEntry }) {
+  if (entry.moderator) return <>@{entry.moderator.username}</>
+  return <>{entry.moderatorRole === 'admin' ? 'an admin' : 'a moderator'}</>
+}
+
 /** One line of the moderation log: date, action, target, reason, moderator (never a reporter). */
 export function LogEntryItem({ entry, className }: { entry: LogEntry; className?: string }) {
   return (
@@ -32,7 +38,7 @@ export function LogEntryItem({ entry, className }: { entry: LogEntry; className?
         {entry.reason}
       </p>
       <p className="text-sm text-muted-foreground">
-        By {entry.moderator ? `@${entry.moderator.username}` : 'a former moderator'} ·{' '}
+        By <Actor entry={entry} /> ·{' '}
         <time dateTime={entry.createdAt}>{dateTime(entry.createdAt)}</time>
       </p>
     </li>

@@ -14,6 +14,7 @@ const entry = (extra: Partial<LogEntry>): LogEntry => ({
   createdAt: '2026-11-20T09:30:00Z',
   action: 'dismiss',
   reason: 'Not spam',
+  moderatorRole: 'moderator',
   moderator: { username: 'mia', displayName: 'Mia' },
   member: { username: 'carol', displayName: 'Carol' },
   postId: null,
@@ -39,8 +40,23 @@ describe('the moderation log', () => {
     expect(removal).toHaveTextContent("Removed a post · @carol's post 12")
     expect(within(removal).getByRole('link', { name: '@carol' })).toHaveAttribute('href', '/profile/carol')
     expect(indefinite).toHaveTextContent('Suspended until lifted')
-    expect(indefinite).toHaveTextContent('By a former moderator')
+    expect(indefinite).toHaveTextContent('By a moderator')
     expect(requestsOf(fetch)[0]?.call).toBe('GET /api/moderation/log?limit=20&offset=0')
+  })
+
+  it('names the role, not the person, when the server names no moderator', async () => {
+    mockFetch(() =>
+      json([
+        entry({ id: 2, moderator: null, moderatorRole: 'admin' }),
+        entry({ id: 1, moderator: null, moderatorRole: 'moderator' }),
+      ]),
+    )
+    renderWithProviders(<ModerationLog />)
+    const log = await screen.findByRole('list', { name: 'Moderation log' })
+    const [byAdmin, byModerator] = within(log).getAllByRole('listitem')
+    expect(byAdmin).toHaveTextContent('By an admin ·')
+    expect(byModerator).toHaveTextContent('By a moderator ·')
+    expect(log).not.toHaveTextContent('@mia')
   })
 
   it('says when moderators have done nothing yet', async () => {

@@ -54,10 +54,15 @@ export function ReportGroupCard({ group }: { group: ReportGroup }) {
           </Link>
         </h2>
         <span className="rounded-full bg-destructive/15 px-2.5 py-0.5 text-sm font-medium text-foreground">
-          {plural(group.reportCount, 'report')}
+          Reported by {plural(group.reportCount, 'member')}
         </span>
       </div>
       {post ? <ReportedPost post={post} /> : <ReportedMember member={member} />}
+      {group.postId !== null && (
+        <Link href={`/post/${group.postId}`} className="justify-self-start text-sm text-primary hover:underline">
+          Open the post in its thread
+        </Link>
+      )}
       <section aria-label={`Reports of ${what}`}>
         <ul className="grid gap-2">
           {group.reports.map((report) => (

@@ -16,6 +16,7 @@ const earlierRemoval: LogEntry = {
   createdAt: '2026-10-01T10:00:00Z',
   action: 'remove_post',
   reason: 'Link farm',
+  moderatorRole: 'moderator',
   moderator: { username: 'mia', displayName: 'Mia' },
   member: { username: 'carol', displayName: 'Carol Spam' },
   postId: 5,
@@ -25,6 +26,7 @@ const earlierRemoval: LogEntry = {
 const postGroup: ReportGroup = {
   id: 21,
   target: 'post',
+  postId: 12,
   post: aPost({ id: 12, content: 'Cheap followers at example.com', author: { id: 3, username: 'carol', displayName: 'Carol Spam', profileImageUrl: null } }),
   member: carol,
   reportCount: 2,
@@ -39,6 +41,7 @@ const memberGroup: ReportGroup = {
   id: 22,
   target: 'member',
   post: null,
+  postId: null,
   member: { ...carol, id: 4, username: 'fakeada', displayName: 'Ada Lovelace', bio: '' },
   reportCount: 1,
   reports: [{ id: 22, reason: 'impersonation', comment: 'Pretends to be Ada', createdAt: new Date().toISOString(), postText: null }],
@@ -57,7 +60,8 @@ describe('the reports queue', () => {
   it('shows each target with its count, reasons, comments and history, never the reporters', async () => {
     setup()
     const post = await group(/^Post by @carol$/)
-    expect(post).toHaveTextContent('2 reports')
+    expect(post).toHaveTextContent('Reported by 2 members')
+    expect(within(post).getByRole('link', { name: 'Open the post in its thread' })).toHaveAttribute('href', '/post/12')
     expect(post).toHaveTextContent('Cheap followers at example.com')
     const reports = within(post).getByRole('region', { name: "Reports of @carol's post" })
     // The older report was of the words before an edit: they show with it; the newer, of today's words, shows none.
@@ -72,7 +76,8 @@ describe('the reports queue', () => {
     expect(history).toHaveTextContent('By @mia')
 
     const member = await group(/^Member @fakeada$/)
-    expect(member).toHaveTextContent('1 report')
+    expect(member).toHaveTextContent('Reported by 1 member')
+    expect(within(member).queryByRole('link', { name: 'Open the post in its thread' })).not.toBeInTheDocument()
     expect(member).toHaveTextContent('Impersonation')
     expect(member).toHaveTextContent('No earlier reports or actions.')
     // a member report has nothing to remove

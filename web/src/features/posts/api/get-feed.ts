@@ -1,11 +1,20 @@
 import * as React from 'react'
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query'
-import type { Post } from '@/lib/types'
+import { PAGE_SIZE, type Post } from '@/lib/types'
 import { postKeys } from './keys'
 import { postPagesOptions } from './list-query'
 
+/**
+ * The Friends feed goes on after a full page: a page covers 20 entries of the feed but shows one
+ * card per post (a post reposted within it shows once, its card standing for `feedEntries`), so
+ * a page of fewer cards may still be full.
+ */
+export function feedHasMore(lastPage: Post[]): boolean {
+  return lastPage.reduce((entries, post) => entries + (post.feedEntries ?? 1), 0) === PAGE_SIZE
+}
+
 /** Friends: posts and reposts by people the member follows. */
-export const feedQueryOptions = () => postPagesOptions(postKeys.feed(), '/api/posts/feed')
+export const feedQueryOptions = () => postPagesOptions(postKeys.feed(), '/api/posts/feed', 0, feedHasMore)
 
 export function useFeed(enabled = true) {
   return useInfiniteQuery({ ...feedQueryOptions(), enabled })

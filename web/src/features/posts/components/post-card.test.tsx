@@ -97,6 +97,20 @@ describe('a post card', () => {
     expect(screen.getByRole('button', { name: 'Load more posts' })).toBeInTheDocument()
   })
 
+  it('counts a Friends page full by the entries its cards stand for (a post reposted within it shows once)', () => {
+    mockFetch(() => json([]))
+    const cards = Array.from({ length: 19 }, (_, i) => aPost({ id: i + 1 }))
+    cards[0] = { ...cards[0], feedEntries: 2 }
+    renderFeed(cards)
+    expect(screen.getByRole('button', { name: 'Load more posts' })).toBeInTheDocument()
+  })
+
+  it('ends the Friends feed after a page of fewer entries', () => {
+    mockFetch(() => json([]))
+    renderFeed(Array.from({ length: 19 }, (_, i) => aPost({ id: i + 1 })))
+    expect(screen.queryByRole('button', { name: 'Load more posts' })).not.toBeInTheDocument()
+  })
+
   it('draws a deleted post as a muted placeholder with no actions', () => {
     mockFetch(() => json([]))
     renderFeed([aPost({ id: 7, content: 'gone', isDeleted: true })])
@@ -256,6 +270,20 @@ describe('a post card', () => {
     await userEvent.click(within(dialog).getByText('Why are you reporting this?'))
     expect(window.location.pathname).toBe('/')
     expect(within(dialog).getByRole('radio', { name: 'Spam' })).toBeChecked()
+  })
+
+  it("opens its menu whole with the card's own data: no Loading, no profile asked for, Unmute for a muted author", async () => {
+    const fetch = mockFetch(() => json([]))
+    renderFeed([aPost({ authorMute: { until: null } })])
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }))
+    const menu = await screen.findByRole('menu')
+    expect(within(menu).queryByText('Loading...')).not.toBeInTheDocument()
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim())).toEqual([
+      'Unmute @grace',
+      'Block @grace',
+      'Report post',
+    ])
+    expect(requestsOf(fetch).filter(({ call }) => call.startsWith('GET /api/users/'))).toEqual([])
   })
 
   it('opens an image in the lightbox, not the thread, and stays put when the lightbox is clicked', async () => {

@@ -52,6 +52,18 @@ function Count({ value, className }: { value: number; className?: string }) {
   )
 }
 
+/**
+ * Where the member stands with the post's author, from the card itself (so its menu opens whole at
+ * once): muting while their mute has not ended; never blocking (such a card is unavailable).
+ * Undefined for a card that does not say (the menu then asks for the profile).
+ */
+function authorRelation(post: Post, now: number = Date.now()) {
+  if (post.authorMute === undefined) return undefined
+  const mute = post.authorMute
+  const isMuting = mute !== null && (mute.until === null || new Date(mute.until).getTime() > now)
+  return { isMuting, isBlocking: false }
+}
+
 /** Within the hour of posting, when the author may edit (the server checks again). */
 function inEditWindow(post: Post, now: number = Date.now()): boolean {
   return post.editableUntil != null && now < new Date(post.editableUntil).getTime()
@@ -290,6 +302,7 @@ function LivePostCard({
               <MemberMenu
                 member={post.author}
                 postId={post.id}
+                relation={authorRelation(post)}
                 trigger={
                   <button type="button" className={cn(actionClass, 'ml-auto')} aria-label="More actions">
                     <MoreHorizontal className="size-4" aria-hidden="true" />

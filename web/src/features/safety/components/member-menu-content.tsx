@@ -16,6 +16,7 @@ import { useMuteMember } from '../api/mute-member'
 import { useUnblockMember } from '../api/unblock-member'
 import { useUnmuteMember } from '../api/unmute-member'
 import type { MemberRef } from '../api/member-changed'
+import type { MemberRelation } from './member-menu'
 import { BlockDialog } from './block-dialog'
 import { ReportDialog } from './report-dialog'
 
@@ -27,13 +28,16 @@ export default function MemberMenuContent({
   defaultOpen,
   member,
   postId,
-}: MenuProps & { member: MemberRef; postId?: number }) {
+  relation: known,
+}: MenuProps & { member: MemberRef; postId?: number; relation?: MemberRelation }) {
   const [dialog, setDialog] = React.useState<MenuDialog | null>(null)
   const triggerRef = React.useRef<HTMLButtonElement>(null)
   // Set as an item opens a dialog, before the menu closes: the menu then leaves focus to the
   // dialog, and the dialog gives it back to the trigger when it closes.
   const dialogOpening = React.useRef(false)
-  const profile = useProfile(member.username)
+  // A post card knows where the viewer stands with its author; elsewhere the profile says.
+  const profile = useProfile(member.username, known === undefined)
+  const relation = known ?? profile.data
 
   function openDialog(which: MenuDialog) {
     dialogOpening.current = true
@@ -65,8 +69,8 @@ export default function MemberMenuContent({
           <MemberMenuItems
             member={member}
             postId={postId}
-            relation={profile.data}
-            loading={profile.isPending}
+            relation={relation}
+            loading={known === undefined && profile.isPending}
             onBlock={() => openDialog('block')}
             onReport={() => openDialog('report')}
           />
@@ -76,7 +80,7 @@ export default function MemberMenuContent({
       <ReportDialog
         member={member}
         postId={postId}
-        isBlocking={profile.data?.isBlocking}
+        isBlocking={relation?.isBlocking}
         open={dialog === 'report'}
         onOpenChange={closeDialog}
         onCloseAutoFocus={focusTrigger}

@@ -102,6 +102,51 @@ describe("the menu on another member's post", () => {
   })
 })
 
+describe('the menu on a post card, which knows where the member stands', () => {
+  function renderCardMenu(relation: { isMuting: boolean; isBlocking: boolean }) {
+    const fetch = mockFetch(() => json([]))
+    renderWithProviders(
+      <MemberMenu
+        member={grace}
+        postId={10}
+        relation={relation}
+        trigger={
+          <button type="button" aria-label="More actions">
+            …
+          </button>
+        }
+      />,
+    )
+    return fetch
+  }
+
+  it('opens whole at once, and the arrow keys walk its items in order', async () => {
+    const fetch = renderCardMenu({ isMuting: false, isBlocking: false })
+    screen.getByRole('button', { name: 'More actions' }).focus()
+    await userEvent.keyboard('{Enter}')
+    const menu = await screen.findByRole('menu')
+    expect(within(menu).queryByText('Loading...')).not.toBeInTheDocument()
+    const order = ['For 1 hour', 'For 1 day', 'For 1 week', 'Until I unmute', 'Block @grace', 'Report post']
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim())).toEqual(order)
+    for (const name of order) {
+      await userEvent.keyboard('{ArrowDown}')
+      expect(within(menu).getByRole('menuitem', { name })).toHaveFocus()
+    }
+    expect(requestsOf(fetch)).toEqual([])
+  })
+
+  it('offers Unmute for a member the card says is muted', async () => {
+    renderCardMenu({ isMuting: true, isBlocking: false })
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }))
+    const menu = await screen.findByRole('menu')
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent?.trim())).toEqual([
+      'Unmute @grace',
+      'Block @grace',
+      'Report post',
+    ])
+  })
+})
+
 describe('the block confirm', () => {
   async function openBlockDialog() {
     const menu = await openMenu()

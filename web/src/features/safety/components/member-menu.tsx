@@ -2,6 +2,12 @@ import * as React from 'react'
 import { MenuOnPress } from '@/components/ui/deferred'
 import type { MemberRef } from '../api/member-changed'
 
+/** Where the viewer stands with the member, as the menu's items need it. */
+export interface MemberRelation {
+  isMuting: boolean
+  isBlocking: boolean
+}
+
 const loadMenu = () => import('./member-menu-content')
 const MemberMenuContent = React.lazy(loadMenu)
 
@@ -9,6 +15,8 @@ export interface MemberMenuProps {
   member: MemberRef
   /** The post the menu is on: "Report post" then reports it rather than the member. */
   postId?: number
+  /** Known already (a post card carries it): the menu opens whole at once, without asking for the profile. */
+  relation?: MemberRelation
   /** A button; it is given what opens the menu. */
   trigger: React.ReactElement
 }
@@ -17,6 +25,6 @@ export interface MemberMenuProps {
  * The "…" menu on another member's post or profile: mute, block, report, or undo them. Its
  * code loads when the trigger is first pointed at or pressed (there is one on each post card).
  */
-export function MemberMenu({ member, postId, trigger }: MemberMenuProps) {
-  return <MenuOnPress menu={MemberMenuContent} load={loadMenu} trigger={trigger} menuProps={{ member, postId }} />
+export function MemberMenu({ member, postId, relation, trigger }: MemberMenuProps) {
+  return <MenuOnPress menu={MemberMenuContent} load={loadMenu} trigger={trigger} menuProps={{ member, postId, relation }} />
 }

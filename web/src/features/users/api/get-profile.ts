@@ -8,6 +8,7 @@ export const getProfile = (username: string) => api.get<Profile>(`/api/users/${e
 export const profileQueryOptions = (username: string) =>
   queryOptions({ queryKey: userKeys.profile(username), queryFn: () => getProfile(username) })
 
-export function useProfile(username: string) {
-  return useQuery(profileQueryOptions(username))
+/** `enabled` false: not asked for (the caller has what it needs already). */
+export function useProfile(username: string, enabled = true) {
+  return useQuery({ ...profileQueryOptions(username), enabled })
 }
