@@ -1,6 +1,8 @@
+import * as React from 'react'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import type { Post } from '@/lib/types'
-import { Composer } from './composer'
+import { Composer, type ComposerHandle } from './composer'
+import { DiscardPostDialog } from './discard-post-dialog'
 
 interface ComposeDialogProps {
   open: boolean
@@ -8,29 +10,50 @@ interface ComposeDialogProps {
   replyTo?: Post
 }
 
-/** "Create Post": the composer in a dialog, also used for replies. */
+/** "Create Post": the composer in a dialog, also used for replies. Closing it with something written asks first. */
 export default function ComposeDialog({ open, onOpenChange, replyTo }: ComposeDialogProps) {
+  const composer = React.useRef<ComposerHandle>(null)
+  const [asking, setAsking] = React.useState(false)
+
+  function requestClose(next: boolean) {
+    if (next) return
+    if (composer.current?.hasContent()) setAsking(true)
+    else onOpenChange(false)
+  }
+
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl">
-        <DialogHeader>
-          <DialogTitle>Create Post</DialogTitle>
-          <DialogDescription className={replyTo ? undefined : 'sr-only'}>
-            {replyTo ? `Replying to @${replyTo.author.username}` : 'Share something with your network.'}
-          </DialogDescription>
-        </DialogHeader>
-        {replyTo && (
-          <blockquote className="line-clamp-3 border-l-2 border-border pl-3 text-sm text-muted-foreground">
-            {replyTo.content}
-          </blockquote>
-        )}
-        <Composer
-          key={replyTo?.id ?? 'new'}
-          variant="dialog"
-          replyToId={replyTo?.id ?? null}
-          onPosted={() => onOpenChange(false)}
-        />
-      </DialogContent>
-    </Dialog>
+    <>
+      <Dialog open={open} onOpenChange={requestClose}>
+        <DialogContent className="sm:max-w-xl">
+          <DialogHeader>
+            <DialogTitle>Create Post</DialogTitle>
+            <DialogDescription className={replyTo ? undefined : 'sr-only'}>
+              {replyTo ? `Replying to @${replyTo.author.username}` : 'Share something with your network.'}
+            </DialogDescription>
+          </DialogHeader>
+          {replyTo && (
+            <blockquote className="line-clamp-3 border-l-2 border-border pl-3 text-sm text-muted-foreground">
+              {replyTo.content}
+            </blockquote>
+          )}
+          <Composer
+            key={replyTo?.id ?? 'new'}
+            ref={composer}
+            variant="dialog"
+            replyToId={replyTo?.id ?? null}
+            onPosted={() => onOpenChange(false)}
+          />
+        </DialogContent>
+      </Dialog>
+      <DiscardPostDialog
+        open={asking}
+        onOpenChange={setAsking}
+        onDiscard={() => {
+          composer.current?.discard()
+          setAsking(false)
+          onOpenChange(false)
+        }}
+      />
+    </>
   )
 }
