@@ -150,6 +150,8 @@ export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, 
       note={note ?? `Images only, up to ${maxFiles} file${maxFiles === 1 ? '' : 's'}, 10 MB each`}
       theme={theme === 'system' ? 'auto' : theme}
       closeAfterFinish={false}
+      // The composer draws its own previews; Uppy's would still be drawing when it closes itself.
+      disableThumbnailGenerator
     />
   )
 }
