@@ -91,7 +91,7 @@ describe.skipIf(!hasMurmur)('the composer keeps what is typed', () => {
     await pick(page, 'Add images')
     const thumbnail = page.getByRole('img', { name: 'Attached image 1' })
     // The small copy a draft keeps has replaced the page-bound object URL.
-    await expect.poll(() => thumbnail.getAttribute('src')).toMatch(/^data:image\//)
+    await expect.poll(() => thumbnail.getAttribute('src'), { timeout: 10_000 }).toMatch(/^data:image\//)
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click()
     await page.waitForURL('**/discover')
@@ -182,8 +182,8 @@ describe.skipIf(!hasMurmur)('the composer keeps what is typed', () => {
     await question.getByRole('button', { name: 'Keep editing' }).click()
     await question.waitFor({ state: 'detached' })
     expect(await dialog.getByRole('textbox', { name: "What's happening?" }).inputValue()).toBe('Maybe not')
-    // Focus is back in the dialog, where the member was.
-    expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true)
+    // Focus is back in the text, where the member was.
+    await expect.poll(() => dialog.getByRole('textbox', { name: "What's happening?" }).evaluate((e) => e === document.activeElement)).toBe(true)
 
     // The dialog's draft outlives the page: after a reload, New Post opens with the text.
     await page.reload()
@@ -261,11 +261,12 @@ describe.skipIf(!hasMurmur)('the composer keeps what is typed', () => {
       // The upload waits a moment, so the uploader's progress can be seen and pictured.
       await page.route('**/api/objects/upload/*', async (route) => {
         await new Promise((r) => setTimeout(r, 1200))
-        await route.continue()
+        // The page may have moved on meanwhile.
+        await route.continue().catch(() => {})
       })
       const picker = await pick(page, button)
       expect(picker.isMultiple()).toBe(false)
-      await page.locator('.uppy-Dashboard-inner').waitFor()
+      await page.locator('.uppy-Dashboard-inner:visible').waitFor()
       await shot(page, `uploader-${button === 'Change header' ? 'header' : 'avatar'}-desktop-light`)
       await expectToast(page, 'Image updated')
       await page.unroute('**/api/objects/upload/*')
@@ -278,11 +279,11 @@ describe.skipIf(!hasMurmur)('the composer keeps what is typed', () => {
     const page = await context.newPage()
     await page.route('**/api/objects/upload/*', async (route) => {
       await new Promise((r) => setTimeout(r, 1500))
-      await route.continue()
+      await route.continue().catch(() => {})
     })
     await page.goto('/')
     await pick(page, 'Add images')
-    await page.locator('.uppy-Dashboard-inner').waitFor()
+    await page.locator('.uppy-Dashboard-inner:visible').waitFor()
     await shot(page, 'uploader-phone-dark')
     await page.getByRole('img', { name: 'Attached image 1' }).waitFor()
     await context.close()

@@ -8,10 +8,23 @@ interface ComposeDialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
   replyTo?: Post
+  /** What had focus when the dialog opened; it gets focus back when the dialog closes. */
+  opener?: HTMLElement | null
+}
+
+/**
+ * Where focus goes when the dialog closes: back to what opened it or, when a feed redrew it,
+ * to the same button on the card replied to.
+ */
+function focusBack(opener: HTMLElement | null | undefined, replyTo: Post | undefined) {
+  if (opener?.isConnected) return opener.focus()
+  if (!replyTo) return
+  const card = document.querySelector(`article[aria-labelledby="post-${replyTo.id}-author"]`)
+  card?.querySelector<HTMLElement>('button[aria-label^="Reply ("]')?.focus()
 }
 
 /** "Create Post": the composer in a dialog, also used for replies. Closing it with something written asks first. */
-export default function ComposeDialog({ open, onOpenChange, replyTo }: ComposeDialogProps) {
+export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: ComposeDialogProps) {
   const composer = React.useRef<ComposerHandle>(null)
   const [asking, setAsking] = React.useState(false)
 
@@ -24,7 +37,14 @@ export default function ComposeDialog({ open, onOpenChange, replyTo }: ComposeDi
   return (
     <>
       <Dialog open={open} onOpenChange={requestClose}>
-        <DialogContent className="sm:max-w-xl">
+        <DialogContent
+          className="sm:max-w-xl"
+          // The dialog has no Radix trigger to give focus back to: it is opened from many places.
+          onCloseAutoFocus={(event) => {
+            event.preventDefault()
+            focusBack(opener, replyTo)
+          }}
+        >
           <DialogHeader>
             <DialogTitle>Create Post</DialogTitle>
             <DialogDescription className={replyTo ? undefined : 'sr-only'}>
@@ -48,6 +68,12 @@ export default function ComposeDialog({ open, onOpenChange, replyTo }: ComposeDi
       <DiscardPostDialog
         open={asking}
         onOpenChange={setAsking}
+        onCloseAutoFocus={(event) => {
+          // Keep editing: back to the text. After Discard the composer is gone and the dialog's own close decides.
+          if (!composer.current) return
+          event.preventDefault()
+          composer.current.focus()
+        }}
         onDiscard={() => {
           composer.current?.discard()
           setAsking(false)

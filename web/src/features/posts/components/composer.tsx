@@ -94,6 +94,8 @@ export interface ComposerHandle {
   hasContent: () => boolean
   /** Empties the composer and forgets its draft. */
   discard: () => void
+  /** Puts focus in the text. */
+  focus: () => void
 }
 
 interface ComposerProps {
@@ -159,7 +161,11 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
     if (key) clearDraft(key)
   }
 
-  React.useImperativeHandle(ref, () => ({ hasContent: () => hasContent(current), discard: reset }))
+  React.useImperativeHandle(ref, () => ({
+    hasContent: () => hasContent(current),
+    discard: reset,
+    focus: () => textarea.current?.focus(),
+  }))
 
   function togglePoll() {
     if (showPoll) {

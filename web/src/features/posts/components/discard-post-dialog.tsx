@@ -4,10 +4,11 @@ interface DiscardPostDialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
   onDiscard: () => void
+  onCloseAutoFocus?: (event: Event) => void
 }
 
 /** Asked when a composer with something in it is closed: keep editing, or throw the draft away. */
-export function DiscardPostDialog({ open, onOpenChange, onDiscard }: DiscardPostDialogProps) {
+export function DiscardPostDialog({ open, onOpenChange, onDiscard, onCloseAutoFocus }: DiscardPostDialogProps) {
   return (
     <ConfirmDialog
       open={open}
@@ -19,6 +20,7 @@ export function DiscardPostDialog({ open, onOpenChange, onDiscard }: DiscardPost
       pending={false}
       cancelLabel="Keep editing"
       onConfirm={onDiscard}
+      onCloseAutoFocus={onCloseAutoFocus}
     />
   )
 }
