@@ -9,6 +9,8 @@ interface ConfirmDialogProps {
   description: React.ReactNode
   /** The destructive button's label, and its label while the action runs. */
   confirmLabel: string
+  /** The button that keeps things as they are ("Cancel" unless told). */
+  cancelLabel?: string
   pendingLabel: string
   pending: boolean
   onConfirm: () => void
@@ -23,6 +25,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   pendingLabel,
   pending,
   onConfirm,
@@ -37,7 +40,7 @@ export function ConfirmDialog({
         </DialogHeader>
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)}>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button variant="destructive" disabled={pending} onClick={onConfirm}>
             {pending ? pendingLabel : confirmLabel}

@@ -17,9 +17,12 @@ const ComposeContext = React.createContext<ComposeState>({ openCompose: () => {}
 export function ComposeProvider({ children }: { children: React.ReactNode }) {
   const [request, setRequest] = React.useState<ComposeRequest | null>(null)
   const [everOpened, setEverOpened] = React.useState(false)
+  // What had focus when the dialog opened (New Post, or a card's Reply): focus goes back there.
+  const [opener, setOpener] = React.useState<HTMLElement | null>(null)
   const value = React.useMemo<ComposeState>(
     () => ({
       openCompose: (next = {}) => {
+        setOpener(document.activeElement instanceof HTMLElement ? document.activeElement : null)
         setEverOpened(true)
         setRequest(next)
       },
@@ -34,6 +37,7 @@ export function ComposeProvider({ children }: { children: React.ReactNode }) {
           <ComposeDialog
             open={request !== null}
             replyTo={request?.replyTo}
+            opener={opener}
             onOpenChange={(open) => {
               if (!open) setRequest(null)
             }}

@@ -3,7 +3,10 @@ import userEvent from '@testing-library/user-event'
 import type * as React from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { aPost, aUser, json, jsonBody, mockFetch, renderWithProviders } from '@/test/test-utils'
+import { createQueryClient } from '@/lib/query-client'
+import { authKeys } from '@/features/auth'
 import { DESCRIPTION_REMINDER_KEY } from '../lib/description-reminder'
+import { draftKey } from '../lib/drafts'
 import { Composer } from './composer'
 
 // The uploader (Uppy, in a modal) stands aside: "Add images" attaches two uploaded pictures at once.
@@ -270,6 +273,122 @@ describe('the composer', () => {
       await userEvent.click(screen.getByRole('button', { name: 'Post' }))
       await waitFor(() => expect(bodies).toHaveLength(2))
       expect(screen.queryByRole('dialog', { name: 'Add image descriptions?' })).not.toBeInTheDocument()
+    })
+  })
+
+  describe('drafts', () => {
+    /** The composer for Ada, known from the start as in the app; `onPost` answers POST /api/posts. */
+    function renderFor(ui: React.ReactElement, onPost: (body: unknown) => Response = () => json(aPost(), 201)) {
+      const bodies: unknown[] = []
+      mockFetch((url, init) => {
+        if (url === '/api/auth/user') return json(aUser)
+        if (url === '/api/posts' && init.method === 'POST') {
+          bodies.push(jsonBody(init))
+          return onPost(jsonBody(init))
+        }
+        return json([])
+      })
+      const queryClient = createQueryClient()
+      queryClient.setQueryData(authKeys.user(), aUser)
+      return { ...renderWithProviders(ui, queryClient), bodies }
+    }
+
+    it('keeps the text, images, descriptions and poll when the composer goes, and brings them back', async () => {
+      localStorage.setItem(DESCRIPTION_REMINDER_KEY, 'off')
+      const first = renderFor(<Composer />)
+      await userEvent.type(screen.getByRole('textbox', { name: "What's happening?" }), 'Half a thought')
+      await userEvent.click(screen.getByRole('button', { name: 'Add images' }))
+      await userEvent.click(screen.getByRole('button', { name: 'Add description of image 1' }))
+      const dialog = await screen.findByRole('dialog', { name: 'Describe image 1' })
+      await userEvent.type(within(dialog).getByRole('textbox', { name: 'Description' }), 'A heron')
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Save description' }))
+      await userEvent.click(screen.getByRole('button', { name: 'Add poll' }))
+      await userEvent.type(screen.getByRole('textbox', { name: 'Option 1' }), 'Tea')
+      first.unmount()
+
+      const again = renderFor(<Composer />)
+      expect(screen.getByRole('textbox', { name: "What's happening?" })).toHaveValue('Half a thought')
+      expect(screen.getByRole('img', { name: 'Attached image 1' })).toBeInTheDocument()
+      expect(screen.getByRole('img', { name: 'Attached image 2' })).toBeInTheDocument()
+      expect(screen.getByRole('button', { name: 'Edit description of image 1' })).toBeInTheDocument()
+      expect(screen.getByRole('textbox', { name: 'Option 1' })).toHaveValue('Tea')
+
+      // What comes back is what is sent.
+      await userEvent.type(screen.getByRole('textbox', { name: 'Option 2' }), 'Coffee')
+      await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+      await screen.findByText('Post created')
+      expect(again.bodies[0]).toMatchObject({
+        content: 'Half a thought',
+        images: [
+          { url: 'https://uploads.example/1?sig=a', alt: 'A heron' },
+          { url: 'https://uploads.example/2?sig=b', alt: null },
+        ],
+        pollOptions: ['Tea', 'Coffee'],
+      })
+    })
+
+    it('keeps one draft per place: Home, the dialog and each reply have their own', async () => {
+      const home = renderFor(<Composer />)
+      await userEvent.type(screen.getByRole('textbox', { name: "What's happening?" }), 'For Home')
+      home.unmount()
+      const reply = renderFor(<Composer variant="dialog" replyToId={7} />)
+      expect(screen.getByRole('textbox', { name: 'Post your reply' })).toHaveValue('')
+      await userEvent.type(screen.getByRole('textbox', { name: 'Post your reply' }), 'For post 7')
+      reply.unmount()
+
+      renderFor(<Composer />)
+      expect(screen.getByRole('textbox', { name: "What's happening?" })).toHaveValue('For Home')
+      expect(localStorage.getItem(draftKey(aUser.id, { kind: 'reply', postId: 7 }))).toContain('For post 7')
+      expect(localStorage.getItem(draftKey(aUser.id, { kind: 'dialog' }))).toBeNull()
+    })
+
+    it('forgets the draft once it is posted', async () => {
+      const first = renderFor(<Composer />)
+      await userEvent.type(screen.getByRole('textbox', { name: "What's happening?" }), 'Posted at last')
+      await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+      await screen.findByText('Post created')
+      first.unmount()
+      renderFor(<Composer />)
+      expect(screen.getByRole('textbox', { name: "What's happening?" })).toHaveValue('')
+      expect(localStorage.getItem(draftKey(aUser.id, { kind: 'home' }))).toBeNull()
+    })
+
+    it('takes out images the server no longer knows, says so, and keeps the text to post again', async () => {
+      localStorage.setItem(DESCRIPTION_REMINDER_KEY, 'off')
+      const { bodies } = renderFor(<Composer />, (body) =>
+        (body as { imageUrls?: string[] }).imageUrls ? json({ message: 'Image URL is not an upload of yours' }, 400) : json(aPost(), 201),
+      )
+      const textbox = screen.getByRole('textbox', { name: "What's happening?" })
+      await userEvent.type(textbox, 'From last week')
+      await userEvent.click(screen.getByRole('button', { name: 'Add images' }))
+      await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+
+      expect(await screen.findByRole('alert')).toHaveTextContent(/images in this draft are no longer on the server/)
+      expect(textbox).toHaveValue('From last week')
+      expect(screen.queryByRole('img', { name: 'Attached image 1' })).not.toBeInTheDocument()
+      expect(localStorage.getItem(draftKey(aUser.id, { kind: 'home' }))).not.toContain('uploads.example')
+
+      await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+      await screen.findByText('Post created')
+      expect(bodies[1]).toEqual({ content: 'From last week', replyToId: null })
+    })
+
+    it('posts with Ctrl+Enter or Cmd+Enter and gives focus back to the composer', async () => {
+      const { bodies } = renderFor(<Composer />)
+      const textbox = screen.getByRole('textbox', { name: "What's happening?" })
+      await userEvent.type(textbox, 'Quick one')
+      await userEvent.keyboard('{Control>}{Enter}{/Control}')
+      await screen.findByText('Post created')
+      expect(bodies).toEqual([{ content: 'Quick one', replyToId: null }])
+      expect(textbox).toHaveValue('')
+      expect(textbox).toHaveFocus()
+
+      await userEvent.type(textbox, 'And another')
+      await userEvent.keyboard('{Meta>}{Enter}{/Meta}')
+      await waitFor(() => expect(bodies).toHaveLength(2))
+      // A plain Enter is a new line, not a post.
+      await userEvent.type(textbox, 'line{Enter}')
+      expect(bodies).toHaveLength(2)
     })
   })
 })

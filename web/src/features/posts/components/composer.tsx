@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { BarChart3, Check, ImagePlus, Plus, X } from 'lucide-react'
+import { BarChart3, Check, ImageIcon, ImagePlus, Plus, X } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -7,7 +7,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { Field } from '@/components/ui/field'
 import { FieldError } from '@/components/ui/field-error'
 import { toast } from '@/components/ui/use-toast'
-import { messageOf } from '@/lib/api-client'
+import { ApiError, messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { cn } from '@/lib/utils'
 import { MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH } from '@/lib/types'
@@ -16,48 +16,86 @@ import { useCurrentUser } from '@/features/auth'
 import { useCreatePost } from '../api/create-post'
 import { hasPollProblems, pollProblems, postLength } from '../lib/post-rules'
 import { useDescriptionReminder } from '../lib/description-reminder'
+import { clearDraft, draftKey, hasContent, loadDraft, pruneDrafts, saveDraft, type Draft, type DraftContext, type DraftImage } from '../lib/drafts'
+import { thumbnailOf } from '../lib/thumbnail'
 import { DescriptionReminderDialog } from './description-reminder-dialog'
 import { ImageDescriptionDialog } from './image-description-dialog'
 
-/** An attached image: sent by its upload URL, shown from the picked file (the upload URL only takes PUT). */
-interface Attached {
-  uploadUrl: string
-  previewUrl: string
-  /** Its alt text as written in "Add description"; empty when none. */
-  description: string
-}
+/**
+ * An attached image: sent by its upload URL, shown from the picked file (the upload URL only
+ * takes PUT): an object URL at first, then a small `data:` thumbnail that the draft can keep.
+ */
+type Attached = DraftImage
 
 const DEFAULT_POLL_HOURS = 24
 
+function revoke(previewUrl: string | null) {
+  if (previewUrl?.startsWith('blob:')) URL.revokeObjectURL(previewUrl)
+}
+
 /** The attached images, with their object URLs let go when an image is removed or the composer goes. */
-function useAttachedImages() {
-  const [images, setImages] = React.useState<Attached[]>([])
+function useAttachedImages(initial: Attached[]) {
+  const [images, setImages] = React.useState<Attached[]>(initial)
   const current = React.useRef(images)
   React.useEffect(() => {
     current.current = images
   }, [images])
-  React.useEffect(() => () => current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl)), [])
+  React.useEffect(() => () => current.current.forEach((image) => revoke(image.previewUrl)), [])
   // Object URLs are made and let go here, outside the state updates (which React may run twice).
   return {
     images,
     add: (uploaded: UploadedImage[]) => {
-      const added = uploaded
-        .slice(0, MAX_IMAGES - current.current.length)
-        .map((image) => ({ uploadUrl: image.uploadUrl, previewUrl: URL.createObjectURL(image.file), description: '' }))
-      setImages((now) => [...now, ...added])
+      const added = uploaded.slice(0, MAX_IMAGES - current.current.length).map((image) => ({
+        uploadUrl: image.uploadUrl,
+        previewUrl: URL.createObjectURL(image.file),
+        description: '',
+        file: image.file,
+      }))
+      setImages((now) => [
+        ...now,
+        ...added.map((image) => ({ uploadUrl: image.uploadUrl, previewUrl: image.previewUrl, description: image.description })),
+      ])
+      // The thumbnail replaces the object URL once drawn, so a draft keeps a picture of it.
+      for (const { uploadUrl, previewUrl, file } of added) {
+        void thumbnailOf(file).then((thumbnail) => {
+          if (!thumbnail || !current.current.some((image) => image.uploadUrl === uploadUrl)) return
+          setImages((now) => now.map((image) => (image.uploadUrl === uploadUrl ? { ...image, previewUrl: thumbnail } : image)))
+          revoke(previewUrl)
+        })
+      }
     },
     remove: (uploadUrl: string) => {
-      current.current.filter((image) => image.uploadUrl === uploadUrl).forEach((image) => URL.revokeObjectURL(image.previewUrl))
+      current.current.filter((image) => image.uploadUrl === uploadUrl).forEach((image) => revoke(image.previewUrl))
       setImages((now) => now.filter((image) => image.uploadUrl !== uploadUrl))
     },
     describe: (uploadUrl: string, description: string) => {
       setImages((now) => now.map((image) => (image.uploadUrl === uploadUrl ? { ...image, description } : image)))
     },
     clear: () => {
-      current.current.forEach((image) => URL.revokeObjectURL(image.previewUrl))
+      current.current.forEach((image) => revoke(image.previewUrl))
       setImages([])
     },
   }
+}
+
+/** Image files among those dropped or pasted. */
+function imageFiles(list: FileList | null | undefined): File[] {
+  return [...(list ?? [])].filter((file) => file.type.startsWith('image/'))
+}
+
+/** The server's refusal of an upload it no longer knows (a draft's images outlive uploads never posted). */
+function isLostUpload(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 400 && /upload/i.test(error.serverMessage ?? '')
+}
+
+/** What a dialog needs from the composer in it to ask before closing. */
+export interface ComposerHandle {
+  /** Whether anything is written, attached or in a poll. */
+  hasContent: () => boolean
+  /** Empties the composer and forgets its draft. */
+  discard: () => void
+  /** Puts focus in the text. */
+  focus: () => void
 }
 
 interface ComposerProps {
@@ -65,16 +103,29 @@ interface ComposerProps {
   variant?: 'inline' | 'dialog'
   replyToId?: number | null
   onPosted?: () => void
+  ref?: React.Ref<ComposerHandle>
 }
 
-export function Composer({ variant = 'inline', replyToId = null, onPosted }: ComposerProps) {
+/** The draft context of a composer: a reply's post, else where it is drawn. */
+function contextOf(variant: 'inline' | 'dialog', replyToId: number | null): DraftContext {
+  if (replyToId !== null) return { kind: 'reply', postId: replyToId }
+  return variant === 'dialog' ? { kind: 'dialog' } : { kind: 'home' }
+}
+
+export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }: ComposerProps) {
   const id = React.useId()
   const { data: user } = useCurrentUser()
-  const [content, setContent] = React.useState('')
-  const attached = useAttachedImages()
-  const [pollOptions, setPollOptions] = React.useState<string[]>([])
-  const [showPoll, setShowPoll] = React.useState(false)
-  const [pollHours, setPollHours] = React.useState(DEFAULT_POLL_HOURS)
+  // Drafts are the member's: none is read or kept until the member is known.
+  const key = user ? draftKey(user.id, contextOf(variant, replyToId)) : null
+  const [draft] = React.useState<Draft | null>(() => (key ? loadDraft(key) : null))
+  const [content, setContent] = React.useState(draft?.content ?? '')
+  const attached = useAttachedImages(draft?.images ?? [])
+  const [pollOptions, setPollOptions] = React.useState<string[]>(draft?.pollOptions ?? [])
+  const [showPoll, setShowPoll] = React.useState(draft?.pollOptions != null)
+  const [pollHours, setPollHours] = React.useState(draft?.pollHours ?? DEFAULT_POLL_HOURS)
+  // Set when the server no longer knew a draft's images: they were taken out, the text kept.
+  const [imagesLost, setImagesLost] = React.useState(false)
+  const textarea = React.useRef<HTMLTextAreaElement>(null)
   const createPost = useCreatePost()
   const [remind] = useDescriptionReminder()
   // The upload URL of the image whose description is being written.
@@ -91,6 +142,30 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
   const pollInvalid = hasPollProblems(poll)
   const canPost = !empty && !tooLong && !pollInvalid && !createPost.isPending
   const imagesLeft = MAX_IMAGES - attached.images.length
+  const current = { content, images: attached.images, pollOptions: showPoll ? pollOptions : null }
+
+  React.useEffect(() => pruneDrafts(), [])
+
+  React.useEffect(() => {
+    if (key) saveDraft(key, { content, images: attached.images, pollOptions: showPoll ? pollOptions : null, pollHours })
+  }, [key, content, attached.images, showPoll, pollOptions, pollHours])
+
+  function reset() {
+    setContent('')
+    attached.clear()
+    setPollOptions([])
+    setShowPoll(false)
+    setPollHours(DEFAULT_POLL_HOURS)
+    setImagesLost(false)
+    reminded.current = false
+    if (key) clearDraft(key)
+  }
+
+  React.useImperativeHandle(ref, () => ({
+    hasContent: () => hasContent(current),
+    discard: reset,
+    focus: () => textarea.current?.focus(),
+  }))
 
   function togglePoll() {
     if (showPoll) {
@@ -143,16 +218,19 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
       },
       {
         onSuccess: () => {
-          setContent('')
-          attached.clear()
-          setPollOptions([])
-          setShowPoll(false)
-          setPollHours(DEFAULT_POLL_HOURS)
-          reminded.current = false
+          reset()
           toast({ title: 'Post created', description: 'Your post has been shared successfully.' })
+          // Back where the member was: Home's composer, ready for the next post (a dialog gives focus back as it closes).
+          if (variant === 'inline') textarea.current?.focus()
           onPosted?.()
         },
         onError: (error) => {
+          if (attached.images.length > 0 && isLostUpload(error)) {
+            attached.clear()
+            setImagesLost(true)
+            textarea.current?.focus()
+            return
+          }
           if (!handleUnauthorized(error))
             toast({
               title: 'Error',
@@ -164,189 +242,243 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted }: Com
     )
   }
 
+  /** Ctrl+Enter (Cmd+Enter on a Mac) posts from anywhere in the composer. */
+  function handleKeyDown(event: React.KeyboardEvent<HTMLFormElement>) {
+    if (event.key !== 'Enter' || !(event.ctrlKey || event.metaKey) || event.nativeEvent.isComposing) return
+    event.preventDefault()
+    event.currentTarget.requestSubmit()
+  }
+
   const label = replyToId !== null ? 'Post your reply' : "What's happening?"
   const describingIndex = attached.images.findIndex((image) => image.uploadUrl === describing)
   const describingImage = describingIndex >= 0 ? attached.images[describingIndex] : undefined
 
   return (
-    <form onSubmit={handleSubmit} className={cn('flex gap-3', variant === 'inline' && 'border-b border-border px-4 py-3')}>
-      {user && (
-        <Avatar name={user.displayName} src={user.profileImageUrl} size={40} className="hidden sm:inline-flex" />
-      )}
-      <div className="grid min-w-0 flex-1 gap-3">
-        <label htmlFor={`${id}-content`} className="sr-only">
-          {label}
-        </label>
-        <Textarea
-          id={`${id}-content`}
-          rows={variant === 'dialog' ? 6 : 2}
-          value={content}
-          onChange={(e) => setContent(e.target.value)}
-          placeholder={label}
-          aria-describedby={`${id}-counter`}
-          aria-invalid={tooLong || undefined}
-          className="border-0 px-0 text-lg shadow-none focus-visible:ring-0 focus-visible:ring-offset-0"
-        />
-
-        {attached.images.length > 0 && (
-          <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Attached images">
-            {attached.images.map((image, index) => (
-              <li key={image.uploadUrl} className="relative">
-                {/* eslint-disable-next-line jsx-a11y/img-redundant-alt -- it names the attachment by position, as the remove button does */}
-                <img
-                  src={image.previewUrl}
-                  alt={`Attached image ${index + 1}`}
-                  width={120}
-                  height={120}
-                  className="aspect-square w-full rounded-md bg-muted object-cover"
-                />
-                <button
-                  type="button"
-                  aria-label={`Remove image ${index + 1}`}
-                  onClick={() => attached.remove(image.uploadUrl)}
-                  className="absolute right-1 top-1 rounded-full bg-black/70 p-1 text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                >
-                  <X className="size-3.5" aria-hidden="true" />
-                </button>
-                <button
-                  type="button"
-                  aria-label={`${image.description ? 'Edit' : 'Add'} description of image ${index + 1}`}
-                  onClick={() => setDescribing(image.uploadUrl)}
-                  className="absolute bottom-1 left-1 inline-flex min-h-6 items-center gap-1 rounded-md bg-black/70 px-1.5 text-xs font-medium text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                >
-                  {image.description ? (
-                    <>
-                      <Check className="size-3" aria-hidden="true" /> Edit description
-                    </>
-                  ) : (
-                    'Add description'
-                  )}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-
-        {showPoll && (
-          <fieldset
-            className="grid gap-2 rounded-md border border-border p-3"
-            aria-describedby={poll.poll ? `${id}-poll-error` : undefined}
+    <ImageUploadButton
+      maxFiles={imagesLeft}
+      onUploaded={(images) => {
+        setImagesLost(false)
+        attached.add(images)
+      }}
+    >
+      {(pickImages, addImages) => {
+        // Dropped or pasted images go to the same uploader as picked ones, while there is room.
+        const take = (files: File[]) => {
+          if (files.length === 0 || imagesLeft <= 0) return false
+          addImages(files.slice(0, imagesLeft))
+          return true
+        }
+        return (
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- Ctrl+Enter is a shortcut for the Post button inside
+          <form
+            onSubmit={handleSubmit}
+            onKeyDown={handleKeyDown}
+            onDragOver={(event) => {
+              if (event.dataTransfer.types.includes('Files')) event.preventDefault()
+            }}
+            onDrop={(event) => {
+              if (take(imageFiles(event.dataTransfer.files))) event.preventDefault()
+            }}
+            className={cn('flex gap-3', variant === 'inline' && 'border-b border-border px-4 py-3')}
           >
-            <legend className="px-1 text-sm font-medium">Poll</legend>
-            {pollOptions.map((option, index) => (
-              <Field
-                key={index}
-                id={`${id}-option-${index}`}
-                label={`Option ${index + 1}`}
-                labelClassName="sr-only"
-                error={poll.options[index]}
-                className="gap-1"
-              >
-                {(control) => (
-                  <div className="flex items-center gap-2">
-                    <Input
-                      {...control}
-                      value={option}
-                      onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
-                      placeholder={`Option ${index + 1}`}
-                    />
-                    <Button
-                      type="button"
-                      variant="ghost"
-                      size="icon"
-                      aria-label={`Remove option ${index + 1}`}
-                      onClick={() => removeOption(index)}
-                    >
-                      <X aria-hidden="true" />
-                    </Button>
-                  </div>
-                )}
-              </Field>
-            ))}
-            <FieldError id={`${id}-poll-error`}>{poll.poll}</FieldError>
-            {pollOptions.length < MAX_POLL_OPTIONS && (
-              <Button type="button" variant="outline" size="sm" onClick={() => setPollOptions([...pollOptions, ''])}>
-                <Plus aria-hidden="true" /> Add option
-              </Button>
+            {user && (
+              <Avatar name={user.displayName} src={user.profileImageUrl} size={40} className="hidden sm:inline-flex" />
             )}
-            <div className="flex items-center gap-2 text-sm">
-              <label htmlFor={`${id}-poll-length`} className="font-medium">
-                Poll length
+            <div className="grid min-w-0 flex-1 gap-3">
+              <label htmlFor={`${id}-content`} className="sr-only">
+                {label}
               </label>
-              <select
-                id={`${id}-poll-length`}
-                value={pollHours}
-                onChange={(e) => setPollHours(Number(e.target.value))}
-                className="h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              >
-                {POLL_DURATIONS.map((duration) => (
-                  <option key={duration.hours} value={duration.hours}>
-                    {duration.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-          </fieldset>
-        )}
+              <Textarea
+                ref={textarea}
+                id={`${id}-content`}
+                rows={variant === 'dialog' ? 6 : 2}
+                value={content}
+                onChange={(e) => setContent(e.target.value)}
+                onPaste={(event) => {
+                  if (take(imageFiles(event.clipboardData.files))) event.preventDefault()
+                }}
+                placeholder={label}
+                aria-describedby={`${id}-counter`}
+                aria-invalid={tooLong || undefined}
+                className="border-0 px-0 text-lg shadow-none focus-visible:ring-0 focus-visible:ring-offset-0"
+              />
 
-        <div className="flex items-center justify-between gap-2">
-          <div className="flex items-center gap-1">
-            <ImageUploadButton maxFiles={imagesLeft} onUploaded={attached.add}>
-              {(open) => (
-                <Button type="button" variant="ghost" size="icon" aria-label="Add images" disabled={imagesLeft <= 0} onClick={open}>
-                  <ImagePlus className="size-5 text-primary" aria-hidden="true" />
-                </Button>
+              {attached.images.length > 0 && (
+                <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Attached images">
+                  {attached.images.map((image, index) => (
+                    <li key={image.uploadUrl} className="relative">
+                      {image.previewUrl ? (
+                        // eslint-disable-next-line jsx-a11y/img-redundant-alt -- it names the attachment by position, as the remove button does
+                        <img
+                          src={image.previewUrl}
+                          alt={`Attached image ${index + 1}`}
+                          width={120}
+                          height={120}
+                          className="aspect-square w-full rounded-md bg-muted object-cover"
+                        />
+                      ) : (
+                        // A draft kept without its thumbnail: the image is still attached, only not drawn.
+                        <div
+                          role="img"
+                          aria-label={`Attached image ${index + 1}`}
+                          className="flex aspect-square w-full items-center justify-center rounded-md bg-muted text-muted-foreground"
+                        >
+                          <ImageIcon className="size-6" aria-hidden="true" />
+                        </div>
+                      )}
+                      <button
+                        type="button"
+                        aria-label={`Remove image ${index + 1}`}
+                        onClick={() => attached.remove(image.uploadUrl)}
+                        className="absolute right-1 top-1 rounded-full bg-black/70 p-1 text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                      >
+                        <X className="size-3.5" aria-hidden="true" />
+                      </button>
+                      <button
+                        type="button"
+                        aria-label={`${image.description ? 'Edit' : 'Add'} description of image ${index + 1}`}
+                        onClick={() => setDescribing(image.uploadUrl)}
+                        className="absolute bottom-1 left-1 inline-flex min-h-6 items-center gap-1 rounded-md bg-black/70 px-1.5 text-xs font-medium text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                      >
+                        {image.description ? (
+                          <>
+                            <Check className="size-3" aria-hidden="true" /> Edit description
+                          </>
+                        ) : (
+                          'Add description'
+                        )}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
               )}
-            </ImageUploadButton>
-            <Button
-              type="button"
-              variant="ghost"
-              size="icon"
-              aria-label={showPoll ? 'Remove poll' : 'Add poll'}
-              aria-pressed={showPoll}
-              onClick={togglePoll}
-            >
-              <BarChart3 className="size-5 text-primary" aria-hidden="true" />
-            </Button>
-          </div>
-          <div className="flex items-center gap-3">
-            <span
-              id={`${id}-counter`}
-              className={cn('text-sm tabular-nums', tooLong ? 'font-semibold text-destructive' : 'text-muted-foreground')}
-              data-testid="char-counter"
-            >
-              {length}/{POST_MAX_LENGTH}
-            </span>
-            <Button type="submit" disabled={!canPost} className="rounded-full px-5">
-              {createPost.isPending ? 'Posting...' : replyToId !== null ? 'Reply' : 'Post'}
-            </Button>
-          </div>
-        </div>
-      </div>
-      {describingImage && (
-        <ImageDescriptionDialog
-          key={describingImage.uploadUrl}
-          open
-          onOpenChange={(open) => !open && setDescribing(null)}
-          position={describingIndex + 1}
-          previewUrl={describingImage.previewUrl}
-          description={describingImage.description}
-          onSave={(description) => attached.describe(describingImage.uploadUrl, description)}
-        />
-      )}
-      <DescriptionReminderDialog
-        open={reminderOpen}
-        onOpenChange={setReminderOpen}
-        missing={undescribed.length}
-        onDescribe={() => {
-          setReminderOpen(false)
-          setDescribing(undescribed[0]?.uploadUrl ?? null)
-        }}
-        onPostAnyway={() => {
-          setReminderOpen(false)
-          send()
-        }}
-      />
-    </form>
+
+              {imagesLost && (
+                <p role="alert" className="rounded-md bg-destructive/15 px-3 py-2 text-sm">
+                  The images in this draft are no longer on the server, so they were taken out. Your text is kept: add the
+                  images again, then post.
+                </p>
+              )}
+
+              {showPoll && (
+                <fieldset
+                  className="grid gap-2 rounded-md border border-border p-3"
+                  aria-describedby={poll.poll ? `${id}-poll-error` : undefined}
+                >
+                  <legend className="px-1 text-sm font-medium">Poll</legend>
+                  {pollOptions.map((option, index) => (
+                    <Field
+                      key={index}
+                      id={`${id}-option-${index}`}
+                      label={`Option ${index + 1}`}
+                      labelClassName="sr-only"
+                      error={poll.options[index]}
+                      className="gap-1"
+                    >
+                      {(control) => (
+                        <div className="flex items-center gap-2">
+                          <Input
+                            {...control}
+                            value={option}
+                            onChange={(e) => setPollOptions(pollOptions.map((o, i) => (i === index ? e.target.value : o)))}
+                            placeholder={`Option ${index + 1}`}
+                          />
+                          <Button
+                            type="button"
+                            variant="ghost"
+                            size="icon"
+                            aria-label={`Remove option ${index + 1}`}
+                            onClick={() => removeOption(index)}
+                          >
+                            <X aria-hidden="true" />
+                          </Button>
+                        </div>
+                      )}
+                    </Field>
+                  ))}
+                  <FieldError id={`${id}-poll-error`}>{poll.poll}</FieldError>
+                  {pollOptions.length < MAX_POLL_OPTIONS && (
+                    <Button type="button" variant="outline" size="sm" onClick={() => setPollOptions([...pollOptions, ''])}>
+                      <Plus aria-hidden="true" /> Add option
+                    </Button>
+                  )}
+                  <div className="flex items-center gap-2 text-sm">
+                    <label htmlFor={`${id}-poll-length`} className="font-medium">
+                      Poll length
+                    </label>
+                    <select
+                      id={`${id}-poll-length`}
+                      value={pollHours}
+                      onChange={(e) => setPollHours(Number(e.target.value))}
+                      className="h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                    >
+                      {POLL_DURATIONS.map((duration) => (
+                        <option key={duration.hours} value={duration.hours}>
+                          {duration.label}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                </fieldset>
+              )}
+
+              <div className="flex items-center justify-between gap-2">
+                <div className="flex items-center gap-1">
+                  <Button type="button" variant="ghost" size="icon" aria-label="Add images" disabled={imagesLeft <= 0} onClick={pickImages}>
+                    <ImagePlus className="size-5 text-primary" aria-hidden="true" />
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="icon"
+                    aria-label={showPoll ? 'Remove poll' : 'Add poll'}
+                    aria-pressed={showPoll}
+                    onClick={togglePoll}
+                  >
+                    <BarChart3 className="size-5 text-primary" aria-hidden="true" />
+                  </Button>
+                </div>
+                <div className="flex items-center gap-3">
+                  <span
+                    id={`${id}-counter`}
+                    className={cn('text-sm tabular-nums', tooLong ? 'font-semibold text-destructive' : 'text-muted-foreground')}
+                    data-testid="char-counter"
+                  >
+                    {length}/{POST_MAX_LENGTH}
+                  </span>
+                  <Button type="submit" disabled={!canPost} className="rounded-full px-5">
+                    {createPost.isPending ? 'Posting...' : replyToId !== null ? 'Reply' : 'Post'}
+                  </Button>
+                </div>
+              </div>
+            </div>
+            {describingImage && (
+              <ImageDescriptionDialog
+                key={describingImage.uploadUrl}
+                open
+                onOpenChange={(open) => !open && setDescribing(null)}
+                position={describingIndex + 1}
+                previewUrl={describingImage.previewUrl}
+                description={describingImage.description}
+                onSave={(description) => attached.describe(describingImage.uploadUrl, description)}
+              />
+            )}
+            <DescriptionReminderDialog
+              open={reminderOpen}
+              onOpenChange={setReminderOpen}
+              missing={undescribed.length}
+              onDescribe={() => {
+                setReminderOpen(false)
+                setDescribing(undescribed[0]?.uploadUrl ?? null)
+              }}
+              onPostAnyway={() => {
+                setReminderOpen(false)
+                send()
+              }}
+            />
+          </form>
+        )
+      }}
+    </ImageUploadButton>
   )
 }

@@ -11,7 +11,8 @@ interface ImageDescriptionDialogProps {
   onOpenChange: (open: boolean) => void
   /** Which attached image, from 1. */
   position: number
-  previewUrl: string
+  /** Null for an image a draft kept without its thumbnail: then no picture is shown. */
+  previewUrl: string | null
   description: string
   onSave: (description: string) => void
 }
@@ -51,7 +52,9 @@ export function ImageDescriptionDialog({
               image does not load.
             </DialogDescription>
           </DialogHeader>
-          <img src={previewUrl} alt="" className="mx-auto max-h-40 w-auto max-w-full rounded-md bg-muted object-contain" />
+          {previewUrl && (
+            <img src={previewUrl} alt="" className="mx-auto max-h-40 w-auto max-w-full rounded-md bg-muted object-contain" />
+          )}
           <div className="grid gap-1.5">
             <label htmlFor={`${id}-text`} className="text-sm font-medium">
               Description

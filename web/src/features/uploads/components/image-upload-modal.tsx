@@ -5,10 +5,12 @@ import XHRUpload from '@uppy/xhr-upload'
 import DashboardModal from '@uppy/react/dashboard-modal'
 import '@uppy/core/css/style.min.css'
 import '@uppy/dashboard/css/style.min.css'
+import './uppy-theme.css'
 import { toast } from '@/components/ui/use-toast'
 import { useTheme } from '@/components/theme/theme-provider'
 import { MAX_UPLOAD_BYTES } from '@/lib/types'
 import { getUploadUrl } from '../api/get-upload-url'
+import { ACCEPTED_IMAGE_TYPES } from './image-types'
 
 type Meta = Record<string, never>
 type Body = Record<string, never>
@@ -25,9 +27,11 @@ export interface ImageUploadModalProps {
   onClose: () => void
   /** How many files may still be chosen (posts: 4 minus attached; avatar and header: 1). */
   maxFiles: number
-  /** Called with the files that finished, once the person presses Done. */
+  /** Called with the files that finished: when every file is up, or when the person closes it. */
   onUploaded: (images: UploadedImage[]) => void
   note?: string
+  /** Files picked or dropped outside the Dashboard; a new object per batch, each uploaded at once. */
+  picked: { files: File[] } | null
 }
 
 function isSameOrigin(url: string): boolean {
@@ -42,11 +46,12 @@ function isSameOrigin(url: string): boolean {
 function createUploader(maxFiles: number) {
   const uploadUrls = new Map<string, string>()
   const uppy = new Uppy<Meta, Body>({
-    autoProceed: false,
+    // Picking is the decision: files upload as soon as they are added.
+    autoProceed: true,
     restrictions: {
       maxNumberOfFiles: Math.max(1, maxFiles),
       maxFileSize: MAX_UPLOAD_BYTES,
-      allowedFileTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+      allowedFileTypes: ACCEPTED_IMAGE_TYPES,
     },
   }).use(XHRUpload<Meta, Body>, {
     method: 'PUT',
@@ -93,10 +98,12 @@ function createUploader(maxFiles: number) {
   return { uppy, takeFinished }
 }
 
-/** Uppy's Dashboard in a modal. */
-export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, note }: ImageUploadModalProps) {
+/** Uppy's Dashboard in a modal: progress and errors while files upload; it closes itself when all are up. */
+export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, note, picked }: ImageUploadModalProps) {
   const { theme } = useTheme()
   const [{ uppy, takeFinished }] = React.useState(() => createUploader(maxFiles))
+  // The batch already handed to Uppy: effects may run twice, a file must be added once.
+  const added = React.useRef<{ files: File[] } | null>(null)
 
   React.useEffect(() => {
     uppy.setOptions({ restrictions: { ...uppy.opts.restrictions, maxNumberOfFiles: Math.max(1, maxFiles) } })
@@ -109,6 +116,28 @@ export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, 
     if (done.length > 0) onUploaded(done)
     onClose()
   }
+  const finishLatest = React.useRef(finish)
+  React.useEffect(() => {
+    finishLatest.current = finish
+  })
+
+  React.useEffect(() => {
+    if (!picked || added.current === picked) return
+    added.current = picked
+    // Files Uppy refuses (type, size, count) are told in the Dashboard; the rest upload.
+    uppy.addFiles(picked.files.map((file) => ({ name: file.name, type: file.type, data: file, source: 'Local' })))
+  }, [uppy, picked])
+
+  React.useEffect(() => {
+    // Everything up: hand the images over and close. A failure keeps the Dashboard open to say why.
+    const onComplete = (result: { failed?: unknown[]; successful?: unknown[] }) => {
+      if ((result.failed?.length ?? 0) === 0 && (result.successful?.length ?? 0) > 0) finishLatest.current()
+    }
+    uppy.on('complete', onComplete)
+    return () => {
+      uppy.off('complete', onComplete)
+    }
+  }, [uppy])
 
   return (
     <DashboardModal
@@ -121,6 +150,8 @@ export default function ImageUploadModal({ open, onClose, maxFiles, onUploaded, 
       note={note ?? `Images only, up to ${maxFiles} file${maxFiles === 1 ? '' : 's'}, 10 MB each`}
       theme={theme === 'system' ? 'auto' : theme}
       closeAfterFinish={false}
+      // The composer draws its own previews; Uppy's would still be drawing when it closes itself.
+      disableThumbnailGenerator
     />
   )
 }
