@@ -127,14 +127,17 @@ const POLL_VOTE: i64 = 2;
 const LIKED: i64 = 3;
 const REPOSTED: i64 = 4;
 const BOOKMARKED: i64 = 5;
+const MENTIONED: i64 = 6;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
 /// card, `(kind, post_id, ord, a, b, text, alt)`: images (ord = position, a × b = the upload's
 /// size, 0 when unknown, text = media id, alt = the description; the upload by its primary key), poll
 /// options (ord = position, text) and votes (ord = when, a = who, b = which option) of the
-/// cards with a poll, and the viewer's likes, reposts and bookmarks of the cards that are not
-/// reposts (a repost's card shows its original's).
+/// cards with a poll, the viewer's likes, reposts and bookmarks of the cards that are not
+/// reposts (a repost's card shows its original's), and the members the cards mention (a = the
+/// member's id, text = their username now: a mention names the member, whatever they are
+/// called since; each by the primary key of `users`).
 fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
@@ -180,6 +183,9 @@ fn statement(backend: Backend, selection: &str) -> String {
                  WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
                  UNION ALL SELECT {BOOKMARKED}, post_id, 0, 0, 0, NULL, NULL FROM bookmarks \
                  WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
+                 UNION ALL SELECT {MENTIONED}, mc.id, 0, mu.id, 0, mu.username, NULL \
+                 FROM cards mc, {mentions}, users mu \
+                 WHERE mu.id = {mentioned_id} AND mc.entities LIKE '%\"userId\"%' \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
@@ -193,6 +199,9 @@ fn statement(backend: Backend, selection: &str) -> String {
         LIKED = LIKED,
         REPOSTED = REPOSTED,
         BOOKMARKED = BOOKMARKED,
+        MENTIONED = MENTIONED,
+        mentions = backend.json_elements("mc.entities", "me"),
+        mentioned_id = backend.json_int_field("me", "userId"),
     )
 }
 
@@ -312,6 +321,8 @@ struct Parts {
     liked: HashSet<i64>,
     reposted: HashSet<i64>,
     bookmarked: HashSet<i64>,
+    /// member id → username, of the members the cards mention
+    usernames: HashMap<i64, String>,
     seeing: Seeing,
 }
 
@@ -325,6 +336,7 @@ impl Parts {
             liked: HashSet::new(),
             reposted: HashSet::new(),
             bookmarked: HashSet::new(),
+            usernames: HashMap::new(),
             seeing,
         };
         let mut rows = rows;
@@ -348,6 +360,9 @@ impl Parts {
                 }
                 (BOOKMARKED, _) => {
                     out.bookmarked.insert(post_id);
+                }
+                (MENTIONED, Some(username)) => {
+                    out.usernames.insert(a, username);
                 }
                 _ => {}
             }
@@ -391,7 +406,7 @@ impl Parts {
         Post {
             id: row.id,
             content: row.content.clone(),
-            entities: super::entities::from_column(row.entities.as_deref()),
+            entities: self.entities(row),
             author: Author {
                 id: row.author_id,
                 username: row.author_username.clone(),
@@ -420,6 +435,19 @@ impl Parts {
             is_unavailable: false,
             is_removed: false,
         }
+    }
+}
+
+impl Parts {
+    /// The post's stored entities, each mention naming its member as they are called now.
+    fn entities(&self, row: &PostRow) -> Vec<super::entities::Entity> {
+        let mut entities = super::entities::from_column(row.entities.as_deref());
+        for entity in &mut entities {
+            if let Some(username) = entity.user_id.and_then(|id| self.usernames.get(&id)) {
+                entity.value.clone_from(username);
+            }
+        }
+        entities
     }
 }
 
