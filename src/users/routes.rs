@@ -335,7 +335,10 @@ async fn starter_pack(State(state): State<AppState>, current: CurrentUser) -> Re
         return Ok(Json(empty));
     }
     let members = store::starter_pack(&state.db.read, current.id, inviter.id).await?;
-    Ok(Json(StarterPack { inviter: Some(inviter.public()), members: members.into_iter().map(UserRow::public).collect() }))
+    Ok(Json(StarterPack {
+        inviter: Some(inviter.public()),
+        members: members.into_iter().map(UserRow::public).collect(),
+    }))
 }
 
 /// One page of a profile tab: the posts `select` picks for the member, as `viewer` sees them.

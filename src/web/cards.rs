@@ -532,8 +532,8 @@ mod tests {
         };
         let built: CardTemplate = serde_json::from_slice(&file.data).expect("the built template parses");
         let mut hostile = post(5, 2, r#""><script>alert(1)</script>"#, "<b>hi</b> @ada");
-        hostile.entities =
-            crate::posts::entities::parse("<b>hi</b> @ada").entities("<b>hi</b> @ada", &[("ada".to_string(), 2)].into());
+        hostile.entities = crate::posts::entities::parse("<b>hi</b> @ada")
+            .entities("<b>hi</b> @ada", &[("ada".to_string(), 2)].into());
         let html = card(&hostile, 1, now(), true, &built).expect("a card");
         assert!(html.starts_with(r#"<article aria-labelledby="post-5-author""#), "{html}");
         assert!(!html.contains("<script>") && !html.contains("<b>"), "{html}");

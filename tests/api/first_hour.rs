@@ -51,7 +51,8 @@ async fn is_following(app: &TestApp, who: &Member, whom: i64) -> bool {
 async fn notification_kinds(app: &TestApp, who: &Member) -> Vec<(String, String)> {
     let (status, list) = get(app, who, "/api/notifications").await;
     assert_eq!(status, 200, "{list}");
-    let kind_and_actor = |n: &Value| (n["type"].as_str().unwrap().to_string(), n["actor"]["username"].as_str().unwrap().to_string());
+    let kind_and_actor =
+        |n: &Value| (n["type"].as_str().unwrap().to_string(), n["actor"]["username"].as_str().unwrap().to_string());
     list.as_array().unwrap().iter().map(kind_and_actor).collect()
 }
 
@@ -215,7 +216,10 @@ async fn a_username_changes_at_most_once_in_thirty_days(app: TestApp) {
     assert_eq!(status, 400, "{body}");
     let next = murmur::clock::to_date(app.clock.now() + 30 * DAY);
     let message = body["message"].as_str().unwrap();
-    assert!(message.starts_with("You can change your username once in 30 days") && message.contains(&next), "{message}");
+    assert!(
+        message.starts_with("You can change your username once in 30 days") && message.contains(&next),
+        "{message}"
+    );
     // The same name, or none, is no change: the rest of the profile still saves.
     let (status, user) = rename(&app, &ada, "ADA_L").await;
     assert_eq!((status, &user["username"]), (200, &json!("ada_l")), "{user}");
