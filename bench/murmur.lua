@@ -67,6 +67,8 @@ local modes = {
   ["profile"] = function() return get("/api/users/member" .. any_member() .. "/posts") end,
   ["profile-replies"] = function() return get("/api/users/member" .. any_member() .. "/replies") end,
   ["profile-media"] = function() return get("/api/users/member" .. any_member() .. "/media") end,
+  ["followers"] = function() return get("/api/users/member" .. any_member() .. "/followers?limit=20&offset=0") end,
+  ["following"] = function() return get("/api/users/member" .. any_member() .. "/following?limit=20&offset=0") end,
   ["thread-replies"] = function() return get("/api/posts/" .. any_post() .. "/replies?limit=20&offset=0") end,
   ["notifications"] = function() return get("/api/notifications?limit=50") end,
   ["search"] = function() return get("/api/users/search?q=mem&limit=20") end,

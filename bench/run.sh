@@ -13,8 +13,8 @@
 #                         feed-deep for-you thread profile notifications search blocks
 #                         moderation-queue post-search-common post-search-rare post-search-phrase
 #                         tag-page trending post like follow mixed mixed-writes; also mixed-like
-#                         mixed-follow mixed-post, profile-replies profile-media thread-replies, not
-#                         in the default set)
+#                         mixed-follow mixed-post, profile-replies profile-media thread-replies
+#                         followers following, not in the default set)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
 #                         (e.g. postgres://postgres@127.0.0.1:5432/test); a fresh database
 #                         murmur_bench_<pid> is created there and dropped afterwards
@@ -206,6 +206,8 @@ path_of() { # a representative request of each row, for the probe and the query 
     profile) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/posts" ;;
     profile-replies) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/replies" ;;
     profile-media) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/media" ;;
+    followers) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/followers?limit=20&offset=0" ;;
+    following) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/following?limit=20&offset=0" ;;
     thread-replies) echo "GET /api/posts/$(( (RANDOM % POSTS) + 1 ))/replies?limit=20&offset=0" ;;
     notifications) echo "GET /api/notifications?limit=50" ;;
     search) echo "GET /api/users/search?q=mem&limit=20" ;;

@@ -34,3 +34,8 @@ pub fn to_rfc3339(ms: Millis) -> String {
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
+
+/// The day of `ms` (UTC) as a person reads it in a message: "December 27, 2026".
+pub fn to_date(ms: Millis) -> String {
+    chrono::DateTime::<chrono::Utc>::from_timestamp_millis(ms).unwrap_or_default().format("%B %-d, %Y").to_string()
+}

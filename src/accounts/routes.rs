@@ -250,6 +250,9 @@ async fn verify(
                 None => return Err(Error::bad_request(INVALID_INVITE)),
             };
             store::set_invited_by(&mut tx, id, inviter).await?;
+            if let Some(inviter) = inviter {
+                crate::follows::writes::follow_inviter(&mut tx, id, inviter, now).await?;
+            }
             id
         }
     };

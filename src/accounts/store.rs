@@ -66,8 +66,8 @@ pub async fn create_member(conn: &mut AnyConnection, backend: Backend, email: &E
         // another try; a taken address means the member exists after all.
         let id: Option<i64> = sqlx::query_scalar(
             "INSERT INTO users (email, username, display_name, created_at, invites_available, invites_month, \
-             username_skeleton, name_skeleton, role) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN EXISTS (SELECT 1 FROM users) THEN 'member' ELSE 'admin' END) \
+             username_skeleton, name_skeleton, first_run_done, role) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, CASE WHEN EXISTS (SELECT 1 FROM users) THEN 'member' ELSE 'admin' END) \
              ON CONFLICT DO NOTHING RETURNING id",
         )
         .bind(email.as_str())

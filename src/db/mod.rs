@@ -52,6 +52,23 @@ impl Backend {
             }
         }
     }
+
+    /// A `FROM` item naming `alias` for each element of the JSON array held as text in
+    /// `column` (an earlier item of the same `FROM` may be named); `json_int_field` reads them.
+    pub fn json_elements(self, column: &str, alias: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("json_each({column}) {alias}"),
+            Backend::Postgres => format!("json_array_elements(CAST({column} AS json)) {alias}"),
+        }
+    }
+
+    /// The integer `field` of the JSON object `alias` from `json_elements` (NULL without it).
+    pub fn json_int_field(self, alias: &str, field: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("json_extract({alias}.value, '$.{field}')"),
+            Backend::Postgres => format!("CAST({alias}.value ->> '{field}' AS BIGINT)"),
+        }
+    }
 }
 
 #[derive(Clone)]

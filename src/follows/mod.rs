@@ -2,5 +2,6 @@
 
 pub mod routes;
 pub mod store;
+pub mod writes;
 
 pub use routes::router;

@@ -88,10 +88,8 @@ const MAX_FOLLOW_ATTEMPTS: u32 = 10;
 
 async fn follow_once(writer: &mut AnyConnection, member: i64, target: i64, now: crate::clock::Millis) -> Result<()> {
     let mut tx = writer.begin().await?;
-    match store::follow(&mut tx, member, target, now).await? {
-        Followed::New => notifications::notify(&mut tx, target, member, Kind::Follow, NO_POST, now).await?,
-        Followed::Already => {}
-        Followed::NoMember => return Err(Error::not_found("User not found")),
+    if super::writes::follow(&mut tx, member, target, now).await? == Followed::NoMember {
+        return Err(Error::not_found("User not found"));
     }
     tx.commit().await?;
     Ok(())

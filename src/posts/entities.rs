@@ -2,7 +2,7 @@
 //! written; what it finds is stored with the post (`posts.entities`, `post_tags`), answered as
 //! the post's `entities`, and drawn by the web app without parsing again.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -35,9 +35,15 @@ pub struct Entity {
     pub start: usize,
     /// Where it ends (exclusive), in UTF-16 code units.
     pub end: usize,
-    /// Mention: the member's username, lower-case. Hashtag: the tag as written here, without
-    /// `#`. Link: the URL.
+    /// Mention: the member's username, lower-case (as they are named now, which may not be
+    /// the text any more: `posts::hydrate`). Hashtag: the tag as written here, without `#`.
+    /// Link: the URL.
     pub value: String,
+    /// Mention: the member's id. Stored with the post, so a mention follows its member when
+    /// they change their username.
+    #[serde(rename = "userId", default, skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub user_id: Option<i64>,
 }
 
 /// What a post's text holds, found by `parse`.
@@ -191,8 +197,9 @@ impl Parsed {
     }
 
     /// The entities of `text` (the text this was parsed from), with UTF-16 offsets; a mention
-    /// only where `members` holds its username (a name nobody has is plain text).
-    pub fn entities(&self, text: &str, members: &HashSet<String>) -> Vec<Entity> {
+    /// only where `members` (username → id) holds its username (a name nobody has is plain
+    /// text), with the member's id.
+    pub fn entities(&self, text: &str, members: &HashMap<String, i64>) -> Vec<Entity> {
         // The UTF-16 offset of each char position, and of the end.
         let mut utf16 = Vec::with_capacity(text.len() + 1);
         let mut at = 0;
@@ -203,8 +210,13 @@ impl Parsed {
         utf16.push(at);
         self.spans
             .iter()
-            .filter(|s| s.kind != EntityKind::Mention || members.contains(&s.value))
-            .map(|s| Entity { kind: s.kind, start: utf16[s.start], end: utf16[s.end], value: s.value.clone() })
+            .filter_map(|s| {
+                let user_id = match s.kind {
+                    EntityKind::Mention => Some(*members.get(&s.value)?),
+                    _ => None,
+                };
+                Some(Entity { kind: s.kind, start: utf16[s.start], end: utf16[s.end], value: s.value.clone(), user_id })
+            })
             .collect()
     }
 }
@@ -232,7 +244,7 @@ mod tests {
     }
 
     fn all(text: &str) -> Vec<(EntityKind, String, String)> {
-        let members: HashSet<String> = ["ada", "bob_1"].iter().map(|s| s.to_string()).collect();
+        let members: HashMap<String, i64> = [("ada".to_string(), 1), ("bob_1".to_string(), 2)].into();
         let units: Vec<u16> = text.encode_utf16().collect();
         parse(text)
             .entities(text, &members)
@@ -339,7 +351,8 @@ mod tests {
     #[test]
     fn stored_entities_read_back_and_bad_ones_are_none() {
         let text = "#a @ada";
-        let entities = parse(text).entities(text, &HashSet::from(["ada".to_string()]));
+        let entities = parse(text).entities(text, &HashMap::from([("ada".to_string(), 7)]));
+        assert_eq!(entities[1].user_id, Some(7));
         assert_eq!(from_column(to_column(&entities).as_deref()), entities);
         assert_eq!(to_column(&[]), None);
         assert!(from_column(Some("not json")).is_empty());

@@ -130,6 +130,7 @@ const BOOKMARKED: i64 = 5;
 const AUTHOR_MUTED: i64 = 6;
 /// `a` of a mute until unmuted (its `expires_at` is NULL).
 const UNTIL_UNMUTED: i64 = -1;
+const MENTIONED: i64 = 7;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
@@ -138,7 +139,9 @@ const UNTIL_UNMUTED: i64 = -1;
 /// options (ord = position, text) and votes (ord = when, a = who, b = which option) of the
 /// cards with a poll, the viewer's likes, reposts and bookmarks of the cards that are not
 /// reposts (a repost's card shows its original's), and the viewer's mutes of the cards' authors
-/// (post_id = the author, a = when it ends; by the primary key of `mutes`).
+/// (post_id = the author, a = when it ends; by the primary key of `mutes`), and the members the
+/// cards mention (a = the member's id, text = their username now: a mention names the member,
+/// whatever they are called since; each by the primary key of `users`).
 fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
@@ -186,6 +189,9 @@ fn statement(backend: Backend, selection: &str) -> String {
                  WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
                  UNION ALL SELECT {AUTHOR_MUTED}, muted_id, 0, COALESCE(expires_at, {UNTIL_UNMUTED}), 0, NULL, NULL \
                  FROM mutes WHERE muter_id = $1 AND muted_id IN (SELECT author_id FROM cards) \
+                 UNION ALL SELECT {MENTIONED}, mc.id, 0, mu.id, 0, mu.username, NULL \
+                 FROM cards mc, {mentions}, users mu \
+                 WHERE mu.id = {mentioned_id} AND mc.entities LIKE '%\"userId\"%' \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
@@ -201,6 +207,9 @@ fn statement(backend: Backend, selection: &str) -> String {
         BOOKMARKED = BOOKMARKED,
         AUTHOR_MUTED = AUTHOR_MUTED,
         UNTIL_UNMUTED = UNTIL_UNMUTED,
+        MENTIONED = MENTIONED,
+        mentions = backend.json_elements("mc.entities", "me"),
+        mentioned_id = backend.json_int_field("me", "userId"),
     )
 }
 
@@ -325,6 +334,8 @@ struct Parts {
     bookmarked: HashSet<i64>,
     /// author id → when the viewer's mute of them ends (None: until unmuted)
     muted: HashMap<i64, Option<i64>>,
+    /// member id → username, of the members the cards mention
+    usernames: HashMap<i64, String>,
     seeing: Seeing,
 }
 
@@ -339,6 +350,7 @@ impl Parts {
             reposted: HashSet::new(),
             bookmarked: HashSet::new(),
             muted: HashMap::new(),
+            usernames: HashMap::new(),
             seeing,
         };
         let mut rows = rows;
@@ -365,6 +377,8 @@ impl Parts {
                 }
                 (AUTHOR_MUTED, _) => {
                     out.muted.insert(post_id, (a != UNTIL_UNMUTED).then_some(a));
+                (MENTIONED, Some(username)) => {
+                    out.usernames.insert(a, username);
                 }
                 _ => {}
             }
@@ -408,7 +422,7 @@ impl Parts {
         Post {
             id: row.id,
             content: row.content.clone(),
-            entities: super::entities::from_column(row.entities.as_deref()),
+            entities: self.entities(row),
             author: Author {
                 id: row.author_id,
                 username: row.author_username.clone(),
@@ -458,6 +472,19 @@ fn unavailable(post: Post) -> Post {
         is_deleted: false,
         is_unavailable: true,
         ..unseen(post)
+    }
+}
+
+impl Parts {
+    /// The post's stored entities, each mention naming its member as they are called now.
+    fn entities(&self, row: &PostRow) -> Vec<super::entities::Entity> {
+        let mut entities = super::entities::from_column(row.entities.as_deref());
+        for entity in &mut entities {
+            if let Some(username) = entity.user_id.and_then(|id| self.usernames.get(&id)) {
+                entity.value.clone_from(username);
+            }
+        }
+        entities
     }
 }
 

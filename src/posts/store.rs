@@ -609,12 +609,12 @@ pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
     let mut names: Vec<String> = parsed.iter().flat_map(|p| p.mentions()).collect();
     names.sort();
     names.dedup();
-    let mut usernames = std::collections::HashSet::new();
+    let mut members = std::collections::HashMap::new();
     for chunk in names.chunks(64) {
-        usernames.extend(members_by_username(&mut tx, chunk).await?.into_iter().map(|(_, name)| name));
+        members.extend(members_by_username(&mut tx, chunk).await?.into_iter().map(|(id, name)| (name, id)));
     }
     for ((id, author, content, created_at), parsed) in posts.iter().zip(&parsed) {
-        let entities = parsed.entities(content, &usernames);
+        let entities = parsed.entities(content, &members);
         if entities.is_empty() {
             continue;
         }

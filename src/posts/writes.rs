@@ -378,8 +378,8 @@ impl WrittenText {
     async fn read(tx: &mut AnyConnection, content: &str) -> Result<WrittenText> {
         let parsed = entities::parse(content);
         let mentioned = store::members_by_username(&mut *tx, &parsed.mentions()).await?;
-        let usernames = mentioned.iter().map(|(_, username)| username.clone()).collect();
-        Ok(WrittenText { entities: parsed.entities(content, &usernames), hashtags: parsed.hashtags(), mentioned })
+        let members = mentioned.iter().map(|(id, username)| (username.clone(), *id)).collect();
+        Ok(WrittenText { entities: parsed.entities(content, &members), hashtags: parsed.hashtags(), mentioned })
     }
 
     /// The post's tags and its mentions' notifications (each member told once of a post,

@@ -24,7 +24,7 @@ mod plan;
 mod safety;
 mod text;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -458,9 +458,10 @@ async fn write(
             Kind::Original => (post_text(&mut rng, p.mention, bases, p.created_at >= now - DAY), None, None),
         };
         // What the text holds, as the server parses it when a post is written: seeded mentions
-        // name seeded members, so every one is a member.
+        // name seeded members (one at most, `p.mention`), so every one is a member.
         let parsed = entities::parse(&content);
-        let members: HashSet<String> = parsed.mentions().into_iter().collect();
+        let members: HashMap<String, i64> =
+            parsed.mentions().into_iter().map(|name| (name, bases.user(p.mention))).collect();
         let found = parsed.entities(&content, &members);
         for tag in parsed.hashtags() {
             let n = tags.len();

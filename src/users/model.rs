@@ -30,6 +30,10 @@ pub struct UserRow {
     pub invites_taken: i64,
     /// Who invited the member; None for the instance.
     pub invited_by: Option<i64>,
+    /// 1 once the member went through (or skipped) the first-run step.
+    pub first_run_done: i64,
+    /// When the member last changed their username; None: never.
+    pub username_changed_at: Option<Millis>,
 }
 
 /// The columns of `UserRow`, for `concat!` into static SQL (sqlx refuses unaudited dynamic SQL).
@@ -38,7 +42,7 @@ macro_rules! user_columns {
     () => {
         "id, email, username, display_name, bio, website, profile_image_url, header_image_url, \
          created_at, follower_count, following_count, invites_available, invites_month, role, suspended_until, \
-         invites_taken, invited_by"
+         invites_taken, invited_by, first_run_done, username_changed_at"
     };
 }
 
@@ -62,6 +66,23 @@ pub struct User {
     /// `member`, `moderator` or `admin`: only on the member's own record.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
+    /// Whether the member went through or skipped the first-run step (false right after
+    /// sign-up): only on the member's own record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_run_done: Option<bool>,
+    /// From when the member may change their username again; null: now. Only on the member's
+    /// own record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = DateTime, nullable = true)]
+    pub username_changeable_at: Option<Option<String>>,
+}
+
+/// A member changes their username at most once in this long.
+pub const USERNAME_CHANGE_EVERY: Millis = 30 * crate::clock::DAY;
+
+/// When a member whose username last changed at `changed_at` may change it again; None: now.
+pub fn username_changeable_at(changed_at: Option<Millis>, now: Millis) -> Option<Millis> {
+    changed_at.map(|at| at + USERNAME_CHANGE_EVERY).filter(|from| *from > now)
 }
 
 impl UserRow {
@@ -81,6 +102,8 @@ impl UserRow {
             invites_available: 0,
             email: None,
             role: None,
+            first_run_done: None,
+            username_changeable_at: None,
         }
     }
 
@@ -103,7 +126,9 @@ impl UserRow {
         let email = Some(self.email.clone());
         let role = Some(self.role.clone());
         let invites = crate::invites::store::allowance_at(self.invites_available, self.invites_month, now);
-        User { email, role, invites_available: invites, ..self.public() }
+        let first_run_done = Some(self.first_run_done != 0);
+        let username_changeable_at = Some(username_changeable_at(self.username_changed_at, now).map(to_rfc3339));
+        User { email, role, invites_available: invites, first_run_done, username_changeable_at, ..self.public() }
     }
 }
 

@@ -1,10 +1,12 @@
 //! HTTP routes of the users area: profiles, a member's posts, replies, media and likes,
 //! suggestions, search and the caller's profile edit.
 //!
-//! `/api/users/suggested`, `/api/users/search` and `/api/users/profile` are static routes, which
-//! the router always prefers over `/api/users/{username}`.
+//! `/api/users/suggested`, `/api/users/search`, `/api/users/profile`, `/api/users/first-run` and
+//! `/api/users/starter-pack` are static routes, which the router always prefers over
+//! `/api/users/{username}`.
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -25,11 +27,15 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(suggested))
         .routes(routes!(search))
         .routes(routes!(update_profile))
+        .routes(routes!(finish_first_run))
+        .routes(routes!(starter_pack))
         .routes(routes!(profile))
         .routes(routes!(posts))
         .routes(routes!(replies))
         .routes(routes!(media))
         .routes(routes!(likes))
+        .routes(routes!(followers))
+        .routes(routes!(following))
 }
 
 pub const SUGGESTED_DEFAULT: i64 = 10;
@@ -70,6 +76,12 @@ pub struct ProfileRequest {
     #[serde(default)]
     #[schema(max_length = 200)]
     pub website: String,
+    /// A new username (3 to 20 letters, digits and underscores); absent or the current one:
+    /// unchanged. At most once in 30 days (`usernameChangeableAt`); a name another member has
+    /// or holds answers 409. The old name is held for the member for 30 days.
+    #[serde(default)]
+    #[schema(min_length = 3, max_length = 20)]
+    pub username: Option<String>,
 }
 
 /// Members the caller might follow: friends of friends first, then the most followed.
@@ -101,9 +113,11 @@ async fn search(
     Ok(Json(rows.into_iter().map(|row| view(row, current.id, state.clock.now())).collect()))
 }
 
-/// Edits the caller's display name, bio and website; answers the caller's own record.
+/// Edits the caller's display name, bio and website, and their username when one is given;
+/// answers the caller's own record.
 #[utoipa::path(put, path = "/api/users/profile", tag = "users", request_body = ProfileRequest,
-    responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
 async fn update_profile(
     State(state): State<AppState>,
@@ -111,8 +125,22 @@ async fn update_profile(
     Json(body): Json<ProfileRequest>,
 ) -> Result<Json<User>> {
     let edit = ProfileEdit::parse(&body.display_name, &body.bio, &body.website)?;
-    let row = store::update_profile(&state.db.write, current.id, &edit).await?.ok_or(Error::Unauthorized)?;
-    Ok(Json(row.own(state.clock.now())))
+    let username = body.username.as_deref().map(crate::accounts::Username::parse).transpose()?;
+    let now = state.clock.now();
+    let row = store::update_profile(&state.db.write, current.id, &edit, username.as_ref(), now)
+        .await?
+        .ok_or(Error::Unauthorized)?;
+    Ok(Json(row.own(now)))
+}
+
+/// Marks the caller's first-run step done (gone through or skipped); doing it again changes
+/// nothing.
+#[utoipa::path(post, path = "/api/users/first-run", tag = "users",
+    responses((status = 204), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn finish_first_run(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
+    store::finish_first_run(&state.db.write, current.id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// A member's profile: the member as the API shows them, who invited them, and how the caller
@@ -222,6 +250,100 @@ async fn media(
     tab(&state, current.id, &username, &params, store::media_of).await
 }
 
+/// A member in a list of members, with whether the caller follows them (their Follow button,
+/// as `GET /api/follows/{userId}/status` answers it).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedUser {
+    #[serde(flatten)]
+    pub user: User,
+    pub is_following: bool,
+}
+
+/// Who follows a member, newest follow first: the profile's Followers list.
+#[utoipa::path(get, path = "/api/users/{username}/followers", tag = "users",
+    params(("username" = String, Path, description = "Username"), PageParams),
+    responses((status = 200, body = Vec<ListedUser>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn followers(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(username): Path<String>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<ListedUser>>> {
+    follow_list(&state, current.id, &username, &params, store::FollowList::Followers).await
+}
+
+/// Whom a member follows, newest follow first: the profile's Following list.
+#[utoipa::path(get, path = "/api/users/{username}/following", tag = "users",
+    params(("username" = String, Path, description = "Username"), PageParams),
+    responses((status = 200, body = Vec<ListedUser>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn following(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(username): Path<String>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<ListedUser>>> {
+    follow_list(&state, current.id, &username, &params, store::FollowList::Following).await
+}
+
+/// One page of a member's followers or follows, as `viewer` sees them; nothing when the member
+/// is hidden from the viewer, as their profile's tabs.
+async fn follow_list(
+    state: &AppState,
+    viewer: i64,
+    username: &str,
+    params: &PageParams,
+    list: store::FollowList,
+) -> Result<Json<Vec<ListedUser>>> {
+    let page = Page::parse(params, 20, MAX_PAGE)?;
+    let member = find(state, username).await?;
+    if member.id != viewer && safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
+        return Ok(Json(Vec::new()));
+    }
+    let now = state.clock.now();
+    let listed = store::follow_list(&state.db.read, viewer, member.id, list, page).await?;
+    Ok(Json(
+        listed
+            .into_iter()
+            .map(|listed| ListedUser { user: view(listed.user, viewer, now), is_following: listed.is_following != 0 })
+            .collect(),
+    ))
+}
+
+/// The people a newcomer's inviter follows, for them to follow too.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StarterPack {
+    /// The member who invited the caller; null when the instance did, or when they are hidden
+    /// from the caller or gone.
+    pub inviter: Option<User>,
+    /// Up to 20 members the inviter follows whom the caller does not follow yet, most followed
+    /// first (empty without an inviter).
+    pub members: Vec<User>,
+}
+
+/// The caller's starter pack: their inviter and the people the inviter follows.
+#[utoipa::path(get, path = "/api/users/starter-pack", tag = "users",
+    responses((status = 200, body = StarterPack), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn starter_pack(State(state): State<AppState>, current: CurrentUser) -> Result<Json<StarterPack>> {
+    let empty = StarterPack { inviter: None, members: Vec::new() };
+    let me = store::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
+    let Some(inviter) = me.invited_by else { return Ok(Json(empty)) };
+    let Some(inviter) = store::find_by_id(&state.db.read, inviter).await? else { return Ok(Json(empty)) };
+    // A deleted member is hidden as a suspended one is (`accounts::leaving`).
+    if safety::store::is_hidden(&state.db.read, current.id, inviter.id).await? {
+        return Ok(Json(empty));
+    }
+    let members = store::starter_pack(&state.db.read, current.id, inviter.id).await?;
+    Ok(Json(StarterPack {
+        inviter: Some(inviter.public()),
+        members: members.into_iter().map(UserRow::public).collect(),
+    }))
+}
+
 /// One page of a profile tab: the posts `select` picks for the member, as `viewer` sees them.
 async fn tab(
     state: &AppState,
@@ -260,6 +382,10 @@ async fn find(state: &AppState, username: &str) -> Result<UserRow> {
     // PostgreSQL refuses in a parameter) is simply not found.
     let username = crate::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
     if let Some(row) = store::find_by_username(&state.db.read, username.as_str()).await? {
+        return Ok(row);
+    }
+    // A name its member gave up lately still finds them (the answer names the new one).
+    if let Some(row) = store::find_by_held_name(&state.db.read, username.as_str(), state.clock.now()).await? {
         return Ok(row);
     }
     // A name people may still follow a link to: say why nobody is there.

@@ -4,7 +4,8 @@ use std::sync::LazyLock;
 
 use sqlx::{AnyConnection, AnyPool};
 
-use super::model::{User, UserRow};
+use super::model::{User, UserRow, username_changeable_at};
+use crate::accounts::Username;
 use crate::api::Page;
 use crate::clock::Millis;
 use crate::error::{Error, Result};
@@ -38,10 +39,16 @@ pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow
     Ok(sqlx::query_as(SQL).bind(email).fetch_optional(pool).await?)
 }
 
-/// Saves a profile edit and answers the member as they now stand. A display name that looks
-/// like another member's name or username is refused (`safety::text::name_stands_apart`), and
-/// the name's look-alike key is stored with it.
-pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::ProfileEdit) -> Result<Option<UserRow>> {
+/// Saves a profile edit (and a new username, if one is given) and answers the member as they
+/// now stand. A display name that looks like another member's name or username is refused
+/// (`safety::text::name_stands_apart`), and the name's look-alike key is stored with it.
+pub async fn update_profile(
+    write: &AnyPool,
+    id: i64,
+    edit: &super::model::ProfileEdit,
+    username: Option<&Username>,
+    now: Millis,
+) -> Result<Option<UserRow>> {
     // The name shows on the member's own cards in their Friends page (`feeds::changes`).
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
@@ -55,6 +62,9 @@ pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::Profi
     });
     let key = text::look_alike_key(&edit.display_name);
     let mut tx = write.begin().await?;
+    if let Some(username) = username {
+        change_username(&mut tx, id, username, now).await?;
+    }
     text::name_stands_apart(&mut tx, Some(id), &key).await?;
     let row = sqlx::query_as(SQL.as_str())
         .bind(&edit.display_name)
@@ -66,6 +76,123 @@ pub async fn update_profile(write: &AnyPool, id: i64, edit: &super::model::Profi
         .await?;
     tx.commit().await?;
     Ok(row)
+}
+
+pub const USERNAME_TAKEN: &str = "That username is taken.";
+pub const USERNAME_LOOKS_LIKE_ANOTHER: &str = "That username looks like another member's name or username.";
+
+/// Gives `member` the username `new` (nothing to do when it is theirs already), in the profile
+/// edit's transaction: at most once in `USERNAME_CHANGE_EVERY`, never a name another member has
+/// or holds (409) or one that looks like another member's name (400). The old name is held for
+/// the member for `leaving::HOLD`: links to it find them, nobody else takes it, and they may
+/// take it back at any time.
+async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, now: Millis) -> Result<()> {
+    let Some((current, changed_at)): Option<(String, Option<Millis>)> =
+        sqlx::query_as("SELECT username, username_changed_at FROM users WHERE id = $1")
+            .bind(member)
+            .fetch_optional(&mut *conn)
+            .await?
+    else {
+        return Ok(());
+    };
+    if current == new.as_str() {
+        return Ok(());
+    }
+    // Taking back a name they gave up undoes a change: it neither waits for the clock nor
+    // restarts it.
+    let taking_back: Option<i64> =
+        sqlx::query_scalar("SELECT 1 FROM username_holds WHERE username = $1 AND user_id = $2 AND until > $3")
+            .bind(new.as_str())
+            .bind(member)
+            .bind(now)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let taking_back = taking_back.is_some();
+    if let Some(from) = username_changeable_at(changed_at, now).filter(|_| !taking_back) {
+        return Err(Error::bad_request(format!(
+            "You can change your username once in 30 days: next on {}.",
+            crate::clock::to_date(from)
+        )));
+    }
+    let taken: i64 = sqlx::query_scalar(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM users WHERE username = $1 AND id <> $2) \
+           OR EXISTS (SELECT 1 FROM username_holds WHERE username = $1 AND until > $3 \
+                      AND (user_id IS NULL OR user_id <> $2)) THEN 1 ELSE 0 END",
+    )
+    .bind(new.as_str())
+    .bind(member)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await?;
+    if taken == 1 {
+        return Err(Error::conflict(USERNAME_TAKEN));
+    }
+    let key = text::look_alike_key(new.as_str());
+    if text::name_is_taken(&mut *conn, Some(member), &key).await? {
+        return Err(Error::bad_request(USERNAME_LOOKS_LIKE_ANOTHER));
+    }
+    // The name is on the member's own cards in their Friends page (`feeds::changes`). The old
+    // name in the condition: of two changes at once, the second finds it changed.
+    static RENAME: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "UPDATE users SET username = $1, username_skeleton = $2, \
+             username_changed_at = COALESCE($3, username_changed_at), {FEED_CHANGED} \
+             WHERE id = $4 AND username = $5"
+        )
+    });
+    let renamed = sqlx::query(RENAME.as_str())
+        .bind(new.as_str())
+        .bind(&key)
+        .bind((!taking_back).then_some(now))
+        .bind(member)
+        .bind(&current)
+        .execute(&mut *conn)
+        .await;
+    match renamed {
+        Ok(done) if done.rows_affected() == 1 => {}
+        Ok(_) => return Err(Error::conflict("Your username was changed meanwhile. Please try again.")),
+        Err(e) if crate::db::violates(&e, "users_username_key", "users.username") => {
+            return Err(Error::conflict(USERNAME_TAKEN));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    sqlx::query(
+        "INSERT INTO username_holds (username, until, user_id) VALUES ($1, $2, $3) \
+         ON CONFLICT (username) DO UPDATE SET until = excluded.until, user_id = excluded.user_id",
+    )
+    .bind(&current)
+    .bind(now + crate::accounts::leaving::HOLD)
+    .bind(member)
+    .execute(&mut *conn)
+    .await?;
+    // Taking back a name of their own that was held.
+    sqlx::query("DELETE FROM username_holds WHERE username = $1 AND user_id = $2")
+        .bind(new.as_str())
+        .bind(member)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The member a name they gave up is held for (`change_username`), until the hold ends.
+pub async fn find_by_held_name(pool: &AnyPool, username: &str, now: Millis) -> Result<Option<UserRow>> {
+    // Not a deleted member's (the leaving job clears the hold's member soon after).
+    const SQL: &str = concat!(
+        "SELECT ",
+        user_columns!(),
+        " FROM users WHERE id = (SELECT user_id FROM username_holds WHERE username = $1 AND until > $2) \
+         AND deleted_at IS NULL"
+    );
+    Ok(sqlx::query_as(SQL).bind(username).bind(now).fetch_optional(pool).await?)
+}
+
+/// Marks the member's first-run step done (idempotent).
+pub async fn finish_first_run(write: &AnyPool, member: i64) -> Result<()> {
+    sqlx::query("UPDATE users SET first_run_done = 1 WHERE id = $1 AND first_run_done = 0")
+        .bind(member)
+        .execute(write)
+        .await?;
+    Ok(())
 }
 
 /// Points the member's avatar at an image of theirs (`/objects/{id}`).
@@ -204,6 +331,79 @@ async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
         query = query.bind(id);
     }
     Ok(query.fetch_all(pool).await?)
+}
+
+/// Which side of a member's follows a list shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FollowList {
+    /// Who follows the member (index `follows_following_newest_idx`).
+    Followers,
+    /// Whom the member follows (index `follows_follower_newest_idx`).
+    Following,
+}
+
+/// A member in a list, and whether the viewer follows them (their Follow button).
+#[derive(sqlx::FromRow)]
+pub struct Listed {
+    #[sqlx(flatten)]
+    pub user: UserRow,
+    pub is_following: i64,
+}
+
+/// A page of `member`'s followers or of the members they follow, newest follow first, without
+/// the members hidden from `viewer` (`safety::visibility`, left out before the page is cut).
+pub async fn follow_list(
+    pool: &AnyPool,
+    viewer: i64,
+    member: i64,
+    list: FollowList,
+    page: Page,
+) -> Result<Vec<Listed>> {
+    fn sql(member_column: &str, listed_column: &str) -> String {
+        format!(
+            concat!(
+                "SELECT ",
+                user_columns!(),
+                ", CASE WHEN EXISTS (SELECT 1 FROM follows vf WHERE vf.follower_id = $1 AND vf.following_id = users.id) \
+                 THEN 1 ELSE 0 END AS is_following \
+                 FROM (SELECT f.{listed} AS listed_id, f.created_at AS followed_at FROM follows f \
+                       WHERE f.{member} = $2 AND NOT {hidden} \
+                       ORDER BY f.created_at DESC, f.{listed} DESC LIMIT $3 OFFSET $4) page \
+                 JOIN users ON users.id = page.listed_id ORDER BY page.followed_at DESC, page.listed_id DESC"
+            ),
+            member = member_column,
+            listed = listed_column,
+            hidden = visibility::hidden(Scope::Anywhere, "$1", &format!("f.{listed_column}")),
+        )
+    }
+    static FOLLOWERS: LazyLock<String> = LazyLock::new(|| sql("following_id", "follower_id"));
+    static FOLLOWING: LazyLock<String> = LazyLock::new(|| sql("follower_id", "following_id"));
+    let sql = match list {
+        FollowList::Followers => FOLLOWERS.as_str(),
+        FollowList::Following => FOLLOWING.as_str(),
+    };
+    Ok(sqlx::query_as(sql).bind(viewer).bind(member).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
+}
+
+/// Members in a starter pack at most.
+pub const STARTER_PACK_SIZE: i64 = 20;
+
+/// Up to `STARTER_PACK_SIZE` members `inviter` follows, for `viewer` to follow: not the
+/// viewer, not already followed by them, not hidden from them; the most followed first.
+pub async fn starter_pack(pool: &AnyPool, viewer: i64, inviter: i64) -> Result<Vec<UserRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "SELECT ",
+                user_columns!(),
+                " FROM users WHERE id IN (SELECT following_id FROM follows WHERE follower_id = $2) AND id <> $1 \
+                 AND NOT EXISTS (SELECT 1 FROM follows vf WHERE vf.follower_id = $1 AND vf.following_id = users.id) \
+                 AND NOT {} ORDER BY follower_count DESC, id LIMIT $3"
+            ),
+            visibility::hidden(Scope::Anywhere, "$1", "users.id")
+        )
+    });
+    Ok(sqlx::query_as(SQL.as_str()).bind(viewer).bind(inviter).bind(STARTER_PACK_SIZE).fetch_all(pool).await?)
 }
 
 /// Members whose username or display name contains `term`, case-insensitively: exact matches

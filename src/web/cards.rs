@@ -501,7 +501,7 @@ mod tests {
         let text = "🙂 @Ada likes #Café & <b> https://www.example.com/a/very/long/path/to/a/page";
         let mut with_entities = post(5, 2, "ada", text);
         let found = crate::posts::entities::parse(text);
-        with_entities.entities = found.entities(text, &["ada".to_string()].into());
+        with_entities.entities = found.entities(text, &[("ada".to_string(), 2)].into());
         let html = drawn(&with_entities, 1, false);
         assert!(
             html.contains(
@@ -534,8 +534,8 @@ mod tests {
         };
         let built: CardTemplate = serde_json::from_slice(&file.data).expect("the built template parses");
         let mut hostile = post(5, 2, r#""><script>alert(1)</script>"#, "<b>hi</b> @ada");
-        hostile.entities =
-            crate::posts::entities::parse("<b>hi</b> @ada").entities("<b>hi</b> @ada", &["ada".to_string()].into());
+        hostile.entities = crate::posts::entities::parse("<b>hi</b> @ada")
+            .entities("<b>hi</b> @ada", &[("ada".to_string(), 2)].into());
         let html = card(&hostile, 1, now(), true, &built).expect("a card");
         assert!(html.starts_with(r#"<article aria-labelledby="post-5-author""#), "{html}");
         assert!(!html.contains("<script>") && !html.contains("<b>"), "{html}");

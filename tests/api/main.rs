@@ -17,6 +17,7 @@ mod discovery;
 mod edits;
 mod email_change;
 mod feeds;
+mod first_hour;
 mod follows;
 mod foundation;
 mod hostile_text;

@@ -253,6 +253,18 @@ const STEPS: &[Step] = &[
     },
     // An index only (the queue's order).
     Step { version: 23, rows: &[], until: None, drops: &[] },
+    // From 0024 on: Cyd, who signed up lately, has not finished the first-run step; Bob changed
+    // his username from `bobby`, which is held for him.
+    Step {
+        version: 24,
+        rows: &[
+            "UPDATE users SET first_run_done = 0 WHERE id = 3",
+            "UPDATE users SET username_changed_at = :now - 86400000 WHERE id = 2",
+            "INSERT INTO username_holds (username, until, user_id) VALUES ('bobby', :now + 2505600000, 2)",
+        ],
+        until: None,
+        drops: &[],
+    },
     // Keys computed again in Rust (the members' look-alike keys, the tags' keys): no rows of
     // its own.
     Step { version: 26, rows: &[], until: None, drops: &[] },
@@ -487,6 +499,9 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         // 0008: feed versions start at 0.
         let feed_version = if from < 8 { 0 } else { [5, 2, 0][id as usize - 1] };
         assert_eq!(int(user, "feed_version"), feed_version, "{}", at(&format!("feed_version of member {id}")));
+        // 0024: members from before it have been through the first-run step.
+        let first_run_done = if from < 24 { 1 } else { [1, 1, 0][id as usize - 1] };
+        assert_eq!(int(user, "first_run_done"), first_run_done, "{}", at(&format!("first_run_done of member {id}")));
         // 0012: the look-alike keys, which `Db::migrate` computes for members from before it.
         for (key, name) in [("username_skeleton", "username"), ("name_skeleton", "display_name")] {
             let name = user[name].as_str().unwrap_or_else(|| panic!("{name} in {user:?}"));

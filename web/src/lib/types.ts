@@ -15,6 +15,22 @@ export interface User {
   email?: string
   /** Only on the member's own record (`/api/auth/me`). */
   role?: Role
+  /** Only on the member's own record: false until they go through or skip the first-run step. */
+  firstRunDone?: boolean
+  /** Only on the member's own record: ISO time from which the username may change again; null: now. */
+  usernameChangeableAt?: string | null
+}
+
+/** A member in the Followers and Following lists, with whether the viewer follows them. */
+export interface ListedUser extends User {
+  isFollowing: boolean
+}
+
+/** `GET /api/users/starter-pack`: the viewer's inviter and up to 20 people they follow. */
+export interface StarterPack {
+  /** null when the instance invited the viewer, or the inviter is hidden or gone. */
+  inviter: User | null
+  members: User[]
 }
 
 export type Role = 'member' | 'moderator' | 'admin'
@@ -44,8 +60,10 @@ export interface Entity {
   /** UTF-16 offsets into the post's `content` (JavaScript string indices), the `@` or `#` included. */
   start: number
   end: number
-  /** mention: the member's username (lower-case); hashtag: the tag as written, without `#`; link: the full URL. */
+  /** mention: the member's username now (lower-case; it may differ from the text after a rename); hashtag: the tag as written, without `#`; link: the full URL. */
   value: string
+  /** mention: the member's id. */
+  userId?: number
 }
 
 /** An image of a post, as the card and the lightbox show it. */
