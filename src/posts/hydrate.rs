@@ -377,6 +377,7 @@ impl Parts {
                 }
                 (AUTHOR_MUTED, _) => {
                     out.muted.insert(post_id, (a != UNTIL_UNMUTED).then_some(a));
+                }
                 (MENTIONED, Some(username)) => {
                     out.usernames.insert(a, username);
                 }
