@@ -191,7 +191,9 @@ pub struct Listed {
 
 /// The member's live sessions: the asker's (`current_hash`) first, then the most recently used.
 pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) -> Result<Vec<Listed>> {
-    let rows: Vec<(String, Option<String>, Option<String>, Millis, Millis, i64)> = sqlx::query_as(
+    // public_id, user_agent, network, created_at, last_seen_at, current (1 or 0)
+    type Row = (String, Option<String>, Option<String>, Millis, Millis, i64);
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT public_id, user_agent, network, created_at, last_seen_at, CASE WHEN id_hash = $2 THEN 1 ELSE 0 END \
          FROM sessions \
          WHERE user_id = $1 AND public_id IS NOT NULL AND expires_at > $3 AND last_seen_at > $4 \

@@ -432,6 +432,11 @@ async fn a_profile_edit_acts_on_the_caller_only(app: TestApp) {
     let edit =
         json!({ "displayName": "Not Ada", "bio": "bob was here", "website": "", "id": ada.id, "username": "ada" });
 
+    // Ada's username is hers: Bob cannot take it (issue 43 made `username` part of the edit).
+    let (status, body) = put(&app, &bob, "/api/users/profile", Some(edit.clone())).await;
+    assert_eq!((status, &body["message"]), (409, &json!("That username is taken.")), "{body}");
+    let mut edit = edit;
+    edit.as_object_mut().unwrap().remove("username");
     let (status, body) = put(&app, &bob, "/api/users/profile", Some(edit.clone())).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!((&body["id"], &body["username"]), (&json!(bob.id), &json!("bob")));
