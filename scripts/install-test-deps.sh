@@ -5,6 +5,7 @@
 #   - Debian's chromium, for the browser tests (browsers cannot be downloaded by npm here)
 #   - Debian's caddy (the real reverse proxy of tests/api/proxy.rs), nginx and systemd-analyze
 #     (scripts/check-deploy.sh checks the files under deploy/ with them)
+#   - Debian's sqlite3 (a browser test writes rows a fresh server cannot make yet)
 #   - a Python virtualenv with aiosmtpd (a real SMTP server) and schemathesis (API fuzzing)
 #   - s3s-fs, a real S3-compatible server that checks signatures
 set -euo pipefail
@@ -32,6 +33,7 @@ missing=()
 [ -x /usr/bin/caddy ] || missing+=(caddy)               # tests/api/proxy.rs, deploy/Caddyfile
 [ -x /usr/sbin/nginx ] || missing+=(nginx)              # deploy/nginx.conf
 [ -x /usr/bin/systemd-analyze ] || missing+=(systemd)   # deploy/murmur.service
+[ -x /usr/bin/sqlite3 ] || missing+=(sqlite3)           # web/e2e/everyday.e2e.ts writes Trending rows
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing Debian's ${missing[*]}"
   root=()

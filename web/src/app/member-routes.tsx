@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { Route, Switch } from 'wouter'
+import { Route, Switch, useRoute } from 'wouter'
 import { canModerate, useRole } from '@/features/auth/api/get-me'
 import { LiveProvider } from '@/features/live'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
@@ -8,6 +8,7 @@ import { loadHome } from './preload'
 
 // Each screen is its own chunk.
 const HomeRoute = React.lazy(loadHome)
+const HomeAside = React.lazy(() => loadHome().then((module) => ({ default: module.HomeAside })))
 const DiscoverRoute = React.lazy(() => import('./routes/discover'))
 const NotificationsRoute = React.lazy(() => import('./routes/notifications'))
 const BookmarksRoute = React.lazy(() => import('./routes/bookmarks'))
@@ -42,10 +43,16 @@ export function PageLoading() {
  * the tab's live stream while they are mounted.
  */
 export default function MemberRoutes() {
+  const [onHome] = useRoute('/')
+  const aside = onHome ? (
+    <React.Suspense fallback={null}>
+      <HomeAside />
+    </React.Suspense>
+  ) : undefined
   return (
     <LiveProvider>
       <ComposeProvider>
-        <MemberLayout>
+        <MemberLayout aside={aside}>
           <React.Suspense fallback={<PageLoading />}>
             <Switch>
               <Route path="/" component={HomeRoute} />

@@ -60,7 +60,8 @@ export function renderPrepaint(path: '/' | 'other'): string {
       <QueryClientProvider client={new QueryClient()}>
         <Router ssrPath={ssrPath}>
           <ComposeProvider>
-            <MemberLayout>{screen}</MemberLayout>
+            {/* Home's right column is there, empty, so the main column stands where the app draws it. */}
+            <MemberLayout aside={path === '/' ? null : undefined}>{screen}</MemberLayout>
           </ComposeProvider>
         </Router>
       </QueryClientProvider>

@@ -130,8 +130,12 @@ function FloatingCompose() {
   )
 }
 
-/** Sidebar on large screens; top bar, floating compose and bottom bar on small ones; the unread count in the tab's title. */
-export function MemberLayout({ children }: { children: React.ReactNode }) {
+/**
+ * Sidebar on large screens; top bar, floating compose and bottom bar on small ones; the unread
+ * count in the tab's title. A screen with a right column (`aside`, even empty while it loads)
+ * has it on wide screens, beside the same main column.
+ */
+export function MemberLayout({ children, aside }: { children: React.ReactNode; aside?: React.ReactNode }) {
   const { data: user } = useCurrentUser()
   const unread = useUnreadCount(Boolean(user))
   useUnreadTitle(unread.data?.count ?? 0)
@@ -144,11 +148,19 @@ export function MemberLayout({ children }: { children: React.ReactNode }) {
         Skip to content
       </a>
       <MobileTopBar />
-      <div className="mx-auto flex max-w-6xl">
+      <div className={cn('mx-auto flex max-w-6xl', aside !== undefined && 'xl:max-w-7xl')}>
         <Sidebar />
         <main id="main" className="min-w-0 flex-1 border-border pb-24 lg:max-w-2xl lg:border-x lg:pb-0">
           {children}
         </main>
+        {aside !== undefined && (
+          <aside
+            aria-label="Who to follow and Trending"
+            className="sticky top-0 hidden h-dvh w-80 shrink-0 flex-col gap-4 overflow-y-auto p-4 xl:flex"
+          >
+            {aside}
+          </aside>
+        )}
       </div>
       <FloatingCompose />
       <MobileBottomBar />

@@ -1,10 +1,14 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Post } from '@/lib/types'
 import { aPost, aProfile, aUser, json, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
 import DiscoverRoute from './discover'
+
+beforeEach(() => {
+  window.history.replaceState(null, '', '/discover')
+})
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -111,5 +115,26 @@ describe('Discover', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Load more posts' }))
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(40))
     expect(requestsOf(fetch).map(({ call }) => call)).toContain('GET /api/posts/search?q=tea&limit=20&offset=20')
+  })
+
+  it('keeps the words and the tab in the address, typing in place of the entry rather than one per key', async () => {
+    openDiscover()
+    const entries = window.history.length
+    await userEvent.type(await openPostsTab(), 'rust')
+    await screen.findByRole('article', { name: 'Grace Hopper' })
+    expect(window.location.pathname + window.location.search).toBe('/discover?q=rust&tab=posts')
+    expect(window.history.length, 'one entry for the tab, none for the keys').toBe(entries + 1)
+
+    await userEvent.clear(screen.getByRole('searchbox', { name: 'Search posts...' }))
+    expect(window.location.search).toBe('?tab=posts')
+  })
+
+  it("opens with the address's words and tab, as after a reload or from a shared link", async () => {
+    window.history.replaceState(null, '', '/discover?q=rust&tab=posts')
+    const fetch = openDiscover()
+    expect(await screen.findByRole('searchbox', { name: 'Search posts...' })).toHaveValue('rust')
+    expect(screen.getByRole('tab', { name: 'Posts' })).toHaveAttribute('aria-selected', 'true')
+    await screen.findByRole('article', { name: 'Grace Hopper' })
+    expect(requestsOf(fetch).map(({ call }) => call)).toContain('GET /api/posts/search?q=rust&limit=20&offset=0')
   })
 })

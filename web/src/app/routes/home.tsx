@@ -1,11 +1,28 @@
 import type * as React from 'react'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { ModeToggle } from '@/components/theme/mode-toggle'
+import { useMediaQuery } from '@/lib/use-media-query'
 import { useCurrentUser } from '@/features/auth/api/get-user'
+import { TrendingCard } from '@/features/discover/components/trending-card'
 import { NewPostsButton } from '@/features/live'
 import { Composer } from '@/features/posts/components/composer'
 import { ForYouFeed, FriendsFeed } from '@/features/posts/components/home-feeds'
+import { WhoToFollow } from '@/features/users/components/who-to-follow'
 import { PageHeader } from './page-header'
+
+/** Home's right column on wide screens: who to follow and what is trending, as on Discover. */
+export function HomeAside() {
+  const { data: me } = useCurrentUser()
+  // The column is hidden below this width (member-layout.tsx, `xl`): nothing to ask for there.
+  const wide = useMediaQuery('(min-width: 1280px)')
+  if (!me || !wide) return null
+  return (
+    <>
+      <WhoToFollow me={me} />
+      <TrendingCard />
+    </>
+  )
+}
 
 /** Home's title bar. */
 export function HomeHeader() {

@@ -1,6 +1,7 @@
 import * as React from 'react'
 import { Button } from '@/components/ui/button'
 import { Logo } from '@/components/logo'
+import { AccountDeletedNotice } from '@/features/account/components/account-deleted-notice'
 import { WaitlistForm } from '@/features/auth/components/waitlist-form'
 import { Deferred } from '@/components/ui/deferred'
 import { usePrefersReducedMotion } from '@/lib/use-prefers-reduced-motion'
@@ -60,6 +61,7 @@ export default function LandingRoute() {
       </header>
 
       <main className="relative z-10 mx-auto flex min-h-[calc(100dvh-5rem)] max-w-3xl flex-col items-center justify-center gap-6 px-4 pb-16 text-center">
+        <AccountDeletedNotice className="rounded-full bg-white/15 px-4 py-2 text-base font-medium backdrop-blur" />
         <h1 className="text-4xl font-extrabold tracking-tight sm:text-6xl">The human network</h1>
         <p className="text-lg text-white/90 sm:text-2xl">Real voices. Real connections. No bots.</p>
         <WaitlistForm />

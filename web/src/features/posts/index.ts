@@ -2,7 +2,7 @@
 export { refetchFeedFirstPage, useFeedPostIds } from './api/get-feed'
 export { postKeys } from './api/keys'
 export { postPagesOptions } from './api/list-query'
-export { updatePostEverywhere } from './api/post-cache'
+export { refetchThreadsOf, threadReplyCount, updatePostEverywhere } from './api/post-cache'
 export { BookmarkList } from './components/bookmark-list'
 export { PostContent } from './components/post-content'
 export { ImageDescriptionSetting } from './components/image-description-setting'

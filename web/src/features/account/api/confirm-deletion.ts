@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { authKeys } from '@/features/auth'
+import { AFTER_DELETION } from '../components/account-deleted-notice'
 import { accountKeys } from './keys'
 
 /** Deletes the member's account with the token of the e-mailed link; the session ends with it. */
@@ -12,10 +13,10 @@ export function useConfirmDeletion() {
     mutationKey: accountKeys.confirmDeletion(),
     mutationFn: confirmDeletion,
     onSuccess: () => {
-      // As after logging out: nobody is logged in now, and the landing page loads afresh.
+      // As after logging out: nobody is logged in now, and the landing page loads afresh, saying why.
       queryClient.setQueryData(authKeys.me(), null)
       queryClient.setQueryData(authKeys.user(), null)
-      window.location.href = '/'
+      window.location.href = AFTER_DELETION
     },
   })
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
 import { DeleteAccountSection } from './delete-account-section'
 import { ConfirmDeletion } from './confirm-deletion'
+import { AccountDeletedNotice } from './account-deleted-notice'
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -34,5 +35,23 @@ describe('deleting an account', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid or expired link')
     expect(requestsOf(fetch)).toEqual([{ call: 'POST /api/account/delete/confirm', body: { token: 't0ken' } }])
     expect(screen.getByRole('link', { name: 'Keep my account' })).toHaveAttribute('href', '/settings')
+  })
+
+  it('goes to the landing page saying the account was deleted, once, in a status region', async () => {
+    mockFetch(() => new Response(null, { status: 204 }))
+    const assign = vi.fn()
+    vi.stubGlobal('location', { ...window.location, set href(value: string) { assign(value) } })
+    renderWithProviders(<ConfirmDeletion token="t0ken" />)
+    await userEvent.click(screen.getByRole('button', { name: 'Delete my account' }))
+    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('/?account=deleted'))
+    vi.unstubAllGlobals()
+
+    window.history.replaceState(null, '', '/?account=deleted')
+    const { unmount } = renderWithProviders(<AccountDeletedNotice />)
+    expect(await screen.findByText('Your account has been deleted.')).toHaveAttribute('role', 'status')
+    expect(window.location.search).toBe('')
+    unmount()
+    renderWithProviders(<AccountDeletedNotice />)
+    expect(screen.queryByText('Your account has been deleted.')).not.toBeInTheDocument()
   })
 })

@@ -1,5 +1,5 @@
-import * as React from 'react'
 import { Search } from 'lucide-react'
+import { useSearchParams } from 'wouter'
 import { Input } from '@/components/ui/input'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useDebounced } from '@/lib/use-debounced'
@@ -16,11 +16,34 @@ const PROMPTS: Record<SearchTab, string> = {
 
 const isSearchTab = (value: string): value is SearchTab => value in PROMPTS
 
-/** One search box over two tabs: members (by name or username) and posts (by their words). */
+const tabOf = (params: URLSearchParams): SearchTab => {
+  const asked = params.get('tab') ?? ''
+  return isSearchTab(asked) ? asked : 'people'
+}
+
+/** The address's part for a search: `?q=…&tab=posts`, leaving out what is the default. */
+function searchParams(term: string, tab: SearchTab): URLSearchParams {
+  const params = new URLSearchParams()
+  if (term) params.set('q', term)
+  if (tab !== 'people') params.set('tab', tab)
+  return params
+}
+
+/**
+ * One search box over two tabs: members (by name or username) and posts (by their words). The
+ * words and the tab live in the address, so back, reload and a shared link find the same search.
+ */
 export function DiscoverSearch({ me }: { me: User }) {
-  const [tab, setTab] = React.useState<SearchTab>('people')
-  const [term, setTerm] = React.useState('')
+  const [params, setParams] = useSearchParams()
+  const tab = tabOf(params)
+  const term = params.get('q') ?? ''
   const debounced = useDebounced(term.trim(), 300)
+  // Typing replaces the history entry (one per search, not per key); choosing a tab adds one,
+  // once (a click chooses it twice: on press and on focus, before the page draws again).
+  const setTerm = (next: string) => setParams(searchParams(next, tab), { replace: true })
+  const setTab = (next: SearchTab) => {
+    if (next !== tabOf(new URLSearchParams(window.location.search))) setParams(searchParams(term, next))
+  }
   return (
     <Tabs value={tab} onValueChange={(value) => isSearchTab(value) && setTab(value)} className="grid gap-4">
       <form role="search" onSubmit={(e) => e.preventDefault()} className="relative">

@@ -28,11 +28,18 @@ describe('the Trending card', () => {
     expect(requestsOf(fetch).map(({ call }) => call)).toEqual(['GET /api/trending?limit=20'])
   })
 
-  it.each([0, 2])('says nothing is trending with %i tags', async (count) => {
-    const { card } = renderTrending(tags(count))
+  it('says nothing is trending with no tags', async () => {
+    const { card } = renderTrending([])
     expect(await within(card).findByText('Nothing is trending yet.')).toBeInTheDocument()
     expect(tagLinks(card)).toHaveLength(0)
     expect(within(card).queryByRole('button', { name: 'Show more' })).not.toBeInTheDocument()
+  })
+
+  it.each([1, 2])('lists what trends when only %i tags do (a small community)', async (count) => {
+    const { card } = renderTrending(tags(count))
+    await within(card).findByRole('link', { name: '#Tag1 30 people posting' })
+    expect(tagLinks(card)).toHaveLength(count)
+    expect(within(card).queryByText('Nothing is trending yet.')).not.toBeInTheDocument()
   })
 
   it('lists 6 tags, each a link to its page, with no "Show more"', async () => {

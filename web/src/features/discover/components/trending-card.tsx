@@ -8,8 +8,6 @@ import { useTrending } from '../api/get-trending'
 
 /** Tags shown before "Show more". */
 const FIRST_SHOWN = 6
-/** Fewer tags than this are not a trend worth a list. */
-const FEWEST_SHOWN = 3
 
 const rowClass = 'block rounded-sm py-2'
 
@@ -37,7 +35,7 @@ export function TrendingCard() {
           </div>
         ) : trending.error ? (
           <LoadError what="Trending tags" onRetry={() => void trending.refetch()} retrying={trending.isRefetching} />
-        ) : tags.length < FEWEST_SHOWN ? (
+        ) : tags.length === 0 ? (
           <p className="text-muted-foreground">Nothing is trending yet.</p>
         ) : (
           <>

@@ -26,6 +26,12 @@ function showOnScreen(queryKey: readonly unknown[]) {
   return new QueryObserver(queryClient, { queryKey, enabled: false }).subscribe(() => {})
 }
 
+/** The thread screen of post `id`, which reads its thread when told to. */
+function showThreadOnScreen(id: number) {
+  const queryFn = async () => (await fetch(`/api/posts/${id}/thread`)).json() as Promise<unknown>
+  return new QueryObserver(queryClient, { queryKey: postKeys.thread(id), queryFn, staleTime: Infinity }).subscribe(() => {})
+}
+
 const feedOf = (...posts: Post[]): InfiniteData<Post[], number> => ({ pages: [posts], pageParams: [0] })
 
 beforeEach(() => {
@@ -81,6 +87,30 @@ describe('a live event', () => {
     const [shownRepost, other] = queryClient.getQueryData<InfiniteData<Post[]>>(postKeys.feed())?.pages[0] ?? []
     expect(shownRepost?.repostOf).toMatchObject(counts)
     expect(other?.likeCount).toBe(3)
+  })
+
+  it("post-counts: a new reply refetches the open thread's replies, so it shows without a reload", async () => {
+    const post = aPost({ id: 5, replyCount: 0 })
+    const reply = aPost({ id: 8, replyToId: 5, content: 'A reply from Grace' })
+    const fetch = mockFetch((url) =>
+      url === '/api/posts/5/thread' ? json({ post: { ...post, replyCount: 1 }, replies: [reply], ancestors: [] }) : json([]),
+    )
+    queryClient.setQueryData(postKeys.thread(5), { post, replies: [], ancestors: [] })
+    showThreadOnScreen(5)
+
+    handle({ type: 'post-counts', postId: 5, likeCount: 0, repostCount: 0, replyCount: 1 })
+
+    await vi.waitFor(() => expect(queryClient.getQueryData<{ replies: Post[] }>(postKeys.thread(5))?.replies).toEqual([reply]))
+    expect(requestsOf(fetch)).toEqual([{ call: 'GET /api/posts/5/thread' }])
+  })
+
+  it('post-counts: a like alone asks for nothing more', () => {
+    const fetch = mockFetch(() => json([]))
+    queryClient.setQueryData(postKeys.thread(5), { post: aPost({ id: 5, replyCount: 2 }), replies: [], ancestors: [] })
+    showThreadOnScreen(5)
+    handle({ type: 'post-counts', postId: 5, likeCount: 9, repostCount: 0, replyCount: 2 })
+    expect(queryClient.getQueryState(postKeys.thread(5))?.isInvalidated).toBe(false)
+    expect(fetch).not.toHaveBeenCalled()
   })
 
   it('reset: refetches notifications, the unread count and the Friends feed, not For You', () => {

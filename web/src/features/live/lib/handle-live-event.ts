@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { sendToLogin } from '@/lib/unauthorized'
 import { authKeys } from '@/features/auth'
 import { mergeLatestNotifications, notificationKeys } from '@/features/notifications'
-import { postKeys, updatePostEverywhere } from '@/features/posts'
+import { postKeys, refetchThreadsOf, threadReplyCount, updatePostEverywhere } from '@/features/posts'
 import type { LiveEvent } from './live-event'
 
 export interface LiveEffects {
@@ -32,7 +32,10 @@ export function handleLiveEvent(event: LiveEvent, { queryClient, addNewFeedPosts
       return
     case 'post-counts': {
       const { likeCount, repostCount, replyCount } = event
+      // A reply came or went: the open thread shows the count, and must show the reply too.
+      const repliesChanged = threadReplyCount(queryClient, event.postId) !== replyCount
       updatePostEverywhere(queryClient, event.postId, (post) => ({ ...post, likeCount, repostCount, replyCount }))
+      if (repliesChanged) refetchThreadsOf(queryClient, event.postId)
       return
     }
     case 'reset':

@@ -7,6 +7,8 @@ export const postKeys = {
   all: [POSTS_ROOT] as const,
   feed: () => [POSTS_ROOT, 'feed'] as const,
   forYou: () => [POSTS_ROOT, 'for-you'] as const,
+  /** Every open thread. */
+  threads: () => [POSTS_ROOT, 'thread'] as const,
   thread: (id: number) => [POSTS_ROOT, 'thread', id] as const,
   /** Every member's profile lists. */
   byAnyUser: () => [POSTS_ROOT, 'user'] as const,

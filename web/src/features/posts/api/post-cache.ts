@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { Post } from '@/lib/types'
+import type { Post, Thread } from '@/lib/types'
 import { postKeys } from './keys'
 
 type PostUpdate = (post: Post) => Post
@@ -50,4 +50,26 @@ export function removePostEverywhere(queryClient: QueryClient, id: number) {
     if (record.post) return { ...record, replies: dropFromList(record.replies, id) }
     return data
   })
+}
+
+/**
+ * Reads again the open threads of post `id` (shown itself or through a repost of it) and their
+ * later replies: a count says a reply came or went, but only the thread call has the replies.
+ */
+export function refetchThreadsOf(queryClient: QueryClient, id: number) {
+  for (const [key, data] of queryClient.getQueriesData<Thread>({ queryKey: postKeys.threads() })) {
+    const post = data?.post
+    if (!post || (post.id !== id && post.repostOf?.id !== id)) continue
+    void queryClient.invalidateQueries({ queryKey: key, exact: true })
+    void queryClient.invalidateQueries({ queryKey: postKeys.replies(post.id) })
+  }
+}
+
+/** The reply count of post `id` in an open thread of it, if one is cached. */
+export function threadReplyCount(queryClient: QueryClient, id: number): number | undefined {
+  for (const [, data] of queryClient.getQueriesData<Thread>({ queryKey: postKeys.threads() })) {
+    const post = data?.post.repostOf ?? data?.post
+    if (post?.id === id) return post.replyCount
+  }
+  return undefined
 }

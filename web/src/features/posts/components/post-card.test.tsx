@@ -201,6 +201,28 @@ describe('a post card', () => {
     expect(within(history).getByText('Hello')).toBeInTheDocument()
   })
 
+  it("says why a poll with votes can't be edited, where Edit was", async () => {
+    mockFetch(() => json([]))
+    const inAnHour = new Date(Date.now() + 60 * 60 * 1000).toISOString()
+    renderFeed([
+      aPost({
+        id: 1,
+        content: 'Tea or coffee?',
+        editableUntil: inAnHour,
+        author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null },
+        pollOptions: ['Tea', 'Coffee'],
+        pollVotes: { Tea: [2], Coffee: [] },
+        pollExpiresAt: inAnHour,
+      }),
+    ])
+    const edit = screen.getByRole('button', { name: 'Edit post' })
+    expect(edit).toHaveAttribute('aria-disabled', 'true')
+    expect(edit).toHaveAccessibleDescription("Posts with votes can't be edited")
+    await userEvent.click(edit)
+    expect(await screen.findByText("Posts with votes can't be edited", { selector: 'div' })).toBeInTheDocument()
+    expect(screen.queryByRole('dialog', { name: 'Edit post' })).not.toBeInTheDocument()
+  })
+
   it('saves an edit from the dialog and shows the new text', async () => {
     const fetch = mockFetch(() => json(aPost({ id: 1, content: 'Fixed text', editedAt: new Date().toISOString() })))
     const inAnHour = new Date(Date.now() + 60 * 60 * 1000).toISOString()

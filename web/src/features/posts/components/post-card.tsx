@@ -52,11 +52,15 @@ function Count({ value, className }: { value: number; className?: string }) {
   )
 }
 
-/** The author may still edit: within the hour of posting, and while its poll has no votes (the server checks again). */
-function canStillEdit(post: Post, now: number = Date.now()): boolean {
-  const voted = Object.values(post.pollVotes).some((voters) => voters.length > 0)
-  return !voted && post.editableUntil != null && now < new Date(post.editableUntil).getTime()
+/** Within the hour of posting, when the author may edit (the server checks again). */
+function inEditWindow(post: Post, now: number = Date.now()): boolean {
+  return post.editableUntil != null && now < new Date(post.editableUntil).getTime()
 }
+
+/** A poll with votes stays as it was voted on. */
+const hasVotes = (post: Post) => Object.values(post.pollVotes).some((voters) => voters.length > 0)
+
+const NO_EDIT_AFTER_VOTES = "Posts with votes can't be edited"
 
 const actionClass =
   'inline-flex size-9 items-center justify-center rounded-full text-sm text-muted-foreground transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50'
@@ -110,6 +114,10 @@ function LivePostCard({
   // A removed post stays on its author's screens to be seen, not passed on.
   const canInteract = !post.isRemoved
   const hasPoll = post.pollOptions.length > 0
+  // The edit action stays in its place while the window is open; with votes it says why it does nothing.
+  const showsEdit = isOwn && canInteract && inEditWindow(post)
+  const editBlocked = hasVotes(post)
+  const editBlockedId = `post-${shown.id}-no-edit`
 
   function handleCardClick(event: React.MouseEvent<HTMLElement>) {
     const target = event.target as HTMLElement
@@ -236,7 +244,7 @@ function LivePostCard({
                 </button>
               </>
             )}
-            {isOwn && canInteract && canStillEdit(post) && (
+            {showsEdit && !editBlocked && (
               <button
                 type="button"
                 className={cn(actionClass, 'ml-auto')}
@@ -247,10 +255,27 @@ function LivePostCard({
                 <Pencil className="size-4" aria-hidden="true" />
               </button>
             )}
+            {showsEdit && editBlocked && (
+              // Focusable (not `disabled`), so keyboards and screen readers reach the reason too.
+              <button
+                type="button"
+                className={cn(actionClass, 'ml-auto cursor-not-allowed opacity-50 hover:bg-transparent')}
+                aria-label="Edit post"
+                aria-disabled="true"
+                aria-describedby={editBlockedId}
+                title={NO_EDIT_AFTER_VOTES}
+                onClick={() => toast({ description: NO_EDIT_AFTER_VOTES })}
+              >
+                <Pencil className="size-4" aria-hidden="true" />
+                <span id={editBlockedId} className="sr-only">
+                  {NO_EDIT_AFTER_VOTES}
+                </span>
+              </button>
+            )}
             {isOwn && (
               <button
                 type="button"
-                className={cn(actionClass, !(canInteract && canStillEdit(post)) && 'ml-auto', 'hover:text-destructive')}
+                className={cn(actionClass, !showsEdit && 'ml-auto', 'hover:text-destructive')}
                 aria-label="Delete post"
                 disabled={remove.isPending}
                 onClick={() => {
