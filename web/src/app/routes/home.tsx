@@ -2,11 +2,13 @@ import type * as React from 'react'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { useMediaQuery } from '@/lib/use-media-query'
+import { useMe } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { TrendingCard } from '@/features/discover/components/trending-card'
 import { NewPostsButton } from '@/features/live'
 import { Composer } from '@/features/posts/components/composer'
 import { ForYouFeed, FriendsFeed } from '@/features/posts/components/home-feeds'
+import { FirstRunStep } from '@/features/users/components/first-run-step'
 import { WhoToFollow } from '@/features/users/components/who-to-follow'
 import { PageHeader } from './page-header'
 
@@ -61,11 +63,15 @@ export function HomeTabs({ friends, forYou }: { friends: React.ReactNode; forYou
 
 export default function HomeRoute() {
   const { data: user, isPending } = useCurrentUser()
+  // Only `/api/auth/me` says whether the first-run step is done.
+  const { data: me } = useMe()
   return (
     <>
       <HomeHeader />
       {isPending ? null : !user ? (
         <p className="px-4 py-10 text-center text-muted-foreground">Please log in to see your feed.</p>
+      ) : me?.firstRunDone === false ? (
+        <FirstRunStep me={me} />
       ) : (
         <HomeTabs
           friends={
