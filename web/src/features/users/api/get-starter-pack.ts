@@ -8,6 +8,6 @@ export const getStarterPack = () => api.get<StarterPack>('/api/users/starter-pac
 export const starterPackQueryOptions = () => queryOptions({ queryKey: userKeys.starterPack(), queryFn: getStarterPack })
 
 /** The viewer's inviter and people the inviter follows. */
-export function useStarterPack() {
-  return useQuery(starterPackQueryOptions())
+export function useStarterPack(enabled = true) {
+  return useQuery({ ...starterPackQueryOptions(), enabled })
 }
