@@ -61,6 +61,8 @@ describe("another member's profile", () => {
     expect(screen.getByRole('link', { name: '@ada' })).toHaveAttribute('href', '/profile/ada')
     expect(screen.getByRole('button', { name: 'More actions for @grace' })).toHaveAttribute('aria-haspopup', 'menu')
     expect(screen.getByRole('tab', { name: 'Posts' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /Followers?$/ })).toHaveAttribute('href', '/profile/grace/followers')
+    expect(screen.getByRole('link', { name: /Following$/ })).toHaveAttribute('href', '/profile/grace/following')
     expect(await screen.findByText('No posts yet.')).toBeInTheDocument()
   })
 

@@ -120,14 +120,14 @@ export function ProfileHeader({ user, isOwn, canFollow, hasMenu }: ProfileHeader
           <InvitedBy username={user.invitedBy} />
         </div>
         <p className="mt-3 flex gap-4 text-sm">
-          <span>
+          <Link href={`/profile/${user.username}/following`} className="rounded-sm hover:underline">
             <strong className="font-semibold">{user.followingCount}</strong>{' '}
             <span className="text-muted-foreground">Following</span>
-          </span>
-          <span>
+          </Link>
+          <Link href={`/profile/${user.username}/followers`} className="rounded-sm hover:underline">
             <strong className="font-semibold">{user.followerCount}</strong>{' '}
             <span className="text-muted-foreground">{user.followerCount === 1 ? 'Follower' : 'Followers'}</span>
-          </span>
+          </Link>
         </p>
       </div>
       {isOwn && editing && (
