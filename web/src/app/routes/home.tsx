@@ -2,7 +2,6 @@ import type * as React from 'react'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { useMediaQuery } from '@/lib/use-media-query'
-import type { User } from '@/lib/types'
 import { useMe } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { TrendingCard } from '@/features/discover/components/trending-card'
@@ -10,7 +9,7 @@ import { NewPostsButton } from '@/features/live'
 import { Composer } from '@/features/posts/components/composer'
 import { ForYouFeed, FriendsFeed } from '@/features/posts/components/home-feeds'
 import { FirstRunStep } from '@/features/users/components/first-run-step'
-import { useNeedsWelcome, Welcome } from '@/features/users/components/welcome'
+import { Welcome } from '@/features/users/components/welcome'
 import { WhoToFollow } from '@/features/users/components/who-to-follow'
 import { PageHeader } from './page-header'
 
@@ -20,15 +19,9 @@ export function HomeAside() {
   // The column is hidden below this width (member-layout.tsx, `xl`): nothing to ask for there.
   const wide = useMediaQuery('(min-width: 1280px)')
   if (!me || !wide) return null
-  return <WideAside me={me} />
-}
-
-function WideAside({ me }: { me: User }) {
-  // While Home's welcome shows who to follow above the feed, the column does not repeat it.
-  const welcome = useNeedsWelcome(me)
   return (
     <>
-      {welcome === false && <WhoToFollow me={me} />}
+      <WhoToFollow me={me} />
       <TrendingCard />
     </>
   )
@@ -73,6 +66,8 @@ export default function HomeRoute() {
   const { data: user, isPending } = useCurrentUser()
   // Only `/api/auth/me` says whether the first-run step is done.
   const { data: me } = useMe()
+  // On wide screens the right column already shows who to follow (HomeAside).
+  const wide = useMediaQuery('(min-width: 1280px)')
   return (
     <>
       <HomeHeader />
@@ -84,7 +79,7 @@ export default function HomeRoute() {
         <HomeTabs
           friends={
             <>
-              <Welcome me={user} />
+              <Welcome me={user} withSuggestions={!wide} />
               <NewPostsButton />
               <FriendsFeed currentUserId={user.id} />
             </>

@@ -25,10 +25,11 @@ export function useNeedsWelcome(me: User): boolean | undefined {
  * Above a new member's feed while they need it: the people their inviter follows and who to
  * follow, so the first Home is not an empty list.
  */
-export function Welcome({ me }: { me: User }) {
+export function Welcome({ me, withSuggestions = true }: { me: User; withSuggestions?: boolean }) {
   const needed = useNeedsWelcome(me)
   const pack = useStarterPack(needed === true)
   if (!needed) return null
+  if (!withSuggestions && !pack.data?.inviter) return null
   const inviter = pack.data?.inviter
   const members = pack.data?.members ?? []
   return (
@@ -53,7 +54,7 @@ export function Welcome({ me }: { me: User }) {
           </CardContent>
         </Card>
       )}
-      <WhoToFollow me={me} />
+      {withSuggestions && <WhoToFollow me={me} />}
     </div>
   )
 }
