@@ -16,6 +16,7 @@ export interface Member {
 export async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
   const response = await request.fetch(path, { method, data, headers: { 'X-Requested-With': 'murmur' } })
   if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`)
+  if (response.status() === 204) return {}
   return response.json() as Promise<Record<string, unknown>>
 }
 
@@ -28,8 +29,17 @@ export async function noHorizontalScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
 }
 
-/** Signs `email` up with `inviteCode` through the e-mailed link, in a browser context of their own. */
-export async function signUp(browser: Browser, server: MurmurServer, email: string, inviteCode: string): Promise<Member> {
+/**
+ * Signs `email` up with `inviteCode` through the e-mailed link, in a browser context of their own;
+ * the first-run step is marked done unless `firstRun: 'keep'`.
+ */
+export async function signUp(
+  browser: Browser,
+  server: MurmurServer,
+  email: string,
+  inviteCode: string,
+  options: { firstRun?: 'keep' | 'done' } = {},
+): Promise<Member> {
   const context = await newContext(browser, server.url, DESKTOP)
   const page = await context.newPage()
   const sentAt = Date.now()
@@ -37,6 +47,12 @@ export async function signUp(browser: Browser, server: MurmurServer, email: stri
   await page.goto(await server.magicLinkFor(email, sentAt))
   await page.getByRole('heading', { name: 'Home', exact: true }).waitFor({ timeout: 15_000 })
   const me = await call(context.request, 'GET', '/api/auth/me')
+  if (options.firstRun !== 'keep') {
+    // The journeys start from the Home a member has after the first-run step (first-hour.e2e.ts walks it).
+    await call(context.request, 'POST', '/api/users/first-run')
+    await page.reload()
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor({ timeout: 15_000 })
+  }
   return { context, page, id: me.id as number, username: me.username as string }
 }
 

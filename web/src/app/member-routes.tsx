@@ -15,6 +15,7 @@ const BookmarksRoute = React.lazy(() => import('./routes/bookmarks'))
 const InvitesRoute = React.lazy(() => import('./routes/invites'))
 const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
+const FollowListRoute = React.lazy(() => import('./routes/follow-list'))
 const TagRoute = React.lazy(() => import('./routes/tag'))
 const SettingsRoute = React.lazy(() => import('./routes/settings'))
 const DeleteAccountRoute = React.lazy(() => import('./routes/delete-account'))
@@ -62,6 +63,12 @@ export default function MemberRoutes() {
               <Route path="/invites" component={InvitesRoute} />
               <Route path="/post/:id" component={ThreadRoute} />
               <Route path="/profile/:username" component={ProfileRoute} />
+              <Route path="/profile/:username/followers">
+                <FollowListRoute list="followers" />
+              </Route>
+              <Route path="/profile/:username/following">
+                <FollowListRoute list="following" />
+              </Route>
               <Route path="/tag/:name" component={TagRoute} />
               <Route path="/settings" component={SettingsRoute} />
               <Route path="/account/delete" component={DeleteAccountRoute} />

@@ -2,11 +2,14 @@ import type * as React from 'react'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { useMediaQuery } from '@/lib/use-media-query'
+import { useMe } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { TrendingCard } from '@/features/discover/components/trending-card'
 import { NewPostsButton } from '@/features/live'
 import { Composer } from '@/features/posts/components/composer'
 import { ForYouFeed, FriendsFeed } from '@/features/posts/components/home-feeds'
+import { FirstRunStep } from '@/features/users/components/first-run-step'
+import { Welcome } from '@/features/users/components/welcome'
 import { WhoToFollow } from '@/features/users/components/who-to-follow'
 import { PageHeader } from './page-header'
 
@@ -61,15 +64,22 @@ export function HomeTabs({ friends, forYou }: { friends: React.ReactNode; forYou
 
 export default function HomeRoute() {
   const { data: user, isPending } = useCurrentUser()
+  // Only `/api/auth/me` says whether the first-run step is done.
+  const { data: me } = useMe()
+  // On wide screens the right column already shows who to follow (HomeAside).
+  const wide = useMediaQuery('(min-width: 1280px)')
   return (
     <>
       <HomeHeader />
       {isPending ? null : !user ? (
         <p className="px-4 py-10 text-center text-muted-foreground">Please log in to see your feed.</p>
+      ) : me?.firstRunDone === false ? (
+        <FirstRunStep me={me} />
       ) : (
         <HomeTabs
           friends={
             <>
+              <Welcome me={user} withSuggestions={!wide} />
               <NewPostsButton />
               <FriendsFeed currentUserId={user.id} />
             </>

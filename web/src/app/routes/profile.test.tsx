@@ -33,6 +33,27 @@ function openGrace(profile: Profile | Response) {
 }
 
 describe("another member's profile", () => {
+  it('moves the address to the new username when an old one answers', async () => {
+    const historyLength = window.history.length
+    const renamed = aProfile({ username: 'grace_h' })
+    mockFetch((url) => {
+      if (url === '/api/auth/user') return json(aUser)
+      if (url === '/api/users/grace' || url === '/api/users/grace_h') return json(renamed)
+      if (url.startsWith('/api/follows/')) return json({ isFollowing: false })
+      return json([])
+    })
+    window.history.replaceState(null, '', '/profile/grace')
+    renderWithProviders(
+      <ComposeProvider>
+        <Route path="/profile/:username" component={ProfileRoute} />
+      </ComposeProvider>,
+    )
+    await vi.waitFor(() => expect(window.location.pathname).toBe('/profile/grace_h'))
+    expect(await screen.findByText('@grace_h')).toBeInTheDocument()
+    // Replaced, not pushed: Back does not return to the old name.
+    expect(window.history.length).toBe(historyLength)
+  })
+
   it('says who invited them, and offers the menu and the posts', async () => {
     openGrace(aProfile())
     const invited = await screen.findByText('Invited by')
@@ -40,6 +61,8 @@ describe("another member's profile", () => {
     expect(screen.getByRole('link', { name: '@ada' })).toHaveAttribute('href', '/profile/ada')
     expect(screen.getByRole('button', { name: 'More actions for @grace' })).toHaveAttribute('aria-haspopup', 'menu')
     expect(screen.getByRole('tab', { name: 'Posts' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /Followers?$/ })).toHaveAttribute('href', '/profile/grace/followers')
+    expect(screen.getByRole('link', { name: /Following$/ })).toHaveAttribute('href', '/profile/grace/following')
     expect(await screen.findByText('No posts yet.')).toBeInTheDocument()
   })
 

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { Link, useParams } from 'wouter'
+import { Link, useLocation, useParams } from 'wouter'
 import { ArrowLeft } from 'lucide-react'
 import { LoadError } from '@/components/load-error'
 import { Button } from '@/components/ui/button'
@@ -21,6 +21,13 @@ export default function ProfileRoute() {
   const username = decodeURIComponent(params.username ?? '')
   const { data: me } = useCurrentUser()
   const profile = useProfile(username)
+  const [, navigate] = useLocation()
+  const answered = profile.data?.username
+
+  // An old username answers for 30 days after a rename: show the address under the new one.
+  React.useEffect(() => {
+    if (answered && answered !== username) navigate(`/profile/${encodeURIComponent(answered)}`, { replace: true })
+  }, [answered, username, navigate])
 
   React.useEffect(() => {
     if (profile.error) handleUnauthorized(profile.error)

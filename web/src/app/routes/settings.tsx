@@ -1,6 +1,7 @@
 import { DataExportSection, DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { ImageDescriptionSetting } from '@/features/posts'
+import { UsernameCard } from '@/features/users'
 import { PageHeader } from './page-header'
 
 export default function SettingsRoute() {
@@ -8,6 +9,7 @@ export default function SettingsRoute() {
     <>
       <PageHeader title="Settings" />
       <div className="grid gap-4 p-4">
+        <UsernameCard />
         <EmailCard />
         <SessionsCard />
         <ImageDescriptionSetting />

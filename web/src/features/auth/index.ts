@@ -1,5 +1,5 @@
 // What other features may use from auth; anything else here is internal.
 export { authKeys } from './api/keys'
-export { canModerate, useRole } from './api/get-me'
+export { canModerate, useMe, useRole } from './api/get-me'
 export { useCurrentUser } from './api/get-user'
 export { useLogout } from './api/logout'

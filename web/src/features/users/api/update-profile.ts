@@ -6,6 +6,8 @@ import { postKeys } from '@/features/posts'
 import { userKeys } from './keys'
 
 export interface ProfileInput {
+  /** A new username; absent or the current one leaves it as it is. */
+  username?: string
   displayName: string
   bio: string
   website: string

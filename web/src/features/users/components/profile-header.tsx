@@ -3,40 +3,13 @@ import { Link } from 'wouter'
 import { CalendarDays, Camera, ImageUp, Link as LinkIcon, MoreHorizontal, Ticket } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
-import { toast } from '@/components/ui/use-toast'
-import { handleUnauthorized } from '@/lib/unauthorized'
 import { monthYear, withoutScheme } from '@/lib/utils'
 import type { Profile } from '@/lib/types'
 import { FollowButton } from '@/features/follows'
 import { MemberMenu } from '@/features/safety'
-import { ImageUploadButton } from '@/features/uploads'
-import { useUpdateImage, type ImageKind } from '../api/update-image'
+import { ImageChangeButton } from './image-change-button'
 
 const EditProfileDialog = React.lazy(() => import('./edit-profile-dialog'))
-
-function ImageChangeButton({ kind, children }: { kind: ImageKind; children: (open: () => void) => React.ReactNode }) {
-  const update = useUpdateImage()
-  return (
-    <ImageUploadButton
-      maxFiles={1}
-      onUploaded={([image]) => {
-        if (!image) return
-        update.mutate(
-          { kind, imageURL: image.uploadUrl },
-          {
-            onSuccess: () => toast({ title: 'Image updated' }),
-            onError: (error) => {
-              if (!handleUnauthorized(error))
-                toast({ title: 'Error', description: `Failed to update ${kind} image. Please try again.`, variant: 'destructive' })
-            },
-          },
-        )
-      }}
-    >
-      {children}
-    </ImageUploadButton>
-  )
-}
 
 /** "Invited by @x", or by the instance's operator; nothing while not known. */
 function InvitedBy({ username }: { username: string | null | undefined }) {
@@ -147,14 +120,14 @@ export function ProfileHeader({ user, isOwn, canFollow, hasMenu }: ProfileHeader
           <InvitedBy username={user.invitedBy} />
         </div>
         <p className="mt-3 flex gap-4 text-sm">
-          <span>
+          <Link href={`/profile/${user.username}/following`} className="rounded-sm hover:underline">
             <strong className="font-semibold">{user.followingCount}</strong>{' '}
             <span className="text-muted-foreground">Following</span>
-          </span>
-          <span>
+          </Link>
+          <Link href={`/profile/${user.username}/followers`} className="rounded-sm hover:underline">
             <strong className="font-semibold">{user.followerCount}</strong>{' '}
             <span className="text-muted-foreground">{user.followerCount === 1 ? 'Follower' : 'Followers'}</span>
-          </span>
+          </Link>
         </p>
       </div>
       {isOwn && editing && (

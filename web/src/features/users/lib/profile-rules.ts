@@ -36,3 +36,14 @@ export function profileProblems(edit: { displayName: string; bio: string; websit
   if (website) problems.website = website
   return problems
 }
+
+/** The server's username rule (src/accounts/username.rs); the server also says whether it is free. */
+export function usernameProblem(raw: string): string | undefined {
+  if (!/^[A-Za-z0-9_]{3,20}$/.test(raw.trim())) return 'Usernames are 3 to 20 characters: letters, digits and underscores.'
+  return undefined
+}
+
+/** Whether the server's refusal is about the username (taken, held, or changed too recently). */
+export function isUsernameRefusal(message: string | undefined): boolean {
+  return Boolean(message && /username/i.test(message))
+}
