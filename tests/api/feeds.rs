@@ -289,11 +289,18 @@ async fn feeds_show_the_callers_likes_and_reposts(app: TestApp) {
     assert_eq!(bobs_view[0]["isLiked"], false);
 }
 
-/// The first card of `who`'s Friends page with this id.
+/// The first card of `who`'s Friends page showing this post: itself, or the original inside a
+/// repost's card (a page holds one card per post).
 async fn card(app: &TestApp, who: &Member, post: i64) -> Value {
     let (status, feed) = get(app, who, "/api/posts/feed").await;
     assert_eq!(status, 200, "{feed}");
-    let found = feed.as_array().unwrap().iter().find(|card| card["id"] == post).cloned();
+    let found = feed.as_array().unwrap().iter().find_map(|card| {
+        if card["id"] == post {
+            Some(card.clone())
+        } else {
+            (card["repostOf"]["id"] == post).then(|| card["repostOf"].clone())
+        }
+    });
     found.unwrap_or_else(|| panic!("post {post} is not on the page: {feed}"))
 }
 
