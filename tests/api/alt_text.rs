@@ -81,7 +81,10 @@ async fn a_description_too_long_or_with_direction_controls_is_refused(app: TestA
         (with_alt(&"é".repeat(1501)), "An image description can be at most 1500 characters long"),
         (with_alt("a heron \u{202e}gnp.exe"), "An image description cannot contain text-direction control characters"),
         (with_alt("\u{200b}\u{3164}"), "An image description cannot be only invisible characters"),
-        (with_alt("nul\0here"), "An image description cannot contain control characters other than line breaks and tabs"),
+        (
+            with_alt("nul\0here"),
+            "An image description cannot contain control characters other than line breaks and tabs",
+        ),
         (
             json!({ "content": "Both", "imageUrls": [url], "images": [{ "url": url, "alt": "x" }] }),
             "Send imageUrls or images, not both",
