@@ -220,7 +220,7 @@ describe.skipIf(!hasMurmur)('safety in a browser', () => {
     await postGroup.getByText('Get 10k followers today, cheap! DM me.').waitFor()
     await postGroup.getByText('Posted under every thread I read').waitFor()
     const memberGroup = page.getByRole('article', { name: 'Member @sam' })
-    await memberGroup.getByText('1 report', { exact: true }).waitFor()
+    await memberGroup.getByText('Reported by 1 member', { exact: true }).waitFor()
     await memberGroup.getByText('Impersonation').waitFor()
     await memberGroup.getByText('Says he runs Murmur').waitFor()
     const queueText = (await page.getByRole('main').textContent()) ?? ''
