@@ -76,6 +76,8 @@ describe.skipIf(!hasMurmur)('live events in a browser', () => {
     ada = await signUp('ada@example.com', server.firstStartInvite() ?? (await server.createInvite()))
     const invite = await call(ada.context.request, 'POST', '/api/invites')
     grace = await signUp('grace@example.com', invite.code as string)
+    // Signing up followed Ada; Grace unfollows so Ada's notifications start empty (the follow's is withdrawn).
+    await call(grace.context.request, 'DELETE', `/api/follows/${ada.id}`)
     const post = await call(ada.context.request, 'POST', '/api/posts', { content: 'Notes on the Analytical Engine, part one.' })
     adasPostId = post.id as number
   })

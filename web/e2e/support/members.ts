@@ -13,7 +13,7 @@ export interface Member {
 }
 
 /** A JSON call as the app makes it (the cross-site guard wants X-Requested-With); throws unless ok. */
-export async function call(request: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown) {
+export async function call(request: APIRequestContext, method: 'GET' | 'POST' | 'DELETE', path: string, data?: unknown) {
   const response = await request.fetch(path, { method, data, headers: { 'X-Requested-With': 'murmur' } })
   if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`)
   if (response.status() === 204) return {}

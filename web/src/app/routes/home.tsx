@@ -79,9 +79,10 @@ export default function HomeRoute() {
         <HomeTabs
           friends={
             <>
-              <Welcome me={user} withSuggestions={!wide} />
               <NewPostsButton />
               <FriendsFeed currentUserId={user.id} />
+              {/* Below the feed: it arrives after the feed is drawn, and above it would push the posts down. */}
+              <Welcome me={user} withSuggestions={!wide} />
             </>
           }
           forYou={<ForYouFeed currentUserId={user.id} />}

@@ -33,7 +33,7 @@ export function Welcome({ me, withSuggestions = true }: { me: User; withSuggesti
   const inviter = pack.data?.inviter
   const members = pack.data?.members ?? []
   return (
-    <div className="grid gap-4 border-b border-border p-4">
+    <div className="grid gap-4 p-4">
       {inviter && members.length > 0 && (
         <Card role="region" aria-labelledby="starter-pack-title">
           <CardHeader>
