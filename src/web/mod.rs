@@ -131,7 +131,8 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
                     return FirstScreenParts::default();
                 }
             };
-            let feed = if is_home {
+            // A newcomer's Home is the first-run step (web/src/app/routes/home.tsx), not the feed.
+            let feed = if is_home && me.first_run_done != Some(false) {
                 let first = Page { limit: crate::feeds::PAGE_SIZE, offset: 0 };
                 match crate::feeds::friends_page(state, current.id, first, state.clock.now()).await {
                     Ok(feed) => Some(feed),
@@ -156,6 +157,10 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
         return FirstScreenParts { head, prepainted_shell: PREPAINT.other.clone(), shows_first_posts: false };
     }
     head.push_str(&CHUNKS.home);
+    if me.first_run_done == Some(false) {
+        // The first-run step takes Home's place: no tabs or posts the app would then take away.
+        return FirstScreenParts { head, prepainted_shell: PREPAINT.other.clone(), shows_first_posts: false };
+    }
     let feed = screen.feed.as_deref().unwrap_or_default();
     if let Some(image) = first_image(feed) {
         head.push_str(&image);

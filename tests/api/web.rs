@@ -8,7 +8,7 @@ use crate::both_databases;
 use crate::common::{TestApp, client_for};
 use crate::fixtures::png;
 use crate::media::uploaded;
-use crate::posts::{follow, get, id, post, put, write};
+use crate::posts::{follow, get, id, post, post_empty, put, write};
 
 const BLOCK_START: &str = r#"<script type="application/json" id="murmur-first-screen">"#;
 
@@ -127,6 +127,33 @@ async fn a_members_home_carries_who_is_asking_and_the_first_friends_page(app: Te
     assert!(shell.contains("Loading...") && !shell.contains("<article"), "{shell}");
     // The scripts draw this screen: they come first.
     assert!(!html.contains("fetchpriority=\"low\""), "{html}");
+}
+
+async fn a_newcomers_home_is_the_first_run_step_not_the_feed(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &ada, &bob).await;
+    write(&app, &bob, "Welcome to the network").await;
+    // Sign-up leaves the first-run step to do (members from `app.member` have done it).
+    sqlx::query("UPDATE users SET first_run_done = 0 WHERE id = $1")
+        .bind(ada.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let Some((_, html)) = document(&app, &ada.client, "/").await else { return };
+    let screen = first_screen(&html);
+    assert_eq!(screen["me"]["firstRunDone"], false, "{screen}");
+    assert!(screen.get("feed").is_none(), "the step takes the feed's place: {screen}");
+    let shell = prepaint(&html);
+    assert!(shell.contains("Loading...") && !shell.contains("<article"), "{shell}");
+    assert!(html.contains("/assets/home-"), "Home's chunk draws the step: {html}");
+
+    // Once the step is done, Home is the feed again.
+    let (status, _) = post_empty(&app, &ada, "/api/users/first-run").await;
+    assert_eq!(status, 204);
+    let (_, html) = document(&app, &ada.client, "/").await.unwrap();
+    assert_eq!(first_screen(&html)["feed"].as_array().map(Vec::len), Some(1));
+    assert_eq!(prepaint(&html).matches("<article ").count(), 1);
 }
 
 const PREPAINT: &str = r#"<div id="murmur-prepaint""#;
@@ -251,4 +278,5 @@ both_databases!(
     home_draws_posts_up_to_the_first_with_a_poll,
     home_preloads_its_first_image,
     the_document_is_served_while_the_database_is_not,
+    a_newcomers_home_is_the_first_run_step_not_the_feed,
 );

@@ -305,9 +305,10 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     await page.getByRole('tabpanel').getByText('Lunch vote,', { exact: false }).waitFor()
 
     // avatar and header through Uppy, one file each
-    for (const [button, kind] of [
-      ['Change profile picture', 'avatar'],
-      ['Change header', 'header'],
+    const profileImages = page.locator('section[aria-label="Profile"] img[src^="/objects/"]')
+    for (const [button, kind, shown] of [
+      ['Change profile picture', 'avatar', 1],
+      ['Change header', 'header', 2],
     ] as const) {
       const chooser = page.waitForEvent('filechooser')
       await page.getByRole('button', { name: button }).click()
@@ -317,10 +318,12 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
         buffer: makePng(kind === 'avatar' ? 96 : 300, kind === 'avatar' ? 96 : 100),
       })
       await expectToast(page, 'Image updated')
+      // The first upload's toast may still be up: the picture itself says this one is saved.
+      await expect.poll(() => profileImages.count()).toBe(shown)
     }
     await page.reload()
     await page.getByRole('heading', { name: 'Alice Example', level: 2 }).waitFor()
-    expect(await page.locator('section[aria-label="Profile"] img[src^="/objects/"]').count()).toBe(2)
+    expect(await profileImages.count()).toBe(2)
     await screenshot(page, 'journey-desktop-profile')
     await expectAccessible(page, 'profile')
   })

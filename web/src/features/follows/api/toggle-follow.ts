@@ -18,8 +18,10 @@ export function useToggleFollow(userId: number) {
     mutationFn: (shouldFollow: boolean) => (shouldFollow ? follow(userId) : unfollow(userId)),
     onSuccess: (result, shouldFollow) => {
       queryClient.setQueryData(followKeys.status(userId), { isFollowing: result?.isFollowing ?? shouldFollow })
-      // counts on profiles, suggestions and the Friends feed change
-      void queryClient.invalidateQueries({ queryKey: userKeys.all })
+      // Counts on profiles, suggestions and the Friends feed change. The starter pack stays as
+      // shown, so a row just followed says "Following" (and can be undone) instead of leaving.
+      const starterPack = userKeys.starterPack()
+      void queryClient.invalidateQueries({ queryKey: userKeys.all, predicate: (query) => query.queryKey[1] !== starterPack[1] })
       void queryClient.invalidateQueries({ queryKey: authKeys.all })
       void queryClient.invalidateQueries({ queryKey: postKeys.feed() })
     },
