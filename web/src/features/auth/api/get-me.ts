@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, isUnauthorized } from '@/lib/api-client'
 import type { Role, User } from '@/lib/types'
-import { authKeys } from './keys'
+import { authKeys } from '@/lib/query-keys'
 
 /** The current user, or null when nobody is logged in (401 means "no user", not an error). */
 export async function getMe(): Promise<User | null> {
