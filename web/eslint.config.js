@@ -9,18 +9,36 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+// The features from the lowest up (web/README.md, "Layout"): each may use only those before it,
+// so features never import each other in a circle.
+const featureOrder = [
+  'auth',
+  'uploads',
+  'follows',
+  'users',
+  'safety',
+  'posts',
+  'notifications',
+  'discover',
+  'live',
+  'moderation',
+  'invites',
+  'account',
+]
 const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
+const unplaced = features.filter((feature) => !featureOrder.includes(feature))
+if (unplaced.length > 0) throw new Error(`Place ${unplaced.join(', ')} in featureOrder (eslint.config.js).`)
 
-// A feature uses another feature only through its public index.ts; app/ composes and may
+// A feature uses a lower feature only through its public index.ts; app/ composes and may
 // import anything; shared code (components/, lib/) never imports features or app/.
 const boundaries = [
-  ...features.map((feature) => ({
+  ...featureOrder.map((feature, place) => ({
     target: `./src/features/${feature}`,
     from: './src/features',
-    except: [`./${feature}`, ...features.filter((other) => other !== feature).map((other) => `./${other}/index.ts`)],
-    message: 'Use another feature only through its index.ts (or compose both in app/).',
+    except: [`./${feature}`, ...featureOrder.slice(0, place).map((lower) => `./${lower}/index.ts`)],
+    message: 'Use a lower feature only through its index.ts (order: featureOrder), or compose both in app/.',
   })),
   { target: './src/features', from: './src/app', message: 'Features do not import app/; app/ composes features.' },
   {
@@ -54,10 +72,13 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
+      // Without these the cycle check skips every TypeScript module it reaches.
+      'import-x/extensions': ['.ts', '.tsx'],
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: boundaries }],
+      'import-x/no-cycle': 'error',
     },
   },
 )

@@ -6,7 +6,7 @@ import { feedQueryOptions } from '@/features/posts/api/get-feed'
 import { createQueryClient } from '@/lib/query-client'
 import { readFirstScreen, seedFirstScreen } from './first-screen'
 import { AppProvider } from './provider'
-import { loadHome, loadLanding, loadMemberRoutes } from './preload'
+import { loadHome, loadLanding } from './preload'
 import { PrepaintDone } from './prepaint-done'
 
 // The landing chunk is preloaded with a visitor's document (src/web/mod.rs); who is asking comes
@@ -14,6 +14,8 @@ import { PrepaintDone } from './prepaint-done'
 const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))
 const ConfirmEmailRoute = React.lazy(() => import('./routes/confirm-email'))
+// Here rather than in preload.ts, which member-routes.tsx imports: the two would import each other.
+const loadMemberRoutes = () => import('./member-routes')
 const MemberRoutes = React.lazy(loadMemberRoutes)
 
 // A member's document starts with a picture of the shell over the page (prepaint.tsx); each

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { QueryClient } from '@tanstack/react-query'
-import { authKeys } from '@/features/auth/api/keys'
-import { postKeys } from '@/features/posts/api/keys'
+import { authKeys, postKeys } from '@/lib/query-keys'
 import { FIRST_SCREEN_ID, readFirstScreen, seedFirstScreen } from './first-screen'
 
 function documentWith(json: string | null): Document {

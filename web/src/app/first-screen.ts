@@ -1,7 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query'
-import { authKeys } from '@/features/auth/api/keys'
-import { postKeys } from '@/features/posts/api/keys'
 import type { Post, User } from '@/lib/types'
+import { authKeys, postKeys } from '@/lib/query-keys'
 
 /**
  * What the server puts in the document for the first screen (src/web/mod.rs): who is asking (null

@@ -2,8 +2,8 @@ import { cleanup, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
 import type { Role } from '@/lib/types'
+import { authKeys } from '@/lib/query-keys'
 import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
-import { authKeys } from '@/features/auth/api/keys'
 import MemberRoutes from './member-routes'
 
 afterEach(() => {

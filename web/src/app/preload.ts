@@ -2,5 +2,4 @@
 // with Home's posts, instead of one after another (a member's document from the server already
 // preloads them and carries the posts: src/web/mod.rs).
 export const loadLanding = () => import('./routes/landing')
-export const loadMemberRoutes = () => import('./member-routes')
 export const loadHome = () => import('./routes/home')

@@ -1,253 +1,52 @@
-// Shapes of the server's JSON (camelCase), shared by every feature.
+// Shapes of the server's JSON (camelCase), shared by every feature: named from the OpenAPI
+// document's schemas (`npm run api-types` makes api-schema.ts from web/openapi.json).
+import type { components } from './api-schema'
 
-export interface User {
-  id: number
-  username: string
-  displayName: string
-  bio: string
-  website: string
-  profileImageUrl: string | null
-  headerImageUrl: string | null
-  createdAt: string
-  followerCount: number
-  followingCount: number
-  invitesAvailable: number
-  email?: string
-  /** Only on the member's own record (`/api/auth/me`). */
-  role?: Role
-  /** Only on the member's own record: false until they go through or skip the first-run step. */
-  firstRunDone?: boolean
-  /** Only on the member's own record: ISO time from which the username may change again; null: now. */
-  usernameChangeableAt?: string | null
-}
+type Schemas = components['schemas']
 
+export type User = Schemas['User']
 /** A member in the Followers and Following lists, with whether the viewer follows them. */
-export interface ListedUser extends User {
-  isFollowing: boolean
-}
-
+export type ListedUser = Schemas['ListedUser']
 /** `GET /api/users/starter-pack`: the viewer's inviter and up to 20 people they follow. */
-export interface StarterPack {
-  /** null when the instance invited the viewer, or the inviter is hidden or gone. */
-  inviter: User | null
-  members: User[]
-}
-
+export type StarterPack = Schemas['StarterPack']
+/** The values the document's `User.role` string names. */
 export type Role = 'member' | 'moderator' | 'admin'
-
 /** A member's profile (`/api/users/{username}`): the member and where the viewer stands with them. */
-export interface Profile extends User {
-  /** The inviter's username; null when the instance's operator made the invite. */
-  invitedBy: string | null
-  isBlocking: boolean
-  isBlockedBy: boolean
-  isMuting: boolean
-  mutedUntil: string | null
-  /** Only moderators and admins see a suspended member's profile, with this. */
-  suspendedUntil?: string | null
-}
-
-export interface PostAuthor {
-  id: number
-  username: string
-  displayName: string
-  profileImageUrl: string | null
-}
-
+export type Profile = Schemas['Profile']
+export type PostAuthor = Schemas['Author']
 /** A mention, hashtag or link in a post's text, found by the server when the post was written. */
-export interface Entity {
-  type: 'mention' | 'hashtag' | 'link'
-  /** UTF-16 offsets into the post's `content` (JavaScript string indices), the `@` or `#` included. */
-  start: number
-  end: number
-  /** mention: the member's username now (lower-case; it may differ from the text after a rename); hashtag: the tag as written, without `#`; link: the full URL. */
-  value: string
-  /** mention: the member's id. */
-  userId?: number
-}
-
+export type Entity = Schemas['Entity']
 /** An image of a post, as the card and the lightbox show it. */
-export interface PostImage {
-  /** `/objects/{id}` */
-  url: string
-  /** What the image shows, as its author described it; null when they did not. */
-  alt: string | null
-  /** In pixels, null if unknown. */
-  width: number | null
-  height: number | null
-}
-
-export interface Post {
-  id: number
-  content: string
-  /** Sorted by `start`, never overlapping; a repost's own is empty (its `repostOf` carries them); missing means none. */
-  entities?: Entity[]
-  author: PostAuthor
-  createdAt: string
-  /** When its author last edited it (its earlier texts: `/api/posts/{id}/history`); null or missing when never. */
-  editedAt?: string | null
-  /** Until when its author may edit it (the server checks again); null on a post not shown. */
-  editableUntil?: string | null
-  imageUrls: string[]
-  /** The same images with their descriptions and sizes; missing means none described (use `imageUrls`). */
-  images?: PostImage[]
-  pollOptions: string[]
-  pollVotes: Record<string, number[]>
-  pollExpiresAt: string | null
-  myVote?: string | null
-  replyToId: number | null
-  repostOfId: number | null
-  repostOf?: Post | null
-  replyCount: number
-  repostCount: number
-  likeCount: number
-  isLiked: boolean
-  isReposted: boolean
-  /** The member bookmarked it (on a repost: its original); nobody else sees it. */
-  isBookmarked?: boolean
-  /** A deleted post still stands in threads (its replies point at it), without content or actions. */
-  isDeleted?: boolean
-  /** Its author is blocked (either way) or suspended: no author, no content. */
-  isUnavailable?: boolean
-  /** Removed by moderators; only its author gets it (everyone else gets it deleted). */
-  isRemoved?: boolean
-  /** The member's mute of the author, as set (`until` null: until unmuted; past: over); null or missing when none. */
-  authorMute?: { until: string | null } | null
-  /** On a Friends feed card standing for more than one entry of its page (a post and its reposts, shown once): how many. */
-  feedEntries?: number
-}
-
+export type PostImage = Schemas['PostImage']
+export type Post = Schemas['Post']
 /** A tag's page header (`/api/tags/{name}`): counts for the last 7 days. */
-export interface Tag {
-  /** As first written on this instance (as asked for when nobody used it yet). */
-  name: string
-  postCount: number
-  peopleCount: number
-}
-
+export type Tag = Schemas['Tag']
 /** A trending tag (`/api/trending`): counts for the last 24 hours. */
-export interface TrendingTag {
-  name: string
-  peopleCount: number
-  postCount: number
-}
-
+export type TrendingTag = Schemas['TrendingTag']
 /** An earlier text of an edited post (`/api/posts/{id}/history`). */
-export interface PostVersion {
-  content: string
-  /** When this text was written: the post's creation or an earlier edit. */
-  writtenAt: string
-  /** When an edit replaced it. */
-  replacedAt: string
-}
-
-export interface Thread {
-  post: Post
-  replies: Post[]
-  ancestors?: Post[]
-}
-
-/** The spec's five, `removed` (moderators removed the post) and `export-ready` (the member's data archive; the actor is the member). */
+export type PostVersion = Schemas['PostVersion']
+export type Thread = Schemas['Thread']
+/** The values the document's `Notification.type` string names (it lists them in words only). */
 export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'removed' | 'export-ready'
-
-export interface Notification {
-  id: number
-  type: NotificationType
-  isRead: boolean
-  createdAt: string
-  actor: PostAuthor
-  post?: { id: number; content: string } | null
-  /** Why moderators removed the post (`removed` only). */
-  reason?: string | null
-}
-
-export interface Invite {
-  id: number
-  code: string
-  isUsed: boolean
-  usedAt: string | null
-  expiresAt: string
-  createdAt: string
-}
-
-export interface BlockedMember {
-  user: User
-  createdAt: string
-}
-
-export interface MutedMember {
-  user: User
-  createdAt: string
-  /** null: until the member unmutes. */
-  expiresAt: string | null
-}
-
-export type ReportReason = 'spam' | 'harassment' | 'impersonation' | 'other'
-
-export interface Report {
-  id: number
-  reason: ReportReason
-  comment: string | null
-  createdAt: string
-  /** The post's words when it was reported (its author may have edited or deleted it since): in the moderators' queue only. */
-  postText: string | null
-}
-
-export type ModerationAction = 'dismiss' | 'remove_post' | 'suspend' | 'unsuspend' | 'take_invites' | 'give_invites'
-
+export type Notification = Schemas['Notification']
+export type Invite = Schemas['Invite']
+/** `GET /api/blocks` and `GET /api/mutes` answer the same shape; only a mute has `expiresAt`. */
+export type BlockedMember = Schemas['ListedMember']
+export type MutedMember = Schemas['ListedMember']
+export type ReportReason = Schemas['ReportReason']
+export type Report = Schemas['Report']
+export type ModerationAction = Schemas['Action']
 /** A member as the moderation log names them. */
-export interface LoggedMember {
-  username: string
-  displayName: string
-}
-
+export type LoggedMember = Schemas['LogMember']
 /** One line of the public moderation log; reporters never appear in it. */
-export interface LogEntry {
-  id: number
-  createdAt: string
-  action: ModerationAction
-  reason: string
-  /** The role of who acted: what every member reads ("By a moderator"). */
-  moderatorRole: 'moderator' | 'admin'
-  /** Which moderator acted: only moderators and admins get it (null for everyone else, and once their account is gone). */
-  moderator: LoggedMember | null
-  member: LoggedMember | null
-  postId: number | null
-  /** When a suspension ends; null for one until lifted. */
-  until: string | null
-}
-
+export type LogEntry = Schemas['LogEntry']
 /** The open reports of one post or member, for moderators. */
-export interface ReportGroup {
-  /** The newest open report's id: dismissing it dismisses every open report of the target. */
-  id: number
-  target: 'post' | 'member'
-  post: Post | null
-  /** The reported post's id, to open it in its thread (`/post/{id}`); null for a member. */
-  postId: number | null
-  /** The member reported, or the post's author. */
+export type ReportGroup = Omit<Schemas['ReportGroup'], 'member'> & {
+  // Not in the document: its ReportGroup.member is a plain User, which the server sends without a suspension.
   member: User & { suspendedUntil?: string | null }
-  /** How many members reported it (never who). */
-  reportCount: number
-  reports: Report[]
-  history: { earlierReports: number; actions: LogEntry[] }
 }
-
-export interface TreeMember {
-  id: number
-  username: string
-  displayName: string
-  status: 'active' | 'suspended'
-  invitesTaken: boolean
-  invitedCount: number
-}
-
-export interface InviteTree {
-  member: TreeMember
-  /** null: invited by the instance. */
-  invitedBy: TreeMember | null
-  invited: TreeMember[]
-}
+export type TreeMember = Schemas['TreeMember']
+export type InviteTree = Schemas['InviteTree']
 
 export const PAGE_SIZE = 20
 export const POST_MAX_LENGTH = 500

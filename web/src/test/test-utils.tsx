@@ -59,7 +59,9 @@ export function aPost(overrides: Partial<Post> = {}): Post {
     content: 'Hello @grace, nice to meet you',
     author: { id: 2, username: 'grace', displayName: 'Grace Hopper', profileImageUrl: null },
     createdAt: new Date().toISOString(),
+    entities: [],
     imageUrls: [],
+    images: [],
     pollOptions: [],
     pollVotes: {},
     pollExpiresAt: null,
@@ -71,6 +73,10 @@ export function aPost(overrides: Partial<Post> = {}): Post {
     likeCount: 4,
     isLiked: false,
     isReposted: false,
+    isBookmarked: false,
+    isDeleted: false,
+    isUnavailable: false,
+    isRemoved: false,
     ...overrides,
   }
 }
@@ -88,6 +94,7 @@ export function aProfile(overrides: Partial<Profile> = {}): Profile {
     isBlockedBy: false,
     isMuting: false,
     mutedUntil: null,
+    isSuspended: false,
     ...overrides,
   }
 }

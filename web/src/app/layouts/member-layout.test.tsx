@@ -1,11 +1,10 @@
 import { act, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
+import { authKeys, notificationKeys } from '@/lib/query-keys'
 import { FakeEventSource } from '@/test/fake-event-source'
 import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
-import { authKeys } from '@/features/auth/api/keys'
 import { LiveProvider } from '@/features/live'
-import { notificationKeys } from '@/features/notifications/api/keys'
 import { MemberLayout } from './member-layout'
 
 function openLayout(unread: number) {

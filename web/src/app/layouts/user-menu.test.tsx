@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
+import { authKeys } from '@/lib/query-keys'
 import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
-import { authKeys } from '@/features/auth/api/keys'
 import UserMenu from './user-menu'
 
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { Link, useParams } from 'wouter'
 import { ArrowLeft } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import type { FollowList as FollowListKind } from '@/lib/query-keys'
 import { useCurrentUser } from '@/features/auth'
-import type { FollowList as FollowListKind } from '@/features/users/api/keys'
 import { FollowList, followListTitles } from '@/features/users/components/follow-list'
 import { PageHeader } from './page-header'
 

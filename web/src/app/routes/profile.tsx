@@ -8,6 +8,7 @@ import { handleUnauthorized } from '@/lib/unauthorized'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { ProfileTabs } from '@/features/posts/components/profile-tabs'
 import { SuspensionNotice } from '@/features/moderation/components/suspension-notice'
+import { MemberMenu } from '@/features/safety/components/member-menu'
 import { BlockedByNotice, YouBlockedNotice } from '@/features/safety/components/profile-notices'
 import { useProfile } from '@/features/users/api/get-profile'
 import { ProfileHeader } from '@/features/users/components/profile-header'
@@ -81,7 +82,7 @@ export default function ProfileRoute() {
         user={user}
         isOwn={isOwn}
         canFollow={isOther && !user.isBlocking && !user.isBlockedBy}
-        hasMenu={isOther}
+        menu={isOther ? (trigger) => <MemberMenu member={user} trigger={trigger} /> : undefined}
       />
       {user.isBlocking ? (
         <YouBlockedNotice member={user} />

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
 import { StatusScreen } from '@/components/status-screen'
 import { ApiError } from '@/lib/api-client'
-import { authKeys } from '@/features/auth/api/keys'
+import { authKeys } from '@/lib/query-keys'
 import { verifyMagicLink } from '@/features/auth/api/verify'
 
 export const VERIFY_REDIRECT_MS = 1500

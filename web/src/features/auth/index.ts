@@ -1,5 +1,4 @@
 // What other features may use from auth; anything else here is internal.
-export { authKeys } from './api/keys'
 export { canModerate, useMe, useRole } from './api/get-me'
 export { useCurrentUser } from './api/get-user'
 export { useLogout } from './api/logout'

@@ -1,2 +1,1 @@
 // What other features may use from moderation; anything else here is internal (app/ composes its screens).
-export { moderationKeys } from './api/keys'

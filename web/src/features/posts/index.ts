@@ -1,6 +1,5 @@
 // What other features may use from posts; anything else here is internal.
 export { refetchFeedFirstPage, useFeedPostIds } from './api/get-feed'
-export { postKeys } from './api/keys'
 export { postPagesOptions } from './api/list-query'
 export { refetchThreadsOf, threadReplyCount, updatePostEverywhere } from './api/post-cache'
 export { BookmarkList } from './components/bookmark-list'

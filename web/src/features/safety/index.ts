@@ -1,4 +1,3 @@
 // What other features may use from safety (blocks, mutes, reports); anything else here is internal.
 // Kept to the menu: it is on every post card, so what this imports is part of Home's first screen.
-export { safetyKeys } from './api/keys'
 export { MemberMenu } from './components/member-menu'

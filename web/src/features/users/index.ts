@@ -1,5 +1,4 @@
 // What other features may use from users; anything else here is internal.
-export { userKeys } from './api/keys'
 export { useProfile } from './api/get-profile'
 export { SearchResults } from './components/search-results'
 export { UserRow } from './components/user-row'

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { authKeys } from '@/features/auth'
+import { authKeys, accountKeys } from '@/lib/query-keys'
 import { AFTER_DELETION } from '../components/account-deleted-notice'
-import { accountKeys } from './keys'
 
 /** Deletes the member's account with the token of the e-mailed link; the session ends with it. */
 export const confirmDeletion = (token: string) => api.post<void>('/api/account/delete/confirm', { token })

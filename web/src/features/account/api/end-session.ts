@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { toast } from '@/components/ui/use-toast'
 import { toastFailure } from '@/lib/toast-failure'
-import { accountKeys } from './keys'
+import { accountKeys } from '@/lib/query-keys'
 import type { MemberSession } from './get-sessions'
 import { deviceName } from '../lib/device-name'
 

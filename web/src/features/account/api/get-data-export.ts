@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { dataExportKeys } from './data-export-keys'
+import { dataExportKeys } from '@/lib/query-keys'
 
 /** How the member's "Download my data" archive stands (`GET /api/account/export`). */
 export interface DataExport {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { accountKeys } from './keys'
+import { accountKeys } from '@/lib/query-keys'
 
 /** One of the member's live sessions (GET /api/auth/sessions). */
 export interface MemberSession {

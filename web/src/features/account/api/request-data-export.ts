@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { toastFailure } from '@/lib/toast-failure'
+import { dataExportKeys } from '@/lib/query-keys'
 import type { DataExport } from './get-data-export'
-import { dataExportKeys } from './data-export-keys'
 
 export const requestDataExport = () => api.post<DataExport>('/api/account/export')
 

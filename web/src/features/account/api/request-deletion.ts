@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { toastFailure } from '@/lib/toast-failure'
-import { accountKeys } from './keys'
+import { accountKeys } from '@/lib/query-keys'
 
 /** E-mails the member a link that confirms deleting their account; deletes nothing. */
 export const requestDeletion = () => api.post<{ message: string }>('/api/account/delete')

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
 import { StatusScreen } from '@/components/status-screen'
 import { ApiError } from '@/lib/api-client'
-import { authKeys } from '@/features/auth'
+import { authKeys } from '@/lib/query-keys'
 import { confirmEmailChange } from '../api/confirm-email-change'
 
 type State = { kind: 'loading' } | { kind: 'success'; message: string } | { kind: 'error'; message: string }

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api, isUnauthorized } from '@/lib/api-client'
-import type { Role, User } from '@/lib/types'
-import { authKeys } from './keys'
+import type { User } from '@/lib/types'
+import { authKeys } from '@/lib/query-keys'
 
 /** The current user, or null when nobody is logged in (401 means "no user", not an error). */
 export async function getMe(): Promise<User | null> {
@@ -20,11 +20,11 @@ export function useMe() {
 }
 
 /** The member's role (only `/api/auth/me` says it); undefined for a visitor. */
-export function useRole(): Role | undefined {
+export function useRole(): User['role'] {
   return useMe().data?.role
 }
 
 /** Moderators and admins see the reports queue and act on members. */
-export function canModerate(role: Role | undefined): boolean {
+export function canModerate(role: User['role']): boolean {
   return role === 'moderator' || role === 'admin'
 }

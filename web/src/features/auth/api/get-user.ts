@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, isUnauthorized } from '@/lib/api-client'
 import type { User } from '@/lib/types'
-import { authKeys } from './keys'
+import { authKeys } from '@/lib/query-keys'
 
 /** The member shell's current user (GET /api/auth/user); null without a session. */
 export async function getCurrentUser(): Promise<User | null> {

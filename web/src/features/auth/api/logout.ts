@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { toast } from '@/components/ui/use-toast'
-import { authKeys } from './keys'
+import { authKeys } from '@/lib/query-keys'
 
 export const logout = () => api.post<void>('/api/auth/logout')
 

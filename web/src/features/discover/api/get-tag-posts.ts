@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { postKeys, postPagesOptions } from '@/features/posts'
+import { postKeys } from '@/lib/query-keys'
+import { postPagesOptions } from '@/features/posts'
 
 /** A tag's posts, newest first, paged like a profile's. */
 export const tagPostsQueryOptions = (name: string) =>

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Tag } from '@/lib/types'
-import { tagKeys } from './keys'
+import { tagKeys } from '@/lib/query-keys'
 
 export const getTag = (name: string) => api.get<Tag>(`/api/tags/${encodeURIComponent(name)}`)
 

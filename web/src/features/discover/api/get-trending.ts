@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { TrendingTag } from '@/lib/types'
-import { tagKeys } from './keys'
+import { tagKeys } from '@/lib/query-keys'
 
 /** The most the card shows after "Show more" (the server's maximum too). */
 export const TRENDING_LIMIT = 20

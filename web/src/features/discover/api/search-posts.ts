@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { postKeys, postPagesOptions } from '@/features/posts'
+import { postKeys } from '@/lib/query-keys'
+import { postPagesOptions } from '@/features/posts'
 
 /** Posts matching a search (the server's query language), newest first. */
 export const searchPostsQueryOptions = (query: string) =>

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { followKeys } from './keys'
+import { followKeys } from '@/lib/query-keys'
 
 export const getFollowStatus = (userId: number) => api.get<{ isFollowing: boolean }>(`/api/follows/${userId}/status`)
 

@@ -2,10 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { toast } from '@/components/ui/use-toast'
-import { authKeys } from '@/features/auth'
-import { postKeys } from '@/features/posts'
-import { userKeys } from '@/features/users'
-import { followKeys } from './keys'
+import { authKeys, postKeys, userKeys, followKeys } from '@/lib/query-keys'
 
 export const follow = (userId: number) => api.post<{ isFollowing: boolean }>('/api/follows', { followingId: userId })
 export const unfollow = (userId: number) => api.delete<{ isFollowing: boolean }>(`/api/follows/${userId}`)

@@ -3,8 +3,7 @@ import { api, messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Invite } from '@/lib/types'
 import { toast } from '@/components/ui/use-toast'
-import { authKeys } from '@/features/auth'
-import { inviteKeys } from './keys'
+import { authKeys, inviteKeys } from '@/lib/query-keys'
 
 export const createInvite = () => api.post<Invite>('/api/invites')
 

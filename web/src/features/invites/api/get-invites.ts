@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Invite } from '@/lib/types'
-import { inviteKeys } from './keys'
+import { inviteKeys } from '@/lib/query-keys'
 
 export const getInvites = () => api.get<Invite[]>('/api/invites')
 

@@ -3,10 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '@/lib/query-client'
 import type { Notification, Post } from '@/lib/types'
 import { sendToLogin } from '@/lib/unauthorized'
+import { authKeys, notificationKeys, postKeys } from '@/lib/query-keys'
 import { aPost, json, mockFetch, requestsOf } from '@/test/test-utils'
-import { authKeys } from '@/features/auth'
-import { notificationKeys } from '@/features/notifications'
-import { postKeys } from '@/features/posts'
 import { handleLiveEvent } from './handle-live-event'
 
 vi.mock('@/lib/unauthorized', async (importOriginal) => ({

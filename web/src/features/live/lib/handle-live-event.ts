@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { sendToLogin } from '@/lib/unauthorized'
-import { authKeys } from '@/features/auth'
-import { mergeLatestNotifications, notificationKeys } from '@/features/notifications'
-import { postKeys, refetchThreadsOf, threadReplyCount, updatePostEverywhere } from '@/features/posts'
+import { authKeys, notificationKeys, postKeys } from '@/lib/query-keys'
+import { mergeLatestNotifications } from '@/features/notifications'
+import { refetchThreadsOf, threadReplyCount, updatePostEverywhere } from '@/features/posts'
 import type { LiveEvent } from './live-event'
 
 export interface LiveEffects {

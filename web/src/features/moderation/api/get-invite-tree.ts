@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { InviteTree } from '@/lib/types'
-import { moderationKeys } from './keys'
+import { moderationKeys } from '@/lib/query-keys'
 
 export const getInviteTree = (memberId: number) => api.get<InviteTree>(`/api/moderation/members/${memberId}/invite-tree`)
 

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { pagedQueryOptions } from '@/lib/paged-query'
 import type { ReportGroup } from '@/lib/types'
-import { moderationKeys } from './keys'
+import { moderationKeys } from '@/lib/query-keys'
 
 /** Open reports grouped by what they report, newest report first (moderators only). */
 export const reportsQueryOptions = () => pagedQueryOptions<ReportGroup>(moderationKeys.reports(), '/api/moderation/reports')

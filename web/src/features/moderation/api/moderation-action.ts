@@ -2,10 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { LogEntry } from '@/lib/types'
 import { toastFailure } from '@/lib/toast-failure'
 import { toast } from '@/components/ui/use-toast'
-import { notificationKeys } from '@/features/notifications'
-import { postKeys } from '@/features/posts'
-import { userKeys } from '@/features/users'
-import { moderationKeys } from './keys'
+import { notificationKeys, postKeys, userKeys, moderationKeys } from '@/lib/query-keys'
 
 /** Every moderation action carries the moderator's reason, written to the public log with it. */
 export interface Reasoned {

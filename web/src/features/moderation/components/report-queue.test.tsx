@@ -32,7 +32,7 @@ const postGroup: ReportGroup = {
   reportCount: 2,
   reports: [
     { id: 21, reason: 'spam', comment: 'Same link everywhere', createdAt: new Date().toISOString(), postText: 'Cheap followers at example.com' },
-    { id: 19, reason: 'other', comment: null, createdAt: new Date().toISOString(), postText: 'Followers! DM me' },
+    { id: 19, reason: 'other', comment: '', createdAt: new Date().toISOString(), postText: 'Followers! DM me' },
   ],
   history: { earlierReports: 1, actions: [earlierRemoval] },
 }

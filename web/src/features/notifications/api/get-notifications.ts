@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Notification } from '@/lib/types'
-import { notificationKeys } from './keys'
+import { notificationKeys } from '@/lib/query-keys'
 
 export const NOTIFICATION_LIMIT = 50
 

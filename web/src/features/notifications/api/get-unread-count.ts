@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { notificationKeys } from './keys'
+import { notificationKeys } from '@/lib/query-keys'
 
 export const getUnreadCount = () => api.get<{ count: number }>('/api/notifications/unread-count')
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { toast } from '@/components/ui/use-toast'
-import { notificationKeys } from './keys'
+import { notificationKeys } from '@/lib/query-keys'
 
 export const markAllRead = () => api.put<void>('/api/notifications/read-all')
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Notification } from '@/lib/types'
-import { notificationKeys } from './keys'
+import { notificationKeys } from '@/lib/query-keys'
 
 export const markRead = (id: number) => api.put<void>(`/api/notifications/${id}/read`)
 

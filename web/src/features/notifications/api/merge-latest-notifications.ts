@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Notification } from '@/lib/types'
+import { notificationKeys } from '@/lib/query-keys'
 import { mergeNotifications } from '../lib/merge-notifications'
 import { getNotifications } from './get-notifications'
-import { notificationKeys } from './keys'
 
 /**
  * A new notification was written: a list on screen gets the first page's new ones on top (the

@@ -5,7 +5,13 @@ import { cn, relativeTime } from '@/lib/utils'
 import type { Notification, NotificationType } from '@/lib/types'
 import { useMarkRead } from '../api/mark-read'
 
-const kinds: Record<NotificationType, { icon: typeof Heart; text: string; colour: string }> = {
+interface Kind {
+  icon: typeof Heart
+  text: string
+  colour: string
+}
+
+const kinds: Record<NotificationType, Kind> = {
   follow: { icon: UserPlus, text: 'followed you', colour: 'text-primary' },
   like: { icon: Heart, text: 'liked your post', colour: 'text-like' },
   reply: { icon: MessageCircle, text: 'replied to your post', colour: 'text-primary' },
@@ -16,7 +22,10 @@ const kinds: Record<NotificationType, { icon: typeof Heart; text: string; colour
 }
 
 /** Notices about the member's own account: no one else did anything. */
-const aboutYourself = (type: NotificationType) => type === 'export-ready'
+const aboutYourself = (type: string) => type === 'export-ready'
+
+/** The document types `type` as any string: one this app does not know reads as a mention. */
+const kindOf = (type: string) => (kinds as Partial<Record<string, Kind>>)[type] ?? kinds.mention
 
 /** Where opening a notification goes. */
 function destination(notification: Notification): string {
@@ -52,7 +61,7 @@ function Summary({ notification, text }: { notification: Notification; text: str
 export function NotificationItem({ notification, arrived = false }: { notification: Notification; arrived?: boolean }) {
   const [, navigate] = useLocation()
   const markRead = useMarkRead()
-  const kind = kinds[notification.type] ?? kinds.mention
+  const kind = kindOf(notification.type)
   const Icon = kind.icon
 
   function open() {

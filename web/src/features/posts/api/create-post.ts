@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Post } from '@/lib/types'
-import { userKeys } from '@/features/users'
-import { postKeys } from './keys'
+import { userKeys, postKeys } from '@/lib/query-keys'
 
 export interface CreatePostInput {
   content: string

@@ -2,8 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { toast } from '@/components/ui/use-toast'
-import { userKeys } from '@/features/users'
-import { postKeys } from './keys'
+import { userKeys, postKeys } from '@/lib/query-keys'
 import { removePostEverywhere } from './post-cache'
 
 export const deletePost = (postId: number) => api.delete(`/api/posts/${postId}`)

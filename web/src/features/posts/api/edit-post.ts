@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Post } from '@/lib/types'
-import { postKeys } from './keys'
+import { postKeys } from '@/lib/query-keys'
 import { updatePostEverywhere } from './post-cache'
 
 export interface EditPostInput {

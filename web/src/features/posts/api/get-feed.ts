@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query'
 import { PAGE_SIZE, type Post } from '@/lib/types'
-import { postKeys } from './keys'
+import { postKeys } from '@/lib/query-keys'
 import { postPagesOptions } from './list-query'
 
 /**

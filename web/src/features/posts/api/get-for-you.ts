@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { postKeys } from './keys'
+import { postKeys } from '@/lib/query-keys'
 import { postPagesOptions } from './list-query'
 
 export const forYouQueryOptions = () => postPagesOptions(postKeys.forYou(), '/api/posts/for-you')

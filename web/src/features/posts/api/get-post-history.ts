@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { PostVersion } from '@/lib/types'
-import { postKeys } from './keys'
+import { postKeys } from '@/lib/query-keys'
 
 /** A post's earlier texts, newest first: the first 50 (an hour of edits rarely makes more). */
 export const getPostHistory = (postId: number) => api.get<PostVersion[]>(`/api/posts/${postId}/history?limit=50`)

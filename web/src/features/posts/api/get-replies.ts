@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { THREAD_REPLIES } from '@/lib/types'
-import { postKeys } from './keys'
+import { postKeys } from '@/lib/query-keys'
 import { postPagesOptions } from './list-query'
 
 /** A thread's replies after the ones the thread call answers, oldest first. */

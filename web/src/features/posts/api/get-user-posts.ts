@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { postKeys, type ProfilePostsTab } from './keys'
+import { postKeys, type ProfilePostsTab } from '@/lib/query-keys'
 import { postPagesOptions } from './list-query'
 
 /** A profile tab's posts, paged by the server: `posts` (no replies), `replies` or `media`. */

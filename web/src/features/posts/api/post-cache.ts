@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Post, Thread } from '@/lib/types'
-import { postKeys } from './keys'
+import { postKeys } from '@/lib/query-keys'
 
 type PostUpdate = (post: Post) => Post
 

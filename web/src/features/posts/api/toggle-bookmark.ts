@@ -3,7 +3,7 @@ import { api } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Post } from '@/lib/types'
 import { toast } from '@/components/ui/use-toast'
-import { postKeys } from './keys'
+import { postKeys } from '@/lib/query-keys'
 import { updatePostEverywhere } from './post-cache'
 
 export interface ToggleBookmarkInput {

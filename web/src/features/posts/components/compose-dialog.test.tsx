@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { aPost, aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
 import { createQueryClient } from '@/lib/query-client'
-import { authKeys } from '@/features/auth'
+import { authKeys } from '@/lib/query-keys'
 import { draftKey } from '../lib/drafts'
 import ComposeDialog from './compose-dialog'
 

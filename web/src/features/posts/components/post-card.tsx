@@ -60,7 +60,7 @@ function Count({ value, className }: { value: number; className?: string }) {
 function authorRelation(post: Post, now: number = Date.now()) {
   if (post.authorMute === undefined) return undefined
   const mute = post.authorMute
-  const isMuting = mute !== null && (mute.until === null || new Date(mute.until).getTime() > now)
+  const isMuting = mute !== null && (mute.until == null || new Date(mute.until).getTime() > now)
   return { isMuting, isBlocking: false }
 }
 

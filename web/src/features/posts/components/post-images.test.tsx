@@ -6,10 +6,12 @@ import { PostImages } from './post-images'
 
 const upload = (n: number) => `/objects/${String(n).repeat(32)}`
 const described = (n: number, alt: string | null): PostImage => ({ url: upload(n), alt, width: 800, height: 600 })
+/** A post's images as the server sends those with no description and no known size. */
+const undescribed = (...urls: string[]) => ({ imageUrls: urls, images: urls.map((url) => ({ url, alt: null, width: null, height: null })) })
 
 describe('post images', () => {
   it('shows display copies in a fixed box and links the full image', () => {
-    render(<PostImages post={{ imageUrls: [upload(1)] }} authorName="Ada" />)
+    render(<PostImages post={undescribed(upload(1))} authorName="Ada" />)
     const image = screen.getByRole('img', { name: 'Image 1 of 1 posted by Ada' })
     expect(image).toHaveAttribute('src', `${upload(1)}/640`)
     expect(image.getAttribute('srcset')).toContain(`${upload(1)}/320 320w`)
@@ -23,18 +25,18 @@ describe('post images', () => {
   })
 
   it('tells the browser grid images are drawn half as wide', () => {
-    render(<PostImages post={{ imageUrls: [upload(1), upload(2)] }} authorName="Ada" />)
+    render(<PostImages post={undescribed(upload(1), upload(2))} authorName="Ada" />)
     const [first, second] = screen.getAllByRole('img')
     expect(first.getAttribute('sizes')).not.toBe(null)
     expect(first.getAttribute('sizes')).toBe(second.getAttribute('sizes'))
     expect(first).toHaveClass('aspect-square')
-    render(<PostImages post={{ imageUrls: [upload(3)] }} authorName="Bob" />)
+    render(<PostImages post={undescribed(upload(3))} authorName="Bob" />)
     const alone = screen.getByRole('img', { name: 'Image 1 of 1 posted by Bob' })
     expect(alone.getAttribute('sizes')).not.toBe(first.getAttribute('sizes'))
   })
 
   it('shows other image URLs as they are', () => {
-    render(<PostImages post={{ imageUrls: ['/landing-poster.jpg'] }} authorName="Ada" />)
+    render(<PostImages post={undescribed('/landing-poster.jpg')} authorName="Ada" />)
     const image = screen.getByRole('img')
     expect(image).toHaveAttribute('src', '/landing-poster.jpg')
     expect(image).not.toHaveAttribute('srcset')

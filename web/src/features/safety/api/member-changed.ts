@@ -1,11 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Profile } from '@/lib/types'
-import { authKeys } from '@/features/auth'
-import { followKeys } from '@/features/follows'
-import { notificationKeys } from '@/features/notifications'
-import { postKeys } from '@/features/posts'
-import { userKeys } from '@/features/users'
-import { safetyKeys } from './keys'
+import { authKeys, followKeys, notificationKeys, postKeys, userKeys, safetyKeys } from '@/lib/query-keys'
 
 /** The member a block, mute or report is about. */
 export interface MemberRef {

@@ -90,7 +90,7 @@ export function BlockedMembers() {
 }
 
 /** When a mute ends, in words. */
-export function muteEnds(expiresAt: string | null): string {
+export function muteEnds(expiresAt?: string | null): string {
   const end = endDate(expiresAt)
   return end ? `Muted until ${dateTime(end)}` : 'Muted until you unmute'
 }

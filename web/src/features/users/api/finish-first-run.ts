@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { authKeys } from '@/features/auth'
+import { authKeys } from '@/lib/query-keys'
 
 export const finishFirstRun = () => api.post<void>('/api/users/first-run')
 

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { pagedQueryOptions } from '@/lib/paged-query'
 import type { ListedUser } from '@/lib/types'
-import { userKeys, type FollowList } from './keys'
+import { userKeys, type FollowList } from '@/lib/query-keys'
 
 export const followListQueryOptions = (username: string, list: FollowList) =>
   pagedQueryOptions<ListedUser>(userKeys.followList(username, list), `/api/users/${encodeURIComponent(username)}/${list}`)

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Profile } from '@/lib/types'
-import { userKeys } from './keys'
+import { userKeys } from '@/lib/query-keys'
 
 export const getProfile = (username: string) => api.get<Profile>(`/api/users/${encodeURIComponent(username)}`)
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { StarterPack } from '@/lib/types'
-import { userKeys } from './keys'
+import { userKeys } from '@/lib/query-keys'
 
 export const getStarterPack = () => api.get<StarterPack>('/api/users/starter-pack')
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { User } from '@/lib/types'
-import { userKeys } from './keys'
+import { userKeys } from '@/lib/query-keys'
 
 export const SEARCH_LIMIT = 20
 

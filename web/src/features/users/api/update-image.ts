@@ -1,9 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Profile, User } from '@/lib/types'
-import { authKeys } from '@/features/auth'
-import { postKeys } from '@/features/posts'
-import { userKeys } from './keys'
+import { authKeys, postKeys, userKeys } from '@/lib/query-keys'
 
 export type ImageKind = 'profile' | 'header'
 

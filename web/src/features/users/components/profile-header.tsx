@@ -6,7 +6,6 @@ import { Button } from '@/components/ui/button'
 import { monthYear, withoutScheme } from '@/lib/utils'
 import type { Profile } from '@/lib/types'
 import { FollowButton } from '@/features/follows'
-import { MemberMenu } from '@/features/safety'
 import { ImageChangeButton } from './image-change-button'
 
 const EditProfileDialog = React.lazy(() => import('./edit-profile-dialog'))
@@ -35,12 +34,15 @@ interface ProfileHeaderProps {
   user: Profile
   isOwn: boolean
   canFollow: boolean
-  /** The "…" menu (mute, block, report) for another member. */
-  hasMenu: boolean
+  /**
+   * The "…" menu (mute, block, report) for another member, given the button that opens it.
+   * app/ composes it: safety sits above users (web/README.md, "Layout").
+   */
+  menu?: (trigger: React.ReactElement) => React.ReactNode
 }
 
 /** The member's header image, picture, names, bio, links and counts; their own can be edited here. */
-export function ProfileHeader({ user, isOwn, canFollow, hasMenu }: ProfileHeaderProps) {
+export function ProfileHeader({ user, isOwn, canFollow, menu }: ProfileHeaderProps) {
   const [editing, setEditing] = React.useState(false)
   return (
     <section aria-label="Profile">
@@ -79,15 +81,10 @@ export function ProfileHeader({ user, isOwn, canFollow, hasMenu }: ProfileHeader
             )}
           </div>
           <div className="mt-3 flex items-center gap-2">
-            {hasMenu && (
-              <MemberMenu
-                member={user}
-                trigger={
-                  <Button variant="outline" size="icon" className="rounded-full" aria-label={`More actions for @${user.username}`}>
-                    <MoreHorizontal aria-hidden="true" />
-                  </Button>
-                }
-              />
+            {menu?.(
+              <Button variant="outline" size="icon" className="rounded-full" aria-label={`More actions for @${user.username}`}>
+                <MoreHorizontal aria-hidden="true" />
+              </Button>,
             )}
             {isOwn ? (
               <Button variant="outline" className="rounded-full" onClick={() => setEditing(true)}>
