@@ -150,6 +150,21 @@ async fn the_openapi_document_is_served(app: TestApp) {
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
     assert!(doc["paths"]["/api/waitlist"]["post"].is_object());
     assert!(doc["paths"]["/api/auth/me"]["get"].is_object());
+
+    // The web app's API types are generated from a committed copy of this document
+    // (web/openapi.json → web/src/lib/api-schema.ts): the copy must be what the server serves.
+    // MURMUR_UPDATE_OPENAPI=1 rewrites it; the web build then regenerates the types.
+    let committed_path = concat!(env!("CARGO_MANIFEST_DIR"), "/web/openapi.json");
+    if std::env::var_os("MURMUR_UPDATE_OPENAPI").is_some() {
+        std::fs::write(committed_path, format!("{}\n", serde_json::to_string_pretty(&doc).unwrap())).unwrap();
+    }
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(committed_path).expect("web/openapi.json")).expect("JSON");
+    assert!(
+        committed == doc,
+        "web/openapi.json is not the document the server serves: run `MURMUR_UPDATE_OPENAPI=1 cargo test --test api \
+         the_openapi_document_is_served`, then `npm --prefix web run build`"
+    );
 }
 
 async fn cross_site_state_changes_are_refused(app: TestApp) {
