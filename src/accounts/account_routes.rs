@@ -11,7 +11,8 @@ use utoipa_axum::routes;
 
 use super::client_ip::ClientIp;
 use super::extract::CurrentUser;
-use super::routes::{INVALID_LINK, Message, limit_link_requests};
+use super::magic_link::INVALID_LINK;
+use super::routes::{Message, limit_link_requests};
 use super::{Email, email_change, magic_link, session, user_agent};
 use crate::api::{Json, Path};
 use crate::clock::to_rfc3339;

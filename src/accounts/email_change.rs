@@ -5,7 +5,7 @@
 use sqlx::AnyPool;
 
 use super::magic_link;
-use super::routes::INVALID_LINK;
+use super::magic_link::INVALID_LINK;
 use super::store;
 use crate::clock::Millis;
 use crate::error::{Error, Result};

@@ -48,7 +48,7 @@ pub type CleanupQueue = crate::jobs::Wake;
 /// makes them visible goes in this one transaction, and the rest is queued for the leaving job.
 /// 400 (`INVALID_LINK`) when the token is not a live deletion link of this member's.
 pub async fn delete_account(db: &Db, member: i64, token: &str, now: Millis) -> Result<()> {
-    let invalid = || Error::bad_request(super::routes::INVALID_LINK);
+    let invalid = || Error::bad_request(super::magic_link::INVALID_LINK);
     let mut tx = db.write.begin().await?;
     let (email, username): (String, String) =
         sqlx::query_as("SELECT email, username FROM users WHERE id = $1 AND deleted_at IS NULL")

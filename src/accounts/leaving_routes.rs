@@ -10,8 +10,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::CurrentUser;
+use super::magic_link::INVALID_LINK;
 use super::magic_link::{self, Purpose};
-use super::routes::{INVALID_LINK, Message};
+use super::routes::Message;
 use super::{leaving, session};
 use crate::api::Json;
 use crate::error::{Error, Result};

@@ -10,6 +10,9 @@ use crate::config::Config;
 use crate::error::Result;
 use crate::secrets::{hash_token, random_token};
 
+/// What a person reads about a link that is not (or no longer) live.
+pub const INVALID_LINK: &str = "Invalid or expired link";
+
 pub const LIFETIME: Millis = 15 * MINUTE;
 
 /// What following the link does.

@@ -12,6 +12,7 @@ pub mod magic_link;
 pub mod routes;
 pub mod session;
 pub mod session_reads;
+pub mod sign_in;
 pub mod store;
 pub mod user_agent;
 pub mod username;

@@ -12,20 +12,19 @@ use utoipa_axum::routes;
 use super::client_ip::ClientIp;
 use super::extract::CurrentUser;
 use super::magic_link::{self, Purpose};
-use super::{Email, session, store, user_agent};
+use super::{Email, session, sign_in, user_agent};
 use crate::api::{Json, Query};
 use crate::clock::{HOUR, Millis};
 use crate::error::{Error, Result};
 use crate::invites::InviteCode;
 use crate::invites::code::INVALID as INVALID_INVITE;
-use crate::invites::store::Claimed;
 use crate::mail::templates;
 use crate::rate_limit::{self, Limit};
 use crate::secrets::hash_token;
 use crate::state::AppState;
 use crate::users::{User, store as users};
 
-pub const INVALID_LINK: &str = "Invalid or expired link";
+use super::magic_link::INVALID_LINK;
 /// Link requests (sign-up and login together) per address, and per client network.
 pub const LINKS_PER_ADDRESS: Limit = Limit { max: 5, window: HOUR };
 pub const LINKS_PER_IP: Limit = Limit { max: 20, window: HOUR };
@@ -218,49 +217,10 @@ async fn verify(
         params.token.filter(|t| magic_link::is_well_formed(t)).ok_or_else(|| Error::bad_request(INVALID_LINK))?;
     let now = state.clock.now();
 
-    // One transaction: using the link, creating the member, using up the invite and starting
-    // the session happen together or not at all.
-    let mut tx = state.db.write.begin().await?;
-    let link = magic_link::consume(&mut tx, &token, magic_link::Use::SignIn, now)
-        .await?
-        .ok_or_else(|| Error::bad_request(INVALID_LINK))?;
-    let user_id = match (store::member_id_by_email(&mut tx, &link.email).await?, link.purpose) {
-        // A login link; or a sign-up link for an address that became a member meanwhile (it
-        // logs them in and leaves the invite unused). Not while suspended: a link asked for
-        // before the suspension stays unused.
-        (Some(id), _) => {
-            if store::is_suspended(&mut tx, id, now).await? {
-                return Err(Error::forbidden(crate::moderation::domain::SUSPENDED));
-            }
-            id
-        }
-        // A stranger's login link (never sent) or a member who is gone.
-        (None, Purpose::Login | Purpose::Email | Purpose::DeleteAccount) => {
-            return Err(Error::bad_request(INVALID_LINK));
-        }
-        (None, Purpose::Signup) => {
-            let code = link.invite_code.as_deref().ok_or_else(|| Error::bad_request(INVALID_LINK))?;
-            let email = Email::parse(&link.email)?;
-            let id = store::create_member(&mut tx, state.db.backend, &email, now).await?;
-            // The conditional update decides which of several sign-ups with one code wins;
-            // the losers roll back, member row included.
-            let inviter = match crate::invites::store::claim(&mut tx, code, id, now).await? {
-                Some(Claimed::From(owner)) => Some(owner),
-                Some(Claimed::FromTheInstance) => None,
-                None => return Err(Error::bad_request(INVALID_INVITE)),
-            };
-            store::set_invited_by(&mut tx, id, inviter).await?;
-            if let Some(inviter) = inviter {
-                crate::follows::writes::follow_inviter(&mut tx, id, inviter, now).await?;
-            }
-            id
-        }
-    };
     let user_agent = user_agent::from_headers(&headers);
     let network = ip.network();
     let browser = session::Browser { user_agent: user_agent.as_deref(), network: network.as_deref() };
-    let session_token = session::create_in_browser(&mut *tx, user_id, browser, now).await?;
-    tx.commit().await?;
+    let (user_id, session_token) = sign_in::use_link(&state.db, &token, browser, now).await?;
 
     // A browser that was logged in (perhaps as someone else) gets a new session; its old one ends.
     if let Some(old) = session::token_from_headers(&state.config, &headers) {

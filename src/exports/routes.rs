@@ -77,12 +77,7 @@ async fn request(State(state): State<AppState>, current: CurrentUser) -> Result<
         "You have asked for your data too often. Please try again in an hour.",
     )
     .await?;
-    let (row, replaced) = {
-        let mut tx = sqlx::Connection::begin(&mut *writer).await?;
-        let answer = store::request(&mut tx, current.id, now).await?;
-        tx.commit().await?;
-        answer
-    };
+    let (row, replaced) = store::request(&mut writer, current.id, now).await?;
     drop(writer);
     if let Some(old) = replaced
         && let Err(e) = state.media.delete_archive(&old).await

@@ -38,8 +38,16 @@ pub async fn find(pool: &AnyPool, member: i64, now: Millis) -> Result<Option<Exp
 
 /// The member asks for an archive: one pending, or ready and made within `REUSE_WITHIN`, is
 /// the answer; otherwise (none, failed, older or expired) a new pending one takes the row's
-/// place. Answers the export and the archive it replaced, for the caller to remove.
-pub async fn request(conn: &mut AnyConnection, member: i64, now: Millis) -> Result<(ExportRow, Option<String>)> {
+/// place, in a transaction of its own on `writer`. Answers the export and the archive it
+/// replaced, for the caller to remove.
+pub async fn request(writer: &mut AnyConnection, member: i64, now: Millis) -> Result<(ExportRow, Option<String>)> {
+    let mut tx = sqlx::Connection::begin(writer).await?;
+    let answer = request_in(&mut tx, member, now).await?;
+    tx.commit().await?;
+    Ok(answer)
+}
+
+async fn request_in(conn: &mut AnyConnection, member: i64, now: Millis) -> Result<(ExportRow, Option<String>)> {
     let before: Option<ExportRow> =
         sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM data_exports WHERE member_id = $1")))
             .bind(member)

@@ -2,16 +2,14 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
-use sqlx::{AnyConnection, Connection};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::store::{self, Followed};
+use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Path};
 use crate::error::{Error, ErrorBody, Result};
-use crate::notifications::{self, Kind, store::NO_POST};
 use crate::rate_limit::{self, MemberLimit};
 use crate::state::AppState;
 
@@ -69,36 +67,8 @@ async fn follow(
         "You are following too fast. Please wait a minute.",
     )
     .await?;
-    // A follow copies the member's posts and reposts into the caller's timeline; a repost
-    // removed meanwhile (its original deleted by another member, under that member's lock)
-    // fails the copy's foreign key on PostgreSQL. The follow is then simply done again: the
-    // next copy no longer sees that repost. Each failure waited for one such delete to commit,
-    // so only a run of deletes racing this very follow needs several tries.
-    let mut attempts = 0;
-    loop {
-        attempts += 1;
-        match follow_once(&mut writer, current.id, target, now).await {
-            Err(Error::Database(e)) if attempts < MAX_FOLLOW_ATTEMPTS && timeline_copy_lost_a_post(&e) => continue,
-            answer => return answer.map(|()| Json(FollowStatus { is_following: true })),
-        }
-    }
-}
-
-const MAX_FOLLOW_ATTEMPTS: u32 = 10;
-
-async fn follow_once(writer: &mut AnyConnection, member: i64, target: i64, now: crate::clock::Millis) -> Result<()> {
-    let mut tx = writer.begin().await?;
-    if super::writes::follow(&mut tx, member, target, now).await? == Followed::NoMember {
-        return Err(Error::not_found("User not found"));
-    }
-    tx.commit().await?;
-    Ok(())
-}
-
-/// The timeline copy named a post deleted before it committed (PostgreSQL names the key; SQLite
-/// serializes writers and never gets here).
-fn timeline_copy_lost_a_post(e: &sqlx::Error) -> bool {
-    e.as_database_error().and_then(|db| db.constraint()).is_some_and(|name| name == "home_timeline_post_id_fkey")
+    super::writes::follow_member(&mut writer, current.id, target, now).await?;
+    Ok(Json(FollowStatus { is_following: true }))
 }
 
 /// Stops following a member; not following is fine too.
@@ -111,10 +81,6 @@ async fn unfollow(
     current: CurrentUser,
     Path(user_id): Path<i64>,
 ) -> Result<Json<FollowStatus>> {
-    let mut tx = state.db.write.begin().await?;
-    if store::unfollow(&mut tx, current.id, user_id).await? {
-        notifications::withdraw(&mut tx, user_id, current.id, Kind::Follow, NO_POST).await?;
-    }
-    tx.commit().await?;
+    super::writes::unfollow(&state.db.write, current.id, user_id).await?;
     Ok(Json(FollowStatus { is_following: false }))
 }

@@ -79,12 +79,8 @@ async fn create(State(state): State<AppState>, current: CurrentUser) -> Result<(
     }
     crate::invites::with_monthly_top_up(&state, row).await?;
 
-    let mut tx = state.db.write.begin().await?;
-    if !store::take_from_allowance(&mut tx, current.id).await? {
-        return Err(Error::bad_request(NONE_LEFT));
-    }
-    let (id, code) = store::insert_code(&mut *tx, Some(current.id), now).await?;
-    tx.commit().await?;
+    let (id, code) =
+        store::spend_on_code(&state.db.write, current.id, now).await?.ok_or(Error::bad_request(NONE_LEFT))?;
     tracing::info!(user_id = current.id, invite_id = id, "invite code created");
     let invite = InviteRow { id, code, created_at: now, expires_at: now + store::INVITE_LIFETIME, used_at: None };
     Ok((StatusCode::CREATED, Json(invite.into())))

@@ -121,6 +121,18 @@ pub async fn claim(conn: &mut AnyConnection, code: &str, user_id: i64, now: Mill
     Ok(claimed.map(|owner| owner.map_or(Claimed::FromTheInstance, Claimed::From)))
 }
 
+/// A member spends one invite of their allowance on a fresh code, in one transaction; None
+/// when none is left.
+pub async fn spend_on_code(pool: &AnyPool, member: i64, now: Millis) -> Result<Option<(i64, String)>> {
+    let mut tx = pool.begin().await?;
+    if !take_from_allowance(&mut tx, member).await? {
+        return Ok(None);
+    }
+    let code = insert_code(&mut *tx, Some(member), now).await?;
+    tx.commit().await?;
+    Ok(Some(code))
+}
+
 /// Takes one invite from a member's allowance. False when none is left; the guard in the
 /// `WHERE` (not a read before the write) is what keeps parallel requests from overdrawing.
 pub async fn take_from_allowance(conn: &mut AnyConnection, user_id: i64) -> Result<bool> {

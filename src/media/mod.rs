@@ -71,6 +71,35 @@ pub async fn claim(
     Ok(ids)
 }
 
+/// Which of a member's profile pictures an upload becomes.
+#[derive(Clone, Copy)]
+pub enum ProfileImage {
+    Avatar,
+    Header,
+}
+
+/// Makes one of the member's uploads their avatar or header image.
+pub async fn set_profile_image(
+    db: &Db,
+    media: &MediaStore,
+    member: i64,
+    url: String,
+    which: ProfileImage,
+    now: crate::clock::Millis,
+) -> Result<()> {
+    let urls = [url];
+    prepare(db, media, member, &urls).await?;
+    let mut tx = db.write.begin().await?;
+    let ids = claim(media, &mut tx, member, &urls, now).await?;
+    let path = object_path(&ids[0]);
+    match which {
+        ProfileImage::Avatar => crate::users::store::set_avatar(&mut tx, member, &path).await?,
+        ProfileImage::Header => crate::users::store::set_header_image(&mut tx, member, &path).await?,
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Checks the caller's bucket uploads among `urls` ahead of `claim`, outside any transaction
 /// (fetching and re-encoding takes a moment; the database's writer should not wait for it).
 /// Unknown URLs are left for `claim` to refuse.

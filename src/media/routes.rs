@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 
 use super::images::{MAX_BYTES, VARIANT_WIDTHS, variant_content_type};
 use super::storage::{is_media_id, new_media_id};
-use super::store;
+use super::{ProfileImage, store};
 use crate::accounts::extract::CurrentUser;
 use crate::api::{Json, Path, Query};
 use crate::error::{Error, ErrorBody, Result};
@@ -237,12 +237,6 @@ pub struct ImageRequest {
     image_url: String,
 }
 
-#[derive(Clone, Copy)]
-enum ProfileImage {
-    Avatar,
-    Header,
-}
-
 /// Sets the member's avatar to one of their uploads; answers their updated profile.
 #[utoipa::path(put, path = "/api/profile-images", tag = "media", request_body = ImageRequest,
     responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
@@ -271,16 +265,7 @@ async fn set_image(
     body: ImageRequest,
     which: ProfileImage,
 ) -> Result<Json<User>> {
-    let urls = [body.image_url];
-    super::prepare(&state.db, &state.media, user.id, &urls).await?;
-    let mut tx = state.db.write.begin().await?;
-    let ids = super::claim(&state.media, &mut tx, user.id, &urls, state.clock.now()).await?;
-    let path = super::object_path(&ids[0]);
-    match which {
-        ProfileImage::Avatar => users::store::set_avatar(&mut tx, user.id, &path).await?,
-        ProfileImage::Header => users::store::set_header_image(&mut tx, user.id, &path).await?,
-    }
-    tx.commit().await?;
+    super::set_profile_image(&state.db, &state.media, user.id, body.image_url, which, state.clock.now()).await?;
     let row = users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(state.clock.now())))
 }

@@ -3,7 +3,6 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use sqlx::Connection;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -81,9 +80,7 @@ async fn block(
     Json(body): Json<BlockRequest>,
 ) -> Result<(StatusCode, Json<ListedMember>)> {
     let mut writer = writer(&state, current.id).await?;
-    let mut tx = writer.begin().await?;
-    let since = store::block(&mut tx, current.id, body.user_id, state.clock.now()).await?;
-    tx.commit().await?;
+    let since = store::block(&mut writer, current.id, body.user_id, state.clock.now()).await?;
     drop(writer);
     let user = member(&state, body.user_id).await?;
     Ok((StatusCode::CREATED, Json(ListedMember { user, created_at: to_rfc3339(since), expires_at: None })))
@@ -95,9 +92,7 @@ async fn block(
     responses((status = 204), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unblock(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<StatusCode> {
-    let mut tx = state.db.write.begin().await?;
-    store::unblock(&mut tx, current.id, user_id).await?;
-    tx.commit().await?;
+    store::unblock(&state.db.write, current.id, user_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -134,9 +129,7 @@ async fn mute(
     let now = state.clock.now();
     let expires_at = hours.map(|hours| now + hours * HOUR);
     let mut writer = writer(&state, current.id).await?;
-    let mut tx = writer.begin().await?;
-    store::mute(&mut tx, current.id, body.user_id, now, expires_at).await?;
-    tx.commit().await?;
+    store::mute(&mut writer, current.id, body.user_id, now, expires_at).await?;
     drop(writer);
     let user = member(&state, body.user_id).await?;
     let listed = ListedMember { user, created_at: to_rfc3339(now), expires_at: expires_at.map(to_rfc3339) };
@@ -149,9 +142,7 @@ async fn mute(
     responses((status = 204), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unmute(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<StatusCode> {
-    let mut tx = state.db.write.begin().await?;
-    store::unmute(&mut tx, current.id, user_id).await?;
-    tx.commit().await?;
+    store::unmute(&state.db.write, current.id, user_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -1,9 +1,10 @@
-//! Blocks and mutes as stored. A block and everything it undoes (follows both ways, with their
-//! counters, timelines and notifications) happen in one transaction.
+//! Blocks and mutes as stored, each write in a transaction of its own. A block and everything
+//! it undoes (follows both ways, with their counters, timelines and notifications) happen in
+//! one transaction.
 
 use std::collections::HashSet;
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::{AnyConnection, AnyPool, Connection};
 
 use crate::api::Page;
 use crate::clock::Millis;
@@ -37,7 +38,14 @@ async fn both_changed(conn: &mut AnyConnection, a: i64, b: i64) -> Result<()> {
 /// `blocker` blocks `blocked`: follows between them end (counted), their posts leave each
 /// other's timelines, and notifications between them are deleted. Blocking again changes
 /// nothing. Answers when the block was made.
-pub async fn block(conn: &mut AnyConnection, blocker: i64, blocked: i64, now: Millis) -> Result<Millis> {
+pub async fn block(writer: &mut AnyConnection, blocker: i64, blocked: i64, now: Millis) -> Result<Millis> {
+    let mut tx = writer.begin().await?;
+    let made = block_in(&mut tx, blocker, blocked, now).await?;
+    tx.commit().await?;
+    Ok(made)
+}
+
+async fn block_in(conn: &mut AnyConnection, blocker: i64, blocked: i64, now: Millis) -> Result<Millis> {
     if blocker == blocked {
         return Err(Error::bad_request("You can't block yourself"));
     }
@@ -74,19 +82,21 @@ pub async fn block(conn: &mut AnyConnection, blocker: i64, blocked: i64, now: Mi
 }
 
 /// Ends a block; follows it ended stay ended.
-pub async fn unblock(conn: &mut AnyConnection, blocker: i64, blocked: i64) -> Result<()> {
-    both_changed(conn, blocker, blocked).await?;
+pub async fn unblock(pool: &AnyPool, blocker: i64, blocked: i64) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    both_changed(&mut tx, blocker, blocked).await?;
     sqlx::query("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2")
         .bind(blocker)
         .bind(blocked)
-        .execute(conn)
+        .execute(&mut *tx)
         .await?;
+    tx.commit().await?;
     Ok(())
 }
 
 /// `muter` mutes `muted` until `expires_at` (None: until unmuted); muting again sets the end.
 pub async fn mute(
-    conn: &mut AnyConnection,
+    writer: &mut AnyConnection,
     muter: i64,
     muted: i64,
     now: Millis,
@@ -95,8 +105,9 @@ pub async fn mute(
     if muter == muted {
         return Err(Error::bad_request("You can't mute yourself"));
     }
-    ensure_member(conn, muted).await?;
-    member_changed(conn, muter).await?;
+    let mut tx = writer.begin().await?;
+    ensure_member(&mut tx, muted).await?;
+    member_changed(&mut tx, muter).await?;
     sqlx::query(
         "INSERT INTO mutes (muter_id, muted_id, created_at, expires_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (muter_id, muted_id) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at",
@@ -105,18 +116,22 @@ pub async fn mute(
     .bind(muted)
     .bind(now)
     .bind(expires_at)
-    .execute(conn)
+    .execute(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok(())
 }
 
-pub async fn unmute(conn: &mut AnyConnection, muter: i64, muted: i64) -> Result<()> {
-    member_changed(conn, muter).await?;
+/// Ends a mute; not muting is fine too.
+pub async fn unmute(pool: &AnyPool, muter: i64, muted: i64) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    member_changed(&mut tx, muter).await?;
     sqlx::query("DELETE FROM mutes WHERE muter_id = $1 AND muted_id = $2")
         .bind(muter)
         .bind(muted)
-        .execute(conn)
+        .execute(&mut *tx)
         .await?;
+    tx.commit().await?;
     Ok(())
 }
 

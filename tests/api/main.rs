@@ -22,6 +22,7 @@ mod follows;
 mod foundation;
 mod hostile_text;
 mod invites;
+mod layers;
 mod live;
 mod media;
 mod media_cleanup;

@@ -1,0 +1,42 @@
+//! The layering the code keeps (docs/architecture.md): route files hold HTTP only. Each write
+//! is one function of its area, which owns its transaction; a route parses, calls and answers.
+
+use std::path::{Path, PathBuf};
+
+/// What only the database layer and the areas' stores and writes may name.
+const DATABASE_WORK: [&str; 6] =
+    ["sqlx::query", "query_as(", "query_scalar(", ".begin()", "Connection::begin", "AssertSqlSafe"];
+
+fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+#[test]
+fn route_files_open_no_transaction_and_hold_no_sql() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let routes: Vec<_> =
+        files.iter().filter(|path| path.file_name().unwrap().to_string_lossy().ends_with("routes.rs")).collect();
+    assert!(routes.len() >= 15, "the route files are found: {routes:?}");
+    let mut offences = Vec::new();
+    for path in routes {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if let Some(word) = DATABASE_WORK.iter().find(|word| line.contains(**word)) {
+                offences.push(format!("{}:{}: {word}", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "database work in route files (move it into the area's write):\n{}",
+        offences.join("\n")
+    );
+}
