@@ -201,17 +201,10 @@ pub async fn standing(pool: &AnyPool, viewer: i64, other: i64, now: Millis) -> R
 
 /// The members whose posts `viewer` does not see in the feeds at `now` (`visibility`, in
 /// `Scope::Feeds`): blocked either way, muted, or suspended. For a ranked list that is cut into
-/// pages after it is filtered (For You); each part is one index range.
+/// pages after it is filtered (For You).
 pub async fn hidden_authors(pool: &AnyPool, viewer: i64, now: Millis) -> Result<HashSet<i64>> {
-    let ids: Vec<i64> = sqlx::query_scalar(
-        "SELECT blocked_id FROM blocks WHERE blocker_id = $1 \
-         UNION ALL SELECT blocker_id FROM blocks WHERE blocked_id = $1 \
-         UNION ALL SELECT muted_id FROM mutes WHERE muter_id = $1 AND (expires_at IS NULL OR expires_at > $2) \
-         UNION ALL SELECT id FROM users WHERE suspended_until IS NOT NULL",
-    )
-    .bind(viewer)
-    .bind(now)
-    .fetch_all(pool)
-    .await?;
+    static SQL: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| super::visibility::hidden_members(super::Scope::Feeds { now: "$2" }, "$1"));
+    let ids: Vec<i64> = sqlx::query_scalar(SQL.as_str()).bind(viewer).bind(now).fetch_all(pool).await?;
     Ok(ids.into_iter().collect())
 }

@@ -24,21 +24,101 @@ pub enum Scope<'a> {
     Feeds { now: &'a str },
 }
 
+/// One thing that hides a member (`author`) from a viewer: a row of `table` (aliased `alias`)
+/// naming the viewer in `viewer` (None: it hides them from everyone) and the member in
+/// `author`, where `condition` holds (`{now}` is the moment asked about). The rule below is
+/// the one list of them; the SQL every list applies (`hidden`) and the set For You filters
+/// with (`hidden_authors`) are both made from it.
+struct Hider {
+    table: &'static str,
+    alias: &'static str,
+    viewer: Option<&'static str>,
+    author: &'static str,
+    condition: &'static str,
+    /// Only in the feeds and notifications (`Scope::Feeds`).
+    feeds_only: bool,
+}
+
+const RULE: [Hider; 4] = [
+    Hider { table: "blocks", alias: "hb", viewer: Some("blocker_id"), author: "blocked_id", condition: "", feeds_only: false },
+    Hider { table: "blocks", alias: "hb", viewer: Some("blocked_id"), author: "blocker_id", condition: "", feeds_only: false },
+    Hider {
+        table: "users",
+        alias: "hs",
+        viewer: None,
+        author: "id",
+        condition: "{a}.suspended_until IS NOT NULL",
+        feeds_only: false,
+    },
+    Hider {
+        table: "mutes",
+        alias: "hm",
+        viewer: Some("muter_id"),
+        author: "muted_id",
+        condition: "({a}.expires_at IS NULL OR {a}.expires_at > {now})",
+        feeds_only: true,
+    },
+];
+
+impl Hider {
+    fn applies(&self, scope: Scope<'_>) -> bool {
+        !self.feeds_only || matches!(scope, Scope::Feeds { .. })
+    }
+
+    /// The condition on the row's columns, for the moment `now` (SQL).
+    fn condition(&self, now: &str) -> String {
+        self.condition.replace("{a}", self.alias).replace("{now}", now)
+    }
+
+    /// SQL true when this hides `author` from `viewer` (SQL expressions).
+    fn exists(&self, viewer: &str, author: &str, now: &str) -> String {
+        let mut wheres = Vec::new();
+        if let Some(column) = self.viewer {
+            wheres.push(format!("{}.{column} = {viewer}", self.alias));
+        }
+        wheres.push(format!("{}.{} = {author}", self.alias, self.author));
+        if !self.condition.is_empty() {
+            wheres.push(self.condition(now));
+        }
+        format!("EXISTS (SELECT 1 FROM {} {} WHERE {})", self.table, self.alias, wheres.join(" AND "))
+    }
+
+    /// SQL selecting the members this hides from `viewer` (SQL expressions).
+    fn members(&self, viewer: &str, now: &str) -> String {
+        let mut wheres = Vec::new();
+        if let Some(column) = self.viewer {
+            wheres.push(format!("{}.{column} = {viewer}", self.alias));
+        }
+        if !self.condition.is_empty() {
+            wheres.push(self.condition(now));
+        }
+        format!("SELECT {}.{} FROM {} {} WHERE {}", self.alias, self.author, self.table, self.alias, wheres.join(" AND "))
+    }
+}
+
 /// SQL true when the member `author` is hidden from `viewer` in `scope` (each an SQL
 /// expression: a column or a parameter such as `$1`).
 pub fn hidden(scope: Scope<'_>, viewer: &str, author: &str) -> String {
-    let mut sql = format!(
-        "({} OR EXISTS (SELECT 1 FROM users hs WHERE hs.id = {author} AND hs.suspended_until IS NOT NULL)",
-        blocked_between(viewer, author)
-    );
-    if let Scope::Feeds { now } = scope {
-        sql.push_str(&format!(
-            " OR EXISTS (SELECT 1 FROM mutes hm WHERE hm.muter_id = {viewer} AND hm.muted_id = {author} \
-             AND (hm.expires_at IS NULL OR hm.expires_at > {now}))"
-        ));
-    }
-    sql.push(')');
-    sql
+    let now = match scope {
+        Scope::Anywhere => "",
+        Scope::Feeds { now } => now,
+    };
+    let tests: Vec<String> =
+        RULE.iter().filter(|hider| hider.applies(scope)).map(|hider| hider.exists(viewer, author, now)).collect();
+    format!("({})", tests.join(" OR "))
+}
+
+/// SQL answering the ids of the members hidden from `viewer` in `scope` (one row per thing
+/// that hides each; a member may come more than once): for a ranked list that is cut into
+/// pages after it is filtered (For You). Each part is one index range.
+pub fn hidden_members(scope: Scope<'_>, viewer: &str) -> String {
+    let now = match scope {
+        Scope::Anywhere => "",
+        Scope::Feeds { now } => now,
+    };
+    let parts: Vec<String> =
+        RULE.iter().filter(|hider| hider.applies(scope)).map(|hider| hider.members(viewer, now)).collect();
+    parts.join(" UNION ALL ")
 }
 
 /// SQL true when the post `post` (an alias of `posts`) is hidden from `viewer` in `scope`: its
@@ -68,12 +148,12 @@ pub fn original_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
     )
 }
 
-/// SQL true when either of the members `a` and `b` (SQL expressions) blocked the other.
+/// SQL true when either of the members `a` and `b` (SQL expressions) blocked the other: the
+/// rule's blocks, which also stop every interaction.
 pub fn blocked_between(a: &str, b: &str) -> String {
-    format!(
-        "(EXISTS (SELECT 1 FROM blocks hb WHERE hb.blocker_id = {a} AND hb.blocked_id = {b}) \
-         OR EXISTS (SELECT 1 FROM blocks hb WHERE hb.blocker_id = {b} AND hb.blocked_id = {a}))"
-    )
+    let tests: Vec<String> =
+        RULE.iter().filter(|hider| hider.table == "blocks").map(|hider| hider.exists(a, b, "")).collect();
+    format!("({})", tests.join(" OR "))
 }
 
 /// Whether either member blocked the other.
