@@ -32,6 +32,7 @@ pub mod secrets;
 pub mod security;
 pub mod seed;
 pub mod state;
+pub mod text;
 pub mod users;
 pub mod waitlist;
 pub mod web;

@@ -143,8 +143,8 @@ async fn forget_the_member(conn: &mut AnyConnection, member: i64, now: Millis) -
     .bind(format!("{username}@deleted.invalid"))
     .bind(&username)
     .bind(DELETED_NAME)
-    .bind(crate::safety::text::look_alike_key(&username))
-    .bind(crate::safety::text::look_alike_key(DELETED_NAME))
+    .bind(crate::text::look_alike_key(&username))
+    .bind(crate::text::look_alike_key(DELETED_NAME))
     .bind(member)
     .execute(conn)
     .await?;

@@ -10,7 +10,7 @@ use crate::clock::Millis;
 use crate::db::Backend;
 use crate::error::{Error, Result};
 use crate::invites::store::{MONTHLY_INVITES, month_of};
-use crate::safety::text;
+use crate::text;
 
 /// The id of the member with this address, read inside a transaction.
 pub async fn member_id_by_email(conn: &mut AnyConnection, email: &str) -> Result<Option<i64>> {
@@ -36,7 +36,7 @@ pub async fn set_invited_by(conn: &mut AnyConnection, id: i64, inviter: Option<i
 /// the sign-up transaction.
 ///
 /// The display name comes from the address; when it looks like another member's name or
-/// username (`safety::text`: a second Ada, whose username is `ada2`), the member is named by
+/// username (`text`: a second Ada, whose username is `ada2`), the member is named by
 /// their own username instead, which they can change. Both names' look-alike keys are stored.
 pub async fn create_member(conn: &mut AnyConnection, backend: Backend, email: &Email, now: Millis) -> Result<i64> {
     let base = Username::derive_base(email.local_part());

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::error::Error;
-use crate::safety::text::Kind;
+use crate::text::Kind;
 
 pub const MIN_LEN: usize = 3;
 pub const MAX_LEN: usize = 20;
@@ -144,12 +144,12 @@ impl Username {
 }
 
 /// The display name an e-mail's local part suggests: its words capitalised
-/// (`ada.lovelace` → `Ada Lovelace`) as `safety::text` stores a display name, or `fallback`
+/// (`ada.lovelace` → `Ada Lovelace`) as `text` stores a display name, or `fallback`
 /// when it has none or they break that rule (only invisible letters such as U+3164).
 /// Whether it looks like another member's name is the sign-up's question (`create_member`).
 pub fn display_name_from(local_part: &str, fallback: &str) -> String {
     // Composed first, so an accent typed as a combining mark stays in its word.
-    let local_part = crate::safety::text::nfc(local_part);
+    let local_part = crate::text::nfc(local_part);
     let without_tag = local_part.split('+').next().unwrap_or_default();
     let words: Vec<String> = without_tag
         .split(|c: char| !c.is_alphanumeric())
@@ -162,7 +162,7 @@ pub fn display_name_from(local_part: &str, fallback: &str) -> String {
             }
         })
         .collect();
-    let joined = crate::safety::text::normalize(Kind::DisplayName, &words.join(" ")).unwrap_or_default();
+    let joined = crate::text::normalize(Kind::DisplayName, &words.join(" ")).unwrap_or_default();
     let name: String = joined.chars().take(DISPLAY_NAME_MAX).collect();
     let name = name.trim_end().to_string();
     if name.is_empty() { fallback.to_string() } else { name }

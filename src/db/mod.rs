@@ -15,6 +15,7 @@
 //! own for all their statements (`Db::for_writes`).
 
 pub mod backup;
+mod fills;
 pub mod member_writes;
 pub mod sql;
 pub mod transfer;
@@ -191,13 +192,13 @@ impl Db {
 
     /// Applies the migrations of this backend that are not applied yet, then fills what only
     /// Rust can compute and the rows do not hold yet: the look-alike keys of members' names
-    /// (migrations 0012 and 0026, `safety::text::fill_missing_keys`; a database with none
+    /// (migrations 0012 and 0026, `fills::fill_missing_keys`; a database with none
     /// missing costs two index lookups), and the keys of tags from before 0026
-    /// (`discovery::store::rekey_tags`, once; afterwards one lookup).
+    /// (`fills::rekey_tags`, once; afterwards one lookup).
     pub async fn migrate(&self) -> anyhow::Result<()> {
         self.backend.migrator().run(&self.write).await?;
-        crate::safety::text::fill_missing_keys(&self.write).await?;
-        crate::discovery::store::rekey_tags(&self.write).await?;
+        fills::fill_missing_keys(&self.write).await?;
+        fills::rekey_tags(&self.write).await?;
         Ok(())
     }
 

@@ -8,7 +8,7 @@ use crate::api::Page;
 use crate::clock::{DAY, Millis};
 use crate::db::sql::{in_list, padded_values};
 use crate::error::Result;
-use crate::posts::entities::{Hashtag, tag_key};
+use crate::posts::entities::Hashtag;
 use crate::posts::hydrate::Selection;
 use crate::safety::Scope;
 use crate::safety::visibility;
@@ -50,77 +50,6 @@ pub async fn tag_post(
     }
     link.execute(&mut *conn).await?;
     Ok(())
-}
-
-/// Tags of one batch of `rekey_tags`.
-const REKEY_BATCH: i64 = 500;
-
-/// Gives the tags written before migration 0026 the key `tag_key` makes now (their NFKC case
-/// fold: `#ＲＵＳＴ` was `ｒｕｓｔ`, is `rust`), and merges a tag whose new key another tag
-/// holds into that one (its posts move there, a post in both counts once; its place in Trending
-/// goes until Trending is next computed). Answers how many tags it changed. `Db::migrate` calls
-/// it after the migrations; it does anything only while migration 0026's row in `jobs` is
-/// there, and removes the row in the same transaction, so it runs once: a second process
-/// starting at the same moment waits for the row, then finds it gone.
-///
-/// SQL cannot fold text, so this is Rust. It walks every tag by id (the ones with ASCII keys
-/// change nothing), 500 at a time, in one transaction.
-pub async fn rekey_tags(write: &AnyPool) -> anyhow::Result<u64> {
-    let mut tx = write.begin().await?;
-    let marked = sqlx::query("DELETE FROM jobs WHERE name = 'tag_keys'").execute(&mut *tx).await?;
-    if marked.rows_affected() == 0 {
-        return Ok(0);
-    }
-    let mut changed = 0;
-    let mut after = 0;
-    loop {
-        let tags: Vec<(i64, String, String)> =
-            sqlx::query_as("SELECT id, key, name FROM tags WHERE id > $1 ORDER BY id LIMIT $2")
-                .bind(after)
-                .bind(REKEY_BATCH)
-                .fetch_all(&mut *tx)
-                .await?;
-        let Some(&(last, _, _)) = tags.last() else { break };
-        after = last;
-        for (id, key, name) in tags {
-            let new_key = tag_key(&name);
-            if new_key == key {
-                continue;
-            }
-            changed += 1;
-            let holder: Option<i64> = sqlx::query_scalar("SELECT id FROM tags WHERE key = $1")
-                .bind(new_key.as_str())
-                .fetch_optional(&mut *tx)
-                .await?;
-            let Some(holder) = holder else {
-                sqlx::query("UPDATE tags SET key = $1 WHERE id = $2")
-                    .bind(new_key.as_str())
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                continue;
-            };
-            sqlx::query(
-                "INSERT INTO post_tags (tag_id, post_id, author_id, created_at) \
-                 SELECT $1, post_id, author_id, created_at FROM post_tags WHERE tag_id = $2 \
-                 ON CONFLICT (tag_id, post_id) DO NOTHING",
-            )
-            .bind(holder)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-            for sql in [
-                "DELETE FROM post_tags WHERE tag_id = $1",
-                "DELETE FROM trending_tags WHERE tag_id = $1",
-                "DELETE FROM tags WHERE id = $1",
-            ] {
-                sqlx::query(sql).bind(id).execute(&mut *tx).await?;
-            }
-        }
-    }
-    tx.commit().await?;
-    tracing::info!(changed, "tags keyed by their NFKC case fold");
-    Ok(changed)
 }
 
 /// Takes post `post_id` off its tags' pages and counts (deleted or removed).

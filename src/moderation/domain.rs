@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::clock::{DAY, Millis};
 use crate::error::{Error, Result};
-use crate::safety::text::{self, Kind};
+use crate::text::{self, Kind};
 
 pub const ONLY_MODERATORS: &str = "Only moderators can do this";
 pub const NOT_ON_YOURSELF: &str = "You can't act on yourself";
@@ -132,7 +132,7 @@ impl ReportTarget {
     }
 }
 
-/// A report's optional comment: trimmed, at most 1000 code points, and as `safety::text` has a
+/// A report's optional comment: trimmed, at most 1000 code points, and as `text` has a
 /// member's text (NFC; no control characters but line breaks and tabs, no text-direction
 /// controls, not only invisible characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,7 +153,7 @@ impl Comment {
 }
 
 /// Why a moderator acts, which every member reads in the log: trimmed, 1 to 1000 code points,
-/// and as `safety::text` has a member's text.
+/// and as `text` has a member's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionReason(String);
 

@@ -2,7 +2,7 @@
 //! valid values.
 
 use crate::error::{Error, Result};
-use crate::safety::text::{self, Kind};
+use crate::text::{self, Kind};
 
 /// Longest post, counted in Unicode code points (the web counter counts the same way, and so
 /// do SQLite's `length()` and PostgreSQL's `char_length()` in the schema's check).
@@ -16,12 +16,12 @@ pub const POLL_MAX_HOURS: i64 = 168;
 pub const IMAGE_DESCRIPTION_MAX_CHARS: usize = 1500;
 /// PostgreSQL cannot store U+0000 in text (the insert would fail with a 500), and no person
 /// types it: text holding one is refused at the edge on both databases (stored text by
-/// `safety::text::normalize`, with the other control characters; a search by this message).
+/// `text::normalize`, with the other control characters; a search by this message).
 pub fn no_nul(what: &str) -> Error {
     Error::bad_request(format!("{what} cannot contain the character U+0000"))
 }
 
-/// A post's text: trimmed, NFC-normalized, 1 to 500 code points, and as `safety::text` has it
+/// A post's text: trimmed, NFC-normalized, 1 to 500 code points, and as `text` has it
 /// (no control characters but line breaks and tabs, no text-direction controls, not only
 /// invisible characters).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +45,7 @@ impl PostContent {
 }
 
 /// A poll's options in the order given: blank ones dropped, then 2 to 4 distinct options of at
-/// most 80 characters each, NFC-normalized and as `safety::text` has them. `parse` answers
+/// most 80 characters each, NFC-normalized and as `text` has them. `parse` answers
 /// `None` when nothing but blanks was sent (the composer's poll was toggled on and left empty):
 /// that post simply has no poll.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +87,7 @@ impl PollOptions {
 }
 
 /// An image's description (its alt text): trimmed, NFC-normalized, at most 1500 code points,
-/// and as `safety::text` has a post's text. `parse` answers `None` for a blank
+/// and as `text` has a post's text. `parse` answers `None` for a blank
 /// one: that image simply has no description.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageDescription(String);

@@ -68,13 +68,7 @@ pub struct Hashtag {
     pub name: String,
 }
 
-/// A tag's key, which every tag path compares (writing a post's tags, the tag page, search's
-/// `#tag`, Trending by the tags' ids): its NFKC case fold, so tags are the same whatever their
-/// letters' case and whether written in fullwidth or mathematical letters (`#ＲＵＳＴ`,
-/// `#𝐑𝐮𝐬𝐭` and `#Rust` are `rust`).
-pub fn tag_key(name: &str) -> String {
-    crate::safety::text::nfkc_case_fold(name)
-}
+pub use crate::text::tag_key;
 
 /// Whether `name` (without `#`) is a tag's name: 1 to 50 letters, digits or underscores, not
 /// only digits (`#1` is a number, not a topic).

@@ -351,8 +351,8 @@ async fn vote(
     if body.option.contains('\0') {
         return Err(Error::bad_request("That option is not in this poll"));
     }
-    // Options are stored NFC-normalized (`safety::text`): the same words typed another way match.
-    let option = crate::safety::text::nfc(&body.option);
+    // Options are stored NFC-normalized (`text`): the same words typed another way match.
+    let option = crate::text::nfc(&body.option);
     let post = writes(&state).vote(current.id, id, &option).await?;
     post_as_seen(&state, current.id, post).await
 }

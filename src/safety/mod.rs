@@ -1,11 +1,10 @@
 //! Members' safety from each other: blocks and mutes (`routes`, `store`), and the one rule
 //! every list and every interaction follows about them and about suspensions (`visibility`).
 //! Reports and moderators' actions are in `moderation`; docs/safety.md has the rules as a table.
-//! Names and text that cannot deceive (every writer of members' text calls it): `text`.
+//! Names and text that cannot deceive (every writer of members' text calls it) are `crate::text`.
 
 pub mod routes;
 pub mod store;
-pub mod text;
 pub mod visibility;
 
 pub use routes::router;

@@ -40,8 +40,22 @@ struct Hider {
 }
 
 const RULE: [Hider; 4] = [
-    Hider { table: "blocks", alias: "hb", viewer: Some("blocker_id"), author: "blocked_id", condition: "", feeds_only: false },
-    Hider { table: "blocks", alias: "hb", viewer: Some("blocked_id"), author: "blocker_id", condition: "", feeds_only: false },
+    Hider {
+        table: "blocks",
+        alias: "hb",
+        viewer: Some("blocker_id"),
+        author: "blocked_id",
+        condition: "",
+        feeds_only: false,
+    },
+    Hider {
+        table: "blocks",
+        alias: "hb",
+        viewer: Some("blocked_id"),
+        author: "blocker_id",
+        condition: "",
+        feeds_only: false,
+    },
     Hider {
         table: "users",
         alias: "hs",
@@ -92,7 +106,14 @@ impl Hider {
         if !self.condition.is_empty() {
             wheres.push(self.condition(now));
         }
-        format!("SELECT {}.{} FROM {} {} WHERE {}", self.alias, self.author, self.table, self.alias, wheres.join(" AND "))
+        format!(
+            "SELECT {}.{} FROM {} {} WHERE {}",
+            self.alias,
+            self.author,
+            self.table,
+            self.alias,
+            wheres.join(" AND ")
+        )
     }
 }
 

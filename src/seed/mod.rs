@@ -400,9 +400,9 @@ async fn write(
         let id = bases.user(i as u32);
         let username = text::username(id);
         let display_name = text::display_name(&mut rng);
-        // Kept in step as every writer of a name keeps them (`safety::text`).
-        let username_key = crate::safety::text::look_alike_key(&username);
-        let name_key = crate::safety::text::look_alike_key(&display_name);
+        // Kept in step as every writer of a name keeps them (`text`).
+        let username_key = crate::text::look_alike_key(&username);
+        let name_key = crate::text::look_alike_key(&display_name);
         users
             .int(id)
             .text(text::email(id))

@@ -133,7 +133,7 @@ impl UserRow {
 }
 
 /// A profile edit, parsed: display name 1–50 characters after trimming, bio at most 160, both
-/// NFC-normalized and as `safety::text` has them; website as `safety::text` has it, then empty
+/// NFC-normalized and as `text` has them; website as `text` has it, then empty
 /// or an http(s) URL of at most 200 characters, stored as parsed (see `website`). Whether the name looks like another
 /// member's is the store's question (`update_profile`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,7 +150,7 @@ pub const WEBSITE_MAX: usize = 200;
 impl ProfileEdit {
     pub fn parse(display_name: &str, bio: &str, website: &str) -> crate::error::Result<ProfileEdit> {
         use crate::error::Error;
-        use crate::safety::text::{Kind, normalize};
+        use crate::text::{Kind, normalize};
         let display_name = &normalize(Kind::DisplayName, display_name.trim())?;
         if display_name.is_empty() {
             return Err(Error::bad_request("Display name cannot be empty"));

@@ -11,7 +11,8 @@ use crate::clock::Millis;
 use crate::error::{Error, Result};
 use crate::feeds::changes::FEED_CHANGED;
 use crate::posts::hydrate::Selection;
-use crate::safety::{Scope, text, visibility};
+use crate::safety::{Scope, visibility};
+use crate::text;
 use crate::user_columns;
 
 /// Whether a member with this id exists and has not deleted their account (a deleted one is
@@ -41,7 +42,7 @@ pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow
 
 /// Saves a profile edit (and a new username, if one is given) and answers the member as they
 /// now stand. A display name that looks like another member's name or username is refused
-/// (`safety::text::name_stands_apart`), and the name's look-alike key is stored with it.
+/// (`text::name_stands_apart`), and the name's look-alike key is stored with it.
 pub async fn update_profile(
     write: &AnyPool,
     id: i64,

@@ -180,7 +180,7 @@ impl TestApp {
 /// Inserts a member `<username>@example.com` with a session; answers its id and session token
 /// (the value of the `murmur_session` cookie over http).
 pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i64, String) {
-    // The look-alike keys as every writer of a name stores them (`safety::text`).
+    // The look-alike keys as every writer of a name stores them (`text`).
     let display_name = capitalise(username);
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO users (email, username, display_name, created_at, invites_month, username_skeleton, name_skeleton) \
@@ -191,8 +191,8 @@ pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i6
     .bind(&display_name)
     .bind(now)
     .bind(murmur::invites::store::month_of(now))
-    .bind(murmur::safety::text::look_alike_key(username))
-    .bind(murmur::safety::text::look_alike_key(&display_name))
+    .bind(murmur::text::look_alike_key(username))
+    .bind(murmur::text::look_alike_key(&display_name))
     .fetch_one(&db.write)
     .await
     .expect("insert member");

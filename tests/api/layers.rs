@@ -40,3 +40,23 @@ fn route_files_open_no_transaction_and_hold_no_sql() {
         offences.join("\n")
     );
 }
+
+#[test]
+fn every_top_level_module_is_on_the_architecture_map() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let map = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let modules: Vec<&str> = lib
+        .lines()
+        .filter_map(|line| line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod ")))
+        .filter_map(|rest| rest.strip_suffix(';'))
+        .collect();
+    assert!(modules.len() >= 30, "the modules are found: {modules:?}");
+    let missing: Vec<_> = modules
+        .iter()
+        .filter(|name| {
+            ![format!("`{name}`"), format!("{name}.rs`"), format!("{name}/`")].iter().any(|named| map.contains(named))
+        })
+        .collect();
+    assert!(missing.is_empty(), "docs/architecture.md does not name these modules of src/lib.rs: {missing:?}");
+}

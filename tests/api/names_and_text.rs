@@ -1,4 +1,4 @@
-//! Names and text that cannot deceive (issue 24, issue 43; src/safety/text.rs): control
+//! Names and text that cannot deceive (issue 24, issue 43; src/text): control
 //! characters, text-direction controls and invisible-only text are refused with a message naming
 //! the field (report comments and moderators' reasons too), text is stored NFC-normalized, and a
 //! display name that looks like another member's name or username is refused.
@@ -177,7 +177,7 @@ async fn a_member_keeps_a_name_taken_before_the_rule(app: TestApp) {
     assert_eq!(status, 200);
     // Bob took the same name before the rule (an older version wrote it).
     sqlx::query("UPDATE users SET display_name = 'Sam Lee', name_skeleton = $1 WHERE id = $2")
-        .bind(murmur::safety::text::look_alike_key("Sam Lee"))
+        .bind(murmur::text::look_alike_key("Sam Lee"))
         .bind(bob.id)
         .execute(&app.state.db.write)
         .await

@@ -505,7 +505,7 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         // 0012: the look-alike keys, which `Db::migrate` computes for members from before it.
         for (key, name) in [("username_skeleton", "username"), ("name_skeleton", "display_name")] {
             let name = user[name].as_str().unwrap_or_else(|| panic!("{name} in {user:?}"));
-            let expected = murmur::safety::text::look_alike_key(name);
+            let expected = murmur::text::look_alike_key(name);
             assert_eq!(user[key], json!(expected), "{}", at(&format!("{key} of member {id}")));
         }
         assert_eq!(

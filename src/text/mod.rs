@@ -25,7 +25,7 @@
 
 use icu_properties::CodePointSetData;
 use icu_properties::props::{BidiControl, DefaultIgnorableCodePoint, WhiteSpace};
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::error::{Error, Result};
@@ -200,50 +200,12 @@ pub async fn name_is_taken(conn: &mut AnyConnection, member: Option<i64>, key: &
     Ok(taken == 1)
 }
 
-/// Rows of one batch of `fill_missing_keys`.
-const FILL_BATCH: i64 = 500;
-
-/// Computes the look-alike keys the database does not have yet (members from before migration
-/// 0012, or written by an older version of murmur), 500 members a transaction; answers how many
-/// keys it wrote. `Db::migrate` calls it after the migrations, so the look-alike test sees every
-/// member before the server answers.
-///
-/// SQL cannot compute a skeleton, so this is Rust. Idempotent and safe in several processes at
-/// once: a key is written only where it is still NULL and the name it was computed from is still
-/// the row's, so a member's edit in between is never overwritten; a row skipped that way is
-/// filled at the next start. Each column is walked by id from its index (`… IS NULL`), so a
-/// database with nothing to fill costs two index lookups.
-pub async fn fill_missing_keys(write: &AnyPool) -> anyhow::Result<u64> {
-    const COLUMNS: [(&str, &str, &str); 2] = [
-        (
-            "SELECT id, display_name FROM users WHERE name_skeleton IS NULL AND id > $1 ORDER BY id LIMIT $2",
-            "UPDATE users SET name_skeleton = $1 WHERE id = $2 AND name_skeleton IS NULL AND display_name = $3",
-            "display names",
-        ),
-        (
-            "SELECT id, username FROM users WHERE username_skeleton IS NULL AND id > $1 ORDER BY id LIMIT $2",
-            "UPDATE users SET username_skeleton = $1 WHERE id = $2 AND username_skeleton IS NULL AND username = $3",
-            "usernames",
-        ),
-    ];
-    let mut written = 0;
-    for (select, update, what) in COLUMNS {
-        let mut after = 0;
-        loop {
-            let mut tx = write.begin().await?;
-            let rows: Vec<(i64, String)> =
-                sqlx::query_as(select).bind(after).bind(FILL_BATCH).fetch_all(&mut *tx).await?;
-            let Some(&(last, _)) = rows.last() else { break };
-            for (id, text) in &rows {
-                let done = sqlx::query(update).bind(look_alike_key(text)).bind(id).bind(text).execute(&mut *tx).await?;
-                written += done.rows_affected();
-            }
-            tx.commit().await?;
-            after = last;
-            tracing::info!(up_to_member = last, "look-alike keys of {what} filled");
-        }
-    }
-    Ok(written)
+/// A tag's key, which every tag path compares (writing a post's tags, the tag page, search's
+/// `#tag`, Trending by the tags' ids): its NFKC case fold, so tags are the same whatever their
+/// letters' case and whether written in fullwidth or mathematical letters (`#ＲＵＳＴ`,
+/// `#𝐑𝐮𝐬𝐭` and `#Rust` are `rust`).
+pub fn tag_key(name: &str) -> String {
+    nfkc_case_fold(name)
 }
 
 #[cfg(test)]
