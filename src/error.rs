@@ -70,7 +70,7 @@ impl Error {
             Error::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Error::Database(e) if crate::db::is_unavailable(e) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Database(e) if is_unavailable(e) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Database(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -93,7 +93,7 @@ impl IntoResponse for Error {
     fn into_response(self) -> Response {
         let status = self.status();
         let message = match &self {
-            Error::Database(e) if crate::db::is_unavailable(e) => {
+            Error::Database(e) if is_unavailable(e) => {
                 tracing::warn!(error = %e, "database unavailable");
                 UNAVAILABLE.to_string()
             }
@@ -167,4 +167,9 @@ fn source_text(err: &dyn std::error::Error) -> String {
         current = next;
     }
     current.to_string()
+}
+
+/// True for errors that mean "the database is not reachable right now" (answered 503).
+pub fn is_unavailable(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed | sqlx::Error::Tls(_))
 }

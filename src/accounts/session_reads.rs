@@ -147,7 +147,7 @@ async fn read_batch_and_reply(pool: &AnyPool, reading: Reading, batch: Vec<Ask>)
             }
         }
         Err(e) => {
-            let failure = if crate::db::is_unavailable(&e) {
+            let failure = if crate::error::is_unavailable(&e) {
                 tracing::warn!(error = %e, sessions = batch.len(), "database unavailable");
                 Failure::Unavailable
             } else {

@@ -397,8 +397,3 @@ pub fn violates(err: &sqlx::Error, pg_name: &str, sqlite_hint: &str) -> bool {
         None => false,
     }
 }
-
-/// True for errors that mean "the database is not reachable right now" (answered 503).
-pub fn is_unavailable(err: &sqlx::Error) -> bool {
-    matches!(err, sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed | sqlx::Error::Tls(_))
-}
