@@ -1,13 +1,12 @@
 //! Settings, from flags and the environment (clap with `env`). Every subcommand shares the
 //! storage settings so an operator can point any of them at a running instance's data.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
 use clap::Args;
+use ipnet::IpNet;
 use url::Url;
-
-use crate::accounts::client_ip::TrustedProxies;
 
 /// How long a Friends page is kept by default (`--feed-cache-seconds`).
 pub const FEED_CACHE_SECONDS: u32 = 5;
@@ -90,7 +89,7 @@ pub struct Config {
     pub storage_url: Option<String>,
     pub secret: Option<String>,
     /// Bucket settings beyond the AWS_* environment (endpoint, and for tests credentials).
-    pub s3: crate::media::S3Settings,
+    pub s3: S3Settings,
     /// Address to listen on; port 0 picks a free one (tests).
     pub addr: SocketAddr,
     /// How long, and in how many bytes, Friends pages are kept ready (`feeds::cache`).
@@ -131,10 +130,7 @@ impl Config {
             mail_from: args.mail_from.clone(),
             storage_url: args.storage_url.clone().filter(|s| !s.is_empty()),
             secret: args.secret.clone().filter(|s| !s.is_empty()),
-            s3: crate::media::S3Settings {
-                endpoint: args.s3_endpoint.clone().filter(|s| !s.is_empty()),
-                ..Default::default()
-            },
+            s3: S3Settings { endpoint: args.s3_endpoint.clone().filter(|s| !s.is_empty()), ..Default::default() },
             addr,
             feed_cache: FeedCacheSettings::new(args.feed_cache_seconds, args.feed_cache_mb),
             trusted_proxies: args.trusted_proxies.clone().unwrap_or_default(),
@@ -156,4 +152,40 @@ impl Config {
     pub fn link(&self, path_and_query: &str) -> String {
         format!("{}{}", self.public_origin(), path_and_query)
     }
+}
+
+/// The storage settings for S3-compatible buckets beyond the AWS_* environment.
+#[derive(Clone, Debug, Default)]
+pub struct S3Settings {
+    /// Endpoint of an S3-compatible service, e.g. `https://minio.example:9000`
+    /// (path-style requests; plain http allowed when the endpoint says so).
+    pub endpoint: Option<String>,
+    pub region: Option<String>,
+    pub access_key_id: Option<String>,
+    pub secret_access_key: Option<String>,
+}
+
+/// The reverse proxies whose forwarding headers are believed: addresses and CIDR ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrustedProxies(Vec<IpNet>);
+
+impl TrustedProxies {
+    /// `--trusted-proxies`: addresses (`127.0.0.1`, `::1`) and CIDR ranges (`10.0.0.0/8`,
+    /// `fd00::/8`), comma-separated; empty means none.
+    pub fn parse(list: &str) -> Result<TrustedProxies, String> {
+        let entries = list.split(',').map(str::trim).filter(|entry| !entry.is_empty());
+        entries.map(parse_entry).collect::<Result<_, _>>().map(TrustedProxies)
+    }
+
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        self.0.iter().any(|range| range.contains(&ip))
+    }
+}
+
+fn parse_entry(entry: &str) -> Result<IpNet, String> {
+    entry
+        .parse::<IpNet>()
+        .map(|range| range.trunc())
+        .or_else(|_| entry.parse::<IpAddr>().map(IpNet::from))
+        .map_err(|_| format!("`{entry}` is not an IP address or CIDR range (e.g. 127.0.0.1, ::1, 10.0.0.0/8)"))
 }

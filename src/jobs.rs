@@ -40,22 +40,7 @@ use crate::state::AppState;
 
 /// How often upkeep runs.
 pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
-/// Wakes one of this process's jobs when there is work for it now (each also looks on its own
-/// every so often, for work another process was asked for); cheap to clone.
-#[derive(Clone, Default)]
-pub struct Wake(std::sync::Arc<tokio::sync::Notify>);
-
-impl Wake {
-    pub fn wake(&self) {
-        self.0.notify_one();
-    }
-
-    /// Completes when `wake` is called, or after `sweep` at the latest (a wake with nobody
-    /// waiting is kept for the next wait).
-    pub async fn woken_or_after(&self, sweep: Duration) {
-        let _ = tokio::time::timeout(sweep, self.0.notified()).await;
-    }
-}
+use crate::wake::Wake;
 
 /// Runs the job `name`'s `round` at once, then again whenever `wake` is called and every
 /// `sweep` unwoken (for work another process was asked for, or one that stopped midway left).

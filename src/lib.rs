@@ -35,6 +35,7 @@ pub mod state;
 pub mod text;
 pub mod users;
 pub mod waitlist;
+pub mod wake;
 pub mod web;
 
 pub use app::Application;

@@ -11,6 +11,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, header};
 use ipnet::IpNet;
 
+use crate::config::TrustedProxies;
 use crate::state::AppState;
 
 /// The client's address; None only when the server recorded no peer (a router called directly).
@@ -96,31 +97,6 @@ impl std::fmt::Display for ClientIp {
             None => f.write_str("unknown"),
         }
     }
-}
-
-/// The reverse proxies whose forwarding headers are believed: addresses and CIDR ranges.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrustedProxies(Vec<IpNet>);
-
-impl TrustedProxies {
-    /// `--trusted-proxies`: addresses (`127.0.0.1`, `::1`) and CIDR ranges (`10.0.0.0/8`,
-    /// `fd00::/8`), comma-separated; empty means none.
-    pub fn parse(list: &str) -> Result<TrustedProxies, String> {
-        let entries = list.split(',').map(str::trim).filter(|entry| !entry.is_empty());
-        entries.map(parse_entry).collect::<Result<_, _>>().map(TrustedProxies)
-    }
-
-    pub fn contains(&self, ip: IpAddr) -> bool {
-        self.0.iter().any(|range| range.contains(&ip))
-    }
-}
-
-fn parse_entry(entry: &str) -> Result<IpNet, String> {
-    entry
-        .parse::<IpNet>()
-        .map(|range| range.trunc())
-        .or_else(|_| entry.parse::<IpAddr>().map(IpNet::from))
-        .map_err(|_| format!("`{entry}` is not an IP address or CIDR range (e.g. 127.0.0.1, ::1, 10.0.0.0/8)"))
 }
 
 const X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");

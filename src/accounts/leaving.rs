@@ -42,7 +42,7 @@ const CLAIM_FOR: Millis = 2 * MINUTE;
 const KEPT: &[&str] = &["users", "posts", "reports", "moderation_log", "account_deletions"];
 
 /// Wakes this process's leaving job (`jobs`) after a deletion committed.
-pub type CleanupQueue = crate::jobs::Wake;
+pub type CleanupQueue = crate::wake::Wake;
 
 /// Deletes `member`'s account with the token of the link e-mailed to them: everything that
 /// makes them visible goes in this one transaction, and the rest is queued for the leaving job.

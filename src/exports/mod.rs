@@ -33,7 +33,7 @@ pub const RETRY_AFTER: Millis = 5 * MINUTE;
 pub const MAX_ATTEMPTS: i64 = 3;
 
 /// Wakes this process's export job when a member asks for an archive.
-pub type ExportQueue = crate::jobs::Wake;
+pub type ExportQueue = crate::wake::Wake;
 
 /// Removes expired archives and their rows, then archives no export names any longer (replaced,
 /// or their member gone) once older than `ORPHANED_AFTER`. Answers how many archives went.

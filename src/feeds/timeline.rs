@@ -173,7 +173,7 @@ pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) ->
 }
 
 /// Wakes this process's worker of the fan-out queue (the fan-out job in `jobs`).
-pub type FanOutQueue = crate::jobs::Wake;
+pub type FanOutQueue = crate::wake::Wake;
 
 /// What `users.home_floor` becomes when its member follows the member whose id is the
 /// placeholder `followed` (set in the follower's counter update, `follows::store`): the

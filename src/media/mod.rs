@@ -13,10 +13,11 @@ mod store;
 
 pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 // For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
+pub use crate::config::S3Settings;
 pub use checks::CheckQueue;
 pub use images::{CleanImage, Variant, clean as clean_image};
 pub use routes::{api_router, object_routes};
-pub use storage::{MediaStore, S3Settings};
+pub use storage::MediaStore;
 pub use storage::{is_media_id, new_media_id};
 
 use crate::clock::{HOUR, MINUTE, Millis};

@@ -23,6 +23,7 @@ use super::checks::CheckQueue;
 use super::images::{MAX_BYTES, VARIANT_WIDTHS, Variant};
 use crate::clock::{MINUTE, Millis};
 use crate::config::Config;
+use crate::config::S3Settings;
 use crate::error::{Error, Result};
 
 /// How long a handed-out upload URL works.
@@ -71,17 +72,6 @@ enum Backend {
         /// What a presigned upload URL starts with, up to the id (no query).
         upload_prefix: String,
     },
-}
-
-/// The storage settings for S3-compatible buckets beyond the AWS_* environment.
-#[derive(Clone, Debug, Default)]
-pub struct S3Settings {
-    /// Endpoint of an S3-compatible service, e.g. `https://minio.example:9000`
-    /// (path-style requests; plain http allowed when the endpoint says so).
-    pub endpoint: Option<String>,
-    pub region: Option<String>,
-    pub access_key_id: Option<String>,
-    pub secret_access_key: Option<String>,
 }
 
 impl MediaStore {
