@@ -20,5 +20,9 @@ pub mod username;
 pub use client_ip::ClientIp;
 pub use email::Email;
 pub use extract::{CurrentUser, MaybeUser};
-pub use routes::router;
 pub use username::Username;
+
+/// The accounts' routes: sign-in and sessions, the member's own account, leaving.
+pub fn router() -> utoipa_axum::router::OpenApiRouter<crate::state::AppState> {
+    routes::router().merge(account_routes::router()).merge(leaving_routes::router())
+}

@@ -43,8 +43,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(logout))
         .routes(routes!(logout_others))
         .routes(routes!(login))
-        .merge(super::account_routes::router())
-        .merge(super::leaving_routes::router())
 }
 
 /// A short answer for the person.
