@@ -14,7 +14,7 @@ afterEach(() => {
 
 function openAs(role: Role, path: string) {
   mockFetch((url) => {
-    if (url === '/api/auth/user') return json(aUser)
+    if (url === '/api/auth/me') return json(aUser)
     if (url === '/api/notifications/unread-count') return json({ count: 0 })
     return json([])
   })

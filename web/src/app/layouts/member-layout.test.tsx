@@ -9,7 +9,7 @@ import { MemberLayout } from './member-layout'
 
 function openLayout(unread: number) {
   mockFetch((url) => {
-    if (url === '/api/auth/user' || url === '/api/auth/me') return json(aUser)
+    if (url === '/api/auth/me') return json(aUser)
     if (url === '/api/notifications/unread-count') return json({ count: unread })
     return json([])
   })

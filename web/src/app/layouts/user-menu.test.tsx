@@ -13,7 +13,7 @@ describe('the user menu', () => {
   it('links Settings and the moderation log, before Logout', async () => {
     mockFetch(() => json(aUser))
     const queryClient = createQueryClient()
-    queryClient.setQueryData(authKeys.user(), aUser)
+    queryClient.setQueryData(authKeys.me(), aUser)
     renderWithProviders(<UserMenu trigger={<button type="button">User menu</button>} defaultOpen />, queryClient)
     const items = await screen.findAllByRole('menuitem')
     expect(items.map((item) => item.textContent?.trim())).toEqual(['Settings', 'Moderation log', 'Logout'])

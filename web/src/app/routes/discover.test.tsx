@@ -28,7 +28,7 @@ const rustPost = aPost({
 function openDiscover(posts: (query: string, offset: number) => Post[] | Response = () => [rustPost]) {
   const fetch = mockFetch((url) => {
     const { pathname, searchParams } = new URL(url, 'http://localhost')
-    if (pathname === '/api/auth/user') return json(aUser)
+    if (pathname === '/api/auth/me') return json(aUser)
     if (pathname === '/api/users/search') return json([aProfile()])
     if (pathname === '/api/posts/search') {
       const answer = posts(searchParams.get('q') ?? '', Number(searchParams.get('offset')))

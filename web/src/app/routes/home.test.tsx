@@ -18,7 +18,7 @@ function screenOf(width: number) {
 
 function openAside() {
   const fetch = mockFetch((url) => {
-    if (url === '/api/auth/user') return json(aUser)
+    if (url === '/api/auth/me') return json(aUser)
     if (url.startsWith('/api/users/suggested')) return json([aProfile()])
     if (url.startsWith('/api/trending')) return json([{ name: 'RustLang', peopleCount: 3, postCount: 4 }])
     if (url.startsWith('/api/follows/')) return json({ isFollowing: false })
@@ -40,7 +40,7 @@ describe("Home's right column", () => {
   it('asks for nothing on a narrower screen, where the column is hidden', async () => {
     screenOf(1024)
     const fetch = openAside()
-    await vi.waitFor(() => expect(requestsOf(fetch).map(({ call }) => call)).toEqual(['GET /api/auth/user']))
+    await vi.waitFor(() => expect(requestsOf(fetch).map(({ call }) => call)).toEqual(['GET /api/auth/me']))
     expect(screen.queryByRole('region', { name: 'Trending' })).not.toBeInTheDocument()
   })
 })

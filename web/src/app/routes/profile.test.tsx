@@ -18,7 +18,7 @@ afterEach(() => {
 function openGrace(profile: Profile | Response) {
   const fetch = mockFetch((url, init) => {
     if (init.method === 'DELETE') return new Response(null, { status: 204 })
-    if (url === '/api/auth/user') return json(aUser)
+    if (url === '/api/auth/me') return json(aUser)
     if (url === '/api/users/grace') return profile instanceof Response ? profile.clone() : json(profile)
     if (url.startsWith('/api/follows/')) return json({ isFollowing: false })
     return json([])
@@ -37,7 +37,7 @@ describe("another member's profile", () => {
     const historyLength = window.history.length
     const renamed = aProfile({ username: 'grace_h' })
     mockFetch((url) => {
-      if (url === '/api/auth/user') return json(aUser)
+      if (url === '/api/auth/me') return json(aUser)
       if (url === '/api/users/grace' || url === '/api/users/grace_h') return json(renamed)
       if (url.startsWith('/api/follows/')) return json({ isFollowing: false })
       return json([])

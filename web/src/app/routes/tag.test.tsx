@@ -21,7 +21,7 @@ const tagged = aPost({
 /** Ada opens `path`; the server answers the tag with `tag` and its posts with `posts`. */
 function openTag(path: string, tag: Tag | Response, posts: Post[] = [tagged]) {
   const fetch = mockFetch((url) => {
-    if (url === '/api/auth/user') return json(aUser)
+    if (url === '/api/auth/me') return json(aUser)
     if (url.startsWith('/api/tags/') && url.includes('/posts?')) return json(posts)
     if (url.startsWith('/api/tags/')) return tag instanceof Response ? tag.clone() : json(tag)
     return json([])

@@ -14,7 +14,6 @@ export function useConfirmDeletion() {
     onSuccess: () => {
       // As after logging out: nobody is logged in now, and the landing page loads afresh, saying why.
       queryClient.setQueryData(authKeys.me(), null)
-      queryClient.setQueryData(authKeys.user(), null)
       window.location.href = AFTER_DELETION
     },
   })

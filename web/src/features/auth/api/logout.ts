@@ -15,7 +15,6 @@ export function useLogout() {
       // server again (emptying the cache made them refetch, and meet a 401) before the landing
       // page loads, which drops everything the page held.
       queryClient.setQueryData(authKeys.me(), null)
-      queryClient.setQueryData(authKeys.user(), null)
       window.location.href = '/'
     },
     onError: () => toast({ title: 'Error', description: 'Failed to logout', variant: 'destructive' }),

@@ -14,9 +14,9 @@ afterEach(() => {
 
 /** The "Create Post" dialog, open, for Ada; `onOpenChange` is what the provider would be told. */
 function renderOpen(replyTo?: ReturnType<typeof aPost>) {
-  mockFetch((url) => (url === '/api/auth/user' ? json(aUser) : json([])))
+  mockFetch((url) => (url === '/api/auth/me' ? json(aUser) : json([])))
   const queryClient = createQueryClient()
-  queryClient.setQueryData(authKeys.user(), aUser)
+  queryClient.setQueryData(authKeys.me(), aUser)
   const onOpenChange = vi.fn()
   renderWithProviders(<ComposeDialog open onOpenChange={onOpenChange} replyTo={replyTo} />, queryClient)
   return { onOpenChange, dialog: screen.getByRole('dialog', { name: 'Create Post' }) }

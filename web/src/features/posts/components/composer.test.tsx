@@ -37,7 +37,7 @@ afterEach(() => {
 
 function setup(onPost: (body: unknown) => Response | Promise<Response> = () => json(aPost(), 201)) {
   const fetch = mockFetch((url, init) => {
-    if (url === '/api/auth/user') return json(aUser)
+    if (url === '/api/auth/me') return json(aUser)
     if (url === '/api/posts' && init.method === 'POST') return onPost(jsonBody(init))
     return json([])
   })
@@ -281,7 +281,7 @@ describe('the composer', () => {
     function renderFor(ui: React.ReactElement, onPost: (body: unknown) => Response = () => json(aPost(), 201)) {
       const bodies: unknown[] = []
       mockFetch((url, init) => {
-        if (url === '/api/auth/user') return json(aUser)
+        if (url === '/api/auth/me') return json(aUser)
         if (url === '/api/posts' && init.method === 'POST') {
           bodies.push(jsonBody(init))
           return onPost(jsonBody(init))
@@ -289,7 +289,7 @@ describe('the composer', () => {
         return json([])
       })
       const queryClient = createQueryClient()
-      queryClient.setQueryData(authKeys.user(), aUser)
+      queryClient.setQueryData(authKeys.me(), aUser)
       return { ...renderWithProviders(ui, queryClient), bodies }
     }
 
