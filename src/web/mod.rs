@@ -14,6 +14,7 @@
 //! on Home with the first posts drawn into it from the app's post card's template (`cards`).
 
 mod cards;
+pub mod limits;
 
 use std::sync::LazyLock;
 

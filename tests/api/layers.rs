@@ -60,3 +60,20 @@ fn every_top_level_module_is_on_the_architecture_map() {
         .collect();
     assert!(missing.is_empty(), "docs/architecture.md does not name these modules of src/lib.rs: {missing:?}");
 }
+
+#[test]
+fn the_web_apps_limits_are_the_servers() {
+    // The web app checks these while a member types (web/src/lib/types.ts reads the file).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/src/lib/limits.json");
+    let served = murmur::web::limits::limits();
+    if std::env::var_os("MURMUR_UPDATE_LIMITS").is_some() {
+        std::fs::write(&path, format!("{}\n", serde_json::to_string_pretty(&served).unwrap())).unwrap();
+    }
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("web/src/lib/limits.json")).expect("JSON");
+    assert!(
+        committed == served,
+        "web/src/lib/limits.json is not the server's limits: run `MURMUR_UPDATE_LIMITS=1 cargo test --test api \
+         the_web_apps_limits_are_the_servers`"
+    );
+}

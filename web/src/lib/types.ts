@@ -1,6 +1,7 @@
 // Shapes of the server's JSON (camelCase), shared by every feature: named from the OpenAPI
 // document's schemas (`npm run api-types` makes api-schema.ts from web/openapi.json).
 import type { components } from './api-schema'
+import limits from './limits.json'
 
 type Schemas = components['schemas']
 
@@ -48,13 +49,15 @@ export type ReportGroup = Omit<Schemas['ReportGroup'], 'member'> & {
 export type TreeMember = Schemas['TreeMember']
 export type InviteTree = Schemas['InviteTree']
 
-export const PAGE_SIZE = 20
-export const POST_MAX_LENGTH = 500
-export const MAX_IMAGES = 4
+// The limits the server enforces, as it publishes them (src/web/limits.rs; an API test keeps
+// the file current).
+export const PAGE_SIZE = limits.pageSize
+export const POST_MAX_LENGTH = limits.postMaxLength
+export const MAX_IMAGES = limits.maxImages
 /** An image description's longest, in code points after trimming (src/posts/domain.rs). */
-export const IMAGE_DESCRIPTION_MAX_LENGTH = 1500
-export const MAX_POLL_OPTIONS = 4
-export const POLL_OPTION_MAX_LENGTH = 80
+export const IMAGE_DESCRIPTION_MAX_LENGTH = limits.imageDescriptionMaxLength
+export const MAX_POLL_OPTIONS = limits.maxPollOptions
+export const POLL_OPTION_MAX_LENGTH = limits.pollOptionMaxLength
 /** The poll lengths the composer offers, in hours; the server takes 1 to 168 (default 24). */
 export const POLL_DURATIONS = [
   { hours: 1, label: '1 hour' },
@@ -75,17 +78,17 @@ export const REPORT_REASONS: readonly { value: ReportReason; label: string }[] =
   { value: 'other', label: 'Other' },
 ]
 /** A report's comment and a moderator's reason, in characters (code points). */
-export const REPORT_COMMENT_MAX_LENGTH = 1000
-export const MODERATION_REASON_MAX_LENGTH = 1000
+export const REPORT_COMMENT_MAX_LENGTH = limits.reportCommentMaxLength
+export const MODERATION_REASON_MAX_LENGTH = limits.moderationReasonMaxLength
 /** The suspensions a moderator picks from, in days; none is until lifted. */
 export const SUSPENSION_DAYS = [
   { days: 1, label: '1 day' },
   { days: 7, label: '7 days' },
   { days: 30, label: '30 days' },
 ] as const
-export const DISPLAY_NAME_MAX_LENGTH = 50
-export const BIO_MAX_LENGTH = 160
-export const WEBSITE_MAX_LENGTH = 200
+export const DISPLAY_NAME_MAX_LENGTH = limits.displayNameMaxLength
+export const BIO_MAX_LENGTH = limits.bioMaxLength
+export const WEBSITE_MAX_LENGTH = limits.websiteMaxLength
 /** Replies the thread call answers at most; more come from `/api/posts/{id}/replies`. */
-export const THREAD_REPLIES = 200
-export const MAX_UPLOAD_BYTES = 10485760
+export const THREAD_REPLIES = limits.threadReplies
+export const MAX_UPLOAD_BYTES = limits.maxUploadBytes
