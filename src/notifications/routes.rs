@@ -3,6 +3,8 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
+use sqlx::Any;
+use sqlx::pool::PoolConnection;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -10,7 +12,7 @@ use utoipa_axum::routes;
 use super::store;
 use crate::accounts::CurrentUser;
 use crate::api::{Json, Page, PageParams, Path, Query};
-use crate::clock::to_rfc3339;
+use crate::clock::{Millis, to_rfc3339};
 use crate::error::{Error, ErrorBody, Result};
 use crate::posts::model::Author;
 use crate::rate_limit::{self, MemberLimit};
@@ -108,6 +110,12 @@ async fn list(
 
 const READ_TOO_FAST: &str = "You are marking notifications read too fast. Please wait a minute.";
 
+/// The writer for marking `member`'s notifications read, once their rate limit allows it.
+async fn writer(state: &AppState, member: i64, now: Millis) -> Result<PoolConnection<Any>> {
+    rate_limit::count_member_then_take_writer(&state.db, MemberLimit::NotificationsRead, member, now, READ_TOO_FAST)
+        .await
+}
+
 /// Marks one of the caller's notifications read (someone else's: 404, as if it did not exist).
 #[utoipa::path(put, path = "/api/notifications/{id}/read", tag = "notifications",
     params(("id" = i64, Path, minimum = 1, description = "Notification id")),
@@ -116,14 +124,7 @@ const READ_TOO_FAST: &str = "You are marking notifications read too fast. Please
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     let now = state.clock.now();
-    let mut writer = rate_limit::count_member_then_take_writer(
-        &state.db,
-        MemberLimit::NotificationsRead,
-        current.id,
-        now,
-        READ_TOO_FAST,
-    )
-    .await?;
+    let mut writer = writer(&state, current.id, now).await?;
     if store::mark_read(&mut writer, current.id, id, now).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -137,14 +138,7 @@ async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id)
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
     let now = state.clock.now();
-    let mut writer = rate_limit::count_member_then_take_writer(
-        &state.db,
-        MemberLimit::NotificationsRead,
-        current.id,
-        now,
-        READ_TOO_FAST,
-    )
-    .await?;
+    let mut writer = writer(&state, current.id, now).await?;
     store::mark_all_read(&mut writer, current.id, now).await?;
     Ok(StatusCode::NO_CONTENT)
 }
