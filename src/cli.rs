@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::app::{Application, shutdown_signal};
-use crate::config::{Config, ServerArgs, StorageArgs};
-use crate::db::Db;
+use murmur_server::app::{Application, shutdown_signal};
+use murmur_core::config::{Config, ServerArgs, StorageArgs};
+use murmur_core::db::Db;
 
 #[derive(Parser, Debug)]
 #[command(name = "murmur", version, about = "Murmur: the invite-only human network")]
@@ -118,7 +118,7 @@ pub enum RoleCommand {
         /// The member's username (with or without the @).
         username: String,
         /// member, moderator or admin.
-        role: crate::moderation::Role,
+        role: murmur_domain::moderation::Role,
         #[command(flatten)]
         storage: StorageArgs,
     },
@@ -154,7 +154,7 @@ pub fn main() -> ExitCode {
         .enable_all()
         .on_thread_start(move || {
             if below_writer {
-                crate::db::lower_reader_priority();
+                murmur_core::db::lower_reader_priority();
             }
         })
         .build()
@@ -226,16 +226,16 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         Command::Check { server } => check(&server).await,
         Command::Invite { command: InviteCommand::Create { count, storage } } => {
             let db = open_db(&storage).await?;
-            let now = crate::clock::Clock::default().now();
+            let now = murmur_core::clock::Clock::default().now();
             for _ in 0..count {
-                let (_, code) = crate::invites::store::insert_code(&db.write, None, now).await?;
+                let (_, code) = murmur_domain::invites::store::insert_code(&db.write, None, now).await?;
                 println!("{code}");
             }
             Ok(())
         }
         Command::Role { command: RoleCommand::Set { username, role, storage } } => {
             let db = open_db(&storage).await?;
-            let done = crate::moderation::store::set_role(&db.write, &username, role).await;
+            let done = murmur_domain::moderation::store::set_role(&db.write, &username, role).await;
             db.close().await;
             if !done? {
                 anyhow::bail!("no member is called @{}", username.trim_start_matches('@'));
@@ -245,24 +245,24 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Waitlist { command: WaitlistCommand::List { storage } } => {
             let db = open_db(&storage).await?;
-            for entry in crate::waitlist::store::list(&db.read).await? {
+            for entry in murmur_domain::waitlist::store::list(&db.read).await? {
                 let invited = match entry.invited_at {
-                    Some(at) => format!("invited {}", crate::clock::to_rfc3339(at)),
+                    Some(at) => format!("invited {}", murmur_core::clock::to_rfc3339(at)),
                     None => "waiting".to_string(),
                 };
-                println!("{}\t{}\t{}", crate::clock::to_rfc3339(entry.created_at), entry.email, invited);
+                println!("{}\t{}\t{}", murmur_core::clock::to_rfc3339(entry.created_at), entry.email, invited);
             }
             Ok(())
         }
         Command::Backup { file, storage } => {
             let db = open_db(&storage).await?;
-            crate::db::backup::backup(&db, &file).await?;
+            murmur_core::db::backup::backup(&db, &file).await?;
             println!("backup written to {}", file.display());
             Ok(())
         }
         Command::ExportDb { file, storage } => {
             let db = open_db(&storage).await?;
-            let counts = crate::db::transfer::export(&db, &file).await?;
+            let counts = murmur_core::db::transfer::export(&db, &file).await?;
             for table in &counts {
                 println!("{:<18} {:>10} rows", table.table, table.rows);
             }
@@ -274,10 +274,10 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             std::fs::create_dir_all(&storage.data_dir)?;
             let db = Db::connect(&storage.database_url()).await?;
             // The file is checked before the target is touched, even by its migrations.
-            let export = crate::db::transfer::ImportFile::open(&file, crate::db::transfer::latest_migration(&db))?;
+            let export = murmur_core::db::transfer::ImportFile::open(&file, murmur_core::db::transfer::latest_migration(&db))?;
             let source = export.source_backend().to_string();
             db.migrate().await?;
-            let imported = crate::db::transfer::import(&db, export).await?;
+            let imported = murmur_core::db::transfer::import(&db, export).await?;
             println!("{:<18} {:>10} {:>10}", "table", "in file", "imported");
             for table in &imported {
                 println!("{:<18} {:>10} {:>10}", table.table, table.in_file, table.in_database);
@@ -288,7 +288,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Waitlist { command: WaitlistCommand::Invite { count, server } } => {
             let config = Config::from_args(&server, "127.0.0.1:0".parse()?);
-            let invited = crate::waitlist::invite_oldest(&config, count).await?;
+            let invited = murmur_domain::waitlist::invite_oldest(&config, count).await?;
             println!("invited {invited} address(es)");
             Ok(())
         }
@@ -302,18 +302,18 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-fn article(role: crate::moderation::Role) -> &'static str {
-    if role == crate::moderation::Role::Admin { "an" } else { "a" }
+fn article(role: murmur_domain::moderation::Role) -> &'static str {
+    if role == murmur_domain::moderation::Role::Admin { "an" } else { "a" }
 }
 
 /// `murmur check`: each dependency on a line, `ok` or what is wrong.
 async fn check(server: &ServerArgs) -> anyhow::Result<()> {
-    use crate::health::Check;
+    use murmur_server::health::Check;
     let config = Config::from_args(server, "127.0.0.1:0".parse()?);
     let mut checks = Vec::new();
     match Db::connect(&config.database_url).await {
         Ok(db) => {
-            checks.push(crate::health::database(&db).await);
+            checks.push(murmur_server::health::database(&db).await);
             // Pending migrations are not a problem (`serve` applies them); worth knowing.
             for migration in db.pending_migrations().await? {
                 println!("note       migration {migration} will run on the next start");
@@ -321,12 +321,12 @@ async fn check(server: &ServerArgs) -> anyhow::Result<()> {
         }
         Err(e) => checks.push(Check::failed("database", format!("Cannot connect to the database: {e:#}"))),
     }
-    match crate::media::MediaStore::from_config(&config).await {
-        Ok(media) => checks.push(crate::health::object_store(&media).await),
+    match murmur_domain::media::MediaStore::from_config(&config).await {
+        Ok(media) => checks.push(murmur_server::health::object_store(&media).await),
         Err(e) => checks.push(Check::failed("objectStore", format!("The object store is not set up right: {e:#}"))),
     }
-    match crate::mail::Mailer::from_config(&config) {
-        Ok(mailer) => checks.extend(crate::health::mail(&mailer).await),
+    match murmur_domain::mail::Mailer::from_config(&config) {
+        Ok(mailer) => checks.extend(murmur_server::health::mail(&mailer).await),
         Err(e) => checks.push(Check::failed("mail", format!("Mail is not set up right: {e:#}"))),
     }
     for check in &checks {
@@ -359,7 +359,7 @@ async fn first_start_invite(app: &Application) -> anyhow::Result<()> {
     .await?;
     let code = match existing {
         Some(code) => code,
-        None => crate::invites::store::insert_code(&state.db.write, None, now).await?.1,
+        None => murmur_domain::invites::store::insert_code(&state.db.write, None, now).await?.1,
     };
     println!(
         "\nMurmur has no members yet. Sign up as the first one with this invite code:\n\n    {code}\n\n\

@@ -9,7 +9,7 @@
 use sqlx::AnyConnection;
 use sqlx::{AssertSqlSafe, Executor};
 
-use crate::db::Backend;
+use murmur_core::db::Backend;
 
 /// Bind parameters per statement: under SQLite's limit (32,766) and PostgreSQL's (65,535),
 /// and small enough that a statement stays a few hundred kilobytes.
@@ -130,7 +130,7 @@ impl Batch {
 
 #[cfg(test)]
 mod tests {
-    use crate::db::Backend;
+    use murmur_core::db::Backend;
 
     #[test]
     fn postgres_placeholders_are_numbered_across_rows() {

@@ -33,9 +33,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sqlx::AnyConnection;
 use sqlx::Executor;
 
-use crate::clock::{DAY, HOUR, Millis};
-use crate::db::{Backend, Db};
-use crate::posts::entities;
+use murmur_core::clock::{DAY, HOUR, Millis};
+use murmur_core::db::{Backend, Db};
+use murmur_domain::posts::entities;
 use batch::Batch;
 use plan::{Kind, NO_MENTION, NO_POST, Note, NoteType, Plan, stream};
 
@@ -163,7 +163,7 @@ impl std::fmt::Display for Report {
             self.tagged_posts,
             self.trending,
             self.trending_took.as_millis(),
-            crate::clock::to_rfc3339(self.now),
+            murmur_core::clock::to_rfc3339(self.now),
             self.sessions,
             self.blocks,
             self.mutes,
@@ -185,7 +185,7 @@ pub struct BenchSession {
 pub fn resolve_now(now: Option<&str>) -> anyhow::Result<Millis> {
     match now {
         None => {
-            let wall = crate::clock::Clock::default().now();
+            let wall = murmur_core::clock::Clock::default().now();
             Ok(wall - wall.rem_euclid(DAY))
         }
         Some(s) => {
@@ -288,7 +288,7 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
         progress.finish_and_clear();
         drop(conn);
         let computing = Instant::now();
-        report.trending = crate::discovery::trending::compute(db, now).await?;
+        report.trending = murmur_domain::discovery::trending::compute(db, now).await?;
         report.trending_took = computing.elapsed();
     } else {
         drop(conn);
@@ -381,10 +381,10 @@ async fn write(
 ) -> anyhow::Result<()> {
     let seed = options.seed;
     let now = plan.now;
-    let month = crate::invites::store::month_of(now);
+    let month = murmur_domain::invites::store::month_of(now);
     let mut commit = Committer { since: 0 };
     let backend = db_backend;
-    let timelines = plan::timelines(plan, crate::feeds::timeline::KEEP as usize);
+    let timelines = plan::timelines(plan, murmur_domain::feeds::timeline::KEEP as usize);
     progress.inc_length(timelines.rows.iter().map(|t| t.len() as u64).sum());
 
     // Members.
@@ -401,8 +401,8 @@ async fn write(
         let username = text::username(id);
         let display_name = text::display_name(&mut rng);
         // Kept in step as every writer of a name keeps them (`text`).
-        let username_key = crate::text::look_alike_key(&username);
-        let name_key = crate::text::look_alike_key(&display_name);
+        let username_key = murmur_core::text::look_alike_key(&username);
+        let name_key = murmur_core::text::look_alike_key(&display_name);
         users
             .int(id)
             .text(text::email(id))
@@ -532,7 +532,7 @@ async fn write(
     // Home timelines, in key order (member, post).
     progress.set_prefix("timelines");
     static TIMELINE_ROWS: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| format!("INSERT INTO {}", crate::feeds::timeline::ROW));
+        std::sync::LazyLock::new(|| format!("INSERT INTO {}", murmur_domain::feeds::timeline::ROW));
     let mut rows = Batch::new(backend, TIMELINE_ROWS.as_str(), 4);
     for (member, timeline) in timelines.rows.iter().enumerate() {
         for &post in timeline.iter().rev() {
@@ -723,10 +723,10 @@ pub async fn start_sessions(db: &Db, count: u32) -> anyhow::Result<Vec<BenchSess
             chosen.push(member);
         }
     }
-    let now = crate::clock::Clock::default().now();
+    let now = murmur_core::clock::Clock::default().now();
     let mut sessions = Vec::with_capacity(chosen.len());
     for (id, username, following) in chosen {
-        let token = crate::accounts::session::create(&db.write, *id, now).await?;
+        let token = murmur_domain::accounts::session::create(&db.write, *id, now).await?;
         sessions.push(BenchSession { token, user_id: *id, username: username.clone(), following: *following });
     }
     Ok(sessions)

@@ -8,7 +8,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::clock::{DAY, HOUR, Millis};
+use murmur_core::clock::{DAY, HOUR, Millis};
 
 use super::Options;
 

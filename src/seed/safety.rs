@@ -13,8 +13,8 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sqlx::{AnyConnection, Executor};
 
-use crate::clock::{DAY, Millis};
-use crate::db::{Backend, Db};
+use murmur_core::clock::{DAY, Millis};
+use murmur_core::db::{Backend, Db};
 
 use super::batch::Batch;
 use super::plan::{self, Kind, Marks, Plan, stream};
@@ -150,7 +150,7 @@ pub(super) async fn block_and_mute(
     blocks.flush(&mut conn).await?;
     mutes.flush(&mut conn).await?;
     // As `safety::store::block` does: nothing left between two members once either blocks.
-    let between = crate::safety::visibility::blocked_between("notifications.recipient_id", "notifications.actor_id");
+    let between = murmur_domain::safety::visibility::blocked_between("notifications.recipient_id", "notifications.actor_id");
     let deleted = conn.execute(sqlx::AssertSqlSafe(format!("DELETE FROM notifications WHERE {between}"))).await?;
     conn.execute("COMMIT").await?;
     if db.backend == Backend::Postgres {

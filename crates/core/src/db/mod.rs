@@ -1,0 +1,399 @@
+//! The database: one set of queries for SQLite and PostgreSQL through sqlx's `Any` driver.
+//!
+//! Where the dialects agree (nearly everywhere: `$1` parameters, `RETURNING`, `ON CONFLICT`,
+//! integer times) a query is written once. The differences live here and in the two migration
+//! folders: identity columns, `length` vs `char_length` in checks, and SQLite's connection
+//! pragmas. Values cross the driver only as integers, text and NULL; booleans are computed as
+//! integers (`CASE WHEN … THEN 1 ELSE 0 END`) so both backends answer the same type.
+//!
+//! SQLite allows one writer at a time. Instead of letting concurrent writers fail with
+//! "database is locked", writes go through a pool of exactly one connection (`Db::write`), so
+//! they queue inside the process; reads use a separate pool and never wait for writes (WAL).
+//! The reads that write requests make (their session, the post they answer) have a small pool
+//! of their own, so a write never queues for a reading connection behind the feeds' readers.
+//! On PostgreSQL `read` and `write` are one pool, and write requests have a small pool of their
+//! own for all their statements (`Db::for_writes`).
+
+pub mod backup;
+mod fills;
+pub mod member_writes;
+pub mod sql;
+pub mod transfer;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// This backend's migrations, as embedded in the binary.
+    pub fn migrator(self) -> &'static sqlx::migrate::Migrator {
+        match self {
+            Backend::Sqlite => &SQLITE_MIGRATOR,
+            Backend::Postgres => &POSTGRES_MIGRATOR,
+        }
+    }
+
+    /// An aggregate, for a `SELECT … FROM rows`, answering every row's `values` (a comma list)
+    /// as one JSON array of arrays sorted by `order`, as text (`[]` when there are no rows).
+    /// Lists are read this way so that a page crosses the driver as one value instead of a
+    /// message and a conversion per row (src/posts/hydrate.rs).
+    pub fn json_rows(self, values: &str, order: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("json_group_array(json_array({values}) ORDER BY {order})"),
+            Backend::Postgres => {
+                format!("CAST(COALESCE(json_agg(json_build_array({values}) ORDER BY {order}), '[]') AS TEXT)")
+            }
+        }
+    }
+
+    /// A `FROM` item naming `alias` for each element of the JSON array held as text in
+    /// `column` (an earlier item of the same `FROM` may be named); `json_int_field` reads them.
+    pub fn json_elements(self, column: &str, alias: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("json_each({column}) {alias}"),
+            Backend::Postgres => format!("json_array_elements(CAST({column} AS json)) {alias}"),
+        }
+    }
+
+    /// The integer `field` of the JSON object `alias` from `json_elements` (NULL without it).
+    pub fn json_int_field(self, alias: &str, field: &str) -> String {
+        match self {
+            Backend::Sqlite => format!("json_extract({alias}.value, '$.{field}')"),
+            Backend::Postgres => format!("CAST({alias}.value ->> '{field}' AS BIGINT)"),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Db {
+    /// Pool for reads (and for PostgreSQL, writes too).
+    pub read: AnyPool,
+    /// Pool for writes: a single connection on SQLite, the same pool as `read` on PostgreSQL
+    /// (where write requests use `write_requests` instead: `Db::for_writes`).
+    pub write: AnyPool,
+    /// Pool of write requests (`Db::for_writes`): on SQLite `WRITE_READERS` connections for
+    /// their reads (their writes go to the one writer); on PostgreSQL `WRITE_CONNECTIONS`
+    /// connections for all their statements.
+    write_requests: AnyPool,
+    /// SQLite with `Checkpoints::Background`: the connection the checkpoints job uses, opened
+    /// by the caller of `connect_with` and never reopened, so that it keeps the caller's CPU
+    /// priority when the readers' is lowered (`lower_reader_priority`).
+    checkpointer: Option<AnyPool>,
+    pub backend: Backend,
+    /// Member write requests in flight, which background writes wait for (`member_writes`).
+    pub member_writes: member_writes::MemberWrites,
+}
+
+static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
+static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// Who copies SQLite's write-ahead log back into the database file (a checkpoint).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checkpoints {
+    /// SQLite itself, on the commit that takes the log past 1,000 pages (its default): right for
+    /// short-lived commands (`seed`, `migrate`, …).
+    OnCommit,
+    /// The checkpoints job (`jobs`), in the background, off the writer: what `serve` uses.
+    Background,
+}
+
+impl Db {
+    /// Connects to the database a URL names: `sqlite://…` or `postgres://…`, with SQLite's own
+    /// checkpoints.
+    pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        Db::connect_with(url, Checkpoints::OnCommit).await
+    }
+
+    /// Connects as `connect` does, choosing who checkpoints SQLite's log.
+    pub async fn connect_with(url: &str, checkpoints: Checkpoints) -> anyhow::Result<Db> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            anyhow::bail!("unsupported database URL (expected sqlite:// or postgres://)");
+        };
+        let options = AnyConnectOptions::from_str(url)?;
+        match backend {
+            Backend::Sqlite => {
+                // The readers' connections are opened on the runtime's threads, so their worker
+                // threads take those threads' priority (`lower_reader_priority`); the writer's and
+                // the write requests' readers' are opened here, keeping the caller's.
+                let read = tokio::spawn(sqlite_pool(pool_size(), Checkpoints::OnCommit).connect_with(options.clone()))
+                    .await
+                    .map_err(anyhow::Error::from)??;
+                let write_requests =
+                    sqlite_pool(WRITE_READERS, Checkpoints::OnCommit).connect_with(options.clone()).await?;
+                // One connection that lives as long as the pool, so its settings stay.
+                let write = sqlite_pool(1, checkpoints)
+                    .max_lifetime(None)
+                    .idle_timeout(None)
+                    .connect_with(options.clone())
+                    .await?;
+                // WAL is a property of the database file; set it once on the writer.
+                write.execute("PRAGMA journal_mode = WAL").await?;
+                // A checkpoint that falls behind lets the log grow, and every reader and the
+                // writer slow down with it: checkpoints get a connection of their own, which
+                // keeps the caller's priority (docs/performance.md, "Checkpoints off the writer").
+                let checkpointer = match checkpoints {
+                    Checkpoints::Background => Some(
+                        sqlite_pool(1, Checkpoints::OnCommit)
+                            .max_lifetime(None)
+                            .idle_timeout(None)
+                            .connect_with(options.clone())
+                            .await?,
+                    ),
+                    Checkpoints::OnCommit => None,
+                };
+                Ok(Db { read, write, write_requests, checkpointer, backend, member_writes: Default::default() })
+            }
+            Backend::Postgres => {
+                let pool = postgres_pool(pool_size()).connect_with(options.clone()).await?;
+                // Connected lazily: a connection is opened by the first request that needs it,
+                // on the write thread (`app::WriteThread`), so its socket is driven by that
+                // thread's runtime and not by the readers' busy one.
+                let write_requests = postgres_pool(WRITE_CONNECTIONS).connect_lazy_with(options);
+                Ok(Db {
+                    read: pool.clone(),
+                    write: pool,
+                    write_requests,
+                    checkpointer: None,
+                    backend,
+                    member_writes: Default::default(),
+                })
+            }
+        }
+    }
+
+    /// This database as write requests use it: their reads (the session, the post they answer)
+    /// go to the write requests' own pool instead of the one the feeds' readers share, and on
+    /// PostgreSQL their writes too (on SQLite every write goes to the one writer).
+    ///
+    /// Why: the readers' pool has `pool_size()` connections, and under a full reading load
+    /// every one of them is taken with more requests waiting. A like waited in that queue for
+    /// its session, for its transaction (PostgreSQL) and for its answer; with a pool of their
+    /// own, writes are served beside the readers (docs/performance.md).
+    pub fn for_writes(&self) -> Db {
+        let write = match self.backend {
+            Backend::Sqlite => self.write.clone(),
+            Backend::Postgres => self.write_requests.clone(),
+        };
+        Db { read: self.write_requests.clone(), write, ..self.clone() }
+    }
+
+    /// Applies the migrations of this backend that are not applied yet, then fills what only
+    /// Rust can compute and the rows do not hold yet: the look-alike keys of members' names
+    /// (migrations 0012 and 0026, `fills::fill_missing_keys`; a database with none
+    /// missing costs two index lookups), and the keys of tags from before 0026
+    /// (`fills::rekey_tags`, once; afterwards one lookup).
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        self.backend.migrator().run(&self.write).await?;
+        fills::fill_missing_keys(&self.write).await?;
+        fills::rekey_tags(&self.write).await?;
+        Ok(())
+    }
+
+    /// The migrations `migrate` would apply, oldest first, as "0010 profile tabs".
+    pub async fn pending_migrations(&self) -> anyhow::Result<Vec<String>> {
+        // No table yet (a new database): every migration is pending.
+        let applied: Vec<i64> = sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success")
+            .fetch_all(&self.read)
+            .await
+            .unwrap_or_default();
+        Ok(self
+            .backend
+            .migrator()
+            .iter()
+            .filter(|m| m.migration_type.is_up_migration() && !applied.contains(&m.version))
+            .map(|m| format!("{:04} {}", m.version, m.description))
+            .collect())
+    }
+
+    /// True when the database answers (readiness).
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").execute(&self.read).await.is_ok()
+    }
+
+    /// One passive checkpoint of SQLite's log (`jobs`: every `CHECKPOINT_EVERY` in `serve`),
+    /// from the connection kept for it when connected with `Checkpoints::Background`. None on
+    /// PostgreSQL, which has nothing to checkpoint.
+    ///
+    /// Why: by default the commit that takes the log past 1,000 pages copies them into the
+    /// database file and syncs it, on the writer, holding the write lock (a third of the
+    /// writer's time under the benchmark's mixed load: docs/performance.md). A passive
+    /// checkpoint runs beside the writer and the readers and never waits for them; it copies
+    /// what no reader still needs, and the log starts over once all of it is copied.
+    pub fn checkpointing(&self) -> Option<AnyPool> {
+        (self.backend == Backend::Sqlite).then(|| self.checkpointer.clone().unwrap_or_else(|| self.read.clone()))
+    }
+
+    /// Each pool's name, connections open, of which idle, and most it may open (`/metrics`).
+    pub fn pool_figures(&self) -> Vec<(&'static str, u32, usize, u32)> {
+        let figures = |name, pool: &AnyPool| (name, pool.size(), pool.num_idle(), pool.options().get_max_connections());
+        let mut pools = vec![figures("read", &self.read), figures("write_requests", &self.write_requests)];
+        if self.backend == Backend::Sqlite {
+            pools.push(figures("write", &self.write));
+        }
+        pools
+    }
+
+    pub async fn close(&self) {
+        self.read.close().await;
+        self.write_requests.close().await;
+        if let Some(checkpointer) = &self.checkpointer {
+            checkpointer.close().await;
+        }
+        self.write.close().await;
+    }
+}
+
+/// A passive checkpoint of SQLite's log on one reading connection, which reads first: a
+/// connection opens the log at its first read, and until then `wal_checkpoint` on it does
+/// nothing and answers -1 ("not in WAL mode"). A reading connection that had only just been
+/// opened, or one that no request had read with yet, skipped its checkpoints.
+pub async fn checkpoint(read: &AnyPool) -> sqlx::Result<()> {
+    let mut conn = read.acquire().await?;
+    conn.execute("SELECT 1 FROM sqlite_schema LIMIT 1").await?;
+    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await?;
+    Ok(())
+}
+
+/// How far below the writer SQLite's readers run under `murmur serve`, as a nice value.
+pub const READERS_NICE: i32 = 5;
+
+/// Lowers the calling thread's CPU priority by `READERS_NICE` (never raises it): `murmur serve`
+/// on SQLite calls it on every thread of its async runtime, where requests are handled and from
+/// where the readers' connections, each with a worker thread of its own, are opened. The main
+/// thread, which opens the writer's connection and starts the write thread
+/// (`app::WriteThread`), keeps its priority.
+///
+/// Why: SQLite has one writer, and every write waits its turn on it, statement by statement.
+/// Under a full reading load the cores are shared by every reader's worker thread, and each of
+/// the writer's wake-ups waits in the same run queue. With the readers five nice levels below
+/// (a third of the writer's CPU weight) writes keep their pace beside reads; reads alone are as
+/// fast as before (docs/performance.md, "The readers below the writer"). An unprivileged
+/// process may always lower a thread's priority; if the system refuses, the thread stays as it was.
+pub fn lower_reader_priority() {
+    // Relative to the main thread (its id is the process id), not to this thread: a thread
+    // started by an already lowered one (a blocking-pool thread) would otherwise go lower again.
+    let main_thread = rustix::process::getpid();
+    let lowered = rustix::process::getpriority_process(Some(main_thread))
+        .and_then(|nice| rustix::process::setpriority_process(None, (nice + READERS_NICE).min(19)));
+    if let Err(error) = lowered {
+        tracing::warn!(%error, "could not lower a reading thread's priority");
+    }
+}
+
+/// No ping before each use (`test_before_acquire(false)`, on PostgreSQL too): sqlx also pings
+/// every connection when it is released and closes it if that fails, so a connection broken by
+/// a database outage never goes back to the pool, and the ping on acquire only doubled the
+/// round trips of every statement (on SQLite, trips to the connection's worker thread;
+/// docs/performance.md).
+/// Connections the readers' pool opens at most (SQLite's readers; PostgreSQL's shared pool):
+/// four per core. More only adds waiting: the database's backends and the server's threads
+/// compete for the same cores (docs/performance.md). A PostgreSQL server's `max_connections` must allow this plus
+/// `WRITE_CONNECTIONS` per `murmur serve` process.
+fn pool_size() -> u32 {
+    (4 * cores() as u32).clamp(4, 64)
+}
+
+/// The cores this process may run on (2 when the system cannot tell), which pools and batches
+/// are sized by.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+/// SQLite connections that serve the reads of write requests (`Db::for_writes`): writes run one
+/// at a time on the writer, so two readers beside it are enough for a write's session lookup
+/// and the answer of the one before it.
+const WRITE_READERS: u32 = 2;
+
+/// PostgreSQL connections of write requests (`Db::for_writes`): they all run on the one write
+/// thread, taking turns at their statements' round trips, so a few connections keep enough of
+/// them in flight; 4 is what was measured (docs/performance.md).
+const WRITE_CONNECTIONS: u32 = 4;
+
+/// How often `serve` checkpoints SQLite's log (`jobs`). Between two, the log grows by what was
+/// written in a second (a few MB under heavy writing); `journal_size_limit` trims the file back after.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
+fn postgres_pool(size: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(size)
+        .test_before_acquire(false)
+        .acquire_timeout(Duration::from_secs(5))
+        .after_connect(|conn, _meta| {
+            Box::pin(async move {
+                // Every statement is prepared once per connection; by default PostgreSQL then
+                // plans it again for each run's values whenever its one generic plan's estimate
+                // looks dearer than the plans it made for the values so far, which each
+                // connection judges from its own runs. A list of posts (`posts::hydrate`) takes
+                // longer to plan than to run, so planning it on every run held the Friends feed
+                // at a fraction of its speed (docs/performance.md). The statements here are
+                // driven by indexes on ids and bounded by limits, so one plan serves every
+                // value: with generic plans no read of the benchmark got slower.
+                conn.execute("SET plan_cache_mode = force_generic_plan").await?;
+                // No JIT: a statement whose estimate passes `jit_above_cost` (a post search walking
+                // the newest posts, whose every row the estimate counts) was compiled on every run,
+                // which cost many times what the query itself then did.
+                conn.execute("SET jit = off").await?;
+                Ok(())
+            })
+        })
+}
+
+fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(size)
+        .min_connections(1)
+        .test_before_acquire(false)
+        .acquire_timeout(Duration::from_secs(30))
+        .after_connect(move |conn, _meta| {
+            Box::pin(async move {
+                // synchronous=NORMAL in WAL mode: a commit survives the process being killed
+                // (it is in the WAL file); only an OS crash or power loss can lose the last
+                // commits, never the database's consistency. See docs/operations.md.
+                // No mmap_size: a map saved little CPU on the feed and put every touched page of
+                // each connection's mapping into the process's RSS (docs/performance.md).
+                conn.execute(
+                    "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
+                     PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; \
+                     PRAGMA journal_size_limit = 67108864;",
+                )
+                .await?;
+                if checkpoints == Checkpoints::Background {
+                    conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                }
+                Ok(())
+            })
+        })
+}
+
+/// The name of the constraint a database error broke, if it is a unique, check or foreign key
+/// violation. PostgreSQL names it; SQLite names only the columns (or a named CHECK) in its
+/// message, so callers match on either (`violates`).
+pub fn violated_constraint(err: &sqlx::Error) -> Option<String> {
+    let db_err = err.as_database_error()?;
+    if let Some(name) = db_err.constraint() {
+        return Some(name.to_string());
+    }
+    Some(db_err.message().to_string())
+}
+
+/// True when `err` broke the named constraint. `sqlite_hint` is how SQLite's message names it:
+/// the CHECK constraint's name, or `table.column` list of a UNIQUE/PRIMARY KEY.
+pub fn violates(err: &sqlx::Error, pg_name: &str, sqlite_hint: &str) -> bool {
+    match violated_constraint(err) {
+        Some(what) => what == pg_name || what.contains(sqlite_hint),
+        None => false,
+    }
+}

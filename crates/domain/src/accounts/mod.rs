@@ -1,0 +1,15 @@
+//! Accounts: magic-link sign-up and login, sessions, the member's e-mail address, and leaving.
+//! Their HTTP side (cookies read, client addresses, user-agent names) is `murmur_server`'s.
+
+pub mod email;
+pub mod email_change;
+pub mod leaving;
+pub mod magic_link;
+pub mod session;
+pub mod session_reads;
+pub mod sign_in;
+pub mod store;
+pub mod username;
+
+pub use email::Email;
+pub use username::Username;

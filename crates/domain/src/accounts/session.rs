@@ -1,0 +1,234 @@
+//! Server-side sessions. The cookie holds a random 256-bit id; the database holds its SHA-256.
+//! A session ends after `IDLE` without use or `LIFETIME` after login, whichever comes first,
+//! and on logout. Its member sees it listed under a public id of its own (random, never the
+//! token or its hash), with the browser's user agent from login.
+
+use sqlx::{Any, AnyPool, Executor};
+
+use super::session_reads::SessionReads;
+use murmur_core::clock::{DAY, MINUTE, Millis};
+use murmur_core::config::Config;
+use murmur_core::error::Result;
+use crate::feeds::FeedMarks;
+use murmur_core::secrets::{hash_token, random_bytes, random_token};
+
+pub const LIFETIME: Millis = 30 * DAY;
+pub const IDLE: Millis = 7 * DAY;
+/// `last_seen_at` (and the network it was used from) is written at most this often per
+/// session, so reads seldom become writes: the list of sessions shows the last use to within
+/// this.
+pub const TOUCH_EVERY: Millis = 5 * MINUTE;
+
+/// The cookie's name: `__Host-` prefixed over https (bound to this host, Secure, Path=/).
+pub fn cookie_name(config: &Config) -> &'static str {
+    if config.is_https() { "__Host-murmur_session" } else { "murmur_session" }
+}
+
+/// Starts a session for a member without a browser to name (tests, `murmur seed`); answers
+/// the cookie value to hand out.
+pub async fn create<'c, E>(executor: E, user_id: i64, now: Millis) -> Result<String>
+where
+    E: Executor<'c, Database = Any>,
+{
+    create_in_browser(executor, user_id, Browser::default(), now).await
+}
+
+/// Where a session is used from, as its member's list shows it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Browser<'a> {
+    /// The user agent, as `user_agent::from_headers` bounds it.
+    pub user_agent: Option<&'a str>,
+    /// The client's network (`ClientIp::network`).
+    pub network: Option<&'a str>,
+}
+
+/// Starts a session for a member in `browser`; answers the cookie value to hand out.
+pub async fn create_in_browser<'c, E>(executor: E, user_id: i64, browser: Browser<'_>, now: Millis) -> Result<String>
+where
+    E: Executor<'c, Database = Any>,
+{
+    let token = random_token();
+    sqlx::query(
+        "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, public_id, user_agent, network) \
+         VALUES ($1, $2, $3, $3, $4, $5, $6, $7)",
+    )
+    .bind(hash_token(&token))
+    .bind(user_id)
+    .bind(now)
+    .bind(now + LIFETIME)
+    .bind(hex::encode(random_bytes::<16>()))
+    .bind(browser.user_agent)
+    .bind(browser.network)
+    .execute(executor)
+    .await?;
+    Ok(token)
+}
+
+/// True when a string can be a session's public id (32 lowercase hex digits); anything else
+/// is not looked up.
+pub fn is_public_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// The `Set-Cookie` value that hands a session to the browser.
+pub fn set_cookie(config: &Config, token: &str) -> String {
+    let secure = if config.is_https() { "; Secure" } else { "" };
+    format!("{}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}", cookie_name(config), LIFETIME / 1000)
+}
+
+/// The `Set-Cookie` value that removes the session cookie.
+pub fn clear_cookie(config: &Config) -> String {
+    let secure = if config.is_https() { "; Secure" } else { "" };
+    format!("{}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}", cookie_name(config))
+}
+
+/// What a lookup reads besides the session.
+#[derive(Clone, Copy, Debug)]
+pub enum Reading {
+    SessionOnly,
+    /// The member's `FeedMarks` too, in the same statement: a kept Friends page is then
+    /// answered after this one statement (`session_reads`).
+    WithFeedMarks,
+}
+
+/// The member a live session belongs to (with their `FeedMarks` when asked for, default ones
+/// otherwise); records the session's last use, and the `network` it came from, at most every
+/// `TOUCH_EVERY` (the read itself stays the batched one of `session_reads`).
+pub async fn lookup(
+    reads: &SessionReads,
+    write: &AnyPool,
+    token: &str,
+    network: Option<&str>,
+    now: Millis,
+    reading: Reading,
+) -> Result<Option<(i64, String, FeedMarks)>> {
+    let id_hash = hash_token(token);
+    let Some((user_id, last_seen_at, expires_at, version, newest)) = reads.read(&id_hash, reading).await? else {
+        return Ok(None);
+    };
+    if now >= expires_at || now - last_seen_at >= IDLE {
+        sqlx::query("DELETE FROM sessions WHERE id_hash = $1").bind(&id_hash).execute(write).await?;
+        return Ok(None);
+    }
+    if now - last_seen_at >= TOUCH_EVERY {
+        // Conditional, so of requests racing past the check one writes (and the others match nothing).
+        sqlx::query("UPDATE sessions SET last_seen_at = $1, network = $2 WHERE id_hash = $3 AND last_seen_at = $4")
+            .bind(now)
+            .bind(network)
+            .bind(&id_hash)
+            .bind(last_seen_at)
+            .execute(write)
+            .await?;
+    }
+    Ok(Some((user_id, id_hash, FeedMarks { version, newest })))
+}
+
+/// One session to end.
+#[derive(Clone, Copy, Debug)]
+pub enum One<'a> {
+    /// The session whose token hashes to this (logout, a browser logging in again).
+    ByHash(&'a str),
+    /// The session with this public id, if it is `member`'s own (their list of sessions).
+    Listed { member: i64, public_id: &'a str },
+}
+
+/// Ends one session; answers the hash of the one that ended, if there was one. Its row goes,
+/// so its next request (each reads its session afresh: `session_reads`) is a visitor's, and
+/// its member's open tabs are told (`live`: the stream of this session ends with
+/// `session-ended`).
+pub async fn delete(write: &AnyPool, one: One<'_>) -> Result<Option<String>> {
+    let ended: Option<(i64, String)> = match one {
+        One::ByHash(id_hash) => {
+            sqlx::query_as("DELETE FROM sessions WHERE id_hash = $1 RETURNING user_id, id_hash")
+                .bind(id_hash)
+                .fetch_optional(write)
+                .await?
+        }
+        One::Listed { member, public_id } => {
+            sqlx::query_as("DELETE FROM sessions WHERE public_id = $1 AND user_id = $2 RETURNING user_id, id_hash")
+                .bind(public_id)
+                .bind(member)
+                .fetch_optional(write)
+                .await?
+        }
+    };
+    Ok(ended.map(|(member, id_hash)| {
+        crate::live::note(crate::live::Change::SessionsEnded { member });
+        id_hash
+    }))
+}
+
+/// The most sessions a member's list shows (the most recently used).
+pub const MAX_LISTED: i64 = 100;
+
+/// A live session as its member sees it listed.
+#[derive(Debug)]
+pub struct Listed {
+    pub public_id: String,
+    pub user_agent: Option<String>,
+    /// The network it was last used from (`ClientIp::network`).
+    pub network: Option<String>,
+    pub created_at: Millis,
+    pub last_seen_at: Millis,
+    /// The session of the request that asked.
+    pub current: bool,
+}
+
+/// The member's live sessions: the asker's (`current_hash`) first, then the most recently used.
+pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) -> Result<Vec<Listed>> {
+    // public_id, user_agent, network, created_at, last_seen_at, current (1 or 0)
+    type Row = (String, Option<String>, Option<String>, Millis, Millis, i64);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT public_id, user_agent, network, created_at, last_seen_at, CASE WHEN id_hash = $2 THEN 1 ELSE 0 END \
+         FROM sessions \
+         WHERE user_id = $1 AND public_id IS NOT NULL AND expires_at > $3 AND last_seen_at > $4 \
+         ORDER BY CASE WHEN id_hash = $2 THEN 1 ELSE 0 END DESC, last_seen_at DESC, created_at DESC LIMIT $5",
+    )
+    .bind(member)
+    .bind(current_hash)
+    .bind(now)
+    .bind(now - IDLE)
+    .bind(MAX_LISTED)
+    .fetch_all(read)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(public_id, user_agent, network, created_at, last_seen_at, current)| Listed {
+            public_id,
+            user_agent,
+            network,
+            created_at,
+            last_seen_at,
+            current: current == 1,
+        })
+        .collect())
+}
+
+/// Ends every session of a member but one.
+pub async fn delete_others(write: &AnyPool, user_id: i64, keep_hash: &str) -> Result<u64> {
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2")
+        .bind(user_id)
+        .bind(keep_hash)
+        .execute(write)
+        .await?;
+    crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
+    Ok(done.rows_affected())
+}
+
+/// Ends every session of a member (a suspension), in the caller's transaction: their next
+/// request, in any browser, is a visitor's.
+pub async fn end_all(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<u64> {
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(conn).await?;
+    crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
+    Ok(done.rows_affected())
+}
+
+/// Removes expired sessions (background task).
+pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+    let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2")
+        .bind(now)
+        .bind(now - IDLE)
+        .execute(write)
+        .await?;
+    Ok(done.rows_affected())
+}

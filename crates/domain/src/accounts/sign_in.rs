@@ -1,0 +1,56 @@
+//! Using an e-mailed sign-in link: a sign-up link creates the member, uses up their invite and
+//! follows the inviter; a login link logs an existing member in. Either starts a session.
+
+use super::magic_link::{self, INVALID_LINK, Purpose};
+use super::{Email, session, store};
+use murmur_core::clock::Millis;
+use murmur_core::db::Db;
+use murmur_core::error::{Error, Result};
+use crate::invites::code::INVALID as INVALID_INVITE;
+use crate::invites::store::Claimed;
+
+/// Uses the link `token` from `browser`: answers the member and their new session's token.
+/// 400 for a link that is not live, 403 while the member is suspended.
+pub async fn use_link(db: &Db, token: &str, browser: session::Browser<'_>, now: Millis) -> Result<(i64, String)> {
+    // One transaction: using the link, creating the member, using up the invite and starting
+    // the session happen together or not at all.
+    let mut tx = db.write.begin().await?;
+    let link = magic_link::consume(&mut tx, token, magic_link::Use::SignIn, now)
+        .await?
+        .ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+    let user_id = match (store::member_id_by_email(&mut tx, &link.email).await?, link.purpose) {
+        // A login link; or a sign-up link for an address that became a member meanwhile (it
+        // logs them in and leaves the invite unused). Not while suspended: a link asked for
+        // before the suspension stays unused.
+        (Some(id), _) => {
+            if store::is_suspended(&mut tx, id, now).await? {
+                return Err(Error::forbidden(crate::moderation::domain::SUSPENDED));
+            }
+            id
+        }
+        // A stranger's login link (never sent) or a member who is gone.
+        (None, Purpose::Login | Purpose::Email | Purpose::DeleteAccount) => {
+            return Err(Error::bad_request(INVALID_LINK));
+        }
+        (None, Purpose::Signup) => {
+            let code = link.invite_code.as_deref().ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+            let email = Email::parse(&link.email)?;
+            let id = store::create_member(&mut tx, db.backend, &email, now).await?;
+            // The conditional update decides which of several sign-ups with one code wins;
+            // the losers roll back, member row included.
+            let inviter = match crate::invites::store::claim(&mut tx, code, id, now).await? {
+                Some(Claimed::From(owner)) => Some(owner),
+                Some(Claimed::FromTheInstance) => None,
+                None => return Err(Error::bad_request(INVALID_INVITE)),
+            };
+            store::set_invited_by(&mut tx, id, inviter).await?;
+            if let Some(inviter) = inviter {
+                crate::follows::writes::follow_inviter(&mut tx, id, inviter, now).await?;
+            }
+            id
+        }
+    };
+    let session_token = session::create_in_browser(&mut *tx, user_id, browser, now).await?;
+    tx.commit().await?;
+    Ok((user_id, session_token))
+}

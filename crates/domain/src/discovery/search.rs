@@ -1,0 +1,445 @@
+//! Post search: the query a member types, parsed at the edge into `SearchQuery`, and the SQL
+//! each database runs for it (SQLite's FTS5 table `post_search`, PostgreSQL's `tsvector`
+//! index `posts_search_idx`; migrations 0014).
+
+use sqlx::AnyPool;
+
+use murmur_core::page::Page;
+use murmur_core::clock::Millis;
+use murmur_core::db::Backend;
+use murmur_core::error::{Error, Result};
+use crate::posts::entities::{is_tag_name, tag_key};
+use crate::safety::Scope;
+use crate::safety::visibility;
+
+/// Longest query, in characters.
+pub const MAX_QUERY_CHARS: usize = 200;
+/// Most terms (words, phrases, exclusions, `#tag`s and `from:`) in one query.
+pub const MAX_TERMS: usize = 10;
+/// The last plain word of a query, when it has at least this many characters, also matches
+/// longer words (the query is typed as you go: `rus` and `lighth` find "rust" and "lighthouses").
+/// A single letter is taken whole: as a prefix it would match most words.
+pub const PREFIX_MIN_CHARS: usize = 2;
+/// SQLite keeps a prefix index for each of these lengths (migration 0027's `prefix` list), so a
+/// prefix reads one ready list, newest first, like a whole word does. A prefix without its index
+/// merges every matching word's list before the first match is read: a common word's cost
+/// several times over. A prefix longer than these names few words, each rarely used.
+pub const PREFIX_INDEXED: std::ops::RangeInclusive<usize> = 2..=10;
+/// "Top" ranks the newest this many matches by relevance: a common word stays one bounded read.
+pub const TOP_CANDIDATES: i64 = 1000;
+
+/// How results are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sort {
+    Latest,
+    Top,
+}
+
+impl Sort {
+    pub fn parse(raw: Option<&str>) -> Result<Sort> {
+        match raw.unwrap_or("latest") {
+            "latest" => Ok(Sort::Latest),
+            "top" => Ok(Sort::Top),
+            _ => Err(Error::bad_request("sort must be latest or top")),
+        }
+    }
+}
+
+/// A search as typed, parsed: every word lower-case letters and digits only, so what reaches
+/// the databases' query syntax is our own quoting around plain words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchQuery {
+    /// Words every match holds.
+    pub words: Vec<String>,
+    /// The last word, of 2 characters or more, also matches as the start of a word (`rus` finds "rust").
+    pub prefix: Option<String>,
+    /// Phrases (two or more words in a row) every match holds.
+    pub phrases: Vec<Vec<String>>,
+    /// Words or phrases no match holds.
+    pub excluded: Vec<Vec<String>>,
+    /// Tag keys every match uses.
+    pub tags: Vec<String>,
+    /// Only posts by this member (a username, lower-case).
+    pub from: Option<String>,
+}
+
+/// The words of `text` as both databases' tokenizers split them: runs of letters and digits,
+/// lower-cased.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
+}
+
+impl SearchQuery {
+    pub fn parse(raw: &str) -> Result<SearchQuery> {
+        let raw = raw.trim();
+        if raw.is_empty() {
+            return Err(Error::bad_request("Type something to search for"));
+        }
+        if raw.chars().count() > MAX_QUERY_CHARS {
+            return Err(Error::bad_request(format!("A search can be at most {MAX_QUERY_CHARS} characters long")));
+        }
+        if raw.contains('\0') {
+            return Err(crate::posts::domain::no_nul("A search"));
+        }
+        let mut query = SearchQuery::default();
+        let mut terms = 0;
+        let mut last_plain: Option<usize> = None;
+        for (token, quoted) in tokens(raw) {
+            if quoted {
+                let phrase = words(&token);
+                match phrase.len() {
+                    0 => continue,
+                    1 => query.words.extend(phrase),
+                    _ => query.phrases.push(phrase),
+                }
+            } else if let Some(rest) = token.strip_prefix('-').filter(|r| !r.is_empty()) {
+                let excluded = words(rest);
+                if excluded.is_empty() {
+                    continue;
+                }
+                query.excluded.push(excluded);
+            } else if let Some(name) = token.strip_prefix("from:") {
+                let name = name.trim_start_matches('@').to_lowercase();
+                if crate::accounts::Username::parse(&name).is_err() {
+                    return Err(Error::bad_request("from: needs a username, like from:ada"));
+                }
+                if query.from.replace(name).is_some() {
+                    return Err(Error::bad_request("A search can have one from:"));
+                }
+            } else if let Some(tag) = token.strip_prefix('#') {
+                if !is_tag_name(tag) {
+                    return Err(Error::bad_request("A tag is 1 to 50 letters, digits or underscores"));
+                }
+                let key = tag_key(tag);
+                if !query.tags.contains(&key) {
+                    query.tags.push(key);
+                }
+            } else {
+                let found = words(&token);
+                if found.is_empty() {
+                    continue;
+                }
+                query.words.extend(found);
+                last_plain = Some(terms);
+            }
+            terms += 1;
+        }
+        let count = query.words.len()
+            + query.phrases.len()
+            + query.excluded.len()
+            + query.tags.len()
+            + query.from.iter().count();
+        if count > MAX_TERMS {
+            return Err(Error::bad_request(format!("A search can have at most {MAX_TERMS} terms")));
+        }
+        // The last term typed, when it is a short plain word, may still be being typed.
+        let long_enough = query.words.last().is_some_and(|w| w.chars().count() >= PREFIX_MIN_CHARS);
+        if long_enough && last_plain.is_some() && last_plain == terms.checked_sub(1) {
+            query.prefix = query.words.pop();
+        }
+        if query.words.is_empty()
+            && query.prefix.is_none()
+            && query.phrases.is_empty()
+            && query.tags.is_empty()
+            && query.from.is_none()
+        {
+            return Err(Error::bad_request("Search for at least one word, phrase, #tag or from:member"));
+        }
+        Ok(query)
+    }
+
+    /// Whether the query has words for the full-text index (else only filters).
+    fn has_text(&self) -> bool {
+        !self.words.is_empty() || self.prefix.is_some() || !self.phrases.is_empty()
+    }
+
+    /// The FTS5 query: each word and phrase quoted (a word is letters and digits only), the
+    /// prefix starred, the exclusions after `NOT`.
+    fn fts5(&self) -> String {
+        let quote = |words: &[String]| format!("\"{}\"", words.join(" "));
+        let mut must: Vec<String> = self.words.iter().map(|w| quote(std::slice::from_ref(w))).collect();
+        must.extend(self.phrases.iter().map(|p| quote(p)));
+        must.extend(self.prefix.iter().map(|p| format!("{}*", quote(std::slice::from_ref(p)))));
+        let mut sql = format!("({})", must.join(" AND "));
+        for excluded in &self.excluded {
+            sql = format!("{sql} NOT {}", quote(excluded));
+        }
+        sql
+    }
+
+    /// The text of FTS5's query for the exclusions alone (`"a" OR "b c"`).
+    fn fts5_excluded(&self) -> String {
+        self.excluded.iter().map(|e| format!("\"{}\"", e.join(" "))).collect::<Vec<_>>().join(" OR ")
+    }
+
+    /// The `to_tsquery` text: quoted lexemes joined with `&`, phrases with `<->`, the prefix as
+    /// `:*`, exclusions negated.
+    fn tsquery(&self) -> String {
+        let lexeme = |w: &str| format!("'{w}'");
+        let phrase = |p: &[String]| format!("({})", p.iter().map(|w| lexeme(w)).collect::<Vec<_>>().join(" <-> "));
+        let mut parts: Vec<String> = self.words.iter().map(|w| lexeme(w)).collect();
+        parts.extend(self.phrases.iter().map(|p| phrase(p)));
+        parts.extend(self.prefix.iter().map(|p| format!("{}:*", lexeme(p))));
+        parts.extend(self.excluded.iter().map(|e| format!("!{}", phrase(e))));
+        parts.join(" & ")
+    }
+}
+
+/// The query's tokens: runs without spaces, or a quoted phrase (an unclosed quote runs to the
+/// end); `true` for quoted ones.
+fn tokens(raw: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut chars = raw.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+        } else if c == '"' {
+            chars.next();
+            let phrase: String = chars.by_ref().take_while(|&c| c != '"').collect();
+            out.push((phrase, true));
+        } else if raw_starts_excluded_phrase(&mut chars) {
+            let phrase: String = chars.by_ref().take_while(|&c| c != '"').collect();
+            out.push((format!("-{phrase}"), false));
+        } else {
+            let mut token = String::new();
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() || c == '"' {
+                    break;
+                }
+                token.push(c);
+                chars.next();
+            }
+            out.push((token, false));
+        }
+    }
+    out
+}
+
+/// A search's values: bound parameters on SQLite (numbered in order, integers before texts:
+/// `int` is only called before `text`), constants written into the SQL on PostgreSQL.
+struct Values {
+    backend: Backend,
+    ints: Vec<i64>,
+    texts: Vec<String>,
+}
+
+impl Values {
+    fn int(&mut self, value: i64) -> String {
+        match self.backend {
+            Backend::Postgres => value.to_string(),
+            Backend::Sqlite => {
+                debug_assert!(self.texts.is_empty(), "integers are bound before texts");
+                self.ints.push(value);
+                format!("${}", self.ints.len())
+            }
+        }
+    }
+
+    fn text(&mut self, value: String) -> String {
+        match self.backend {
+            Backend::Postgres => format!("'{}'", value.replace('\'', "''")),
+            Backend::Sqlite => {
+                self.texts.push(value);
+                format!("${}", self.ints.len() + self.texts.len())
+            }
+        }
+    }
+}
+
+/// Whether `chars` go on with `-"` (an excluded phrase); if so, both are taken.
+fn raw_starts_excluded_phrase(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
+    let mut ahead = chars.clone();
+    if ahead.next() == Some('-') && ahead.next() == Some('"') {
+        chars.next();
+        chars.next();
+        return true;
+    }
+    false
+}
+
+/// The ids of the posts matching `query` that `viewer` may see (blocks, mutes and suspensions
+/// left out before the page is cut), in `sort` order. `from` and the tags are resolved first:
+/// an unknown member or tag matches nothing.
+pub async fn search(
+    pool: &AnyPool,
+    backend: Backend,
+    viewer: i64,
+    query: &SearchQuery,
+    sort: Sort,
+    page: Page,
+    now: Millis,
+) -> Result<Vec<i64>> {
+    let author: Option<i64> = match &query.from {
+        Some(name) => match sqlx::query_scalar("SELECT id FROM users WHERE username = $1")
+            .bind(name.as_str())
+            .fetch_optional(pool)
+            .await?
+        {
+            Some(id) => Some(id),
+            None => return Ok(Vec::new()),
+        },
+        None => None,
+    };
+    let mut tag_ids = Vec::with_capacity(query.tags.len());
+    for key in &query.tags {
+        match super::store::tag(pool, key).await? {
+            Some(tag) => tag_ids.push(tag.id),
+            None => return Ok(Vec::new()),
+        }
+    }
+    // On PostgreSQL every value is a constant in the statement, so each search is planned for its
+    // own words and page: with one generic plan for every search (`db::postgres_pool`) a rare
+    // word would be searched the way a common one is (walking the posts newest first), or a
+    // common one the way a rare one is (every match read, then sorted). The values are ours:
+    // numbers, and quoted words of letters and digits. The statement is not kept prepared. On
+    // SQLite, whose plan does not depend on them, they are bound.
+    let mut values = Values { backend, ints: Vec::new(), texts: Vec::new() };
+    let (viewer, now) = (values.int(viewer), values.int(now));
+    let (limit, offset) = (values.int(page.limit), values.int(page.offset));
+    let mut conditions = vec![
+        "p.deleted_at IS NULL".to_string(),
+        "p.repost_of_id IS NULL".to_string(),
+        format!("NOT {}", visibility::hidden(Scope::Feeds { now: &now }, &viewer, "p.author_id")),
+    ];
+    if let Some(author) = author {
+        conditions.push(format!("p.author_id = {}", values.int(author)));
+    }
+    for tag in tag_ids {
+        conditions.push(format!(
+            "EXISTS (SELECT 1 FROM post_tags pt WHERE pt.tag_id = {} AND pt.post_id = p.id)",
+            values.int(tag)
+        ));
+    }
+    // The words last: on SQLite they are the one text bound, after the numbers.
+    let tsquery = match backend {
+        Backend::Postgres => format!("to_tsquery('simple', {})", values.text(query.tsquery())),
+        Backend::Sqlite => String::new(),
+    };
+    let mut from_fts = false;
+    if query.has_text() {
+        match backend {
+            Backend::Sqlite => {
+                conditions.push(format!("post_search MATCH {}", values.text(query.fts5())));
+                from_fts = true;
+            }
+            Backend::Postgres => conditions.push(format!("p.search_vector @@ {tsquery}")),
+        }
+    } else if !query.excluded.is_empty() {
+        match backend {
+            Backend::Sqlite => conditions.push(format!(
+                "p.id NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH {})",
+                values.text(query.fts5_excluded())
+            )),
+            Backend::Postgres => conditions.push(format!("p.search_vector @@ {tsquery}")),
+        }
+    }
+    let source = if from_fts { "post_search s JOIN posts p ON p.id = s.rowid" } else { "posts p" };
+    let order_key = if from_fts { "s.rowid" } else { "p.id" };
+    let filter = conditions.join(" AND ");
+    let sql = match (sort, query.has_text(), backend) {
+        (Sort::Top, true, Backend::Sqlite) => format!(
+            "SELECT id FROM (SELECT {order_key} AS id, bm25(post_search) AS score FROM {source} WHERE {filter} \
+             ORDER BY {order_key} DESC LIMIT {TOP_CANDIDATES}) c ORDER BY score, id DESC LIMIT {limit} OFFSET {offset}"
+        ),
+        (Sort::Top, true, Backend::Postgres) => format!(
+            "SELECT id FROM (SELECT p.id, ts_rank(p.search_vector, {tsquery}) AS score \
+             FROM {source} WHERE {filter} ORDER BY p.id DESC LIMIT {TOP_CANDIDATES}) c \
+             ORDER BY score DESC, id DESC LIMIT {limit} OFFSET {offset}"
+        ),
+        _ => format!(
+            "SELECT {order_key} FROM {source} WHERE {filter} ORDER BY {order_key} DESC LIMIT {limit} OFFSET {offset}"
+        ),
+    };
+    let mut statement = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).persistent(backend == Backend::Sqlite);
+    for value in values.ints {
+        statement = statement.bind(value);
+    }
+    for text in values.texts {
+        statement = statement.bind(text);
+    }
+    statement.fetch_all(pool).await.map_err(|e| match e {
+        // Our quoting leaves FTS5 nothing to misread; should a word still trip its parser, that
+        // is the query's fault, not the server's.
+        sqlx::Error::Database(db) if db.message().starts_with("fts5:") => {
+            Error::bad_request("This search cannot be run; try other words")
+        }
+        e => e.into(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn words_phrases_exclusions_and_filters_are_told_apart() {
+        let q = SearchQuery::parse(r#"Coffee "morning walk" -rain from:Ada #Tea bre"#).unwrap();
+        assert_eq!(q.words, words(&["coffee"]));
+        assert_eq!(q.phrases, vec![words(&["morning", "walk"])]);
+        assert_eq!(q.excluded, vec![words(&["rain"])]);
+        assert_eq!(q.from.as_deref(), Some("ada"));
+        assert_eq!(q.tags, words(&["tea"]));
+        assert_eq!(q.prefix.as_deref(), Some("bre"));
+    }
+
+    #[test]
+    fn the_last_plain_word_of_two_letters_or_more_is_a_prefix() {
+        assert_eq!(SearchQuery::parse("rust").unwrap().prefix.as_deref(), Some("rust"));
+        assert_eq!(SearchQuery::parse("ru").unwrap().prefix.as_deref(), Some("ru"));
+        let q = SearchQuery::parse("morning lighth").unwrap();
+        assert_eq!((q.prefix.as_deref(), q.words), (Some("lighth"), words(&["morning"])), "a longer word too");
+        let q = SearchQuery::parse("lighthouses").unwrap();
+        assert_eq!(q.prefix.as_deref(), Some("lighthouses"));
+        assert_eq!(SearchQuery::parse("r").unwrap().prefix, None);
+        let q = SearchQuery::parse("rust \"async code\"").unwrap();
+        assert_eq!((q.prefix, q.words), (None, words(&["rust"])));
+    }
+
+    #[test]
+    fn sqlite_keeps_a_prefix_index_for_every_indexed_length() {
+        let migration = include_str!("../../../../migrations/sqlite/0027_prefixes_and_session_networks.sql");
+        let lengths: Vec<String> = PREFIX_INDEXED.map(|n| n.to_string()).collect();
+        assert!(migration.contains(&format!("prefix = '{}'", lengths.join(" "))), "migration 0027's prefix list");
+        assert_eq!(*PREFIX_INDEXED.start(), PREFIX_MIN_CHARS, "every prefix of the shortest length has its index");
+    }
+
+    #[test]
+    fn an_unclosed_quote_runs_to_the_end() {
+        let q = SearchQuery::parse("\"good morning").unwrap();
+        assert_eq!(q.phrases, vec![words(&["good", "morning"])]);
+    }
+
+    #[test]
+    fn punctuation_never_reaches_the_query_syntax() {
+        let q = SearchQuery::parse("it's \"a\" NEAR(b) x*").unwrap();
+        assert_eq!(q.fts5(), "(\"it\" AND \"s\" AND \"a\" AND \"near\" AND \"b\" AND \"x\")");
+        assert_eq!(q.tsquery(), "'it' & 's' & 'a' & 'near' & 'b' & 'x'");
+        let q = SearchQuery::parse("tea ru").unwrap();
+        assert_eq!(q.fts5(), "(\"tea\" AND \"ru\"*)");
+        assert_eq!(q.tsquery(), "'tea' & 'ru':*");
+        let q = SearchQuery::parse("cafe -\"bad news\" -x").unwrap();
+        assert_eq!(q.fts5(), "(\"cafe\") NOT \"bad news\" NOT \"x\"");
+        assert_eq!(q.tsquery(), "'cafe' & !('bad' <-> 'news') & !('x')");
+    }
+
+    #[test]
+    fn bad_queries_are_refused_with_a_reason() {
+        for bad in ["", "   ", "-only -exclusions", "from:", "from:a!", "#", "#123", "a\0b", "from:ada from:bob"] {
+            assert!(SearchQuery::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(SearchQuery::parse(&"a".repeat(201)).is_err());
+        let eleven: String = (0..11).map(|i| format!("w{i} ")).collect();
+        assert!(SearchQuery::parse(&eleven).is_err());
+        assert!(SearchQuery::parse("from:ada -lunch").is_ok());
+        assert!(Sort::parse(Some("best")).is_err());
+    }
+
+    #[test]
+    fn punctuation_alone_is_nothing_to_search() {
+        assert!(SearchQuery::parse("!!! ...").is_err());
+    }
+}

@@ -1,0 +1,115 @@
+//! The SQL of hashtags and Trending.
+
+use std::sync::LazyLock;
+
+use sqlx::{AnyConnection, AnyPool};
+
+use murmur_core::page::Page;
+use murmur_core::clock::{DAY, Millis};
+use murmur_core::db::sql::{in_list, padded_values};
+use murmur_core::error::Result;
+use crate::posts::entities::Hashtag;
+use crate::posts::hydrate::Selection;
+use crate::safety::Scope;
+use crate::safety::visibility;
+
+/// A tag page's counts cover this long.
+pub const WEEK: Millis = 7 * DAY;
+
+/// Records that post `post_id` by `author` uses `tags` (each tag made on first use, named as
+/// first written). Every writer of a post's text calls it in the post's transaction.
+pub async fn tag_post(
+    conn: &mut AnyConnection,
+    post_id: i64,
+    author: i64,
+    tags: &[Hashtag],
+    now: Millis,
+) -> Result<()> {
+    if tags.is_empty() {
+        return Ok(());
+    }
+    // The values are (key, name) pairs: one statement whatever the number of tags.
+    let values: Vec<String> =
+        (0..tags.len()).map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3)).collect();
+    let sql =
+        format!("INSERT INTO tags (key, name, created_at) VALUES {} ON CONFLICT (key) DO NOTHING", values.join(", "));
+    let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for tag in tags {
+        insert = insert.bind(tag.key.as_str()).bind(tag.name.as_str()).bind(now);
+    }
+    insert.execute(&mut *conn).await?;
+    let keys: Vec<&str> = tags.iter().map(|t| t.key.as_str()).collect();
+    let sql = format!(
+        "INSERT INTO post_tags (tag_id, post_id, author_id, created_at) \
+         SELECT id, $1, $2, $3 FROM tags WHERE key IN ({})",
+        in_list(4, keys.len())
+    );
+    let mut link = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(post_id).bind(author).bind(now);
+    for key in padded_values(&keys) {
+        link = link.bind(key);
+    }
+    link.execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Takes post `post_id` off its tags' pages and counts (deleted or removed).
+pub async fn untag_post(conn: &mut AnyConnection, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM post_tags WHERE post_id = $1").bind(post_id).execute(conn).await?;
+    Ok(())
+}
+
+/// A tag as stored: its id and its name as first written.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TagRow {
+    pub id: i64,
+    pub name: String,
+}
+
+/// The tag whose key is `key`, if any post ever used it.
+pub async fn tag(pool: &AnyPool, key: &str) -> Result<Option<TagRow>> {
+    Ok(sqlx::query_as("SELECT id, name FROM tags WHERE key = $1").bind(key).fetch_optional(pool).await?)
+}
+
+/// Posts using the tag and distinct members using it since `since` (from the index alone).
+pub async fn tag_counts(pool: &AnyPool, tag_id: i64, since: Millis) -> Result<(i64, i64)> {
+    Ok(sqlx::query_as(
+        "SELECT COUNT(*), COUNT(DISTINCT author_id) FROM post_tags WHERE tag_id = $1 AND created_at >= $2",
+    )
+    .bind(tag_id)
+    .bind(since)
+    .fetch_one(pool)
+    .await?)
+}
+
+/// The live posts using tag `tag_id` that the viewer (`$1`) may see, newest first: the primary
+/// key walked down, blocks, mutes and suspensions left out before the page is cut.
+pub fn tag_page(tag_id: i64, page: Page, now: Millis) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT pt.post_id, -pt.post_id FROM post_tags pt \
+             WHERE pt.tag_id = $2 AND NOT {} \
+             ORDER BY pt.post_id DESC LIMIT $4 OFFSET $5",
+            visibility::hidden(Scope::Feeds { now: "$3" }, "$1", "pt.author_id")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![tag_id, now, page.limit, page.offset])
+}
+
+/// One entry of Trending as last computed.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TrendingRow {
+    pub name: String,
+    pub people_count: i64,
+    pub post_count: i64,
+}
+
+/// The first `limit` of Trending.
+pub async fn trending(pool: &AnyPool, limit: i64) -> Result<Vec<TrendingRow>> {
+    Ok(sqlx::query_as(
+        "SELECT t.name, tt.people_count, tt.post_count FROM trending_tags tt JOIN tags t ON t.id = tt.tag_id \
+         ORDER BY tt.rank LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(pool)
+    .await?)
+}

@@ -1,0 +1,130 @@
+//! The Friends feed's pages kept ready in each process.
+//!
+//! Why: building a Friends page (its cards' index lookups and JSON, then the answer's bytes)
+//! costs several times the session's statement, which alone costs what `/api/auth/me` does
+//! (docs/feeds.md, "Answered pages kept in the process"). Under load, members
+//! read the same first page again and again while nothing in it has changed, so each process
+//! keeps the answers it made, bounded by their bytes, and answers a page again after the
+//! session's statement alone.
+//!
+//! When a kept page is used: only for the member it was made for, for the same offset and
+//! limit, while the member's `FeedMarks` (read in the session's statement) are what they were
+//! when it was made, and for at most `keep_for` after it was made. So:
+//! - what the member does shows on their next read, through any process: every write of theirs
+//!   that can change their own page (a post, reply, repost, like, bookmark, vote, follow,
+//!   unfollow, deletion, post or profile edit) adds one to `users.feed_version` in its own transaction (`changes`);
+//! - a new post or repost of someone they follow shows at once: it raises the newest post in
+//!   their home timeline, which is part of the marks;
+//! - what others do to posts already on the page (likes, replies, reposts, votes, an edit, a
+//!   deletion, a new name or avatar) shows within `keep_for` (5 s by default), as counts do on any large
+//!   network.
+//!
+//! Nothing here is shared state: every process checks its pages against the database's marks,
+//! so several processes on one PostgreSQL database need no messages between them. The marks
+//! are read before the page, so a kept page is never older than its marks.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use quick_cache::sync::Cache;
+
+use super::marks::FeedMarks;
+use murmur_core::page::Page;
+use murmur_core::clock::Millis;
+
+/// The answers a process keeps; cheap to clone (one cache shared by the clones).
+#[derive(Clone)]
+pub struct FeedCache {
+    /// None when keeping is off (no memory or no time given).
+    pages: Option<Arc<Cache<Key, Kept, ByBytes>>>,
+    keep_for: Millis,
+}
+
+/// `(member, offset, limit)`.
+type Key = (i64, i64, i64);
+
+#[derive(Clone)]
+struct Kept {
+    marks: FeedMarks,
+    made_at: Millis,
+    body: Bytes,
+}
+
+/// A kept page weighs its answer's bytes and a little for its key and bookkeeping.
+#[derive(Clone)]
+struct ByBytes;
+
+impl quick_cache::Weighter<Key, Kept> for ByBytes {
+    fn weight(&self, _key: &Key, kept: &Kept) -> u64 {
+        kept.body.len() as u64 + 64
+    }
+}
+
+/// A page's answer as a rough size, to size the cache's table (quick_cache wants an estimate).
+const TYPICAL_PAGE: u64 = 16 * 1024;
+
+impl FeedCache {
+    /// Keeps up to `bytes` of answers, each for at most `keep_for`; either 0 turns keeping off.
+    pub fn new(bytes: u64, keep_for: Millis) -> FeedCache {
+        let pages = (bytes > 0 && keep_for > 0).then(|| {
+            let items = (bytes / TYPICAL_PAGE).max(16) as usize;
+            Arc::new(Cache::with_weighter(items, bytes, ByBytes))
+        });
+        FeedCache { pages, keep_for }
+    }
+
+    /// The answer kept for this member and page, if it was made under these marks less than
+    /// `keep_for` before `now`.
+    pub fn get(&self, member: i64, page: Page, marks: FeedMarks, now: Millis) -> Option<Bytes> {
+        let kept = self.pages.as_ref()?.get(&(member, page.offset, page.limit))?;
+        (kept.marks == marks && now - kept.made_at < self.keep_for).then_some(kept.body)
+    }
+
+    /// Keeps an answer made under `marks`, reading at `made_at` or later.
+    pub fn keep(&self, member: i64, page: Page, marks: FeedMarks, made_at: Millis, body: Bytes) {
+        if let Some(pages) = &self.pages {
+            pages.insert((member, page.offset, page.limit), Kept { marks, made_at, body });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: Page = Page { limit: 20, offset: 0 };
+    const MARKS: FeedMarks = FeedMarks { version: 3, newest: Some(40) };
+
+    #[test]
+    fn a_kept_page_is_answered_under_the_same_marks_within_its_time() {
+        let cache = FeedCache::new(1 << 20, 5_000);
+        cache.keep(7, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
+        assert_eq!(cache.get(7, PAGE, MARKS, 5_999).as_deref(), Some(&b"[1]"[..]));
+        assert_eq!(cache.get(7, PAGE, MARKS, 6_000), None, "kept for less than keep_for");
+        assert_eq!(cache.get(8, PAGE, MARKS, 1_000), None, "another member's");
+        assert_eq!(cache.get(7, Page { limit: 20, offset: 20 }, MARKS, 1_000), None, "another page");
+        assert_eq!(cache.get(7, PAGE, FeedMarks { version: 4, ..MARKS }, 1_000), None, "the member wrote");
+        assert_eq!(cache.get(7, PAGE, FeedMarks { newest: Some(41), ..MARKS }, 1_000), None, "a new post");
+        assert_eq!(cache.get(7, PAGE, FeedMarks { newest: Some(39), ..MARKS }, 1_000), None, "a post left");
+    }
+
+    #[test]
+    fn nothing_is_kept_when_keeping_is_off() {
+        for cache in [FeedCache::new(0, 5_000), FeedCache::new(1 << 20, 0)] {
+            cache.keep(7, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
+            assert_eq!(cache.get(7, PAGE, MARKS, 1_000), None);
+        }
+    }
+
+    #[test]
+    fn the_kept_pages_stay_within_their_bytes() {
+        let cache = FeedCache::new(64 * 1024, 5_000);
+        let body = Bytes::from(vec![b' '; 16 * 1024]);
+        for member in 0..100 {
+            cache.keep(member, PAGE, MARKS, 1_000, body.clone());
+        }
+        let pages = cache.pages.as_ref().unwrap();
+        assert!(pages.weight() <= 64 * 1024, "{} bytes kept", pages.weight());
+        assert!(pages.len() < 100 && pages.len() >= 2, "{} pages kept", pages.len());
+    }
+}

@@ -1,0 +1,20 @@
+//! Murmur's product: each area's rules, as functions that take plain inputs and answer a result
+//! or a refusal (`murmur_core::Error`). It speaks no HTTP; `murmur_server` is one interface over it.
+//!
+//! The areas, lowest first (docs/architecture.md); an area names only those before it.
+
+pub mod mail;
+pub mod live;
+pub mod users;
+pub mod accounts;
+pub mod invites;
+pub mod waitlist;
+pub mod media;
+pub mod safety;
+pub mod follows;
+pub mod notifications;
+pub mod posts;
+pub mod feeds;
+pub mod moderation;
+pub mod discovery;
+pub mod exports;

@@ -1,0 +1,207 @@
+//! The writes of moderation, each one transaction on the writer: a member's report, and every
+//! moderator's action together with its row in the log (an action without its entry, or an
+//! entry without its action, can never be seen). The routes parse the request and answer; the
+//! transactions are here.
+
+use sqlx::{AnyConnection, Connection};
+
+use super::domain::{Action, ActionReason, Comment, ReportReason, ReportTarget, Suspension, may_act_on};
+use super::domain::Moderator;
+use super::store::{self, LogWrite, ReportRow, Subject, Target};
+use murmur_core::clock::Millis;
+use murmur_core::db::Db;
+use murmur_core::error::{Error, Result};
+use crate::feeds::changes;
+use crate::notifications::{self, Kind};
+use crate::posts::store::{self as posts, TakenDownBy};
+use crate::posts::writes::take_down;
+use murmur_core::rate_limit::{self, MemberLimit};
+
+const USER_NOT_FOUND: &str = "User not found";
+const POST_NOT_FOUND: &str = "Post not found";
+
+/// Reports a post or a member. A member's open report of the same subject is rewritten with
+/// the new reason and comment instead of a second one being made (same id).
+pub async fn report(
+    db: &Db,
+    reporter: i64,
+    target: ReportTarget,
+    reason: ReportReason,
+    comment: &Comment,
+    now: Millis,
+) -> Result<ReportRow> {
+    let mut writer = rate_limit::count_member_then_take_writer(
+        db,
+        MemberLimit::Report,
+        reporter,
+        now,
+        "You have sent many reports in a short time. Please wait a while before sending another.",
+    )
+    .await?;
+    let mut tx = writer.begin().await?;
+    // The reporter's row first: their reports of one subject are made one after the other.
+    store::lock_member(&mut tx, reporter).await?;
+    let subject = match target {
+        ReportTarget::Member(member) => {
+            if member == reporter {
+                return Err(Error::bad_request("You can't report yourself"));
+            }
+            store::target(&mut tx, member).await?.ok_or_else(|| Error::not_found(USER_NOT_FOUND))?;
+            Subject { member, post: None }
+        }
+        // A repost's card shows its original: that is what is reported.
+        ReportTarget::Post(id) => {
+            let post = posts::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found(POST_NOT_FOUND))?;
+            if post.author_id == reporter {
+                return Err(Error::bad_request("You can't report your own post"));
+            }
+            Subject { member: post.author_id, post: Some(post.id) }
+        }
+    };
+    let row = match store::update_open_report(&mut tx, reporter, subject, reason, comment.as_str()).await? {
+        Some(row) => row,
+        None => store::insert_report(&mut tx, reporter, subject, reason, comment.as_str(), now).await?,
+    };
+    tx.commit().await?;
+    Ok(row)
+}
+
+/// The member an action is on, as they stand in its transaction, once the rule allows it:
+/// 404 for nobody, 403 for the moderator themselves or (for a moderator) an admin.
+async fn target_of(conn: &mut AnyConnection, moderator: &Moderator, member: i64) -> Result<Target> {
+    let target = store::target(conn, member).await?.ok_or_else(|| Error::not_found(USER_NOT_FOUND))?;
+    may_act_on(moderator.id, moderator.role, target.id, target.role())?;
+    Ok(target)
+}
+
+/// Dismisses report `id` and every other open report of its subject; answers the log entry.
+pub async fn dismiss(db: &Db, moderator: &Moderator, id: i64, reason: &ActionReason, now: Millis) -> Result<i64> {
+    let mut tx = db.write.begin().await?;
+    let report = store::find_report(&mut tx, id).await?.ok_or_else(|| Error::not_found("Report not found"))?;
+    if report.resolved_at.is_some() {
+        return Err(Error::conflict("This report was already resolved"));
+    }
+    target_of(&mut tx, moderator, report.member_id).await?;
+    store::resolve_subject(&mut tx, report.subject(), now).await?;
+    let entry = LogWrite {
+        action: Action::Dismiss,
+        moderator: moderator.id,
+        member: report.member_id,
+        post: report.post_id,
+        report: Some(id),
+        reason: reason.as_str(),
+        until: None,
+    };
+    let logged = store::write_log(&mut tx, &entry, now).await?;
+    tx.commit().await?;
+    Ok(logged)
+}
+
+/// Removes a post (a repost: its original) for everyone but its author, the way its author's
+/// delete takes it out of every list, timeline, count and notification; tells the author why,
+/// and resolves the post's open reports. Answers the log entry.
+pub async fn remove_post(db: &Db, moderator: &Moderator, id: i64, reason: &ActionReason, now: Millis) -> Result<i64> {
+    let mut tx = db.write.begin().await?;
+    let post = posts::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found(POST_NOT_FOUND))?;
+    target_of(&mut tx, moderator, post.author_id).await?;
+    // The author's row first, as their own delete takes it (`feeds::changes`).
+    let changing = changes::member_changed(&mut tx, post.author_id).await?;
+    take_down(&mut tx, &changing, &post, now, TakenDownBy::Moderators).await?;
+    notifications::notify(&mut tx, post.author_id, moderator.id, Kind::Removed, post.id, now).await?;
+    store::resolve_subject(&mut tx, Subject { member: post.author_id, post: Some(post.id) }, now).await?;
+    let entry = LogWrite {
+        action: Action::RemovePost,
+        moderator: moderator.id,
+        member: post.author_id,
+        post: Some(post.id),
+        report: None,
+        reason: reason.as_str(),
+        until: None,
+    };
+    let logged = store::write_log(&mut tx, &entry, now).await?;
+    tx.commit().await?;
+    Ok(logged)
+}
+
+/// Suspends a member: every session of theirs ends now, and their open reports are resolved.
+/// Suspending a suspended member sets the new end. Answers the log entry.
+pub async fn suspend(
+    db: &Db,
+    moderator: &Moderator,
+    member: i64,
+    suspension: Suspension,
+    reason: &ActionReason,
+    now: Millis,
+) -> Result<i64> {
+    let mut tx = db.write.begin().await?;
+    target_of(&mut tx, moderator, member).await?;
+    store::set_suspended_until(&mut tx, member, Some(suspension.until(now))).await?;
+    crate::accounts::session::end_all(&mut tx, member).await?;
+    store::resolve_member(&mut tx, member, now).await?;
+    let entry = LogWrite {
+        action: Action::Suspend,
+        moderator: moderator.id,
+        member,
+        post: None,
+        report: None,
+        reason: reason.as_str(),
+        until: suspension.logged_until(now),
+    };
+    let logged = store::write_log(&mut tx, &entry, now).await?;
+    tx.commit().await?;
+    Ok(logged)
+}
+
+/// Lifts a member's suspension; 409 when they are not suspended. Answers the log entry.
+pub async fn unsuspend(db: &Db, moderator: &Moderator, member: i64, reason: &ActionReason, now: Millis) -> Result<i64> {
+    let mut tx = db.write.begin().await?;
+    target_of(&mut tx, moderator, member).await?;
+    if !store::set_suspended_until(&mut tx, member, None).await? {
+        return Err(Error::conflict("This member is not suspended"));
+    }
+    let entry = LogWrite {
+        action: Action::Unsuspend,
+        moderator: moderator.id,
+        member,
+        post: None,
+        report: None,
+        reason: reason.as_str(),
+        until: None,
+    };
+    let logged = store::write_log(&mut tx, &entry, now).await?;
+    tx.commit().await?;
+    Ok(logged)
+}
+
+/// Takes a member's invites away (no new codes; their unused codes stop working) or gives them
+/// back; 409 when they already are so. Answers the log entry.
+pub async fn set_invites(
+    db: &Db,
+    moderator: &Moderator,
+    member: i64,
+    allowed: bool,
+    reason: &ActionReason,
+    now: Millis,
+) -> Result<i64> {
+    let mut tx = db.write.begin().await?;
+    target_of(&mut tx, moderator, member).await?;
+    if !store::set_invites_taken(&mut tx, member, !allowed).await? {
+        return Err(Error::conflict(if allowed {
+            "This member's invites were not taken away"
+        } else {
+            "This member's invites are already taken away"
+        }));
+    }
+    let entry = LogWrite {
+        action: if allowed { Action::GiveInvites } else { Action::TakeInvites },
+        moderator: moderator.id,
+        member,
+        post: None,
+        report: None,
+        reason: reason.as_str(),
+        until: None,
+    };
+    let logged = store::write_log(&mut tx, &entry, now).await?;
+    tx.commit().await?;
+    Ok(logged)
+}

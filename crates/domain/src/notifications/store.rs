@@ -1,0 +1,233 @@
+//! Notification queries. They are written inside the transaction of their cause (a follow, a
+//! like, …), so a notification exists exactly when its cause does.
+
+use sqlx::{AnyConnection, AnyPool};
+use std::sync::LazyLock;
+
+use murmur_core::clock::Millis;
+use murmur_core::error::Result;
+use crate::live::Change;
+
+/// What happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Follow,
+    Like,
+    Reply,
+    Repost,
+    Mention,
+    /// Moderators removed the recipient's post (the actor is the moderator; the reason is the
+    /// log's, `moderation::store`).
+    Removed,
+    /// The member's data archive is ready to download (`exports`): about no one else, so the
+    /// actor is the member themselves (`notify_self`).
+    ExportReady,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Follow => "follow",
+            Kind::Like => "like",
+            Kind::Reply => "reply",
+            Kind::Repost => "repost",
+            Kind::Mention => "mention",
+            Kind::Removed => "removed",
+            Kind::ExportReady => "export-ready",
+        }
+    }
+}
+
+/// `post_id` for notifications about no post (follows), so the once-key covers them too.
+pub const NO_POST: i64 = 0;
+
+/// Tells `recipient` that `actor` did `kind` (about `post_id`), once: a second identical
+/// notification is silently not made (`notifications_once_key`), and nobody is told about
+/// their own actions or of a member blocked either way. Open tabs hear of it only when one was
+/// made.
+pub async fn notify(
+    conn: &mut AnyConnection,
+    recipient: i64,
+    actor: i64,
+    kind: Kind,
+    post_id: i64,
+    now: Millis,
+) -> Result<()> {
+    if recipient == actor {
+        return Ok(());
+    }
+    // Members who blocked each other hear nothing of each other (a mention, say); a moderators'
+    // notice reaches its member whatever they think of the moderator.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
+             SELECT $1, $2, $3, $4, $5 WHERE $3 = 'removed' OR NOT {} ON CONFLICT DO NOTHING",
+            crate::safety::visibility::blocked_between("$1", "$2")
+        )
+    });
+    let made = sqlx::query(SQL.as_str())
+        .bind(recipient)
+        .bind(actor)
+        .bind(kind.as_str())
+        .bind(post_id)
+        .bind(now)
+        .execute(conn)
+        .await?;
+    if made.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: true });
+    }
+    Ok(())
+}
+
+/// Tells `member` something about their own account (`Kind::ExportReady`): a new notice takes
+/// the place of the last one of its kind, read or not, so it is made again every time.
+pub async fn notify_self(conn: &mut AnyConnection, member: i64, kind: Kind, now: Millis) -> Result<()> {
+    sqlx::query("DELETE FROM notifications WHERE recipient_id = $1 AND actor_id = $1 AND type = $2")
+        .bind(member)
+        .bind(kind.as_str())
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) VALUES ($1, $1, $2, $3, $4)",
+    )
+    .bind(member)
+    .bind(kind.as_str())
+    .bind(NO_POST)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    crate::live::note(Change::Notified { member, new: true });
+    Ok(())
+}
+
+/// The cause was undone (unlike, unfollow, unrepost): its notification goes too while unread.
+/// A read one stays, so liking again does not notify twice. Open tabs hear of it only when one
+/// went.
+pub async fn withdraw(conn: &mut AnyConnection, recipient: i64, actor: i64, kind: Kind, post_id: i64) -> Result<()> {
+    let withdrawn = sqlx::query(
+        "DELETE FROM notifications WHERE recipient_id = $1 AND actor_id = $2 AND type = $3 \
+         AND post_id = $4 AND read_at IS NULL",
+    )
+    .bind(recipient)
+    .bind(actor)
+    .bind(kind.as_str())
+    .bind(post_id)
+    .execute(conn)
+    .await?;
+    if withdrawn.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+    }
+    Ok(())
+}
+
+/// A post was deleted: every notification that quotes it goes, read or not (there is nothing
+/// left to show).
+pub async fn remove_about_post(conn: &mut AnyConnection, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM notifications WHERE post_id = $1 AND type <> 'follow'")
+        .bind(post_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// A notification row with its actor and quoted post.
+#[derive(Debug, sqlx::FromRow)]
+pub struct NotificationRow {
+    pub id: i64,
+    pub kind: String,
+    pub read_at: Option<Millis>,
+    pub created_at: Millis,
+    pub post_id: i64,
+    pub actor_id: i64,
+    pub actor_username: String,
+    pub actor_display_name: String,
+    pub actor_profile_image_url: Option<String>,
+    pub post_content: Option<String>,
+    /// For a removal: the reason moderators gave.
+    pub reason: Option<String>,
+}
+
+/// Notifications from members hidden from the recipient (blocked either way, muted, suspended:
+/// `safety::visibility`) are not shown or counted; moderators' notices and the member's own
+/// (`notify_self`) always are. `$1` is the
+/// recipient, `now` the time's placeholder.
+fn shown(now: &'static str) -> String {
+    format!(
+        "(n.type = 'removed' OR n.actor_id = n.recipient_id OR NOT {})",
+        crate::safety::visibility::hidden(crate::safety::Scope::Feeds { now }, "$1", "n.actor_id")
+    )
+}
+
+/// The member's newest notifications, in one query (index `notifications_recipient_idx`; a
+/// removal's reason by `moderation_log_post_idx`).
+pub async fn list(
+    pool: &AnyPool,
+    recipient: i64,
+    limit: i64,
+    offset: i64,
+    now: Millis,
+) -> Result<Vec<NotificationRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
+                    u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
+                    u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
+                    (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
+                     AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
+             FROM notifications n \
+             JOIN users u ON u.id = n.actor_id \
+             LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
+             WHERE n.recipient_id = $1 AND {} ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+            shown("$4")
+        )
+    });
+    Ok(sqlx::query_as(SQL.as_str()).bind(recipient).bind(limit).bind(offset).bind(now).fetch_all(pool).await?)
+}
+
+/// Marks one of the member's notifications read; false when it is not theirs or unknown. Open
+/// tabs hear of it only when it was unread.
+pub async fn mark_read(conn: &mut AnyConnection, recipient: i64, id: i64, now: Millis) -> Result<bool> {
+    let marked =
+        sqlx::query("UPDATE notifications SET read_at = $1 WHERE id = $2 AND recipient_id = $3 AND read_at IS NULL")
+            .bind(now)
+            .bind(id)
+            .bind(recipient)
+            .execute(&mut *conn)
+            .await?;
+    if marked.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+        return Ok(true);
+    }
+    let theirs: Option<i64> = sqlx::query_scalar("SELECT 1 FROM notifications WHERE id = $1 AND recipient_id = $2")
+        .bind(id)
+        .bind(recipient)
+        .fetch_optional(conn)
+        .await?;
+    Ok(theirs.is_some())
+}
+
+/// Marks every unread notification of the member read; open tabs hear of it only when there
+/// was one.
+pub async fn mark_all_read(conn: &mut AnyConnection, recipient: i64, now: Millis) -> Result<()> {
+    let marked = sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL")
+        .bind(now)
+        .bind(recipient)
+        .execute(conn)
+        .await?;
+    if marked.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+    }
+    Ok(())
+}
+
+/// Unread notifications that `list` shows (index `notifications_unread_idx`).
+pub async fn unread_count(pool: &AnyPool, recipient: i64, now: Millis) -> Result<i64> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications n \
+             WHERE n.recipient_id = $1 AND n.read_at IS NULL AND {}",
+            shown("$2")
+        )
+    });
+    Ok(sqlx::query_scalar(SQL.as_str()).bind(recipient).bind(now).fetch_one(pool).await?)
+}

@@ -1,0 +1,221 @@
+//! What a member sends when posting, parsed at the edge: handlers and queries only ever see
+//! valid values.
+
+use murmur_core::error::{Error, Result};
+use murmur_core::text::{self, Kind};
+
+/// Longest post, counted in Unicode code points (the web counter counts the same way, and so
+/// do SQLite's `length()` and PostgreSQL's `char_length()` in the schema's check).
+pub const POST_MAX_CHARS: usize = 500;
+pub const POLL_MIN_OPTIONS: usize = 2;
+pub const POLL_MAX_OPTIONS: usize = 4;
+pub const POLL_OPTION_MAX_CHARS: usize = 80;
+pub const POLL_DEFAULT_HOURS: i64 = 24;
+pub const POLL_MAX_HOURS: i64 = 168;
+/// Longest image description (alt text), in code points as a post is counted.
+pub const IMAGE_DESCRIPTION_MAX_CHARS: usize = 1500;
+/// PostgreSQL cannot store U+0000 in text (the insert would fail with a 500), and no person
+/// types it: text holding one is refused at the edge on both databases (stored text by
+/// `text::normalize`, with the other control characters; a search by this message).
+pub fn no_nul(what: &str) -> Error {
+    Error::bad_request(format!("{what} cannot contain the character U+0000"))
+}
+
+/// A post's text: trimmed, NFC-normalized, 1 to 500 code points, and as `text` has it
+/// (no control characters but line breaks and tabs, no text-direction controls, not only
+/// invisible characters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PostContent(String);
+
+impl PostContent {
+    pub fn parse(raw: &str) -> Result<PostContent> {
+        let text = &text::normalize(Kind::Post, raw.trim())?;
+        if text.is_empty() {
+            return Err(Error::bad_request("A post cannot be empty"));
+        }
+        if text.chars().count() > POST_MAX_CHARS {
+            return Err(Error::bad_request(format!("A post can be at most {POST_MAX_CHARS} characters long")));
+        }
+        Ok(PostContent(text.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A poll's options in the order given: blank ones dropped, then 2 to 4 distinct options of at
+/// most 80 characters each, NFC-normalized and as `text` has them. `parse` answers
+/// `None` when nothing but blanks was sent (the composer's poll was toggled on and left empty):
+/// that post simply has no poll.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PollOptions(Vec<String>);
+
+impl PollOptions {
+    pub fn parse(raw: &[String]) -> Result<Option<PollOptions>> {
+        let options: Vec<String> = raw
+            .iter()
+            .map(|o| o.trim())
+            .filter(|o| !o.is_empty())
+            .map(|o| text::normalize(Kind::PollOption, o))
+            .collect::<Result<_>>()?;
+        if options.is_empty() {
+            return Ok(None);
+        }
+        if options.len() < POLL_MIN_OPTIONS {
+            return Err(Error::bad_request("A poll needs at least 2 options"));
+        }
+        if options.len() > POLL_MAX_OPTIONS {
+            return Err(Error::bad_request("A poll can have at most 4 options"));
+        }
+        if options.iter().any(|o| o.chars().count() > POLL_OPTION_MAX_CHARS) {
+            return Err(Error::bad_request(format!(
+                "A poll option can be at most {POLL_OPTION_MAX_CHARS} characters long"
+            )));
+        }
+        for (i, option) in options.iter().enumerate() {
+            if options[..i].contains(option) {
+                return Err(Error::bad_request("Poll options must be different from each other"));
+            }
+        }
+        Ok(Some(PollOptions(options)))
+    }
+
+    pub fn as_slice(&self) -> &[String] {
+        &self.0
+    }
+}
+
+/// An image's description (its alt text): trimmed, NFC-normalized, at most 1500 code points,
+/// and as `text` has a post's text. `parse` answers `None` for a blank
+/// one: that image simply has no description.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageDescription(String);
+
+impl ImageDescription {
+    pub fn parse(raw: Option<&str>) -> Result<Option<ImageDescription>> {
+        let Some(raw) = raw else { return Ok(None) };
+        let text = text::normalize(Kind::ImageDescription, raw.trim())?;
+        if text.is_empty() {
+            return Ok(None);
+        }
+        if text.chars().count() > IMAGE_DESCRIPTION_MAX_CHARS {
+            return Err(Error::bad_request(format!(
+                "An image description can be at most {IMAGE_DESCRIPTION_MAX_CHARS} characters long"
+            )));
+        }
+        Ok(Some(ImageDescription(text)))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// How long a poll stays open, in hours: 1 to 168 (a week), 24 unless said otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PollDuration(i64);
+
+impl PollDuration {
+    pub fn parse(hours: Option<i64>) -> Result<PollDuration> {
+        let hours = hours.unwrap_or(POLL_DEFAULT_HOURS);
+        if !(1..=POLL_MAX_HOURS).contains(&hours) {
+            return Err(Error::bad_request(format!("pollDurationHours must be between 1 and {POLL_MAX_HOURS}")));
+        }
+        Ok(PollDuration(hours))
+    }
+
+    pub fn millis(self) -> murmur_core::clock::Millis {
+        self.0 * murmur_core::clock::HOUR
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_is_trimmed_and_must_not_be_empty() {
+        assert_eq!(PostContent::parse("  hello \n").unwrap().as_str(), "hello");
+        assert!(PostContent::parse("").is_err());
+        assert!(PostContent::parse(" \n\t ").is_err());
+    }
+
+    #[test]
+    fn content_is_stored_nfc_and_follows_the_text_rule() {
+        assert_eq!(PostContent::parse(" cafe\u{301} ").unwrap().as_str(), "caf\u{e9}");
+        // 500 decomposed letters are 1000 code points typed but 500 stored.
+        assert!(PostContent::parse(&"e\u{301}".repeat(500)).is_ok());
+        assert!(PostContent::parse("look \u{202e}txt.exe").is_err());
+        assert!(PostContent::parse("\u{200b}\u{3164}").is_err());
+    }
+
+    #[test]
+    fn poll_options_are_stored_nfc_and_follow_the_text_rule() {
+        let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let poll = PollOptions::parse(&opts(&["Cafe\u{301}", "Te\u{301}"])).unwrap().unwrap();
+        assert_eq!(poll.as_slice(), ["Caf\u{e9}", "T\u{e9}"]);
+        // The same words typed two ways are the same option.
+        assert!(PollOptions::parse(&opts(&["caf\u{e9}", "cafe\u{301}"])).is_err());
+        assert!(PollOptions::parse(&opts(&["yes", "\u{2066}no"])).is_err());
+        assert!(PollOptions::parse(&opts(&["yes", "\u{200b}"])).is_err());
+    }
+
+    #[test]
+    fn content_length_counts_code_points_not_bytes() {
+        // 500 emoji are 2000 bytes but 500 characters.
+        assert!(PostContent::parse(&"🙂".repeat(500)).is_ok());
+        assert!(PostContent::parse(&"é".repeat(501)).is_err());
+        assert!(PostContent::parse(&"a".repeat(500)).is_ok());
+    }
+
+    #[test]
+    fn poll_drops_blank_options_and_needs_two_to_four_distinct() {
+        let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(PollOptions::parse(&opts(&["", "  "])).unwrap(), None);
+        let poll = PollOptions::parse(&opts(&[" Yes ", "", "No"])).unwrap().unwrap();
+        assert_eq!(poll.as_slice(), ["Yes", "No"]);
+        assert!(PollOptions::parse(&opts(&["Only", " "])).is_err());
+        assert!(PollOptions::parse(&opts(&["a", "b", "c", "d", "e"])).is_err());
+        assert!(PollOptions::parse(&opts(&["same", "same"])).is_err());
+        assert!(PollOptions::parse(&opts(&["ok", &"x".repeat(81)])).is_err());
+        assert!(PollOptions::parse(&opts(&["ok", &"x".repeat(80)])).is_ok());
+    }
+
+    #[test]
+    fn poll_duration_defaults_to_a_day_and_stays_within_a_week() {
+        assert_eq!(PollDuration::parse(None).unwrap().millis(), 24 * murmur_core::clock::HOUR);
+        assert!(PollDuration::parse(Some(1)).is_ok());
+        assert!(PollDuration::parse(Some(168)).is_ok());
+        assert!(PollDuration::parse(Some(0)).is_err());
+        assert!(PollDuration::parse(Some(169)).is_err());
+    }
+
+    #[test]
+    fn an_image_description_is_trimmed_nfc_and_bounded() {
+        let parse = |s: &str| ImageDescription::parse(Some(s)).map(|d| d.map(|d| d.as_str().to_string()));
+        assert_eq!(parse("  A heron, cafe\u{301} behind  ").unwrap().as_deref(), Some("A heron, caf\u{e9} behind"));
+        assert_eq!(parse("  ").unwrap(), None);
+        assert_eq!(ImageDescription::parse(None).unwrap(), None);
+        assert!(parse(&"é".repeat(1500)).unwrap().is_some());
+        assert!(parse(&"é".repeat(1501)).is_err());
+        assert!(parse("a \u{202e}gnp.exe").is_err());
+        assert!(parse("\u{200b}").is_err());
+        assert!(parse("a\0b").is_err());
+    }
+
+    // Regressions found by fuzzing (fuzz/fuzz_targets/, see docs/security.md).
+
+    #[test]
+    fn post_content_handles_nul() {
+        assert!(PostContent::parse("\0\u{2}").is_err());
+        assert!(PostContent::parse("hello\0world").is_err());
+    }
+
+    #[test]
+    fn poll_options_handle_nul() {
+        let opts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(PollOptions::parse(&opts(&["\0", "\u{11}\0", ""])).is_err());
+        assert!(PollOptions::parse(&opts(&["yes", "n\0o"])).is_err());
+    }
+}

@@ -1,0 +1,146 @@
+//! A post as stored (one row joined to its author) and as the API shows it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::entities::Entity;
+use murmur_core::clock::Millis;
+
+/// Columns of `PostRow`, for `concat!` into static SQL; the query must say
+/// `FROM posts p JOIN users u ON u.id = p.author_id`.
+#[macro_export]
+macro_rules! post_columns {
+    () => {
+        "p.id, p.author_id, p.content, p.created_at, p.reply_to_id, p.repost_of_id, \
+         p.poll_expires_at, p.deleted_at, p.reply_count, p.repost_count, p.like_count, \
+         u.username AS author_username, u.display_name AS author_display_name, \
+         u.profile_image_url AS author_profile_image_url, p.entities, p.edited_at"
+    };
+}
+
+/// One post row with its author, as every list query selects it (`post_columns!`).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PostRow {
+    pub id: i64,
+    pub author_id: i64,
+    pub content: String,
+    pub created_at: Millis,
+    pub reply_to_id: Option<i64>,
+    pub repost_of_id: Option<i64>,
+    pub poll_expires_at: Option<Millis>,
+    pub deleted_at: Option<Millis>,
+    pub reply_count: i64,
+    pub repost_count: i64,
+    pub like_count: i64,
+    pub author_username: String,
+    pub author_display_name: String,
+    pub author_profile_image_url: Option<String>,
+    /// The stored entities (`posts::entities::to_column`).
+    pub entities: Option<String>,
+    /// When its text was last edited.
+    pub edited_at: Option<Millis>,
+    /// Set when moderators removed it (`deleted_at` is set too).
+    pub removed_at: Option<Millis>,
+    /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
+    /// (`safety::visibility`).
+    pub hidden: bool,
+}
+
+/// Who wrote a post (or acted, in a notification).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Author {
+    pub id: i64,
+    pub username: String,
+    pub display_name: String,
+    pub profile_image_url: Option<String>,
+}
+
+/// An image of a post.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PostImage {
+    /// `/objects/{id}`.
+    pub url: String,
+    /// What the image shows, as its author described it; null when they did not.
+    pub alt: Option<String>,
+    /// In pixels, as stored (upright); null if unknown.
+    pub width: Option<i64>,
+    pub height: Option<i64>,
+}
+
+/// A post as the API answers it.
+///
+/// On a repost row (`repostOfId` set) the counts and `isLiked`/`isReposted` describe the
+/// original post, not the repost row itself: a card shows the original and its buttons toggle
+/// the original (likes, replies and reposts of a repost are redirected to the original), so
+/// these are the numbers the card needs. The original is also in `repostOf`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Post {
+    pub id: i64,
+    /// Empty on a deleted post (shown only as an ancestor placeholder in threads).
+    pub content: String,
+    /// The mentions, hashtags and links of `content`, in order (empty on a repost: its
+    /// original's are in `repostOf`).
+    pub entities: Vec<Entity>,
+    pub author: Author,
+    /// RFC 3339; empty on a post the caller may not see (`isUnavailable`).
+    pub created_at: String,
+    /// RFC 3339: when its author last edited it (its earlier versions: `/api/posts/{id}/history`);
+    /// null when never edited.
+    pub edited_at: Option<String>,
+    /// RFC 3339: until when its author may edit it (`EDIT_WINDOW` after posting; the server
+    /// checks again, and a poll with votes ends it sooner); null on a post that is not shown.
+    pub editable_until: Option<String>,
+    /// The images' URLs, as the spec has them (the same images are in `images`).
+    pub image_urls: Vec<String>,
+    /// The images in order, each with its description and size.
+    pub images: Vec<PostImage>,
+    pub poll_options: Vec<String>,
+    /// Every option of the poll, with the ids of the members who voted for it.
+    pub poll_votes: BTreeMap<String, Vec<i64>>,
+    /// RFC 3339, or null when the post has no poll.
+    pub poll_expires_at: Option<String>,
+    /// The option the caller voted for, if any.
+    pub my_vote: Option<String>,
+    pub reply_to_id: Option<i64>,
+    pub repost_of_id: Option<i64>,
+    /// The original post, on reposts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(no_recursion)]
+    pub repost_of: Option<Box<Post>>,
+    pub reply_count: i64,
+    pub repost_count: i64,
+    pub like_count: i64,
+    pub is_liked: bool,
+    pub is_reposted: bool,
+    /// The caller bookmarked this post (on a repost: its original). Nobody else sees it.
+    pub is_bookmarked: bool,
+    /// True for a deleted post (its content is gone; replies still point at it), and for a
+    /// post moderators removed, except to its author.
+    pub is_deleted: bool,
+    /// The caller may not see this post (its author and the caller are blocked either way, or
+    /// the author is suspended): shown as "Post unavailable", it carries its id and parent
+    /// only: no content, author, time, counts or the caller's likes, reposts and bookmarks.
+    pub is_unavailable: bool,
+    /// Moderators removed this post: only its author gets it so, with its content.
+    pub is_removed: bool,
+    /// The caller's mute of this post's author, as set (the card's "…" menu offers Unmute):
+    /// null when they have none. A mute whose `until` has passed is over. (A card by a member
+    /// blocked either way is unavailable, so the menu needs no block state.)
+    pub author_mute: Option<AuthorMute>,
+    /// On a Friends feed card that stands for more than one entry of its page (a post and its
+    /// reposts, shown once): how many. A page covers `limit` entries; absent means one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed_entries: Option<i64>,
+}
+
+/// A mute of a post's author by the caller.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorMute {
+    /// RFC 3339: when it ends; null for a mute until unmuted.
+    pub until: Option<String>,
+}

@@ -1,0 +1,630 @@
+//! Queries about posts. Writes take the caller's transaction (`&mut AnyConnection`), so a row
+//! and everything that counts or announces it (counters, notifications) commit together.
+//!
+//! Counters never drift: each is changed in the same transaction as the row it counts, and only
+//! when the insert or delete really changed a row (`ON CONFLICT DO NOTHING` and
+//! `rows_affected`). On PostgreSQL a concurrent duplicate insert waits on the unique key and
+//! then does nothing; `UPDATE … SET n = n + 1` takes the row lock and re-reads `n`. On SQLite
+//! writes are serialized through `Db::write` anyway.
+
+use std::sync::LazyLock;
+
+use sqlx::{AnyConnection, Connection};
+
+use super::entities::Entity;
+use super::hydrate::Selection;
+use murmur_core::page::Page;
+use murmur_core::clock::Millis;
+use murmur_core::db::Backend;
+use murmur_core::db::sql::{in_list, padded_values};
+use murmur_core::error::{Error, Result};
+use crate::notifications::{self, Kind};
+
+/// What the write paths need to know about a post.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PostRef {
+    pub id: i64,
+    pub author_id: i64,
+    pub reply_to_id: Option<i64>,
+    pub repost_of_id: Option<i64>,
+    pub poll_expires_at: Option<Millis>,
+    pub deleted_at: Option<Millis>,
+}
+
+pub async fn find_ref(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRef>> {
+    Ok(sqlx::query_as(
+        "SELECT id, author_id, reply_to_id, repost_of_id, poll_expires_at, deleted_at FROM posts WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// The live post a card action is about: a repost stands for its original (likes, replies,
+/// reposts and votes all go to the original). None when unknown or deleted.
+pub async fn live_original(conn: &mut AnyConnection, id: i64) -> Result<Option<PostRef>> {
+    Ok(sqlx::query_as(LIVE_ORIGINAL).bind(id).fetch_optional(conn).await?)
+}
+
+/// Post `id` when moderators removed it and `author` wrote it.
+pub async fn removed_post_of(conn: &mut AnyConnection, id: i64, author: i64) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar("SELECT id FROM posts WHERE id = $1 AND author_id = $2 AND removed_at IS NOT NULL")
+        .bind(id)
+        .bind(author)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// `live_original`'s statement, of post `$1`: a repost's row joined to its original, any other
+/// post's to itself; also the `target` of a like's and an unlike's statement on PostgreSQL.
+const LIVE_ORIGINAL: &str = "SELECT o.id, o.author_id, o.reply_to_id, o.repost_of_id, o.poll_expires_at, o.deleted_at \
+     FROM posts p JOIN posts o ON o.id = COALESCE(p.repost_of_id, p.id) \
+     WHERE p.id = $1 AND o.deleted_at IS NULL";
+
+pub struct NewPost<'a> {
+    pub author_id: i64,
+    pub content: &'a str,
+    pub reply_to_id: Option<i64>,
+    pub poll: Option<(&'a [String], Millis)>,
+    /// Claimed uploads (`media::claim`) with their descriptions, in the order they show.
+    pub images: &'a [NewImage<'a>],
+    /// What `content` holds (`posts::entities`).
+    pub entities: &'a [Entity],
+    pub now: Millis,
+}
+
+/// A claimed upload shown by a new post, and its description (alt text).
+pub struct NewImage<'a> {
+    pub media_id: &'a str,
+    pub alt: Option<&'a str>,
+}
+
+/// Inserts a post or reply with its poll and images; answers its id. The caller checked the
+/// parent.
+pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+    )
+    .bind(new.author_id)
+    .bind(new.content)
+    .bind(new.now)
+    .bind(new.reply_to_id)
+    .bind(new.poll.map(|(_, expires)| expires))
+    .bind(new.images.len() as i64)
+    .bind(super::entities::to_column(new.entities))
+    .fetch_one(&mut *conn)
+    .await?;
+    if let Some((options, _)) = new.poll {
+        for (position, text) in options.iter().enumerate() {
+            sqlx::query("INSERT INTO poll_options (post_id, position, text) VALUES ($1, $2, $3)")
+                .bind(id)
+                .bind(position as i64)
+                .bind(text.as_str())
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    for (position, image) in new.images.iter().enumerate() {
+        sqlx::query("INSERT INTO post_images (post_id, position, media_id, alt) VALUES ($1, $2, $3, $4)")
+            .bind(id)
+            .bind(position as i64)
+            .bind(image.media_id)
+            .bind(image.alt)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(id)
+}
+
+/// Adds `delta` to one of a live post's counters; false when the post is gone (deleted in the
+/// meantime: on PostgreSQL the row lock makes this re-check `deleted_at` after a concurrent
+/// delete commits). The column name is one of ours, never input.
+pub async fn bump(conn: &mut AnyConnection, post_id: i64, counter: Counter, delta: i64) -> Result<bool> {
+    let sql = match counter {
+        Counter::Likes => "UPDATE posts SET like_count = like_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+        Counter::Reposts => "UPDATE posts SET repost_count = repost_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+        Counter::Replies => "UPDATE posts SET reply_count = reply_count + $1 WHERE id = $2 AND deleted_at IS NULL",
+    };
+    let done = sqlx::query(sql).bind(delta).bind(post_id).execute(conn).await?;
+    crate::live::note(crate::live::Change::Counted { post: post_id });
+    Ok(done.rows_affected() == 1)
+}
+
+/// Takes the row lock of a live post for the rest of the transaction; false when it is gone.
+/// For writes that change no counter of the post (a vote): on PostgreSQL a vote inserted while
+/// a delete is under way would otherwise outlive it (the delete removes the votes it sees, and
+/// inserting a vote does not wait for the post's row lock). Waiting here makes a vote either
+/// commit before the delete (which then removes it) or find the post deleted.
+pub async fn lock_live(conn: &mut AnyConnection, post_id: i64) -> Result<bool> {
+    let done = sqlx::query("UPDATE posts SET poll_expires_at = poll_expires_at WHERE id = $1 AND deleted_at IS NULL")
+        .bind(post_id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum Counter {
+    Likes,
+    Reposts,
+    Replies,
+}
+
+/// The member's repost of `original_id`; None when they already reposted it.
+pub async fn insert_repost(
+    conn: &mut AnyConnection,
+    author_id: i64,
+    original_id: i64,
+    now: Millis,
+) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO posts (author_id, content, created_at, repost_of_id) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT DO NOTHING RETURNING id",
+    )
+    .bind(author_id)
+    .bind(super::REPOST_CONTENT)
+    .bind(now)
+    .bind(original_id)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Removes the member's repost of `original_id`; false when there was none.
+pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64) -> Result<bool> {
+    let done = sqlx::query("DELETE FROM posts WHERE author_id = $1 AND repost_of_id = $2")
+        .bind(author_id)
+        .bind(original_id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// `member` likes post `id` (a repost: its original), with the post's counter and its author's
+/// notification; liking twice changes nothing. Answers the id of the post liked, or None when
+/// there is no live post, also when it was deleted while this ran (the caller must then not
+/// commit); refused when the member and the post's author blocked each other. The caller holds
+/// the member's row lock (`feeds::changes::member_changed`), so a block made meanwhile is seen.
+pub async fn like(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    member: i64,
+    id: i64,
+    now: Millis,
+) -> Result<Option<i64>> {
+    if backend == Backend::Postgres {
+        // The same steps as below, in one statement. Each statement is a round trip to
+        // another process, and on a busy machine each trip waits for a core twice (once for
+        // PostgreSQL, once for the answer), so a like's latency grew with its statements more
+        // than with their work (docs/performance.md). The steps keep their order (the like,
+        // then the post's row lock, then the notification), and the statement comes after the
+        // member's row lock, so it reads as of after that wait. SQLite has no data-modifying
+        // `WITH`, and there a statement is a call within the process.
+        static LIKE: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                "WITH target AS ({LIVE_ORIGINAL}), \
+                 allowed AS (SELECT id FROM target WHERE NOT {blocked}), \
+                 liked AS (INSERT INTO likes (user_id, post_id, created_at) \
+                     SELECT $2, id, $3 FROM allowed ON CONFLICT DO NOTHING RETURNING post_id), \
+                 counted AS (UPDATE posts SET like_count = like_count + 1 \
+                     WHERE id = (SELECT post_id FROM liked) AND deleted_at IS NULL RETURNING id, author_id), \
+                 notified AS (INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
+                     SELECT author_id, $2, $4, id, $3 FROM counted WHERE author_id <> $2 ON CONFLICT DO NOTHING) \
+                 SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted), \
+                 (SELECT COUNT(*) FROM allowed), author_id FROM target",
+                blocked = crate::safety::visibility::blocked_between("target.author_id", "$2")
+            )
+        });
+        let done: Option<(i64, i64, i64, i64, i64)> = sqlx::query_as(LIKE.as_str())
+            .bind(id)
+            .bind(member)
+            .bind(now)
+            .bind(Kind::Like.as_str())
+            .fetch_optional(conn)
+            .await?;
+        if done.is_some_and(|(_, _, _, allowed, _)| allowed == 0) {
+            return Err(Error::forbidden(crate::safety::visibility::CANNOT_INTERACT));
+        }
+        if let Some((post, 1, 1, _, author)) = done {
+            // What `bump` and `notify` note on SQLite.
+            crate::live::note(crate::live::Change::Counted { post });
+            if author != member {
+                crate::live::note(crate::live::Change::Notified { member: author, new: true });
+            }
+        }
+        return Ok(done.and_then(|(post, liked, counted, _, _)| (liked == counted).then_some(post)));
+    }
+    let Some(post) = live_original(&mut *conn, id).await? else {
+        return Ok(None);
+    };
+    crate::safety::ensure_can_interact(conn, member, post.author_id).await?;
+    let done =
+        sqlx::query("INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+            .bind(member)
+            .bind(post.id)
+            .bind(now)
+            .execute(&mut *conn)
+            .await?;
+    if done.rows_affected() == 1 {
+        if !bump(&mut *conn, post.id, Counter::Likes, 1).await? {
+            return Ok(None);
+        }
+        notifications::notify(conn, post.author_id, member, Kind::Like, post.id, now).await?;
+    }
+    Ok(Some(post.id))
+}
+
+/// `member` takes back their like of post `id` (a repost: its original), with its counter and
+/// its notification while unread; unliking a post not liked changes nothing. Answers the id of
+/// the post, or None when there is no live post. The caller holds the member's row lock.
+pub async fn unlike(conn: &mut AnyConnection, backend: Backend, member: i64, id: i64) -> Result<Option<i64>> {
+    if backend == Backend::Postgres {
+        // The same steps as below, in one statement (why: `like`).
+        static UNLIKE: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                "WITH target AS ({LIVE_ORIGINAL}), \
+                 unliked AS (DELETE FROM likes WHERE user_id = $2 AND post_id = (SELECT id FROM target) \
+                     RETURNING post_id), \
+                 counted AS (UPDATE posts SET like_count = like_count - 1 \
+                     WHERE id = (SELECT post_id FROM unliked) AND deleted_at IS NULL), \
+                 withdrawn AS (DELETE FROM notifications WHERE recipient_id = (SELECT author_id FROM target) \
+                     AND actor_id = $2 AND type = $3 AND post_id = (SELECT post_id FROM unliked) AND read_at IS NULL) \
+                 SELECT id, author_id FROM target"
+            )
+        });
+        let post: Option<(i64, i64)> = sqlx::query_as(UNLIKE.as_str())
+            .bind(id)
+            .bind(member)
+            .bind(Kind::Like.as_str())
+            .fetch_optional(conn)
+            .await?;
+        if let Some((post, author)) = post {
+            // What `bump` and `withdraw` note on SQLite (a like that was not there changes
+            // nothing, but a hint to refetch costs the streams little).
+            crate::live::note(crate::live::Change::Counted { post });
+            crate::live::note(crate::live::Change::Notified { member: author, new: false });
+        }
+        return Ok(post.map(|(post, _)| post));
+    }
+    let Some(post) = live_original(&mut *conn, id).await? else {
+        return Ok(None);
+    };
+    let done = sqlx::query("DELETE FROM likes WHERE user_id = $1 AND post_id = $2")
+        .bind(member)
+        .bind(post.id)
+        .execute(&mut *conn)
+        .await?;
+    if done.rows_affected() == 1 {
+        bump(&mut *conn, post.id, Counter::Likes, -1).await?;
+        notifications::withdraw(conn, post.author_id, member, Kind::Like, post.id).await?;
+    }
+    Ok(Some(post.id))
+}
+
+/// The position of `option` in the post's poll.
+pub async fn poll_position(conn: &mut AnyConnection, post_id: i64, option: &str) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar("SELECT position FROM poll_options WHERE post_id = $1 AND text = $2")
+        .bind(post_id)
+        .bind(option)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// True when the vote was recorded; false when the member had already voted.
+pub async fn insert_vote(
+    conn: &mut AnyConnection,
+    post_id: i64,
+    user_id: i64,
+    position: i64,
+    now: Millis,
+) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO poll_votes (post_id, user_id, position, created_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(post_id)
+    .bind(user_id)
+    .bind(position)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Who takes a post down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakenDownBy {
+    /// Its author deletes it: its text, images and poll go with it.
+    Author,
+    /// Moderators remove it (`removed_at`): its text, images and poll stay, for its author and
+    /// the moderators to see; everyone else sees it deleted.
+    Moderators,
+}
+
+/// Soft-deletes a post: the row stays (its replies keep pointing at it) with its likes and
+/// reposts gone, and, when its author deletes it, its text, images and poll too. False when it
+/// was already deleted (a concurrent delete). The caller takes it out of the home timelines
+/// (`feeds::changes::MemberWrite::removed`).
+pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by: TakenDownBy) -> Result<bool> {
+    let sql = match by {
+        TakenDownBy::Author => {
+            "UPDATE posts SET deleted_at = $1, content = '', entities = NULL, poll_expires_at = NULL, like_count = 0, \
+             repost_count = 0, image_count = 0 WHERE id = $2 AND deleted_at IS NULL"
+        }
+        TakenDownBy::Moderators => {
+            "UPDATE posts SET deleted_at = $1, removed_at = $1, like_count = 0, repost_count = 0 \
+             WHERE id = $2 AND deleted_at IS NULL"
+        }
+    };
+    let done = sqlx::query(sql).bind(now).bind(post_id).execute(&mut *conn).await?;
+    if done.rows_affected() != 1 {
+        return Ok(false);
+    }
+    const WHAT_OTHERS_DID: [&str; 3] = [
+        "DELETE FROM likes WHERE post_id = $1",
+        // a bookmark of a post nobody can read any more leaves its member's list
+        "DELETE FROM bookmarks WHERE post_id = $1",
+        // reposts of it: the reposted thing is gone, so are they (their timeline rows go
+        // with them through the foreign key)
+        "DELETE FROM posts WHERE repost_of_id = $1",
+    ];
+    const WHAT_IT_HELD: [&str; 4] = [
+        "DELETE FROM post_images WHERE post_id = $1",
+        "DELETE FROM post_edits WHERE post_id = $1",
+        "DELETE FROM poll_votes WHERE post_id = $1",
+        "DELETE FROM poll_options WHERE post_id = $1",
+    ];
+    let held: &[&str] = if by == TakenDownBy::Author { &WHAT_IT_HELD } else { &[] };
+    for sql in held.iter().chain(&WHAT_OTHERS_DID) {
+        sqlx::query(*sql).bind(post_id).execute(&mut *conn).await?;
+    }
+    Ok(true)
+}
+
+/// What an edit needs to know about a live post, read under its row lock (`lock_live`).
+#[derive(Debug, sqlx::FromRow)]
+pub struct EditedPost {
+    pub content: String,
+    pub created_at: Millis,
+    pub has_poll: bool,
+    /// Votes in its poll (0 without one).
+    pub votes: i64,
+    /// Its images' media ids, in the order they show.
+    pub images: Vec<String>,
+}
+
+/// Post `id` as an edit finds it; None when it is deleted.
+pub async fn edited_post(conn: &mut AnyConnection, id: i64) -> Result<Option<EditedPost>> {
+    let row: Option<(String, Millis, Option<Millis>, i64)> = sqlx::query_as(
+        "SELECT content, created_at, poll_expires_at, \
+         (SELECT COUNT(*) FROM poll_votes v WHERE v.post_id = p.id) FROM posts p WHERE id = $1 AND deleted_at IS NULL",
+    )
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((content, created_at, poll_expires_at, votes)) = row else {
+        return Ok(None);
+    };
+    let images = sqlx::query_scalar("SELECT media_id FROM post_images WHERE post_id = $1 ORDER BY position")
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+    Ok(Some(EditedPost { content, created_at, has_poll: poll_expires_at.is_some(), votes, images }))
+}
+
+/// A post's new text, as its author edited it.
+pub struct Edit<'a> {
+    pub post_id: i64,
+    pub content: &'a str,
+    /// What `content` holds (`posts::entities`).
+    pub entities: &'a [Entity],
+    /// The images it keeps (media ids); the others leave it.
+    pub kept_images: &'a [String],
+    pub now: Millis,
+}
+
+/// Keeps the post's text as it stood in its history, then writes the new one: its entities,
+/// its images (those not kept leave; the orphan cleanup removes their files) and `edited_at`.
+/// The caller holds the post's row lock and checked it is live.
+pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO post_edits (post_id, content, written_at, replaced_at) \
+         SELECT id, content, COALESCE(edited_at, created_at), $2 FROM posts WHERE id = $1",
+    )
+    .bind(edit.post_id)
+    .bind(edit.now)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("UPDATE posts SET content = $1, entities = $2, edited_at = $3, image_count = $4 WHERE id = $5")
+        .bind(edit.content)
+        .bind(super::entities::to_column(edit.entities))
+        .bind(edit.now)
+        .bind(edit.kept_images.len() as i64)
+        .bind(edit.post_id)
+        .execute(&mut *conn)
+        .await?;
+    let sql = if edit.kept_images.is_empty() {
+        "DELETE FROM post_images WHERE post_id = $1".to_string()
+    } else {
+        format!(
+            "DELETE FROM post_images WHERE post_id = $1 AND media_id NOT IN ({})",
+            in_list(2, edit.kept_images.len())
+        )
+    };
+    let mut delete = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(edit.post_id);
+    for media_id in padded_values(edit.kept_images) {
+        delete = delete.bind(media_id.as_str());
+    }
+    delete.execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// One earlier version of a post's text.
+#[derive(Debug, sqlx::FromRow)]
+pub struct VersionRow {
+    pub content: String,
+    pub written_at: Millis,
+    pub replaced_at: Millis,
+}
+
+/// A page of post `id`'s earlier versions, newest first (index `post_edits_post_idx`).
+pub async fn history(pool: &sqlx::AnyPool, id: i64, page: Page) -> Result<Vec<VersionRow>> {
+    Ok(sqlx::query_as(
+        "SELECT content, written_at, replaced_at FROM post_edits WHERE post_id = $1 \
+         ORDER BY id DESC LIMIT $2 OFFSET $3",
+    )
+    .bind(id)
+    .bind(page.limit)
+    .bind(page.offset)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// `member` bookmarks post `post_id` (a live original); twice changes nothing.
+pub async fn bookmark(conn: &mut AnyConnection, member: i64, post_id: i64, now: Millis) -> Result<()> {
+    sqlx::query("INSERT INTO bookmarks (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+        .bind(member)
+        .bind(post_id)
+        .bind(now)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// `member` takes their bookmark of post `post_id` away; none there changes nothing.
+pub async fn unbookmark(conn: &mut AnyConnection, member: i64, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM bookmarks WHERE user_id = $1 AND post_id = $2")
+        .bind(member)
+        .bind(post_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The viewer's (`$1`) bookmarks of live posts they may see, newest bookmark first (index
+/// `bookmarks_user_created_idx`).
+pub fn bookmarks(page: Page) -> Selection {
+    // Numbered after the page is cut, so the window sorts a page, not every bookmark.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
+                 SELECT b.post_id, b.created_at FROM bookmarks b JOIN posts p ON p.id = b.post_id \
+                 WHERE b.user_id = $1 AND p.deleted_at IS NULL AND NOT {} \
+                 ORDER BY b.created_at DESC, b.post_id DESC LIMIT $2 OFFSET $3 \
+             ) bookmarked",
+            crate::safety::visibility::post_hidden(crate::safety::Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset])
+}
+
+/// A reply left its parent: one reply fewer (never below zero, whatever happened before).
+pub async fn reply_removed(conn: &mut AnyConnection, parent_id: i64) -> Result<()> {
+    sqlx::query("UPDATE posts SET reply_count = reply_count - 1 WHERE id = $1 AND reply_count > 0")
+        .bind(parent_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The existing members with these (lower-case) usernames: id and username.
+pub async fn members_by_username(conn: &mut AnyConnection, usernames: &[String]) -> Result<Vec<(i64, String)>> {
+    if usernames.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!("SELECT id, username FROM users WHERE username IN ({})", in_list(1, usernames.len()));
+    let mut query = sqlx::query_as::<_, (i64, String)>(sqlx::AssertSqlSafe(sql));
+    for name in padded_values(usernames) {
+        query = query.bind(name);
+    }
+    Ok(query.fetch_all(conn).await?)
+}
+
+/// Maximum depth of the ancestor chain a thread shows (the nearest ones).
+pub const MAX_ANCESTORS: i64 = 50;
+/// Maximum replies a thread shows (the oldest ones; `replies` pages through the rest).
+pub const MAX_REPLIES: i64 = 200;
+
+/// A thread's posts: the chain above `id` (ord -depth, so the top comes first; deleted ones
+/// included: they show as placeholders), the post itself (ord 0) and its live replies, oldest
+/// first (ord = their id), in one statement.
+pub fn thread(id: i64) -> Selection {
+    const SQL: &str = "WITH RECURSIVE chain (id, depth) AS ( \
+             SELECT reply_to_id, 1 FROM posts WHERE id = $2 AND reply_to_id IS NOT NULL \
+             UNION ALL \
+             SELECT p.reply_to_id, c.depth + 1 FROM posts p JOIN chain c ON p.id = c.id \
+             WHERE p.reply_to_id IS NOT NULL AND c.depth < $3 \
+         ) \
+         SELECT id, -CAST(depth AS BIGINT) FROM chain \
+         UNION ALL SELECT CAST($2 AS BIGINT), CAST(0 AS BIGINT) \
+         UNION ALL SELECT id, id FROM ( \
+             SELECT id FROM posts WHERE reply_to_id = $2 AND deleted_at IS NULL ORDER BY id LIMIT $4 \
+         ) replies";
+    Selection::new(SQL, vec![id, MAX_ANCESTORS, MAX_REPLIES])
+}
+
+/// A page of the live replies to post `id`, oldest first as in `thread` (index
+/// `posts_reply_to_idx`): how a thread's replies are read past its first `MAX_REPLIES`.
+pub fn replies(id: i64, page: Page) -> Selection {
+    const SQL: &str = "SELECT id, id FROM posts WHERE reply_to_id = $2 AND deleted_at IS NULL \
+         ORDER BY id LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![id, page.limit, page.offset])
+}
+
+/// How many posts one round of the entities backfill parses (one short write transaction).
+const BACKFILL_CHUNK: i64 = 500;
+
+/// One round of the entities backfill: parses the next `BACKFILL_CHUNK` posts written before
+/// entities were stored (migration 0014 left the newest one's id as the `entities` job's
+/// cursor, walked down to 0), storing their entities and tags as `writes` does for a new post.
+/// Answers false when nothing is left. Safe in several processes: the round that moves the
+/// cursor first writes, the other finds it moved and writes nothing.
+pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
+    let Some(cursor) = sqlx::query_scalar::<_, i64>("SELECT cursor FROM jobs WHERE name = 'entities'")
+        .fetch_optional(&mut *conn)
+        .await?
+        .filter(|cursor| *cursor > 0)
+    else {
+        return Ok(false);
+    };
+    let next = (cursor - BACKFILL_CHUNK).max(0);
+    let mut tx = conn.begin().await?;
+    let moved = sqlx::query("UPDATE jobs SET cursor = $1 WHERE name = 'entities' AND cursor = $2")
+        .bind(next)
+        .bind(cursor)
+        .execute(&mut *tx)
+        .await?;
+    if moved.rows_affected() != 1 {
+        return Ok(true);
+    }
+    let posts: Vec<(i64, i64, String, Millis)> = sqlx::query_as(
+        "SELECT id, author_id, content, created_at FROM posts \
+         WHERE id > $1 AND id <= $2 AND deleted_at IS NULL AND repost_of_id IS NULL",
+    )
+    .bind(next)
+    .bind(cursor)
+    .fetch_all(&mut *tx)
+    .await?;
+    let parsed: Vec<_> = posts.iter().map(|(_, _, content, _)| super::entities::parse(content)).collect();
+    let mut names: Vec<String> = parsed.iter().flat_map(|p| p.mentions()).collect();
+    names.sort();
+    names.dedup();
+    let mut members = std::collections::HashMap::new();
+    for chunk in names.chunks(64) {
+        members.extend(members_by_username(&mut tx, chunk).await?.into_iter().map(|(id, name)| (name, id)));
+    }
+    for ((id, author, content, created_at), parsed) in posts.iter().zip(&parsed) {
+        let entities = parsed.entities(content, &members);
+        if entities.is_empty() {
+            continue;
+        }
+        sqlx::query("UPDATE posts SET entities = $1 WHERE id = $2")
+            .bind(super::entities::to_column(&entities))
+            .bind(*id)
+            .execute(&mut *tx)
+            .await?;
+        crate::discovery::store::tag_post(&mut tx, *id, *author, &parsed.hashtags(), *created_at).await?;
+    }
+    tx.commit().await?;
+    Ok(next > 0)
+}

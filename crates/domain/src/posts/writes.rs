@@ -1,0 +1,432 @@
+//! The writes of posts: posting, replying, reposting, undoing a repost, deleting, liking and
+//! voting, each one transaction with its counters, media claims and notifications, and the
+//! feed's rule (`feeds::changes`) taken first, then the block rule (`safety::ensure_can_interact`). The routes parse the request and answer; the
+//! transactions are here.
+
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection, Connection};
+
+use super::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
+use super::entities;
+use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
+use murmur_core::clock::{Clock, MINUTE, Millis};
+use murmur_core::db::Db;
+use murmur_core::error::{Error, Result};
+use crate::feeds::changes::{self, MemberWrite};
+use crate::feeds::timeline::FanOutQueue;
+use crate::media::{self, MediaStore};
+use crate::notifications::{self, Kind};
+use murmur_core::rate_limit::{self, MemberLimit};
+use crate::safety;
+
+/// How long after posting its author may edit a post.
+pub const EDIT_WINDOW: Millis = 60 * MINUTE;
+
+/// What the writes of posts use of the application; made per request, cheap.
+pub struct PostWrites<'a> {
+    pub db: &'a Db,
+    /// A post's images.
+    pub media: &'a MediaStore,
+    /// Woken after a post whose followers are reached in chunks.
+    pub fan_out: &'a FanOutQueue,
+    pub clock: &'a Clock,
+}
+
+/// A post or reply as its author wrote it, parsed.
+pub struct Draft {
+    pub content: PostContent,
+    pub images: Vec<DraftImage>,
+    pub poll: Option<PollOptions>,
+    pub duration: PollDuration,
+    pub reply_to_id: Option<i64>,
+}
+
+/// An image of a draft: the upload's URL as sent, and its description.
+pub struct DraftImage {
+    pub url: String,
+    pub alt: Option<ImageDescription>,
+}
+
+impl Draft {
+    fn image_urls(&self) -> Vec<String> {
+        self.images.iter().map(|image| image.url.clone()).collect()
+    }
+}
+
+impl PostWrites<'_> {
+    /// Counts one post (or repost) against the member's allowance; 429 once it is spent.
+    /// Answers the writer's connection for the post (`rate_limit::count_then_take_writer`).
+    async fn posting_allowed(&self, member: i64) -> Result<PoolConnection<Any>> {
+        let message = "You are posting too fast. Please wait a minute.";
+        rate_limit::count_member_then_take_writer(self.db, MemberLimit::Post, member, self.clock.now(), message).await
+    }
+
+    /// Writes a post or reply with its images, poll, mentions and the reply's notification;
+    /// answers its id.
+    pub async fn post(&self, author: i64, draft: &Draft) -> Result<i64> {
+        let writer = self.posting_allowed(author).await?;
+        // Bucket uploads are fetched and checked with the writer let go, so no write waits on
+        // the bucket; the post then takes its turn at the writer again.
+        let image_urls = draft.image_urls();
+        let mut writer = if image_urls.is_empty() {
+            writer
+        } else {
+            drop(writer);
+            media::prepare(self.db, self.media, author, &image_urls).await?;
+            self.db.write.acquire().await?
+        };
+        let now = self.clock.now();
+        let mut tx = writer.begin().await?;
+        // A reply to a repost answers the original (reposts have no threads of their own).
+        let parent: Option<PostRef> = match draft.reply_to_id {
+            Some(id) => Some(
+                store::live_original(&mut tx, id)
+                    .await?
+                    .ok_or_else(|| Error::bad_request("replyToId must name an existing post"))?,
+            ),
+            None => None,
+        };
+        // A reply changes the count of a post that may be on the author's own Friends page.
+        let changing = changes::member_changed(&mut tx, author).await?;
+        if let Some(parent) = &parent {
+            safety::ensure_can_interact(&mut tx, author, parent.author_id).await?;
+        }
+        let media_ids = media::claim(self.media, &mut tx, author, &image_urls, now).await?;
+        // `claim` answers one id per URL, in order: each keeps its own description.
+        let images: Vec<store::NewImage> = media_ids
+            .iter()
+            .zip(&draft.images)
+            .map(|(media_id, image)| store::NewImage {
+                media_id,
+                alt: image.alt.as_ref().map(ImageDescription::as_str),
+            })
+            .collect();
+        let content = draft.content.as_str();
+        let text = WrittenText::read(&mut tx, content).await?;
+        let new = NewPost {
+            author_id: author,
+            content,
+            reply_to_id: parent.as_ref().map(|p| p.id),
+            poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
+            images: &images,
+            entities: &text.entities,
+            now,
+        };
+        let id = store::insert_post(&mut tx, &new).await?;
+        // Replies are read in threads, not in the Friends feed.
+        let after_commit = match parent {
+            None => Some(changing.published(&mut tx, id).await?),
+            Some(_) => None,
+        };
+        if let Some(parent) = &parent {
+            if !store::bump(&mut tx, parent.id, Counter::Replies, 1).await? {
+                return Err(Error::bad_request("replyToId must name an existing post"));
+            }
+            notifications::notify(&mut tx, parent.author_id, author, Kind::Reply, id, now).await?;
+        }
+        let told = parent.as_ref().map(|p| p.author_id);
+        text.record(&mut tx, Written { post: id, author, at: now, told }, now).await?;
+        tx.commit().await?;
+        if let Some(after_commit) = after_commit {
+            after_commit.run(self.fan_out);
+        }
+        Ok(id)
+    }
+
+    /// The author edits post `id`'s text (and, on a post without a poll, keeps some of its
+    /// images) within `EDIT_WINDOW` of posting, while its poll has no votes. Its earlier text
+    /// goes into its history; its tags and mentions follow the new text (a new mention notifies,
+    /// a removed one is not taken back). Answers the post's id.
+    pub async fn edit(
+        &self,
+        author: i64,
+        id: i64,
+        content: &PostContent,
+        kept_images: Option<&[String]>,
+    ) -> Result<i64> {
+        let mut writer = rate_limit::count_member_then_take_writer(
+            self.db,
+            MemberLimit::Edit,
+            author,
+            self.clock.now(),
+            "You are editing too fast. Please wait a minute.",
+        )
+        .await?;
+        let now = self.clock.now();
+        let mut tx = writer.begin().await?;
+        let post = store::find_ref(&mut tx, id)
+            .await?
+            .filter(|p| p.deleted_at.is_none())
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        if post.author_id != author {
+            return Err(Error::forbidden("You can only edit your own posts"));
+        }
+        if post.repost_of_id.is_some() {
+            return Err(Error::bad_request("A repost cannot be edited"));
+        }
+        // The author's kept Friends pages show the new text at once; others' within their
+        // pages' keeping time, as a deletion (`feeds::cache`).
+        changes::member_changed(&mut tx, author).await?;
+        // Under the post's row lock a vote either committed before (and is counted below) or
+        // waits for this edit (`store::lock_live`).
+        if !store::lock_live(&mut tx, id).await? {
+            return Err(Error::not_found("Post not found"));
+        }
+        let current = store::edited_post(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        if now >= current.created_at + EDIT_WINDOW || current.votes > 0 {
+            return Err(Error::conflict("This post can no longer be edited"));
+        }
+        let kept = kept_media(&current, kept_images)?;
+        if content.as_str() == current.content && kept == current.images {
+            return Ok(id);
+        }
+        let text = WrittenText::read(&mut tx, content.as_str()).await?;
+        let edit =
+            store::Edit { post_id: id, content: content.as_str(), entities: &text.entities, kept_images: &kept, now };
+        store::edit(&mut tx, &edit).await?;
+        crate::discovery::store::untag_post(&mut tx, id).await?;
+        let told = match post.reply_to_id {
+            Some(parent) => store::find_ref(&mut tx, parent).await?.map(|p| p.author_id),
+            None => None,
+        };
+        text.record(&mut tx, Written { post: id, author, at: current.created_at, told }, now).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// The member bookmarks post `id` (a repost: its original); twice changes nothing. Nobody
+    /// is told. Answers the id of the post bookmarked.
+    pub async fn bookmark(&self, member: i64, id: i64) -> Result<i64> {
+        let now = self.clock.now();
+        let mut writer = rate_limit::count_member_then_take_writer(
+            self.db,
+            MemberLimit::Bookmark,
+            member,
+            now,
+            "You are bookmarking too fast. Please wait a minute.",
+        )
+        .await?;
+        let mut tx = writer.begin().await?;
+        // The card's mark is on the member's own Friends page.
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        store::bookmark(&mut tx, member, post.id, now).await?;
+        tx.commit().await?;
+        Ok(post.id)
+    }
+
+    /// Takes the member's bookmark of post `id` (a repost: its original) away; answers the id
+    /// of the post.
+    pub async fn unbookmark(&self, member: i64, id: i64) -> Result<i64> {
+        let mut tx = self.db.write.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        store::unbookmark(&mut tx, member, post.id).await?;
+        tx.commit().await?;
+        Ok(post.id)
+    }
+
+    /// Reposts post `target` (a repost: its original) once; answers the repost's id.
+    pub async fn repost(&self, member: i64, target: i64) -> Result<i64> {
+        let mut writer = self.posting_allowed(member).await?;
+        let now = self.clock.now();
+        let mut tx = writer.begin().await?;
+        let original =
+            store::live_original(&mut tx, target).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        let changing = changes::member_changed(&mut tx, member).await?;
+        safety::ensure_can_interact(&mut tx, member, original.author_id).await?;
+        let id = store::insert_repost(&mut tx, member, original.id, now)
+            .await?
+            .ok_or_else(|| Error::conflict("Already reposted"))?;
+        let after_commit = changing.published(&mut tx, id).await?;
+        if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
+            return Err(Error::not_found("Post not found"));
+        }
+        notifications::notify(&mut tx, original.author_id, member, Kind::Repost, original.id, now).await?;
+        tx.commit().await?;
+        after_commit.run(self.fan_out);
+        Ok(id)
+    }
+
+    /// Deletes one of the member's posts: a repost for good, any other post softly (its
+    /// replies stay), with the notifications about it and its parent's count.
+    pub async fn delete(&self, member: i64, id: i64) -> Result<()> {
+        let now = self.clock.now();
+        let mut tx = self.db.write.begin().await?;
+        let post = store::find_ref(&mut tx, id)
+            .await?
+            .filter(|p| p.deleted_at.is_none())
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        if post.author_id != member {
+            return Err(Error::forbidden("You can only delete your own posts"));
+        }
+        // Before the post leaves the timelines: a follow copying it waits, then sees it deleted.
+        let changing = changes::member_changed(&mut tx, member).await?;
+        match post.repost_of_id {
+            Some(original) => undo_repost(&mut tx, member, original).await?,
+            None => take_down(&mut tx, &changing, &post, now, TakenDownBy::Author).await?,
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Undoes the member's repost of post `id` (or of its original, when `id` is a repost).
+    pub async fn unrepost(&self, member: i64, id: i64) -> Result<()> {
+        let mut tx = self.db.write.begin().await?;
+        let original = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        changes::member_changed(&mut tx, member).await?;
+        undo_repost(&mut tx, member, original.id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Likes post `id` (a repost: its original); answers the id of the post liked.
+    pub async fn like(&self, member: i64, id: i64) -> Result<i64> {
+        let now = self.clock.now();
+        let mut writer = rate_limit::count_member_then_take_writer(
+            self.db,
+            MemberLimit::Like,
+            member,
+            now,
+            "You are liking too fast. Please wait a minute.",
+        )
+        .await?;
+        let mut tx = writer.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::like(&mut tx, self.db.backend, member, id, now)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        tx.commit().await?;
+        Ok(post)
+    }
+
+    /// Takes back the member's like of post `id`; answers the id of the post.
+    pub async fn unlike(&self, member: i64, id: i64) -> Result<i64> {
+        let mut tx = self.db.write.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::unlike(&mut tx, self.db.backend, member, id)
+            .await?
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        tx.commit().await?;
+        Ok(post)
+    }
+
+    /// The member votes `option` in post `id`'s poll, once, while it is open; answers the id
+    /// of the post voted in.
+    pub async fn vote(&self, member: i64, id: i64, option: &str) -> Result<i64> {
+        let now = self.clock.now();
+        let mut tx = self.db.write.begin().await?;
+        changes::member_changed(&mut tx, member).await?;
+        let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+        if !store::lock_live(&mut tx, post.id).await? {
+            return Err(Error::not_found("Post not found"));
+        }
+        safety::ensure_can_interact(&mut tx, member, post.author_id).await?;
+        let expires_at = post.poll_expires_at.ok_or_else(|| Error::bad_request("This post has no poll"))?;
+        if now >= expires_at {
+            return Err(Error::bad_request("This poll has ended"));
+        }
+        let position = store::poll_position(&mut tx, post.id, option)
+            .await?
+            .ok_or_else(|| Error::bad_request("That option is not in this poll"))?;
+        if !store::insert_vote(&mut tx, post.id, member, position, now).await? {
+            return Err(Error::conflict("You have already voted"));
+        }
+        tx.commit().await?;
+        Ok(post.id)
+    }
+}
+
+/// The images an edit keeps (media ids, in the order they show): all of them when the request
+/// names none, else the ones it names, which must be among the post's (an edit removes images,
+/// never adds them; a post with a poll keeps its images).
+fn kept_media(current: &store::EditedPost, kept_urls: Option<&[String]>) -> Result<Vec<String>> {
+    let Some(urls) = kept_urls else {
+        return Ok(current.images.clone());
+    };
+    let kept: Vec<String> = current.images.iter().filter(|m| urls.contains(&media::object_path(m))).cloned().collect();
+    let named_unknown = urls.iter().any(|url| !current.images.iter().any(|m| media::object_path(m) == *url));
+    if named_unknown || urls.len() != kept.len() {
+        return Err(Error::bad_request("An edit can only keep some of the post's own images"));
+    }
+    if current.has_poll && kept.len() != current.images.len() {
+        return Err(Error::bad_request("A post with a poll keeps its images"));
+    }
+    Ok(kept)
+}
+
+/// A post's text read as it is written (`entities::parse`), with the members it mentions: the
+/// one reading that posting and editing share.
+struct WrittenText {
+    entities: Vec<entities::Entity>,
+    hashtags: Vec<entities::Hashtag>,
+    /// The mentioned members who exist: id and username.
+    mentioned: Vec<(i64, String)>,
+}
+
+/// Which post a text was written for.
+struct Written {
+    post: i64,
+    author: i64,
+    /// When the post was written: its tags count from then.
+    at: Millis,
+    /// A member already told of this post (a reply's parent's author), not told again of a mention.
+    told: Option<i64>,
+}
+
+impl WrittenText {
+    async fn read(tx: &mut AnyConnection, content: &str) -> Result<WrittenText> {
+        let parsed = entities::parse(content);
+        let mentioned = store::members_by_username(&mut *tx, &parsed.mentions()).await?;
+        let members = mentioned.iter().map(|(id, username)| (username.clone(), *id)).collect();
+        Ok(WrittenText { entities: parsed.entities(content, &members), hashtags: parsed.hashtags(), mentioned })
+    }
+
+    /// The post's tags and its mentions' notifications (each member told once of a post,
+    /// `notifications::notify`), in the post's transaction.
+    async fn record(&self, tx: &mut AnyConnection, written: Written, now: Millis) -> Result<()> {
+        crate::discovery::store::tag_post(&mut *tx, written.post, written.author, &self.hashtags, written.at).await?;
+        for &(member, _) in &self.mentioned {
+            if written.told == Some(member) {
+                continue;
+            }
+            notifications::notify(&mut *tx, member, written.author, Kind::Mention, written.post, now).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Takes a post (not a repost) out of everything members read, with its parent's reply count
+/// and the notifications about it: its author's delete and moderators' removal alike. Call it
+/// after `changes::member_changed` of the post's author, in that transaction; 404 when the
+/// post was deleted meanwhile.
+pub async fn take_down(
+    tx: &mut AnyConnection,
+    changing: &MemberWrite,
+    post: &PostRef,
+    now: Millis,
+    by: TakenDownBy,
+) -> Result<()> {
+    if !store::soft_delete(&mut *tx, post.id, now, by).await? {
+        return Err(Error::not_found("Post not found"));
+    }
+    changing.removed(&mut *tx, post.id).await?;
+    crate::discovery::store::untag_post(&mut *tx, post.id).await?;
+    notifications::store::remove_about_post(&mut *tx, post.id).await?;
+    if let Some(parent) = post.reply_to_id {
+        store::reply_removed(&mut *tx, parent).await?;
+    }
+    Ok(())
+}
+
+/// Removes `member`'s repost of `original` with its count and unread notification.
+pub(crate) async fn undo_repost(tx: &mut AnyConnection, member: i64, original: i64) -> Result<()> {
+    if !store::delete_repost(&mut *tx, member, original).await? {
+        return Err(Error::not_found("You have not reposted this post"));
+    }
+    store::bump(&mut *tx, original, Counter::Reposts, -1).await?;
+    if let Some(original) = store::find_ref(&mut *tx, original).await? {
+        notifications::withdraw(&mut *tx, original.author_id, member, Kind::Repost, original.id).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,199 @@
+//! Who a member does not see, as SQL that each list puts in its own `WHERE` (so a page of 20 is
+//! still 20 when posts are hidden), and who may not act on whom.
+//!
+//! - A block hides each of the two members from the other everywhere (`Scope::Anywhere`) and
+//!   stops every interaction between them.
+//! - A mute hides the muted member from the muter in the Friends and For You feeds and in
+//!   notifications (`Scope::Feeds`) until it expires; nothing else changes.
+//! - A suspended member is hidden from everyone everywhere while suspended.
+//!
+//! Each test is a primary-key or partial-index lookup per row (`blocks` both ways, `mutes`,
+//! `users_suspended_idx`), never a scan of a member's blocks.
+
+use sqlx::AnyConnection;
+
+use murmur_core::error::{Error, Result};
+
+/// Where a list is shown, which decides what hides an author from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope<'a> {
+    /// Threads, profiles, likes tabs, search, suggestions: blocks and suspensions.
+    Anywhere,
+    /// The Friends and For You feeds and notifications: mutes too, unexpired at `now` (SQL: a
+    /// parameter or a number).
+    Feeds { now: &'a str },
+}
+
+/// One thing that hides a member (`author`) from a viewer: a row of `table` (aliased `alias`)
+/// naming the viewer in `viewer` (None: it hides them from everyone) and the member in
+/// `author`, where `condition` holds (`{now}` is the moment asked about). The rule below is
+/// the one list of them; the SQL every list applies (`hidden`) and the set For You filters
+/// with (`hidden_authors`) are both made from it.
+struct Hider {
+    table: &'static str,
+    alias: &'static str,
+    viewer: Option<&'static str>,
+    author: &'static str,
+    condition: &'static str,
+    /// Only in the feeds and notifications (`Scope::Feeds`).
+    feeds_only: bool,
+}
+
+const RULE: [Hider; 4] = [
+    Hider {
+        table: "blocks",
+        alias: "hb",
+        viewer: Some("blocker_id"),
+        author: "blocked_id",
+        condition: "",
+        feeds_only: false,
+    },
+    Hider {
+        table: "blocks",
+        alias: "hb",
+        viewer: Some("blocked_id"),
+        author: "blocker_id",
+        condition: "",
+        feeds_only: false,
+    },
+    Hider {
+        table: "users",
+        alias: "hs",
+        viewer: None,
+        author: "id",
+        condition: "{a}.suspended_until IS NOT NULL",
+        feeds_only: false,
+    },
+    Hider {
+        table: "mutes",
+        alias: "hm",
+        viewer: Some("muter_id"),
+        author: "muted_id",
+        condition: "({a}.expires_at IS NULL OR {a}.expires_at > {now})",
+        feeds_only: true,
+    },
+];
+
+impl Hider {
+    fn applies(&self, scope: Scope<'_>) -> bool {
+        !self.feeds_only || matches!(scope, Scope::Feeds { .. })
+    }
+
+    /// The condition on the row's columns, for the moment `now` (SQL).
+    fn condition(&self, now: &str) -> String {
+        self.condition.replace("{a}", self.alias).replace("{now}", now)
+    }
+
+    /// SQL true when this hides `author` from `viewer` (SQL expressions).
+    fn exists(&self, viewer: &str, author: &str, now: &str) -> String {
+        let mut wheres = Vec::new();
+        if let Some(column) = self.viewer {
+            wheres.push(format!("{}.{column} = {viewer}", self.alias));
+        }
+        wheres.push(format!("{}.{} = {author}", self.alias, self.author));
+        if !self.condition.is_empty() {
+            wheres.push(self.condition(now));
+        }
+        format!("EXISTS (SELECT 1 FROM {} {} WHERE {})", self.table, self.alias, wheres.join(" AND "))
+    }
+
+    /// SQL selecting the members this hides from `viewer` (SQL expressions).
+    fn members(&self, viewer: &str, now: &str) -> String {
+        let mut wheres = Vec::new();
+        if let Some(column) = self.viewer {
+            wheres.push(format!("{}.{column} = {viewer}", self.alias));
+        }
+        if !self.condition.is_empty() {
+            wheres.push(self.condition(now));
+        }
+        format!(
+            "SELECT {}.{} FROM {} {} WHERE {}",
+            self.alias,
+            self.author,
+            self.table,
+            self.alias,
+            wheres.join(" AND ")
+        )
+    }
+}
+
+/// SQL true when the member `author` is hidden from `viewer` in `scope` (each an SQL
+/// expression: a column or a parameter such as `$1`).
+pub fn hidden(scope: Scope<'_>, viewer: &str, author: &str) -> String {
+    let now = match scope {
+        Scope::Anywhere => "",
+        Scope::Feeds { now } => now,
+    };
+    let tests: Vec<String> =
+        RULE.iter().filter(|hider| hider.applies(scope)).map(|hider| hider.exists(viewer, author, now)).collect();
+    format!("({})", tests.join(" OR "))
+}
+
+/// SQL answering the ids of the members hidden from `viewer` in `scope` (one row per thing
+/// that hides each; a member may come more than once): for a ranked list that is cut into
+/// pages after it is filtered (For You). Each part is one index range.
+pub fn hidden_members(scope: Scope<'_>, viewer: &str) -> String {
+    let now = match scope {
+        Scope::Anywhere => "",
+        Scope::Feeds { now } => now,
+    };
+    let parts: Vec<String> =
+        RULE.iter().filter(|hider| hider.applies(scope)).map(|hider| hider.members(viewer, now)).collect();
+    parts.join(" UNION ALL ")
+}
+
+/// SQL true when the post `post` (an alias of `posts`) is hidden from `viewer` in `scope`: its
+/// author is, or, for a repost, the original's author is.
+pub fn post_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
+    format!("({} OR {})", hidden(scope, viewer, &format!("{post}.author_id")), original_hidden(scope, viewer, post))
+}
+
+/// SQL true when a post whose author is `author` (and, for a repost, whose original's author is
+/// `original_author`, else NULL) is hidden from `viewer` in `scope`: for lists that keep the
+/// authors beside the post's id (`feeds::timeline`).
+pub fn written_hidden(scope: Scope<'_>, viewer: &str, author: &str, original_author: &str) -> String {
+    format!(
+        "({} OR ({original_author} IS NOT NULL AND {}))",
+        hidden(scope, viewer, author),
+        hidden(scope, viewer, original_author)
+    )
+}
+
+/// SQL true when `post` is a repost whose original's author is hidden from `viewer`: for lists
+/// that already left out hidden authors (so a muted member's posts are never walked one by one).
+pub fn original_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
+    format!(
+        "({post}.repost_of_id IS NOT NULL AND EXISTS ( \
+             SELECT 1 FROM posts ho WHERE ho.id = {post}.repost_of_id AND {}))",
+        hidden(scope, viewer, "ho.author_id")
+    )
+}
+
+/// SQL true when either of the members `a` and `b` (SQL expressions) blocked the other: the
+/// rule's blocks, which also stop every interaction.
+pub fn blocked_between(a: &str, b: &str) -> String {
+    let tests: Vec<String> =
+        RULE.iter().filter(|hider| hider.table == "blocks").map(|hider| hider.exists(a, b, "")).collect();
+    format!("({})", tests.join(" OR "))
+}
+
+/// Whether either member blocked the other.
+async fn blocked_either_way(conn: &mut AnyConnection, a: i64, b: i64) -> Result<bool> {
+    static SQL: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("SELECT CASE WHEN {} THEN 1 ELSE 0 END", blocked_between("$1", "$2")));
+    let blocked: i64 = sqlx::query_scalar(SQL.as_str()).bind(a).bind(b).fetch_one(conn).await?;
+    Ok(blocked == 1)
+}
+
+/// The message a member gets when a block between them and another stops what they tried.
+pub const CANNOT_INTERACT: &str = "You can't interact with this member";
+
+/// Refuses (403) an interaction of `actor` with `other` (following, replying, liking,
+/// reposting, voting) when either blocked the other. Every writer of an interaction calls it in
+/// its transaction.
+pub async fn ensure_can_interact(conn: &mut AnyConnection, actor: i64, other: i64) -> Result<()> {
+    if actor != other && blocked_either_way(conn, actor, other).await? {
+        return Err(Error::forbidden(CANNOT_INTERACT));
+    }
+    Ok(())
+}

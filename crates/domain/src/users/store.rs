@@ -1,0 +1,500 @@
+//! Queries about members.
+
+use std::sync::LazyLock;
+
+use sqlx::{AnyConnection, AnyPool};
+
+use super::model::{User, UserRow, username_changeable_at};
+use crate::accounts::Username;
+use murmur_core::page::Page;
+use murmur_core::clock::Millis;
+use murmur_core::error::{Error, Result};
+use crate::feeds::changes::FEED_CHANGED;
+use crate::posts::hydrate::Selection;
+use crate::safety::{Scope, visibility};
+use murmur_core::text;
+use crate::user_columns;
+
+/// Whether a member with this id exists and has not deleted their account (a deleted one is
+/// gone to everyone but the moderators' records), read inside a write's transaction.
+pub async fn exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(found.is_some())
+}
+
+pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
+    const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1");
+    Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
+}
+
+pub async fn find_by_username(pool: &AnyPool, username: &str) -> Result<Option<UserRow>> {
+    const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE username = $1");
+    Ok(sqlx::query_as(SQL).bind(username.to_lowercase()).fetch_optional(pool).await?)
+}
+
+pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow>> {
+    const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE email = $1");
+    Ok(sqlx::query_as(SQL).bind(email).fetch_optional(pool).await?)
+}
+
+/// Saves a profile edit (and a new username, if one is given) and answers the member as they
+/// now stand. A display name that looks like another member's name or username is refused
+/// (`text::name_stands_apart`), and the name's look-alike key is stored with it.
+pub async fn update_profile(
+    write: &AnyPool,
+    id: i64,
+    edit: &super::model::ProfileEdit,
+    username: Option<&Username>,
+    now: Millis,
+) -> Result<Option<UserRow>> {
+    // The name shows on the member's own cards in their Friends page (`feeds::changes`).
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "UPDATE users SET display_name = $1, bio = $2, website = $3, name_skeleton = $4, {} WHERE id = $5 \
+                 RETURNING ",
+                user_columns!()
+            ),
+            FEED_CHANGED
+        )
+    });
+    let key = text::look_alike_key(&edit.display_name);
+    let mut tx = write.begin().await?;
+    if let Some(username) = username {
+        change_username(&mut tx, id, username, now).await?;
+    }
+    text::name_stands_apart(&mut tx, Some(id), &key).await?;
+    let row = sqlx::query_as(SQL.as_str())
+        .bind(&edit.display_name)
+        .bind(&edit.bio)
+        .bind(&edit.website)
+        .bind(&key)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(row)
+}
+
+pub const USERNAME_TAKEN: &str = "That username is taken.";
+pub const USERNAME_LOOKS_LIKE_ANOTHER: &str = "That username looks like another member's name or username.";
+
+/// Gives `member` the username `new` (nothing to do when it is theirs already), in the profile
+/// edit's transaction: at most once in `USERNAME_CHANGE_EVERY`, never a name another member has
+/// or holds (409) or one that looks like another member's name (400). The old name is held for
+/// the member for `leaving::HOLD`: links to it find them, nobody else takes it, and they may
+/// take it back at any time.
+async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, now: Millis) -> Result<()> {
+    let Some((current, changed_at)): Option<(String, Option<Millis>)> =
+        sqlx::query_as("SELECT username, username_changed_at FROM users WHERE id = $1")
+            .bind(member)
+            .fetch_optional(&mut *conn)
+            .await?
+    else {
+        return Ok(());
+    };
+    if current == new.as_str() {
+        return Ok(());
+    }
+    // Taking back a name they gave up undoes a change: it neither waits for the clock nor
+    // restarts it.
+    let taking_back: Option<i64> =
+        sqlx::query_scalar("SELECT 1 FROM username_holds WHERE username = $1 AND user_id = $2 AND until > $3")
+            .bind(new.as_str())
+            .bind(member)
+            .bind(now)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let taking_back = taking_back.is_some();
+    if let Some(from) = username_changeable_at(changed_at, now).filter(|_| !taking_back) {
+        return Err(Error::bad_request(format!(
+            "You can change your username once in 30 days: next on {}.",
+            murmur_core::clock::to_date(from)
+        )));
+    }
+    let taken: i64 = sqlx::query_scalar(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM users WHERE username = $1 AND id <> $2) \
+           OR EXISTS (SELECT 1 FROM username_holds WHERE username = $1 AND until > $3 \
+                      AND (user_id IS NULL OR user_id <> $2)) THEN 1 ELSE 0 END",
+    )
+    .bind(new.as_str())
+    .bind(member)
+    .bind(now)
+    .fetch_one(&mut *conn)
+    .await?;
+    if taken == 1 {
+        return Err(Error::conflict(USERNAME_TAKEN));
+    }
+    let key = text::look_alike_key(new.as_str());
+    if text::name_is_taken(&mut *conn, Some(member), &key).await? {
+        return Err(Error::bad_request(USERNAME_LOOKS_LIKE_ANOTHER));
+    }
+    // The name is on the member's own cards in their Friends page (`feeds::changes`). The old
+    // name in the condition: of two changes at once, the second finds it changed.
+    static RENAME: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "UPDATE users SET username = $1, username_skeleton = $2, \
+             username_changed_at = COALESCE($3, username_changed_at), {FEED_CHANGED} \
+             WHERE id = $4 AND username = $5"
+        )
+    });
+    let renamed = sqlx::query(RENAME.as_str())
+        .bind(new.as_str())
+        .bind(&key)
+        .bind((!taking_back).then_some(now))
+        .bind(member)
+        .bind(&current)
+        .execute(&mut *conn)
+        .await;
+    match renamed {
+        Ok(done) if done.rows_affected() == 1 => {}
+        Ok(_) => return Err(Error::conflict("Your username was changed meanwhile. Please try again.")),
+        Err(e) if murmur_core::db::violates(&e, "users_username_key", "users.username") => {
+            return Err(Error::conflict(USERNAME_TAKEN));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    sqlx::query(
+        "INSERT INTO username_holds (username, until, user_id) VALUES ($1, $2, $3) \
+         ON CONFLICT (username) DO UPDATE SET until = excluded.until, user_id = excluded.user_id",
+    )
+    .bind(&current)
+    .bind(now + crate::accounts::leaving::HOLD)
+    .bind(member)
+    .execute(&mut *conn)
+    .await?;
+    // Taking back a name of their own that was held.
+    sqlx::query("DELETE FROM username_holds WHERE username = $1 AND user_id = $2")
+        .bind(new.as_str())
+        .bind(member)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The member a name they gave up is held for (`change_username`), until the hold ends.
+pub async fn find_by_held_name(pool: &AnyPool, username: &str, now: Millis) -> Result<Option<UserRow>> {
+    // Not a deleted member's (the leaving job clears the hold's member soon after).
+    const SQL: &str = concat!(
+        "SELECT ",
+        user_columns!(),
+        " FROM users WHERE id = (SELECT user_id FROM username_holds WHERE username = $1 AND until > $2) \
+         AND deleted_at IS NULL"
+    );
+    Ok(sqlx::query_as(SQL).bind(username).bind(now).fetch_optional(pool).await?)
+}
+
+/// Marks the member's first-run step done (idempotent).
+pub async fn finish_first_run(write: &AnyPool, member: i64) -> Result<()> {
+    sqlx::query("UPDATE users SET first_run_done = 1 WHERE id = $1 AND first_run_done = 0")
+        .bind(member)
+        .execute(write)
+        .await?;
+    Ok(())
+}
+
+/// Points the member's avatar at an image of theirs (`/objects/{id}`).
+pub async fn set_avatar(conn: &mut AnyConnection, member: i64, path: &str) -> Result<()> {
+    // The avatar shows on the member's own cards in their Friends page (`feeds::changes`).
+    static SQL: LazyLock<String> =
+        LazyLock::new(|| format!("UPDATE users SET profile_image_url = $1, {FEED_CHANGED} WHERE id = $2"));
+    sqlx::query(SQL.as_str()).bind(path).bind(member).execute(conn).await?;
+    Ok(())
+}
+
+/// Points the member's header image at an image of theirs (`/objects/{id}`); it is on no card.
+pub async fn set_header_image(conn: &mut AnyConnection, member: i64, path: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET header_image_url = $1 WHERE id = $2").bind(path).bind(member).execute(conn).await?;
+    Ok(())
+}
+
+/// A member's own view (with e-mail), with this month's invites counted (nothing is written);
+/// `Unauthorized` when the member is gone (a session that outlived its member).
+pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
+    let row = find_by_id(pool, id).await?.ok_or(Error::Unauthorized)?;
+    Ok(row.own(now))
+}
+
+/// A member's live posts and reposts without their replies, newest first (the partial index
+/// `posts_author_live_idx`), without reposts of members hidden from the viewer (`$1`). The
+/// route answers nothing at all when the member is hidden from the viewer.
+pub fn posts_of(author: i64, page: Page) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT p.id, -p.id FROM posts p \
+             WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND NOT {} \
+             ORDER BY p.id DESC LIMIT $3 OFFSET $4",
+            visibility::original_hidden(Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![author, page.limit, page.offset])
+}
+
+/// A member's live replies, newest first (the partial index `posts_author_replies_idx`).
+pub fn replies_of(author: i64, page: Page) -> Selection {
+    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NOT NULL \
+         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset])
+}
+
+/// A member's own live posts and replies with images, newest first; reposts are left out
+/// (their images are the original author's).
+pub fn media_of(author: i64, page: Page) -> Selection {
+    // `image_count` exists for this: the partial index `posts_author_media_idx` holds only
+    // posts with images, so a page costs its own rows however few of a member's posts have any.
+    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.image_count > 0 \
+         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset])
+}
+
+/// The live posts a member liked that the viewer (`$1`) may see, newest like first (index
+/// `likes_user_created_idx`).
+pub fn liked_by(member: i64, page: Page) -> Selection {
+    // Numbered after the page is cut, so the window sorts a page, not every like.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
+                 SELECT l.post_id, l.created_at FROM likes l JOIN posts p ON p.id = l.post_id \
+                 WHERE l.user_id = $2 AND p.deleted_at IS NULL AND NOT {} \
+                 ORDER BY l.created_at DESC, l.post_id DESC LIMIT $3 OFFSET $4 \
+             ) liked",
+            visibility::post_hidden(Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![member, page.limit, page.offset])
+}
+
+/// Members to suggest to `viewer`: not the viewer, not already followed, not hidden from them
+/// (`safety::visibility`); friends of friends first (by how many of the viewer's follows follow them), then the most followed.
+///
+/// Two bounded queries instead of ranking every member: the friends-of-friends walk touches
+/// only the follows of the viewer's follows (`follows` primary key), and the most-followed
+/// query walks `users_follower_count_idx` from the top and stops after `limit` matches.
+pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<UserRow>> {
+    // Hidden members are left out per candidate (`HAVING`), not per follow walked.
+    static FRIENDS_OF_FRIENDS: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT f2.following_id FROM follows f1 JOIN follows f2 ON f2.follower_id = f1.following_id \
+             WHERE f1.follower_id = $1 AND f2.following_id <> $1 \
+               AND NOT EXISTS (SELECT 1 FROM follows f3 WHERE f3.follower_id = $1 AND f3.following_id = f2.following_id) \
+             GROUP BY f2.following_id HAVING NOT {} ORDER BY COUNT(*) DESC, f2.following_id LIMIT $2",
+            visibility::hidden(Scope::Anywhere, "$1", "f2.following_id")
+        )
+    });
+    let fof: Vec<i64> =
+        sqlx::query_scalar(FRIENDS_OF_FRIENDS.as_str()).bind(viewer).bind(limit).fetch_all(pool).await?;
+    let mut found = by_ids(pool, &fof).await?;
+    found.sort_by_key(|u| fof.iter().position(|id| *id == u.id));
+    let wanted = limit - found.len() as i64;
+    if wanted > 0 {
+        static MOST_FOLLOWED: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                concat!(
+                    "SELECT ",
+                    user_columns!(),
+                    " FROM users u WHERE u.id <> $1 \
+                     AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.following_id = u.id) \
+                     AND NOT {} ORDER BY u.follower_count DESC, u.id LIMIT $2"
+                ),
+                visibility::hidden(Scope::Anywhere, "$1", "u.id")
+            )
+        });
+        // Ask for the friends of friends' number more, as they may come again here.
+        let more: Vec<UserRow> = sqlx::query_as(MOST_FOLLOWED.as_str())
+            .bind(viewer)
+            .bind(wanted + found.len() as i64)
+            .fetch_all(pool)
+            .await?;
+        for user in more {
+            if (found.len() as i64) < limit && !found.iter().any(|f| f.id == user.id) {
+                found.push(user);
+            }
+        }
+    }
+    Ok(found)
+}
+
+async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        concat!("SELECT ", user_columns!(), " FROM users WHERE id IN ({})"),
+        murmur_core::db::sql::in_list(1, ids.len())
+    );
+    let mut query = sqlx::query_as::<_, UserRow>(sqlx::AssertSqlSafe(sql));
+    for id in murmur_core::db::sql::padded_values(ids) {
+        query = query.bind(id);
+    }
+    Ok(query.fetch_all(pool).await?)
+}
+
+/// Which side of a member's follows a list shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FollowList {
+    /// Who follows the member (index `follows_following_newest_idx`).
+    Followers,
+    /// Whom the member follows (index `follows_follower_newest_idx`).
+    Following,
+}
+
+/// A member in a list, and whether the viewer follows them (their Follow button).
+#[derive(sqlx::FromRow)]
+pub struct Listed {
+    #[sqlx(flatten)]
+    pub user: UserRow,
+    pub is_following: i64,
+}
+
+/// A page of `member`'s followers or of the members they follow, newest follow first, without
+/// the members hidden from `viewer` (`safety::visibility`, left out before the page is cut).
+pub async fn follow_list(
+    pool: &AnyPool,
+    viewer: i64,
+    member: i64,
+    list: FollowList,
+    page: Page,
+) -> Result<Vec<Listed>> {
+    fn sql(member_column: &str, listed_column: &str) -> String {
+        format!(
+            concat!(
+                "SELECT ",
+                user_columns!(),
+                ", CASE WHEN EXISTS (SELECT 1 FROM follows vf WHERE vf.follower_id = $1 AND vf.following_id = users.id) \
+                 THEN 1 ELSE 0 END AS is_following \
+                 FROM (SELECT f.{listed} AS listed_id, f.created_at AS followed_at FROM follows f \
+                       WHERE f.{member} = $2 AND NOT {hidden} \
+                       ORDER BY f.created_at DESC, f.{listed} DESC LIMIT $3 OFFSET $4) page \
+                 JOIN users ON users.id = page.listed_id ORDER BY page.followed_at DESC, page.listed_id DESC"
+            ),
+            member = member_column,
+            listed = listed_column,
+            hidden = visibility::hidden(Scope::Anywhere, "$1", &format!("f.{listed_column}")),
+        )
+    }
+    static FOLLOWERS: LazyLock<String> = LazyLock::new(|| sql("following_id", "follower_id"));
+    static FOLLOWING: LazyLock<String> = LazyLock::new(|| sql("follower_id", "following_id"));
+    let sql = match list {
+        FollowList::Followers => FOLLOWERS.as_str(),
+        FollowList::Following => FOLLOWING.as_str(),
+    };
+    Ok(sqlx::query_as(sql).bind(viewer).bind(member).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
+}
+
+/// Members in a starter pack at most.
+pub const STARTER_PACK_SIZE: i64 = 20;
+
+/// Up to `STARTER_PACK_SIZE` members `inviter` follows, for `viewer` to follow: not the
+/// viewer, not already followed by them, not hidden from them; the most followed first.
+pub async fn starter_pack(pool: &AnyPool, viewer: i64, inviter: i64) -> Result<Vec<UserRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "SELECT ",
+                user_columns!(),
+                " FROM users WHERE id IN (SELECT following_id FROM follows WHERE follower_id = $2) AND id <> $1 \
+                 AND NOT EXISTS (SELECT 1 FROM follows vf WHERE vf.follower_id = $1 AND vf.following_id = users.id) \
+                 AND NOT {} ORDER BY follower_count DESC, id LIMIT $3"
+            ),
+            visibility::hidden(Scope::Anywhere, "$1", "users.id")
+        )
+    });
+    Ok(sqlx::query_as(SQL.as_str()).bind(viewer).bind(inviter).bind(STARTER_PACK_SIZE).fetch_all(pool).await?)
+}
+
+/// Members whose username or display name contains `term`, case-insensitively: exact matches
+/// first, then prefixes, then the rest, each group most followed first. `%`, `_` and `\` in the
+/// term match themselves. (SQLite's `lower()` folds ASCII only; PostgreSQL folds all letters.)
+///
+/// Bounded by the page, not the member count, when many match: each group is its own query
+/// that walks `users_follower_count_idx` from the top and stops after enough matches (exact
+/// matches come from the username key and `users_display_name_lower_idx`). Ranking every match
+/// in one `ORDER BY CASE …` sorted all of them, slow for a common term (docs/performance.md).
+/// A term matching few walks the index to its end (one pass over the members, no sort).
+pub async fn search(pool: &AnyPool, viewer: i64, term: &str, limit: i64) -> Result<Vec<UserRow>> {
+    // `$6` is the viewer: members hidden from them (`safety::visibility`) are not found.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "SELECT * FROM (SELECT CAST(0 AS BIGINT) AS tier, ",
+                user_columns!(),
+                " FROM users \
+                     WHERE (username = $2 OR lower(display_name) = $2) AND NOT {hidden} \
+                     ORDER BY follower_count DESC, id LIMIT $4) exact \
+                 UNION ALL SELECT * FROM (SELECT CAST(1 AS BIGINT), ",
+                user_columns!(),
+                " FROM users \
+                     WHERE (lower(username) LIKE $3 ESCAPE '\\' OR lower(display_name) LIKE $3 ESCAPE '\\') \
+                     AND NOT {hidden} ORDER BY follower_count DESC, id LIMIT $4) prefix \
+                 UNION ALL SELECT * FROM (SELECT CAST(2 AS BIGINT), ",
+                user_columns!(),
+                " FROM users \
+                     WHERE (lower(username) LIKE $1 ESCAPE '\\' OR lower(display_name) LIKE $1 ESCAPE '\\') \
+                     AND NOT {hidden} ORDER BY follower_count DESC, id LIMIT $5) anywhere"
+            ),
+            hidden = visibility::hidden(Scope::Anywhere, "$6", "users.id")
+        )
+    });
+    let lowered = term.to_lowercase();
+    let escaped = escape_like(&lowered);
+    // Each group's first `limit` could repeat the earlier groups' matches (at most `limit` of
+    // each): asking one group for that many more still leaves `limit` new ones.
+    let rows: Vec<Tiered> = sqlx::query_as(SQL.as_str())
+        .bind(format!("%{escaped}%"))
+        .bind(&lowered)
+        .bind(format!("{escaped}%"))
+        .bind(limit)
+        .bind(3 * limit)
+        .bind(viewer)
+        .fetch_all(pool)
+        .await?;
+    Ok(best_first(rows, limit as usize))
+}
+
+/// A search match and the group it was found in (0 exact, 1 prefix, 2 anywhere).
+#[derive(sqlx::FromRow)]
+struct Tiered {
+    tier: i64,
+    #[sqlx(flatten)]
+    user: UserRow,
+}
+
+/// The matches in group order, most followed first within a group, each member once (in the
+/// best group that found them), at most `limit`.
+fn best_first(mut rows: Vec<Tiered>, limit: usize) -> Vec<UserRow> {
+    rows.sort_by(|a, b| {
+        (a.tier, std::cmp::Reverse(a.user.follower_count), a.user.id).cmp(&(
+            b.tier,
+            std::cmp::Reverse(b.user.follower_count),
+            b.user.id,
+        ))
+    });
+    let mut seen = std::collections::HashSet::new();
+    rows.into_iter().map(|row| row.user).filter(|user| seen.insert(user.id)).take(limit).collect()
+}
+
+/// `term` as a LIKE pattern that matches itself (escape character `\`).
+pub fn escape_like(term: &str) -> String {
+    let mut out = String::with_capacity(term.len());
+    for c in term.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn like_wildcards_are_escaped() {
+        assert_eq!(super::escape_like(r"50%_a\b"), r"50\%\_a\\b");
+        assert_eq!(super::escape_like("ada"), "ada");
+    }
+}

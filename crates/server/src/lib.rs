@@ -1,0 +1,23 @@
+//! Murmur's HTTP layer: the JSON API over the product (`murmur_domain`), its extractors and
+//! error answers, the state that composes the areas, the router and the server's life cycle,
+//! the background jobs, and the web app it serves.
+
+pub mod api;
+pub mod app;
+pub mod client_ip;
+pub mod error;
+pub mod extract;
+pub mod health;
+pub mod jobs;
+pub mod live;
+pub mod metrics;
+pub mod openapi;
+pub mod request_id;
+pub mod routes;
+pub mod security;
+pub mod state;
+pub mod user_agent;
+pub mod web;
+
+pub use app::Application;
+pub use state::AppState;

@@ -1,0 +1,282 @@
+//! HTTP routes of the accounts area: magic-link sign-up and login, verification, sessions and
+//! the current member. The design (and what each choice defends against) is in docs/auth.md.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::client_ip::ClientIp;
+use crate::extract::CurrentUser;
+use murmur_domain::accounts::magic_link::{self, Purpose};
+use crate::user_agent;
+use murmur_domain::accounts::{Email, session, sign_in};
+use crate::api::{Json, Query};
+use murmur_core::clock::{HOUR, Millis};
+use crate::error::{Error, Result};
+use murmur_domain::invites::InviteCode;
+use murmur_domain::invites::code::INVALID as INVALID_INVITE;
+use murmur_domain::mail::templates;
+use murmur_core::rate_limit::{self, Limit};
+use murmur_core::secrets::hash_token;
+use crate::state::AppState;
+use murmur_domain::users::{User, store as users};
+
+use murmur_domain::accounts::magic_link::INVALID_LINK;
+/// Link requests (sign-up and login together) per address, and per client network.
+pub const LINKS_PER_ADDRESS: Limit = Limit { max: 5, window: HOUR };
+pub const LINKS_PER_IP: Limit = Limit { max: 20, window: HOUR };
+
+const SIGN_UP_SENT: &str = "Check your email! We sent you a magic link to log in.";
+/// The same words for members and strangers (spec §8's login toast).
+const LOGIN_SENT: &str = "If an account exists, we've sent you a magic link.";
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(request_magic_link))
+        .routes(routes!(request_login_link))
+        .routes(routes!(verify))
+        .routes(routes!(me))
+        .routes(routes!(user))
+        .routes(routes!(logout))
+        .routes(routes!(logout_others))
+        .routes(routes!(login))
+}
+
+/// A short answer for the person.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Message {
+    pub message: String,
+}
+
+impl Message {
+    pub fn new(message: &str) -> Json<Message> {
+        Json(Message { message: message.to_string() })
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SignUpLinkRequest {
+    /// Trimmed and lower-cased; at most 254 characters.
+    #[schema(format = Email, max_length = 254)]
+    email: String,
+    /// Required; a missing code answers "Please enter your invite code." Surrounding spaces
+    /// are trimmed and letters upper-cased before the check.
+    #[serde(default)]
+    #[schema(pattern = r"^\s*[A-Za-z0-9]{12}\s*$")]
+    invite_code: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LoginLinkRequest {
+    /// Trimmed and lower-cased; at most 254 characters.
+    #[schema(format = Email, max_length = 254)]
+    email: String,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct VerifyParams {
+    /// The token from the e-mailed link (43 characters of base64url). Required: a missing or
+    /// malformed token answers 400.
+    #[param(required = true, pattern = "^[A-Za-z0-9_-]{43}$")]
+    token: Option<String>,
+    /// The invite code from a sign-up link. Informational: the code used is the one stored
+    /// with the token when the link was requested, so editing the URL cannot switch codes.
+    #[allow(dead_code)]
+    invite: Option<String>,
+}
+
+/// Sign-up: e-mails a link that creates the account. The invite code must exist, be unused
+/// and unexpired, and its owner neither suspended nor without invites. An address that already
+/// belongs to a member gets a login link instead, with the same answer (a suspended member: 403).
+#[utoipa::path(post, path = "/api/auth/request-magic-link", tag = "accounts", request_body = SignUpLinkRequest,
+    responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody),
+              (status = 503, body = crate::error::ErrorBody)))]
+async fn request_magic_link(
+    State(state): State<AppState>,
+    ip: ClientIp,
+    Json(body): Json<SignUpLinkRequest>,
+) -> Result<Json<Message>> {
+    let email = Email::parse(&body.email)?;
+    let code = InviteCode::parse(body.invite_code.as_deref().unwrap_or_default())?;
+    let now = state.clock.now();
+    limit_link_requests(&state, &email, ip, now).await?;
+    if !murmur_domain::invites::store::is_valid(&state.db.read, code.as_str(), now).await? {
+        return Err(Error::bad_request(INVALID_INVITE).into());
+    }
+    let is_member = refuse_suspended(&state, &email, now).await?;
+    // Both cases send synchronously, so they also take the same time.
+    let (purpose, invite) = if is_member { (Purpose::Login, None) } else { (Purpose::Signup, Some(code.as_str())) };
+    let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), purpose, invite, now).await?;
+    let message = if is_member {
+        templates::login_link(email.as_str(), &link.url)
+    } else {
+        templates::sign_up_link(email.as_str(), &link.url)
+    };
+    if let Err(e) = state.mailer.send_link(message, &link.url).await {
+        // Nothing half-done: the link nobody received is removed, and the person is told to retry.
+        magic_link::withdraw(&state.db.write, &link.token_hash).await?;
+        return Err(e.into());
+    }
+    Ok(Message::new(SIGN_UP_SENT))
+}
+
+/// Login: e-mails a login link to a member. Answers the same, in status, body and (as far as
+/// the server can make it) time, whether or not the address belongs to a member; only a
+/// suspended member is told (403).
+#[utoipa::path(post, path = "/api/auth/request-login-link", tag = "accounts", request_body = LoginLinkRequest,
+    responses((status = 200, body = Message), (status = 400, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+async fn request_login_link(
+    State(state): State<AppState>,
+    ip: ClientIp,
+    Json(body): Json<LoginLinkRequest>,
+) -> Result<Json<Message>> {
+    let email = Email::parse(&body.email)?;
+    let now = state.clock.now();
+    limit_link_requests(&state, &email, ip, now).await?;
+    let is_member = refuse_suspended(&state, &email, now).await?;
+    // The same database work for members and strangers: a stranger's link is stored too (it
+    // can never log anyone in: verify finds no member) and is never sent.
+    let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), Purpose::Login, None, now).await?;
+    if is_member {
+        // Sent from a spawned task, so the answer does not wait for the mail server and a
+        // member's answer takes no longer than a stranger's. The trade-off: a failed send
+        // cannot be reported to the person (that would tell strangers from members too); it
+        // is logged, the unsent link is removed, and the person asks again after not getting
+        // the e-mail.
+        let (mailer, write) = (state.mailer.clone(), state.db.write.clone());
+        let to = email.as_str().to_string();
+        tokio::spawn(async move {
+            if let Err(e) = mailer.send_link(templates::login_link(&to, &link.url), &link.url).await {
+                tracing::warn!(error = %e, "a login link could not be sent");
+                if let Err(e) = magic_link::withdraw(&write, &link.token_hash).await {
+                    tracing::warn!(error = %e, "removing an unsent login link failed");
+                }
+            }
+        });
+    }
+    Ok(Message::new(LOGIN_SENT))
+}
+
+/// Whether the address belongs to a member; 403 when that member is suspended (their links
+/// would only be refused at verify).
+async fn refuse_suspended(state: &AppState, email: &Email, now: Millis) -> Result<bool> {
+    match users::find_by_email(&state.db.read, email.as_str()).await? {
+        Some(member) if murmur_domain::moderation::is_suspended(member.suspended_until, now) => {
+            Err(Error::forbidden(murmur_domain::moderation::domain::SUSPENDED).into())
+        }
+        found => Ok(found.is_some()),
+    }
+}
+
+/// Counts a link request against the address and the client's network; 429 over the limits.
+/// The windows are fixed hours, so the real owner is never locked out past the hour.
+pub(super) async fn limit_link_requests(state: &AppState, email: &Email, ip: ClientIp, now: Millis) -> Result<()> {
+    rate_limit::hit(
+        &state.db,
+        &format!("link:ip:{}", ip.limit_key()),
+        LINKS_PER_IP,
+        now,
+        "Too many login links were requested from your network. Please try again later.",
+    )
+    .await?;
+    // The address is kept hashed: the counters need not hold readable addresses.
+    rate_limit::hit(
+        &state.db,
+        &format!("link:email:{}", hash_token(email.as_str())),
+        LINKS_PER_ADDRESS,
+        now,
+        "Too many login links were requested for this address. Please wait before asking for another.",
+    )
+    .await?;
+    Ok(())
+}
+
+/// Uses an e-mailed link: a sign-up link creates the member and uses up their invite, a login
+/// link logs in; either starts a session (cookie) and answers the member. A link works once,
+/// for 15 minutes.
+#[utoipa::path(get, path = "/api/auth/verify", tag = "accounts", params(VerifyParams),
+    responses((status = 200, body = User), (status = 400, body = crate::error::ErrorBody),
+              (status = 403, body = crate::error::ErrorBody)))]
+async fn verify(
+    State(state): State<AppState>,
+    ip: ClientIp,
+    headers: HeaderMap,
+    Query(params): Query<VerifyParams>,
+) -> Result<impl IntoResponse> {
+    refuse_cross_site(&headers)?;
+    let token =
+        params.token.filter(|t| magic_link::is_well_formed(t)).ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+    let now = state.clock.now();
+
+    let user_agent = user_agent::from_headers(&headers);
+    let network = ip.network();
+    let browser = session::Browser { user_agent: user_agent.as_deref(), network: network.as_deref() };
+    let (user_id, session_token) = sign_in::use_link(&state.db, &token, browser, now).await?;
+
+    // A browser that was logged in (perhaps as someone else) gets a new session; its old one ends.
+    if let Some(old) = crate::extract::token_from_headers(&state.config, &headers) {
+        session::delete(&state.db.write, session::One::ByHash(&hash_token(old))).await?;
+    }
+    tracing::info!(user_id, "logged in with a magic link");
+    let user = users::own_user(&state.db.read, user_id, state.clock.now()).await?;
+    let headers = [
+        (header::SET_COOKIE, session::set_cookie(&state.config, &session_token)),
+        (header::CACHE_CONTROL, "no-store".to_string()),
+    ];
+    Ok((headers, Json(user)))
+}
+
+/// Login CSRF defence: the web app calls verify with fetch from its own page; a browser marks
+/// a request another site caused (a link, an image, a form) with `Sec-Fetch-Site`. Such a
+/// request must not log the browser in to an account an attacker chose.
+fn refuse_cross_site(headers: &HeaderMap) -> Result<()> {
+    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
+        Some("cross-site" | "same-site") => Err(Error::forbidden("Cross-site request refused").into()),
+        _ => Ok(()),
+    }
+}
+
+/// The logged-in member (with e-mail and invite allowance); 401 for visitors.
+#[utoipa::path(get, path = "/api/auth/me", tag = "accounts",
+    responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
+async fn me(State(state): State<AppState>, current: CurrentUser) -> Result<Json<User>> {
+    Ok(users::own_user(&state.db.read, current.id, state.clock.now()).await.map(Json)?)
+}
+
+/// The same as /api/auth/me (the member shell's call).
+#[utoipa::path(get, path = "/api/auth/user", tag = "accounts",
+    responses((status = 200, body = User), (status = 401, body = crate::error::ErrorBody)))]
+async fn user(State(state): State<AppState>, current: CurrentUser) -> Result<Json<User>> {
+    Ok(users::own_user(&state.db.read, current.id, state.clock.now()).await.map(Json)?)
+}
+
+/// Ends the session on the server and clears the cookie.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "accounts",
+    responses((status = 204), (status = 401, body = crate::error::ErrorBody)))]
+async fn logout(State(state): State<AppState>, current: CurrentUser) -> Result<impl IntoResponse> {
+    session::delete(&state.db.write, session::One::ByHash(&current.session_hash)).await?;
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, session::clear_cookie(&state.config))]))
+}
+
+/// Ends every other session of the member (other browsers and devices); this one stays.
+#[utoipa::path(post, path = "/api/auth/logout-others", tag = "accounts",
+    responses((status = 204), (status = 401, body = crate::error::ErrorBody)))]
+async fn logout_others(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
+    let ended = session::delete_others(&state.db.write, current.id, &current.session_hash).await?;
+    tracing::info!(user_id = current.id, ended, "other sessions ended");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Where the web app sends people who must log in: the landing page with the login dialog open.
+#[utoipa::path(get, path = "/api/login", tag = "accounts", responses((status = 303)))]
+async fn login() -> Redirect {
+    Redirect::to("/?login=1")
+}

@@ -1,0 +1,151 @@
+//! HTTP routes of notifications.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use sqlx::Any;
+use sqlx::pool::PoolConnection;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use murmur_domain::notifications::store;
+use crate::extract::CurrentUser;
+use crate::api::{Json, Page, Path, Query};
+use murmur_core::clock::{Millis, to_rfc3339};
+use crate::error::{Error, ErrorBody, Result};
+use murmur_domain::posts::model::Author;
+use murmur_core::rate_limit::{self, MemberLimit};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(mark_read))
+        .routes(routes!(mark_all_read))
+        .routes(routes!(unread_count))
+}
+
+pub const DEFAULT_LIMIT: i64 = 50;
+pub const MAX_LIMIT: i64 = 100;
+
+/// `?limit=&offset=` of the notifications list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListParams {
+    /// 1 to 100 (default 50).
+    #[param(minimum = 1, maximum = 100)]
+    pub limit: Option<i64>,
+    /// Items to skip, 0 to 100000 (default 0).
+    #[param(minimum = 0, maximum = 100000)]
+    pub offset: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Notification {
+    pub id: i64,
+    /// follow, like, reply, repost, mention, removed (moderators removed the post) or
+    /// export-ready (the member's data archive is ready: the actor is the member)
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub is_read: bool,
+    pub created_at: String,
+    pub actor: Author,
+    /// The post it is about (for a reply or mention: the reply or mentioning post); absent
+    /// for follows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post: Option<QuotedPost>,
+    /// Why moderators removed the post (removed only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct QuotedPost {
+    pub id: i64,
+    pub content: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UnreadCount {
+    pub count: i64,
+}
+
+/// The caller's notifications, newest first.
+#[utoipa::path(get, path = "/api/notifications", tag = "notifications", operation_id = "list_notifications", params(ListParams),
+    responses((status = 200, body = Vec<Notification>, links(
+        ("markRead" = (operation_id = "mark_read", parameters(("id" = "$response.body#/0/id")),
+            description = "Marks the newest notification read")))), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn list(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<ListParams>,
+) -> Result<Json<Vec<Notification>>> {
+    let page = Page::parse(params.limit, params.offset, DEFAULT_LIMIT, MAX_LIMIT)?;
+    let rows = store::list(&state.db.read, current.id, page.limit, page.offset, state.clock.now()).await?;
+    Ok(Json(
+        rows.into_iter()
+            .map(|row| Notification {
+                id: row.id,
+                kind: row.kind,
+                is_read: row.read_at.is_some(),
+                created_at: to_rfc3339(row.created_at),
+                actor: Author {
+                    id: row.actor_id,
+                    username: row.actor_username,
+                    display_name: row.actor_display_name,
+                    profile_image_url: row.actor_profile_image_url,
+                },
+                post: match (row.post_id, row.post_content) {
+                    (store::NO_POST, _) | (_, None) => None,
+                    (id, Some(content)) => Some(QuotedPost { id, content }),
+                },
+                reason: row.reason,
+            })
+            .collect(),
+    ))
+}
+
+const READ_TOO_FAST: &str = "You are marking notifications read too fast. Please wait a minute.";
+
+/// The writer for marking `member`'s notifications read, once their rate limit allows it.
+async fn writer(state: &AppState, member: i64, now: Millis) -> Result<PoolConnection<Any>> {
+    Ok(rate_limit::count_member_then_take_writer(&state.db, MemberLimit::NotificationsRead, member, now, READ_TOO_FAST)
+        .await?)
+}
+
+/// Marks one of the caller's notifications read (someone else's: 404, as if it did not exist).
+#[utoipa::path(put, path = "/api/notifications/{id}/read", tag = "notifications",
+    params(("id" = i64, Path, minimum = 1, description = "Notification id")),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+    let now = state.clock.now();
+    let mut writer = writer(&state, current.id, now).await?;
+    if store::mark_read(&mut writer, current.id, id, now).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(Error::not_found("Notification not found").into())
+    }
+}
+
+/// Marks all of the caller's notifications read.
+#[utoipa::path(put, path = "/api/notifications/read-all", tag = "notifications",
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
+    let now = state.clock.now();
+    let mut writer = writer(&state, current.id, now).await?;
+    store::mark_all_read(&mut writer, current.id, now).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// How many of the caller's notifications are unread (the badge).
+#[utoipa::path(get, path = "/api/notifications/unread-count", tag = "notifications",
+    responses((status = 200, body = UnreadCount), (status = 401, body = ErrorBody)))]
+async fn unread_count(State(state): State<AppState>, current: CurrentUser) -> Result<Json<UnreadCount>> {
+    Ok(Json(UnreadCount { count: store::unread_count(&state.db.read, current.id, state.clock.now()).await? }))
+}

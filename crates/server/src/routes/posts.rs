@@ -1,0 +1,419 @@
+//! HTTP routes of posts: writing, reposting, liking, voting, deleting, and reading a thread.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use murmur_domain::posts::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::hydrate;
+use murmur_domain::posts::model::Post;
+use murmur_domain::posts::store;
+use murmur_domain::posts::writes::{Draft, DraftImage, PostWrites};
+use crate::extract::CurrentUser;
+use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
+use murmur_core::clock::to_rfc3339;
+use crate::error::{ApiError, Error, ErrorBody, Result};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create))
+        .routes(routes!(delete, edit))
+        .routes(routes!(history))
+        .routes(routes!(like, unlike))
+        .routes(routes!(bookmark, unbookmark))
+        .routes(routes!(bookmarks))
+        .routes(routes!(unrepost))
+        .routes(routes!(vote))
+        .routes(routes!(thread))
+        .routes(routes!(thread_replies))
+}
+
+/// A new post, reply or repost.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatePost {
+    /// 1 to 500 characters after trimming. Ignored on a repost (stored as "♻️").
+    #[serde(default)]
+    #[schema(min_length = 1, max_length = 500)]
+    pub content: String,
+    /// At most 4 uploaded images (the URLs the upload call answered). Send these or `images`,
+    /// not both.
+    #[serde(default)]
+    #[schema(max_items = 4)]
+    pub image_urls: Vec<String>,
+    /// The same images with a description each (optional): instead of `imageUrls`.
+    #[serde(default)]
+    #[schema(max_items = 4)]
+    pub images: Vec<NewImage>,
+    /// Blank options are dropped; then 2 to 4 distinct options of at most 80 characters.
+    #[serde(default)]
+    #[schema(schema_with = poll_options_schema)]
+    pub poll_options: Vec<String>,
+    /// How long the poll stays open: 1 to 168 hours (default 24).
+    #[schema(minimum = 1, maximum = 168)]
+    pub poll_duration_hours: Option<i64>,
+    /// The post this one answers.
+    #[schema(minimum = 1)]
+    pub reply_to_id: Option<i64>,
+    /// Makes this a repost of that post (reposting a repost reposts its original).
+    #[schema(minimum = 1)]
+    pub repost_of_id: Option<i64>,
+}
+
+/// An uploaded image of a new post, with what it shows for those who cannot see it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NewImage {
+    /// The URL the upload call answered (or `/objects/{id}`).
+    pub url: String,
+    /// The image's description (alt text): at most 1500 characters after trimming; blank or
+    /// missing means none.
+    #[schema(max_length = 1500)]
+    pub alt: Option<String>,
+}
+
+impl CreatePost {
+    /// The post's images in order, each with its parsed description: from `images`, or from the
+    /// spec's `imageUrls` without descriptions.
+    fn draft_images(&mut self) -> Result<Vec<DraftImage>> {
+        if !self.image_urls.is_empty() && !self.images.is_empty() {
+            return Err(Error::bad_request("Send imageUrls or images, not both").into());
+        }
+        if self.image_urls.len().max(self.images.len()) > murmur_domain::media::MAX_IMAGES {
+            return Err(Error::bad_request("A post can have at most 4 images").into());
+        }
+        let described = std::mem::take(&mut self.images).into_iter().map(|image| (image.url, image.alt));
+        let plain = std::mem::take(&mut self.image_urls).into_iter().map(|url| (url, None));
+        described
+            .chain(plain)
+            .map(|(url, alt)| Ok(DraftImage { url, alt: ImageDescription::parse(alt.as_deref())? }))
+            .collect()
+    }
+}
+
+/// `pollOptions` in the document: the item bound (80 characters) cannot be said with a field
+/// attribute on a `Vec<String>`.
+fn poll_options_schema() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    ArrayBuilder::new()
+        .items(ObjectBuilder::new().schema_type(Type::String).max_length(Some(80)))
+        .max_items(Some(4))
+        .unique_items(true)
+        .description(Some("Blank options are dropped; then 2 to 4 distinct options of at most 80 characters."))
+        .build()
+}
+
+/// A post's new text, as its author edits it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EditPost {
+    /// 1 to 500 characters after trimming.
+    #[schema(min_length = 1, max_length = 500)]
+    pub content: String,
+    /// The images the post keeps: some of its own (the URLs it shows); left out, it keeps them
+    /// all. An edit never adds images, and a post with a poll keeps its own.
+    #[schema(max_items = 4)]
+    pub image_urls: Option<Vec<String>>,
+}
+
+/// An earlier version of a post's text.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PostVersion {
+    pub content: String,
+    /// RFC 3339: when this text was written (the post's creation or an earlier edit).
+    pub written_at: String,
+    /// RFC 3339: when an edit replaced it.
+    pub replaced_at: String,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct VoteRequest {
+    /// The text of the chosen option.
+    #[schema(min_length = 1, max_length = 80)]
+    pub option: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Thread {
+    pub post: Post,
+    /// Live replies, oldest first (the first 200; `/api/posts/{id}/replies` pages through all).
+    pub replies: Vec<Post>,
+    /// The chain of posts above `post`, top first (deleted ones as placeholders).
+    pub ancestors: Vec<Post>,
+}
+
+/// Writes a post, a reply (`replyToId`) or a repost (`repostOfId`).
+///
+/// A repost's content is ignored: the spec's client sends "♻️", and that is what is stored.
+/// A member reposts a post once; a second attempt is a 409 "Already reposted".
+#[utoipa::path(post, path = "/api/posts", tag = "posts", operation_id = "create_post", request_body = CreatePost,
+    responses((status = 201, body = Post, links(
+                  ("thread" = (operation_id = "thread", parameters(("id" = "$response.body#/id")),
+                      description = "The new post's thread")),
+                  ("like" = (operation_id = "like", parameters(("id" = "$response.body#/id")),
+                      description = "Likes the new post")),
+                  ("unlike" = (operation_id = "unlike", parameters(("id" = "$response.body#/id")),
+                      description = "Takes back a like of the new post")),
+                  ("vote" = (operation_id = "vote", parameters(("id" = "$response.body#/id")),
+                      description = "Votes in the new post's poll")),
+                  ("unrepost" = (operation_id = "unrepost", parameters(("id" = "$response.body#/id")),
+                      description = "Undoes the caller's repost of the new post")),
+                  ("delete" = (operation_id = "delete", parameters(("id" = "$response.body#/id")),
+                      description = "Deletes the new post")))),
+              (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn create(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(mut body): Json<CreatePost>,
+) -> Result<(StatusCode, Json<Post>)> {
+    let writes = writes(&state);
+    let id = match body.repost_of_id {
+        Some(original) => {
+            if body.reply_to_id.is_some()
+                || !body.image_urls.is_empty()
+                || !body.images.is_empty()
+                || body.poll_options.iter().any(|o| !o.trim().is_empty())
+            {
+                return Err(Error::bad_request("A repost cannot have images, a poll or a reply").into());
+            }
+            writes.repost(current.id, original).await?
+        }
+        None => {
+            let content = PostContent::parse(&body.content)?;
+            let images = body.draft_images()?;
+            let draft = Draft {
+                content,
+                poll: PollOptions::parse(&body.poll_options)?,
+                duration: PollDuration::parse(body.poll_duration_hours)?,
+                images,
+                reply_to_id: body.reply_to_id,
+            };
+            writes.post(current.id, &draft).await?
+        }
+    };
+    let post = hydrate::one(&state.db.read, state.db.backend, current.id, id)
+        .await?
+        .ok_or_else(|| Error::not_found("Post not found"))?;
+    Ok((StatusCode::CREATED, Json(post)))
+}
+
+/// The writes of posts, with what they use of the application.
+fn writes(state: &AppState) -> PostWrites<'_> {
+    PostWrites { db: &state.db, media: &state.media, fan_out: &state.fan_out, clock: &state.clock }
+}
+
+/// Deletes one of the caller's posts. A repost is simply removed; any other post is
+/// soft-deleted: its text, images, poll, likes, reposts and the notifications about it go, its
+/// replies stay (still pointing at it) and its parent counts one reply fewer.
+#[utoipa::path(delete, path = "/api/posts/{id}", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn delete(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+    writes(&state).delete(current.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Edits one of the caller's posts within an hour of posting it: its text and, on a post
+/// without a poll, which of its images it keeps. 409 once the hour is over or its poll has
+/// votes. Answers the post as it now reads.
+#[utoipa::path(patch, path = "/api/posts/{id}", tag = "posts", operation_id = "edit_post",
+    params(("id" = i64, Path, minimum = 1, description = "Post id")), request_body = EditPost,
+    responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn edit(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Json(body): Json<EditPost>,
+) -> Result<Json<Post>> {
+    let content = PostContent::parse(&body.content)?;
+    if body.image_urls.as_ref().is_some_and(|urls| urls.len() > murmur_domain::media::MAX_IMAGES) {
+        return Err(Error::bad_request("A post can have at most 4 images").into());
+    }
+    let id = writes(&state).edit(current.id, id, &content, body.image_urls.as_deref()).await?;
+    post_as_seen(&state, current.id, id).await
+}
+
+/// The earlier versions of a post's text, newest first (empty when it was never edited). A
+/// repost stands for its original.
+#[utoipa::path(get, path = "/api/posts/{id}/history", tag = "posts",
+    params(("id" = i64, Path, minimum = 1, description = "Post id"), PageParams),
+    responses((status = 200, body = Vec<PostVersion>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn history(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<PostVersion>>> {
+    let page = params.page(20, MAX_PAGE)?;
+    let original = live_original(&state, id).await?;
+    // Only who may read the post reads its history (`safety::visibility`).
+    let seen = hydrate::one(&state.db.read, state.db.backend, current.id, original.id).await?;
+    if !seen.is_some_and(|post| !post.is_deleted && !post.is_unavailable) {
+        return Err(Error::not_found("Post not found").into());
+    }
+    let versions = store::history(&state.db.read, original.id, page).await?;
+    Ok(Json(
+        versions
+            .into_iter()
+            .map(|v| PostVersion {
+                content: v.content,
+                written_at: to_rfc3339(v.written_at),
+                replaced_at: to_rfc3339(v.replaced_at),
+            })
+            .collect(),
+    ))
+}
+
+/// Bookmarks a post (a repost: its original) for the caller alone: nobody is told, nobody else
+/// sees it. Bookmarking twice changes nothing. Answers the post.
+#[utoipa::path(post, path = "/api/posts/{id}/bookmark", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn bookmark(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = writes(&state).bookmark(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// Takes the caller's bookmark of a post away; none there changes nothing. Answers the post.
+#[utoipa::path(delete, path = "/api/posts/{id}/bookmark", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unbookmark(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = writes(&state).unbookmark(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// The caller's bookmarks, newest bookmark first: live posts they may still see.
+#[utoipa::path(get, path = "/api/bookmarks", tag = "posts", params(PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn bookmarks(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
+    let page = params.page(20, MAX_PAGE)?;
+    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &store::bookmarks(page)).await?))
+}
+
+/// Undoes the caller's repost of post `id` (or of its original, when `id` is a repost).
+#[utoipa::path(delete, path = "/api/posts/{id}/repost", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unrepost(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+    writes(&state).unrepost(current.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Likes a post (a repost: its original). Liking twice changes nothing. Answers the post.
+#[utoipa::path(post, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn like(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = writes(&state).like(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// Takes back a like; unliking a post not liked changes nothing. Answers the post.
+#[utoipa::path(delete, path = "/api/posts/{id}/like", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unlike(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = writes(&state).unlike(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// Votes in a post's poll, once. Answers the post with the new tally.
+#[utoipa::path(post, path = "/api/posts/{id}/vote", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    request_body = VoteRequest,
+    responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn vote(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Json(body): Json<VoteRequest>,
+) -> Result<Json<Post>> {
+    // No option holds U+0000 (PollOptions refuses it) and PostgreSQL refuses it in a parameter.
+    if body.option.contains('\0') {
+        return Err(Error::bad_request("That option is not in this poll").into());
+    }
+    // Options are stored NFC-normalized (`text`): the same words typed another way match.
+    let option = murmur_core::text::nfc(&body.option);
+    let post = writes(&state).vote(current.id, id, &option).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// A post with the posts above it and its replies. A repost's thread is its original's. A post
+/// moderators removed is found only by its author.
+#[utoipa::path(get, path = "/api/posts/{id}/thread", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Thread), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Thread>> {
+    let pool = &state.db.read;
+    // Its author still opens a post moderators removed (from the notice that says why).
+    let post_id = match live_original(&state, id).await {
+        Err(ApiError(Error::NotFound(message))) => {
+            let mut conn = pool.acquire().await?;
+            store::removed_post_of(&mut conn, id, current.id).await?.ok_or(Error::NotFound(message))?
+        }
+        found => found?.id,
+    };
+    let mut ancestors = Vec::new();
+    let mut main = None;
+    let mut replies = Vec::new();
+    for (ord, found) in hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post_id)).await? {
+        match ord {
+            ..0 => ancestors.push(found),
+            0 => main = Some(found),
+            _ => replies.push(found),
+        }
+    }
+    let post = main.ok_or_else(|| Error::not_found("Post not found"))?;
+    Ok(Json(Thread { post, replies, ancestors }))
+}
+
+/// A page of a post's live replies, oldest first, as in its thread: for reading past the
+/// thread's first 200. A repost stands for its original.
+#[utoipa::path(get, path = "/api/posts/{id}/replies", tag = "posts",
+    params(("id" = i64, Path, minimum = 1, description = "Post id"), PageParams),
+    responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, params), fields(user = current.id))]
+async fn thread_replies(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<Post>>> {
+    let page = params.page(20, MAX_PAGE)?;
+    let post = live_original(&state, id).await?;
+    let selection = store::replies(post.id, page);
+    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
+}
+
+/// The live post a read is about (a repost's original); 404 when unknown or deleted.
+async fn live_original(state: &AppState, id: i64) -> Result<store::PostRef> {
+    let mut conn = state.db.read.acquire().await?;
+    Ok(store::live_original(&mut conn, id).await?.ok_or_else(|| Error::not_found("Post not found"))?)
+}
+
+/// Post `id` as `viewer` now sees it: the answer of a write that changed it.
+async fn post_as_seen(state: &AppState, viewer: i64, id: i64) -> Result<Json<Post>> {
+    Ok(hydrate::one(&state.db.read, state.db.backend, viewer, id)
+        .await?
+        .map(Json)
+        .ok_or_else(|| Error::not_found("Post not found"))?)
+}

@@ -1,0 +1,165 @@
+//! HTTP routes of blocks and mutes: each member's own, private lists.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use murmur_domain::safety::store::{self, Listed};
+use crate::extract::CurrentUser;
+use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
+use murmur_core::clock::{HOUR, to_rfc3339};
+use crate::error::{Error, ErrorBody, Result};
+use murmur_core::rate_limit::{self, MemberLimit};
+use crate::state::AppState;
+use murmur_domain::users::User;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_blocks, block))
+        .routes(routes!(unblock))
+        .routes(routes!(list_mutes, mute))
+        .routes(routes!(unmute))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BlockRequest {
+    #[schema(minimum = 1)]
+    pub user_id: i64,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MuteRequest {
+    #[schema(minimum = 1)]
+    pub user_id: i64,
+    /// 1, 24 or 168; absent or null: until unmuted.
+    pub duration_hours: Option<i64>,
+}
+
+/// A member the caller blocked or muted.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedMember {
+    pub user: User,
+    pub created_at: String,
+    /// When a mute ends by itself; null for blocks and for mutes until unmuted.
+    pub expires_at: Option<String>,
+}
+
+impl From<Listed> for ListedMember {
+    fn from(listed: Listed) -> ListedMember {
+        ListedMember {
+            user: listed.user.public(),
+            created_at: to_rfc3339(listed.listed_at),
+            expires_at: listed.expires_at.map(to_rfc3339),
+        }
+    }
+}
+
+/// The mute lengths a member can choose, in hours.
+pub const MUTE_HOURS: [i64; 3] = [1, 24, 168];
+
+async fn writer(state: &AppState, member: i64) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
+    let message = "You are blocking or muting too fast. Please wait a minute.";
+    Ok(rate_limit::count_member_then_take_writer(&state.db, MemberLimit::Safety, member, state.clock.now(), message).await?)
+}
+
+/// Blocks a member: neither sees the other's posts, neither can interact with the other, and
+/// follows between them end.
+#[utoipa::path(post, path = "/api/blocks", tag = "safety", request_body = BlockRequest,
+    responses((status = 201, body = ListedMember), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn block(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(body): Json<BlockRequest>,
+) -> Result<(StatusCode, Json<ListedMember>)> {
+    let mut writer = writer(&state, current.id).await?;
+    let since = store::block(&mut writer, current.id, body.user_id, state.clock.now()).await?;
+    drop(writer);
+    let user = member(&state, body.user_id).await?;
+    Ok((StatusCode::CREATED, Json(ListedMember { user, created_at: to_rfc3339(since), expires_at: None })))
+}
+
+/// Ends a block; not blocking is fine too.
+#[utoipa::path(delete, path = "/api/blocks/{userId}", tag = "safety",
+    params(("userId" = i64, Path, minimum = 1, description = "Member id")),
+    responses((status = 204), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unblock(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<StatusCode> {
+    store::unblock(&state.db.write, current.id, user_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The members the caller blocked, newest first.
+#[utoipa::path(get, path = "/api/blocks", tag = "safety", params(PageParams),
+    responses((status = 200, body = Vec<ListedMember>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn list_blocks(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<ListedMember>>> {
+    let page = params.page(20, MAX_PAGE)?;
+    let listed = store::blocked_by(&state.db.read, current.id, page).await?;
+    Ok(Json(listed.into_iter().map(ListedMember::from).collect()))
+}
+
+/// Mutes a member for 1, 24 or 168 hours, or until unmuted: their posts leave the caller's
+/// feeds and their notifications stop. They are told nothing.
+#[utoipa::path(post, path = "/api/mutes", tag = "safety", request_body = MuteRequest,
+    responses((status = 201, body = ListedMember), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn mute(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(body): Json<MuteRequest>,
+) -> Result<(StatusCode, Json<ListedMember>)> {
+    let hours = match body.duration_hours {
+        Some(hours) if !MUTE_HOURS.contains(&hours) => {
+            return Err(Error::bad_request("durationHours must be 1, 24 or 168 (or absent: until you unmute)").into());
+        }
+        hours => hours,
+    };
+    let now = state.clock.now();
+    let expires_at = hours.map(|hours| now + hours * HOUR);
+    let mut writer = writer(&state, current.id).await?;
+    store::mute(&mut writer, current.id, body.user_id, now, expires_at).await?;
+    drop(writer);
+    let user = member(&state, body.user_id).await?;
+    let listed = ListedMember { user, created_at: to_rfc3339(now), expires_at: expires_at.map(to_rfc3339) };
+    Ok((StatusCode::CREATED, Json(listed)))
+}
+
+/// Ends a mute; not muting is fine too.
+#[utoipa::path(delete, path = "/api/mutes/{userId}", tag = "safety",
+    params(("userId" = i64, Path, minimum = 1, description = "Member id")),
+    responses((status = 204), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unmute(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<StatusCode> {
+    store::unmute(&state.db.write, current.id, user_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The members the caller muted whose mute has not ended, newest first.
+#[utoipa::path(get, path = "/api/mutes", tag = "safety", params(PageParams),
+    responses((status = 200, body = Vec<ListedMember>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn list_mutes(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<ListedMember>>> {
+    let page = params.page(20, MAX_PAGE)?;
+    let listed = store::muted_by(&state.db.read, current.id, page, state.clock.now()).await?;
+    Ok(Json(listed.into_iter().map(ListedMember::from).collect()))
+}
+
+async fn member(state: &AppState, id: i64) -> Result<User> {
+    let row = murmur_domain::users::store::find_by_id(&state.db.read, id).await?;
+    Ok(row.map(|row| row.public()).ok_or_else(|| Error::not_found("User not found"))?)
+}

@@ -1,0 +1,47 @@
+//! The state every handler and job can reach: the database, settings, clock, mailer, media
+//! store and the process's shared parts.
+
+use std::sync::Arc;
+
+use murmur_core::clock::Clock;
+use murmur_core::config::Config;
+use murmur_core::db::Db;
+use murmur_domain::mail::Mailer;
+use murmur_domain::media::MediaStore;
+
+/// Everything a handler may need; cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub config: Arc<Config>,
+    pub clock: Clock,
+    pub mailer: Mailer,
+    pub media: MediaStore,
+    /// Wakes the worker that takes large posts to their followers' timelines.
+    pub fan_out: murmur_domain::feeds::timeline::FanOutQueue,
+    /// Wakes the job that cleans up after a deleted account.
+    pub leaving: murmur_domain::accounts::leaving::CleanupQueue,
+    /// Wakes the job that prepares members' data archives.
+    pub exports: murmur_domain::exports::ExportQueue,
+    /// Who ranks For You in this process (one request at a time).
+    pub for_you: murmur_domain::feeds::for_you::Ranker,
+    /// The Friends pages this process keeps ready.
+    pub feed_cache: murmur_domain::feeds::cache::FeedCache,
+    /// How requests read their session: together with the others waiting, or alone for writes.
+    pub sessions: murmur_domain::accounts::session_reads::SessionReads,
+    /// When this process's background workers last went round (`/readyz`).
+    pub heartbeats: crate::health::Heartbeats,
+    /// Live events: what writers publish, and this process's open streams.
+    pub live: murmur_domain::live::Live,
+}
+
+impl AppState {
+    /// The state of the handlers on the write thread: the same, but their reads (and on
+    /// PostgreSQL their writes) go through the write requests' own pool (`Db::for_writes`),
+    /// and each reads its session alone.
+    pub(crate) fn for_writes(&self) -> AppState {
+        let db = self.db.for_writes();
+        let sessions = murmur_domain::accounts::session_reads::SessionReads::alone(&db.read);
+        AppState { db, sessions, ..self.clone() }
+    }
+}

@@ -1,8 +1,0 @@
-//! Members: profiles, search and suggestions.
-
-pub mod model;
-pub mod routes;
-pub mod store;
-
-pub use model::{User, UserRow};
-pub use routes::router;
