@@ -22,7 +22,7 @@ echo "== web: production build"
 npm --prefix web run build
 
 echo "== server: layout (rustfmt.toml) and lints"
-cargo fmt --check
+cargo fmt --all --check
 cargo clippy --all-targets -- -D warnings
 
 echo "== server: unit and API tests"

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use murmur_server::app::{Application, shutdown_signal};
 use murmur_core::config::{Config, ServerArgs, StorageArgs};
 use murmur_core::db::Db;
+use murmur_server::app::{Application, shutdown_signal};
 
 #[derive(Parser, Debug)]
 #[command(name = "murmur", version, about = "Murmur: the invite-only human network")]
@@ -274,7 +274,8 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             std::fs::create_dir_all(&storage.data_dir)?;
             let db = Db::connect(&storage.database_url()).await?;
             // The file is checked before the target is touched, even by its migrations.
-            let export = murmur_core::db::transfer::ImportFile::open(&file, murmur_core::db::transfer::latest_migration(&db))?;
+            let export =
+                murmur_core::db::transfer::ImportFile::open(&file, murmur_core::db::transfer::latest_migration(&db))?;
             let source = export.source_backend().to_string();
             db.migrate().await?;
             let imported = murmur_core::db::transfer::import(&db, export).await?;

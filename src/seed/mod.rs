@@ -33,10 +33,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sqlx::AnyConnection;
 use sqlx::Executor;
 
+use batch::Batch;
 use murmur_core::clock::{DAY, HOUR, Millis};
 use murmur_core::db::{Backend, Db};
 use murmur_domain::posts::entities;
-use batch::Batch;
 use plan::{Kind, NO_MENTION, NO_POST, Note, NoteType, Plan, stream};
 
 /// Sizes and knobs of a seeded network.

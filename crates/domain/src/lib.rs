@@ -3,18 +3,18 @@
 //!
 //! The areas, lowest first (docs/architecture.md); an area names only those before it.
 
-pub mod mail;
-pub mod live;
-pub mod users;
 pub mod accounts;
-pub mod invites;
-pub mod waitlist;
-pub mod media;
-pub mod safety;
-pub mod follows;
-pub mod notifications;
-pub mod posts;
-pub mod feeds;
-pub mod moderation;
 pub mod discovery;
 pub mod exports;
+pub mod feeds;
+pub mod follows;
+pub mod invites;
+pub mod live;
+pub mod mail;
+pub mod media;
+pub mod moderation;
+pub mod notifications;
+pub mod posts;
+pub mod safety;
+pub mod users;
+pub mod waitlist;

@@ -17,13 +17,13 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 use utoipa_axum::router::OpenApiRouter;
 
+use crate::error::{ApiError, Error};
+use crate::state::AppState;
 use murmur_core::clock::Clock;
 use murmur_core::config::Config;
 use murmur_core::db::Db;
-use crate::error::{ApiError, Error};
 use murmur_domain::mail::Mailer;
 use murmur_domain::media::MediaStore;
-use crate::state::AppState;
 
 mod http1;
 mod write_thread;
@@ -203,7 +203,8 @@ impl Application {
         if let Some(listener) = &metrics {
             config.metrics_addr = Some(listener.local_addr()?);
         }
-        let feed_cache = murmur_domain::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
+        let feed_cache =
+            murmur_domain::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
         let sessions = murmur_domain::accounts::session_reads::SessionReads::together(&db.read);
         let state = AppState {
             db,

@@ -11,8 +11,8 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, header};
 use ipnet::IpNet;
 
-use murmur_core::config::TrustedProxies;
 use crate::state::AppState;
+use murmur_core::config::TrustedProxies;
 
 /// The client's address; None only when the server recorded no peer (a router called directly).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -145,4 +145,3 @@ fn source_text(err: &dyn std::error::Error) -> String {
     }
     current.to_string()
 }
-

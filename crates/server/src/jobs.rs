@@ -27,16 +27,16 @@ use std::time::Duration;
 
 use tokio::task::JoinHandle;
 
-use murmur_domain::accounts::leaving::CleanupQueue;
+use crate::health::Heartbeats;
+use crate::state::AppState;
 use murmur_core::clock::{Clock, DAY, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::Result;
+use murmur_domain::accounts::leaving::CleanupQueue;
 use murmur_domain::feeds::timeline::FanOutQueue;
-use crate::health::Heartbeats;
 use murmur_domain::live::Live;
 use murmur_domain::mail::Mailer;
 use murmur_domain::media::MediaStore;
-use crate::state::AppState;
 
 /// How often upkeep runs.
 pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
@@ -220,7 +220,8 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
             continue;
         }
         let started = std::time::Instant::now();
-        let building = murmur_domain::exports::archive::build(&job.db.read, &job.media, claimed.member_id, &claimed.archive_id);
+        let building =
+            murmur_domain::exports::archive::build(&job.db.read, &job.media, claimed.member_id, &claimed.archive_id);
         let built = tokio::select! {
             built = building => built,
             never = renew_while_building(job, &claimed) => match never {},
@@ -246,8 +247,13 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
             job.media.delete_archive(&claimed.archive_id).await?;
             continue;
         }
-        murmur_domain::notifications::notify_self(&mut tx, claimed.member_id, murmur_domain::notifications::Kind::ExportReady, now)
-            .await?;
+        murmur_domain::notifications::notify_self(
+            &mut tx,
+            claimed.member_id,
+            murmur_domain::notifications::Kind::ExportReady,
+            now,
+        )
+        .await?;
         tx.commit().await?;
         job.live.publish(murmur_domain::live::Change::Notified { member: claimed.member_id, new: true });
         tracing::info!(
@@ -263,7 +269,10 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
 
 /// The claim's heartbeat while its archive is written: renewed every `RENEW_EVERY`, so it
 /// lasts as long as this process works on it and ends soon after the process stops.
-async fn renew_while_building(job: &ExportJob, claimed: &murmur_domain::exports::store::Claimed) -> std::convert::Infallible {
+async fn renew_while_building(
+    job: &ExportJob,
+    claimed: &murmur_domain::exports::store::Claimed,
+) -> std::convert::Infallible {
     loop {
         tokio::time::sleep(murmur_domain::exports::RENEW_EVERY).await;
         match murmur_domain::exports::store::renew(&job.db.write, claimed, job.clock.now()).await {

@@ -47,7 +47,6 @@ fn is_on() -> bool {
     RECORDER.get().is_some()
 }
 
-
 /// A listener for `/metrics`, bound at start-up so a taken port fails the start.
 pub async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
     install()?;

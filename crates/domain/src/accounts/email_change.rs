@@ -50,7 +50,11 @@ pub async fn confirm(write: &AnyPool, token: &str, now: Millis) -> Result<Change
         .execute(&mut *tx)
         .await
         .map_err(|e| {
-            if murmur_core::db::violates(&e, "users_email_key", "users.email") { Error::conflict(TAKEN) } else { e.into() }
+            if murmur_core::db::violates(&e, "users_email_key", "users.email") {
+                Error::conflict(TAKEN)
+            } else {
+                e.into()
+            }
         })?;
     magic_link::withdraw_email_changes(&mut tx, member).await?;
     tx.commit().await?;

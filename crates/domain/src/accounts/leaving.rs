@@ -17,14 +17,14 @@
 use sqlx::{AnyConnection, Connection};
 
 use super::magic_link::{self, Use};
-use murmur_core::clock::{DAY, MINUTE, Millis};
-use murmur_core::db::sql::{in_list, padded_values};
-use murmur_core::db::{Backend, Db};
-use murmur_core::error::{Error, Result};
 use crate::feeds::changes::{self, FEED_CHANGED};
 use crate::live::{Change, Live};
 use crate::media::MediaStore;
 use crate::posts::store::{PostRef, TakenDownBy};
+use murmur_core::clock::{DAY, MINUTE, Millis};
+use murmur_core::db::sql::{in_list, padded_values};
+use murmur_core::db::{Backend, Db};
+use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::MemberLimit;
 
 /// How long a deleted member's username is given to nobody else.

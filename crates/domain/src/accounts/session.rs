@@ -6,10 +6,10 @@
 use sqlx::{Any, AnyPool, Executor};
 
 use super::session_reads::SessionReads;
+use crate::feeds::FeedMarks;
 use murmur_core::clock::{DAY, MINUTE, Millis};
 use murmur_core::config::Config;
 use murmur_core::error::Result;
-use crate::feeds::FeedMarks;
 use murmur_core::secrets::{hash_token, random_bytes, random_token};
 
 pub const LIFETIME: Millis = 30 * DAY;

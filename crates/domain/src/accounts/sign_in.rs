@@ -3,11 +3,11 @@
 
 use super::magic_link::{self, INVALID_LINK, Purpose};
 use super::{Email, session, store};
+use crate::invites::code::INVALID as INVALID_INVITE;
+use crate::invites::store::Claimed;
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
-use crate::invites::code::INVALID as INVALID_INVITE;
-use crate::invites::store::Claimed;
 
 /// Uses the link `token` from `browser`: answers the member and their new session's token.
 /// 400 for a link that is not live, 403 while the member is suspended.

@@ -6,10 +6,10 @@ use sqlx::AnyConnection;
 
 use super::Email;
 use super::username::{MAX_LEN, Username, display_name_from};
+use crate::invites::store::{MONTHLY_INVITES, month_of};
 use murmur_core::clock::Millis;
 use murmur_core::db::Backend;
 use murmur_core::error::{Error, Result};
-use crate::invites::store::{MONTHLY_INVITES, month_of};
 use murmur_core::text;
 
 /// The id of the member with this address, read inside a transaction.

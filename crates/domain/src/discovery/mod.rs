@@ -5,4 +5,3 @@
 pub mod search;
 pub mod store;
 pub mod trending;
-

@@ -4,13 +4,13 @@
 
 use sqlx::AnyPool;
 
-use murmur_core::page::Page;
-use murmur_core::clock::Millis;
-use murmur_core::db::Backend;
-use murmur_core::error::{Error, Result};
 use crate::posts::entities::{is_tag_name, tag_key};
 use crate::safety::Scope;
 use crate::safety::visibility;
+use murmur_core::clock::Millis;
+use murmur_core::db::Backend;
+use murmur_core::error::{Error, Result};
+use murmur_core::page::Page;
 
 /// Longest query, in characters.
 pub const MAX_QUERY_CHARS: usize = 200;

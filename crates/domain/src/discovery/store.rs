@@ -4,14 +4,14 @@ use std::sync::LazyLock;
 
 use sqlx::{AnyConnection, AnyPool};
 
-use murmur_core::page::Page;
-use murmur_core::clock::{DAY, Millis};
-use murmur_core::db::sql::{in_list, padded_values};
-use murmur_core::error::Result;
 use crate::posts::entities::Hashtag;
 use crate::posts::hydrate::Selection;
 use crate::safety::Scope;
 use crate::safety::visibility;
+use murmur_core::clock::{DAY, Millis};
+use murmur_core::db::sql::{in_list, padded_values};
+use murmur_core::error::Result;
+use murmur_core::page::Page;
 
 /// A tag page's counts cover this long.
 pub const WEEK: Millis = 7 * DAY;

@@ -15,10 +15,10 @@ use tokio::io::AsyncWriteExt as _;
 use zip::write::{SimpleFileOptions, StreamWriter};
 use zip::{CompressionMethod, ZipWriter};
 
+use crate::media::MediaStore;
 use murmur_core::clock::{Millis, to_rfc3339};
 use murmur_core::error::{Error, Result};
 use murmur_core::html::escape;
-use crate::media::MediaStore;
 
 /// Rows read in one page of a list.
 const PAGE: i64 = 200;

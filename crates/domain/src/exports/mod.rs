@@ -6,11 +6,10 @@
 pub mod archive;
 pub mod store;
 
+use crate::media::MediaStore;
 use murmur_core::clock::{DAY, HOUR, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::Result;
-use crate::media::MediaStore;
-
 
 /// How long a ready archive is kept.
 pub const KEEP_FOR: Millis = 7 * DAY;

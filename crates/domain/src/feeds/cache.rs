@@ -29,8 +29,8 @@ use bytes::Bytes;
 use quick_cache::sync::Cache;
 
 use super::marks::FeedMarks;
-use murmur_core::page::Page;
 use murmur_core::clock::Millis;
+use murmur_core::page::Page;
 
 /// The answers a process keeps; cheap to clone (one cache shared by the clones).
 #[derive(Clone)]

@@ -42,13 +42,13 @@ use std::collections::{HashSet, VecDeque};
 
 use sqlx::AnyPool;
 
-use murmur_core::page::Page;
+use crate::posts::Post;
+use crate::posts::hydrate::{self, Selection};
 use murmur_core::clock::{DAY, HOUR, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::db::sql::{in_list, padded_values};
 use murmur_core::error::Result;
-use crate::posts::Post;
-use crate::posts::hydrate::{self, Selection};
+use murmur_core::page::Page;
 
 pub const WINDOW: Millis = 7 * DAY;
 pub const MAX_CANDIDATES: i64 = 1000;

@@ -36,13 +36,13 @@ const FEW_FOLLOWS: i64 = 50;
 
 use std::sync::LazyLock;
 
-use murmur_core::page::Page;
-use murmur_core::clock::Millis;
-use murmur_core::db::Backend;
-use murmur_core::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
 use crate::safety::{self, Scope};
+use murmur_core::clock::Millis;
+use murmur_core::db::Backend;
+use murmur_core::error::Result;
+use murmur_core::page::Page;
 
 /// A page of the Friends feed: from the member's home timeline when it holds the page whole
 /// (nearly always), else from the fan-in read below; one card per post (`one_card_per_post`).

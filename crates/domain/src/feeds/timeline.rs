@@ -40,13 +40,13 @@ use std::sync::LazyLock;
 
 use sqlx::{AnyConnection, AnyPool};
 
-use murmur_core::page::Page;
-use murmur_core::clock::Millis;
-use murmur_core::db::{Backend, Db};
-use murmur_core::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
 use crate::safety::{self, Scope};
+use murmur_core::clock::Millis;
+use murmur_core::db::{Backend, Db};
+use murmur_core::error::Result;
+use murmur_core::page::Page;
 
 /// Rows a timeline keeps after a trim (Mastodon keeps 400 per home feed).
 pub const KEEP: i64 = 400;

@@ -6,11 +6,11 @@ use std::sync::LazyLock;
 
 use sqlx::{AnyConnection, AnyPool};
 
-use murmur_core::clock::Millis;
-use murmur_core::error::Result;
 use crate::feeds::changes::FEED_CHANGED;
 use crate::feeds::timeline;
 use crate::users::store as users;
+use murmur_core::clock::Millis;
+use murmur_core::error::Result;
 
 /// What a follow did.
 #[derive(Debug, PartialEq, Eq)]

@@ -5,10 +5,10 @@
 use sqlx::{AnyConnection, AnyPool, Connection};
 
 use super::store::{self, Followed};
-use murmur_core::clock::Millis;
-use murmur_core::error::{Error, Result};
 use crate::notifications::{self, Kind, store::NO_POST};
 use crate::safety::{Scope, visibility};
+use murmur_core::clock::Millis;
+use murmur_core::error::{Error, Result};
 
 /// `member` follows `target`, in the caller's transaction; a new follow tells `target`.
 pub async fn follow(conn: &mut AnyConnection, member: i64, target: i64, now: Millis) -> Result<Followed> {

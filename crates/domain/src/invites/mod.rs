@@ -3,10 +3,10 @@
 pub mod code;
 pub mod store;
 
-use murmur_core::error::Result;
+use crate::users::UserRow;
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;
-use crate::users::UserRow;
+use murmur_core::error::Result;
 
 pub use code::InviteCode;
 pub use store::{CODE_ALPHABET, CODE_LEN, INVITE_LIFETIME, MONTHLY_INVITES};

@@ -11,10 +11,10 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::Change;
+use crate::safety::Scope;
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;
 use murmur_core::error::Result;
-use crate::safety::Scope;
 
 /// Streams one member may hold open at once; a new one past it closes their oldest.
 pub const MAX_STREAMS_PER_MEMBER: usize = 5;

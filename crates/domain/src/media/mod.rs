@@ -12,9 +12,9 @@ pub mod store;
 
 pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 // For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
-pub use murmur_core::config::S3Settings;
 pub use checks::CheckQueue;
 pub use images::{CleanImage, Variant, clean as clean_image};
+pub use murmur_core::config::S3Settings;
 pub use storage::MediaStore;
 pub use storage::{is_media_id, new_media_id};
 

@@ -5,16 +5,16 @@
 
 use sqlx::{AnyConnection, Connection};
 
-use super::domain::{Action, ActionReason, Comment, ReportReason, ReportTarget, Suspension, may_act_on};
 use super::domain::Moderator;
+use super::domain::{Action, ActionReason, Comment, ReportReason, ReportTarget, Suspension, may_act_on};
 use super::store::{self, LogWrite, ReportRow, Subject, Target};
-use murmur_core::clock::Millis;
-use murmur_core::db::Db;
-use murmur_core::error::{Error, Result};
 use crate::feeds::changes;
 use crate::notifications::{self, Kind};
 use crate::posts::store::{self as posts, TakenDownBy};
 use crate::posts::writes::take_down;
+use murmur_core::clock::Millis;
+use murmur_core::db::Db;
+use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
 
 const USER_NOT_FOUND: &str = "User not found";

@@ -253,7 +253,6 @@ pub struct Moderator {
     pub role: Role,
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

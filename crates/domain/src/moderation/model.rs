@@ -6,9 +6,9 @@ use utoipa::ToSchema;
 
 use super::domain::{Action, ReportReason, Role, is_suspended};
 use super::store::{LogRow, OpenReportRow, ReportRow, TreeRow};
-use murmur_core::clock::{Millis, to_rfc3339};
 use crate::posts::Post;
 use crate::users::User;
+use murmur_core::clock::{Millis, to_rfc3339};
 
 /// A report as its reporter gets it back, and as the queue lists it (without who sent it).
 #[derive(Debug, Serialize, ToSchema)]

@@ -9,12 +9,12 @@ use std::collections::HashMap;
 
 use super::model::{History, LogEntry, LogReader, Report, ReportGroup, Subject};
 use super::store;
-use murmur_core::page::Page;
-use murmur_core::db::Db;
-use murmur_core::error::Result;
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
 use crate::users::User;
+use murmur_core::db::Db;
+use murmur_core::error::Result;
+use murmur_core::page::Page;
 
 /// Open reports shown per group, and earlier actions per member.
 const REPORTS_SHOWN: i64 = 20;

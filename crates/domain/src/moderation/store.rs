@@ -4,11 +4,11 @@
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe};
 
 use super::domain::{Action, ReportReason, Role};
+use crate::user_columns;
+use crate::users::UserRow;
 use murmur_core::clock::Millis;
 use murmur_core::db::sql::{in_list, padded_values};
 use murmur_core::error::Result;
-use crate::user_columns;
-use crate::users::UserRow;
 
 // ---- roles ----------------------------------------------------------------------------------
 

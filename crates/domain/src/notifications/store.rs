@@ -4,9 +4,9 @@
 use sqlx::{AnyConnection, AnyPool};
 use std::sync::LazyLock;
 
+use crate::live::Change;
 use murmur_core::clock::Millis;
 use murmur_core::error::Result;
-use crate::live::Change;
 
 /// What happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,11 +23,11 @@ use serde::Deserialize;
 use sqlx::AnyPool;
 
 use super::model::{Author, AuthorMute, Post, PostImage, PostRow};
+use crate::post_columns;
+use crate::safety::Scope;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::db::Backend;
 use murmur_core::error::Result;
-use crate::post_columns;
-use crate::safety::Scope;
 
 /// Which posts a list shows: SQL selecting `id` and `ord` (the page's order, ascending) that
 /// uses `$2, $3, …` for `values` (`$1` is the viewer, available to it too).
@@ -48,8 +48,10 @@ impl Selection {
         }
         // ord by position: `CASE id WHEN $2 THEN 0 …` would make a text per list; the order
         // is restored after the read instead (`list` sorts by ord, then `in_order`).
-        let sql =
-            format!("SELECT id, CAST(0 AS BIGINT) FROM posts WHERE id IN ({})", murmur_core::db::sql::in_list(2, ids.len()));
+        let sql = format!(
+            "SELECT id, CAST(0 AS BIGINT) FROM posts WHERE id IN ({})",
+            murmur_core::db::sql::in_list(2, ids.len())
+        );
         Selection::new(sql, murmur_core::db::sql::padded_values(ids).collect())
     }
 }

@@ -13,12 +13,12 @@ use sqlx::{AnyConnection, Connection};
 
 use super::entities::Entity;
 use super::hydrate::Selection;
-use murmur_core::page::Page;
+use crate::notifications::{self, Kind};
 use murmur_core::clock::Millis;
 use murmur_core::db::Backend;
 use murmur_core::db::sql::{in_list, padded_values};
 use murmur_core::error::{Error, Result};
-use crate::notifications::{self, Kind};
+use murmur_core::page::Page;
 
 /// What the write paths need to know about a post.
 #[derive(Debug, Clone, sqlx::FromRow)]

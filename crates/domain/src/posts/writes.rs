@@ -9,15 +9,15 @@ use sqlx::{Any, AnyConnection, Connection};
 use super::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
-use murmur_core::clock::{Clock, MINUTE, Millis};
-use murmur_core::db::Db;
-use murmur_core::error::{Error, Result};
 use crate::feeds::changes::{self, MemberWrite};
 use crate::feeds::timeline::FanOutQueue;
 use crate::media::{self, MediaStore};
 use crate::notifications::{self, Kind};
-use murmur_core::rate_limit::{self, MemberLimit};
 use crate::safety;
+use murmur_core::clock::{Clock, MINUTE, Millis};
+use murmur_core::db::Db;
+use murmur_core::error::{Error, Result};
+use murmur_core::rate_limit::{self, MemberLimit};
 
 /// How long after posting its author may edit a post.
 pub const EDIT_WINDOW: Millis = 60 * MINUTE;

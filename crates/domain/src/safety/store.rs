@@ -6,13 +6,13 @@ use std::collections::HashSet;
 
 use sqlx::{AnyConnection, AnyPool, Connection};
 
-use murmur_core::page::Page;
-use murmur_core::clock::Millis;
-use murmur_core::error::{Error, Result};
 use crate::feeds::changes::member_changed;
 use crate::follows::store as follows;
 use crate::user_columns;
 use crate::users::UserRow;
+use murmur_core::clock::Millis;
+use murmur_core::error::{Error, Result};
+use murmur_core::page::Page;
 
 /// A member and when the listing member blocked or muted them.
 #[derive(sqlx::FromRow)]

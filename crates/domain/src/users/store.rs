@@ -6,14 +6,14 @@ use sqlx::{AnyConnection, AnyPool};
 
 use super::model::{User, UserRow, username_changeable_at};
 use crate::accounts::Username;
-use murmur_core::page::Page;
-use murmur_core::clock::Millis;
-use murmur_core::error::{Error, Result};
 use crate::feeds::changes::FEED_CHANGED;
 use crate::posts::hydrate::Selection;
 use crate::safety::{Scope, visibility};
-use murmur_core::text;
 use crate::user_columns;
+use murmur_core::clock::Millis;
+use murmur_core::error::{Error, Result};
+use murmur_core::page::Page;
+use murmur_core::text;
 
 /// Whether a member with this id exists and has not deleted their account (a deleted one is
 /// gone to everyone but the moderators' records), read inside a write's transaction.

@@ -2,14 +2,13 @@
 
 pub mod store;
 
-
 use anyhow::Context;
 
+use crate::invites::store as invites;
+use crate::mail::{Mailer, templates};
 use murmur_core::clock::{Clock, Millis};
 use murmur_core::config::Config;
 use murmur_core::db::Db;
-use crate::invites::store as invites;
-use crate::mail::{Mailer, templates};
 
 /// `murmur waitlist invite`: e-mails an invite code to the `count` oldest waiting addresses
 /// not yet invited; answers how many were invited.

@@ -5,10 +5,10 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
 use super::{CurrentUser, authenticate};
-use murmur_domain::accounts::session::Reading;
 use crate::error::{ApiError, Result};
-use murmur_domain::feeds::FeedMarks;
 use crate::state::AppState;
+use murmur_domain::accounts::session::Reading;
+use murmur_domain::feeds::FeedMarks;
 
 /// The member reading their Friends feed, with their marks.
 #[derive(Clone, Debug)]

@@ -7,10 +7,10 @@ use axum::http::{HeaderMap, header};
 use murmur_core::config::Config;
 
 use crate::client_ip::{ClientIp, peer};
-use murmur_domain::accounts::session::{self, Reading};
 use crate::error::{ApiError, Error, Result};
-use murmur_domain::feeds::FeedMarks;
 use crate::state::AppState;
+use murmur_domain::accounts::session::{self, Reading};
+use murmur_domain::feeds::FeedMarks;
 
 mod feed_reader;
 mod moderator;

@@ -4,11 +4,11 @@
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 
+use crate::error::{ApiError, Error, Result};
+use crate::extract::CurrentUser;
+use crate::state::AppState;
 use murmur_domain::moderation::domain::{ONLY_MODERATORS, Role};
 use murmur_domain::moderation::store;
-use crate::extract::CurrentUser;
-use crate::error::{ApiError, Error, Result};
-use crate::state::AppState;
 
 /// The moderator or admin making the request (`murmur_domain::moderation::Moderator`, which
 /// every moderation action takes).

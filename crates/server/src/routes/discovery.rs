@@ -6,16 +6,16 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
+use crate::error::{Error, ErrorBody, Result};
+use crate::extract::CurrentUser;
+use crate::state::AppState;
 use murmur_domain::discovery::search::{SearchQuery, Sort};
 use murmur_domain::discovery::store::{self, WEEK};
 use murmur_domain::discovery::trending::MAX_TRENDING;
-use crate::extract::CurrentUser;
-use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use crate::error::{Error, ErrorBody, Result};
 use murmur_domain::posts::Post;
 use murmur_domain::posts::entities::{is_tag_name, tag_key};
 use murmur_domain::posts::hydrate::{self, Selection};
-use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -112,8 +112,7 @@ async fn trending(
     current: CurrentUser,
     Query(params): Query<TrendingParams>,
 ) -> Result<Json<Vec<TrendingTag>>> {
-    let limit =
-        Page::parse(params.limit, None, TRENDING_DEFAULT, MAX_TRENDING as i64)?.limit;
+    let limit = Page::parse(params.limit, None, TRENDING_DEFAULT, MAX_TRENDING as i64)?.limit;
     let rows = store::trending(&state.db.read, limit).await?;
     Ok(Json(
         rows.into_iter()
@@ -152,7 +151,16 @@ async fn search_posts(
     let sort = Sort::parse(params.sort.as_deref())?;
     let page = Page::parse(params.limit, params.offset, PAGE_DEFAULT, MAX_PAGE)?;
     let db = &state.db;
-    let ids = murmur_domain::discovery::search::search(&db.read, db.backend, current.id, &query, sort, page, state.clock.now()).await?;
+    let ids = murmur_domain::discovery::search::search(
+        &db.read,
+        db.backend,
+        current.id,
+        &query,
+        sort,
+        page,
+        state.clock.now(),
+    )
+    .await?;
     let posts = hydrate::list(&db.read, db.backend, current.id, &Selection::ids(&ids)).await?;
     Ok(Json(hydrate::in_order(posts, &ids)))
 }

@@ -9,13 +9,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::exports::store::{self, ExportRow};
-use crate::extract::CurrentUser;
 use crate::api::Json;
-use murmur_core::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
-use murmur_core::rate_limit::{self, MemberLimit};
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_core::clock::to_rfc3339;
+use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_domain::exports::store::{self, ExportRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(request, status)).routes(routes!(download))

@@ -6,11 +6,11 @@ use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::extract::{CurrentUser, FeedReader};
 use crate::api::{Json, MAX_PAGE, PageParams, Query};
 use crate::error::{ErrorBody, Result};
-use murmur_domain::posts::Post;
+use crate::extract::{CurrentUser, FeedReader};
 use crate::state::AppState;
+use murmur_domain::posts::Post;
 
 use murmur_domain::feeds::{PAGE_SIZE, for_you, friends_page};
 

@@ -6,12 +6,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::follows::store;
-use crate::extract::CurrentUser;
 use crate::api::{Json, Path};
 use crate::error::{Error, ErrorBody, Result};
-use murmur_core::rate_limit::{self, MemberLimit};
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_domain::follows::store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(status)).routes(routes!(follow)).routes(routes!(unfollow))

@@ -7,13 +7,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::invites::store::{self, InviteRow};
-use crate::extract::CurrentUser;
 use crate::api::Json;
-use murmur_core::clock::to_rfc3339;
 use crate::error::{Error, Result};
-use murmur_core::rate_limit::{self, MemberLimit};
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_core::clock::to_rfc3339;
+use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_domain::invites::store::{self, InviteRow};
 use murmur_domain::users::store as users;
 
 /// The spec's text for a member with no invites left.

@@ -12,11 +12,11 @@ use serde::Deserialize;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::live::broker::Frame;
-use crate::extract::CurrentUser;
 use crate::api::Query;
 use crate::error::{Error, ErrorBody, Result};
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_domain::live::broker::Frame;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events))

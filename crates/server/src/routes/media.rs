@@ -12,14 +12,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::{Json, Path, Query};
+use crate::error::{Error, ErrorBody, Result};
+use crate::extract::CurrentUser;
+use crate::state::AppState;
+use murmur_core::rate_limit::{self, MemberLimit};
 use murmur_domain::media::images::{MAX_BYTES, VARIANT_WIDTHS, variant_content_type};
 use murmur_domain::media::storage::{is_media_id, new_media_id};
 use murmur_domain::media::{ProfileImage, store};
-use crate::extract::CurrentUser;
-use crate::api::{Json, Path, Query};
-use crate::error::{Error, ErrorBody, Result};
-use murmur_core::rate_limit::{self, MemberLimit};
-use crate::state::AppState;
 use murmur_domain::users::{self, User};
 
 /// `/api/objects/...` and the profile image calls.
@@ -265,7 +265,8 @@ async fn set_image(
     body: ImageRequest,
     which: ProfileImage,
 ) -> Result<Json<User>> {
-    murmur_domain::media::set_profile_image(&state.db, &state.media, user.id, body.image_url, which, state.clock.now()).await?;
+    murmur_domain::media::set_profile_image(&state.db, &state.media, user.id, body.image_url, which, state.clock.now())
+        .await?;
     let row = users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(state.clock.now())))
 }

@@ -8,15 +8,15 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::moderation::actions;
-use murmur_domain::moderation::domain::{ActionReason, Comment, ReportReason, ReportTarget, Suspension};
-use crate::extract::Moderator;
-use murmur_domain::moderation::model::{InviteTree, LogEntry, LogReader, Report, ReportGroup, TreeMember};
-use murmur_domain::moderation::store;
-use crate::extract::CurrentUser;
 use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
 use crate::error::{Error, ErrorBody, Result};
+use crate::extract::CurrentUser;
+use crate::extract::Moderator;
 use crate::state::AppState;
+use murmur_domain::moderation::actions;
+use murmur_domain::moderation::domain::{ActionReason, Comment, ReportReason, ReportTarget, Suspension};
+use murmur_domain::moderation::model::{InviteTree, LogEntry, LogReader, Report, ReportGroup, TreeMember};
+use murmur_domain::moderation::store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -120,7 +120,8 @@ async fn queue(
 async fn logged(state: &AppState, id: i64) -> Result<Json<LogEntry>> {
     let row = store::log_entry(&state.db.read, id).await?;
     // Its reader is the moderator who acted.
-    Ok(row.and_then(|row| LogEntry::from_row(row, LogReader::Moderators))
+    Ok(row
+        .and_then(|row| LogEntry::from_row(row, LogReader::Moderators))
         .map(Json)
         .ok_or_else(|| Error::Internal(anyhow::anyhow!("log entry {id} is not readable after its action")))?)
 }

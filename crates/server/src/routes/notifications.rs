@@ -9,14 +9,14 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::notifications::store;
-use crate::extract::CurrentUser;
 use crate::api::{Json, Page, Path, Query};
-use murmur_core::clock::{Millis, to_rfc3339};
 use crate::error::{Error, ErrorBody, Result};
-use murmur_domain::posts::model::Author;
-use murmur_core::rate_limit::{self, MemberLimit};
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_core::clock::{Millis, to_rfc3339};
+use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_domain::notifications::store;
+use murmur_domain::posts::model::Author;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -7,16 +7,16 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
+use crate::error::{ApiError, Error, ErrorBody, Result};
+use crate::extract::CurrentUser;
+use crate::state::AppState;
+use murmur_core::clock::to_rfc3339;
 use murmur_domain::posts::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::model::Post;
 use murmur_domain::posts::store;
 use murmur_domain::posts::writes::{Draft, DraftImage, PostWrites};
-use crate::extract::CurrentUser;
-use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
-use murmur_core::clock::to_rfc3339;
-use crate::error::{ApiError, Error, ErrorBody, Result};
-use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -7,13 +7,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::safety::store::{self, Listed};
-use crate::extract::CurrentUser;
 use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
-use murmur_core::clock::{HOUR, to_rfc3339};
 use crate::error::{Error, ErrorBody, Result};
-use murmur_core::rate_limit::{self, MemberLimit};
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_core::clock::{HOUR, to_rfc3339};
+use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_domain::safety::store::{self, Listed};
 use murmur_domain::users::User;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -65,7 +65,8 @@ pub const MUTE_HOURS: [i64; 3] = [1, 24, 168];
 
 async fn writer(state: &AppState, member: i64) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
     let message = "You are blocking or muting too fast. Please wait a minute.";
-    Ok(rate_limit::count_member_then_take_writer(&state.db, MemberLimit::Safety, member, state.clock.now(), message).await?)
+    Ok(rate_limit::count_member_then_take_writer(&state.db, MemberLimit::Safety, member, state.clock.now(), message)
+        .await?)
 }
 
 /// Blocks a member: neither sees the other's posts, neither can interact with the other, and

@@ -12,15 +12,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::users::model::{ProfileEdit, User, UserRow};
-use murmur_domain::users::store;
-use crate::extract::CurrentUser;
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use murmur_core::clock::to_rfc3339;
 use crate::error::{Error, ErrorBody, Result};
+use crate::extract::CurrentUser;
+use crate::state::AppState;
+use murmur_core::clock::to_rfc3339;
 use murmur_domain::posts::{Post, hydrate};
 use murmur_domain::safety;
-use crate::state::AppState;
+use murmur_domain::users::model::{ProfileEdit, User, UserRow};
+use murmur_domain::users::store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -380,7 +380,8 @@ async fn likes(
 async fn find(state: &AppState, username: &str) -> Result<UserRow> {
     // Only a well-formed name can belong to a member; anything else (including U+0000, which
     // PostgreSQL refuses in a parameter) is simply not found.
-    let username = murmur_domain::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
+    let username =
+        murmur_domain::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
     if let Some(row) = store::find_by_username(&state.db.read, username.as_str()).await? {
         return Ok(row);
     }

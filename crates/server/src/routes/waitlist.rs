@@ -6,15 +6,15 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use murmur_domain::waitlist::store;
-use crate::client_ip::ClientIp;
-use crate::routes::accounts::sign_in::Message;
-use murmur_domain::accounts::Email;
 use crate::api::Json;
-use murmur_core::clock::HOUR;
+use crate::client_ip::ClientIp;
 use crate::error::Result;
-use murmur_core::rate_limit::{self, Limit};
+use crate::routes::accounts::sign_in::Message;
 use crate::state::AppState;
+use murmur_core::clock::HOUR;
+use murmur_core::rate_limit::{self, Limit};
+use murmur_domain::accounts::Email;
+use murmur_domain::waitlist::store;
 
 /// Joins per client network and hour: enough for a household or an office, not for a script
 /// filling the list.

@@ -24,10 +24,10 @@ use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 use serde::{Deserialize, Serialize};
 
-use crate::extract::CurrentUser;
 use crate::api::Page;
-use murmur_domain::posts::Post;
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_domain::posts::Post;
 use murmur_domain::users::User;
 
 #[derive(RustEmbed)]
@@ -333,7 +333,9 @@ static CHUNKS: LazyLock<Chunks> = LazyLock::new(|| {
         files
             .iter()
             .filter(|file| !skip.contains(file))
-            .map(|file| format!(r#"<link rel="modulepreload" crossorigin href="/{}">"#, murmur_core::html::escape(file)))
+            .map(|file| {
+                format!(r#"<link rel="modulepreload" crossorigin href="/{}">"#, murmur_core::html::escape(file))
+            })
             .collect()
     };
     let home_skip: Vec<String> = seen.iter().chain(member.iter()).cloned().collect();

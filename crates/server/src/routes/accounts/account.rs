@@ -9,17 +9,17 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::client_ip::ClientIp;
-use crate::extract::CurrentUser;
-use murmur_domain::accounts::magic_link::INVALID_LINK;
 use super::sign_in::{Message, limit_link_requests};
-use crate::user_agent;
-use murmur_domain::accounts::{Email, email_change, magic_link, session};
 use crate::api::{Json, Path};
-use murmur_core::clock::to_rfc3339;
+use crate::client_ip::ClientIp;
 use crate::error::{Error, ErrorBody, Result};
-use murmur_domain::mail::templates;
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use crate::user_agent;
+use murmur_core::clock::to_rfc3339;
+use murmur_domain::accounts::magic_link::INVALID_LINK;
+use murmur_domain::accounts::{Email, email_change, magic_link, session};
+use murmur_domain::mail::templates;
 use murmur_domain::users::store as users;
 
 pub fn router() -> OpenApiRouter<AppState> {

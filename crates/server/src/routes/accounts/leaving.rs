@@ -9,16 +9,16 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::extract::CurrentUser;
-use murmur_domain::accounts::magic_link::INVALID_LINK;
-use murmur_domain::accounts::magic_link::{self, Purpose};
 use super::sign_in::Message;
-use murmur_domain::accounts::{leaving, session};
 use crate::api::Json;
 use crate::error::{Error, Result};
-use murmur_domain::mail::templates;
-use murmur_core::rate_limit::{self, MemberLimit};
+use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_domain::accounts::magic_link::INVALID_LINK;
+use murmur_domain::accounts::magic_link::{self, Purpose};
+use murmur_domain::accounts::{leaving, session};
+use murmur_domain::mail::templates;
 
 const LINK_SENT: &str = "Check your email: we sent you a link to confirm deleting your account.";
 
@@ -48,7 +48,8 @@ async fn request_deletion(State(state): State<AppState>, current: CurrentUser) -
         "You have asked for several deletion links. Please use the newest one, or wait an hour.",
     )
     .await?;
-    let member = murmur_domain::users::store::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
+    let member =
+        murmur_domain::users::store::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
     let link =
         magic_link::issue(&state.db.write, &state.config, &member.email, Purpose::DeleteAccount, None, now).await?;
     let message = templates::delete_account_link(&member.email, &link.url);
