@@ -384,7 +384,7 @@ async fn write(
     let month = murmur_domain::invites::store::month_of(now);
     let mut commit = Committer { since: 0 };
     let backend = db_backend;
-    let timelines = plan::timelines(plan, murmur_domain::feeds::timeline::KEEP as usize);
+    let timelines = plan::timelines(plan, murmur_domain::timelines::KEEP as usize);
     progress.inc_length(timelines.rows.iter().map(|t| t.len() as u64).sum());
 
     // Members.
@@ -532,7 +532,7 @@ async fn write(
     // Home timelines, in key order (member, post).
     progress.set_prefix("timelines");
     static TIMELINE_ROWS: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| format!("INSERT INTO {}", murmur_domain::feeds::timeline::ROW));
+        std::sync::LazyLock::new(|| format!("INSERT INTO {}", murmur_domain::timelines::ROW));
     let mut rows = Batch::new(backend, TIMELINE_ROWS.as_str(), 4);
     for (member, timeline) in timelines.rows.iter().enumerate() {
         for &post in timeline.iter().rev() {

@@ -3,8 +3,9 @@
 //! deletes, trims and concurrent writers, and hand deep pages to the fan-in read.
 
 use murmur::api::Page;
-use murmur::feeds::{friends, timeline};
+use murmur::feeds::friends;
 use murmur::seed::{self, Options};
+use murmur::timelines as timeline;
 
 use crate::both_databases;
 use crate::common::{Member, TestApp};
@@ -73,7 +74,7 @@ async fn rows_name_their_authors(app: &TestApp) -> i64 {
 /// The page as the timeline answers it (None: it hands the page to the fan-in read).
 async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
     let page = Page { limit, offset };
-    let rows = timeline::whole_page(&app.state.db.read, app.state.db.backend, member, page, app.state.clock.now())
+    let rows = friends::whole_page(&app.state.db.read, app.state.db.backend, member, page, app.state.clock.now())
         .await
         .unwrap();
     rows.map(|rows| rows.iter().map(|r| r.id).collect())

@@ -1,7 +1,8 @@
 //! Murmur's product: each area's rules, as functions that take plain inputs and answer a result
 //! or a refusal (`murmur_core::Error`). It speaks no HTTP; `murmur_server` is one interface over it.
 //!
-//! The areas, lowest first (docs/architecture.md); an area names only those before it.
+//! The areas, lowest first: an area names only those above it in this list, never one below
+//! (docs/architecture.md; tests/api/layers.rs checks it).
 
 pub mod accounts;
 pub mod discovery;
@@ -16,5 +17,7 @@ pub mod moderation;
 pub mod notifications;
 pub mod posts;
 pub mod safety;
+pub mod timelines;
 pub mod users;
+pub mod visibility;
 pub mod waitlist;

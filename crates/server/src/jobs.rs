@@ -33,10 +33,10 @@ use murmur_core::clock::{Clock, DAY, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::Result;
 use murmur_domain::accounts::leaving::CleanupQueue;
-use murmur_domain::feeds::timeline::FanOutQueue;
 use murmur_domain::live::Live;
 use murmur_domain::mail::Mailer;
 use murmur_domain::media::MediaStore;
+use murmur_domain::timelines::FanOutQueue;
 
 /// How often upkeep runs.
 pub const UPKEEP_EVERY: Duration = Duration::from_secs(5 * 60);
@@ -131,7 +131,7 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let windows = murmur_core::rate_limit::prune(db, now - RATE_LIMIT_RETENTION).await?;
     let rankings = murmur_domain::feeds::for_you::prune(&db.write, now).await?;
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
-    let timelines = murmur_domain::feeds::timeline::trim_round(db, round).await?;
+    let timelines = murmur_domain::timelines::trim_round(db, round).await?;
     let suspensions = murmur_domain::moderation::store::end_expired_suspensions(&db.write, now).await?;
     let archives = murmur_domain::exports::remove_expired(db, media, now).await?;
     if orphans + sessions + windows + rankings + timelines + suspensions + archives > 0 {
@@ -175,7 +175,7 @@ fn fan_out_job(db: Db, queue: FanOutQueue, heartbeats: Heartbeats) -> JoinHandle
             loop {
                 heartbeats.fan_out_beat();
                 db.member_writes.wait_for_none().await;
-                match murmur_domain::feeds::timeline::fan_out_chunk(&db.write, &db.read, db.backend).await {
+                match murmur_domain::timelines::fan_out_chunk(&db.write, &db.read, db.backend).await {
                     Ok(true) => continue,
                     Ok(false) => {
                         murmur_core::metrics::job_succeeded("fan-out");

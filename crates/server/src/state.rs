@@ -18,7 +18,7 @@ pub struct AppState {
     pub mailer: Mailer,
     pub media: MediaStore,
     /// Wakes the worker that takes large posts to their followers' timelines.
-    pub fan_out: murmur_domain::feeds::timeline::FanOutQueue,
+    pub fan_out: murmur_domain::timelines::FanOutQueue,
     /// Wakes the job that cleans up after a deleted account.
     pub leaving: murmur_domain::accounts::leaving::CleanupQueue,
     /// Wakes the job that prepares members' data archives.

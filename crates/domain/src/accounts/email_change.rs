@@ -39,7 +39,7 @@ pub async fn confirm(write: &AnyPool, token: &str, now: Millis) -> Result<Change
         .await?
         .ok_or_else(invalid)?;
     if store::is_suspended(&mut tx, member, now).await? {
-        return Err(Error::forbidden(crate::moderation::domain::SUSPENDED));
+        return Err(Error::forbidden(crate::users::model::SUSPENDED));
     }
     // The unique key on the address decides, also between two members confirming the same
     // address at once; the loser rolls back (on PostgreSQL the failed statement ends the

@@ -17,18 +17,17 @@
 use sqlx::{AnyConnection, Connection};
 
 use super::magic_link::{self, Use};
-use crate::feeds::changes::{self, FEED_CHANGED};
 use crate::live::{Change, Live};
 use crate::media::MediaStore;
 use crate::posts::store::{PostRef, TakenDownBy};
-use murmur_core::clock::{DAY, MINUTE, Millis};
+use crate::timelines::changes::{self, FEED_CHANGED};
+use murmur_core::clock::{MINUTE, Millis};
 use murmur_core::db::sql::{in_list, padded_values};
 use murmur_core::db::{Backend, Db};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::MemberLimit;
 
-/// How long a deleted member's username is given to nobody else.
-pub const HOLD: Millis = 30 * DAY;
+pub use crate::users::model::HOLD;
 /// The name a deleted member's row carries (it is shown nowhere but the moderators' pages).
 pub const DELETED_NAME: &str = "Deleted member";
 /// Rows one clean-up transaction takes at most: a few milliseconds of the writer.

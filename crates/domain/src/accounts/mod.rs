@@ -9,7 +9,5 @@ pub mod session;
 pub mod session_reads;
 pub mod sign_in;
 pub mod store;
-pub mod username;
 
 pub use email::Email;
-pub use username::Username;

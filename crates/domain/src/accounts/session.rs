@@ -6,7 +6,7 @@
 use sqlx::{Any, AnyPool, Executor};
 
 use super::session_reads::SessionReads;
-use crate::feeds::FeedMarks;
+use crate::timelines::FeedMarks;
 use murmur_core::clock::{DAY, MINUTE, Millis};
 use murmur_core::config::Config;
 use murmur_core::error::Result;

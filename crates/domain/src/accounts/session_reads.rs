@@ -196,7 +196,7 @@ fn statement_for(reading: Reading, size: usize) -> String {
         Reading::WithFeedMarks => format!(
             "SELECT s.id_hash, s.user_id, s.last_seen_at, s.expires_at, {} \
              FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash IN ({list})",
-            crate::feeds::marks::columns("s.user_id")
+            crate::timelines::marks::columns("s.user_id")
         ),
     }
 }

@@ -24,7 +24,7 @@ pub async fn use_link(db: &Db, token: &str, browser: session::Browser<'_>, now: 
         // before the suspension stays unused.
         (Some(id), _) => {
             if store::is_suspended(&mut tx, id, now).await? {
-                return Err(Error::forbidden(crate::moderation::domain::SUSPENDED));
+                return Err(Error::forbidden(crate::users::model::SUSPENDED));
             }
             id
         }

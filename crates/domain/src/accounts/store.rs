@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use sqlx::AnyConnection;
 
 use super::Email;
-use super::username::{MAX_LEN, Username, display_name_from};
 use crate::invites::store::{MONTHLY_INVITES, month_of};
+use crate::users::username::{MAX_LEN, Username, display_name_from};
 use murmur_core::clock::Millis;
 use murmur_core::db::Backend;
 use murmur_core::error::{Error, Result};
@@ -22,7 +22,7 @@ pub async fn member_id_by_email(conn: &mut AnyConnection, email: &str) -> Result
 pub async fn is_suspended(conn: &mut AnyConnection, id: i64, now: Millis) -> Result<bool> {
     let until: Option<Option<Millis>> =
         sqlx::query_scalar("SELECT suspended_until FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
-    Ok(crate::moderation::is_suspended(until.flatten(), now))
+    Ok(crate::users::model::is_suspended(until.flatten(), now))
 }
 
 /// Records who invited a new member (None: the instance), in the sign-up transaction.

@@ -5,8 +5,8 @@
 use sqlx::AnyPool;
 
 use crate::posts::entities::{is_tag_name, tag_key};
-use crate::safety::Scope;
-use crate::safety::visibility;
+use crate::visibility;
+use crate::visibility::Scope;
 use murmur_core::clock::Millis;
 use murmur_core::db::Backend;
 use murmur_core::error::{Error, Result};
@@ -100,7 +100,7 @@ impl SearchQuery {
                 query.excluded.push(excluded);
             } else if let Some(name) = token.strip_prefix("from:") {
                 let name = name.trim_start_matches('@').to_lowercase();
-                if crate::accounts::Username::parse(&name).is_err() {
+                if crate::users::Username::parse(&name).is_err() {
                     return Err(Error::bad_request("from: needs a username, like from:ada"));
                 }
                 if query.from.replace(name).is_some() {

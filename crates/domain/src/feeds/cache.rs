@@ -28,7 +28,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use quick_cache::sync::Cache;
 
-use super::marks::FeedMarks;
+use crate::timelines::marks::FeedMarks;
 use murmur_core::clock::Millis;
 use murmur_core::page::Page;
 

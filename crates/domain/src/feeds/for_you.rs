@@ -149,7 +149,7 @@ pub async fn ranked_page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now:
             ranked
         }
     };
-    let hidden = crate::safety::store::hidden_authors(&db.read, viewer, now).await?;
+    let hidden = crate::visibility::hidden_authors(&db.read, viewer, now).await?;
     let ids = for_member(&ranked, viewer, &hidden);
     let start = (page.offset as usize).min(ids.len());
     let end = (start + page.limit as usize).min(ids.len());

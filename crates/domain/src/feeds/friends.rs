@@ -38,7 +38,7 @@ use std::sync::LazyLock;
 
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
-use crate::safety::{self, Scope};
+use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
 use murmur_core::db::Backend;
 use murmur_core::error::Result;
@@ -47,7 +47,7 @@ use murmur_core::page::Page;
 /// A page of the Friends feed: from the member's home timeline when it holds the page whole
 /// (nearly always), else from the fan-in read below; one card per post (`one_card_per_post`).
 pub async fn read_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
-    let entries = match super::timeline::whole_page(pool, backend, viewer, page, now).await? {
+    let entries = match whole_page(pool, backend, viewer, page, now).await? {
         Some(posts) => posts,
         None => fan_in_page(pool, backend, viewer, page, now).await?,
     };
@@ -131,10 +131,10 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
     });
     const FEEDS: Scope<'static> = Scope::Feeds { now: "$4" };
     fn author_hidden() -> String {
-        safety::visibility::hidden(FEEDS, "$1", "following_id")
+        visibility::hidden(FEEDS, "$1", "following_id")
     }
     fn original_hidden(post: &str) -> String {
-        safety::visibility::original_hidden(FEEDS, "$1", post)
+        visibility::original_hidden(FEEDS, "$1", post)
     }
     let sql = match backend {
         Backend::Postgres => &POSTGRES,
@@ -147,4 +147,40 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
         }
     };
     Ok(Selection::new(sql.as_str(), vec![page.limit, page.offset, now]))
+}
+
+/// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
+/// caller reads it with the fan-in query).
+pub async fn whole_page(
+    pool: &AnyPool,
+    backend: Backend,
+    viewer: i64,
+    page: Page,
+    now: Millis,
+) -> Result<Option<Vec<Post>>> {
+    let posts = hydrate::list(pool, backend, viewer, &selection(page, now)).await?;
+    // A safety net: the timeline holds no row of a deleted post (see the module's comment on
+    // races); if it ever did, the fan-in read answers the page, which leaves it out.
+    let whole = posts.len() as i64 == page.limit && !posts.iter().any(|p| p.is_deleted);
+    Ok(whole.then_some(posts))
+}
+
+/// The Friends feed page as read from the timeline (`$1` is the viewer, the timeline's owner).
+/// Only a full page counts: a short one is the end of the feed or a page reaching below the
+/// floor, which the fan-in read answers (short pages are rare: the end of a feed). Posts the
+/// viewer does not see (blocks, mutes, suspensions: `safety::visibility`) are left out before
+/// the page is cut, so a page stays whole. The rule reads the authors from the timeline's rows,
+/// not from the posts: a deep page walks up to `TRIM_ABOVE` rows of one member's part of the
+/// timeline's key, and reads only its page's posts (in `hydrate`).
+fn selection(page: Page, now: Millis) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT t.post_id, -t.post_id FROM home_timeline t \
+             WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
+             AND NOT {} \
+             ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
+            visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now])
 }

@@ -1,15 +1,12 @@
 //! Feeds: Friends (who you follow, newest first) and For You (the network, ranked).
 //! The design, and how it scales, is in docs/feeds.md and in `friends` and `for_you`. Every
-//! write that changes how a member's own Friends page looks follows `changes`.
+//! write that changes how a member's own Friends page looks follows `timelines::changes`.
 
 pub mod cache;
-pub mod changes;
 pub mod for_you;
 pub mod friends;
-pub mod marks;
-pub mod timeline;
 
-pub use marks::FeedMarks;
+pub use crate::timelines::FeedMarks;
 
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;

@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 
 use sqlx::{AnyConnection, AnyPool};
 
-use crate::feeds::changes::FEED_CHANGED;
-use crate::feeds::timeline;
+use crate::timelines;
+use crate::timelines::changes::FEED_CHANGED;
 use crate::users::store as users;
 use murmur_core::clock::Millis;
 use murmur_core::error::Result;
@@ -46,7 +46,7 @@ pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now
         format!(
             "UPDATE users SET following_count = following_count + 1, {FEED_CHANGED}, \
              home_floor = {} WHERE id = $1",
-            timeline::floor_after_following("$2")
+            timelines::floor_after_following("$2")
         )
     });
     in_id_order(
@@ -59,8 +59,8 @@ pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now
     .await?;
     // Both members' rows are locked now, as a block takes them before it writes: a block made
     // meanwhile is seen here, and one made later removes this follow.
-    crate::safety::ensure_can_interact(conn, follower, following).await?;
-    timeline::followed(conn, follower, following).await?;
+    crate::visibility::ensure_can_interact(conn, follower, following).await?;
+    timelines::followed(conn, follower, following).await?;
     Ok(Followed::New)
 }
 
@@ -82,7 +82,7 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
         ],
     )
     .await?;
-    timeline::unfollowed(conn, follower, following).await?;
+    timelines::unfollowed(conn, follower, following).await?;
     Ok(true)
 }
 

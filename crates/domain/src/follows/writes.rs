@@ -6,7 +6,7 @@ use sqlx::{AnyConnection, AnyPool, Connection};
 
 use super::store::{self, Followed};
 use crate::notifications::{self, Kind, store::NO_POST};
-use crate::safety::{Scope, visibility};
+use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
 use murmur_core::error::{Error, Result};
 

@@ -11,7 +11,7 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::Change;
-use crate::safety::Scope;
+use crate::visibility::Scope;
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;
 use murmur_core::error::Result;
@@ -289,7 +289,7 @@ async fn followers(db: &Db, author: i64, now: Millis) -> Result<std::collections
     static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         format!(
             "SELECT f.follower_id FROM follows f WHERE f.following_id = $1 AND NOT {}",
-            crate::safety::visibility::hidden(Scope::Feeds { now: "$2" }, "f.follower_id", "$1")
+            crate::visibility::hidden(Scope::Feeds { now: "$2" }, "f.follower_id", "$1")
         )
     });
     let followers: Vec<i64> = sqlx::query_scalar(SQL.as_str()).bind(author).bind(now).fetch_all(&db.read).await?;
@@ -302,7 +302,7 @@ async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &s
         |name: &'static str, data: serde_json::Value| Frame::Event { id: id.to_string(), name, data: data.to_string() };
     Ok(match change {
         Change::Notified { new, .. } => {
-            let count = crate::notifications::store::unread_count(&db.read, member, now).await?;
+            let count = crate::live::counts::unread_count(&db.read, member, now).await?;
             let mut out = Vec::new();
             if new {
                 out.push(event("notification", json!({})));
@@ -318,7 +318,7 @@ async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &s
                 format!(
                     "SELECT p.like_count, p.repost_count, p.reply_count FROM posts p \
                      WHERE p.id = $1 AND p.deleted_at IS NULL AND NOT {}",
-                    crate::safety::visibility::post_hidden(Scope::Anywhere, "$2", "p")
+                    crate::visibility::post_hidden(Scope::Anywhere, "$2", "p")
                 )
             });
             let counts: Option<(i64, i64, i64)> =

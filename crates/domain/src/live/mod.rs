@@ -11,6 +11,7 @@
 
 pub mod broker;
 pub mod bus;
+pub mod counts;
 
 use std::cell::RefCell;
 use std::sync::Arc;

@@ -13,8 +13,7 @@ use murmur_core::text::{self, Kind};
 pub const ONLY_MODERATORS: &str = "Only moderators can do this";
 pub const NOT_ON_YOURSELF: &str = "You can't act on yourself";
 pub const NOT_ON_AN_ADMIN: &str = "Moderators can't act on an admin";
-/// What a suspended member is told when they ask for a link or use one.
-pub const SUSPENDED: &str = "This account is suspended";
+pub use crate::users::model::{SUSPENDED, is_suspended};
 /// What a member whose invites were taken is told when they ask for a new code.
 pub const INVITES_TAKEN: &str = "Your invites were taken away by moderators";
 
@@ -74,12 +73,6 @@ pub fn may_act_on(actor: i64, actor_role: Role, target: i64, target_role: Role) 
         return Err(Error::forbidden(NOT_ON_AN_ADMIN));
     }
     Ok(())
-}
-
-/// Whether a member whose `suspended_until` is this is suspended at `now`. A suspension that
-/// has run out refuses nothing, even before upkeep clears it (`store::end_expired_suspensions`).
-pub fn is_suspended(suspended_until: Option<Millis>, now: Millis) -> bool {
-    suspended_until.is_some_and(|until| until > now)
 }
 
 /// Why a member reports a post or a member.

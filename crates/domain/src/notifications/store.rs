@@ -62,7 +62,7 @@ pub async fn notify(
         format!(
             "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
              SELECT $1, $2, $3, $4, $5 WHERE $3 = 'removed' OR NOT {} ON CONFLICT DO NOTHING",
-            crate::safety::visibility::blocked_between("$1", "$2")
+            crate::visibility::blocked_between("$1", "$2")
         )
     });
     let made = sqlx::query(SQL.as_str())
@@ -147,17 +147,6 @@ pub struct NotificationRow {
     pub reason: Option<String>,
 }
 
-/// Notifications from members hidden from the recipient (blocked either way, muted, suspended:
-/// `safety::visibility`) are not shown or counted; moderators' notices and the member's own
-/// (`notify_self`) always are. `$1` is the
-/// recipient, `now` the time's placeholder.
-fn shown(now: &'static str) -> String {
-    format!(
-        "(n.type = 'removed' OR n.actor_id = n.recipient_id OR NOT {})",
-        crate::safety::visibility::hidden(crate::safety::Scope::Feeds { now }, "$1", "n.actor_id")
-    )
-}
-
 /// The member's newest notifications, in one query (index `notifications_recipient_idx`; a
 /// removal's reason by `moderation_log_post_idx`).
 pub async fn list(
@@ -178,7 +167,7 @@ pub async fn list(
              JOIN users u ON u.id = n.actor_id \
              LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
              WHERE n.recipient_id = $1 AND {} ORDER BY n.id DESC LIMIT $2 OFFSET $3",
-            shown("$4")
+            crate::live::counts::shown("$4")
         )
     });
     Ok(sqlx::query_as(SQL.as_str()).bind(recipient).bind(limit).bind(offset).bind(now).fetch_all(pool).await?)
@@ -218,16 +207,4 @@ pub async fn mark_all_read(conn: &mut AnyConnection, recipient: i64, now: Millis
         crate::live::note(Change::Notified { member: recipient, new: false });
     }
     Ok(())
-}
-
-/// Unread notifications that `list` shows (index `notifications_unread_idx`).
-pub async fn unread_count(pool: &AnyPool, recipient: i64, now: Millis) -> Result<i64> {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications n \
-             WHERE n.recipient_id = $1 AND n.read_at IS NULL AND {}",
-            shown("$2")
-        )
-    });
-    Ok(sqlx::query_scalar(SQL.as_str()).bind(recipient).bind(now).fetch_one(pool).await?)
 }

@@ -123,7 +123,7 @@ pub fn parse(text: &str) -> Parsed {
                 let username = name.to_lowercase();
                 // A reserved word (`@everyone`) is no member's name and takes no mention slot.
                 let known = mentioned.contains(&username);
-                if !crate::accounts::username::is_reserved(&username) && (known || mentioned.len() < MAX_MENTIONS) {
+                if !crate::users::username::is_reserved(&username) && (known || mentioned.len() < MAX_MENTIONS) {
                     if !known {
                         mentioned.push(username.clone());
                     }

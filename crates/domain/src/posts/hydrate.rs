@@ -24,7 +24,7 @@ use sqlx::AnyPool;
 
 use super::model::{Author, AuthorMute, Post, PostImage, PostRow};
 use crate::post_columns;
-use crate::safety::Scope;
+use crate::visibility::Scope;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::db::Backend;
 use murmur_core::error::Result;
@@ -152,10 +152,8 @@ fn statement(backend: Backend, selection: &str) -> String {
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text, alt", "kind, post_id, ord, a");
-    let hidden = format!(
-        "CASE WHEN {} THEN 1 ELSE 0 END",
-        crate::safety::visibility::hidden(Scope::Anywhere, "$1", "p.author_id")
-    );
+    let hidden =
+        format!("CASE WHEN {} THEN 1 ELSE 0 END", crate::visibility::hidden(Scope::Anywhere, "$1", "p.author_id"));
     format!(
         concat!(
             "WITH page (id, ord) AS ({selection}), \

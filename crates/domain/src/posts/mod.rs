@@ -6,7 +6,9 @@ pub mod domain;
 pub mod entities;
 pub mod hydrate;
 pub mod model;
+pub mod profile;
 pub mod store;
+pub mod tags;
 pub mod writes;
 
 pub use model::{Post, PostRow};

@@ -212,7 +212,7 @@ pub async fn like(
                      SELECT author_id, $2, $4, id, $3 FROM counted WHERE author_id <> $2 ON CONFLICT DO NOTHING) \
                  SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted), \
                  (SELECT COUNT(*) FROM allowed), author_id FROM target",
-                blocked = crate::safety::visibility::blocked_between("target.author_id", "$2")
+                blocked = crate::visibility::blocked_between("target.author_id", "$2")
             )
         });
         let done: Option<(i64, i64, i64, i64, i64)> = sqlx::query_as(LIKE.as_str())
@@ -223,7 +223,7 @@ pub async fn like(
             .fetch_optional(conn)
             .await?;
         if done.is_some_and(|(_, _, _, allowed, _)| allowed == 0) {
-            return Err(Error::forbidden(crate::safety::visibility::CANNOT_INTERACT));
+            return Err(Error::forbidden(crate::visibility::CANNOT_INTERACT));
         }
         if let Some((post, 1, 1, _, author)) = done {
             // What `bump` and `notify` note on SQLite.
@@ -237,7 +237,7 @@ pub async fn like(
     let Some(post) = live_original(&mut *conn, id).await? else {
         return Ok(None);
     };
-    crate::safety::ensure_can_interact(conn, member, post.author_id).await?;
+    crate::visibility::ensure_can_interact(conn, member, post.author_id).await?;
     let done =
         sqlx::query("INSERT INTO likes (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
             .bind(member)
@@ -512,7 +512,7 @@ pub fn bookmarks(page: Page) -> Selection {
                  WHERE b.user_id = $1 AND p.deleted_at IS NULL AND NOT {} \
                  ORDER BY b.created_at DESC, b.post_id DESC LIMIT $2 OFFSET $3 \
              ) bookmarked",
-            crate::safety::visibility::post_hidden(crate::safety::Scope::Anywhere, "$1", "p")
+            crate::visibility::post_hidden(crate::visibility::Scope::Anywhere, "$1", "p")
         )
     });
     Selection::new(SQL.as_str(), vec![page.limit, page.offset])
@@ -623,7 +623,7 @@ pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
             .bind(*id)
             .execute(&mut *tx)
             .await?;
-        crate::discovery::store::tag_post(&mut tx, *id, *author, &parsed.hashtags(), *created_at).await?;
+        crate::posts::tags::tag_post(&mut tx, *id, *author, &parsed.hashtags(), *created_at).await?;
     }
     tx.commit().await?;
     Ok(next > 0)

@@ -9,11 +9,10 @@ use sqlx::{Any, AnyConnection, Connection};
 use super::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
-use crate::feeds::changes::{self, MemberWrite};
-use crate::feeds::timeline::FanOutQueue;
 use crate::media::{self, MediaStore};
 use crate::notifications::{self, Kind};
-use crate::safety;
+use crate::timelines::FanOutQueue;
+use crate::timelines::changes::{self, MemberWrite};
 use murmur_core::clock::{Clock, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
@@ -89,7 +88,7 @@ impl PostWrites<'_> {
         // A reply changes the count of a post that may be on the author's own Friends page.
         let changing = changes::member_changed(&mut tx, author).await?;
         if let Some(parent) = &parent {
-            safety::ensure_can_interact(&mut tx, author, parent.author_id).await?;
+            crate::visibility::ensure_can_interact(&mut tx, author, parent.author_id).await?;
         }
         let media_ids = media::claim(self.media, &mut tx, author, &image_urls, now).await?;
         // `claim` answers one id per URL, in order: each keeps its own description.
@@ -184,7 +183,7 @@ impl PostWrites<'_> {
         let edit =
             store::Edit { post_id: id, content: content.as_str(), entities: &text.entities, kept_images: &kept, now };
         store::edit(&mut tx, &edit).await?;
-        crate::discovery::store::untag_post(&mut tx, id).await?;
+        crate::posts::tags::untag_post(&mut tx, id).await?;
         let told = match post.reply_to_id {
             Some(parent) => store::find_ref(&mut tx, parent).await?.map(|p| p.author_id),
             None => None,
@@ -234,7 +233,7 @@ impl PostWrites<'_> {
         let original =
             store::live_original(&mut tx, target).await?.ok_or_else(|| Error::not_found("Post not found"))?;
         let changing = changes::member_changed(&mut tx, member).await?;
-        safety::ensure_can_interact(&mut tx, member, original.author_id).await?;
+        crate::visibility::ensure_can_interact(&mut tx, member, original.author_id).await?;
         let id = store::insert_repost(&mut tx, member, original.id, now)
             .await?
             .ok_or_else(|| Error::conflict("Already reposted"))?;
@@ -321,7 +320,7 @@ impl PostWrites<'_> {
         if !store::lock_live(&mut tx, post.id).await? {
             return Err(Error::not_found("Post not found"));
         }
-        safety::ensure_can_interact(&mut tx, member, post.author_id).await?;
+        crate::visibility::ensure_can_interact(&mut tx, member, post.author_id).await?;
         let expires_at = post.poll_expires_at.ok_or_else(|| Error::bad_request("This post has no poll"))?;
         if now >= expires_at {
             return Err(Error::bad_request("This poll has ended"));
@@ -385,7 +384,7 @@ impl WrittenText {
     /// The post's tags and its mentions' notifications (each member told once of a post,
     /// `notifications::notify`), in the post's transaction.
     async fn record(&self, tx: &mut AnyConnection, written: Written, now: Millis) -> Result<()> {
-        crate::discovery::store::tag_post(&mut *tx, written.post, written.author, &self.hashtags, written.at).await?;
+        crate::posts::tags::tag_post(&mut *tx, written.post, written.author, &self.hashtags, written.at).await?;
         for &(member, _) in &self.mentioned {
             if written.told == Some(member) {
                 continue;
@@ -411,7 +410,7 @@ pub async fn take_down(
         return Err(Error::not_found("Post not found"));
     }
     changing.removed(&mut *tx, post.id).await?;
-    crate::discovery::store::untag_post(&mut *tx, post.id).await?;
+    crate::posts::tags::untag_post(&mut *tx, post.id).await?;
     notifications::store::remove_about_post(&mut *tx, post.id).await?;
     if let Some(parent) = post.reply_to_id {
         store::reply_removed(&mut *tx, parent).await?;

@@ -2,12 +2,10 @@
 //! it undoes (follows both ways, with their counters, timelines and notifications) happen in
 //! one transaction.
 
-use std::collections::HashSet;
-
 use sqlx::{AnyConnection, AnyPool, Connection};
 
-use crate::feeds::changes::member_changed;
 use crate::follows::store as follows;
+use crate::timelines::changes::member_changed;
 use crate::user_columns;
 use crate::users::UserRow;
 use murmur_core::clock::Millis;
@@ -174,7 +172,10 @@ pub struct Standing {
 /// Whether `author` is hidden from `viewer` everywhere (`visibility::Scope::Anywhere`).
 pub async fn is_hidden(pool: &AnyPool, viewer: i64, author: i64) -> Result<bool> {
     static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-        format!("SELECT CASE WHEN {} THEN 1 ELSE 0 END", super::visibility::hidden(super::Scope::Anywhere, "$1", "$2"))
+        format!(
+            "SELECT CASE WHEN {} THEN 1 ELSE 0 END",
+            crate::visibility::hidden(crate::visibility::Scope::Anywhere, "$1", "$2")
+        )
     });
     let hidden: i64 = sqlx::query_scalar(SQL.as_str()).bind(viewer).bind(author).fetch_one(pool).await?;
     Ok(hidden == 1)
@@ -197,14 +198,4 @@ pub async fn standing(pool: &AnyPool, viewer: i64, other: i64, now: Millis) -> R
     .fetch_one(pool)
     .await?;
     Ok(Standing { blocking: blocking > 0, blocked_by: blocked_by > 0, muting: (muting > 0).then_some(until) })
-}
-
-/// The members whose posts `viewer` does not see in the feeds at `now` (`visibility`, in
-/// `Scope::Feeds`): blocked either way, muted, or suspended. For a ranked list that is cut into
-/// pages after it is filtered (For You).
-pub async fn hidden_authors(pool: &AnyPool, viewer: i64, now: Millis) -> Result<HashSet<i64>> {
-    static SQL: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| super::visibility::hidden_members(super::Scope::Feeds { now: "$2" }, "$1"));
-    let ids: Vec<i64> = sqlx::query_scalar(SQL.as_str()).bind(viewer).bind(now).fetch_all(pool).await?;
-    Ok(ids.into_iter().collect())
 }

@@ -1,6 +1,22 @@
-//! Members: profiles, search and suggestions.
+//! Members: profiles, names, search and suggestions.
 
 pub mod model;
 pub mod store;
+pub mod username;
 
 pub use model::{User, UserRow};
+pub use username::Username;
+
+use murmur_core::clock::Millis;
+use murmur_core::db::Db;
+use murmur_core::error::Result;
+
+/// Gives the member this month's invites if they have not had them yet, and answers the row
+/// as it now stands.
+pub async fn with_monthly_top_up(db: &Db, now: Millis, mut row: UserRow) -> Result<UserRow> {
+    let month = crate::invites::store::month_of(now);
+    if let Some(available) = crate::invites::store::top_up(&db.write, row.id, month).await? {
+        row.invites_available = available;
+    }
+    Ok(row)
+}

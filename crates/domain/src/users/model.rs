@@ -5,6 +5,19 @@ use utoipa::ToSchema;
 
 use murmur_core::clock::{Millis, to_rfc3339};
 
+/// How long a deleted member's username is given to nobody else.
+pub const HOLD: Millis = 30 * murmur_core::clock::DAY;
+
+/// What a suspended member is told when they ask for a link or use one.
+pub const SUSPENDED: &str = "This account is suspended";
+
+/// Whether a member whose `suspended_until` is this is suspended at `now`. A suspension that
+/// has run out refuses nothing, even before upkeep clears it
+/// (`moderation::store::end_expired_suspensions`).
+pub fn is_suspended(suspended_until: Option<Millis>, now: Millis) -> bool {
+    suspended_until.is_some_and(|until| until > now)
+}
+
 /// Columns selected for a user; keep in sync with `user_columns!`.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct UserRow {

@@ -5,11 +5,10 @@ use std::sync::LazyLock;
 use sqlx::{AnyConnection, AnyPool};
 
 use super::model::{User, UserRow, username_changeable_at};
-use crate::accounts::Username;
-use crate::feeds::changes::FEED_CHANGED;
-use crate::posts::hydrate::Selection;
-use crate::safety::{Scope, visibility};
+use crate::timelines::changes::FEED_CHANGED;
 use crate::user_columns;
+use crate::users::Username;
+use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
 use murmur_core::error::{Error, Result};
 use murmur_core::page::Page;
@@ -162,7 +161,7 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
          ON CONFLICT (username) DO UPDATE SET until = excluded.until, user_id = excluded.user_id",
     )
     .bind(&current)
-    .bind(now + crate::accounts::leaving::HOLD)
+    .bind(now + crate::users::model::HOLD)
     .bind(member)
     .execute(&mut *conn)
     .await?;
@@ -216,57 +215,6 @@ pub async fn set_header_image(conn: &mut AnyConnection, member: i64, path: &str)
 pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
     let row = find_by_id(pool, id).await?.ok_or(Error::Unauthorized)?;
     Ok(row.own(now))
-}
-
-/// A member's live posts and reposts without their replies, newest first (the partial index
-/// `posts_author_live_idx`), without reposts of members hidden from the viewer (`$1`). The
-/// route answers nothing at all when the member is hidden from the viewer.
-pub fn posts_of(author: i64, page: Page) -> Selection {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT p.id, -p.id FROM posts p \
-             WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND NOT {} \
-             ORDER BY p.id DESC LIMIT $3 OFFSET $4",
-            visibility::original_hidden(Scope::Anywhere, "$1", "p")
-        )
-    });
-    Selection::new(SQL.as_str(), vec![author, page.limit, page.offset])
-}
-
-/// A member's live replies, newest first (the partial index `posts_author_replies_idx`).
-pub fn replies_of(author: i64, page: Page) -> Selection {
-    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
-         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NOT NULL \
-         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
-    Selection::new(SQL, vec![author, page.limit, page.offset])
-}
-
-/// A member's own live posts and replies with images, newest first; reposts are left out
-/// (their images are the original author's).
-pub fn media_of(author: i64, page: Page) -> Selection {
-    // `image_count` exists for this: the partial index `posts_author_media_idx` holds only
-    // posts with images, so a page costs its own rows however few of a member's posts have any.
-    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
-         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.image_count > 0 \
-         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
-    Selection::new(SQL, vec![author, page.limit, page.offset])
-}
-
-/// The live posts a member liked that the viewer (`$1`) may see, newest like first (index
-/// `likes_user_created_idx`).
-pub fn liked_by(member: i64, page: Page) -> Selection {
-    // Numbered after the page is cut, so the window sorts a page, not every like.
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
-                 SELECT l.post_id, l.created_at FROM likes l JOIN posts p ON p.id = l.post_id \
-                 WHERE l.user_id = $2 AND p.deleted_at IS NULL AND NOT {} \
-                 ORDER BY l.created_at DESC, l.post_id DESC LIMIT $3 OFFSET $4 \
-             ) liked",
-            visibility::post_hidden(Scope::Anywhere, "$1", "p")
-        )
-    });
-    Selection::new(SQL.as_str(), vec![member, page.limit, page.offset])
 }
 
 /// Members to suggest to `viewer`: not the viewer, not already followed, not hidden from them

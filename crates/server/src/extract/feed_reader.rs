@@ -8,7 +8,7 @@ use super::{CurrentUser, authenticate};
 use crate::error::{ApiError, Result};
 use crate::state::AppState;
 use murmur_domain::accounts::session::Reading;
-use murmur_domain::feeds::FeedMarks;
+use murmur_domain::timelines::FeedMarks;
 
 /// The member reading their Friends feed, with their marks.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@ use crate::client_ip::{ClientIp, peer};
 use crate::error::{ApiError, Error, Result};
 use crate::state::AppState;
 use murmur_domain::accounts::session::{self, Reading};
-use murmur_domain::feeds::FeedMarks;
+use murmur_domain::timelines::FeedMarks;
 
 mod feed_reader;
 mod moderator;

@@ -77,7 +77,7 @@ async fn create(State(state): State<AppState>, current: CurrentUser) -> Result<(
     if row.invites_taken != 0 {
         return Err(Error::forbidden(murmur_domain::moderation::domain::INVITES_TAKEN).into());
     }
-    murmur_domain::invites::with_monthly_top_up(&state.db, state.clock.now(), row).await?;
+    murmur_domain::users::with_monthly_top_up(&state.db, state.clock.now(), row).await?;
 
     let (id, code) =
         store::spend_on_code(&state.db.write, current.id, now).await?.ok_or(Error::bad_request(NONE_LEFT))?;

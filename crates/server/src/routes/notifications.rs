@@ -147,5 +147,7 @@ async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> R
 #[utoipa::path(get, path = "/api/notifications/unread-count", tag = "notifications",
     responses((status = 200, body = UnreadCount), (status = 401, body = ErrorBody)))]
 async fn unread_count(State(state): State<AppState>, current: CurrentUser) -> Result<Json<UnreadCount>> {
-    Ok(Json(UnreadCount { count: store::unread_count(&state.db.read, current.id, state.clock.now()).await? }))
+    Ok(Json(UnreadCount {
+        count: murmur_domain::live::counts::unread_count(&state.db.read, current.id, state.clock.now()).await?,
+    }))
 }

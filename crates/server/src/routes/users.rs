@@ -125,7 +125,7 @@ async fn update_profile(
     Json(body): Json<ProfileRequest>,
 ) -> Result<Json<User>> {
     let edit = ProfileEdit::parse(&body.display_name, &body.bio, &body.website)?;
-    let username = body.username.as_deref().map(murmur_domain::accounts::Username::parse).transpose()?;
+    let username = body.username.as_deref().map(murmur_domain::users::Username::parse).transpose()?;
     let now = state.clock.now();
     let row = store::update_profile(&state.db.write, current.id, &edit, username.as_ref(), now)
         .await?
@@ -218,7 +218,7 @@ async fn posts(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, store::posts_of).await
+    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::posts_of).await
 }
 
 /// A member's replies to other posts, newest first: the profile's Replies tab.
@@ -232,7 +232,7 @@ async fn replies(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, store::replies_of).await
+    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::replies_of).await
 }
 
 /// A member's own posts and replies with images, newest first: the profile's Media tab.
@@ -247,7 +247,7 @@ async fn media(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, store::media_of).await
+    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::media_of).await
 }
 
 /// A member in a list of members, with whether the caller follows them (their Follow button,
@@ -374,14 +374,13 @@ async fn likes(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, store::liked_by).await
+    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::liked_by).await
 }
 
 async fn find(state: &AppState, username: &str) -> Result<UserRow> {
     // Only a well-formed name can belong to a member; anything else (including U+0000, which
     // PostgreSQL refuses in a parameter) is simply not found.
-    let username =
-        murmur_domain::accounts::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
+    let username = murmur_domain::users::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
     if let Some(row) = store::find_by_username(&state.db.read, username.as_str()).await? {
         return Ok(row);
     }

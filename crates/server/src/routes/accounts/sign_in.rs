@@ -169,8 +169,8 @@ async fn request_login_link(
 /// would only be refused at verify).
 async fn refuse_suspended(state: &AppState, email: &Email, now: Millis) -> Result<bool> {
     match users::find_by_email(&state.db.read, email.as_str()).await? {
-        Some(member) if murmur_domain::moderation::is_suspended(member.suspended_until, now) => {
-            Err(Error::forbidden(murmur_domain::moderation::domain::SUSPENDED).into())
+        Some(member) if murmur_domain::users::model::is_suspended(member.suspended_until, now) => {
+            Err(Error::forbidden(murmur_domain::users::model::SUSPENDED).into())
         }
         found => Ok(found.is_some()),
     }

@@ -10,7 +10,10 @@
 //! Each test is a primary-key or partial-index lookup per row (`blocks` both ways, `mutes`,
 //! `users_suspended_idx`), never a scan of a member's blocks.
 
-use sqlx::AnyConnection;
+use std::collections::HashSet;
+
+use murmur_core::clock::Millis;
+use sqlx::{AnyConnection, AnyPool};
 
 use murmur_core::error::{Error, Result};
 
@@ -196,4 +199,14 @@ pub async fn ensure_can_interact(conn: &mut AnyConnection, actor: i64, other: i6
         return Err(Error::forbidden(CANNOT_INTERACT));
     }
     Ok(())
+}
+
+/// The members whose posts `viewer` does not see in the feeds at `now` (`visibility`, in
+/// `Scope::Feeds`): blocked either way, muted, or suspended. For a ranked list that is cut into
+/// pages after it is filtered (For You).
+pub async fn hidden_authors(pool: &AnyPool, viewer: i64, now: Millis) -> Result<HashSet<i64>> {
+    static SQL: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| hidden_members(Scope::Feeds { now: "$2" }, "$1"));
+    let ids: Vec<i64> = sqlx::query_scalar(SQL.as_str()).bind(viewer).bind(now).fetch_all(pool).await?;
+    Ok(ids.into_iter().collect())
 }

@@ -1,4 +1,6 @@
-//! The home timeline: the Friends feed kept ready (fan-out on write), like Mastodon's home feeds.
+//! The home timelines: the Friends feed kept ready (fan-out on write), like Mastodon's home
+//! feeds, and the rule every write that changes a member's Friends page follows (`changes`).
+//! Reading a page is `feeds::friends`.
 //!
 //! Reading the Friends feed from `posts` and `follows` (`friends::fan_in_page`) costs about
 //! `follows × (offset + limit)` index entries a request, or a walk over everyone's posts: too
@@ -36,17 +38,17 @@
 //! commits before the other reads: the follow then sees the post (or its deletion), or the post
 //! (or deletion) the follow.
 
+pub mod changes;
+pub mod marks;
+
+pub use marks::FeedMarks;
+
 use std::sync::LazyLock;
 
 use sqlx::{AnyConnection, AnyPool};
 
-use crate::posts::Post;
-use crate::posts::hydrate::{self, Selection};
-use crate::safety::{self, Scope};
-use murmur_core::clock::Millis;
 use murmur_core::db::{Backend, Db};
 use murmur_core::error::Result;
-use murmur_core::page::Page;
 
 /// Rows a timeline keeps after a trim (Mastodon keeps 400 per home feed).
 pub const KEEP: i64 = 400;
@@ -224,42 +226,6 @@ async fn raise_floor(conn: &mut AnyConnection, member: i64, floor: i64) -> Resul
         .execute(conn)
         .await?;
     Ok(())
-}
-
-/// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
-/// caller reads it with the fan-in query).
-pub async fn whole_page(
-    pool: &AnyPool,
-    backend: Backend,
-    viewer: i64,
-    page: Page,
-    now: Millis,
-) -> Result<Option<Vec<Post>>> {
-    let posts = hydrate::list(pool, backend, viewer, &selection(page, now)).await?;
-    // A safety net: the timeline holds no row of a deleted post (see the module's comment on
-    // races); if it ever did, the fan-in read answers the page, which leaves it out.
-    let whole = posts.len() as i64 == page.limit && !posts.iter().any(|p| p.is_deleted);
-    Ok(whole.then_some(posts))
-}
-
-/// The Friends feed page as read from the timeline (`$1` is the viewer, the timeline's owner).
-/// Only a full page counts: a short one is the end of the feed or a page reaching below the
-/// floor, which the fan-in read answers (short pages are rare: the end of a feed). Posts the
-/// viewer does not see (blocks, mutes, suspensions: `safety::visibility`) are left out before
-/// the page is cut, so a page stays whole. The rule reads the authors from the timeline's rows,
-/// not from the posts: a deep page walks up to `TRIM_ABOVE` rows of one member's part of the
-/// timeline's key, and reads only its page's posts (in `hydrate`).
-fn selection(page: Page, now: Millis) -> Selection {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT t.post_id, -t.post_id FROM home_timeline t \
-             WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
-             AND NOT {} \
-             ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
-            safety::visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
-        )
-    });
-    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now])
 }
 
 /// Rows a trim deletes in one transaction: like a fan-out chunk, a few milliseconds of the

@@ -16,7 +16,7 @@
 
 use sqlx::AnyConnection;
 
-use super::timeline::{self, FanOutQueue};
+use crate::timelines::{self as timeline, FanOutQueue};
 use murmur_core::error::Result;
 
 /// The `SET` fragment that marks a member's feed changed, for an `UPDATE users … WHERE id = …`

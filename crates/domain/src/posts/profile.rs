@@ -1,0 +1,59 @@
+//! The posts of a member's profile tabs: Posts, Replies, Media and Likes.
+
+use std::sync::LazyLock;
+
+use murmur_core::page::Page;
+
+use crate::posts::hydrate::Selection;
+use crate::visibility::{self, Scope};
+
+/// A member's live posts and reposts without their replies, newest first (the partial index
+/// `posts_author_live_idx`), without reposts of members hidden from the viewer (`$1`). The
+/// route answers nothing at all when the member is hidden from the viewer.
+pub fn posts_of(author: i64, page: Page) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT p.id, -p.id FROM posts p \
+             WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND NOT {} \
+             ORDER BY p.id DESC LIMIT $3 OFFSET $4",
+            visibility::original_hidden(Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![author, page.limit, page.offset])
+}
+
+/// A member's live replies, newest first (the partial index `posts_author_replies_idx`).
+pub fn replies_of(author: i64, page: Page) -> Selection {
+    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NOT NULL \
+         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset])
+}
+
+/// A member's own live posts and replies with images, newest first; reposts are left out
+/// (their images are the original author's).
+pub fn media_of(author: i64, page: Page) -> Selection {
+    // `image_count` exists for this: the partial index `posts_author_media_idx` holds only
+    // posts with images, so a page costs its own rows however few of a member's posts have any.
+    const SQL: &str = "SELECT p.id, -p.id FROM posts p \
+         WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.image_count > 0 \
+         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset])
+}
+
+/// The live posts a member liked that the viewer (`$1`) may see, newest like first (index
+/// `likes_user_created_idx`).
+pub fn liked_by(member: i64, page: Page) -> Selection {
+    // Numbered after the page is cut, so the window sorts a page, not every like.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
+                 SELECT l.post_id, l.created_at FROM likes l JOIN posts p ON p.id = l.post_id \
+                 WHERE l.user_id = $2 AND p.deleted_at IS NULL AND NOT {} \
+                 ORDER BY l.created_at DESC, l.post_id DESC LIMIT $3 OFFSET $4 \
+             ) liked",
+            visibility::post_hidden(Scope::Anywhere, "$1", "p")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![member, page.limit, page.offset])
+}
