@@ -1,6 +1,9 @@
-//! The layering the code keeps (docs/architecture.md): route files hold HTTP only. Each write
-//! is one function of its area, which owns its transaction; a route parses, calls and answers.
+//! The layering the code keeps (docs/architecture.md). The crates' order is the compiler's to
+//! keep; these check what it cannot: the crates' graph is the documented one, the product's
+//! crates depend on no HTTP crate, the domain's areas name only earlier ones, and route files
+//! hold HTTP only (each write is one function of its area, which owns its transaction).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What only the database layer and the areas' stores and writes may name.
@@ -8,7 +11,7 @@ const DATABASE_WORK: [&str; 6] =
     ["sqlx::query", "query_as(", "query_scalar(", ".begin()", "Connection::begin", "AssertSqlSafe"];
 
 fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+    for entry in std::fs::read_dir(dir).expect("the folder is readable") {
         let path = entry.unwrap().path();
         if path.is_dir() {
             rust_files(&path, found);
@@ -20,13 +23,13 @@ fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
 
 #[test]
 fn route_files_open_no_transaction_and_hold_no_sql() {
-    let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
-    let routes: Vec<_> =
-        files.iter().filter(|path| path.file_name().unwrap().to_string_lossy().ends_with("routes.rs")).collect();
-    assert!(routes.len() >= 15, "the route files are found: {routes:?}");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut routes = Vec::new();
+    rust_files(&root.join("crates/server/src/routes"), &mut routes);
+    rust_files(&root.join("crates/server/src/extract"), &mut routes);
+    assert!(routes.len() >= 18, "the route files are found: {routes:?}");
     let mut offences = Vec::new();
-    for path in routes {
+    for path in &routes {
         let text = std::fs::read_to_string(path).unwrap();
         for (n, line) in text.lines().enumerate() {
             if let Some(word) = DATABASE_WORK.iter().find(|word| line.contains(**word)) {
@@ -41,24 +44,152 @@ fn route_files_open_no_transaction_and_hold_no_sql() {
     );
 }
 
+/// The crates' dependencies on each other as `cargo metadata` reads them from the manifests.
+fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(output.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&output.stderr));
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let packages = metadata["packages"].as_array().unwrap();
+    let ours: BTreeSet<String> = packages.iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
+    packages
+        .iter()
+        .map(|package| {
+            let deps = package["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|dep| dep["kind"].is_null())
+                .map(|dep| dep["name"].as_str().unwrap().to_string())
+                .filter(|name| ours.contains(name))
+                .collect();
+            (package["name"].as_str().unwrap().to_string(), deps)
+        })
+        .collect()
+}
+
+/// The crate table of docs/architecture.md: rows `| `crate` | `dep`, `dep` |`.
+fn documented_crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let map = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md")).unwrap();
+    let section = map.split("## The crates").nth(1).expect("docs/architecture.md has a section `## The crates`");
+    section
+        .lines()
+        .take_while(|line| !line.starts_with("## "))
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let name = cells.get(1)?.strip_prefix('`')?.strip_suffix('`')?;
+            let deps = cells.get(2)?.split(',').filter_map(|d| d.trim().strip_prefix('`')?.strip_suffix('`'));
+            Some((name.to_string(), deps.map(String::from).collect()))
+        })
+        .collect()
+}
+
 #[test]
-fn every_top_level_module_is_on_the_architecture_map() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
-    let map = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
-    let modules: Vec<&str> = lib
+fn the_crates_depend_on_each_other_as_documented() {
+    let built = crate_graph();
+    assert!(built.len() >= 4, "the workspace's crates are found: {built:?}");
+    assert_eq!(built, documented_crate_graph(), "the crates' dependencies (left) differ from docs/architecture.md");
+}
+
+#[test]
+fn the_product_speaks_no_http() {
+    // Below the HTTP layer no crate may even depend on an HTTP crate: routes cannot creep down.
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for package in metadata["packages"].as_array().unwrap() {
+        let name = package["name"].as_str().unwrap();
+        if name != "murmur-core" && name != "murmur-domain" {
+            continue;
+        }
+        let http: Vec<&str> = package["dependencies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|dep| dep["name"].as_str().unwrap())
+            .filter(|dep| {
+                ["axum", "axum-core", "http", "hyper", "hyper-util", "tower", "tower-http", "utoipa-axum"].contains(dep)
+            })
+            .collect();
+        assert!(http.is_empty(), "{name} depends on HTTP crates: {http:?}");
+    }
+}
+
+/// The `pub mod` lines of a crate root, in order.
+fn modules_of(lib: &Path) -> Vec<String> {
+    std::fs::read_to_string(lib)
+        .unwrap()
         .lines()
         .filter_map(|line| line.strip_prefix("pub mod ").or_else(|| line.strip_prefix("mod ")))
         .filter_map(|rest| rest.strip_suffix(';'))
-        .collect();
-    assert!(modules.len() >= 30, "the modules are found: {modules:?}");
-    let missing: Vec<_> = modules
-        .iter()
-        .filter(|name| {
-            ![format!("`{name}`"), format!("{name}.rs`"), format!("{name}/`")].iter().any(|named| map.contains(named))
-        })
-        .collect();
-    assert!(missing.is_empty(), "docs/architecture.md does not name these modules of src/lib.rs: {missing:?}");
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn each_domain_area_names_only_the_areas_before_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/domain/src");
+    let order = modules_of(&src.join("lib.rs"));
+    assert!(order.len() >= 15, "the areas are found: {order:?}");
+    let mut offences = Vec::new();
+    for (rank, area) in order.iter().enumerate() {
+        let mut files = Vec::new();
+        if src.join(area).is_dir() {
+            rust_files(&src.join(area), &mut files);
+        } else {
+            files.push(src.join(format!("{area}.rs")));
+        }
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            // Unit tests may set up whatever they need.
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for later in &order[rank + 1..] {
+                if code.contains(&format!("crate::{later}::")) || code.contains(&format!("crate::{later};")) {
+                    offences.push(format!("{} names `{later}`, which comes after `{area}`", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "an area names a later one (move the shared notion down, or reorder crates/domain/src/lib.rs and \
+         docs/architecture.md):\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn every_crate_and_top_level_module_is_on_the_architecture_map() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let mut missing = Vec::new();
+    for (krate, lib) in [
+        ("murmur", "src/lib.rs"),
+        ("murmur-core", "crates/core/src/lib.rs"),
+        ("murmur-domain", "crates/domain/src/lib.rs"),
+        ("murmur-server", "crates/server/src/lib.rs"),
+    ] {
+        if !map.contains(&format!("`{krate}`")) {
+            missing.push(krate.to_string());
+        }
+        for name in modules_of(&root.join(lib)) {
+            if ![format!("`{name}`"), format!("{name}.rs`"), format!("{name}/`")]
+                .iter()
+                .any(|named| map.contains(named))
+            {
+                missing.push(format!("{krate}::{name}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "docs/architecture.md does not name these crates or modules: {missing:?}");
 }
 
 #[test]

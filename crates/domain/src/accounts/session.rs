@@ -5,6 +5,7 @@
 
 use sqlx::{Any, AnyPool, Executor};
 
+pub use super::session_reads::Reading;
 use super::session_reads::SessionReads;
 use crate::timelines::FeedMarks;
 use murmur_core::clock::{DAY, MINUTE, Millis};
@@ -80,15 +81,6 @@ pub fn set_cookie(config: &Config, token: &str) -> String {
 pub fn clear_cookie(config: &Config) -> String {
     let secure = if config.is_https() { "; Secure" } else { "" };
     format!("{}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}", cookie_name(config))
-}
-
-/// What a lookup reads besides the session.
-#[derive(Clone, Copy, Debug)]
-pub enum Reading {
-    SessionOnly,
-    /// The member's `FeedMarks` too, in the same statement: a kept Friends page is then
-    /// answered after this one statement (`session_reads`).
-    WithFeedMarks,
 }
 
 /// The member a live session belongs to (with their `FeedMarks` when asked for, default ones

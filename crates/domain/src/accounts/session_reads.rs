@@ -24,9 +24,17 @@ use std::sync::{Arc, LazyLock};
 use sqlx::AnyPool;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
-use super::session::Reading;
 use murmur_core::clock::Millis;
 use murmur_core::error::{Error, Result};
+
+/// What a lookup reads besides the session.
+#[derive(Clone, Copy, Debug)]
+pub enum Reading {
+    SessionOnly,
+    /// The member's `FeedMarks` too, in the same statement: a kept Friends page is then
+    /// answered after this one statement.
+    WithFeedMarks,
+}
 
 /// A session's row: `(user_id, last_seen_at, expires_at, feed_version, newest timeline post)`
 /// (the last two are 0 and NULL for `Reading::SessionOnly`).

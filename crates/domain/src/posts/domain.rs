@@ -1,8 +1,12 @@
 //! What a member sends when posting, parsed at the edge: handlers and queries only ever see
 //! valid values.
 
+use murmur_core::clock::{MINUTE, Millis};
 use murmur_core::error::{Error, Result};
 use murmur_core::text::{self, Kind};
+
+/// How long after posting its author may edit a post.
+pub const EDIT_WINDOW: Millis = 60 * MINUTE;
 
 /// Longest post, counted in Unicode code points (the web counter counts the same way, and so
 /// do SQLite's `length()` and PostgreSQL's `char_length()` in the schema's check).

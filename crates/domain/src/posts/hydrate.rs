@@ -432,7 +432,7 @@ impl Parts {
             },
             created_at: to_rfc3339(row.created_at),
             edited_at: row.edited_at.map(to_rfc3339),
-            editable_until: Some(to_rfc3339(row.created_at + super::writes::EDIT_WINDOW)),
+            editable_until: Some(to_rfc3339(row.created_at + super::domain::EDIT_WINDOW)),
             image_urls: images.iter().map(|image| image.url.clone()).collect(),
             images,
             poll_options: options,

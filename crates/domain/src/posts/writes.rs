@@ -6,20 +6,17 @@
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection};
 
-use super::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
+use super::domain::{EDIT_WINDOW, ImageDescription, PollDuration, PollOptions, PostContent};
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
 use crate::media::{self, MediaStore};
 use crate::notifications::{self, Kind};
 use crate::timelines::FanOutQueue;
 use crate::timelines::changes::{self, MemberWrite};
-use murmur_core::clock::{Clock, MINUTE, Millis};
+use murmur_core::clock::{Clock, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
-
-/// How long after posting its author may edit a post.
-pub const EDIT_WINDOW: Millis = 60 * MINUTE;
 
 /// What the writes of posts use of the application; made per request, cheap.
 pub struct PostWrites<'a> {

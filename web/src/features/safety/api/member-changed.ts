@@ -8,6 +8,12 @@ export interface MemberRef {
   username: string
 }
 
+/** Where the viewer stands with the member, as the menu's items need it. */
+export interface MemberRelation {
+  isMuting: boolean
+  isBlocking: boolean
+}
+
 /**
  * After a block, mute or their undoing: the member's profile says so at once, and every list
  * they may appear in (posts, notifications, profiles, the settings lists) is asked again. A

@@ -1,12 +1,6 @@
 import * as React from 'react'
 import { MenuOnPress } from '@/components/ui/deferred'
-import type { MemberRef } from '../api/member-changed'
-
-/** Where the viewer stands with the member, as the menu's items need it. */
-export interface MemberRelation {
-  isMuting: boolean
-  isBlocking: boolean
-}
+import type { MemberRef, MemberRelation } from '../api/member-changed'
 
 const loadMenu = () => import('./member-menu-content')
 const MemberMenuContent = React.lazy(loadMenu)
