@@ -380,7 +380,7 @@ pub(crate) fn later(rng: &mut ChaCha8Rng, at: Millis, now: Millis) -> Millis {
     (at + 1 + delay).min(now - 1).max(at)
 }
 
-/// The members' home timelines as the live instance would have them (feeds::timeline): for each
+/// The members' home timelines as the live instance would have them (timelines): for each
 /// member, the newest `keep` posts and reposts (no replies) of theirs and of everyone they
 /// follow, newest first, as post indexes, and the floor as a post index (None: the timeline
 /// holds the whole feed, floor 0). A k-way merge from the newest end of each author's posts.

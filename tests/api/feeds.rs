@@ -304,7 +304,7 @@ async fn card(app: &TestApp, who: &Member, post: i64) -> Value {
     found.unwrap_or_else(|| panic!("post {post} is not on the page: {feed}"))
 }
 
-/// A page a process keeps ready (src/feeds/cache.rs) never hides what its reader just did.
+/// A page a process keeps ready (crates/domain/src/feeds/cache.rs) never hides what its reader just did.
 async fn a_kept_friends_page_shows_what_its_reader_does_at_once(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;

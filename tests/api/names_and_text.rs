@@ -1,4 +1,4 @@
-//! Names and text that cannot deceive (issue 24, issue 43; src/text): control
+//! Names and text that cannot deceive (issue 24, issue 43; crates/core/src/text): control
 //! characters, text-direction controls and invisible-only text are refused with a message naming
 //! the field (report comments and moderators' reasons too), text is stored NFC-normalized, and a
 //! display name that looks like another member's name or username is refused.

@@ -381,7 +381,7 @@ async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
     let feed: Value = on_b.get(b.url("/api/posts/feed?limit=20&offset=0")).send().await.unwrap().json().await.unwrap();
     let ids: HashSet<i64> = feed.as_array().unwrap().iter().filter_map(|p| p["id"].as_i64()).collect();
     assert!(ids.contains(&post["id"].as_i64().unwrap()), "feed on B: {feed}");
-    // B keeps that page ready (src/feeds/cache.rs); a like made on A shows in it at once.
+    // B keeps that page ready (crates/domain/src/feeds/cache.rs); a like made on A shows in it at once.
     let liked = on_a.post(a.url(&format!("/api/posts/{}/like", post["id"]))).send().await.unwrap();
     assert_eq!(liked.status(), 200);
     let feed: Value = on_b.get(b.url("/api/posts/feed?limit=20&offset=0")).send().await.unwrap().json().await.unwrap();

@@ -1,4 +1,4 @@
-//! The web app's document: what it carries for the first screen (src/web). Each test is
+//! The web app's document: what it carries for the first screen (crates/server/src/web). Each test is
 //! skipped when the web app is not built (`npm --prefix web run build`), as the server then
 //! answers 503 for every page.
 
@@ -185,7 +185,7 @@ async fn text_a_member_wrote_cannot_leave_the_data_block(app: TestApp) {
     assert_eq!(screen["feed"][0]["content"], hostile, "the text is kept as written");
 }
 
-/// The cards in Home's picture (src/web/cards.rs): how many, in the feed's order.
+/// The cards in Home's picture (crates/server/src/web/cards.rs): how many, in the feed's order.
 fn pictured(html: &str) -> Vec<&str> {
     let shell = prepaint(html);
     shell.split("<article ").skip(1).map(|card| &card[..card.find("</article>").expect("a closed card")]).collect()

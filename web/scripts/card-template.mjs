@@ -1,4 +1,4 @@
-// The post card's template for the server (src/web/cards.rs), made from the app's own card
+// The post card's template for the server (crates/server/src/web/cards.rs), made from the app's own card
 // (post-card.tsx, with PostContent and PostImages) so that the server draws Home's first posts
 // with the app's markup and no copy of it: dist/.murmur/card.json, `{ "card": …, "content": … }`.
 //
@@ -63,7 +63,7 @@ function states() {
 }
 
 /**
- * What the server fills a card from (`card` in src/web/cards.rs), with samples: `shown` is the
+ * What the server fills a card from (`card` in crates/server/src/web/cards.rs), with samples: `shown` is the
  * feed's post, `post` what the card shows (the original, on a repost).
  */
 function sampleCard() {
@@ -94,7 +94,7 @@ function sampleCard() {
 /** The card's props for a sample context, as Home's list gives them. */
 function cardProps(context) {
   const { shown, post } = context
-  // Each image's `alt` as the server works it out (`alts` in src/web/cards.rs): its description,
+  // Each image's `alt` as the server works it out (`alts` in crates/server/src/web/cards.rs): its description,
   // or the card's words for an image without one.
   const images = post.imageUrls.map((url, index) => ({ url, alt: token(`alts.${index}`), width: null, height: null }))
   const withImages = { ...post, images, editableUntil: EDITABLE_UNTIL[context.editable ? 1 : 0] }
@@ -105,7 +105,7 @@ function cardProps(context) {
   }
 }
 
-/** The branch `value` picks (`branch` in src/web/cards.rs): an array's length, else 0 or 1 as JavaScript's truth. */
+/** The branch `value` picks (`branch` in crates/server/src/web/cards.rs): an array's length, else 0 or 1 as JavaScript's truth. */
 function branchOf(value, count) {
   return Math.min(Array.isArray(value) ? value.length : value ? 1 : 0, count - 1)
 }

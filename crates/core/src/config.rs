@@ -94,7 +94,7 @@ pub struct Config {
     pub addr: SocketAddr,
     /// How long, and in how many bytes, Friends pages are kept ready (`feeds::cache`).
     pub feed_cache: FeedCacheSettings,
-    /// Whose forwarding headers name the client (`accounts::client_ip`).
+    /// Whose forwarding headers name the client (`client_ip`).
     pub trusted_proxies: TrustedProxies,
     /// Where `/metrics` is served, as bound (port 0 asks for any free one); None: nowhere
     /// (`metrics`).

@@ -153,7 +153,7 @@ pub fn post_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
 
 /// SQL true when a post whose author is `author` (and, for a repost, whose original's author is
 /// `original_author`, else NULL) is hidden from `viewer` in `scope`: for lists that keep the
-/// authors beside the post's id (`feeds::timeline`).
+/// authors beside the post's id (`timelines`).
 pub fn written_hidden(scope: Scope<'_>, viewer: &str, author: &str, original_author: &str) -> String {
     format!(
         "({} OR ({original_author} IS NOT NULL AND {}))",

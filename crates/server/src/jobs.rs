@@ -1,7 +1,7 @@
 //! The background jobs of a `serve` process, started beside the server and stopped with it.
 //! Each takes only what it needs (a database, a queue, the heartbeats `/readyz` reads), and the
 //! rules they apply stay with the areas that own them (`media::cleanup_orphans`,
-//! `feeds::timeline::fan_out_chunk`, …).
+//! `timelines::fan_out_chunk`, …).
 //!
 //! - upkeep, every `UPKEEP_EVERY`: orphan uploads, expired sessions, old rate-limit windows,
 //!   For You rankings no page can continue, a slice of the home timelines trimmed,

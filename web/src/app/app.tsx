@@ -9,7 +9,7 @@ import { AppProvider } from './provider'
 import { loadHome, loadLanding } from './preload'
 import { PrepaintDone } from './prepaint-done'
 
-// The landing chunk is preloaded with a visitor's document (src/web/mod.rs); who is asking comes
+// The landing chunk is preloaded with a visitor's document (crates/server/src/web/mod.rs); who is asking comes
 // with the document (first-screen.ts).
 const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))

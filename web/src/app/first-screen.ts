@@ -3,7 +3,7 @@ import type { Post, User } from '@/lib/types'
 import { authKeys, postKeys } from '@/lib/query-keys'
 
 /**
- * What the server puts in the document for the first screen (src/web/mod.rs): who is asking (null
+ * What the server puts in the document for the first screen (crates/server/src/web/mod.rs): who is asking (null
  * for a visitor) and, when a member opens Home, the first page of the Friends feed. With it the
  * first screen is drawn as soon as the scripts have run, without asking /api/auth/me and then
  * the feed one after the other. Under Vite's dev server there is none and the app asks.

@@ -1,6 +1,6 @@
 import * as React from 'react'
 
-/** The `id` of the shell's picture a member's document starts with (prepaint.tsx, src/web/mod.rs). */
+/** The `id` of the shell's picture a member's document starts with (prepaint.tsx, crates/server/src/web/mod.rs). */
 export const PREPAINT_ID = 'murmur-prepaint'
 
 /**

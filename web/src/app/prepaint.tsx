@@ -13,7 +13,7 @@ import { HomeHeader, HomeTabs } from './routes/home'
 
 /**
  * Where Home's picture has its first Friends posts: the server draws them there from the post
- * card's template (src/web/cards.rs) when it has them, and leaves "Loading..." otherwise.
+ * card's template (crates/server/src/web/cards.rs) when it has them, and leaves "Loading..." otherwise.
  */
 export const FIRST_CARDS_ID = 'murmur-first-cards'
 
@@ -78,7 +78,7 @@ export function firstCardsSlot(): string {
 /**
  * One post card as Home's list draws it, and one post's text, as static HTML: the web build
  * renders them with sample values to make the card's template (scripts/card-template.mjs),
- * which the server fills to draw Home's first posts (src/web/cards.rs).
+ * which the server fills to draw Home's first posts (crates/server/src/web/cards.rs).
  */
 export function renderPostCard(props: React.ComponentProps<typeof PostCard>): string {
   return renderToStaticMarkup(

@@ -2,7 +2,7 @@
  * Display copies of uploaded images. The server keeps each still image also at these widths
  * (narrower images keep their width) and serves them at `/objects/{id}/{width}`; where it has
  * none (GIFs, older uploads) that URL answers the image itself. Keep in step with
- * `VARIANT_WIDTHS` in src/media/images.rs.
+ * `VARIANT_WIDTHS` in crates/domain/src/media/images.rs.
  */
 export const VARIANT_WIDTHS = [320, 640, 1280] as const
 export type VariantWidth = (typeof VARIANT_WIDTHS)[number]

@@ -54,7 +54,7 @@ export type InviteTree = Schemas['InviteTree']
 export const PAGE_SIZE = limits.pageSize
 export const POST_MAX_LENGTH = limits.postMaxLength
 export const MAX_IMAGES = limits.maxImages
-/** An image description's longest, in code points after trimming (src/posts/domain.rs). */
+/** An image description's longest, in code points after trimming (crates/domain/src/posts/domain.rs). */
 export const IMAGE_DESCRIPTION_MAX_LENGTH = limits.imageDescriptionMaxLength
 export const MAX_POLL_OPTIONS = limits.maxPollOptions
 export const POLL_OPTION_MAX_LENGTH = limits.pollOptionMaxLength

@@ -44,7 +44,7 @@ impl Backend {
     /// An aggregate, for a `SELECT … FROM rows`, answering every row's `values` (a comma list)
     /// as one JSON array of arrays sorted by `order`, as text (`[]` when there are no rows).
     /// Lists are read this way so that a page crosses the driver as one value instead of a
-    /// message and a conversion per row (src/posts/hydrate.rs).
+    /// message and a conversion per row (crates/domain/src/posts/hydrate.rs).
     pub fn json_rows(self, values: &str, order: &str) -> String {
         match self {
             Backend::Sqlite => format!("json_group_array(json_array({values}) ORDER BY {order})"),

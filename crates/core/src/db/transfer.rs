@@ -5,7 +5,7 @@
 //! The file is JSON Lines: a header (format, source backend, schema version, each table's row
 //! count, the largest id each table has handed out), then for each table a line naming it and its columns followed by one JSON array per
 //! row, and a last line `{"end":true}` so that a file cut short is told from a whole one. Values
-//! are integers, text and null only, as everywhere in the schema (src/db/mod.rs header); a
+//! are integers, text and null only, as everywhere in the schema (crates/core/src/db/mod.rs header); a
 //! column of any other type stops the transfer instead of being copied wrong.
 //!
 //! The export reads one snapshot and writes rows as they come. The import reads the file line

@@ -4,7 +4,7 @@
 //! once: the e-mailed link used, their sessions ended, follows both ways removed with every
 //! counter they moved, blocks and mutes ended, their name, address and images cleared, their
 //! username held for `HOLD`, and their row marked deleted and hidden everywhere the way a
-//! suspended member's is (`safety::visibility`). Then `clean_up_round` (the leaving job in
+//! suspended member's is (`visibility`). Then `clean_up_round` (the leaving job in
 //! `jobs`) removes the rest in bounded batches, each its own transaction after members' writes
 //! (`db::member_writes`), so a member with many posts never holds SQLite's single writer for long.
 //!

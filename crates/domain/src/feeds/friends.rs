@@ -168,7 +168,7 @@ pub async fn whole_page(
 /// The Friends feed page as read from the timeline (`$1` is the viewer, the timeline's owner).
 /// Only a full page counts: a short one is the end of the feed or a page reaching below the
 /// floor, which the fan-in read answers (short pages are rare: the end of a feed). Posts the
-/// viewer does not see (blocks, mutes, suspensions: `safety::visibility`) are left out before
+/// viewer does not see (blocks, mutes, suspensions: `visibility`) are left out before
 /// the page is cut, so a page stays whole. The rule reads the authors from the timeline's rows,
 /// not from the posts: a deep page walks up to `TRIM_ABOVE` rows of one member's part of the
 /// timeline's key, and reads only its page's posts (in `hydrate`).

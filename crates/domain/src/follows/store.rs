@@ -39,9 +39,9 @@ pub async fn follow(conn: &mut AnyConnection, follower: i64, following: i64, now
     if done.rows_affected() != 1 {
         return Ok(if users::exists(conn, following).await? { Followed::Already } else { Followed::NoMember });
     }
-    // The counter updates took the followed member's row lock (see feeds::timeline), so the
+    // The counter updates took the followed member's row lock (see timelines), so the
     // copy reads after any post or deletion of theirs; the follower's raised their floor and
-    // marked their feed changed (`feeds::changes`), in the same statement.
+    // marked their feed changed (`timelines::changes`), in the same statement.
     static FOLLOWED: LazyLock<String> = LazyLock::new(|| {
         format!(
             "UPDATE users SET following_count = following_count + 1, {FEED_CHANGED}, \
@@ -86,7 +86,7 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
     Ok(true)
 }
 
-// The follower's Friends page changes (posts taken out): `feeds::changes`.
+// The follower's Friends page changes (posts taken out): `timelines::changes`.
 static UNFOLLOWED: LazyLock<String> =
     LazyLock::new(|| format!("UPDATE users SET following_count = following_count - 1, {FEED_CHANGED} WHERE id = $1"));
 const FOLLOWERS: &str = "UPDATE users SET follower_count = follower_count + $1 WHERE id = $2";

@@ -283,7 +283,7 @@ fn reset(id: &str) -> Frame {
     Frame::Event { id: id.to_string(), name: "reset", data: "{}".to_string() }
 }
 
-/// Who follows `author` without having them hidden (blocked or muted, `safety::visibility`):
+/// Who follows `author` without having them hidden (blocked or muted, `visibility`):
 /// the members a post of theirs reaches (`follows_following_idx`).
 async fn followers(db: &Db, author: i64, now: Millis) -> Result<std::collections::HashSet<i64>> {
     static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {

@@ -2,7 +2,7 @@
 //! (`GET /api/events`; docs/live.md).
 //!
 //! A write notes what it changed (`note`, called by the functions every writer calls:
-//! `notifications::notify`, `feeds::changes::MemberWrite::published`, the posts' counters, the
+//! `notifications::notify`, `timelines::changes::MemberWrite::published`, the posts' counters, the
 //! end of sessions). Once the request succeeded (its transaction committed), the notes are
 //! published (`Live::publish`); the bus carries them to every process (PostgreSQL: one
 //! `LISTEN` connection per process; SQLite: this process), and each process's broker turns a

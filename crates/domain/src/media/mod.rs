@@ -146,10 +146,43 @@ async fn check_bucket_upload(store: &MediaStore, id: &str) -> Result<images::Cle
     Ok(image)
 }
 
+/// Starts receiving the bytes of upload `id` (a local store's upload URL): 404 when there is no
+/// such pending upload, 409 when it was received or is being received now.
+pub async fn start_receiving(db: &Db, media: &MediaStore, id: &str) -> Result<storage::Receiving> {
+    match store::find(&db.read, id).await? {
+        None => return Err(Error::not_found(NO_SUCH_UPLOAD)),
+        Some(row) if row.is_ready() => {
+            return Err(Error::conflict("This upload has already been received; ask for a new upload URL"));
+        }
+        Some(_) => {}
+    }
+    media
+        .start_receiving(id)
+        .ok_or_else(|| Error::conflict("This upload is already being received; wait for its answer"))
+}
+
+const NO_SUCH_UPLOAD: &str = "No such upload";
+
+impl storage::Receiving {
+    /// Checks the received bytes and keeps the clean image; answers the path it is served at.
+    pub async fn accept(self, db: &Db, bytes: bytes::Bytes) -> Result<String> {
+        let media = self.store();
+        let turn = media.checks().turn(images::claimed_pixels(&bytes)).await?;
+        let image = checks::clean(turn, bytes).await?;
+        store_clean(media, self.id(), &image, true).await?;
+        if !store::mark_ready(&db.write, self.id(), &image).await? {
+            // Removed by the cleanup meanwhile: do not keep bytes nobody owns.
+            media.delete_all(self.id()).await?;
+            return Err(Error::not_found(NO_SUCH_UPLOAD));
+        }
+        Ok(object_path(self.id()))
+    }
+}
+
 /// Stores a checked image, then its display copies. `create_only` refuses to replace an
 /// existing image (a second upload racing the first), before any copy is written. The copies
 /// are best effort: without them the image is served as it is.
-pub async fn store_clean(store: &MediaStore, id: &str, image: &images::CleanImage, create_only: bool) -> Result<()> {
+async fn store_clean(store: &MediaStore, id: &str, image: &images::CleanImage, create_only: bool) -> Result<()> {
     store.put_image(id, image.bytes.clone(), create_only).await?;
     if let Err(e) = store.put_variants(id, &image.variants).await {
         tracing::warn!(media_id = %id, error = %e, "could not store an image's display copies; serving the original");

@@ -51,6 +51,16 @@ pub struct Receiving {
     id: String,
 }
 
+impl Receiving {
+    pub fn store(&self) -> &MediaStore {
+        &self.store
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
 impl Drop for Receiving {
     fn drop(&mut self) {
         if let Ok(mut receiving) = self.store.inner.receiving.lock() {

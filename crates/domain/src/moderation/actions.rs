@@ -104,7 +104,7 @@ pub async fn remove_post(db: &Db, moderator: &Moderator, id: i64, reason: &Actio
     let mut tx = db.write.begin().await?;
     let post = posts::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found(POST_NOT_FOUND))?;
     target_of(&mut tx, moderator, post.author_id).await?;
-    // The author's row first, as their own delete takes it (`feeds::changes`).
+    // The author's row first, as their own delete takes it (`timelines::changes`).
     let changing = changes::member_changed(&mut tx, post.author_id).await?;
     take_down(&mut tx, &changing, &post, now, TakenDownBy::Moderators).await?;
     notifications::notify(&mut tx, post.author_id, moderator.id, Kind::Removed, post.id, now).await?;

@@ -66,7 +66,7 @@ pub async fn list_with_ord(
     read(pool, backend, Seeing::Member(viewer), selection).await
 }
 
-/// Who reads the cards: a member sees what `safety::visibility` lets them; moderators see every
+/// Who reads the cards: a member sees what `visibility` lets them; moderators see every
 /// post whole (a removed one, or one by a suspended or blocking member), marked as it stands.
 #[derive(Clone, Copy)]
 enum Seeing {

@@ -44,7 +44,7 @@ pub struct PostRow {
     /// Set when moderators removed it (`deleted_at` is set too).
     pub removed_at: Option<Millis>,
     /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
-    /// (`safety::visibility`).
+    /// (`visibility`).
     pub hidden: bool,
 }
 

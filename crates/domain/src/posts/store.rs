@@ -184,7 +184,7 @@ pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id
 /// notification; liking twice changes nothing. Answers the id of the post liked, or None when
 /// there is no live post, also when it was deleted while this ran (the caller must then not
 /// commit); refused when the member and the post's author blocked each other. The caller holds
-/// the member's row lock (`feeds::changes::member_changed`), so a block made meanwhile is seen.
+/// the member's row lock (`timelines::changes::member_changed`), so a block made meanwhile is seen.
 pub async fn like(
     conn: &mut AnyConnection,
     backend: Backend,
@@ -344,7 +344,7 @@ pub enum TakenDownBy {
 /// Soft-deletes a post: the row stays (its replies keep pointing at it) with its likes and
 /// reposts gone, and, when its author deletes it, its text, images and poll too. False when it
 /// was already deleted (a concurrent delete). The caller takes it out of the home timelines
-/// (`feeds::changes::MemberWrite::removed`).
+/// (`timelines::changes::MemberWrite::removed`).
 pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by: TakenDownBy) -> Result<bool> {
     let sql = match by {
         TakenDownBy::Author => {

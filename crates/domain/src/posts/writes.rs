@@ -1,6 +1,6 @@
 //! The writes of posts: posting, replying, reposting, undoing a repost, deleting, liking and
 //! voting, each one transaction with its counters, media claims and notifications, and the
-//! feed's rule (`feeds::changes`) taken first, then the block rule (`safety::ensure_can_interact`). The routes parse the request and answer; the
+//! feed's rule (`timelines::changes`) taken first, then the block rule (`visibility::ensure_can_interact`). The routes parse the request and answer; the
 //! transactions are here.
 
 use sqlx::pool::PoolConnection;

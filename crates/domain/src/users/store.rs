@@ -49,7 +49,7 @@ pub async fn update_profile(
     username: Option<&Username>,
     now: Millis,
 ) -> Result<Option<UserRow>> {
-    // The name shows on the member's own cards in their Friends page (`feeds::changes`).
+    // The name shows on the member's own cards in their Friends page (`timelines::changes`).
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             concat!(
@@ -131,7 +131,7 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
     if text::name_is_taken(&mut *conn, Some(member), &key).await? {
         return Err(Error::bad_request(USERNAME_LOOKS_LIKE_ANOTHER));
     }
-    // The name is on the member's own cards in their Friends page (`feeds::changes`). The old
+    // The name is on the member's own cards in their Friends page (`timelines::changes`). The old
     // name in the condition: of two changes at once, the second finds it changed.
     static RENAME: LazyLock<String> = LazyLock::new(|| {
         format!(
@@ -197,7 +197,7 @@ pub async fn finish_first_run(write: &AnyPool, member: i64) -> Result<()> {
 
 /// Points the member's avatar at an image of theirs (`/objects/{id}`).
 pub async fn set_avatar(conn: &mut AnyConnection, member: i64, path: &str) -> Result<()> {
-    // The avatar shows on the member's own cards in their Friends page (`feeds::changes`).
+    // The avatar shows on the member's own cards in their Friends page (`timelines::changes`).
     static SQL: LazyLock<String> =
         LazyLock::new(|| format!("UPDATE users SET profile_image_url = $1, {FEED_CHANGED} WHERE id = $2"));
     sqlx::query(SQL.as_str()).bind(path).bind(member).execute(conn).await?;
@@ -218,7 +218,7 @@ pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
 }
 
 /// Members to suggest to `viewer`: not the viewer, not already followed, not hidden from them
-/// (`safety::visibility`); friends of friends first (by how many of the viewer's follows follow them), then the most followed.
+/// (`visibility`); friends of friends first (by how many of the viewer's follows follow them), then the most followed.
 ///
 /// Two bounded queries instead of ranking every member: the friends-of-friends walk touches
 /// only the follows of the viewer's follows (`follows` primary key), and the most-followed
@@ -300,7 +300,7 @@ pub struct Listed {
 }
 
 /// A page of `member`'s followers or of the members they follow, newest follow first, without
-/// the members hidden from `viewer` (`safety::visibility`, left out before the page is cut).
+/// the members hidden from `viewer` (`visibility`, left out before the page is cut).
 pub async fn follow_list(
     pool: &AnyPool,
     viewer: i64,
@@ -365,7 +365,7 @@ pub async fn starter_pack(pool: &AnyPool, viewer: i64, inviter: i64) -> Result<V
 /// in one `ORDER BY CASE …` sorted all of them, slow for a common term (docs/performance.md).
 /// A term matching few walks the index to its end (one pass over the members, no sort).
 pub async fn search(pool: &AnyPool, viewer: i64, term: &str, limit: i64) -> Result<Vec<UserRow>> {
-    // `$6` is the viewer: members hidden from them (`safety::visibility`) are not found.
+    // `$6` is the viewer: members hidden from them (`visibility`) are not found.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             concat!(

@@ -39,7 +39,7 @@ impl FromRequestParts<AppState> for CurrentUser {
 }
 
 /// The request's session (401 without a live one), remembered for the request's other
-/// extractors; with the member's feed marks when `reading` asks for them (`feeds::FeedReader`).
+/// extractors; with the member's feed marks when `reading` asks for them (`extract::FeedReader`).
 pub(crate) async fn authenticate(
     parts: &mut Parts,
     state: &AppState,

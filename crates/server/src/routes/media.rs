@@ -106,26 +106,9 @@ async fn receive_upload(
     if declared.is_some_and(|len| len > (MAX_BYTES + DRAIN_SLACK) as u64) {
         return Err(too_large().into());
     }
-    match store::find(&state.db.read, &id).await? {
-        None => return Err(Error::not_found("No such upload").into()),
-        Some(row) if row.is_ready() => {
-            return Err(Error::conflict("This upload has already been received; ask for a new upload URL").into());
-        }
-        Some(_) => {}
-    }
-    let Some(_receiving) = state.media.start_receiving(&id) else {
-        return Err(Error::conflict("This upload is already being received; wait for its answer").into());
-    };
+    let receiving = murmur_domain::media::start_receiving(&state.db, &state.media, &id).await?;
     let bytes = read_capped(body).await?;
-    let turn = state.media.checks().turn(murmur_domain::media::images::claimed_pixels(&bytes)).await?;
-    let image = murmur_domain::media::checks::clean(turn, bytes.into()).await?;
-    murmur_domain::media::store_clean(&state.media, &id, &image, true).await?;
-    if !store::mark_ready(&state.db.write, &id, &image).await? {
-        // Removed by the cleanup meanwhile: do not keep bytes nobody owns.
-        state.media.delete_all(&id).await?;
-        return Err(Error::not_found("No such upload").into());
-    }
-    Ok(Json(Uploaded { url: murmur_domain::media::object_path(&id) }))
+    Ok(Json(Uploaded { url: receiving.accept(&state.db, bytes.into()).await? }))
 }
 
 fn too_large() -> Error {

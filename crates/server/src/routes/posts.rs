@@ -258,7 +258,7 @@ async fn history(
 ) -> Result<Json<Vec<PostVersion>>> {
     let page = params.page(20, MAX_PAGE)?;
     let original = live_original(&state, id).await?;
-    // Only who may read the post reads its history (`safety::visibility`).
+    // Only who may read the post reads its history (`visibility`).
     let seen = hydrate::one(&state.db.read, state.db.backend, current.id, original.id).await?;
     if !seen.is_some_and(|post| !post.is_deleted && !post.is_unavailable) {
         return Err(Error::not_found("Post not found").into());

@@ -300,7 +300,7 @@ describe('a post card', () => {
     expect(window.location.pathname).toBe('/')
   })
 
-  // The first cards drawn before the scripts (src/web/cards.rs) are this card unpressed: a plain button, announced as a menu's.
+  // The first cards drawn before the scripts (crates/server/src/web/cards.rs) are this card unpressed: a plain button, announced as a menu's.
   it("draws another member's menu button as a plain button until pressed", () => {
     mockFetch(() => json([]))
     renderFeed([aPost()])

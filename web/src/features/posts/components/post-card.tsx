@@ -298,7 +298,7 @@ function LivePostCard({
               </button>
             )}
             {currentUserId !== undefined && !isOwn && (
-              // Drawn as the server draws it in the first cards (src/web/cards.rs): the menu is made on the first press.
+              // Drawn as the server draws it in the first cards (crates/server/src/web/cards.rs): the menu is made on the first press.
               <MemberMenu
                 member={post.author}
                 postId={post.id}

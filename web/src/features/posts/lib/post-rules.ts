@@ -1,4 +1,4 @@
-// The server's rules for a post and its poll (src/posts/domain.rs), checked in the composer
+// The server's rules for a post and its poll (crates/domain/src/posts/domain.rs), checked in the composer
 // before sending so a member learns what is wrong where they typed it.
 import { codePointLength } from '@/lib/utils'
 import { POLL_OPTION_MAX_LENGTH, POST_MAX_LENGTH } from '@/lib/types'

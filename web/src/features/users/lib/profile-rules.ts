@@ -1,4 +1,4 @@
-// The server's rules for a profile (src/users/model.rs), checked in the Edit Profile form.
+// The server's rules for a profile (crates/domain/src/users/model.rs), checked in the Edit Profile form.
 import { codePointLength } from '@/lib/utils'
 import { BIO_MAX_LENGTH, DISPLAY_NAME_MAX_LENGTH, WEBSITE_MAX_LENGTH } from '@/lib/types'
 
@@ -37,7 +37,7 @@ export function profileProblems(edit: { displayName: string; bio: string; websit
   return problems
 }
 
-/** The server's username rule (src/accounts/username.rs); the server also says whether it is free. */
+/** The server's username rule (crates/domain/src/users/username.rs); the server also says whether it is free. */
 export function usernameProblem(raw: string): string | undefined {
   if (!/^[A-Za-z0-9_]{3,20}$/.test(raw.trim())) return 'Usernames are 3 to 20 characters: letters, digits and underscores.'
   return undefined
