@@ -1,8 +1,9 @@
 //! Murmur's product: each area's rules, as functions that take plain inputs and answer a result
 //! or a refusal (`murmur_core::Error`). It speaks no HTTP; `murmur_server` is one interface over it.
 //!
-//! The areas, lowest first: an area names only those above it in this list, never one below
-//! (docs/architecture.md; tests/api/layers.rs checks it).
+//! The areas have one order, lowest first, written in docs/architecture.md ("murmur-domain: the
+//! areas"): an area names only the areas before it there, never a later one (tests/api/layers.rs
+//! checks it).
 
 pub mod accounts;
 pub mod discovery;

@@ -17,6 +17,7 @@
 pub mod backup;
 mod fills;
 pub mod member_writes;
+pub mod schema;
 pub mod sql;
 pub mod transfer;
 
@@ -33,6 +34,30 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// Whether several connections write at once (PostgreSQL), so writes that must not
+    /// interleave take a row lock; SQLite's writes run one at a time on its one writer.
+    pub fn writes_run_at_once(self) -> bool {
+        self == Backend::Postgres
+    }
+
+    /// Whether each statement is a round trip to another process (PostgreSQL), so a hot write
+    /// is worth folding into one statement; SQLite runs in this process.
+    pub fn statements_are_round_trips(self) -> bool {
+        self == Backend::Postgres
+    }
+
+    /// Whether the planner picks a query's plan from the data's statistics (PostgreSQL); on
+    /// SQLite the caller chooses between shapes of a query itself.
+    pub fn plans_by_statistics(self) -> bool {
+        self == Backend::Postgres
+    }
+
+    /// Whether one process's notifications reach the others through the database (PostgreSQL
+    /// `LISTEN`/`NOTIFY`); an SQLite file is served by one process.
+    pub fn notifies_other_processes(self) -> bool {
+        self == Backend::Postgres
+    }
+
     /// This backend's migrations, as embedded in the binary.
     pub fn migrator(self) -> &'static sqlx::migrate::Migrator {
         match self {

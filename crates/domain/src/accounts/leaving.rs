@@ -22,6 +22,7 @@ use crate::media::MediaStore;
 use crate::posts::store::{PostRef, TakenDownBy};
 use crate::timelines::changes::{self, FEED_CHANGED};
 use murmur_core::clock::{MINUTE, Millis};
+use murmur_core::db::schema::{OnDelete, references_to};
 use murmur_core::db::sql::{in_list, padded_values};
 use murmur_core::db::{Backend, Db};
 use murmur_core::error::{Error, Result};
@@ -452,58 +453,12 @@ fn gone_meanwhile(e: Error) -> Result<()> {
     }
 }
 
-/// How a foreign key to `users` acts when the row it names is deleted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OnDelete {
-    Cascade,
-    SetNull,
-    /// Anything else: the row would block the delete.
-    Other(String),
-}
-
-/// Every column that references `users (id)`: (table, column, what deleting the member does),
-/// read from the schema itself, so a table added later is in the list without a change here.
-pub async fn references_to_members(
-    conn: &mut AnyConnection,
-    backend: Backend,
-) -> Result<Vec<(String, String, OnDelete)>> {
-    let sql = match backend {
-        Backend::Sqlite => {
-            "SELECT m.name, p.\"from\", p.on_delete FROM sqlite_master m \
-             JOIN pragma_foreign_key_list(m.name) p WHERE m.type = 'table' AND p.\"table\" = 'users' \
-             ORDER BY m.name, p.\"from\""
-        }
-        Backend::Postgres => {
-            "SELECT CAST(k.table_name AS TEXT), CAST(k.column_name AS TEXT), CAST(r.delete_rule AS TEXT) \
-             FROM information_schema.referential_constraints r \
-             JOIN information_schema.key_column_usage k \
-               ON k.constraint_name = r.constraint_name AND k.constraint_schema = r.constraint_schema \
-             JOIN information_schema.constraint_column_usage u \
-               ON u.constraint_name = r.unique_constraint_name AND u.constraint_schema = r.unique_constraint_schema \
-             WHERE u.table_name = 'users' AND k.table_schema = current_schema() \
-             ORDER BY 1, 2"
-        }
-    };
-    let rows: Vec<(String, String, String)> = sqlx::query_as(sql).fetch_all(conn).await?;
-    Ok(rows
-        .into_iter()
-        .map(|(table, column, rule)| {
-            let rule = match rule.to_ascii_uppercase().as_str() {
-                "CASCADE" => OnDelete::Cascade,
-                "SET NULL" => OnDelete::SetNull,
-                _ => OnDelete::Other(rule),
-            };
-            (table, column, rule)
-        })
-        .collect())
-}
-
 /// Does to every remaining row that refers to `member` what deleting their row would (delete
 /// it, or clear the reference), but in the tables whose rows stay (`KEPT`). The steps before
 /// took the rows that move counters; what is left here is small (sessions, invites, tags of
 /// posts now gone, and the tables other areas add later).
 async fn sweep_references(conn: &mut AnyConnection, backend: Backend, member: i64) -> Result<()> {
-    for (table, column, rule) in references_to_members(&mut *conn, backend).await? {
+    for (table, column, rule) in references_to(&mut *conn, backend, "users").await? {
         if KEPT.contains(&table.as_str()) {
             continue;
         }

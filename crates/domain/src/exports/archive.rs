@@ -166,6 +166,18 @@ impl Export {
         }
         self.write(if first { b"]\n" } else { b"\n]\n" }).await
     }
+
+    /// `json_list` of one statement's rows, whose `$1` is the member, `$2` the key after which
+    /// the page starts and `$3` the page's size, ordered by that key.
+    async fn json_rows<T>(&mut self, sql: &'static str) -> Result<()>
+    where
+        T: Serialize + Keyed + for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+    {
+        self.json_list(|pool, member, after| async move {
+            Ok(sqlx::query_as::<_, T>(sql).bind(member).bind(after).bind(PAGE).fetch_all(&pool).await?)
+        })
+        .await
+    }
 }
 
 /// A time as a zip stores it (to the even second; zip's default, 1980, where out of its range).
@@ -497,18 +509,11 @@ impl Keyed for Like {
 
 async fn likes(export: &mut Export) -> Result<()> {
     export
-        .json_list(|pool, member, after| async move {
-            Ok(sqlx::query_as::<_, Like>(
-                "SELECT l.post_id, u.username AS post_author, l.created_at AS liked_at FROM likes l \
-                 JOIN posts p ON p.id = l.post_id JOIN users u ON u.id = p.author_id \
-                 WHERE l.user_id = $1 AND l.post_id > $2 ORDER BY l.post_id LIMIT $3",
-            )
-            .bind(member)
-            .bind(after)
-            .bind(PAGE)
-            .fetch_all(&pool)
-            .await?)
-        })
+        .json_rows::<Like>(
+            "SELECT l.post_id, u.username AS post_author, l.created_at AS liked_at FROM likes l \
+             JOIN posts p ON p.id = l.post_id JOIN users u ON u.id = p.author_id \
+             WHERE l.user_id = $1 AND l.post_id > $2 ORDER BY l.post_id LIMIT $3",
+        )
         .await
 }
 
@@ -530,18 +535,11 @@ impl Keyed for Bookmark {
 
 async fn bookmarks(export: &mut Export) -> Result<()> {
     export
-        .json_list(|pool, member, after| async move {
-            Ok(sqlx::query_as::<_, Bookmark>(
-                "SELECT b.post_id, u.username AS post_author, b.created_at AS bookmarked_at FROM bookmarks b \
-                 JOIN posts p ON p.id = b.post_id JOIN users u ON u.id = p.author_id \
-                 WHERE b.user_id = $1 AND b.post_id > $2 ORDER BY b.post_id LIMIT $3",
-            )
-            .bind(member)
-            .bind(after)
-            .bind(PAGE)
-            .fetch_all(&pool)
-            .await?)
-        })
+        .json_rows::<Bookmark>(
+            "SELECT b.post_id, u.username AS post_author, b.created_at AS bookmarked_at FROM bookmarks b \
+             JOIN posts p ON p.id = b.post_id JOIN users u ON u.id = p.author_id \
+             WHERE b.user_id = $1 AND b.post_id > $2 ORDER BY b.post_id LIMIT $3",
+        )
         .await
 }
 
@@ -564,35 +562,21 @@ impl Keyed for Follow {
 
 async fn following(export: &mut Export) -> Result<()> {
     export
-        .json_list(|pool, member, after| async move {
-            Ok(sqlx::query_as::<_, Follow>(
-                "SELECT u.id, u.username, u.display_name, f.created_at AS since FROM follows f \
-                 JOIN users u ON u.id = f.following_id \
-                 WHERE f.follower_id = $1 AND f.following_id > $2 ORDER BY f.following_id LIMIT $3",
-            )
-            .bind(member)
-            .bind(after)
-            .bind(PAGE)
-            .fetch_all(&pool)
-            .await?)
-        })
+        .json_rows::<Follow>(
+            "SELECT u.id, u.username, u.display_name, f.created_at AS since FROM follows f \
+             JOIN users u ON u.id = f.following_id \
+             WHERE f.follower_id = $1 AND f.following_id > $2 ORDER BY f.following_id LIMIT $3",
+        )
         .await
 }
 
 async fn followers(export: &mut Export) -> Result<()> {
     export
-        .json_list(|pool, member, after| async move {
-            Ok(sqlx::query_as::<_, Follow>(
-                "SELECT u.id, u.username, u.display_name, f.created_at AS since FROM follows f \
-                 JOIN users u ON u.id = f.follower_id \
-                 WHERE f.following_id = $1 AND f.follower_id > $2 ORDER BY f.follower_id LIMIT $3",
-            )
-            .bind(member)
-            .bind(after)
-            .bind(PAGE)
-            .fetch_all(&pool)
-            .await?)
-        })
+        .json_rows::<Follow>(
+            "SELECT u.id, u.username, u.display_name, f.created_at AS since FROM follows f \
+             JOIN users u ON u.id = f.follower_id \
+             WHERE f.following_id = $1 AND f.follower_id > $2 ORDER BY f.follower_id LIMIT $3",
+        )
         .await
 }
 
@@ -620,18 +604,11 @@ impl Keyed for Invite {
 
 async fn invites(export: &mut Export) -> Result<()> {
     export
-        .json_list(|pool, member, after| async move {
-            Ok(sqlx::query_as::<_, Invite>(
-                "SELECT i.id, i.code, i.created_at, i.expires_at, i.used_at, u.username AS used_by FROM invites i \
-                 LEFT JOIN users u ON u.id = i.used_by \
-                 WHERE i.owner_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3",
-            )
-            .bind(member)
-            .bind(after)
-            .bind(PAGE)
-            .fetch_all(&pool)
-            .await?)
-        })
+        .json_rows::<Invite>(
+            "SELECT i.id, i.code, i.created_at, i.expires_at, i.used_at, u.username AS used_by FROM invites i \
+             LEFT JOIN users u ON u.id = i.used_by \
+             WHERE i.owner_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3",
+        )
         .await
 }
 

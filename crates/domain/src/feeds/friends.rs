@@ -136,15 +136,14 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
     fn original_hidden(post: &str) -> String {
         visibility::original_hidden(FEEDS, "$1", post)
     }
-    let sql = match backend {
-        Backend::Postgres => &POSTGRES,
-        Backend::Sqlite => {
-            let following: Option<i64> = sqlx::query_scalar("SELECT following_count FROM users WHERE id = $1")
-                .bind(viewer)
-                .fetch_optional(pool)
-                .await?;
-            if following.unwrap_or(0) < FEW_FOLLOWS { &SQLITE_FEW } else { &SQLITE }
-        }
+    let sql = if backend.plans_by_statistics() {
+        &POSTGRES
+    } else {
+        let following: Option<i64> = sqlx::query_scalar("SELECT following_count FROM users WHERE id = $1")
+            .bind(viewer)
+            .fetch_optional(pool)
+            .await?;
+        if following.unwrap_or(0) < FEW_FOLLOWS { &SQLITE_FEW } else { &SQLITE }
     };
     Ok(Selection::new(sql.as_str(), vec![page.limit, page.offset, now]))
 }

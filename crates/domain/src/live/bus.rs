@@ -13,7 +13,7 @@ use tokio::task::JoinHandle;
 
 use super::{Change, Live};
 use murmur_core::clock::Clock;
-use murmur_core::db::{Backend, Db};
+use murmur_core::db::Db;
 
 /// The PostgreSQL channel every process listens on.
 const CHANNEL: &str = "murmur_live";
@@ -24,24 +24,24 @@ const BATCH: usize = 200;
 pub fn start(live: &Live, db: Db, database_url: String, clock: Clock) -> Vec<JoinHandle<()>> {
     let Some((queue, dropped)) = live.take_queue() else { return Vec::new() };
     let broker = live.broker.clone();
-    match db.backend {
-        Backend::Sqlite => vec![tokio::spawn(async move {
-            let mut queue = queue;
-            let mut batch = Vec::with_capacity(BATCH);
-            while queue.recv_many(&mut batch, BATCH).await > 0 {
-                lost_any(&dropped, &broker);
-                for change in batch.drain(..) {
-                    if let Err(error) = broker.deliver(&db, change, clock.now()).await {
-                        tracing::warn!(%error, "a live event could not be delivered");
-                    }
-                }
-            }
-        })],
-        Backend::Postgres => vec![
+    if db.backend.notifies_other_processes() {
+        return vec![
             tokio::spawn(publish(queue, dropped, broker.clone(), database_url.clone())),
             tokio::spawn(listen(broker, db, database_url, clock)),
-        ],
+        ];
     }
+    vec![tokio::spawn(async move {
+        let mut queue = queue;
+        let mut batch = Vec::with_capacity(BATCH);
+        while queue.recv_many(&mut batch, BATCH).await > 0 {
+            lost_any(&dropped, &broker);
+            for change in batch.drain(..) {
+                if let Err(error) = broker.deliver(&db, change, clock.now()).await {
+                    tracing::warn!(%error, "a live event could not be delivered");
+                }
+            }
+        }
+    })]
 }
 
 /// Tells every stream to refetch when changes were dropped on the way.

@@ -3,7 +3,7 @@
 //! entry without its action, can never be seen). The routes parse the request and answer; the
 //! transactions are here.
 
-use sqlx::{AnyConnection, Connection};
+use sqlx::{Any, AnyConnection, Connection, Transaction};
 
 use super::domain::Moderator;
 use super::domain::{Action, ActionReason, Comment, ReportReason, ReportTarget, Suspension, may_act_on};
@@ -66,6 +66,14 @@ pub async fn report(
     Ok(row)
 }
 
+/// Writes the action's log entry and commits its transaction: every action ends so, so none is
+/// without its entry. Answers the entry's id.
+async fn log_and_commit(mut tx: Transaction<'_, Any>, entry: &LogWrite<'_>, now: Millis) -> Result<i64> {
+    let logged = store::write_log(&mut tx, entry, now).await?;
+    tx.commit().await?;
+    Ok(logged)
+}
+
 /// The member an action is on, as they stand in its transaction, once the rule allows it:
 /// 404 for nobody, 403 for the moderator themselves or (for a moderator) an admin.
 async fn target_of(conn: &mut AnyConnection, moderator: &Moderator, member: i64) -> Result<Target> {
@@ -83,18 +91,16 @@ pub async fn dismiss(db: &Db, moderator: &Moderator, id: i64, reason: &ActionRea
     }
     target_of(&mut tx, moderator, report.member_id).await?;
     store::resolve_subject(&mut tx, report.subject(), now).await?;
-    let entry = LogWrite {
-        action: Action::Dismiss,
-        moderator: moderator.id,
-        member: report.member_id,
-        post: report.post_id,
-        report: Some(id),
-        reason: reason.as_str(),
-        until: None,
-    };
-    let logged = store::write_log(&mut tx, &entry, now).await?;
-    tx.commit().await?;
-    Ok(logged)
+    log_and_commit(
+        tx,
+        &LogWrite {
+            post: report.post_id,
+            report: Some(id),
+            ..LogWrite::new(Action::Dismiss, moderator, report.member_id, reason)
+        },
+        now,
+    )
+    .await
 }
 
 /// Removes a post (a repost: its original) for everyone but its author, the way its author's
@@ -109,18 +115,12 @@ pub async fn remove_post(db: &Db, moderator: &Moderator, id: i64, reason: &Actio
     take_down(&mut tx, &changing, &post, now, TakenDownBy::Moderators).await?;
     notifications::notify(&mut tx, post.author_id, moderator.id, Kind::Removed, post.id, now).await?;
     store::resolve_subject(&mut tx, Subject { member: post.author_id, post: Some(post.id) }, now).await?;
-    let entry = LogWrite {
-        action: Action::RemovePost,
-        moderator: moderator.id,
-        member: post.author_id,
-        post: Some(post.id),
-        report: None,
-        reason: reason.as_str(),
-        until: None,
-    };
-    let logged = store::write_log(&mut tx, &entry, now).await?;
-    tx.commit().await?;
-    Ok(logged)
+    log_and_commit(
+        tx,
+        &LogWrite { post: Some(post.id), ..LogWrite::new(Action::RemovePost, moderator, post.author_id, reason) },
+        now,
+    )
+    .await
 }
 
 /// Suspends a member: every session of theirs ends now, and their open reports are resolved.
@@ -138,18 +138,12 @@ pub async fn suspend(
     store::set_suspended_until(&mut tx, member, Some(suspension.until(now))).await?;
     crate::accounts::session::end_all(&mut tx, member).await?;
     store::resolve_member(&mut tx, member, now).await?;
-    let entry = LogWrite {
-        action: Action::Suspend,
-        moderator: moderator.id,
-        member,
-        post: None,
-        report: None,
-        reason: reason.as_str(),
-        until: suspension.logged_until(now),
-    };
-    let logged = store::write_log(&mut tx, &entry, now).await?;
-    tx.commit().await?;
-    Ok(logged)
+    log_and_commit(
+        tx,
+        &LogWrite { until: suspension.logged_until(now), ..LogWrite::new(Action::Suspend, moderator, member, reason) },
+        now,
+    )
+    .await
 }
 
 /// Lifts a member's suspension; 409 when they are not suspended. Answers the log entry.
@@ -159,18 +153,7 @@ pub async fn unsuspend(db: &Db, moderator: &Moderator, member: i64, reason: &Act
     if !store::set_suspended_until(&mut tx, member, None).await? {
         return Err(Error::conflict("This member is not suspended"));
     }
-    let entry = LogWrite {
-        action: Action::Unsuspend,
-        moderator: moderator.id,
-        member,
-        post: None,
-        report: None,
-        reason: reason.as_str(),
-        until: None,
-    };
-    let logged = store::write_log(&mut tx, &entry, now).await?;
-    tx.commit().await?;
-    Ok(logged)
+    log_and_commit(tx, &LogWrite::new(Action::Unsuspend, moderator, member, reason), now).await
 }
 
 /// Takes a member's invites away (no new codes; their unused codes stop working) or gives them
@@ -192,16 +175,10 @@ pub async fn set_invites(
             "This member's invites are already taken away"
         }));
     }
-    let entry = LogWrite {
-        action: if allowed { Action::GiveInvites } else { Action::TakeInvites },
-        moderator: moderator.id,
-        member,
-        post: None,
-        report: None,
-        reason: reason.as_str(),
-        until: None,
-    };
-    let logged = store::write_log(&mut tx, &entry, now).await?;
-    tx.commit().await?;
-    Ok(logged)
+    log_and_commit(
+        tx,
+        &LogWrite::new(if allowed { Action::GiveInvites } else { Action::TakeInvites }, moderator, member, reason),
+        now,
+    )
+    .await
 }

@@ -3,7 +3,7 @@
 
 use sqlx::{AnyConnection, AnyPool, AssertSqlSafe};
 
-use super::domain::{Action, ReportReason, Role};
+use super::domain::{Action, ActionReason, Moderator, ReportReason, Role};
 use crate::user_columns;
 use crate::users::UserRow;
 use murmur_core::clock::Millis;
@@ -225,6 +225,21 @@ pub struct LogWrite<'a> {
     pub reason: &'a str,
     /// A suspension's end (none: until lifted).
     pub until: Option<Millis>,
+}
+
+impl<'a> LogWrite<'a> {
+    /// `moderator`'s `action` on `member`, for `reason`; about no post, report or end.
+    pub fn new(action: Action, moderator: &Moderator, member: i64, reason: &'a ActionReason) -> Self {
+        LogWrite {
+            action,
+            moderator: moderator.id,
+            member,
+            post: None,
+            report: None,
+            reason: reason.as_str(),
+            until: None,
+        }
+    }
 }
 
 /// Writes the log's row; answers its id.

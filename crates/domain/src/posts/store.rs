@@ -192,7 +192,7 @@ pub async fn like(
     id: i64,
     now: Millis,
 ) -> Result<Option<i64>> {
-    if backend == Backend::Postgres {
+    if backend.statements_are_round_trips() {
         // The same steps as below, in one statement. Each statement is a round trip to
         // another process, and on a busy machine each trip waits for a core twice (once for
         // PostgreSQL, once for the answer), so a like's latency grew with its statements more
@@ -258,7 +258,7 @@ pub async fn like(
 /// its notification while unread; unliking a post not liked changes nothing. Answers the id of
 /// the post, or None when there is no live post. The caller holds the member's row lock.
 pub async fn unlike(conn: &mut AnyConnection, backend: Backend, member: i64, id: i64) -> Result<Option<i64>> {
-    if backend == Backend::Postgres {
+    if backend.statements_are_round_trips() {
         // The same steps as below, in one statement (why: `like`).
         static UNLIKE: LazyLock<String> = LazyLock::new(|| {
             format!(

@@ -60,7 +60,7 @@ pub const TRIM_ABOVE: i64 = 2 * KEEP;
 /// writes already run one at a time on the single writer connection, and the no-op update would
 /// still rewrite the row and its `users_follower_count_idx` entry on every chunk.
 async fn lock_author(conn: &mut AnyConnection, backend: Backend, author: i64) -> Result<()> {
-    if backend == Backend::Postgres {
+    if backend.writes_run_at_once() {
         sqlx::query("UPDATE users SET follower_count = follower_count WHERE id = $1")
             .bind(author)
             .execute(conn)
