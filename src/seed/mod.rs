@@ -726,7 +726,7 @@ pub async fn start_sessions(db: &Db, count: u32) -> anyhow::Result<Vec<BenchSess
     let now = murmur_core::clock::Clock::default().now();
     let mut sessions = Vec::with_capacity(chosen.len());
     for (id, username, following) in chosen {
-        let token = murmur_domain::accounts::session::create(&db.write, *id, now).await?;
+        let token = murmur_domain::sessions::create(&db.write, *id, now).await?;
         sessions.push(BenchSession { token, user_id: *id, username: username.clone(), following: *following });
     }
     Ok(sessions)

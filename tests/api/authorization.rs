@@ -214,8 +214,8 @@ async fn no_get_changes_the_database(app: TestApp) {
 
     // A new month: the allowance shown grows by three, yet reading it writes nothing.
     move_to_next_month(&app);
-    let token = murmur::accounts::session::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
-    let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&app.state.config));
+    let token = murmur::sessions::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
+    let cookie = format!("{}={token}", murmur::sessions::cookie_name(&app.state.config));
     let ada = Member { client: crate::common::client_for(&app.base, Some(&cookie)), ..ada };
     read_everything_changes_nothing(&app, &ada, &bob, id(&hers)).await;
     let (_, me) = get(&app, &ada, "/api/auth/me").await;
@@ -480,7 +480,7 @@ async fn logout_others_ends_only_the_callers_other_sessions(app: TestApp) {
     let bob = app.member("bob").await;
     // A second device each.
     for member in [&ada, &bob] {
-        murmur::accounts::session::create(&app.state.db.write, member.id, app.clock.now()).await.unwrap();
+        murmur::sessions::create(&app.state.db.write, member.id, app.clock.now()).await.unwrap();
     }
     let sessions = "SELECT CAST(COUNT(*) AS BIGINT) FROM sessions WHERE user_id = $1";
 

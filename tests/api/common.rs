@@ -167,7 +167,7 @@ impl TestApp {
     /// Creates a member directly in the database and answers a client logged in as them.
     pub async fn member(&self, username: &str) -> Member {
         let (id, token) = insert_member(&self.state.db, self.clock.now(), username).await;
-        let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&self.state.config));
+        let cookie = format!("{}={token}", murmur::sessions::cookie_name(&self.state.config));
         Member {
             id,
             username: username.to_string(),
@@ -196,7 +196,7 @@ pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i6
     .fetch_one(&db.write)
     .await
     .expect("insert member");
-    let token = murmur::accounts::session::create(&db.write, id, now).await.expect("session");
+    let token = murmur::sessions::create(&db.write, id, now).await.expect("session");
     (id, token)
 }
 

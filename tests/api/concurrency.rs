@@ -332,7 +332,7 @@ async fn a_like_does_not_wait_for_the_readers_connections(app: TestApp) {
     drop(taken);
 }
 
-/// Sessions read together (`accounts::session_reads`): many members' requests at once, with
+/// Sessions read together (`sessions::reads`): many members' requests at once, with
 /// ended and unknown sessions among them, each answered as its own member or as nobody.
 async fn requests_at_once_are_each_answered_for_their_own_session(app: TestApp) {
     let mut members = Vec::new();
@@ -343,7 +343,7 @@ async fn requests_at_once_are_each_answered_for_their_own_session(app: TestApp) 
     }
     let gone = app.member("gone").await;
     assert_eq!(gone.client.post(app.url("/api/auth/logout")).send().await.unwrap().status(), 204);
-    let name = murmur::accounts::session::cookie_name(&app.state.config);
+    let name = murmur::sessions::cookie_name(&app.state.config);
     let stranger = crate::common::client_for(&app.base, Some(&format!("{name}={}", "x".repeat(43))));
 
     let mut asks = Vec::new();

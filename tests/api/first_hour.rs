@@ -168,8 +168,8 @@ async fn rename(app: &TestApp, who: &Member, username: &str) -> (u16, Value) {
 
 /// `who` with a new session (after the clock moved past their old one's end).
 async fn again(app: &TestApp, who: &Member) -> Member {
-    let token = murmur::accounts::session::create(&app.state.db.write, who.id, app.clock.now()).await.unwrap();
-    let cookie = format!("{}={token}", murmur::accounts::session::cookie_name(&app.state.config));
+    let token = murmur::sessions::create(&app.state.db.write, who.id, app.clock.now()).await.unwrap();
+    let cookie = format!("{}={token}", murmur::sessions::cookie_name(&app.state.config));
     Member {
         id: who.id,
         username: who.username.clone(),

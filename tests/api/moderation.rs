@@ -459,7 +459,7 @@ async fn a_suspension_ends_the_members_sessions_at_once(app: TestApp) {
     let hers = id(&write(&app, &ada, "Spam").await);
     report_post(&app, &bob, hers).await;
     // A second browser of hers.
-    murmur::accounts::session::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
+    murmur::sessions::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
     assert_eq!(get(&app, &ada, "/api/auth/me").await.0, 200);
 
     suspend(&app, &moderator, ada.id).await;

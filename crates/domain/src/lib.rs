@@ -18,6 +18,7 @@ pub mod moderation;
 pub mod notifications;
 pub mod posts;
 pub mod safety;
+pub mod sessions;
 pub mod timelines;
 pub mod users;
 pub mod visibility;

@@ -205,7 +205,7 @@ impl Application {
         }
         let feed_cache =
             murmur_domain::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
-        let sessions = murmur_domain::accounts::session_reads::SessionReads::together(&db.read);
+        let sessions = murmur_domain::sessions::reads::SessionReads::together(&db.read);
         let state = AppState {
             db,
             sessions,

@@ -127,7 +127,7 @@ impl Jobs {
 /// One round of upkeep.
 pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let orphans = murmur_domain::media::cleanup_orphans(db, media, now).await?;
-    let sessions = murmur_domain::accounts::session::prune(&db.write, now).await?;
+    let sessions = murmur_domain::sessions::prune(&db.write, now).await?;
     let windows = murmur_core::rate_limit::prune(db, now - RATE_LIMIT_RETENTION).await?;
     let rankings = murmur_domain::feeds::for_you::prune(&db.write, now).await?;
     let round = now / UPKEEP_EVERY.as_millis() as Millis;

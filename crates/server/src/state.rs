@@ -28,7 +28,7 @@ pub struct AppState {
     /// The Friends pages this process keeps ready.
     pub feed_cache: murmur_domain::feeds::cache::FeedCache,
     /// How requests read their session: together with the others waiting, or alone for writes.
-    pub sessions: murmur_domain::accounts::session_reads::SessionReads,
+    pub sessions: murmur_domain::sessions::reads::SessionReads,
     /// When this process's background workers last went round (`/readyz`).
     pub heartbeats: crate::health::Heartbeats,
     /// Live events: what writers publish, and this process's open streams.
@@ -41,7 +41,7 @@ impl AppState {
     /// and each reads its session alone.
     pub(crate) fn for_writes(&self) -> AppState {
         let db = self.db.for_writes();
-        let sessions = murmur_domain::accounts::session_reads::SessionReads::alone(&db.read);
+        let sessions = murmur_domain::sessions::reads::SessionReads::alone(&db.read);
         AppState { db, sessions, ..self.clone() }
     }
 }

@@ -49,7 +49,7 @@ export type ReportGroup = Omit<Schemas['ReportGroup'], 'member'> & {
 export type TreeMember = Schemas['TreeMember']
 export type InviteTree = Schemas['InviteTree']
 
-// The limits the server enforces, as it publishes them (src/web/limits.rs; an API test keeps
+// The limits the server enforces, as it publishes them (crates/server/src/web/limits.rs; an API test keeps
 // the file current).
 export const PAGE_SIZE = limits.pageSize
 export const POST_MAX_LENGTH = limits.postMaxLength
@@ -92,3 +92,4 @@ export const WEBSITE_MAX_LENGTH = limits.websiteMaxLength
 /** Replies the thread call answers at most; more come from `/api/posts/{id}/replies`. */
 export const THREAD_REPLIES = limits.threadReplies
 export const MAX_UPLOAD_BYTES = limits.maxUploadBytes
+export const SEARCH_PREFIX_MIN_LENGTH = limits.searchPrefixMinLength

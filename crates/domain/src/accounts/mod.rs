@@ -5,8 +5,6 @@ pub mod email;
 pub mod email_change;
 pub mod leaving;
 pub mod magic_link;
-pub mod session;
-pub mod session_reads;
 pub mod sign_in;
 pub mod store;
 

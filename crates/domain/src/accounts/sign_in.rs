@@ -2,16 +2,17 @@
 //! follows the inviter; a login link logs an existing member in. Either starts a session.
 
 use super::magic_link::{self, INVALID_LINK, Purpose};
-use super::{Email, session, store};
+use super::{Email, store};
 use crate::invites::code::INVALID as INVALID_INVITE;
 use crate::invites::store::Claimed;
+use crate::sessions;
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
 
 /// Uses the link `token` from `browser`: answers the member and their new session's token.
 /// 400 for a link that is not live, 403 while the member is suspended.
-pub async fn use_link(db: &Db, token: &str, browser: session::Browser<'_>, now: Millis) -> Result<(i64, String)> {
+pub async fn use_link(db: &Db, token: &str, browser: sessions::Browser<'_>, now: Millis) -> Result<(i64, String)> {
     // One transaction: using the link, creating the member, using up the invite and starting
     // the session happen together or not at all.
     let mut tx = db.write.begin().await?;
@@ -50,7 +51,7 @@ pub async fn use_link(db: &Db, token: &str, browser: session::Browser<'_>, now: 
             id
         }
     };
-    let session_token = session::create_in_browser(&mut *tx, user_id, browser, now).await?;
+    let session_token = sessions::create_in_browser(&mut *tx, user_id, browser, now).await?;
     tx.commit().await?;
     Ok((user_id, session_token))
 }

@@ -136,7 +136,7 @@ pub async fn suspend(
     let mut tx = db.write.begin().await?;
     target_of(&mut tx, moderator, member).await?;
     store::set_suspended_until(&mut tx, member, Some(suspension.until(now))).await?;
-    crate::accounts::session::end_all(&mut tx, member).await?;
+    crate::sessions::end_all(&mut tx, member).await?;
     store::resolve_member(&mut tx, member, now).await?;
     log_and_commit(
         tx,

@@ -1,4 +1,5 @@
-//! The posts of a member's profile tabs: Posts, Replies, Media and Likes.
+//! The posts of a member's profile tabs (Posts, Replies, Media and Likes) and of their own
+//! Bookmarks.
 
 use std::sync::LazyLock;
 
@@ -44,16 +45,27 @@ pub fn media_of(author: i64, page: Page) -> Selection {
 /// The live posts a member liked that the viewer (`$1`) may see, newest like first (index
 /// `likes_user_created_idx`).
 pub fn liked_by(member: i64, page: Page) -> Selection {
-    // Numbered after the page is cut, so the window sorts a page, not every like.
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
-                 SELECT l.post_id, l.created_at FROM likes l JOIN posts p ON p.id = l.post_id \
-                 WHERE l.user_id = $2 AND p.deleted_at IS NULL AND NOT {} \
-                 ORDER BY l.created_at DESC, l.post_id DESC LIMIT $3 OFFSET $4 \
-             ) liked",
-            visibility::post_hidden(Scope::Anywhere, "$1", "p")
-        )
-    });
+    static SQL: LazyLock<String> = LazyLock::new(|| marked_by("likes"));
     Selection::new(SQL.as_str(), vec![member, page.limit, page.offset])
+}
+
+/// The viewer's own bookmarks of live posts they may see, newest bookmark first (index
+/// `bookmarks_user_created_idx`).
+pub fn bookmarks(viewer: i64, page: Page) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| marked_by("bookmarks"));
+    Selection::new(SQL.as_str(), vec![viewer, page.limit, page.offset])
+}
+
+/// The live posts the member `$2` marked in `table` (a like, a bookmark) that the viewer (`$1`)
+/// may see, newest mark first; `$3` and `$4` are the page's limit and offset.
+fn marked_by(table: &str) -> String {
+    // Numbered after the page is cut, so the window sorts a page, not every mark.
+    format!(
+        "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
+             SELECT m.post_id, m.created_at FROM {table} m JOIN posts p ON p.id = m.post_id \
+             WHERE m.user_id = $2 AND p.deleted_at IS NULL AND NOT {} \
+             ORDER BY m.created_at DESC, m.post_id DESC LIMIT $3 OFFSET $4 \
+         ) marked",
+        visibility::post_hidden(Scope::Anywhere, "$1", "p")
+    )
 }

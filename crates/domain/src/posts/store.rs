@@ -501,23 +501,6 @@ pub async fn unbookmark(conn: &mut AnyConnection, member: i64, post_id: i64) -> 
     Ok(())
 }
 
-/// The viewer's (`$1`) bookmarks of live posts they may see, newest bookmark first (index
-/// `bookmarks_user_created_idx`).
-pub fn bookmarks(page: Page) -> Selection {
-    // Numbered after the page is cut, so the window sorts a page, not every bookmark.
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT post_id, ROW_NUMBER() OVER (ORDER BY created_at DESC, post_id DESC) FROM ( \
-                 SELECT b.post_id, b.created_at FROM bookmarks b JOIN posts p ON p.id = b.post_id \
-                 WHERE b.user_id = $1 AND p.deleted_at IS NULL AND NOT {} \
-                 ORDER BY b.created_at DESC, b.post_id DESC LIMIT $2 OFFSET $3 \
-             ) bookmarked",
-            crate::visibility::post_hidden(crate::visibility::Scope::Anywhere, "$1", "p")
-        )
-    });
-    Selection::new(SQL.as_str(), vec![page.limit, page.offset])
-}
-
 /// A reply left its parent: one reply fewer (never below zero, whatever happened before).
 pub async fn reply_removed(conn: &mut AnyConnection, parent_id: i64) -> Result<()> {
     sqlx::query("UPDATE posts SET reply_count = reply_count - 1 WHERE id = $1 AND reply_count > 0")

@@ -1,5 +1,5 @@
 //! What a member's kept Friends pages are checked against (`cache`): read in the session's own
-//! statement, so a kept page is answered after that one statement (`accounts::session_reads`).
+//! statement, so a kept page is answered after that one statement (`sessions::reads`).
 
 /// The member's `feed_version` (raised by every write of theirs: `changes`) plus the newest
 /// moderators' action (a post removed or a member suspended changes every member's pages), and

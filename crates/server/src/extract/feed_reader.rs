@@ -7,7 +7,7 @@ use axum::http::request::Parts;
 use super::{CurrentUser, authenticate};
 use crate::error::{ApiError, Result};
 use crate::state::AppState;
-use murmur_domain::accounts::session::Reading;
+use murmur_domain::sessions::Reading;
 use murmur_domain::timelines::FeedMarks;
 
 /// The member reading their Friends feed, with their marks.

@@ -9,7 +9,7 @@ use murmur_core::config::Config;
 use crate::client_ip::{ClientIp, peer};
 use crate::error::{ApiError, Error, Result};
 use crate::state::AppState;
-use murmur_domain::accounts::session::{self, Reading};
+use murmur_domain::sessions::{self, Reading};
 use murmur_domain::timelines::FeedMarks;
 
 mod feed_reader;
@@ -48,7 +48,7 @@ pub(crate) async fn authenticate(
     let token = token_from_headers(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
     let network = ClientIp::resolve(peer(&parts.extensions), &parts.headers, &state.config.trusted_proxies).network();
     let (id, session_hash, marks) =
-        session::lookup(&state.sessions, &state.db.write, token, network.as_deref(), state.clock.now(), reading)
+        sessions::lookup(&state.sessions, &state.db.write, token, network.as_deref(), state.clock.now(), reading)
             .await?
             .ok_or(Error::Unauthorized)?;
     let user = CurrentUser { id, session_hash };
@@ -74,7 +74,7 @@ impl FromRequestParts<AppState> for MaybeUser {
 
 /// The session token in a request's cookies, if any.
 pub fn token_from_headers<'h>(config: &Config, headers: &'h HeaderMap) -> Option<&'h str> {
-    let name = session::cookie_name(config);
+    let name = sessions::cookie_name(config);
     headers
         .get_all(header::COOKIE)
         .iter()

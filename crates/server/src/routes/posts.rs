@@ -305,7 +305,15 @@ async fn bookmarks(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
     let page = params.page(20, MAX_PAGE)?;
-    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &store::bookmarks(page)).await?))
+    Ok(Json(
+        hydrate::list(
+            &state.db.read,
+            state.db.backend,
+            current.id,
+            &murmur_domain::posts::profile::bookmarks(current.id, page),
+        )
+        .await?,
+    ))
 }
 
 /// Undoes the caller's repost of post `id` (or of its original, when `id` is a repost).

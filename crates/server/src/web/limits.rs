@@ -20,5 +20,6 @@ pub fn limits() -> Value {
         "websiteMaxLength": murmur_domain::users::model::WEBSITE_MAX,
         "threadReplies": murmur_domain::posts::store::MAX_REPLIES,
         "maxUploadBytes": murmur_domain::media::MAX_BYTES,
+        "searchPrefixMinLength": murmur_domain::discovery::search::PREFIX_MIN_CHARS,
     })
 }

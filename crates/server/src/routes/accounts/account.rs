@@ -18,8 +18,9 @@ use crate::state::AppState;
 use crate::user_agent;
 use murmur_core::clock::to_rfc3339;
 use murmur_domain::accounts::magic_link::INVALID_LINK;
-use murmur_domain::accounts::{Email, email_change, magic_link, session};
+use murmur_domain::accounts::{Email, email_change, magic_link};
 use murmur_domain::mail::templates;
+use murmur_domain::sessions;
 use murmur_domain::users::store as users;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -62,8 +63,8 @@ pub struct SessionInfo {
     pub network: Option<String>,
 }
 
-impl From<session::Listed> for SessionInfo {
-    fn from(listed: session::Listed) -> SessionInfo {
+impl From<sessions::Listed> for SessionInfo {
+    fn from(listed: sessions::Listed) -> SessionInfo {
         let device = listed.user_agent.as_deref().map(user_agent::describe);
         SessionInfo {
             id: listed.public_id,
@@ -83,7 +84,7 @@ impl From<session::Listed> for SessionInfo {
     responses((status = 200, body = Vec<SessionInfo>), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn list_sessions(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Vec<SessionInfo>>> {
-    let listed = session::list(&state.db.read, current.id, &current.session_hash, state.clock.now()).await?;
+    let listed = sessions::list(&state.db.read, current.id, &current.session_hash, state.clock.now()).await?;
     Ok(Json(listed.into_iter().map(SessionInfo::from).collect()))
 }
 
@@ -95,17 +96,17 @@ async fn list_sessions(State(state): State<AppState>, current: CurrentUser) -> R
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, id), fields(user = current.id))]
 async fn end_session(State(state): State<AppState>, current: CurrentUser, Path(id): Path<String>) -> Result<Response> {
-    if !session::is_public_id(&id) {
+    if !sessions::is_public_id(&id) {
         return Err(Error::not_found(SESSION_NOT_FOUND).into());
     }
-    let ended = session::delete(&state.db.write, session::One::Listed { member: current.id, public_id: &id })
+    let ended = sessions::delete(&state.db.write, sessions::One::Listed { member: current.id, public_id: &id })
         .await?
         .ok_or_else(|| Error::not_found(SESSION_NOT_FOUND))?;
     let this_one = ended == current.session_hash;
     tracing::info!(user_id = current.id, this_one, "a session was ended from the list");
     if this_one {
         return Ok(
-            (StatusCode::NO_CONTENT, [(header::SET_COOKIE, session::clear_cookie(&state.config))]).into_response()
+            (StatusCode::NO_CONTENT, [(header::SET_COOKIE, sessions::clear_cookie(&state.config))]).into_response()
         );
     }
     Ok(StatusCode::NO_CONTENT.into_response())

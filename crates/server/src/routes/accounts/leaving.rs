@@ -15,10 +15,11 @@ use crate::error::{Error, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_domain::accounts::leaving;
 use murmur_domain::accounts::magic_link::INVALID_LINK;
 use murmur_domain::accounts::magic_link::{self, Purpose};
-use murmur_domain::accounts::{leaving, session};
 use murmur_domain::mail::templates;
+use murmur_domain::sessions;
 
 const LINK_SENT: &str = "Check your email: we sent you a link to confirm deleting your account.";
 
@@ -78,5 +79,5 @@ async fn confirm_deletion(
     }
     leaving::delete_account(&state.db, current.id, &body.token, state.clock.now()).await?;
     state.leaving.wake();
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, session::clear_cookie(&state.config))]))
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, sessions::clear_cookie(&state.config))]))
 }

@@ -19,10 +19,11 @@ use murmur_core::clock::{HOUR, Millis};
 use murmur_core::rate_limit::{self, Limit};
 use murmur_core::secrets::hash_token;
 use murmur_domain::accounts::magic_link::{self, Purpose};
-use murmur_domain::accounts::{Email, session, sign_in};
+use murmur_domain::accounts::{Email, sign_in};
 use murmur_domain::invites::InviteCode;
 use murmur_domain::invites::code::INVALID as INVALID_INVITE;
 use murmur_domain::mail::templates;
+use murmur_domain::sessions;
 use murmur_domain::users::{User, store as users};
 
 use murmur_domain::accounts::magic_link::INVALID_LINK;
@@ -218,17 +219,17 @@ async fn verify(
 
     let user_agent = user_agent::from_headers(&headers);
     let network = ip.network();
-    let browser = session::Browser { user_agent: user_agent.as_deref(), network: network.as_deref() };
+    let browser = sessions::Browser { user_agent: user_agent.as_deref(), network: network.as_deref() };
     let (user_id, session_token) = sign_in::use_link(&state.db, &token, browser, now).await?;
 
     // A browser that was logged in (perhaps as someone else) gets a new session; its old one ends.
     if let Some(old) = crate::extract::token_from_headers(&state.config, &headers) {
-        session::delete(&state.db.write, session::One::ByHash(&hash_token(old))).await?;
+        sessions::delete(&state.db.write, sessions::One::ByHash(&hash_token(old))).await?;
     }
     tracing::info!(user_id, "logged in with a magic link");
     let user = users::own_user(&state.db.read, user_id, state.clock.now()).await?;
     let headers = [
-        (header::SET_COOKIE, session::set_cookie(&state.config, &session_token)),
+        (header::SET_COOKIE, sessions::set_cookie(&state.config, &session_token)),
         (header::CACHE_CONTROL, "no-store".to_string()),
     ];
     Ok((headers, Json(user)))
@@ -262,15 +263,15 @@ async fn user(State(state): State<AppState>, current: CurrentUser) -> Result<Jso
 #[utoipa::path(post, path = "/api/auth/logout", tag = "accounts",
     responses((status = 204), (status = 401, body = crate::error::ErrorBody)))]
 async fn logout(State(state): State<AppState>, current: CurrentUser) -> Result<impl IntoResponse> {
-    session::delete(&state.db.write, session::One::ByHash(&current.session_hash)).await?;
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, session::clear_cookie(&state.config))]))
+    sessions::delete(&state.db.write, sessions::One::ByHash(&current.session_hash)).await?;
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, sessions::clear_cookie(&state.config))]))
 }
 
 /// Ends every other session of the member (other browsers and devices); this one stays.
 #[utoipa::path(post, path = "/api/auth/logout-others", tag = "accounts",
     responses((status = 204), (status = 401, body = crate::error::ErrorBody)))]
 async fn logout_others(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
-    let ended = session::delete_others(&state.db.write, current.id, &current.session_hash).await?;
+    let ended = sessions::delete_others(&state.db.write, current.id, &current.session_hash).await?;
     tracing::info!(user_id = current.id, ended, "other sessions ended");
     Ok(StatusCode::NO_CONTENT)
 }

@@ -1,10 +1,11 @@
 import type { HighlightTerm } from '@/features/posts'
+import { SEARCH_PREFIX_MIN_LENGTH } from '@/lib/types'
 
 // A quoted phrase (an unclosed quote runs to the end, as the server reads it) or a run of other characters.
 const TOKEN = /(-?)"([^"]*)"?|\S+/g
 const WORD = /[\p{L}\p{M}\p{N}]+/gu
-/** The server reads a last word of at least this many characters as the start of a longer one (`discovery::search::PREFIX_MIN_CHARS`). */
-const PREFIX_MIN_LENGTH = 2
+/** The server reads a last word of at least this many characters as the start of a longer one. */
+const PREFIX_MIN_LENGTH = SEARCH_PREFIX_MIN_LENGTH
 
 /**
  * The words of a post search to mark in its results: plain words, `#tag` words and the words of

@@ -5,13 +5,14 @@
 
 use sqlx::{Any, AnyPool, Executor};
 
-pub use super::session_reads::Reading;
-use super::session_reads::SessionReads;
+pub mod reads;
+
 use crate::timelines::FeedMarks;
 use murmur_core::clock::{DAY, MINUTE, Millis};
 use murmur_core::config::Config;
 use murmur_core::error::Result;
 use murmur_core::secrets::{hash_token, random_bytes, random_token};
+pub use reads::{Reading, SessionReads};
 
 pub const LIFETIME: Millis = 30 * DAY;
 pub const IDLE: Millis = 7 * DAY;
@@ -85,7 +86,7 @@ pub fn clear_cookie(config: &Config) -> String {
 
 /// The member a live session belongs to (with their `FeedMarks` when asked for, default ones
 /// otherwise); records the session's last use, and the `network` it came from, at most every
-/// `TOUCH_EVERY` (the read itself stays the batched one of `session_reads`).
+/// `TOUCH_EVERY` (the read itself stays the batched one of `reads`).
 pub async fn lookup(
     reads: &SessionReads,
     write: &AnyPool,
@@ -125,7 +126,7 @@ pub enum One<'a> {
 }
 
 /// Ends one session; answers the hash of the one that ended, if there was one. Its row goes,
-/// so its next request (each reads its session afresh: `session_reads`) is a visitor's, and
+/// so its next request (each reads its session afresh: `reads`) is a visitor's, and
 /// its member's open tabs are told (`live`: the stream of this session ends with
 /// `session-ended`).
 pub async fn delete(write: &AnyPool, one: One<'_>) -> Result<Option<String>> {
