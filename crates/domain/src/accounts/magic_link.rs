@@ -5,6 +5,7 @@
 
 use sqlx::{AnyConnection, AnyPool};
 
+use crate::mail::{Email, Mailer};
 use murmur_core::clock::{MINUTE, Millis};
 use murmur_core::config::Config;
 use murmur_core::error::Result;
@@ -150,6 +151,29 @@ async fn store(
     .execute(write)
     .await?;
     Ok((token, token_hash))
+}
+
+impl IssuedLink {
+    /// E-mails the link; when it cannot be sent, withdraws it (nothing half-done remains) and
+    /// answers the failure, which the person is told so they ask again.
+    pub async fn send(&self, write: &AnyPool, mailer: &Mailer, email: impl FnOnce(&str) -> Email) -> Result<()> {
+        if let Err(e) = mailer.send_link(email(&self.url), &self.url).await {
+            withdraw(write, &self.token_hash).await?;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// E-mails the link from a task of its own, so the answer does not wait for the mail server
+    /// (and takes as long whether or not a link is sent). A failure cannot be told to the
+    /// person: it is logged and the link withdrawn, and the person asks again.
+    pub fn send_later(self, write: AnyPool, mailer: Mailer, email: impl FnOnce(&str) -> Email + Send + 'static) {
+        tokio::spawn(async move {
+            if let Err(e) = self.send(&write, &mailer, email).await {
+                tracing::warn!(error = %e, "a link could not be e-mailed; it was withdrawn");
+            }
+        });
+    }
 }
 
 /// Removes a link that could not be sent, so nothing half-done remains.

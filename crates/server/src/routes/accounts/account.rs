@@ -146,15 +146,9 @@ async fn request_email_change(
     // answer nor its time tells. A failed send is logged and its link removed, as for login.
     let link = magic_link::issue_email_change(&state.db.write, &state.config, current.id, email.as_str(), now).await?;
     if !taken {
-        let (mailer, write) = (state.mailer.clone(), state.db.write.clone());
         let to = email.as_str().to_string();
-        tokio::spawn(async move {
-            if let Err(e) = mailer.send_link(templates::email_change_link(&to, &link.url), &link.url).await {
-                tracing::warn!(error = %e, "an address-change link could not be sent");
-                if let Err(e) = magic_link::withdraw(&write, &link.token_hash).await {
-                    tracing::warn!(error = %e, "removing an unsent address-change link failed");
-                }
-            }
+        link.send_later(state.db.write.clone(), state.mailer.clone(), move |url| {
+            templates::email_change_link(&to, url)
         });
     }
     Ok(Message::new(EMAIL_LINK_SENT))

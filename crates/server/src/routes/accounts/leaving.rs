@@ -53,12 +53,7 @@ async fn request_deletion(State(state): State<AppState>, current: CurrentUser) -
         murmur_domain::users::store::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
     let link =
         magic_link::issue(&state.db.write, &state.config, &member.email, Purpose::DeleteAccount, None, now).await?;
-    let message = templates::delete_account_link(&member.email, &link.url);
-    if let Err(e) = state.mailer.send_link(message, &link.url).await {
-        // No link nobody received stays usable.
-        magic_link::withdraw(&state.db.write, &link.token_hash).await?;
-        return Err(e.into());
-    }
+    link.send(&state.db.write, &state.mailer, |url| templates::delete_account_link(&member.email, url)).await?;
     Ok(Message::new(LINK_SENT))
 }
 

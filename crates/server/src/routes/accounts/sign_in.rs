@@ -115,16 +115,9 @@ async fn request_magic_link(
     // Both cases send synchronously, so they also take the same time.
     let (purpose, invite) = if is_member { (Purpose::Login, None) } else { (Purpose::Signup, Some(code.as_str())) };
     let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), purpose, invite, now).await?;
-    let message = if is_member {
-        templates::login_link(email.as_str(), &link.url)
-    } else {
-        templates::sign_up_link(email.as_str(), &link.url)
-    };
-    if let Err(e) = state.mailer.send_link(message, &link.url).await {
-        // Nothing half-done: the link nobody received is removed, and the person is told to retry.
-        magic_link::withdraw(&state.db.write, &link.token_hash).await?;
-        return Err(e.into());
-    }
+    let to = email.as_str();
+    let template = if is_member { templates::login_link } else { templates::sign_up_link };
+    link.send(&state.db.write, &state.mailer, |url| template(to, url)).await?;
     Ok(Message::new(SIGN_UP_SENT))
 }
 
@@ -147,21 +140,10 @@ async fn request_login_link(
     // can never log anyone in: verify finds no member) and is never sent.
     let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), Purpose::Login, None, now).await?;
     if is_member {
-        // Sent from a spawned task, so the answer does not wait for the mail server and a
-        // member's answer takes no longer than a stranger's. The trade-off: a failed send
-        // cannot be reported to the person (that would tell strangers from members too); it
-        // is logged, the unsent link is removed, and the person asks again after not getting
-        // the e-mail.
-        let (mailer, write) = (state.mailer.clone(), state.db.write.clone());
+        // Sent later, so a member's answer takes no longer than a stranger's; a failed send
+        // cannot be reported (that would tell strangers from members too).
         let to = email.as_str().to_string();
-        tokio::spawn(async move {
-            if let Err(e) = mailer.send_link(templates::login_link(&to, &link.url), &link.url).await {
-                tracing::warn!(error = %e, "a login link could not be sent");
-                if let Err(e) = magic_link::withdraw(&write, &link.token_hash).await {
-                    tracing::warn!(error = %e, "removing an unsent login link failed");
-                }
-            }
-        });
+        link.send_later(state.db.write.clone(), state.mailer.clone(), move |url| templates::login_link(&to, url));
     }
     Ok(Message::new(LOGIN_SENT))
 }
