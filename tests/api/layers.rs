@@ -209,6 +209,27 @@ fn every_crate_and_top_level_module_is_on_the_architecture_map() {
 }
 
 #[test]
+fn only_the_database_layer_and_search_name_a_database() {
+    // Dialect differences are asked of `murmur_core::db` (`Backend::writes_run_at_once`, …).
+    // Post search is the one exception: its two full-text engines differ in kind, not spelling.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("crates/domain/src"), &mut files);
+    rust_files(&root.join("crates/server/src"), &mut files);
+    let allowed = root.join("crates/domain/src/discovery/search.rs");
+    let offences: Vec<String> = files
+        .iter()
+        .filter(|path| **path != allowed)
+        .filter(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            text.contains("Backend::Sqlite") || text.contains("Backend::Postgres")
+        })
+        .map(|path| path.display().to_string())
+        .collect();
+    assert!(offences.is_empty(), "area code branching on the database (ask murmur_core::db instead): {offences:?}");
+}
+
+#[test]
 fn the_web_apps_limits_are_the_servers() {
     // The web app checks these while a member types (web/src/lib/types.ts reads the file).
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/src/lib/limits.json");
