@@ -19,13 +19,13 @@
 //!   key ignores them.
 //! - A display name may not look like another member's username or display name: both are
 //!   stored as their `look_alike_key` (`users.username_skeleton`, `users.name_skeleton`,
-//!   indexed) and a new name is refused when its key is another member's (`name_stands_apart`).
+//!   indexed) and a new name is refused when its key is another member's
+//!   (`users::store::name_stands_apart`).
 //!
 //! docs/safety.md, "Names and text", says why.
 
 use icu_properties::CodePointSetData;
 use icu_properties::props::{BidiControl, DefaultIgnorableCodePoint, WhiteSpace};
-use sqlx::AnyConnection;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::error::{Error, Result};
@@ -174,30 +174,6 @@ fn read_as_prototype(c: char) -> Vec<char> {
     let mut buffer = [0; 4];
     let prototype: Vec<char> = unicode_security::skeleton(c.encode_utf8(&mut buffer)).collect();
     if c.is_uppercase() && !prototype.iter().any(|p| p.is_uppercase()) { vec![c] } else { prototype }
-}
-
-/// Refuses a display name whose look-alike `key` is another member's username or display name.
-/// `member` is the one choosing it (None at sign-up, before their row exists): their own
-/// username never counts against them, and a member keeping their current name is never
-/// refused, even if it looks like someone's who took theirs before this rule. One statement,
-/// each half an index lookup (`users_username_skeleton_idx`, `users_name_skeleton_idx`).
-pub async fn name_stands_apart(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<()> {
-    if name_is_taken(conn, member, key).await? {
-        return Err(Error::bad_request(LOOKS_LIKE_ANOTHER));
-    }
-    Ok(())
-}
-
-/// True when a display name with look-alike `key` would look like another member's name or
-/// username, as `name_stands_apart` decides.
-pub async fn name_is_taken(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<bool> {
-    const SQL: &str = "SELECT CAST(CASE \
-         WHEN EXISTS (SELECT 1 FROM users WHERE id = $2 AND name_skeleton = $1) THEN 0 \
-         WHEN EXISTS (SELECT 1 FROM users WHERE username_skeleton = $1 AND id <> $2) \
-           OR EXISTS (SELECT 1 FROM users WHERE name_skeleton = $1 AND id <> $2) THEN 1 \
-         ELSE 0 END AS BIGINT)";
-    let taken: i64 = sqlx::query_scalar(SQL).bind(key).bind(member.unwrap_or(0)).fetch_one(conn).await?;
-    Ok(taken == 1)
 }
 
 /// A tag's key, which every tag path compares (writing a post's tags, the tag page, search's

@@ -42,7 +42,7 @@ pub async fn create_member(conn: &mut AnyConnection, backend: Backend, email: &E
     let base = Username::derive_base(email.local_part());
     let derived = display_name_from(email.local_part(), &base);
     let derived_key = text::look_alike_key(&derived);
-    let derived_is_free = !text::name_is_taken(conn, None, &derived_key).await?;
+    let derived_is_free = !crate::users::store::name_is_taken(conn, None, &derived_key).await?;
     if backend.writes_run_at_once() {
         wait_for_the_first_member(conn).await?;
     }

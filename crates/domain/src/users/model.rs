@@ -156,6 +156,7 @@ pub struct ProfileEdit {
     pub website: String,
 }
 
+/// Display names are 1 to 50 characters (the schema's check).
 pub const DISPLAY_NAME_MAX: usize = 50;
 pub const BIO_MAX: usize = 160;
 pub const WEBSITE_MAX: usize = 200;

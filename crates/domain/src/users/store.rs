@@ -41,7 +41,7 @@ pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow
 
 /// Saves a profile edit (and a new username, if one is given) and answers the member as they
 /// now stand. A display name that looks like another member's name or username is refused
-/// (`text::name_stands_apart`), and the name's look-alike key is stored with it.
+/// (`name_stands_apart`), and the name's look-alike key is stored with it.
 pub async fn update_profile(
     write: &AnyPool,
     id: i64,
@@ -65,7 +65,7 @@ pub async fn update_profile(
     if let Some(username) = username {
         change_username(&mut tx, id, username, now).await?;
     }
-    text::name_stands_apart(&mut tx, Some(id), &key).await?;
+    name_stands_apart(&mut tx, Some(id), &key).await?;
     let row = sqlx::query_as(SQL.as_str())
         .bind(&edit.display_name)
         .bind(&edit.bio)
@@ -128,7 +128,7 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
         return Err(Error::conflict(USERNAME_TAKEN));
     }
     let key = text::look_alike_key(new.as_str());
-    if text::name_is_taken(&mut *conn, Some(member), &key).await? {
+    if name_is_taken(&mut *conn, Some(member), &key).await? {
         return Err(Error::bad_request(USERNAME_LOOKS_LIKE_ANOTHER));
     }
     // The name is on the member's own cards in their Friends page (`timelines::changes`). The old
@@ -436,6 +436,30 @@ pub fn escape_like(term: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Refuses a display name whose look-alike `key` is another member's username or display name.
+/// `member` is the one choosing it (None at sign-up, before their row exists): their own
+/// username never counts against them, and a member keeping their current name is never
+/// refused, even if it looks like someone's who took theirs before this rule. One statement,
+/// each half an index lookup (`users_username_skeleton_idx`, `users_name_skeleton_idx`).
+pub async fn name_stands_apart(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<()> {
+    if name_is_taken(conn, member, key).await? {
+        return Err(Error::bad_request(text::LOOKS_LIKE_ANOTHER));
+    }
+    Ok(())
+}
+
+/// True when a display name with look-alike `key` would look like another member's name or
+/// username, as `name_stands_apart` decides.
+pub async fn name_is_taken(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<bool> {
+    const SQL: &str = "SELECT CAST(CASE \
+         WHEN EXISTS (SELECT 1 FROM users WHERE id = $2 AND name_skeleton = $1) THEN 0 \
+         WHEN EXISTS (SELECT 1 FROM users WHERE username_skeleton = $1 AND id <> $2) \
+           OR EXISTS (SELECT 1 FROM users WHERE name_skeleton = $1 AND id <> $2) THEN 1 \
+         ELSE 0 END AS BIGINT)";
+    let taken: i64 = sqlx::query_scalar(SQL).bind(key).bind(member.unwrap_or(0)).fetch_one(conn).await?;
+    Ok(taken == 1)
 }
 
 #[cfg(test)]

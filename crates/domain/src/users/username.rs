@@ -7,10 +7,10 @@ use std::fmt;
 use murmur_core::error::Error;
 use murmur_core::text::Kind;
 
+use super::model::DISPLAY_NAME_MAX;
+
 pub const MIN_LEN: usize = 3;
 pub const MAX_LEN: usize = 20;
-/// Display names are 1 to 50 characters (the schema's check).
-pub const DISPLAY_NAME_MAX: usize = 50;
 
 /// Words that are never usernames: path segments next to `/api/users/{username}` and
 /// `/profile/{username}` (a member called "search" would shadow the search call), and names
