@@ -13,5 +13,5 @@ pub use murmur_domain::{
 };
 pub use murmur_server::{
     AppState, Application, api, app, client_ip, extract, health, jobs, metrics, openapi, request_id, routes, security,
-    state, user_agent, web,
+    session_cookie, state, user_agent, web,
 };

@@ -478,7 +478,7 @@ async fn logout_ends_the_session_on_the_server(app: TestApp) {
 async fn logout_others_ends_every_other_session(app: TestApp) {
     let member = app.member("ada").await;
     let other = app.member("grace").await;
-    let name = murmur::sessions::cookie_name(&app.state.config);
+    let name = murmur::session_cookie::name(&app.state.config);
     let mut elsewhere = Vec::new();
     for _ in 0..2 {
         let token = murmur::sessions::create(&app.state.db.write, member.id, app.clock.now()).await.unwrap();

@@ -215,7 +215,7 @@ async fn no_get_changes_the_database(app: TestApp) {
     // A new month: the allowance shown grows by three, yet reading it writes nothing.
     move_to_next_month(&app);
     let token = murmur::sessions::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
-    let cookie = format!("{}={token}", murmur::sessions::cookie_name(&app.state.config));
+    let cookie = format!("{}={token}", murmur::session_cookie::name(&app.state.config));
     let ada = Member { client: crate::common::client_for(&app.base, Some(&cookie)), ..ada };
     read_everything_changes_nothing(&app, &ada, &bob, id(&hers)).await;
     let (_, me) = get(&app, &ada, "/api/auth/me").await;

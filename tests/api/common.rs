@@ -167,7 +167,7 @@ impl TestApp {
     /// Creates a member directly in the database and answers a client logged in as them.
     pub async fn member(&self, username: &str) -> Member {
         let (id, token) = insert_member(&self.state.db, self.clock.now(), username).await;
-        let cookie = format!("{}={token}", murmur::sessions::cookie_name(&self.state.config));
+        let cookie = format!("{}={token}", murmur::session_cookie::name(&self.state.config));
         Member {
             id,
             username: username.to_string(),

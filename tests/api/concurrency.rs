@@ -343,7 +343,7 @@ async fn requests_at_once_are_each_answered_for_their_own_session(app: TestApp) 
     }
     let gone = app.member("gone").await;
     assert_eq!(gone.client.post(app.url("/api/auth/logout")).send().await.unwrap().status(), 204);
-    let name = murmur::sessions::cookie_name(&app.state.config);
+    let name = murmur::session_cookie::name(&app.state.config);
     let stranger = crate::common::client_for(&app.base, Some(&format!("{name}={}", "x".repeat(43))));
 
     let mut asks = Vec::new();

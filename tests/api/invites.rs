@@ -107,7 +107,7 @@ fn move_to_next_month(app: &TestApp) {
 /// A client with a new session for a member (the move may be longer than the idle timeout).
 async fn logged_in(app: &TestApp, user_id: i64) -> reqwest::Client {
     let token = murmur::sessions::create(&app.state.db.write, user_id, app.clock.now()).await.unwrap();
-    let name = murmur::sessions::cookie_name(&app.state.config);
+    let name = murmur::session_cookie::name(&app.state.config);
     crate::common::client_for(&app.base, Some(&format!("{name}={token}")))
 }
 

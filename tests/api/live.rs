@@ -179,7 +179,7 @@ async fn a_stream_ends_with_its_session(app: TestApp) {
     let ada = app.member("ada").await;
     // A second browser of Ada's.
     let token = murmur::sessions::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
-    let cookie = format!("{}={token}", murmur::sessions::cookie_name(&app.state.config));
+    let cookie = format!("{}={token}", murmur::session_cookie::name(&app.state.config));
     let other_browser = crate::common::client_for(&app.base, Some(&cookie));
     let mut there = Events::open(&other_browser, &app.url("/api/events"), None).await;
     there.expect("hello").await;

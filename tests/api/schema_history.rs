@@ -589,7 +589,7 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
 /// with its image, reply, repost and likes, and her Media tab read as they were written.
 async fn the_migrated_database_serves(database: FreshDatabase, at: &dyn Fn(&str) -> String) {
     let app = TestApp::spawn_on(database, |_| {}).await;
-    let cookie = format!("{}={ADA_SESSION}", murmur::sessions::cookie_name(&app.state.config));
+    let cookie = format!("{}={ADA_SESSION}", murmur::session_cookie::name(&app.state.config));
     let ada = client_for(&app.base, Some(&cookie));
     let get = async |path: &str| {
         let (status, body) = read(ada.get(app.url(path)).send().await.unwrap()).await;

@@ -151,7 +151,7 @@ async fn images_go_on_the_asked_share_of_posts_and_replies_and_show_on_the_media
             .await
             .unwrap();
     let token = murmur::sessions::create(&app.state.db.write, 1, app.clock.now()).await.unwrap();
-    let cookie = format!("{}={token}", murmur::sessions::cookie_name(&app.state.config));
+    let cookie = format!("{}={token}", murmur::session_cookie::name(&app.state.config));
     let client = client_for(&app.base, Some(&cookie));
     let (status, media) =
         json(client.get(app.url(&format!("/api/users/member{author}/media"))).send().await.unwrap()).await;
@@ -163,7 +163,7 @@ async fn images_go_on_the_asked_share_of_posts_and_replies_and_show_on_the_media
 async fn a_seeded_member_can_use_the_app(app: TestApp) {
     seed::run(&app.state.db, &small(4)).await.expect("seeds");
     let token = murmur::sessions::create(&app.state.db.write, 17, app.clock.now()).await.unwrap();
-    let cookie = format!("{}={token}", murmur::sessions::cookie_name(&app.state.config));
+    let cookie = format!("{}={token}", murmur::session_cookie::name(&app.state.config));
     let client = client_for(&app.base, Some(&cookie));
 
     let (status, me) = json(client.get(app.url("/api/auth/me")).send().await.unwrap()).await;

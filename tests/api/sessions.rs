@@ -94,7 +94,7 @@ async fn a_member_sees_each_session_with_its_browser_and_which_is_this_one(app: 
         let id = session["id"].as_str().unwrap();
         assert!(id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
         assert!(hashes.iter().all(|h| !h.contains(id)), "the id is not (part of) a hash");
-        let cookie = format!("{}={id}", murmur::sessions::cookie_name(&app.state.config));
+        let cookie = format!("{}={id}", murmur::session_cookie::name(&app.state.config));
         let as_cookie = crate::common::client_for(&app.base, Some(&cookie));
         assert_eq!(me_status(&app, &as_cookie).await, 401);
     }

@@ -15,6 +15,7 @@ pub mod openapi;
 pub mod request_id;
 pub mod routes;
 pub mod security;
+pub mod session_cookie;
 pub mod state;
 pub mod user_agent;
 pub mod web;

@@ -1,5 +1,5 @@
-//! "Download my data": a member asks for an archive of what Murmur holds of them (`routes`);
-//! a background job (`jobs::export`) writes it as a zip to the object store (`archive`) and
+//! "Download my data": a member asks for an archive of what Murmur holds of them (`store::request`);
+//! a background job (the server's `jobs::export`) writes it as a zip to the object store (`archive`) and
 //! tells them by notification and e-mail; it is kept `KEEP_FOR`, downloadable by its owner
 //! alone, one at a time (`store`); upkeep removes it after (`remove_expired`).
 

@@ -1,4 +1,5 @@
-//! Server-side sessions. The cookie holds a random 256-bit id; the database holds its SHA-256.
+//! Server-side sessions. The browser holds a random 256-bit id (in a cookie: `murmur_server`'s
+//! `session_cookie`); the database holds its SHA-256.
 //! A session ends after `IDLE` without use or `LIFETIME` after login, whichever comes first,
 //! and on logout. Its member sees it listed under a public id of its own (random, never the
 //! token or its hash), with the browser's user agent from login.
@@ -9,7 +10,6 @@ pub mod reads;
 
 use crate::timelines::FeedMarks;
 use murmur_core::clock::{DAY, MINUTE, Millis};
-use murmur_core::config::Config;
 use murmur_core::error::Result;
 use murmur_core::secrets::{hash_token, random_bytes, random_token};
 pub use reads::{Reading, SessionReads};
@@ -20,11 +20,6 @@ pub const IDLE: Millis = 7 * DAY;
 /// session, so reads seldom become writes: the list of sessions shows the last use to within
 /// this.
 pub const TOUCH_EVERY: Millis = 5 * MINUTE;
-
-/// The cookie's name: `__Host-` prefixed over https (bound to this host, Secure, Path=/).
-pub fn cookie_name(config: &Config) -> &'static str {
-    if config.is_https() { "__Host-murmur_session" } else { "murmur_session" }
-}
 
 /// Starts a session for a member without a browser to name (tests, `murmur seed`); answers
 /// the cookie value to hand out.
@@ -70,18 +65,6 @@ where
 /// is not looked up.
 pub fn is_public_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
-/// The `Set-Cookie` value that hands a session to the browser.
-pub fn set_cookie(config: &Config, token: &str) -> String {
-    let secure = if config.is_https() { "; Secure" } else { "" };
-    format!("{}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={}{secure}", cookie_name(config), LIFETIME / 1000)
-}
-
-/// The `Set-Cookie` value that removes the session cookie.
-pub fn clear_cookie(config: &Config) -> String {
-    let secure = if config.is_https() { "; Secure" } else { "" };
-    format!("{}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0{secure}", cookie_name(config))
 }
 
 /// The member a live session belongs to (with their `FeedMarks` when asked for, default ones

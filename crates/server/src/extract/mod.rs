@@ -3,8 +3,6 @@
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, header};
-use murmur_core::config::Config;
 
 use crate::client_ip::{ClientIp, peer};
 use crate::error::{ApiError, Error, Result};
@@ -45,7 +43,7 @@ pub(crate) async fn authenticate(
     state: &AppState,
     reading: Reading,
 ) -> Result<(CurrentUser, FeedMarks)> {
-    let token = token_from_headers(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
+    let token = crate::session_cookie::token(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
     let network = ClientIp::resolve(peer(&parts.extensions), &parts.headers, &state.config.trusted_proxies).network();
     let (id, session_hash, marks) =
         sessions::lookup(&state.sessions, &state.db.write, token, network.as_deref(), state.clock.now(), reading)
@@ -70,18 +68,4 @@ impl FromRequestParts<AppState> for MaybeUser {
             Err(other) => Err(other),
         }
     }
-}
-
-/// The session token in a request's cookies, if any.
-pub fn token_from_headers<'h>(config: &Config, headers: &'h HeaderMap) -> Option<&'h str> {
-    let name = sessions::cookie_name(config);
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-        .filter(|v| !v.is_empty() && v.len() <= 128)
 }

@@ -105,9 +105,8 @@ async fn end_session(State(state): State<AppState>, current: CurrentUser, Path(i
     let this_one = ended == current.session_hash;
     tracing::info!(user_id = current.id, this_one, "a session was ended from the list");
     if this_one {
-        return Ok(
-            (StatusCode::NO_CONTENT, [(header::SET_COOKIE, sessions::clear_cookie(&state.config))]).into_response()
-        );
+        return Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, crate::session_cookie::clear(&state.config))])
+            .into_response());
     }
     Ok(StatusCode::NO_CONTENT.into_response())
 }

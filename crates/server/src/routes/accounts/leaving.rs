@@ -19,7 +19,6 @@ use murmur_domain::accounts::leaving;
 use murmur_domain::accounts::magic_link::INVALID_LINK;
 use murmur_domain::accounts::magic_link::{self, Purpose};
 use murmur_domain::mail::templates;
-use murmur_domain::sessions;
 
 const LINK_SENT: &str = "Check your email: we sent you a link to confirm deleting your account.";
 
@@ -74,5 +73,5 @@ async fn confirm_deletion(
     }
     leaving::delete_account(&state.db, current.id, &body.token, state.clock.now()).await?;
     state.leaving.wake();
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, sessions::clear_cookie(&state.config))]))
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, crate::session_cookie::clear(&state.config))]))
 }

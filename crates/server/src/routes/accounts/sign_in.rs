@@ -205,13 +205,13 @@ async fn verify(
     let (user_id, session_token) = sign_in::use_link(&state.db, &token, browser, now).await?;
 
     // A browser that was logged in (perhaps as someone else) gets a new session; its old one ends.
-    if let Some(old) = crate::extract::token_from_headers(&state.config, &headers) {
+    if let Some(old) = crate::session_cookie::token(&state.config, &headers) {
         sessions::delete(&state.db.write, sessions::One::ByHash(&hash_token(old))).await?;
     }
     tracing::info!(user_id, "logged in with a magic link");
     let user = users::own_user(&state.db.read, user_id, state.clock.now()).await?;
     let headers = [
-        (header::SET_COOKIE, sessions::set_cookie(&state.config, &session_token)),
+        (header::SET_COOKIE, crate::session_cookie::set(&state.config, &session_token)),
         (header::CACHE_CONTROL, "no-store".to_string()),
     ];
     Ok((headers, Json(user)))
@@ -246,7 +246,7 @@ async fn user(State(state): State<AppState>, current: CurrentUser) -> Result<Jso
     responses((status = 204), (status = 401, body = crate::error::ErrorBody)))]
 async fn logout(State(state): State<AppState>, current: CurrentUser) -> Result<impl IntoResponse> {
     sessions::delete(&state.db.write, sessions::One::ByHash(&current.session_hash)).await?;
-    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, sessions::clear_cookie(&state.config))]))
+    Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, crate::session_cookie::clear(&state.config))]))
 }
 
 /// Ends every other session of the member (other browsers and devices); this one stays.
