@@ -16,6 +16,7 @@
 
 pub mod backup;
 mod fills;
+pub mod full_text;
 pub mod member_writes;
 pub mod schema;
 pub mod sql;

@@ -1,6 +1,6 @@
-//! Post search: the query a member types, parsed at the edge into `SearchQuery`, and the SQL
-//! each database runs for it (SQLite's FTS5 table `post_search`, PostgreSQL's `tsvector`
-//! index `posts_search_idx`; migrations 0014).
+//! Post search: the query a member types, parsed at the edge into `SearchQuery`, and the
+//! statement that finds its posts. Each database's full-text matching (SQLite's FTS5 table
+//! `post_search`, PostgreSQL's `tsvector` index `posts_search_idx`) is `murmur_core::db::full_text`.
 
 use sqlx::AnyPool;
 
@@ -9,6 +9,7 @@ use crate::visibility;
 use crate::visibility::Scope;
 use murmur_core::clock::Millis;
 use murmur_core::db::Backend;
+use murmur_core::db::full_text::{self, Index, Terms, Values};
 use murmur_core::error::{Error, Result};
 use murmur_core::page::Page;
 
@@ -27,6 +28,9 @@ pub const PREFIX_MIN_CHARS: usize = 2;
 pub const PREFIX_INDEXED: std::ops::RangeInclusive<usize> = 2..=10;
 /// "Top" ranks the newest this many matches by relevance: a common word stays one bounded read.
 pub const TOP_CANDIDATES: i64 = 1000;
+
+/// Posts as the full-text index holds them (migrations 0014).
+const POSTS: Index = Index { rows: "posts p", id: "p.id", fts5_table: "post_search", vector: "p.search_vector" };
 
 /// How results are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,40 +152,14 @@ impl SearchQuery {
         Ok(query)
     }
 
-    /// Whether the query has words for the full-text index (else only filters).
-    fn has_text(&self) -> bool {
-        !self.words.is_empty() || self.prefix.is_some() || !self.phrases.is_empty()
-    }
-
-    /// The FTS5 query: each word and phrase quoted (a word is letters and digits only), the
-    /// prefix starred, the exclusions after `NOT`.
-    fn fts5(&self) -> String {
-        let quote = |words: &[String]| format!("\"{}\"", words.join(" "));
-        let mut must: Vec<String> = self.words.iter().map(|w| quote(std::slice::from_ref(w))).collect();
-        must.extend(self.phrases.iter().map(|p| quote(p)));
-        must.extend(self.prefix.iter().map(|p| format!("{}*", quote(std::slice::from_ref(p)))));
-        let mut sql = format!("({})", must.join(" AND "));
-        for excluded in &self.excluded {
-            sql = format!("{sql} NOT {}", quote(excluded));
+    /// What the full-text index is asked for.
+    pub fn terms(&self) -> Terms {
+        Terms {
+            words: self.words.clone(),
+            prefix: self.prefix.clone(),
+            phrases: self.phrases.clone(),
+            excluded: self.excluded.clone(),
         }
-        sql
-    }
-
-    /// The text of FTS5's query for the exclusions alone (`"a" OR "b c"`).
-    fn fts5_excluded(&self) -> String {
-        self.excluded.iter().map(|e| format!("\"{}\"", e.join(" "))).collect::<Vec<_>>().join(" OR ")
-    }
-
-    /// The `to_tsquery` text: quoted lexemes joined with `&`, phrases with `<->`, the prefix as
-    /// `:*`, exclusions negated.
-    fn tsquery(&self) -> String {
-        let lexeme = |w: &str| format!("'{w}'");
-        let phrase = |p: &[String]| format!("({})", p.iter().map(|w| lexeme(w)).collect::<Vec<_>>().join(" <-> "));
-        let mut parts: Vec<String> = self.words.iter().map(|w| lexeme(w)).collect();
-        parts.extend(self.phrases.iter().map(|p| phrase(p)));
-        parts.extend(self.prefix.iter().map(|p| format!("{}:*", lexeme(p))));
-        parts.extend(self.excluded.iter().map(|e| format!("!{}", phrase(e))));
-        parts.join(" & ")
     }
 }
 
@@ -213,37 +191,6 @@ fn tokens(raw: &str) -> Vec<(String, bool)> {
         }
     }
     out
-}
-
-/// A search's values: bound parameters on SQLite (numbered in order, integers before texts:
-/// `int` is only called before `text`), constants written into the SQL on PostgreSQL.
-struct Values {
-    backend: Backend,
-    ints: Vec<i64>,
-    texts: Vec<String>,
-}
-
-impl Values {
-    fn int(&mut self, value: i64) -> String {
-        match self.backend {
-            Backend::Postgres => value.to_string(),
-            Backend::Sqlite => {
-                debug_assert!(self.texts.is_empty(), "integers are bound before texts");
-                self.ints.push(value);
-                format!("${}", self.ints.len())
-            }
-        }
-    }
-
-    fn text(&mut self, value: String) -> String {
-        match self.backend {
-            Backend::Postgres => format!("'{}'", value.replace('\'', "''")),
-            Backend::Sqlite => {
-                self.texts.push(value);
-                format!("${}", self.ints.len() + self.texts.len())
-            }
-        }
-    }
 }
 
 /// Whether `chars` go on with `-"` (an excluded phrase); if so, both are taken.
@@ -287,13 +234,10 @@ pub async fn search(
             None => return Ok(Vec::new()),
         }
     }
-    // On PostgreSQL every value is a constant in the statement, so each search is planned for its
-    // own words and page: with one generic plan for every search (`db::postgres_pool`) a rare
-    // word would be searched the way a common one is (walking the posts newest first), or a
-    // common one the way a rare one is (every match read, then sorted). The values are ours:
-    // numbers, and quoted words of letters and digits. The statement is not kept prepared. On
-    // SQLite, whose plan does not depend on them, they are bound.
-    let mut values = Values { backend, ints: Vec::new(), texts: Vec::new() };
+    // The values are constants of the statement where the planner plans by them, so a rare word
+    // is not searched the way a common one is (walking the posts newest first), nor a common one
+    // the way a rare one is (every match read, then sorted): `full_text::Values`.
+    let mut values = Values::new(backend);
     let (viewer, now) = (values.int(viewer), values.int(now));
     let (limit, offset) = (values.int(page.limit), values.int(page.offset));
     let mut conditions = vec![
@@ -310,60 +254,24 @@ pub async fn search(
             values.int(tag)
         ));
     }
-    // The words last: on SQLite they are the one text bound, after the numbers.
-    let tsquery = match backend {
-        Backend::Postgres => format!("to_tsquery('simple', {})", values.text(query.tsquery())),
-        Backend::Sqlite => String::new(),
-    };
-    let mut from_fts = false;
-    if query.has_text() {
-        match backend {
-            Backend::Sqlite => {
-                conditions.push(format!("post_search MATCH {}", values.text(query.fts5())));
-                from_fts = true;
-            }
-            Backend::Postgres => conditions.push(format!("p.search_vector @@ {tsquery}")),
-        }
-    } else if !query.excluded.is_empty() {
-        match backend {
-            Backend::Sqlite => conditions.push(format!(
-                "p.id NOT IN (SELECT rowid FROM post_search WHERE post_search MATCH {})",
-                values.text(query.fts5_excluded())
-            )),
-            Backend::Postgres => conditions.push(format!("p.search_vector @@ {tsquery}")),
-        }
-    }
-    let source = if from_fts { "post_search s JOIN posts p ON p.id = s.rowid" } else { "posts p" };
-    let order_key = if from_fts { "s.rowid" } else { "p.id" };
-    let filter = conditions.join(" AND ");
-    let sql = match (sort, query.has_text(), backend) {
-        (Sort::Top, true, Backend::Sqlite) => format!(
-            "SELECT id FROM (SELECT {order_key} AS id, bm25(post_search) AS score FROM {source} WHERE {filter} \
-             ORDER BY {order_key} DESC LIMIT {TOP_CANDIDATES}) c ORDER BY score, id DESC LIMIT {limit} OFFSET {offset}"
-        ),
-        (Sort::Top, true, Backend::Postgres) => format!(
-            "SELECT id FROM (SELECT p.id, ts_rank(p.search_vector, {tsquery}) AS score \
-             FROM {source} WHERE {filter} ORDER BY p.id DESC LIMIT {TOP_CANDIDATES}) c \
-             ORDER BY score DESC, id DESC LIMIT {limit} OFFSET {offset}"
-        ),
-        _ => format!(
-            "SELECT {order_key} FROM {source} WHERE {filter} ORDER BY {order_key} DESC LIMIT {limit} OFFSET {offset}"
-        ),
-    };
-    let mut statement = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).persistent(backend == Backend::Sqlite);
+    // The words last: where they are bound, they are the one text, after the numbers.
+    let matching = POSTS.matching(&mut values, &query.terms(), &mut conditions);
+    let sql = matching.statement(&conditions.join(" AND "), sort == Sort::Top, TOP_CANDIDATES, &limit, &offset);
+    let mut statement = sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql)).persistent(values.is_persistent());
     for value in values.ints {
         statement = statement.bind(value);
     }
     for text in values.texts {
         statement = statement.bind(text);
     }
-    statement.fetch_all(pool).await.map_err(|e| match e {
-        // Our quoting leaves FTS5 nothing to misread; should a word still trip its parser, that
-        // is the query's fault, not the server's.
-        sqlx::Error::Database(db) if db.message().starts_with("fts5:") => {
+    statement.fetch_all(pool).await.map_err(|e| {
+        // Our quoting leaves the engines nothing to misread; should a word still trip a parser,
+        // that is the query's fault, not the server's.
+        if full_text::is_query_refused(&e) {
             Error::bad_request("This search cannot be run; try other words")
+        } else {
+            e.into()
         }
-        e => e.into(),
     })
 }
 
@@ -416,14 +324,14 @@ mod tests {
     #[test]
     fn punctuation_never_reaches_the_query_syntax() {
         let q = SearchQuery::parse("it's \"a\" NEAR(b) x*").unwrap();
-        assert_eq!(q.fts5(), "(\"it\" AND \"s\" AND \"a\" AND \"near\" AND \"b\" AND \"x\")");
-        assert_eq!(q.tsquery(), "'it' & 's' & 'a' & 'near' & 'b' & 'x'");
+        assert_eq!(q.terms().fts5(), "(\"it\" AND \"s\" AND \"a\" AND \"near\" AND \"b\" AND \"x\")");
+        assert_eq!(q.terms().tsquery(), "'it' & 's' & 'a' & 'near' & 'b' & 'x'");
         let q = SearchQuery::parse("tea ru").unwrap();
-        assert_eq!(q.fts5(), "(\"tea\" AND \"ru\"*)");
-        assert_eq!(q.tsquery(), "'tea' & 'ru':*");
+        assert_eq!(q.terms().fts5(), "(\"tea\" AND \"ru\"*)");
+        assert_eq!(q.terms().tsquery(), "'tea' & 'ru':*");
         let q = SearchQuery::parse("cafe -\"bad news\" -x").unwrap();
-        assert_eq!(q.fts5(), "(\"cafe\") NOT \"bad news\" NOT \"x\"");
-        assert_eq!(q.tsquery(), "'cafe' & !('bad' <-> 'news') & !('x')");
+        assert_eq!(q.terms().fts5(), "(\"cafe\") NOT \"bad news\" NOT \"x\"");
+        assert_eq!(q.terms().tsquery(), "'cafe' & !('bad' <-> 'news') & !('x')");
     }
 
     #[test]
