@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use libfuzzer_sys::fuzz_target;
-use murmur::accounts::Username;
+use murmur::users::Username;
 use murmur::posts::entities::{EntityKind, MAX_MENTIONS, MAX_TAGS, is_tag_name, parse};
 
 fuzz_target!(|text: &str| {

@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use murmur::accounts::username::{DISPLAY_NAME_MAX, MAX_LEN, MIN_LEN, Username, display_name_from, is_reserved};
+use murmur::users::model::DISPLAY_NAME_MAX;
+use murmur::users::username::{MAX_LEN, MIN_LEN, Username, display_name_from, is_reserved};
 
 fn well_formed(s: &str) -> bool {
     (MIN_LEN..=MAX_LEN).contains(&s.len())
