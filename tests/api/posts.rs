@@ -549,6 +549,81 @@ async fn a_deleted_post_leaves_its_replies_and_a_placeholder(app: TestApp) {
     assert_eq!(status, 400);
 }
 
+/// `POST /api/posts` with an `Idempotency-Key` header.
+async fn post_with_key(app: &TestApp, who: &Member, key: &str, body: Value) -> (u16, Value) {
+    read(who.client.post(app.url("/api/posts")).header("Idempotency-Key", key).json(&body).send().await.unwrap()).await
+}
+
+async fn posts_by(app: &TestApp, who: &Member) -> i64 {
+    let sql = "SELECT CAST(COUNT(*) AS BIGINT) FROM posts WHERE author_id = $1";
+    sqlx::query_scalar(sql).bind(who.id).fetch_one(&app.state.db.read).await.unwrap()
+}
+
+async fn a_retried_post_with_its_idempotency_key_is_made_once(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let (status, first) = post_with_key(&app, &ada, "k-1", json!({ "content": "Once only" })).await;
+    assert_eq!(status, 201, "{first}");
+    // The retry answers the first post, as the first time; the text it carries does not matter.
+    let (status, again) = post_with_key(&app, &ada, "k-1", json!({ "content": "Once only, again" })).await;
+    assert_eq!((status, id(&again), again["content"].as_str()), (201, id(&first), Some("Once only")));
+    assert_eq!(posts_by(&app, &ada).await, 1);
+    // A key is the member's own: Bob's same key makes his own post; Ada's next key, a new post.
+    let (status, bobs) = post_with_key(&app, &bob, "k-1", json!({ "content": "Mine" })).await;
+    assert_eq!(status, 201);
+    assert_ne!(id(&bobs), id(&first));
+    let (_, second) = post_with_key(&app, &ada, "k-2", json!({ "content": "Twice" })).await;
+    assert_ne!(id(&second), id(&first));
+    // A repost and a reply keep their key too.
+    let (status, shared) = post_with_key(&app, &bob, "r-1", json!({ "content": "♻️", "repostOfId": id(&first) })).await;
+    assert_eq!(status, 201, "{shared}");
+    let (status, shared_again) =
+        post_with_key(&app, &bob, "r-1", json!({ "content": "♻️", "repostOfId": id(&first) })).await;
+    assert_eq!((status, id(&shared_again)), (201, id(&shared)));
+    let (_, answer) = post_with_key(&app, &bob, "a-1", json!({ "content": "Yes", "replyToId": id(&first) })).await;
+    let (_, answer_again) =
+        post_with_key(&app, &bob, "a-1", json!({ "content": "Yes", "replyToId": id(&first) })).await;
+    assert_eq!(id(&answer_again), id(&answer));
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&first))).await;
+    let counts = (thread["post"]["replyCount"].as_i64(), thread["post"]["repostCount"].as_i64());
+    assert_eq!(counts, (Some(1), Some(1)), "{thread}");
+    // After the hour the key is free again: a new post.
+    app.clock.advance(Duration::from_secs(3601));
+    let (status, later) = post_with_key(&app, &ada, "k-1", json!({ "content": "Once only" })).await;
+    assert_eq!(status, 201);
+    assert_ne!(id(&later), id(&first));
+    assert_eq!(posts_by(&app, &ada).await, 3);
+}
+
+async fn a_post_refused_keeps_its_key_unused(app: TestApp) {
+    let ada = app.member("ada").await;
+    let (status, body) = post_with_key(&app, &ada, "k-1", json!({ "content": "" })).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = post_with_key(&app, &ada, "k-1", json!({ "content": "Now with words" })).await;
+    assert_eq!((status, body["content"].as_str()), (201, Some("Now with words")));
+}
+
+async fn a_bad_idempotency_key_is_refused_saying_why(app: TestApp) {
+    let ada = app.member("ada").await;
+    for key in ["", "with space", &"k".repeat(129)] {
+        let (status, body) = post_with_key(&app, &ada, key, json!({ "content": "Hello" })).await;
+        assert_eq!(status, 400, "{key:?}: {body}");
+        assert!(body["message"].as_str().unwrap().contains("Idempotency-Key"), "{body}");
+    }
+    assert_eq!(posts_by(&app, &ada).await, 0);
+}
+
+async fn concurrent_requests_with_one_key_make_one_post(app: TestApp) {
+    let ada = app.member("ada").await;
+    let sends = (0..6).map(|_| post_with_key(&app, &ada, "same", json!({ "content": "Racing" })));
+    let answers = futures::future::join_all(sends).await;
+    let ids: std::collections::BTreeSet<i64> =
+        answers.iter().filter(|(status, _)| *status == 201).map(|(_, body)| id(body)).collect();
+    assert_eq!(ids.len(), 1, "{answers:?}");
+    assert!(answers.iter().all(|(status, _)| *status == 201 || *status == 409), "{answers:?}");
+    assert_eq!(posts_by(&app, &ada).await, 1);
+}
+
 both_databases!(
     a_member_writes_a_post_and_gets_it_back,
     a_post_at_the_limit_counts_characters_not_bytes,
@@ -568,4 +643,8 @@ both_databases!(
     concurrent_likes_never_drift,
     only_the_author_deletes_a_post,
     a_deleted_post_leaves_its_replies_and_a_placeholder,
+    a_retried_post_with_its_idempotency_key_is_made_once,
+    a_post_refused_keeps_its_key_unused,
+    a_bad_idempotency_key_is_refused_saying_why,
+    concurrent_requests_with_one_key_make_one_post,
 );

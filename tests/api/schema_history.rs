@@ -275,6 +275,13 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Ada's first post was made with an Idempotency-Key.
+    Step {
+        version: 28,
+        rows: &["INSERT INTO post_keys (member_id, key, post_id, created_at) VALUES (1, 'k-1', 1, :now - 60000)"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

@@ -5,7 +5,8 @@
 //!
 //! - upkeep, every `UPKEEP_EVERY`: orphan uploads, expired sessions, old rate-limit windows,
 //!   For You rankings no page can continue, a slice of the home timelines trimmed,
-//!   suspensions whose time is up ended, and expired data archives;
+//!   suspensions whose time is up ended, expired data archives, and posts' idempotency keys
+//!   past their hour;
 //! - fan-out, whenever woken and every `FAN_OUT_SWEEP`: large posts to their followers' home
 //!   timelines, one chunk (one short write transaction) at a time;
 //! - discovery, every `DISCOVERY_EVERY`: the entities of posts written before they were stored
@@ -134,7 +135,8 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let timelines = murmur_domain::timelines::trim_round(db, round).await?;
     let suspensions = murmur_domain::moderation::store::end_expired_suspensions(&db.write, now).await?;
     let archives = murmur_domain::exports::remove_expired(db, media, now).await?;
-    if orphans + sessions + windows + rankings + timelines + suspensions + archives > 0 {
+    let post_keys = murmur_domain::posts::store::prune_keys(&db.write, now).await?;
+    if orphans + sessions + windows + rankings + timelines + suspensions + archives + post_keys > 0 {
         tracing::info!(
             orphans,
             sessions,
@@ -143,6 +145,7 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
             timelines,
             suspensions,
             archives,
+            post_keys,
             "upkeep removed stale rows"
         );
     }

@@ -39,8 +39,13 @@ export function messageOf(error: unknown, fallback: string): string {
   return fallback
 }
 
-export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { 'X-Requested-With': 'murmur' }
+export async function apiRequest(
+  method: string,
+  url: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...extraHeaders, 'X-Requested-With': 'murmur' }
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   const response = await fetch(url, {
     method,
@@ -64,7 +69,8 @@ async function json<T>(response: Response): Promise<T> {
 
 export const api = {
   get: async <T>(url: string) => json<T>(await apiRequest('GET', url)),
-  post: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('POST', url, body)),
+  post: async <T>(url: string, body?: unknown, headers?: Record<string, string>) =>
+    json<T>(await apiRequest('POST', url, body, headers)),
   put: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('PUT', url, body)),
   patch: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('PATCH', url, body)),
   delete: async <T = void>(url: string) => json<T>(await apiRequest('DELETE', url)),

@@ -134,9 +134,43 @@ impl PollDuration {
     }
 }
 
+/// A client's `Idempotency-Key` for a post it makes: retried with the same key within
+/// `store::KEY_KEPT_FOR`, the request answers the first post instead of a second one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyKey(String);
+
+/// Longest `Idempotency-Key`, in characters (a UUID is 36).
+pub const IDEMPOTENCY_KEY_MAX_CHARS: usize = 128;
+
+impl IdempotencyKey {
+    pub fn parse(raw: &str) -> Result<IdempotencyKey> {
+        let visible = |c: char| c.is_ascii_graphic();
+        if raw.is_empty() || raw.len() > IDEMPOTENCY_KEY_MAX_CHARS || !raw.chars().all(visible) {
+            return Err(Error::bad_request(format!(
+                "Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX_CHARS} visible ASCII characters"
+            )));
+        }
+        Ok(IdempotencyKey(raw.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_idempotency_key_is_short_visible_ascii() {
+        assert_eq!(IdempotencyKey::parse("3f2a-b7").unwrap().as_str(), "3f2a-b7");
+        assert!(IdempotencyKey::parse(&"k".repeat(IDEMPOTENCY_KEY_MAX_CHARS)).is_ok());
+        for bad in ["", " ", "a b", "caf\u{e9}", "a\tb"] {
+            assert!(IdempotencyKey::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(IdempotencyKey::parse(&"k".repeat(IDEMPOTENCY_KEY_MAX_CHARS + 1)).is_err());
+    }
 
     #[test]
     fn content_is_trimmed_and_must_not_be_empty() {

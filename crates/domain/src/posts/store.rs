@@ -9,7 +9,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{AnyConnection, Connection};
+use sqlx::{AnyConnection, AnyPool, Connection};
 
 use super::entities::Entity;
 use super::hydrate::Selection;
@@ -521,6 +521,58 @@ pub async fn members_by_username(conn: &mut AnyConnection, usernames: &[String])
         query = query.bind(name);
     }
     Ok(query.fetch_all(conn).await?)
+}
+
+/// How long a post's `Idempotency-Key` answers retries with it (as Mastodon's).
+pub const KEY_KEPT_FOR: Millis = murmur_core::clock::HOUR;
+
+/// The post `member` made with `key` within `KEY_KEPT_FOR`, if any.
+pub async fn post_of_key(pool: &AnyPool, member: i64, key: &str, now: Millis) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar(
+        "SELECT post_id FROM post_keys WHERE member_id = $1 AND key = $2 AND created_at > $3 AND post_id IS NOT NULL",
+    )
+    .bind(member)
+    .bind(key)
+    .bind(now - KEY_KEPT_FOR)
+    .fetch_optional(pool)
+    .await?
+    .flatten())
+}
+
+/// Takes `key` for the post `member` is making, first in its transaction; false when a post made
+/// with it within `KEY_KEPT_FOR` holds it (on PostgreSQL, a concurrent request with the same
+/// key waits here for the first to commit). `keep_key` names the post once it exists.
+pub async fn take_key(conn: &mut AnyConnection, member: i64, key: &str, now: Millis) -> Result<bool> {
+    let taken = sqlx::query(
+        "INSERT INTO post_keys (member_id, key, post_id, created_at) VALUES ($1, $2, NULL, $3) \
+         ON CONFLICT (member_id, key) DO UPDATE SET post_id = NULL, created_at = excluded.created_at \
+         WHERE post_keys.created_at <= $4",
+    )
+    .bind(member)
+    .bind(key)
+    .bind(now)
+    .bind(now - KEY_KEPT_FOR)
+    .execute(conn)
+    .await?;
+    Ok(taken.rows_affected() == 1)
+}
+
+/// Names the post made with the key `take_key` took.
+pub async fn keep_key(conn: &mut AnyConnection, member: i64, key: &str, post_id: i64) -> Result<()> {
+    sqlx::query("UPDATE post_keys SET post_id = $3 WHERE member_id = $1 AND key = $2")
+        .bind(member)
+        .bind(key)
+        .bind(post_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Removes the keys past `KEY_KEPT_FOR` (upkeep); answers how many.
+pub async fn prune_keys(pool: &AnyPool, now: Millis) -> Result<u64> {
+    let done =
+        sqlx::query("DELETE FROM post_keys WHERE created_at <= $1").bind(now - KEY_KEPT_FOR).execute(pool).await?;
+    Ok(done.rows_affected())
 }
 
 /// Maximum depth of the ancestor chain a thread shows (the nearest ones).

@@ -6,7 +6,7 @@
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection};
 
-use super::domain::{EDIT_WINDOW, ImageDescription, PollDuration, PollOptions, PostContent};
+use super::domain::{EDIT_WINDOW, IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent};
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
 use crate::media::{self, MediaStore};
@@ -57,9 +57,32 @@ impl PostWrites<'_> {
         rate_limit::count_member_then_take_writer(self.db, MemberLimit::Post, member, self.clock.now(), message).await
     }
 
+    /// The post `member` already made with `key`, if any: a retry answers it.
+    async fn made_with(&self, member: i64, key: Option<&IdempotencyKey>) -> Result<Option<i64>> {
+        match key {
+            Some(key) => store::post_of_key(&self.db.read, member, key.as_str(), self.clock.now()).await,
+            None => Ok(None),
+        }
+    }
+
+    /// Takes `key` first in the post's transaction. When another request took it meanwhile
+    /// (PostgreSQL: it waited for that one to commit), answers that request's post, and this
+    /// transaction is to be dropped before it wrote anything.
+    async fn take(&self, tx: &mut AnyConnection, member: i64, key: Option<&IdempotencyKey>) -> Result<Option<i64>> {
+        let Some(key) = key else { return Ok(None) };
+        if store::take_key(tx, member, key.as_str(), self.clock.now()).await? {
+            return Ok(None);
+        }
+        let made = store::post_of_key(&self.db.read, member, key.as_str(), self.clock.now()).await?;
+        Ok(Some(made.ok_or_else(|| Error::conflict("A post with this Idempotency-Key is being made; try again"))?))
+    }
+
     /// Writes a post or reply with its images, poll, mentions and the reply's notification;
-    /// answers its id.
-    pub async fn post(&self, author: i64, draft: &Draft) -> Result<i64> {
+    /// answers its id. With a `key` the member already made a post with, answers that post.
+    pub async fn post(&self, author: i64, draft: &Draft, key: Option<&IdempotencyKey>) -> Result<i64> {
+        if let Some(made) = self.made_with(author, key).await? {
+            return Ok(made);
+        }
         let writer = self.posting_allowed(author).await?;
         // Bucket uploads are fetched and checked with the writer let go, so no write waits on
         // the bucket; the post then takes its turn at the writer again.
@@ -73,6 +96,9 @@ impl PostWrites<'_> {
         };
         let now = self.clock.now();
         let mut tx = writer.begin().await?;
+        if let Some(made) = self.take(&mut tx, author, key).await? {
+            return Ok(made);
+        }
         // A reply to a repost answers the original (reposts have no threads of their own).
         let parent: Option<PostRef> = match draft.reply_to_id {
             Some(id) => Some(
@@ -109,6 +135,9 @@ impl PostWrites<'_> {
             now,
         };
         let id = store::insert_post(&mut tx, &new).await?;
+        if let Some(key) = key {
+            store::keep_key(&mut tx, author, key.as_str(), id).await?;
+        }
         // Replies are read in threads, not in the Friends feed.
         let after_commit = match parent {
             None => Some(changing.published(&mut tx, id).await?),
@@ -223,10 +252,16 @@ impl PostWrites<'_> {
     }
 
     /// Reposts post `target` (a repost: its original) once; answers the repost's id.
-    pub async fn repost(&self, member: i64, target: i64) -> Result<i64> {
+    pub async fn repost(&self, member: i64, target: i64, key: Option<&IdempotencyKey>) -> Result<i64> {
+        if let Some(made) = self.made_with(member, key).await? {
+            return Ok(made);
+        }
         let mut writer = self.posting_allowed(member).await?;
         let now = self.clock.now();
         let mut tx = writer.begin().await?;
+        if let Some(made) = self.take(&mut tx, member, key).await? {
+            return Ok(made);
+        }
         let original =
             store::live_original(&mut tx, target).await?.ok_or_else(|| Error::not_found("Post not found"))?;
         let changing = changes::member_changed(&mut tx, member).await?;
@@ -234,6 +269,9 @@ impl PostWrites<'_> {
         let id = store::insert_repost(&mut tx, member, original.id, now)
             .await?
             .ok_or_else(|| Error::conflict("Already reposted"))?;
+        if let Some(key) = key {
+            store::keep_key(&mut tx, member, key.as_str(), id).await?;
+        }
         let after_commit = changing.published(&mut tx, id).await?;
         if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {
             return Err(Error::not_found("Post not found"));

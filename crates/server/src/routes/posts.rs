@@ -1,7 +1,7 @@
 //! HTTP routes of posts: writing, reposting, liking, voting, deleting, and reading a thread.
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -12,7 +12,7 @@ use crate::error::{ApiError, Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
-use murmur_domain::posts::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::domain::{IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::model::Post;
 use murmur_domain::posts::store;
@@ -150,8 +150,12 @@ pub struct Thread {
 /// Writes a post, a reply (`replyToId`) or a repost (`repostOfId`).
 ///
 /// A repost's content is ignored: the spec's client sends "♻️", and that is what is stored.
-/// A member reposts a post once; a second attempt is a 409 "Already reposted".
+/// A member reposts a post once; a second attempt is a 409 "Already reposted". A request
+/// retried with the `Idempotency-Key` of a post the member made within the hour answers that
+/// post (201, as the first time) instead of making a second one.
 #[utoipa::path(post, path = "/api/posts", tag = "posts", operation_id = "create_post", request_body = CreatePost,
+    params(("Idempotency-Key" = Option<String>, Header,
+        description = "Chosen by the client for this post (1 to 128 visible ASCII characters, e.g. a UUID); a retry sends it again")),
     responses((status = 201, body = Post, links(
                   ("thread" = (operation_id = "thread", parameters(("id" = "$response.body#/id")),
                       description = "The new post's thread")),
@@ -171,8 +175,14 @@ pub struct Thread {
 async fn create(
     State(state): State<AppState>,
     current: CurrentUser,
+    headers: HeaderMap,
     Json(mut body): Json<CreatePost>,
 ) -> Result<(StatusCode, Json<Post>)> {
+    let key = match headers.get("idempotency-key") {
+        Some(value) => Some(IdempotencyKey::parse(value.to_str().unwrap_or_default())?),
+        None => None,
+    };
+    let key = key.as_ref();
     let writes = writes(&state);
     let id = match body.repost_of_id {
         Some(original) => {
@@ -183,7 +193,7 @@ async fn create(
             {
                 return Err(Error::bad_request("A repost cannot have images, a poll or a reply").into());
             }
-            writes.repost(current.id, original).await?
+            writes.repost(current.id, original, key).await?
         }
         None => {
             let content = PostContent::parse(&body.content)?;
@@ -195,7 +205,7 @@ async fn create(
                 images,
                 reply_to_id: body.reply_to_id,
             };
-            writes.post(current.id, &draft).await?
+            writes.post(current.id, &draft, key).await?
         }
     };
     let post = hydrate::one(&state.db.read, state.db.backend, current.id, id)

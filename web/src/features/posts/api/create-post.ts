@@ -13,9 +13,18 @@ export interface CreatePostInput {
   /** How long the poll stays open (1 to 168; the server's default is 24). */
   pollDurationHours?: number
   replyToId?: number | null
+  /** Sent as `Idempotency-Key`: a retry with the same key answers the post already made. */
+  idempotencyKey?: string
 }
 
-export const createPost = (input: CreatePostInput) => api.post<Post>('/api/posts', input)
+export const createPost = ({ idempotencyKey, ...body }: CreatePostInput) =>
+  api.post<Post>('/api/posts', body, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : undefined)
+
+/** A new post's `Idempotency-Key`: 128 random bits (crypto.randomUUID needs a secure context). */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
 
 /** After posting, the feeds and users are refreshed (spec §4). */
 export function useCreatePost() {

@@ -127,6 +127,28 @@ describe('the composer', () => {
     expect(screen.getByRole('button', { name: 'Post' })).toBeDisabled()
   })
 
+  it('sends one Idempotency-Key per post: the same again after a failure, a new one for the next post', async () => {
+    let fail = true
+    const { fetch, textbox } = setup(() => (fail ? json({ message: 'boom' }, 500) : json(aPost(), 201)))
+    const keys = () =>
+      fetch.mock.calls
+        .filter(([url, init]) => url === '/api/posts' && init?.method === 'POST')
+        .map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'))
+    await userEvent.type(textbox, 'Hello')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    await screen.findByText('Failed to create post. Please try again.')
+    fail = false
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    await screen.findByText('Post created')
+    await userEvent.type(textbox, 'Again')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    await waitFor(() => expect(keys()).toHaveLength(3))
+    const [first, retry, next] = keys()
+    expect(first).toMatch(/^[0-9a-f]{32}$/)
+    expect(retry).toBe(first)
+    expect(next).not.toBe(first)
+  })
+
   it('keeps the text and says so when posting fails', async () => {
     const { textbox } = setup(() => json({ message: 'boom' }, 500))
     await userEvent.type(textbox, 'Hello')

@@ -13,7 +13,7 @@ import { cn } from '@/lib/utils'
 import { MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH } from '@/lib/types'
 import { ImageUploadButton, type UploadedImage } from '@/features/uploads'
 import { useCurrentUser } from '@/features/auth'
-import { useCreatePost } from '../api/create-post'
+import { newIdempotencyKey, useCreatePost } from '../api/create-post'
 import { hasPollProblems, pollProblems, postLength } from '../lib/post-rules'
 import { useDescriptionReminder } from '../lib/description-reminder'
 import { clearDraft, draftKey, hasContent, loadDraft, pruneDrafts, saveDraft, type Draft, type DraftContext, type DraftImage } from '../lib/drafts'
@@ -133,6 +133,9 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
   const [reminderOpen, setReminderOpen] = React.useState(false)
   // The reminder asks once per post: "Post anyway" is an answer, not to be asked again.
   const reminded = React.useRef(false)
+  // One Idempotency-Key per post: sending it again after a failure (the answer lost on the way)
+  // answers the post already made instead of making a second one.
+  const postKey = React.useRef<string | null>(null)
 
   // Counted as the server counts: the trimmed text, in code points.
   const length = postLength(content)
@@ -158,6 +161,7 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
     setPollHours(DEFAULT_POLL_HOURS)
     setImagesLost(false)
     reminded.current = false
+    postKey.current = null
     if (key) clearDraft(key)
   }
 
@@ -209,8 +213,10 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
       : attached.images.length > 0
         ? { imageUrls: attached.images.map((image) => image.uploadUrl) }
         : {}
+    postKey.current ??= newIdempotencyKey()
     createPost.mutate(
       {
+        idempotencyKey: postKey.current,
         content: content.trim(),
         ...images,
         ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
