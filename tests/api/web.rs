@@ -16,6 +16,8 @@ const BLOCK_START: &str = r#"<script type="application/json" id="murmur-first-sc
 async fn document(app: &TestApp, client: &reqwest::Client, path: &str) -> Option<(reqwest::header::HeaderMap, String)> {
     let response = client.get(app.url(path)).send().await.unwrap();
     if response.status() == 503 {
+        let built = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist/index.html").exists();
+        assert!(!built, "web/dist is built, yet the server answers that it is not: murmur-server's Assets folder");
         eprintln!("skipped: the web app is not built (npm --prefix web run build)");
         return None;
     }

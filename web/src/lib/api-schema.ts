@@ -798,7 +798,9 @@ export interface paths {
         /**
          * Writes a post, a reply (`replyToId`) or a repost (`repostOfId`).
          * @description A repost's content is ignored: the spec's client sends "♻️", and that is what is stored.
-         *     A member reposts a post once; a second attempt is a 409 "Already reposted".
+         *     A member reposts a post once; a second attempt is a 409 "Already reposted". A request
+         *     retried with the `Idempotency-Key` of a post the member made within the hour answers that
+         *     post (201, as the first time) instead of making a second one.
          */
         post: operations["create_post"];
         delete?: never;
@@ -4323,7 +4325,10 @@ export interface operations {
     create_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Chosen by the client for this post (1 to 128 visible ASCII characters, e.g. a UUID); a retry sends it again */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };

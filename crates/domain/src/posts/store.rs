@@ -527,14 +527,17 @@ pub async fn members_by_username(conn: &mut AnyConnection, usernames: &[String])
 pub const KEY_KEPT_FOR: Millis = murmur_core::clock::HOUR;
 
 /// The post `member` made with `key` within `KEY_KEPT_FOR`, if any.
-pub async fn post_of_key(pool: &AnyPool, member: i64, key: &str, now: Millis) -> Result<Option<i64>> {
+pub async fn post_of_key<'c, E>(executor: E, member: i64, key: &str, now: Millis) -> Result<Option<i64>>
+where
+    E: sqlx::Executor<'c, Database = sqlx::Any>,
+{
     Ok(sqlx::query_scalar(
         "SELECT post_id FROM post_keys WHERE member_id = $1 AND key = $2 AND created_at > $3 AND post_id IS NOT NULL",
     )
     .bind(member)
     .bind(key)
     .bind(now - KEY_KEPT_FOR)
-    .fetch_optional(pool)
+    .fetch_optional(executor)
     .await?
     .flatten())
 }

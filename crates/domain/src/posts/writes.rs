@@ -73,7 +73,9 @@ impl PostWrites<'_> {
         if store::take_key(tx, member, key.as_str(), self.clock.now()).await? {
             return Ok(None);
         }
-        let made = store::post_of_key(&self.db.read, member, key.as_str(), self.clock.now()).await?;
+        // In this transaction: the request that holds the key has committed (or this one would
+        // not have come back), and a second connection could wait behind requests like this one.
+        let made = store::post_of_key(&mut *tx, member, key.as_str(), self.clock.now()).await?;
         Ok(Some(made.ok_or_else(|| Error::conflict("A post with this Idempotency-Key is being made; try again"))?))
     }
 

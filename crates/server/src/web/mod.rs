@@ -31,7 +31,7 @@ use murmur_domain::posts::Post;
 use murmur_domain::users::User;
 
 #[derive(RustEmbed)]
-#[folder = "$CARGO_MANIFEST_DIR/web/dist"]
+#[folder = "$CARGO_MANIFEST_DIR/../../web/dist"]
 #[allow_missing = true]
 struct Assets;
 
