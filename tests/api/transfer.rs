@@ -97,6 +97,7 @@ async fn seeded(target: &Target) -> i64 {
         "UPDATE posts SET edited_at = 8 WHERE id = 1",
         "INSERT INTO post_edits (post_id, content, written_at, replaced_at) VALUES (1, $1, 1, 8)",
         "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (3, 1, 9)",
+        "INSERT INTO post_keys (member_id, key, post_id, created_at) VALUES (1, $1, 1, 9), (2, 'k-2', NULL, 10)",
         "UPDATE users SET deleted_at = 8 WHERE id = 3",
         "INSERT INTO account_deletions (member_id, deleted_at, claimed_until) VALUES (3, 8, 0)",
         "INSERT INTO username_holds (username, until) VALUES ('gone_member', 9)",

@@ -46,6 +46,7 @@ pub const TABLES: &[&str] = &[
     "poll_votes",
     "likes",
     "bookmarks",
+    "post_keys",
     "follows",
     "notifications",
     "home_timeline",
