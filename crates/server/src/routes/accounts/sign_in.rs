@@ -18,7 +18,7 @@ use crate::user_agent;
 use murmur_core::clock::{HOUR, Millis};
 use murmur_core::rate_limit::{self, Limit};
 use murmur_core::secrets::hash_token;
-use murmur_domain::accounts::magic_link::{self, Purpose};
+use murmur_domain::accounts::magic_link::{self, INVALID_LINK, Purpose};
 use murmur_domain::accounts::{Email, sign_in};
 use murmur_domain::invites::InviteCode;
 use murmur_domain::invites::code::INVALID as INVALID_INVITE;
@@ -26,7 +26,6 @@ use murmur_domain::mail::templates;
 use murmur_domain::sessions;
 use murmur_domain::users::{User, store as users};
 
-use murmur_domain::accounts::magic_link::INVALID_LINK;
 /// Link requests (sign-up and login together) per address, and per client network.
 pub const LINKS_PER_ADDRESS: Limit = Limit { max: 5, window: HOUR };
 pub const LINKS_PER_IP: Limit = Limit { max: 20, window: HOUR };
