@@ -8,10 +8,10 @@ pub mod seed;
 pub use murmur_core::{Config, Error, Result};
 pub use murmur_core::{clock, config, db, error, html, metrics as metric_names, page, rate_limit, secrets, text, wake};
 pub use murmur_domain::{
-    accounts, discovery, exports, feeds, follows, invites, live, mail, media, moderation, notifications, posts, safety,
-    sessions, timelines, users, visibility, waitlist,
+    accounts, apps, discovery, exports, feeds, follows, invites, live, mail, media, moderation, notifications, posts,
+    safety, sessions, timelines, users, visibility, waitlist,
 };
 pub use murmur_server::{
-    AppState, Application, api, app, client_ip, extract, health, jobs, metrics, openapi, request_id, routes, security,
-    session_cookie, state, user_agent, web,
+    AppState, Application, api, app, client_ip, extract, health, jobs, mastodon, metrics, openapi, request_id, routes,
+    security, session_cookie, state, user_agent, web,
 };

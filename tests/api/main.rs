@@ -24,6 +24,7 @@ mod hostile_text;
 mod invites;
 mod layers;
 mod live;
+mod mastodon;
 mod media;
 mod media_cleanup;
 mod metrics;

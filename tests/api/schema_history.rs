@@ -282,6 +282,20 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Ada let an app in: it holds a token, and a second consent waits for its exchange.
+    Step {
+        version: 29,
+        rows: &[
+            "INSERT INTO apps (id, client_id, secret_hash, name, website, redirect_uris, scopes, created_at) \
+             VALUES (1, 'client-1', 'h', 'Ivory', 'https://tapbots.com', 'ivory://oauth', 'read write follow push', :now)",
+            "INSERT INTO app_tokens (id, token_hash, app_id, member_id, scopes, created_at, last_used_at) \
+             VALUES (1, 't', 1, 1, 'read write', :now, :now)",
+            "INSERT INTO app_codes (code_hash, app_id, member_id, redirect_uri, scopes, code_challenge, expires_at) \
+             VALUES ('c', 1, 1, 'ivory://oauth', 'read', NULL, :now + 600000)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

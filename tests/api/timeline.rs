@@ -13,7 +13,7 @@ use crate::posts::{delete, follow, get, id, ids, repost, write};
 
 /// The whole Friends feed of `member`, read with the fan-in query (the reference).
 async fn fan_in_all(app: &TestApp, member: i64) -> Vec<i64> {
-    let page = Page { limit: 50, offset: 0 };
+    let page = Page::new(50, 0);
     let mut all = Vec::new();
     loop {
         let page = Page { offset: all.len() as i64, ..page };
@@ -73,7 +73,7 @@ async fn rows_name_their_authors(app: &TestApp) -> i64 {
 
 /// The page as the timeline answers it (None: it hands the page to the fan-in read).
 async fn served(app: &TestApp, member: i64, limit: i64, offset: i64) -> Option<Vec<i64>> {
-    let page = Page { limit, offset };
+    let page = Page::new(limit, offset);
     let rows = friends::whole_page(&app.state.db.read, app.state.db.backend, member, page, app.state.clock.now())
         .await
         .unwrap();
@@ -256,7 +256,7 @@ async fn the_seeded_timelines_equal_the_fan_in_read(app: TestApp) {
             trimmed += 1;
             // Pages on both sides of the floor and across it.
             for offset in [0, timeline::KEEP - 10, timeline::KEEP + 10] {
-                let page = Page { limit: 20, offset };
+                let page = Page::new(20, offset);
                 let served =
                     friends::read_page(&app.state.db.read, app.state.db.backend, member, page, app.state.clock.now())
                         .await

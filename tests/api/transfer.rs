@@ -98,6 +98,12 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO post_edits (post_id, content, written_at, replaced_at) VALUES (1, $1, 1, 8)",
         "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (3, 1, 9)",
         "INSERT INTO post_keys (member_id, key, post_id, created_at) VALUES (1, $1, 1, 9), (2, 'k-2', NULL, 10)",
+        "INSERT INTO apps (client_id, secret_hash, name, website, redirect_uris, scopes, created_at) \
+         VALUES ('c-1', 's', $1, NULL, 'urn:ietf:wg:oauth:2.0:oob', 'read write', 1)",
+        "INSERT INTO app_codes (code_hash, app_id, member_id, redirect_uri, scopes, code_challenge, expires_at) \
+         SELECT 'code', MAX(id), 1, 'urn:ietf:wg:oauth:2.0:oob', 'read', NULL, 9 FROM apps",
+        "INSERT INTO app_tokens (token_hash, app_id, member_id, scopes, created_at, last_used_at) \
+         SELECT 't-1', MAX(id), 1, 'read', 2, 3 FROM apps UNION ALL SELECT 't-2', MAX(id), NULL, 'read', 2, 3 FROM apps",
         "UPDATE users SET deleted_at = 8 WHERE id = 3",
         "INSERT INTO account_deletions (member_id, deleted_at, claimed_until) VALUES (3, 8, 0)",
         "INSERT INTO username_holds (username, until) VALUES ('gone_member', 9)",

@@ -1,4 +1,5 @@
-//! A page of a list: how many items, after how many.
+//! A page of a list: how many items, after how many, and (for lists ordered by id) within
+//! which ids: the Mastodon API pages by ids (`max_id`, `since_id`), Murmur's own by offset.
 
 use crate::error::{Error, Result};
 
@@ -7,6 +8,10 @@ use crate::error::{Error, Result};
 pub struct Page {
     pub limit: i64,
     pub offset: i64,
+    /// Only ids below this (exclusive); `i64::MAX`: no bound. Lists not ordered by id ignore it.
+    pub below: i64,
+    /// Only ids above this (exclusive); 0: no bound.
+    pub above: i64,
 }
 
 pub const MAX_PAGE: i64 = 50;
@@ -24,7 +29,22 @@ impl Page {
         if !(0..=MAX_OFFSET).contains(&offset) {
             return Err(Error::bad_request(format!("offset must be between 0 and {MAX_OFFSET}")));
         }
-        Ok(Page { limit, offset })
+        Ok(Page::new(limit, offset))
+    }
+
+    /// `limit` items after `offset`, whatever their ids.
+    pub const fn new(limit: i64, offset: i64) -> Page {
+        Page { limit, offset, below: i64::MAX, above: 0 }
+    }
+
+    /// The first `limit` items with ids in the window (`None`: no bound on that side).
+    pub fn window(limit: i64, below: Option<i64>, above: Option<i64>) -> Page {
+        Page { below: below.unwrap_or(i64::MAX), above: above.unwrap_or(0).max(0), ..Page::new(limit, 0) }
+    }
+
+    /// Whether the page is bounded by ids (such pages are not kept ready: `feeds::cache`).
+    pub fn is_windowed(&self) -> bool {
+        self.below != i64::MAX || self.above != 0
     }
 }
 

@@ -6,6 +6,7 @@
 //! checks it).
 
 pub mod accounts;
+pub mod apps;
 pub mod discovery;
 pub mod exports;
 pub mod feeds;

@@ -117,6 +117,7 @@ fn routes() -> Router<AppState> {
 
     Router::new()
         .merge(api)
+        .merge(crate::mastodon::router().layer(DefaultBodyLimit::max(JSON_BODY_LIMIT)))
         .merge(crate::routes::media::object_routes())
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))

@@ -38,18 +38,23 @@ impl From<anyhow::Error> for ApiError {
 impl ApiError {
     /// The status a refusal of this kind is answered with.
     pub fn status(&self) -> StatusCode {
-        match &self.0 {
-            Error::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Error::Unauthorized => StatusCode::UNAUTHORIZED,
-            Error::Forbidden(_) => StatusCode::FORBIDDEN,
-            Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::Conflict(_) => StatusCode::CONFLICT,
-            Error::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Error::Database(e) if is_unavailable(e) => StatusCode::SERVICE_UNAVAILABLE,
-            Error::Database(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        status_of(&self.0)
+    }
+}
+
+/// The status a refusal of this kind is answered with.
+pub fn status_of(error: &Error) -> StatusCode {
+    match error {
+        Error::BadRequest(_) => StatusCode::BAD_REQUEST,
+        Error::Unauthorized => StatusCode::UNAUTHORIZED,
+        Error::Forbidden(_) => StatusCode::FORBIDDEN,
+        Error::NotFound(_) => StatusCode::NOT_FOUND,
+        Error::Conflict(_) => StatusCode::CONFLICT,
+        Error::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        Error::Database(e) if is_unavailable(e) => StatusCode::SERVICE_UNAVAILABLE,
+        Error::Database(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
@@ -63,27 +68,33 @@ pub struct ErrorBody {
     pub request_id: Option<String>,
 }
 
+/// What a refusal says to the client: its own words, but for database and unexpected errors,
+/// which are logged with their cause and answered with a generic message (no internals leak).
+pub fn public_message(error: &Error) -> String {
+    match error {
+        Error::Database(e) if is_unavailable(e) => {
+            tracing::warn!(error = %e, "database unavailable");
+            UNAVAILABLE.to_string()
+        }
+        Error::Database(e) => {
+            tracing::error!(error = ?e, "database error");
+            "Internal server error".to_string()
+        }
+        Error::Internal(e) => {
+            tracing::error!(error = ?e, "internal error");
+            "Internal server error".to_string()
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Seconds a 503's `Retry-After` asks for.
 const UNAVAILABLE_RETRY_AFTER: &str = "5";
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let message = match &self.0 {
-            Error::Database(e) if is_unavailable(e) => {
-                tracing::warn!(error = %e, "database unavailable");
-                UNAVAILABLE.to_string()
-            }
-            Error::Database(e) => {
-                tracing::error!(error = ?e, "database error");
-                "Internal server error".to_string()
-            }
-            Error::Internal(e) => {
-                tracing::error!(error = ?e, "internal error");
-                "Internal server error".to_string()
-            }
-            other => other.to_string(),
-        };
+        let message = public_message(&self.0);
         let mut response = (status, Json(ErrorBody { message, request_id: None })).into_response();
         if let Error::TooManyRequests { retry_after_secs, .. } = &self.0
             && let Ok(v) = HeaderValue::from_str(&retry_after_secs.max(&1).to_string())

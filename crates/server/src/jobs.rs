@@ -136,7 +136,8 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let suspensions = murmur_domain::moderation::store::end_expired_suspensions(&db.write, now).await?;
     let archives = murmur_domain::exports::remove_expired(db, media, now).await?;
     let post_keys = murmur_domain::posts::store::prune_keys(&db.write, now).await?;
-    if orphans + sessions + windows + rankings + timelines + suspensions + archives + post_keys > 0 {
+    let app_codes = murmur_domain::apps::prune(&db.write, now).await?;
+    if orphans + sessions + windows + rankings + timelines + suspensions + archives + post_keys + app_codes > 0 {
         tracing::info!(
             orphans,
             sessions,
@@ -146,6 +147,7 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
             suspensions,
             archives,
             post_keys,
+            app_codes,
             "upkeep removed stale rows"
         );
     }

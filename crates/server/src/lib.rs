@@ -1,5 +1,5 @@
-//! Murmur's HTTP layer: the JSON API over the product (`murmur_domain`), its extractors and
-//! error answers, the state that composes the areas, the router and the server's life cycle,
+//! Murmur's HTTP layer: the JSON API over the product (`murmur_domain`) and the Mastodon client
+//! API beside it (`mastodon`), their extractors and error answers, the state that composes the areas, the router and the server's life cycle,
 //! the background jobs, and the web app it serves.
 
 pub mod api;
@@ -10,6 +10,7 @@ pub mod extract;
 pub mod health;
 pub mod jobs;
 pub mod live;
+pub mod mastodon;
 pub mod metrics;
 pub mod openapi;
 pub mod request_id;

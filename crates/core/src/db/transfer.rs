@@ -31,6 +31,9 @@ use super::{Backend, Db};
 /// commands refuse a database whose tables differ from this list (`check_tables`).
 pub const TABLES: &[&str] = &[
     "users",
+    "apps",
+    "app_codes",
+    "app_tokens",
     "tags",
     "sessions",
     "invites",

@@ -43,6 +43,8 @@ pub enum Kind {
     ReportComment,
     /// Why a moderator acted, which every member reads in the moderation log.
     ModerationReason,
+    /// An app's name, which members read when asked to let it in and under its posts.
+    AppName,
 }
 
 impl Kind {
@@ -56,6 +58,7 @@ impl Kind {
             Kind::PollOption => "A poll option",
             Kind::ImageDescription => "An image description",
             Kind::ReportComment => "A comment",
+            Kind::AppName => "An app's name",
             Kind::ModerationReason => "A reason",
         }
     }
@@ -64,7 +67,7 @@ impl Kind {
     fn is_multi_line(self) -> bool {
         match self {
             Kind::Bio | Kind::Post | Kind::ImageDescription | Kind::ReportComment | Kind::ModerationReason => true,
-            Kind::DisplayName | Kind::Website | Kind::PollOption => false,
+            Kind::DisplayName | Kind::Website | Kind::PollOption | Kind::AppName => false,
         }
     }
 }

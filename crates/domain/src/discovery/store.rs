@@ -43,12 +43,12 @@ pub fn tag_page(tag_id: i64, page: Page, now: Millis) -> Selection {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT pt.post_id, -pt.post_id FROM post_tags pt \
-             WHERE pt.tag_id = $2 AND NOT {} \
+             WHERE pt.tag_id = $2 AND pt.post_id < $6 AND pt.post_id > $7 AND NOT {} \
              ORDER BY pt.post_id DESC LIMIT $4 OFFSET $5",
             visibility::hidden(Scope::Feeds { now: "$3" }, "$1", "pt.author_id")
         )
     });
-    Selection::new(SQL.as_str(), vec![tag_id, now, page.limit, page.offset])
+    Selection::new(SQL.as_str(), vec![tag_id, now, page.limit, page.offset, page.below, page.above])
 }
 
 /// One entry of Trending as last computed.

@@ -76,13 +76,16 @@ impl FeedCache {
     /// The answer kept for this member and page, if it was made under these marks less than
     /// `keep_for` before `now`.
     pub fn get(&self, member: i64, page: Page, marks: FeedMarks, now: Millis) -> Option<Bytes> {
+        if page.is_windowed() {
+            return None;
+        }
         let kept = self.pages.as_ref()?.get(&(member, page.offset, page.limit))?;
         (kept.marks == marks && now - kept.made_at < self.keep_for).then_some(kept.body)
     }
 
     /// Keeps an answer made under `marks`, reading at `made_at` or later.
     pub fn keep(&self, member: i64, page: Page, marks: FeedMarks, made_at: Millis, body: Bytes) {
-        if let Some(pages) = &self.pages {
+        if let Some(pages) = self.pages.as_ref().filter(|_| !page.is_windowed()) {
             pages.insert((member, page.offset, page.limit), Kept { marks, made_at, body });
         }
     }
@@ -92,7 +95,7 @@ impl FeedCache {
 mod tests {
     use super::*;
 
-    const PAGE: Page = Page { limit: 20, offset: 0 };
+    const PAGE: Page = Page::new(20, 0);
     const MARKS: FeedMarks = FeedMarks { version: 3, newest: Some(40) };
 
     #[test]
@@ -102,7 +105,7 @@ mod tests {
         assert_eq!(cache.get(7, PAGE, MARKS, 5_999).as_deref(), Some(&b"[1]"[..]));
         assert_eq!(cache.get(7, PAGE, MARKS, 6_000), None, "kept for less than keep_for");
         assert_eq!(cache.get(8, PAGE, MARKS, 1_000), None, "another member's");
-        assert_eq!(cache.get(7, Page { limit: 20, offset: 20 }, MARKS, 1_000), None, "another page");
+        assert_eq!(cache.get(7, Page::new(20, 20), MARKS, 1_000), None, "another page");
         assert_eq!(cache.get(7, PAGE, FeedMarks { version: 4, ..MARKS }, 1_000), None, "the member wrote");
         assert_eq!(cache.get(7, PAGE, FeedMarks { newest: Some(41), ..MARKS }, 1_000), None, "a new post");
         assert_eq!(cache.get(7, PAGE, FeedMarks { newest: Some(39), ..MARKS }, 1_000), None, "a post left");

@@ -94,7 +94,8 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
              ) a \
              CROSS JOIN LATERAL ( \
                  SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-                 AND q.reply_to_id IS NULL AND NOT {original_hidden} ORDER BY q.id DESC LIMIT $2 + $3 \
+                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
+                 ORDER BY q.id DESC LIMIT $2 + $3 \
              ) latest \
              JOIN posts p ON p.id = latest.id \
              ORDER BY p.id DESC LIMIT $2 OFFSET $3",
@@ -108,7 +109,8 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
              WHERE p.author_id IN ( \
                  SELECT following_id FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
                  UNION ALL SELECT $1) \
-             AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND NOT {original_hidden} \
+             AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND p.id < $5 AND p.id > $6 \
+             AND NOT {original_hidden} \
              ORDER BY p.id DESC LIMIT $2 OFFSET $3",
             author_hidden = author_hidden(),
             original_hidden = original_hidden("p")
@@ -122,7 +124,8 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
              ) a \
              JOIN posts p ON p.id IN ( \
                  SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-                 AND q.reply_to_id IS NULL AND NOT {original_hidden} ORDER BY q.id DESC LIMIT $2 + $3 \
+                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
+                 ORDER BY q.id DESC LIMIT $2 + $3 \
              ) \
              ORDER BY p.id DESC LIMIT $2 OFFSET $3",
             author_hidden = author_hidden(),
@@ -145,7 +148,7 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
             .await?;
         if following.unwrap_or(0) < FEW_FOLLOWS { &SQLITE_FEW } else { &SQLITE }
     };
-    Ok(Selection::new(sql.as_str(), vec![page.limit, page.offset, now]))
+    Ok(Selection::new(sql.as_str(), vec![page.limit, page.offset, now, page.below, page.above]))
 }
 
 /// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
@@ -176,10 +179,10 @@ fn selection(page: Page, now: Millis) -> Selection {
         format!(
             "SELECT t.post_id, -t.post_id FROM home_timeline t \
              WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
-             AND NOT {} \
+             AND t.post_id < $5 AND t.post_id > $6 AND NOT {} \
              ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
             visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
         )
     });
-    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now])
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above])
 }

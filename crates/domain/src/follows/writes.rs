@@ -8,7 +8,9 @@ use super::store::{self, Followed};
 use crate::notifications::{self, Kind, store::NO_POST};
 use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
+use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
+use murmur_core::rate_limit::{self, MemberLimit};
 
 /// `member` follows `target`, in the caller's transaction; a new follow tells `target`.
 pub async fn follow(conn: &mut AnyConnection, member: i64, target: i64, now: Millis) -> Result<Followed> {
@@ -33,19 +35,25 @@ pub async fn follow_inviter(conn: &mut AnyConnection, member: i64, inviter: i64,
     Ok(())
 }
 
-/// The Follow button's write: `member` follows `target` in a transaction of its own on
-/// `writer`; 404 when `target` is not a member (or has left).
+/// The Follow button's write (and an app's): `member` follows `target` in a transaction of its
+/// own, within their allowance of follows a minute; 404 when `target` is not a member (or has
+/// left).
 ///
 /// A follow copies the member's posts and reposts into the caller's timeline; a repost removed
 /// meanwhile (its original deleted by another member, under that member's lock) fails the
 /// copy's foreign key on PostgreSQL. The follow is then simply done again: the next copy no
 /// longer sees that repost. Each failure waited for one such delete to commit, so only a run of
 /// deletes racing this very follow needs several tries.
-pub async fn follow_member(writer: &mut AnyConnection, member: i64, target: i64, now: Millis) -> Result<()> {
+pub async fn follow_member(db: &Db, member: i64, target: i64, now: Millis) -> Result<()> {
+    if target == member {
+        return Err(Error::bad_request("You cannot follow yourself"));
+    }
+    let message = "You are following too fast. Please wait a minute.";
+    let mut writer = rate_limit::count_member_then_take_writer(db, MemberLimit::Follow, member, now, message).await?;
     let mut attempts = 0;
     loop {
         attempts += 1;
-        match follow_once(writer, member, target, now).await {
+        match follow_once(&mut writer, member, target, now).await {
             Err(Error::Database(e)) if attempts < MAX_FOLLOW_ATTEMPTS && timeline_copy_lost_a_post(&e) => continue,
             answer => return answer,
         }

@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use crate::live::Change;
 use murmur_core::clock::Millis;
 use murmur_core::error::Result;
+use murmur_core::page::Page;
 
 /// What happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +26,10 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order of their bits in `Kinds`.
+    pub const ALL: [Kind; 7] =
+        [Kind::Follow, Kind::Like, Kind::Reply, Kind::Repost, Kind::Mention, Kind::Removed, Kind::ExportReady];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Follow => "follow",
@@ -35,6 +40,34 @@ impl Kind {
             Kind::Removed => "removed",
             Kind::ExportReady => "export-ready",
         }
+    }
+}
+
+/// A set of kinds, as a list asks for them (one bit per kind of `Kind::ALL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kinds(i64);
+
+impl Kinds {
+    pub const ALL: Kinds = Kinds((1 << Kind::ALL.len()) - 1);
+    pub const NONE: Kinds = Kinds(0);
+
+    pub fn with(self, kind: Kind) -> Kinds {
+        Kinds(self.0 | Kinds::bit(kind))
+    }
+
+    pub fn without(self, kind: Kind) -> Kinds {
+        Kinds(self.0 & !Kinds::bit(kind))
+    }
+
+    fn bit(kind: Kind) -> i64 {
+        1 << Kind::ALL.iter().position(|k| *k == kind).expect("every kind is in Kind::ALL")
+    }
+
+    /// SQL answering the bit of the kind of the notification `n` (as stored in `n.type`).
+    fn sql_bit() -> String {
+        let cases: String =
+            Kind::ALL.iter().map(|kind| format!("WHEN '{}' THEN {} ", kind.as_str(), Kinds::bit(*kind))).collect();
+        format!("CASE n.type {cases}ELSE 0 END")
     }
 }
 
@@ -149,11 +182,12 @@ pub struct NotificationRow {
 
 /// The member's newest notifications, in one query (index `notifications_recipient_idx`; a
 /// removal's reason by `moderation_log_post_idx`).
+/// Only the `kinds` asked for are listed, left out before the page is cut.
 pub async fn list(
     pool: &AnyPool,
     recipient: i64,
-    limit: i64,
-    offset: i64,
+    kinds: Kinds,
+    page: Page,
     now: Millis,
 ) -> Result<Vec<NotificationRow>> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
@@ -166,11 +200,22 @@ pub async fn list(
              FROM notifications n \
              JOIN users u ON u.id = n.actor_id \
              LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
-             WHERE n.recipient_id = $1 AND {} ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+             WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} \
+             ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+            Kinds::sql_bit(),
             crate::live::counts::shown("$4")
         )
     });
-    Ok(sqlx::query_as(SQL.as_str()).bind(recipient).bind(limit).bind(offset).bind(now).fetch_all(pool).await?)
+    Ok(sqlx::query_as(SQL.as_str())
+        .bind(recipient)
+        .bind(page.limit)
+        .bind(page.offset)
+        .bind(now)
+        .bind(page.below)
+        .bind(page.above)
+        .bind(kinds.0)
+        .fetch_all(pool)
+        .await?)
 }
 
 /// Marks one of the member's notifications read; false when it is not theirs or unknown. Open
@@ -204,6 +249,28 @@ pub async fn mark_all_read(conn: &mut AnyConnection, recipient: i64, now: Millis
         .execute(conn)
         .await?;
     if marked.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+    }
+    Ok(())
+}
+
+/// Deletes one of the member's notifications (an app's "dismiss"); false when it is not theirs.
+pub async fn dismiss(conn: &mut AnyConnection, recipient: i64, id: i64) -> Result<bool> {
+    let done = sqlx::query("DELETE FROM notifications WHERE id = $1 AND recipient_id = $2")
+        .bind(id)
+        .bind(recipient)
+        .execute(conn)
+        .await?;
+    if done.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+    }
+    Ok(done.rows_affected() > 0)
+}
+
+/// Deletes every notification of the member (an app's "clear").
+pub async fn clear(conn: &mut AnyConnection, recipient: i64) -> Result<()> {
+    let done = sqlx::query("DELETE FROM notifications WHERE recipient_id = $1").bind(recipient).execute(conn).await?;
+    if done.rows_affected() > 0 {
         crate::live::note(Change::Notified { member: recipient, new: false });
     }
     Ok(())

@@ -15,20 +15,21 @@ pub fn posts_of(author: i64, page: Page) -> Selection {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT p.id, -p.id FROM posts p \
-             WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND NOT {} \
+             WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
+             AND p.id < $5 AND p.id > $6 AND NOT {} \
              ORDER BY p.id DESC LIMIT $3 OFFSET $4",
             visibility::original_hidden(Scope::Anywhere, "$1", "p")
         )
     });
-    Selection::new(SQL.as_str(), vec![author, page.limit, page.offset])
+    Selection::new(SQL.as_str(), vec![author, page.limit, page.offset, page.below, page.above])
 }
 
 /// A member's live replies, newest first (the partial index `posts_author_replies_idx`).
 pub fn replies_of(author: i64, page: Page) -> Selection {
     const SQL: &str = "SELECT p.id, -p.id FROM posts p \
          WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NOT NULL \
-         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
-    Selection::new(SQL, vec![author, page.limit, page.offset])
+         AND p.id < $5 AND p.id > $6 ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset, page.below, page.above])
 }
 
 /// A member's own live posts and replies with images, newest first; reposts are left out
@@ -38,8 +39,8 @@ pub fn media_of(author: i64, page: Page) -> Selection {
     // posts with images, so a page costs its own rows however few of a member's posts have any.
     const SQL: &str = "SELECT p.id, -p.id FROM posts p \
          WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.image_count > 0 \
-         ORDER BY p.id DESC LIMIT $3 OFFSET $4";
-    Selection::new(SQL, vec![author, page.limit, page.offset])
+         AND p.id < $5 AND p.id > $6 ORDER BY p.id DESC LIMIT $3 OFFSET $4";
+    Selection::new(SQL, vec![author, page.limit, page.offset, page.below, page.above])
 }
 
 /// The live posts a member liked that the viewer (`$1`) may see, newest like first (index

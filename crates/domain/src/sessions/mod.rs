@@ -180,21 +180,26 @@ pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) 
         .collect())
 }
 
-/// Ends every session of a member but one.
+/// Ends every session of a member but one, and every app's token of theirs (logging out
+/// everywhere).
 pub async fn delete_others(write: &AnyPool, user_id: i64, keep_hash: &str) -> Result<u64> {
+    let mut tx = write.begin().await?;
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2")
         .bind(user_id)
         .bind(keep_hash)
-        .execute(write)
+        .execute(&mut *tx)
         .await?;
+    crate::apps::end_all_of(&mut tx, user_id).await?;
+    tx.commit().await?;
     crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
     Ok(done.rows_affected())
 }
 
-/// Ends every session of a member (a suspension), in the caller's transaction: their next
-/// request, in any browser, is a visitor's.
+/// Ends every session of a member (a suspension), and every app's token of theirs, in the
+/// caller's transaction: their next request, in any browser or app, is a visitor's.
 pub async fn end_all(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<u64> {
-    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(conn).await?;
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *conn).await?;
+    crate::apps::end_all_of(conn, user_id).await?;
     crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
     Ok(done.rows_affected())
 }

@@ -29,6 +29,37 @@ pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
     Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
 }
 
+/// The member with this id, unless they left.
+pub async fn find_live(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
+    const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1 AND deleted_at IS NULL");
+    Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
+}
+
+/// The members with these ids (at most 64 at a time), in no particular order.
+pub async fn find_many(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        concat!("SELECT ", user_columns!(), " FROM users WHERE id IN ({})"),
+        murmur_core::db::sql::in_list(1, ids.len())
+    );
+    // Only placeholders are built here (`in_list`); the ids are bound.
+    let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
+    for id in murmur_core::db::sql::padded_values(ids) {
+        query = query.bind(id);
+    }
+    Ok(query.fetch_all(pool).await?)
+}
+
+/// How many live posts, replies and reposts a member has (their profile's count).
+pub async fn post_count(pool: &AnyPool, member: i64) -> Result<i64> {
+    Ok(sqlx::query_scalar("SELECT COUNT(*) FROM posts WHERE author_id = $1 AND deleted_at IS NULL")
+        .bind(member)
+        .fetch_one(pool)
+        .await?)
+}
+
 pub async fn find_by_username(pool: &AnyPool, username: &str) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE username = $1");
     Ok(sqlx::query_as(SQL).bind(username.to_lowercase()).fetch_optional(pool).await?)

@@ -7,14 +7,15 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
-use crate::error::{Error, ErrorBody, Result};
+use crate::error::{ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_domain::discovery::search::{SearchQuery, Sort};
 use murmur_domain::discovery::store::{self, WEEK};
+use murmur_domain::discovery::tag_name;
 use murmur_domain::discovery::trending::MAX_TRENDING;
 use murmur_domain::posts::Post;
-use murmur_domain::posts::entities::{is_tag_name, tag_key};
+use murmur_domain::posts::entities::tag_key;
 use murmur_domain::posts::hydrate::{self, Selection};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -51,16 +52,6 @@ pub struct TrendingTag {
     pub post_count: i64,
 }
 
-/// The tag named in a path (without `#`), checked.
-fn tag_name(raw: &str) -> Result<&str> {
-    let name = raw.strip_prefix('#').unwrap_or(raw);
-    if is_tag_name(name) {
-        Ok(name)
-    } else {
-        Err(Error::bad_request("A tag is 1 to 50 letters, digits or underscores").into())
-    }
-}
-
 /// A tag's name and its counts for the last 7 days; a tag nobody used yet has zeros.
 #[utoipa::path(get, path = "/api/tags/{name}", tag = "discovery",
     params(("name" = String, Path, description = "The tag, without #; any case")),
@@ -86,13 +77,8 @@ async fn tag_posts(
     Path(name): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    let name = tag_name(&name)?;
     let page = params.page(PAGE_DEFAULT, MAX_PAGE)?;
-    let Some(row) = store::tag(&state.db.read, &tag_key(name)).await? else {
-        return Ok(Json(Vec::new()));
-    };
-    let selection = store::tag_page(row.id, page, state.clock.now());
-    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
+    Ok(Json(murmur_domain::discovery::tag_posts(&state.db, current.id, &name, page, state.clock.now()).await?))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]

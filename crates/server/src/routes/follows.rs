@@ -7,10 +7,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::{Json, Path};
-use crate::error::{Error, ErrorBody, Result};
+use crate::error::{ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
-use murmur_core::rate_limit::{self, MemberLimit};
 use murmur_domain::follows::store;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -54,20 +53,7 @@ async fn follow(
     current: CurrentUser,
     Json(body): Json<FollowRequest>,
 ) -> Result<Json<FollowStatus>> {
-    let target = body.following_id;
-    if target == current.id {
-        return Err(Error::bad_request("You cannot follow yourself").into());
-    }
-    let now = state.clock.now();
-    let mut writer = rate_limit::count_member_then_take_writer(
-        &state.db,
-        MemberLimit::Follow,
-        current.id,
-        now,
-        "You are following too fast. Please wait a minute.",
-    )
-    .await?;
-    murmur_domain::follows::writes::follow_member(&mut writer, current.id, target, now).await?;
+    murmur_domain::follows::writes::follow_member(&state.db, current.id, body.following_id, state.clock.now()).await?;
     Ok(Json(FollowStatus { is_following: true }))
 }
 

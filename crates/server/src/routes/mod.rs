@@ -2,6 +2,7 @@
 //! function and answers. No SQL and no transaction here (tests/api/layers.rs).
 
 pub mod accounts;
+pub mod apps;
 pub mod discovery;
 pub mod exports;
 pub mod feeds;
@@ -37,4 +38,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(live::router())
         .merge(media::api_router())
         .merge(exports::router())
+        .merge(apps::router())
 }

@@ -3,8 +3,6 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use sqlx::Any;
-use sqlx::pool::PoolConnection;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -13,8 +11,7 @@ use crate::api::{Json, Page, Path, Query};
 use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
-use murmur_core::clock::{Millis, to_rfc3339};
-use murmur_core::rate_limit::{self, MemberLimit};
+use murmur_core::clock::to_rfc3339;
 use murmur_domain::notifications::store;
 use murmur_domain::posts::model::Author;
 
@@ -84,7 +81,7 @@ async fn list(
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<Notification>>> {
     let page = Page::parse(params.limit, params.offset, DEFAULT_LIMIT, MAX_LIMIT)?;
-    let rows = store::list(&state.db.read, current.id, page.limit, page.offset, state.clock.now()).await?;
+    let rows = store::list(&state.db.read, current.id, store::Kinds::ALL, page, state.clock.now()).await?;
     Ok(Json(
         rows.into_iter()
             .map(|row| Notification {
@@ -108,14 +105,6 @@ async fn list(
     ))
 }
 
-const READ_TOO_FAST: &str = "You are marking notifications read too fast. Please wait a minute.";
-
-/// The writer for marking `member`'s notifications read, once their rate limit allows it.
-async fn writer(state: &AppState, member: i64, now: Millis) -> Result<PoolConnection<Any>> {
-    Ok(rate_limit::count_member_then_take_writer(&state.db, MemberLimit::NotificationsRead, member, now, READ_TOO_FAST)
-        .await?)
-}
-
 /// Marks one of the caller's notifications read (someone else's: 404, as if it did not exist).
 #[utoipa::path(put, path = "/api/notifications/{id}/read", tag = "notifications",
     params(("id" = i64, Path, minimum = 1, description = "Notification id")),
@@ -124,7 +113,7 @@ async fn writer(state: &AppState, member: i64, now: Millis) -> Result<PoolConnec
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     let now = state.clock.now();
-    let mut writer = writer(&state, current.id, now).await?;
+    let mut writer = murmur_domain::notifications::writer(&state.db, current.id, now).await?;
     if store::mark_read(&mut writer, current.id, id, now).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
@@ -138,7 +127,7 @@ async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id)
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
     let now = state.clock.now();
-    let mut writer = writer(&state, current.id, now).await?;
+    let mut writer = murmur_domain::notifications::writer(&state.db, current.id, now).await?;
     store::mark_all_read(&mut writer, current.id, now).await?;
     Ok(StatusCode::NO_CONTENT)
 }

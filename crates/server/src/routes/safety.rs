@@ -12,7 +12,6 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::{HOUR, to_rfc3339};
-use murmur_core::rate_limit::{self, MemberLimit};
 use murmur_domain::safety::store::{self, Listed};
 use murmur_domain::users::User;
 
@@ -63,12 +62,6 @@ impl From<Listed> for ListedMember {
 /// The mute lengths a member can choose, in hours.
 pub const MUTE_HOURS: [i64; 3] = [1, 24, 168];
 
-async fn writer(state: &AppState, member: i64) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
-    let message = "You are blocking or muting too fast. Please wait a minute.";
-    Ok(rate_limit::count_member_then_take_writer(&state.db, MemberLimit::Safety, member, state.clock.now(), message)
-        .await?)
-}
-
 /// Blocks a member: neither sees the other's posts, neither can interact with the other, and
 /// follows between them end.
 #[utoipa::path(post, path = "/api/blocks", tag = "safety", request_body = BlockRequest,
@@ -80,9 +73,7 @@ async fn block(
     current: CurrentUser,
     Json(body): Json<BlockRequest>,
 ) -> Result<(StatusCode, Json<ListedMember>)> {
-    let mut writer = writer(&state, current.id).await?;
-    let since = store::block(&mut writer, current.id, body.user_id, state.clock.now()).await?;
-    drop(writer);
+    let since = murmur_domain::safety::block(&state.db, current.id, body.user_id, state.clock.now()).await?;
     let user = member(&state, body.user_id).await?;
     Ok((StatusCode::CREATED, Json(ListedMember { user, created_at: to_rfc3339(since), expires_at: None })))
 }
@@ -129,9 +120,7 @@ async fn mute(
     };
     let now = state.clock.now();
     let expires_at = hours.map(|hours| now + hours * HOUR);
-    let mut writer = writer(&state, current.id).await?;
-    store::mute(&mut writer, current.id, body.user_id, now, expires_at).await?;
-    drop(writer);
+    murmur_domain::safety::mute(&state.db, current.id, body.user_id, now, expires_at).await?;
     let user = member(&state, body.user_id).await?;
     let listed = ListedMember { user, created_at: to_rfc3339(now), expires_at: expires_at.map(to_rfc3339) };
     Ok((StatusCode::CREATED, Json(listed)))

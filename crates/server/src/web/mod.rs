@@ -134,7 +134,7 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
             };
             // A newcomer's Home is the first-run step (web/src/app/routes/home.tsx), not the feed.
             let feed = if is_home && me.first_run_done != Some(false) {
-                let first = Page { limit: murmur_domain::feeds::PAGE_SIZE, offset: 0 };
+                let first = Page::new(murmur_domain::feeds::PAGE_SIZE, 0);
                 match murmur_domain::feeds::friends_page(&state.db, current.id, first, state.clock.now()).await {
                     Ok(feed) => Some(feed),
                     Err(error) => {

@@ -1,0 +1,351 @@
+//! Murmur's members, posts and notifications as Mastodon's entities: ids as strings, times in
+//! ISO 8601 with milliseconds, a post's text as HTML with its mention, hashtag and link anchors.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use crate::state::AppState;
+use murmur_core::clock::{Millis, to_rfc3339};
+use murmur_core::html::escape;
+use murmur_domain::notifications::store::NotificationRow;
+use murmur_domain::posts::Post;
+use murmur_domain::posts::entities::{Entity, EntityKind};
+use murmur_domain::users::UserRow;
+
+/// The instance's public origin, for the absolute URLs entities carry.
+pub struct Urls(pub String);
+
+impl Urls {
+    pub fn of(state: &AppState) -> Urls {
+        Urls(state.config.public_origin())
+    }
+
+    fn member(&self, username: &str) -> String {
+        format!("{}/@{username}", self.0)
+    }
+
+    fn post(&self, id: i64) -> String {
+        format!("{}/post/{id}", self.0)
+    }
+
+    fn tag(&self, name: &str) -> String {
+        format!("{}/tag/{}", self.0, percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC))
+    }
+
+    /// An image path of Murmur's (`/objects/…`) as an absolute URL; other URLs as they are.
+    fn media(&self, path: &str) -> String {
+        if path.starts_with('/') { format!("{}{path}", self.0) } else { path.to_string() }
+    }
+}
+
+/// Mastodon's Account. `post_count` is known on a profile's own read; lists show 0.
+pub fn account(urls: &Urls, member: &UserRow, post_count: i64) -> Value {
+    let avatar = member.profile_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
+    let header = member.header_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
+    let fields = if member.website.is_empty() {
+        json!([])
+    } else {
+        let link = format!(
+            "<a href=\"{0}\" rel=\"nofollow noopener noreferrer\" target=\"_blank\">{0}</a>",
+            escape(&member.website)
+        );
+        json!([{ "name": "Website", "value": link, "verified_at": null }])
+    };
+    json!({
+        "id": member.id.to_string(),
+        "username": member.username,
+        "acct": member.username,
+        "display_name": member.display_name,
+        "locked": false,
+        "bot": false,
+        "discoverable": true,
+        "indexable": false,
+        "group": false,
+        "noindex": true,
+        "created_at": to_rfc3339(member.created_at - member.created_at.rem_euclid(murmur_core::clock::DAY)),
+        "note": paragraphs(&escape(&member.bio)),
+        "url": urls.member(&member.username),
+        "uri": urls.member(&member.username),
+        "avatar": avatar,
+        "avatar_static": avatar,
+        "header": header,
+        "header_static": header,
+        "followers_count": member.follower_count,
+        "following_count": member.following_count,
+        "statuses_count": post_count,
+        "last_status_at": null,
+        "emojis": [],
+        "fields": fields,
+        "roles": [],
+    })
+}
+
+/// The member's own account, with `source` (what they wrote, as they wrote it).
+pub fn credential_account(urls: &Urls, member: &UserRow, post_count: i64) -> Value {
+    let mut value = account(urls, member, post_count);
+    value["source"] = json!({
+        "privacy": "public",
+        "sensitive": false,
+        "language": null,
+        "note": member.bio,
+        "fields": [],
+        "follow_requests_count": 0,
+    });
+    value
+}
+
+/// Text with its line breaks as HTML paragraphs (already escaped).
+fn paragraphs(escaped: &str) -> String {
+    if escaped.trim().is_empty() {
+        return String::new();
+    }
+    escaped
+        .split("\n\n")
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| format!("<p>{}</p>", p.trim_matches('\n').replace('\n', "<br>")))
+        .collect()
+}
+
+/// A post's text as Mastodon's HTML: escaped, in paragraphs, with its entities as anchors.
+pub fn content_html(urls: &Urls, content: &str, entities: &[Entity]) -> String {
+    let units: Vec<u16> = content.encode_utf16().collect();
+    let text = |from: usize, to: usize| String::from_utf16_lossy(&units[from.min(units.len())..to.min(units.len())]);
+    let mut html = String::new();
+    let mut at = 0;
+    for entity in entities {
+        if entity.start < at || entity.end > units.len() {
+            continue;
+        }
+        html.push_str(&escape(&text(at, entity.start)));
+        let written = text(entity.start, entity.end);
+        html.push_str(&match entity.kind {
+            EntityKind::Mention => format!(
+                "<span class=\"h-card\"><a href=\"{}\" class=\"u-url mention\">@<span>{}</span></a></span>",
+                escape(&urls.member(&entity.value)),
+                escape(written.trim_start_matches('@'))
+            ),
+            EntityKind::Hashtag => format!(
+                "<a href=\"{}\" class=\"mention hashtag\" rel=\"tag\">#<span>{}</span></a>",
+                escape(&urls.tag(&entity.value)),
+                escape(written.trim_start_matches('#'))
+            ),
+            EntityKind::Link => format!(
+                "<a href=\"{}\" rel=\"nofollow noopener noreferrer\" target=\"_blank\">{}</a>",
+                escape(&entity.value),
+                escape(&written)
+            ),
+        });
+        at = entity.end;
+    }
+    html.push_str(&escape(&text(at, units.len())));
+    paragraphs(&html)
+}
+
+/// What statuses need beyond the posts: their authors' records and the viewer's view.
+pub struct Context<'a> {
+    pub urls: &'a Urls,
+    pub authors: &'a HashMap<i64, UserRow>,
+    pub viewer: i64,
+    pub now: Millis,
+}
+
+/// The authors of these posts (and of their originals), for `status`.
+pub async fn authors_of(state: &AppState, posts: &[Post]) -> murmur_core::error::Result<HashMap<i64, UserRow>> {
+    let mut ids: Vec<i64> = posts
+        .iter()
+        .flat_map(|p| std::iter::once(p.author.id).chain(p.repost_of.as_ref().map(|o| o.author.id)))
+        .filter(|id| *id > 0)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut found = HashMap::new();
+    for chunk in ids.chunks(64) {
+        for row in murmur_domain::users::store::find_many(&state.db.read, chunk).await? {
+            found.insert(row.id, row);
+        }
+    }
+    Ok(found)
+}
+
+/// Mastodon's Status; None for a post the viewer may not see or a deleted one (Mastodon has no
+/// placeholder: a list leaves it out).
+pub fn status(context: &Context, post: &Post) -> Option<Value> {
+    if post.is_unavailable || post.is_deleted {
+        return None;
+    }
+    let author = context.authors.get(&post.author.id)?;
+    let reblog = match &post.repost_of {
+        Some(original) => Some(status(context, original)?),
+        None if post.repost_of_id.is_some() => return None,
+        None => None,
+    };
+    let urls = context.urls;
+    let (content, mentions, tags) = if reblog.is_some() {
+        (String::new(), json!([]), json!([]))
+    } else {
+        let mentions: Vec<Value> = post
+            .entities
+            .iter()
+            .filter(|e| e.kind == EntityKind::Mention)
+            .filter_map(|e| {
+                let id = e.user_id?;
+                Some(json!({"id": id.to_string(), "username": e.value, "acct": e.value, "url": urls.member(&e.value)}))
+            })
+            .collect();
+        let tags: Vec<Value> = post
+            .entities
+            .iter()
+            .filter(|e| e.kind == EntityKind::Hashtag)
+            .map(|e| json!({"name": e.value.to_lowercase(), "url": urls.tag(&e.value)}))
+            .collect();
+        (content_html(urls, &post.content, &post.entities), json!(mentions), json!(tags))
+    };
+    let media: Vec<Value> = post
+        .images
+        .iter()
+        .enumerate()
+        .map(|(index, image)| {
+            let url = urls.media(&image.url);
+            let meta = match (image.width, image.height) {
+                (Some(width), Some(height)) if height > 0 => json!({
+                    "original": {"width": width, "height": height, "size": format!("{width}x{height}"),
+                                 "aspect": width as f64 / height as f64},
+                }),
+                _ => json!({}),
+            };
+            json!({
+                "id": format!("{}-{index}", post.id),
+                "type": "image",
+                "url": url,
+                "preview_url": url,
+                "remote_url": null,
+                "text_url": null,
+                "meta": meta,
+                "description": image.alt,
+                "blurhash": null,
+            })
+        })
+        .collect();
+    Some(json!({
+        "id": post.id.to_string(),
+        "uri": urls.post(post.id),
+        "url": urls.post(post.id),
+        "created_at": post.created_at,
+        "edited_at": post.edited_at,
+        "account": account(urls, author, 0),
+        "content": content,
+        "visibility": "public",
+        "sensitive": false,
+        "spoiler_text": "",
+        "language": null,
+        "in_reply_to_id": post.reply_to_id.map(|id| id.to_string()),
+        "in_reply_to_account_id": null,
+        "reblog": reblog,
+        "application": null,
+        "media_attachments": media,
+        "mentions": mentions,
+        "tags": tags,
+        "emojis": [],
+        "card": null,
+        "poll": poll(post, context.viewer, context.now),
+        "replies_count": post.reply_count,
+        "reblogs_count": post.repost_count,
+        "favourites_count": post.like_count,
+        "favourited": post.is_liked,
+        "reblogged": post.is_reposted,
+        "bookmarked": post.is_bookmarked,
+        "muted": false,
+        "pinned": false,
+        "filtered": [],
+    }))
+}
+
+/// Mastodon's Poll of a post (its id is the post's: a post has one poll at most).
+pub fn poll(post: &Post, viewer: i64, now: Millis) -> Option<Value> {
+    let expires_at = post.poll_expires_at.as_ref()?;
+    let expired = chrono::DateTime::parse_from_rfc3339(expires_at).is_ok_and(|at| at.timestamp_millis() <= now);
+    let votes = |option: &String| post.poll_votes.get(option).map(Vec::len).unwrap_or(0);
+    let options: Vec<Value> =
+        post.poll_options.iter().map(|option| json!({"title": option, "votes_count": votes(option)})).collect();
+    let total: usize = post.poll_options.iter().map(votes).sum();
+    let own: Vec<usize> = post
+        .poll_options
+        .iter()
+        .enumerate()
+        .filter(|(_, option)| post.poll_votes.get(*option).is_some_and(|voters| voters.contains(&viewer)))
+        .map(|(index, _)| index)
+        .collect();
+    Some(json!({
+        "id": post.id.to_string(),
+        "expires_at": expires_at,
+        "expired": expired,
+        "multiple": false,
+        "votes_count": total,
+        "voters_count": total,
+        "options": options,
+        "emojis": [],
+        "voted": !own.is_empty(),
+        "own_votes": own,
+    }))
+}
+
+/// Statuses of these posts, in order, leaving out those the viewer may not see.
+pub async fn statuses(state: &AppState, viewer: i64, posts: &[Post]) -> murmur_core::error::Result<Vec<Value>> {
+    let authors = authors_of(state, posts).await?;
+    let urls = Urls::of(state);
+    let context = Context { urls: &urls, authors: &authors, viewer, now: state.clock.now() };
+    Ok(posts.iter().filter_map(|post| status(&context, post)).collect())
+}
+
+/// Mastodon's name of a notification's kind; None for Murmur's own kinds that apps cannot show.
+pub fn notification_type(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "follow" => "follow",
+        "like" => "favourite",
+        "repost" => "reblog",
+        "reply" | "mention" => "mention",
+        _ => return None,
+    })
+}
+
+/// Mastodon's Notification, with the status it is about when there is one to show.
+pub fn notification(urls: &Urls, row: &NotificationRow, actor: &UserRow, status: Option<Value>) -> Option<Value> {
+    let kind = notification_type(&row.kind)?;
+    if kind != "follow" && status.is_none() {
+        return None;
+    }
+    Some(json!({
+        "id": row.id.to_string(),
+        "type": kind,
+        "group_key": format!("ungrouped-{}", row.id),
+        "created_at": to_rfc3339(row.created_at),
+        "account": account(urls, actor, 0),
+        "status": status,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Urls, content_html};
+    use murmur_domain::posts::entities::{Entity, EntityKind};
+
+    #[test]
+    fn a_posts_text_is_escaped_html_with_its_entities_as_anchors() {
+        let urls = Urls("https://murmur.example".into());
+        let content = "héllo @ada <b>\n\n#Rust https://x.example/?a=1&b=2";
+        let entity = |kind, start, end, value: &str, user_id| Entity { kind, start, end, value: value.into(), user_id };
+        let entities = vec![
+            entity(EntityKind::Mention, 6, 10, "ada", Some(1)),
+            entity(EntityKind::Hashtag, 16, 21, "Rust", None),
+            entity(EntityKind::Link, 22, 48, "https://x.example/?a=1&b=2", None),
+        ];
+        let html = content_html(&urls, content, &entities);
+        assert_eq!(
+            html,
+            "<p>héllo <span class=\"h-card\"><a href=\"https://murmur.example/@ada\" class=\"u-url mention\">@<span>ada</span></a></span> &lt;b&gt;</p>\
+             <p><a href=\"https://murmur.example/tag/Rust\" class=\"mention hashtag\" rel=\"tag\">#<span>Rust</span></a> \
+             <a href=\"https://x.example/?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\" target=\"_blank\">https://x.example/?a=1&amp;b=2</a></p>"
+        );
+    }
+}

@@ -1,0 +1,75 @@
+//! The Mastodon client API: a second interface over the same product, so the apps of that
+//! ecosystem (Ivory, Ice Cubes, Tusky, Elk, Phanpy, `toot`, …) work with Murmur. Each handler
+//! parses Mastodon's request, calls the same area function as Murmur's own API, and answers
+//! Mastodon's entities (`entities`). docs/mastodon-api.md lists what maps to what.
+//!
+//! These routes read the member from a bearer token only (`auth`), never from the session
+//! cookie, so they can answer CORS `*` for browser-based apps without a cross-site hole, and the
+//! cross-site guard (`security::guard`) lets them through (`is_mastodon_path`).
+
+mod accounts;
+mod auth;
+mod entities;
+mod error;
+mod instance;
+mod notifications;
+mod oauth;
+mod params;
+mod statuses;
+mod timelines;
+
+use axum::Router;
+use axum::http::{HeaderValue, Method, header};
+use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
+
+use crate::state::AppState;
+pub use error::MastodonError;
+
+/// Whether a path is the Mastodon API's (bearer tokens only; no cookie is read).
+pub fn is_mastodon_path(path: &str) -> bool {
+    ["/api/v1/", "/api/v2/", "/oauth/token", "/oauth/revoke", "/.well-known/", "/nodeinfo/"]
+        .iter()
+        .any(|prefix| path.starts_with(prefix))
+}
+
+/// Every Mastodon route, with CORS for any origin (no credentials: bearer tokens only).
+pub fn router() -> Router<AppState> {
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::any())
+        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
+        .allow_headers(AllowHeaders::list([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            header::HeaderName::from_static("idempotency-key"),
+        ]))
+        .expose_headers([header::LINK, header::HeaderName::from_static("x-request-id")])
+        .max_age(std::time::Duration::from_secs(3600));
+    Router::new()
+        .merge(oauth::router())
+        .merge(instance::router())
+        .merge(accounts::router())
+        .merge(statuses::router())
+        .merge(timelines::router())
+        .merge(notifications::router())
+        .route("/api/v1/{*rest}", axum::routing::any(not_found))
+        .route("/api/v2/{*rest}", axum::routing::any(not_found))
+        .layer(cors)
+        .layer(axum::middleware::map_response(no_store))
+}
+
+/// `seconds` as whole hours, rounded up (Murmur's polls and mutes last whole hours).
+fn whole_hours(seconds: i64) -> i64 {
+    (seconds.max(1) + 3599) / 3600
+}
+
+/// What is not here answers as Mastodon does, never with the web app's HTML.
+async fn not_found() -> MastodonError {
+    MastodonError::not_found()
+}
+
+/// Answers hold a member's private view: no cache may keep them.
+async fn no_store(mut response: axum::response::Response) -> axum::response::Response {
+    response.headers_mut().entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("private, no-store"));
+    response
+}

@@ -1,0 +1,135 @@
+//! Notifications: the member's list (`types[]`, `exclude_types[]`), one, dismissing and
+//! clearing. Murmur's replies and mentions are both Mastodon's `mention`; its own notices (a
+//! moderators' removal, a data archive ready) are not shown to apps.
+
+use std::collections::HashMap;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::Uri;
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::accounts::id;
+use super::auth::Token;
+use super::entities::{self, Context, Urls};
+use super::error::{MastodonError, Result};
+use super::params::{QueryParams, lenient};
+use super::timelines::{Paging, paged};
+use crate::state::AppState;
+use murmur_domain::notifications::store::{self, Kind, Kinds, NO_POST, NotificationRow};
+use murmur_domain::posts::hydrate::{self, Selection};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/notifications", get(list))
+        .route("/api/v1/notifications/clear", post(clear))
+        .route("/api/v1/notifications/{id}", get(show))
+        .route("/api/v1/notifications/{id}/dismiss", post(dismiss))
+}
+
+#[derive(Deserialize)]
+struct ListParams {
+    #[serde(flatten)]
+    paging: Paging,
+    #[serde(default, deserialize_with = "lenient::strings")]
+    types: Vec<String>,
+    #[serde(default, deserialize_with = "lenient::strings")]
+    exclude_types: Vec<String>,
+}
+
+/// Murmur's kinds behind a Mastodon type (an unknown type names none).
+fn kinds_of(mastodon_type: &str) -> &'static [Kind] {
+    match mastodon_type {
+        "follow" => &[Kind::Follow],
+        "favourite" => &[Kind::Like],
+        "reblog" => &[Kind::Repost],
+        "mention" => &[Kind::Reply, Kind::Mention],
+        _ => &[],
+    }
+}
+
+/// The kinds apps are shown, narrowed by `types[]` and `exclude_types[]`.
+fn kinds(params: &ListParams) -> Kinds {
+    let shown = [Kind::Follow, Kind::Like, Kind::Repost, Kind::Reply, Kind::Mention];
+    let mut kinds = if params.types.is_empty() {
+        shown.iter().fold(Kinds::NONE, |kinds, kind| kinds.with(*kind))
+    } else {
+        params.types.iter().flat_map(|t| kinds_of(t)).fold(Kinds::NONE, |kinds, kind| kinds.with(*kind))
+    };
+    for kind in params.exclude_types.iter().flat_map(|t| kinds_of(t)) {
+        kinds = kinds.without(*kind);
+    }
+    kinds
+}
+
+/// The notifications as Mastodon's entities, with their actors and posts read in one go each.
+async fn notifications(state: &AppState, viewer: i64, rows: &[NotificationRow]) -> Result<Vec<Value>> {
+    let post_ids: Vec<i64> = rows.iter().map(|row| row.post_id).filter(|id| *id != NO_POST).collect();
+    let posts = hydrate::list(&state.db.read, state.db.backend, viewer, &Selection::ids(&post_ids)).await?;
+    let mut actor_ids: Vec<i64> = rows.iter().map(|row| row.actor_id).collect();
+    actor_ids.sort_unstable();
+    actor_ids.dedup();
+    let mut authors = entities::authors_of(state, &posts).await?;
+    for chunk in actor_ids.chunks(64) {
+        for row in murmur_domain::users::store::find_many(&state.db.read, chunk).await? {
+            authors.insert(row.id, row);
+        }
+    }
+    let urls = Urls::of(state);
+    let context = Context { urls: &urls, authors: &authors, viewer, now: state.clock.now() };
+    let by_id: HashMap<i64, Value> =
+        posts.iter().filter_map(|post| Some((post.id, entities::status(&context, post)?))).collect();
+    Ok(rows
+        .iter()
+        .filter_map(|row| {
+            let actor = authors.get(&row.actor_id)?;
+            entities::notification(&urls, row, actor, by_id.get(&row.post_id).cloned())
+        })
+        .collect())
+}
+
+async fn list(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    QueryParams(params): QueryParams<ListParams>,
+) -> Result<Response> {
+    let viewer = token.member("read:notifications")?;
+    let page = params.paging.page()?;
+    let rows = store::list(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
+    let answer = notifications(&state, viewer, &rows).await?;
+    let ids: Vec<i64> = answer.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
+    paged(&uri, answer, |index| ids[index])
+}
+
+async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:notifications")?;
+    let wanted = id(&text)?;
+    // The one notification: the list's page just above it.
+    let page = murmur_core::page::Page::window(1, Some(wanted.saturating_add(1)), Some(wanted - 1));
+    let rows = store::list(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
+    notifications(&state, viewer, &rows).await?.pop().map(Json).ok_or_else(MastodonError::not_found)
+}
+
+async fn dismiss(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("write:notifications")?;
+    let now = state.clock.now();
+    let mut writer = murmur_domain::notifications::writer(&state.db, viewer, now).await?;
+    if store::dismiss(&mut writer, viewer, id(&text)?).await? {
+        Ok(Json(json!({})))
+    } else {
+        Err(MastodonError::not_found())
+    }
+}
+
+async fn clear(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
+    let viewer = token.member("write:notifications")?;
+    let now = state.clock.now();
+    let mut writer = murmur_domain::notifications::writer(&state.db, viewer, now).await?;
+    store::clear(&mut writer, viewer).await?;
+    Ok(Json(json!({})))
+}

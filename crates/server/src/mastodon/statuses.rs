@@ -1,0 +1,331 @@
+//! Statuses: writing (with `Idempotency-Key`), reading, deleting, a thread's context,
+//! favourites, reblogs, bookmarks, edits and their history, and polls. Every write is the one
+//! of Murmur's own API (`posts::writes`), so its rules and limits hold here too.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::accounts::id;
+use super::auth::Token;
+use super::entities::{self, Urls};
+use super::error::{MastodonError, Result};
+use super::params::{Params, lenient};
+use crate::state::AppState;
+use murmur_core::clock::to_rfc3339;
+use murmur_core::page::Page;
+use murmur_domain::posts::Post;
+use murmur_domain::posts::domain::{IdempotencyKey, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::hydrate;
+use murmur_domain::posts::store;
+use murmur_domain::posts::writes::{Draft, DraftImage, PostWrites};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/statuses", post(create))
+        .route("/api/v1/statuses/{id}", get(show).delete(delete).put(edit))
+        .route("/api/v1/statuses/{id}/context", get(context))
+        .route("/api/v1/statuses/{id}/history", get(history))
+        .route("/api/v1/statuses/{id}/source", get(source))
+        .route("/api/v1/statuses/{id}/favourite", post(favourite))
+        .route("/api/v1/statuses/{id}/unfavourite", post(unfavourite))
+        .route("/api/v1/statuses/{id}/reblog", post(reblog))
+        .route("/api/v1/statuses/{id}/unreblog", post(unreblog))
+        .route("/api/v1/statuses/{id}/bookmark", post(bookmark))
+        .route("/api/v1/statuses/{id}/unbookmark", post(unbookmark))
+        .route("/api/v1/polls/{id}", get(show_poll))
+        .route("/api/v1/polls/{id}/votes", post(vote))
+}
+
+fn writes(state: &AppState) -> PostWrites<'_> {
+    PostWrites { db: &state.db, media: &state.media, fan_out: &state.fan_out, clock: &state.clock }
+}
+
+/// Post `id` as a status for `viewer`: not found when they may not see it.
+async fn status_of(state: &AppState, viewer: i64, id: i64) -> Result<Value> {
+    let post = hydrate::one(&state.db.read, state.db.backend, viewer, id).await?;
+    let posts: Vec<Post> = post.into_iter().collect();
+    entities::statuses(state, viewer, &posts).await?.pop().ok_or_else(MastodonError::not_found)
+}
+
+#[derive(Deserialize)]
+struct NewStatus {
+    status: Option<String>,
+    #[serde(default, deserialize_with = "lenient::ids")]
+    media_ids: Vec<i64>,
+    poll: Option<NewPoll>,
+    #[serde(default, deserialize_with = "lenient::id")]
+    in_reply_to_id: Option<i64>,
+    visibility: Option<String>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    sensitive: Option<bool>,
+    spoiler_text: Option<String>,
+    scheduled_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct NewPoll {
+    #[serde(default, deserialize_with = "lenient::strings")]
+    options: Vec<String>,
+    /// Seconds.
+    #[serde(default, deserialize_with = "lenient::i64")]
+    expires_in: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    multiple: Option<bool>,
+}
+
+/// Murmur's posts are public, single-choice polls last whole hours, and there are no content
+/// warnings or scheduled posts yet: what an app asks beyond that is refused, not dropped.
+fn check_supported(body: &NewStatus) -> Result<()> {
+    if body.visibility.as_deref().is_some_and(|v| v != "public") {
+        return Err(MastodonError::unprocessable("Murmur's posts are public: visibility must be public"));
+    }
+    if body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty()) || body.sensitive == Some(true) {
+        return Err(MastodonError::unprocessable("Murmur has no content warnings yet"));
+    }
+    if body.scheduled_at.is_some() {
+        return Err(MastodonError::unprocessable("Murmur cannot schedule posts"));
+    }
+    if body.poll.as_ref().is_some_and(|p| p.multiple == Some(true)) {
+        return Err(MastodonError::unprocessable("Murmur's polls take one choice"));
+    }
+    Ok(())
+}
+
+async fn create(
+    State(state): State<AppState>,
+    token: Token,
+    headers: HeaderMap,
+    Params(body): Params<NewStatus>,
+) -> Result<Json<Value>> {
+    let member = token.member("write:statuses")?;
+    check_supported(&body)?;
+    let key = match headers.get("idempotency-key") {
+        Some(value) => Some(IdempotencyKey::parse(value.to_str().unwrap_or_default())?),
+        None => None,
+    };
+    if body.media_ids.len() > murmur_domain::media::MAX_IMAGES {
+        return Err(MastodonError::unprocessable("A post can have at most 4 images"));
+    }
+    let (options, hours) = match &body.poll {
+        Some(poll) => {
+            // Whole hours, rounded up.
+            let hours = poll.expires_in.map(super::whole_hours);
+            (poll.options.clone(), hours)
+        }
+        None => (Vec::new(), None),
+    };
+    let draft = Draft {
+        content: PostContent::parse(body.status.as_deref().unwrap_or_default())?,
+        images: body.media_ids.iter().map(|id| DraftImage { url: format!("/objects/{id}"), alt: None }).collect(),
+        poll: PollOptions::parse(&options)?,
+        duration: PollDuration::parse(hours)?,
+        reply_to_id: body.in_reply_to_id,
+    };
+    let id = writes(&state).post(member, &draft, key.as_ref()).await?;
+    Ok(Json(status_of(&state, member, id).await?))
+}
+
+async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:statuses")?;
+    Ok(Json(status_of(&state, viewer, id(&text)?).await?))
+}
+
+/// Deletes the member's post; answers it as it was, with its text (`text`), as Mastodon does
+/// for "delete and redraft".
+async fn delete(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:statuses")?;
+    let post_id = id(&text)?;
+    let mut before = status_of(&state, member, post_id).await?;
+    let source = hydrate::one(&state.db.read, state.db.backend, member, post_id).await?.map(|p| p.content);
+    writes(&state).delete(member, post_id).await?;
+    before["text"] = json!(source.unwrap_or_default());
+    Ok(Json(before))
+}
+
+#[derive(Deserialize)]
+struct EditStatus {
+    status: Option<String>,
+    #[serde(default, deserialize_with = "lenient::ids")]
+    media_ids: Vec<i64>,
+}
+
+/// Edits the member's post within its edit window: its text, and which of its images stay.
+async fn edit(
+    State(state): State<AppState>,
+    token: Token,
+    Path(text): Path<String>,
+    Params(body): Params<EditStatus>,
+) -> Result<Json<Value>> {
+    let member = token.member("write:statuses")?;
+    let content = PostContent::parse(body.status.as_deref().unwrap_or_default())?;
+    let kept: Vec<String> = body.media_ids.iter().map(|id| format!("/objects/{id}")).collect();
+    // No media_ids: the post keeps its images, as Murmur's own edit without imageUrls.
+    let kept = (!kept.is_empty()).then_some(kept);
+    let id = writes(&state).edit(member, id(&text)?, &content, kept.as_deref()).await?;
+    Ok(Json(status_of(&state, member, id).await?))
+}
+
+/// Ancestors, top first, and the replies below the post (Murmur's thread: its replies, oldest
+/// first).
+async fn context(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:statuses")?;
+    let post_id = id(&text)?;
+    // Not found unless the viewer may see the post itself.
+    status_of(&state, viewer, post_id).await?;
+    let mut ancestors = Vec::new();
+    let mut descendants = Vec::new();
+    for (ord, post) in hydrate::list_with_ord(&state.db.read, state.db.backend, viewer, &store::thread(post_id)).await?
+    {
+        match ord {
+            ..0 => ancestors.push(post),
+            0 => {}
+            _ => descendants.push(post),
+        }
+    }
+    Ok(Json(json!({
+        "ancestors": entities::statuses(&state, viewer, &ancestors).await?,
+        "descendants": entities::statuses(&state, viewer, &descendants).await?,
+    })))
+}
+
+/// The post's versions, oldest first, ending with the current one (as Mastodon lists them).
+async fn history(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Vec<Value>>> {
+    let viewer = token.member("read:statuses")?;
+    let current = status_of(&state, viewer, id(&text)?).await?;
+    let post_id: i64 = current["id"].as_str().and_then(|id| id.parse().ok()).unwrap_or_default();
+    let versions = store::history(&state.db.read, post_id, Page::new(50, 0)).await?;
+    let urls = Urls::of(&state);
+    let mut answer: Vec<Value> = versions
+        .iter()
+        .rev()
+        .map(|version| {
+            json!({
+                "content": entities::content_html(&urls, &version.content, &[]),
+                "spoiler_text": "",
+                "sensitive": false,
+                "created_at": to_rfc3339(version.written_at),
+                "account": current["account"],
+                "media_attachments": [],
+                "emojis": [],
+            })
+        })
+        .collect();
+    answer.push(json!({
+        "content": current["content"],
+        "spoiler_text": "",
+        "sensitive": false,
+        "created_at": current["edited_at"].as_str().map(str::to_string).unwrap_or_else(|| current["created_at"].as_str().unwrap_or_default().to_string()),
+        "account": current["account"],
+        "media_attachments": current["media_attachments"],
+        "emojis": [],
+    }));
+    Ok(Json(answer))
+}
+
+/// The post's text as written, for an app's edit box.
+async fn source(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:statuses")?;
+    let post_id = id(&text)?;
+    status_of(&state, viewer, post_id).await?;
+    let post =
+        hydrate::one(&state.db.read, state.db.backend, viewer, post_id).await?.ok_or_else(MastodonError::not_found)?;
+    Ok(Json(json!({ "id": post_id.to_string(), "text": post.content, "spoiler_text": "" })))
+}
+
+async fn favourite(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:favourites")?;
+    let id = writes(&state).like(member, id(&text)?).await?;
+    Ok(Json(status_of(&state, member, id).await?))
+}
+
+async fn unfavourite(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:favourites")?;
+    let id = writes(&state).unlike(member, id(&text)?).await?;
+    Ok(Json(status_of(&state, member, id).await?))
+}
+
+/// Reposts; answers the repost, with the original in `reblog`. Reposting again answers the
+/// existing repost's original, as Mastodon does.
+async fn reblog(
+    State(state): State<AppState>,
+    token: Token,
+    headers: HeaderMap,
+    Path(text): Path<String>,
+) -> Result<Json<Value>> {
+    let member = token.member("write:statuses")?;
+    let target = id(&text)?;
+    let key = match headers.get("idempotency-key") {
+        Some(value) => Some(IdempotencyKey::parse(value.to_str().unwrap_or_default())?),
+        None => None,
+    };
+    match writes(&state).repost(member, target, key.as_ref()).await {
+        Ok(repost) => Ok(Json(status_of(&state, member, repost).await?)),
+        Err(murmur_core::error::Error::Conflict(_)) => Ok(Json(status_of(&state, member, target).await?)),
+        Err(other) => Err(other.into()),
+    }
+}
+
+async fn unreblog(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:statuses")?;
+    let target = id(&text)?;
+    writes(&state).unrepost(member, target).await?;
+    Ok(Json(status_of(&state, member, target).await?))
+}
+
+async fn bookmark(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:bookmarks")?;
+    let id = writes(&state).bookmark(member, id(&text)?).await?;
+    Ok(Json(status_of(&state, member, id).await?))
+}
+
+async fn unbookmark(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:bookmarks")?;
+    let id = writes(&state).unbookmark(member, id(&text)?).await?;
+    Ok(Json(status_of(&state, member, id).await?))
+}
+
+async fn show_poll(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:statuses")?;
+    let status = status_of(&state, viewer, id(&text)?).await?;
+    poll_of(status)
+}
+
+/// A status's poll; not found when it has none.
+fn poll_of(mut status: Value) -> Result<Json<Value>> {
+    match status["poll"].take() {
+        Value::Null => Err(MastodonError::not_found()),
+        poll => Ok(Json(poll)),
+    }
+}
+
+#[derive(Deserialize)]
+struct Vote {
+    #[serde(default, deserialize_with = "lenient::ids")]
+    choices: Vec<i64>,
+}
+
+async fn vote(
+    State(state): State<AppState>,
+    token: Token,
+    Path(text): Path<String>,
+    Params(body): Params<Vote>,
+) -> Result<Json<Value>> {
+    let member = token.member("write:statuses")?;
+    let post_id = id(&text)?;
+    let [choice] = body.choices[..] else {
+        return Err(MastodonError::unprocessable("Murmur's polls take exactly one choice"));
+    };
+    let post =
+        hydrate::one(&state.db.read, state.db.backend, member, post_id).await?.ok_or_else(MastodonError::not_found)?;
+    let option = usize::try_from(choice)
+        .ok()
+        .and_then(|index| post.poll_options.get(index))
+        .ok_or_else(|| MastodonError::unprocessable("That choice is not in this poll"))?;
+    let id = writes(&state).vote(member, post_id, option).await?;
+    poll_of(status_of(&state, member, id).await?)
+}

@@ -1,0 +1,141 @@
+//! Timelines: home (Murmur's Friends), public (every member's posts, newest first) and a tag's;
+//! and Mastodon's paging, shared by every list here: `max_id` (older than), `since_id` and
+//! `min_id` (newer than), `limit`, and the `Link` header that names the next and previous pages.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::auth::Token;
+use super::entities;
+use super::error::{MastodonError, Result};
+use super::params::{QueryParams, lenient};
+use crate::state::AppState;
+use murmur_core::page::Page;
+use murmur_domain::posts::hydrate;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/timelines/home", get(home))
+        .route("/api/v1/timelines/public", get(public))
+        .route("/api/v1/timelines/tag/{name}", get(tag))
+}
+
+/// Mastodon's paging parameters.
+#[derive(Debug, Default, Deserialize)]
+pub struct Paging {
+    #[serde(default, deserialize_with = "lenient::id")]
+    pub max_id: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::id")]
+    pub since_id: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::id")]
+    pub min_id: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::i64")]
+    pub limit: Option<i64>,
+}
+
+/// Lists answer 20 items unless asked for up to 40, as Mastodon's do.
+const DEFAULT_LIMIT: i64 = 20;
+const MAX_LIMIT: i64 = 40;
+
+impl Paging {
+    pub fn limit(&self) -> Result<i64> {
+        match self.limit {
+            None => Ok(DEFAULT_LIMIT),
+            Some(limit) if limit < 1 => Err(MastodonError::unprocessable("limit must be at least 1")),
+            // Mastodon answers its maximum for a larger limit rather than refusing it.
+            Some(limit) => Ok(limit.min(MAX_LIMIT)),
+        }
+    }
+
+    /// The page of a list ordered by id, newest first. `min_id` is taken as `since_id`: the
+    /// newest items above it (Mastodon answers the oldest above it; apps that fill a gap with
+    /// it then ask again from the top).
+    pub fn page(&self) -> Result<Page> {
+        Ok(Page::window(self.limit()?, self.max_id, self.since_id.or(self.min_id)))
+    }
+}
+
+/// A list's answer with its `Link` header: `next` (older, `max_id`) and `prev` (newer,
+/// `min_id`), keyed by `key(index)` of the last and first items.
+pub fn paged(uri: &Uri, items: Vec<Value>, key: impl Fn(usize) -> i64) -> Result<Response> {
+    let mut links = Vec::new();
+    if !items.is_empty() {
+        let path = uri.path();
+        let kept: Vec<(String, String)> = url::form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
+            .filter(|(k, _)| !matches!(k.as_ref(), "max_id" | "since_id" | "min_id"))
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        let link = |param: &str, value: i64, rel: &str| {
+            let mut query = url::form_urlencoded::Serializer::new(String::new());
+            query.extend_pairs(kept.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+            query.append_pair(param, &value.to_string());
+            format!("<{path}?{}>; rel=\"{rel}\"", query.finish())
+        };
+        links.push(link("max_id", key(items.len() - 1), "next"));
+        links.push(link("min_id", key(0), "prev"));
+    }
+    let mut response = Json(items).into_response();
+    if !links.is_empty()
+        && let Ok(value) = HeaderValue::from_str(&links.join(", "))
+    {
+        response.headers_mut().insert(header::LINK, value);
+    }
+    Ok(response)
+}
+
+/// A page of posts as statuses, with its links (keyed by the posts' ids).
+pub async fn posts_page(
+    state: &AppState,
+    uri: &Uri,
+    viewer: i64,
+    posts: Vec<murmur_domain::posts::Post>,
+) -> Result<Response> {
+    let statuses = entities::statuses(state, viewer, &posts).await?;
+    paged(uri, statuses.clone(), |index| statuses[index]["id"].as_str().and_then(|id| id.parse().ok()).unwrap_or(0))
+}
+
+/// Home: the member's Friends feed (their own and followed members' posts and reposts).
+async fn home(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    QueryParams(paging): QueryParams<Paging>,
+) -> Result<Response> {
+    let viewer = token.member("read:statuses")?;
+    let page = paging.page()?;
+    let posts = murmur_domain::feeds::friends_page(&state.db, viewer, page, state.clock.now()).await?;
+    posts_page(&state, &uri, viewer, posts).await
+}
+
+/// Every member's posts, newest first, without those hidden from the viewer.
+async fn public(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    QueryParams(paging): QueryParams<Paging>,
+) -> Result<Response> {
+    let viewer = token.member("read:statuses")?;
+    let selection = murmur_domain::discovery::latest(paging.page()?, state.clock.now());
+    let posts = hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?;
+    posts_page(&state, &uri, viewer, posts).await
+}
+
+/// A tag's posts, newest first, as its page in Murmur shows them.
+async fn tag(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    Path(name): Path<String>,
+    QueryParams(paging): QueryParams<Paging>,
+) -> Result<Response> {
+    let viewer = token.member("read:statuses")?;
+    let page = paging.page()?;
+    let posts = murmur_domain::discovery::tag_posts(&state.db, viewer, &name, page, state.clock.now()).await?;
+    posts_page(&state, &uri, viewer, posts).await
+}

@@ -1,0 +1,462 @@
+//! The Mastodon client API: OAuth 2 with PKCE through Murmur's consent calls, tokens and their
+//! ends, scopes, and the entities and lists apps read, checked with a second member for every
+//! object an app can name. The real clients (Mastodon.py, masto.js) are driven in
+//! `mastodon_clients`.
+
+use base64::Engine;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::both_databases;
+use crate::common::{Member, TestApp, json};
+
+pub const REDIRECT: &str = "https://app.example/callback";
+
+/// An app registered as a Mastodon app registers (a form body).
+pub async fn register_app(app: &TestApp, scopes: &str) -> (String, String) {
+    let response = reqwest::Client::new()
+        .post(app.url("/api/v1/apps"))
+        .form(&[
+            ("client_name", "Test App"),
+            ("redirect_uris", REDIRECT),
+            ("scopes", scopes),
+            ("website", "https://app.example"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json(response).await;
+    assert_eq!(status, 200, "{body}");
+    (body["client_id"].as_str().unwrap().to_string(), body["client_secret"].as_str().unwrap().to_string())
+}
+
+pub fn challenge(verifier: &str) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+}
+
+/// The member consents on Murmur's consent page (its two calls, with their session); answers
+/// the code the app receives at its redirect URI.
+pub async fn consent(app: &TestApp, member: &Member, client_id: &str, scope: &str, verifier: &str) -> String {
+    let query = [("client_id", client_id), ("redirect_uri", REDIRECT), ("scope", scope)];
+    let (status, asked) =
+        json(member.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{asked}");
+    assert_eq!(asked["appName"], "Test App");
+    let answer = json!({
+        "clientId": client_id, "redirectUri": REDIRECT, "scope": scope, "state": "xyz",
+        "codeChallenge": challenge(verifier), "codeChallengeMethod": "S256", "allow": true,
+    });
+    let (status, result) =
+        json(member.client.post(app.url("/api/oauth/authorization")).json(&answer).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{result}");
+    let to = url::Url::parse(result["redirectTo"].as_str().unwrap()).unwrap();
+    assert!(to.as_str().starts_with(REDIRECT));
+    let pairs: std::collections::HashMap<_, _> = to.query_pairs().into_owned().collect();
+    assert_eq!(pairs["state"], "xyz");
+    pairs["code"].clone()
+}
+
+/// Exchanges a code for a token: the answer's status and body.
+async fn exchange(app: &TestApp, client_id: &str, secret: Option<&str>, code: &str, verifier: &str) -> (u16, Value) {
+    let mut form = vec![
+        ("grant_type", "authorization_code"),
+        ("code", code),
+        ("client_id", client_id),
+        ("redirect_uri", REDIRECT),
+        ("code_verifier", verifier),
+    ];
+    if let Some(secret) = secret {
+        form.push(("client_secret", secret));
+    }
+    json(reqwest::Client::new().post(app.url("/oauth/token")).form(&form).send().await.unwrap()).await
+}
+
+/// A token for `member` with `scope`, through the whole flow.
+pub async fn token_for(app: &TestApp, member: &Member, scope: &str) -> String {
+    let (client_id, secret) = register_app(app, "read write follow push").await;
+    let verifier = "a-verifier-of-enough-length-0123456789-abcdefghij";
+    let code = consent(app, member, &client_id, scope, verifier).await;
+    let (status, body) = exchange(app, &client_id, Some(&secret), &code, verifier).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["token_type"], "Bearer");
+    body["access_token"].as_str().unwrap().to_string()
+}
+
+/// A client that speaks as an app with `token`: no cookie, no Origin.
+pub struct AppClient<'a> {
+    app: &'a TestApp,
+    token: String,
+    http: reqwest::Client,
+}
+
+impl<'a> AppClient<'a> {
+    pub fn new(app: &'a TestApp, token: &str) -> AppClient<'a> {
+        AppClient { app, token: token.to_string(), http: reqwest::Client::new() }
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        json(self.http.get(self.app.url(path)).bearer_auth(&self.token).send().await.unwrap()).await
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        json(self.http.post(self.app.url(path)).bearer_auth(&self.token).json(&body).send().await.unwrap()).await
+    }
+
+    pub async fn form(&self, path: &str, form: &[(&str, &str)]) -> (u16, Value) {
+        json(self.http.post(self.app.url(path)).bearer_auth(&self.token).form(form).send().await.unwrap()).await
+    }
+
+    pub async fn delete(&self, path: &str) -> (u16, Value) {
+        json(self.http.delete(self.app.url(path)).bearer_auth(&self.token).send().await.unwrap()).await
+    }
+}
+
+async fn a_member_signs_in_an_app_and_posts_reads_and_is_notified(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
+    let bob_app = AppClient::new(&app, &token_for(&app, &bob, "read write follow").await);
+
+    let (status, me) = ada_app.get("/api/v1/accounts/verify_credentials").await;
+    assert_eq!(status, 200, "{me}");
+    assert_eq!((me["id"].as_str(), me["acct"].as_str()), (Some(ada.id.to_string().as_str()), Some("ada")));
+    assert_eq!(me["source"]["privacy"], "public");
+
+    // A form body with a poll, as Mastodon.py sends one.
+    let (status, status_body) = ada_app
+        .form(
+            "/api/v1/statuses",
+            &[
+                ("status", "Hello @bob #rust <b>"),
+                ("poll[options][]", "tea"),
+                ("poll[options][]", "coffee"),
+                ("poll[expires_in]", "3600"),
+            ],
+        )
+        .await;
+    assert_eq!(status, 200, "{status_body}");
+    let post_id = status_body["id"].as_str().unwrap().to_string();
+    let content = status_body["content"].as_str().unwrap();
+    assert!(content.contains("class=\"u-url mention\"") && content.contains("&lt;b&gt;"), "{content}");
+    assert_eq!(status_body["tags"][0]["name"], "rust");
+    assert_eq!(status_body["mentions"][0]["id"], bob.id.to_string());
+    assert_eq!(status_body["poll"]["options"][1]["title"], "coffee");
+    assert!(status_body["created_at"].as_str().unwrap().ends_with('Z'));
+
+    // Bob follows Ada, sees the post at home, votes, likes and reposts it.
+    let (status, relationship) = bob_app.post(&format!("/api/v1/accounts/{}/follow", ada.id), json!({})).await;
+    assert_eq!((status, relationship["following"].as_bool()), (200, Some(true)), "{relationship}");
+    let (status, home) = bob_app.get("/api/v1/timelines/home").await;
+    assert_eq!(status, 200);
+    assert!(home.as_array().unwrap().iter().any(|s| s["id"] == post_id.as_str()), "{home}");
+    let (status, poll) = bob_app.post(&format!("/api/v1/polls/{post_id}/votes"), json!({"choices": ["1"]})).await;
+    assert_eq!((status, poll["own_votes"].clone()), (200, json!([1])), "{poll}");
+    let (status, liked) = bob_app.post(&format!("/api/v1/statuses/{post_id}/favourite"), json!({})).await;
+    assert_eq!((status, liked["favourited"].as_bool(), liked["favourites_count"].as_i64()), (200, Some(true), Some(1)));
+    let (status, reblog) = bob_app.post(&format!("/api/v1/statuses/{post_id}/reblog"), json!({})).await;
+    assert_eq!(status, 200, "{reblog}");
+    assert_eq!(reblog["reblog"]["id"], post_id.as_str());
+
+    // Ada's notifications: the like, the repost, the follow and the mention, newest first.
+    let (status, notes) = ada_app.get("/api/v1/notifications").await;
+    assert_eq!(status, 200, "{notes}");
+    let kinds: Vec<&str> = notes.as_array().unwrap().iter().map(|n| n["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["reblog", "favourite", "follow"], "{notes}");
+    let (_, only) = ada_app.get("/api/v1/notifications?types[]=favourite").await;
+    assert_eq!(only.as_array().unwrap().len(), 1);
+    assert_eq!(only[0]["status"]["id"], post_id.as_str());
+    let (_, without) = ada_app.get("/api/v1/notifications?exclude_types[]=follow&exclude_types[]=reblog").await;
+    assert_eq!(without.as_array().unwrap().len(), 1);
+
+    // Dismissing one of Bob's notifications is Ada's to do only for her own.
+    let note_id = notes[0]["id"].as_str().unwrap();
+    let (status, _) = bob_app.post(&format!("/api/v1/notifications/{note_id}/dismiss"), json!({})).await;
+    assert_eq!(status, 404, "another member's notification is not found");
+    let (status, _) = ada_app.post(&format!("/api/v1/notifications/{note_id}/dismiss"), json!({})).await;
+    assert_eq!(status, 200);
+    let (_, after) = ada_app.get("/api/v1/notifications").await;
+    assert_eq!(after.as_array().unwrap().len(), 2);
+
+    // Context, account, statuses of the account, relationships.
+    let (status, reply) = bob_app.post("/api/v1/statuses", json!({"status": "Tea!", "in_reply_to_id": post_id})).await;
+    assert_eq!(status, 200, "{reply}");
+    let (_, context) = ada_app.get(&format!("/api/v1/statuses/{post_id}/context")).await;
+    assert_eq!(context["descendants"][0]["id"], reply["id"]);
+    let (_, account) = bob_app.get(&format!("/api/v1/accounts/{}", ada.id)).await;
+    assert_eq!((account["username"].as_str(), account["statuses_count"].as_i64()), (Some("ada"), Some(1)));
+    let (_, statuses) = ada_app.get(&format!("/api/v1/accounts/{}/statuses", bob.id)).await;
+    let ids: Vec<&str> = statuses.as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 2, "Bob's reply and repost: {statuses}");
+    let (_, relationships) = ada_app.get(&format!("/api/v1/accounts/relationships?id[]={}", bob.id)).await;
+    assert_eq!(relationships[0]["followed_by"], true);
+    let (_, found) = ada_app.get("/api/v1/accounts/lookup?acct=bob").await;
+    assert_eq!(found["id"], bob.id.to_string());
+}
+
+async fn pages_follow_the_link_header(app: TestApp) {
+    let ada = app.member("ada").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write").await);
+    let mut made = Vec::new();
+    for n in 0..5 {
+        let (status, body) = ada_app.post("/api/v1/statuses", json!({"status": format!("post {n}")})).await;
+        assert_eq!(status, 200, "{body}");
+        made.push(body["id"].as_str().unwrap().to_string());
+    }
+    let response = reqwest::Client::new()
+        .get(app.url("/api/v1/timelines/home?limit=2"))
+        .bearer_auth(&ada_app.token)
+        .send()
+        .await
+        .unwrap();
+    let link = response.headers()["link"].to_str().unwrap().to_string();
+    let (_, first) = json(response).await;
+    let first: Vec<&str> = first.as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(first, [made[4].as_str(), made[3].as_str()]);
+    let next = link.split(", ").find(|l| l.ends_with("rel=\"next\"")).unwrap();
+    let next = next.trim_start_matches('<').split('>').next().unwrap();
+    assert!(next.contains(&format!("max_id={}", made[3])) && next.contains("limit=2"), "{link}");
+    let (_, second) = ada_app.get(next).await;
+    let second: Vec<&str> = second.as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(second, [made[2].as_str(), made[1].as_str()]);
+    let (_, newer) = ada_app.get(&format!("/api/v1/timelines/home?since_id={}", made[2])).await;
+    assert_eq!(newer.as_array().unwrap().len(), 2);
+    let (_, public) = ada_app.get(&format!("/api/v1/timelines/public?max_id={}&limit=1", made[1])).await;
+    assert_eq!(public[0]["id"], made[0].as_str());
+}
+
+async fn codes_are_single_use_bound_to_their_app_and_verifier(app: TestApp) {
+    let ada = app.member("ada").await;
+    let (client_id, secret) = register_app(&app, "read write").await;
+    let (other_client, other_secret) = register_app(&app, "read write").await;
+    let verifier = "the-right-verifier-0123456789-0123456789-abcdef";
+
+    let code = consent(&app, &ada, &client_id, "read", verifier).await;
+    let (status, body) =
+        exchange(&app, &client_id, Some(&secret), &code, "a-wrong-verifier-0123456789-0123456789-abcdef").await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("invalid_grant")), "{body}");
+    let (status, _) = exchange(&app, &client_id, Some(&secret), &code, verifier).await;
+    assert_eq!(status, 400, "a code refused once is gone");
+
+    let code = consent(&app, &ada, &client_id, "read", verifier).await;
+    let (status, body) = exchange(&app, &other_client, Some(&other_secret), &code, verifier).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("invalid_grant")), "another app's code: {body}");
+
+    let code = consent(&app, &ada, &client_id, "read", verifier).await;
+    let (status, body) = exchange(&app, &client_id, Some("not-the-secret"), &code, verifier).await;
+    assert_eq!((status, body["error"].as_str()), (401, Some("invalid_client")), "{body}");
+
+    let code = consent(&app, &ada, &client_id, "read", verifier).await;
+    let (status, body) = exchange(&app, &client_id, Some(&secret), &code, verifier).await;
+    assert_eq!((status, body["scope"].as_str()), (200, Some("read")), "{body}");
+    let (status, _) = exchange(&app, &client_id, Some(&secret), &code, verifier).await;
+    assert_eq!(status, 400, "a code is used once");
+
+    // An expired code is refused.
+    let code = consent(&app, &ada, &client_id, "read", verifier).await;
+    app.clock.advance(std::time::Duration::from_millis(murmur::apps::CODE_LIFETIME as u64 + 1));
+    let (status, _) = exchange(&app, &client_id, Some(&secret), &code, verifier).await;
+    assert_eq!(status, 400);
+
+    // The consent calls refuse a redirect URI the app did not register, and scopes beyond its own.
+    let query = [("client_id", client_id.as_str()), ("redirect_uri", "https://evil.example/"), ("scope", "read")];
+    let (status, _) =
+        json(ada.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
+    assert_eq!(status, 400);
+    let query = [("client_id", client_id.as_str()), ("redirect_uri", REDIRECT), ("scope", "read push")];
+    let (status, _) =
+        json(ada.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
+    assert_eq!(status, 400);
+    // Without a session there is no consent.
+    let (status, _) =
+        json(app.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
+    assert_eq!(status, 401);
+    // Denied: the app hears access_denied.
+    let answer = json!({"clientId": client_id, "redirectUri": REDIRECT, "scope": "read", "allow": false});
+    let (status, result) =
+        json(ada.client.post(app.url("/api/oauth/authorization")).json(&answer).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert!(result["redirectTo"].as_str().unwrap().contains("error=access_denied"), "{result}");
+}
+
+async fn scopes_are_enforced_and_errors_have_mastodons_shape(app: TestApp) {
+    let ada = app.member("ada").await;
+    let reader = AppClient::new(&app, &token_for(&app, &ada, "read").await);
+    let (status, body) = reader.post("/api/v1/statuses", json!({"status": "hi"})).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("This action is outside the authorized scopes")));
+    let (status, _) = reader.get("/api/v1/timelines/home").await;
+    assert_eq!(status, 200);
+
+    let writer = AppClient::new(&app, &token_for(&app, &ada, "write:statuses read:statuses").await);
+    let (status, body) = writer.post("/api/v1/statuses", json!({"status": "hi", "visibility": "private"})).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("public"));
+    let (status, body) = writer.post("/api/v1/statuses", json!({"status": ""})).await;
+    assert_eq!(status, 422, "{body}");
+    let (status, _) = writer.get("/api/v1/notifications").await;
+    assert_eq!(status, 403, "read:statuses is not read:notifications");
+
+    let (status, body) = writer.get("/api/v1/no-such-thing").await;
+    assert_eq!((status, body), (404, json!({"error": "Record not found"})));
+    let (status, body) =
+        json(reqwest::Client::new().get(app.url("/api/v1/timelines/home")).send().await.unwrap()).await;
+    assert_eq!((status, body["error"].is_string()), (401, true));
+    // The session cookie is no key to the Mastodon API.
+    let (status, _) = json(ada.client.get(app.url("/api/v1/accounts/verify_credentials")).send().await.unwrap()).await;
+    assert_eq!(status, 401);
+    let (status, body) = json(
+        reqwest::Client::new()
+            .post(app.url("/api/v1/accounts"))
+            .form(&[("username", "eve"), ("email", "eve@example.com")])
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 403);
+    assert!(body["error"].as_str().unwrap().contains("invite-only"), "{body}");
+}
+
+async fn a_second_members_token_cannot_touch_the_firsts_posts(app: TestApp) {
+    let ada = app.member("ada").await;
+    let eve = app.member("eve").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write").await);
+    let eve_app = AppClient::new(&app, &token_for(&app, &eve, "read write").await);
+    let (_, post) = ada_app.post("/api/v1/statuses", json!({"status": "mine"})).await;
+    let id = post["id"].as_str().unwrap();
+    let (status, _) = eve_app.delete(&format!("/api/v1/statuses/{id}")).await;
+    assert_eq!(status, 403);
+    let (status, _) = json(
+        reqwest::Client::new()
+            .put(app.url(&format!("/api/v1/statuses/{id}")))
+            .bearer_auth(&eve_app.token)
+            .json(&json!({"status": "yours now"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (_, still) = ada_app.get(&format!("/api/v1/statuses/{id}")).await;
+    assert_eq!(still["content"], "<p>mine</p>");
+    // A block hides each from the other.
+    let (status, _) = ada_app.post(&format!("/api/v1/accounts/{}/block", eve.id), json!({})).await;
+    assert_eq!(status, 200);
+    let (status, _) = eve_app.get(&format!("/api/v1/statuses/{id}")).await;
+    assert_eq!(status, 404);
+    let (status, body) = eve_app.post(&format!("/api/v1/statuses/{id}/favourite"), json!({})).await;
+    assert_eq!(status, 403, "as in Murmur's own API: {body}");
+    let (status, _) = eve_app.get(&format!("/api/v1/accounts/{}", ada.id)).await;
+    assert_eq!(status, 404);
+    // Ada deletes her post: Mastodon's delete-and-redraft gets its text back.
+    let (status, deleted) = ada_app.delete(&format!("/api/v1/statuses/{id}")).await;
+    assert_eq!((status, deleted["text"].as_str()), (200, Some("mine")));
+    let (status, _) = ada_app.get(&format!("/api/v1/statuses/{id}")).await;
+    assert_eq!(status, 404);
+}
+
+async fn tokens_end_with_revocation_logging_out_everywhere_and_suspension(app: TestApp) {
+    let ada = app.member("ada").await;
+    let (client_id, secret) = register_app(&app, "read write").await;
+    let verifier = "a-verifier-of-enough-length-0123456789-abcdefghij";
+    let code = consent(&app, &ada, &client_id, "read", verifier).await;
+    let (_, body) = exchange(&app, &client_id, Some(&secret), &code, verifier).await;
+    let token = body["access_token"].as_str().unwrap().to_string();
+    let ada_app = AppClient::new(&app, &token);
+    assert_eq!(ada_app.get("/api/v1/accounts/verify_credentials").await.0, 200);
+    // The token is stored hashed only.
+    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM app_tokens WHERE token_hash = $1")
+        .bind(&token)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(stored, 0);
+
+    // Revoked by the app.
+    let revoke = [("client_id", client_id.as_str()), ("client_secret", secret.as_str()), ("token", token.as_str())];
+    let response = reqwest::Client::new().post(app.url("/oauth/revoke")).form(&revoke).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(ada_app.get("/api/v1/accounts/verify_credentials").await.0, 401);
+
+    // Listed in settings, and revoked there.
+    let second = AppClient::new(&app, &token_for(&app, &ada, "read").await);
+    let (_, listed) = json(ada.client.get(app.url("/api/apps")).send().await.unwrap()).await;
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["name"], "Test App");
+    let eve = app.member("eve").await;
+    let app_id = listed[0]["id"].as_i64().unwrap();
+    let status = eve.client.delete(app.url(&format!("/api/apps/{app_id}"))).send().await.unwrap().status();
+    assert_eq!(status.as_u16(), 404, "another member cannot revoke Ada's app");
+    assert_eq!(second.get("/api/v1/accounts/verify_credentials").await.0, 200);
+    let status = ada.client.delete(app.url(&format!("/api/apps/{app_id}"))).send().await.unwrap().status();
+    assert_eq!(status.as_u16(), 204);
+    assert_eq!(second.get("/api/v1/accounts/verify_credentials").await.0, 401);
+
+    // Logging out everywhere ends the apps' tokens too.
+    let third = AppClient::new(&app, &token_for(&app, &ada, "read").await);
+    let status = ada.client.post(app.url("/api/auth/logout-others")).send().await.unwrap().status();
+    assert!(status.is_success());
+    assert_eq!(third.get("/api/v1/accounts/verify_credentials").await.0, 401);
+
+    // A suspension ends them.
+    let fourth = AppClient::new(&app, &token_for(&app, &ada, "read").await);
+    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
+        .bind(eve.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let suspend = eve
+        .client
+        .post(app.url(&format!("/api/moderation/members/{}/suspend", ada.id)))
+        .json(&json!({"reason": "Spam wave"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(suspend.status().is_success(), "{}", suspend.status());
+    assert_eq!(fourth.get("/api/v1/accounts/verify_credentials").await.0, 401);
+}
+
+async fn instance_and_cors_answer_apps(app: TestApp) {
+    let (status, v2) = json(reqwest::Client::new().get(app.url("/api/v2/instance")).send().await.unwrap()).await;
+    assert_eq!(status, 200);
+    assert!(v2["version"].as_str().unwrap().starts_with("4.3.0 (compatible; Murmur "));
+    assert_eq!(v2["configuration"]["statuses"]["max_characters"], 500);
+    assert_eq!(v2["configuration"]["polls"]["max_options"], 4);
+    assert_eq!(v2["registrations"]["enabled"], false);
+    assert_eq!(v2["api_versions"]["mastodon"], 2);
+    assert!(v2["configuration"]["urls"]["streaming"].as_str().unwrap().starts_with("ws://"));
+    let (_, nodeinfo) = json(reqwest::Client::new().get(app.url("/nodeinfo/2.0")).send().await.unwrap()).await;
+    assert_eq!(nodeinfo["software"]["name"], "murmur");
+
+    // A browser app on another origin: the preflight names Authorization, and no cookie is asked for.
+    let preflight = reqwest::Client::new()
+        .request(reqwest::Method::OPTIONS, app.url("/api/v1/statuses"))
+        .header("origin", "https://elk.example")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "authorization,content-type")
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success());
+    let headers = preflight.headers();
+    assert_eq!(headers["access-control-allow-origin"], "*");
+    assert!(headers["access-control-allow-headers"].to_str().unwrap().contains("authorization"));
+    assert!(headers.get("access-control-allow-credentials").is_none());
+    // Murmur's own API stays same-origin.
+    let response = reqwest::Client::new()
+        .get(app.url("/api/posts/feed"))
+        .header("origin", "https://elk.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(response.headers().get("access-control-allow-origin").is_none());
+}
+
+both_databases!(
+    a_member_signs_in_an_app_and_posts_reads_and_is_notified,
+    pages_follow_the_link_header,
+    codes_are_single_use_bound_to_their_app_and_verifier,
+    scopes_are_enforced_and_errors_have_mastodons_shape,
+    a_second_members_token_cannot_touch_the_firsts_posts,
+    tokens_end_with_revocation_logging_out_everywhere_and_suspension,
+    instance_and_cors_answer_apps,
+);
