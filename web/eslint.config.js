@@ -24,6 +24,7 @@ const featureOrder = [
   'moderation',
   'invites',
   'account',
+  'apps',
 ]
 const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

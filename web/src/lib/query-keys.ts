@@ -21,6 +21,15 @@ export const accountKeys = {
   confirmDeletion: () => [ACCOUNT_ROOT, 'confirm-deletion'] as const,
 }
 
+const APPS_ROOT = 'apps'
+export const appKeys = {
+  all: [APPS_ROOT] as const,
+  /** The apps holding access to the member's account. */
+  connected: () => [APPS_ROOT, 'connected'] as const,
+  /** An app's authorization request, as the consent page shows it. */
+  request: (query: string) => [APPS_ROOT, 'request', query] as const,
+}
+
 const DATA_EXPORT_ROOT = 'data-export'
 export const dataExportKeys = {
   all: [DATA_EXPORT_ROOT] as const,

@@ -93,3 +93,9 @@ export const WEBSITE_MAX_LENGTH = limits.websiteMaxLength
 export const THREAD_REPLIES = limits.threadReplies
 export const MAX_UPLOAD_BYTES = limits.maxUploadBytes
 export const SEARCH_PREFIX_MIN_LENGTH = limits.searchPrefixMinLength
+/** What an app asks of the member on the consent page (`GET /api/oauth/authorization`). */
+export type AppRequest = Schemas['AppRequest']
+/** Where the member's browser goes after their answer, or the code to copy. */
+export type AuthorizationResult = Schemas['AuthorizationResult']
+/** An app the member let in (`GET /api/apps`). */
+export type ConnectedApp = Schemas['ConnectedApp']

@@ -22,7 +22,7 @@ impl Urls {
     }
 
     fn member(&self, username: &str) -> String {
-        format!("{}/@{username}", self.0)
+        format!("{}/profile/{username}", self.0)
     }
 
     fn post(&self, id: i64) -> String {

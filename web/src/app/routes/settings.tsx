@@ -1,3 +1,4 @@
+import { ConnectedAppsCard } from '@/features/apps'
 import { DataExportSection, DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { ImageDescriptionSetting } from '@/features/posts'
@@ -12,6 +13,7 @@ export default function SettingsRoute() {
         <UsernameCard />
         <EmailCard />
         <SessionsCard />
+        <ConnectedAppsCard />
         <ImageDescriptionSetting />
         <BlockedMembers />
         <MutedMembers />

@@ -6,6 +6,7 @@ import { StatusScreen } from '@/components/status-screen'
 import { ApiError } from '@/lib/api-client'
 import { authKeys } from '@/lib/query-keys'
 import { verifyMagicLink } from '@/features/auth/api/verify'
+import { takePendingAuthorization } from '@/features/apps'
 
 export const VERIFY_REDIRECT_MS = 1500
 
@@ -16,7 +17,7 @@ function failureMessage(error: unknown): string {
   return 'An error occurred during verification'
 }
 
-/** Reached from the e-mailed link: exchanges the token for a session, then goes home. */
+/** Reached from the e-mailed link: exchanges the token for a session, then goes home (or back to an app's consent page). */
 export default function VerifyRoute() {
   const [, navigate] = useLocation()
   const queryClient = useQueryClient()
@@ -38,7 +39,9 @@ export default function VerifyRoute() {
         queryClient.setQueryData(authKeys.me(), user)
         await queryClient.invalidateQueries({ queryKey: authKeys.all })
         setState({ kind: 'success' })
-        setTimeout(() => navigate('/', { replace: true }), VERIFY_REDIRECT_MS)
+        // A member who signed in to let an app connect goes back to its consent page.
+        const next = takePendingAuthorization() ?? '/'
+        setTimeout(() => navigate(next, { replace: true }), VERIFY_REDIRECT_MS)
       })
       .catch((error: unknown) => setState({ kind: 'error', message: failureMessage(error) }))
   }, [navigate, queryClient])

@@ -2,3 +2,4 @@
 export { canModerate, useMe, useRole } from './api/get-me'
 export { useCurrentUser } from './api/get-user'
 export { useLogout } from './api/logout'
+export { LoginDialog } from './components/login-dialog'

@@ -1,0 +1,5 @@
+import { ConsentScreen } from '@/features/apps'
+
+export default function AuthorizeRoute() {
+  return <ConsentScreen />
+}
