@@ -25,6 +25,7 @@ mod invites;
 mod layers;
 mod live;
 mod mastodon;
+mod mastodon_clients;
 mod media;
 mod media_cleanup;
 mod metrics;

@@ -75,7 +75,7 @@ impl Drop for SmtpServer {
     }
 }
 
-fn python_path() -> PathBuf {
+pub fn python_path() -> PathBuf {
     match std::env::var("MURMUR_TEST_PYTHON") {
         Ok(p) if !p.is_empty() => PathBuf::from(p),
         _ => {

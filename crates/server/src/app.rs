@@ -62,6 +62,7 @@ pub fn router(state: AppState) -> Router {
     });
     Router::new()
         .fallback_service(by_method)
+        .layer(axum::middleware::map_request(crate::mastodon::without_trailing_slash))
         .layer(axum::middleware::from_fn_with_state(crate::security::Guard::new(state), crate::security::guard))
         .layer(axum::middleware::from_fn(crate::request_id::in_error_bodies))
         // Not data archives: zipped already, and often large.

@@ -343,7 +343,7 @@ mod tests {
         let html = content_html(&urls, content, &entities);
         assert_eq!(
             html,
-            "<p>héllo <span class=\"h-card\"><a href=\"https://murmur.example/@ada\" class=\"u-url mention\">@<span>ada</span></a></span> &lt;b&gt;</p>\
+            "<p>héllo <span class=\"h-card\"><a href=\"https://murmur.example/profile/ada\" class=\"u-url mention\">@<span>ada</span></a></span> &lt;b&gt;</p>\
              <p><a href=\"https://murmur.example/tag/Rust\" class=\"mention hashtag\" rel=\"tag\">#<span>Rust</span></a> \
              <a href=\"https://x.example/?a=1&amp;b=2\" rel=\"nofollow noopener noreferrer\" target=\"_blank\">https://x.example/?a=1&amp;b=2</a></p>"
         );

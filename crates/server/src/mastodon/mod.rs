@@ -58,6 +58,23 @@ pub fn router() -> Router<AppState> {
         .layer(axum::middleware::map_response(no_store))
 }
 
+/// Mastodon answers its paths with a trailing slash too (`/api/v1/instance/`), and apps use both:
+/// such a path is taken without it, before routing.
+pub async fn without_trailing_slash(mut request: axum::extract::Request) -> axum::extract::Request {
+    let path = request.uri().path();
+    if path.len() > 1 && path.ends_with('/') && is_mastodon_path(path) {
+        let trimmed = path.trim_end_matches('/');
+        let rebuilt = match request.uri().query() {
+            Some(query) => format!("{trimmed}?{query}"),
+            None => trimmed.to_string(),
+        };
+        if let Ok(uri) = rebuilt.parse() {
+            *request.uri_mut() = uri;
+        }
+    }
+    request
+}
+
 /// `seconds` as whole hours, rounded up (Murmur's polls and mutes last whole hours).
 fn whole_hours(seconds: i64) -> i64 {
     (seconds.max(1) + 3599) / 3600

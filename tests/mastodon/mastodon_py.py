@@ -1,0 +1,108 @@
+"""Drives Murmur's Mastodon API with Mastodon.py, an independently written client.
+
+Run by tests/api/mastodon_clients.rs with MURMUR_BASE (the instance) and MURMUR_ADA_COOKIE,
+MURMUR_BOB_COOKIE (session cookies: each member consents on Murmur's consent calls as the
+consent page does). Exits non-zero on the first check that fails.
+"""
+
+import os
+
+import requests
+from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+
+BASE = os.environ["MURMUR_BASE"]
+SCOPES = ["read", "write", "follow"]
+OOB = "urn:ietf:wg:oauth:2.0:oob"
+
+
+def sign_in(cookie):
+    client_id, client_secret = Mastodon.create_app(
+        "Mastodon.py", scopes=SCOPES, redirect_uris=OOB, website="https://example.org", api_base_url=BASE
+    )
+    app = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=BASE)
+    url = app.auth_request_url(scopes=SCOPES, redirect_uris=OOB, allow_http=True)
+    assert url.startswith(BASE + "/oauth/authorize?"), url
+    # The member's Allow, as the consent page sends it with their session.
+    answer = requests.post(
+        BASE + "/api/oauth/authorization",
+        json={"clientId": client_id, "redirectUri": OOB, "scope": " ".join(SCOPES), "allow": True},
+        headers={"Cookie": cookie, "Origin": BASE},
+        timeout=30,
+    )
+    answer.raise_for_status()
+    code = answer.json()["code"]
+    app.log_in(code=code, redirect_uri=OOB, scopes=SCOPES, allow_http=True)
+    return app
+
+
+def ids(statuses):
+    return [str(s.id) for s in statuses]
+
+
+ada = sign_in(os.environ["MURMUR_ADA_COOKIE"])
+bob = sign_in(os.environ["MURMUR_BOB_COOKIE"])
+
+me = ada.account_verify_credentials()
+assert me.username == "ada", me
+bob_me = bob.me()
+instance = ada.instance()
+assert "Murmur" in instance.version, instance.version
+
+poll = ada.make_poll(["tea", "coffee"], expires_in=3600)
+first = ada.status_post("Hello @bob, tea or coffee? #murmur", poll=poll)
+assert "murmur" in [t.name for t in first.tags], first.tags
+assert str(first.mentions[0].id) == str(bob_me.id)
+
+bob.account_follow(me.id)
+relationship = bob.account_relationships([me.id])[0]
+assert relationship.following, relationship
+assert str(first.id) in ids(bob.timeline_home()), "Bob's home has Ada's post"
+voted = bob.poll_vote(first.poll.id, [1])
+assert voted.own_votes == [1], voted
+assert bob.status_favourite(first.id).favourited
+reblog = bob.status_reblog(first.id)
+assert str(reblog.reblog.id) == str(first.id)
+reply = bob.status_post("Coffee!", in_reply_to_id=first.id)
+
+kinds = [n.type for n in ada.notifications()]
+assert kinds == ["mention", "reblog", "favourite", "follow"], kinds
+assert [n.type for n in ada.notifications(types=["favourite"])] == ["favourite"]
+context = ada.status_context(first.id)
+assert ids(context.descendants) == [str(reply.id)], context
+
+# Paging by the Link header, as Mastodon.py's fetch_next reads it.
+made = [ada.status_post(f"post {n}") for n in range(3)]
+page = ada.timeline_home(limit=2)
+assert ids(page) == [str(made[2].id), str(made[1].id)], ids(page)
+older = ada.fetch_next(page)
+assert ids(older)[0] == str(made[0].id), ids(older)
+
+edited = ada.status_update(made[0].id, "post 0, edited")
+assert edited.edited_at is not None
+assert "edited" in ada.status_source(made[0].id).text
+history = ada.status_history(made[0].id)
+assert len(history) == 2, history
+
+deleted = ada.status_delete(made[1].id)
+assert deleted.text == "post 1", deleted
+try:
+    ada.status(made[1].id)
+    raise AssertionError("a deleted post is not found")
+except MastodonNotFoundError:
+    pass
+
+# Murmur is invite-only and public-only: refused with a reason, not dropped.
+try:
+    ada.status_post("secret", visibility="private")
+    raise AssertionError("a private post is refused")
+except MastodonAPIError as refusal:
+    assert "public" in str(refusal), refusal
+
+ada.account_block(bob_me.id)
+try:
+    bob.status(first.id)
+    raise AssertionError("a blocked member's post is hidden")
+except MastodonNotFoundError:
+    pass
+
+print("Mastodon.py: every check passed")
