@@ -70,4 +70,13 @@ async fn mastodon_py_signs_in_and_uses_the_api(app: TestApp) {
     }
 }
 
-both_databases!(mastodon_py_signs_in_and_uses_the_api);
+async fn masto_js_signs_in_with_pkce_and_uses_the_api(app: TestApp) {
+    let (ada, ada_token, bob, bob_token) = two_members(&app).await;
+    let node = Path::new("node");
+    let args = ["-e", "import('./web/node_modules/masto/dist/index.js')"];
+    if let Some(out) = run(&app, node, "tests/mastodon/masto.mjs", &args, (&ada, &ada_token, &bob, &bob_token)) {
+        assert!(out.contains("every check passed"), "{out}");
+    }
+}
+
+both_databases!(mastodon_py_signs_in_and_uses_the_api, masto_js_signs_in_with_pkce_and_uses_the_api);

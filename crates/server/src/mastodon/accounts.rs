@@ -125,7 +125,7 @@ async fn statuses(
     let member = visible_member(&state, viewer, id(&text)?).await?;
     let page = params.paging.page()?;
     if params.pinned == Some(true) {
-        return paged(&uri, Vec::new(), |_| 0);
+        return paged(&state, &uri, Vec::new(), |_| 0);
     }
     use murmur_domain::posts::profile;
     let posts = if params.only_media == Some(true) {
@@ -163,7 +163,7 @@ async fn follow_list(
     let urls = Urls::of(state);
     let accounts: Vec<Value> = listed.iter().map(|l| entities::account(&urls, &l.user, 0)).collect();
     let next = page.offset + accounts.len() as i64;
-    paged(uri, accounts, |_| next)
+    paged(state, uri, accounts, |_| next)
 }
 
 async fn followers(

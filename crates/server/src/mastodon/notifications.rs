@@ -103,7 +103,7 @@ async fn list(
     let rows = store::list(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
     let answer = notifications(&state, viewer, &rows).await?;
     let ids: Vec<i64> = answer.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
-    paged(&uri, answer, |index| ids[index])
+    paged(&state, &uri, answer, |index| ids[index])
 }
 
 async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {

@@ -63,7 +63,7 @@ impl Paging {
 
 /// A list's answer with its `Link` header: `next` (older, `max_id`) and `prev` (newer,
 /// `min_id`), keyed by `key(index)` of the last and first items.
-pub fn paged(uri: &Uri, items: Vec<Value>, key: impl Fn(usize) -> i64) -> Result<Response> {
+pub fn paged(state: &AppState, uri: &Uri, items: Vec<Value>, key: impl Fn(usize) -> i64) -> Result<Response> {
     let mut links = Vec::new();
     if !items.is_empty() {
         let path = uri.path();
@@ -75,7 +75,7 @@ pub fn paged(uri: &Uri, items: Vec<Value>, key: impl Fn(usize) -> i64) -> Result
             let mut query = url::form_urlencoded::Serializer::new(String::new());
             query.extend_pairs(kept.iter().map(|(k, v)| (k.as_str(), v.as_str())));
             query.append_pair(param, &value.to_string());
-            format!("<{path}?{}>; rel=\"{rel}\"", query.finish())
+            format!("<{}{path}?{}>; rel=\"{rel}\"", state.config.public_origin(), query.finish())
         };
         links.push(link("max_id", key(items.len() - 1), "next"));
         links.push(link("min_id", key(0), "prev"));
@@ -97,7 +97,8 @@ pub async fn posts_page(
     posts: Vec<murmur_domain::posts::Post>,
 ) -> Result<Response> {
     let statuses = entities::statuses(state, viewer, &posts).await?;
-    paged(uri, statuses.clone(), |index| statuses[index]["id"].as_str().and_then(|id| id.parse().ok()).unwrap_or(0))
+    let ids: Vec<i64> = statuses.iter().map(|s| s["id"].as_str().and_then(|id| id.parse().ok()).unwrap_or(0)).collect();
+    paged(state, uri, statuses, |index| ids[index])
 }
 
 /// Home: the member's Friends feed (their own and followed members' posts and reposts).

@@ -1,0 +1,97 @@
+// Drives Murmur's Mastodon API with masto.js, an independently written client (web/'s
+// devDependency), the way a JavaScript app signs in: an app, PKCE (S256), the member's consent
+// on Murmur's consent calls, then the token. Run by tests/api/mastodon_clients.rs with
+// MURMUR_BASE, MURMUR_ADA_COOKIE and MURMUR_BOB_COOKIE; exits non-zero on the first failed check.
+import assert from 'node:assert/strict'
+import { createHash, randomBytes } from 'node:crypto'
+
+const { createOAuthAPIClient, createRestAPIClient, MastoHttpError } = await import(
+  new URL('../../web/node_modules/masto/dist/index.js', import.meta.url)
+)
+
+const BASE = process.env.MURMUR_BASE
+const REDIRECT = 'https://app.example/callback'
+const SCOPES = 'read write follow'
+
+async function signIn(cookie) {
+  const anonymous = createRestAPIClient({ url: BASE })
+  const app = await anonymous.v1.apps.create({ clientName: 'masto.js', redirectUris: REDIRECT, scopes: SCOPES })
+  const verifier = randomBytes(32).toString('base64url')
+  const challenge = createHash('sha256').update(verifier).digest('base64url')
+  const consent = await fetch(`${BASE}/api/oauth/authorization`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin: BASE },
+    body: JSON.stringify({
+      clientId: app.clientId,
+      redirectUri: REDIRECT,
+      scope: SCOPES,
+      state: 'st',
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+      allow: true,
+    }),
+  })
+  assert.equal(consent.status, 200, await consent.clone().text())
+  const redirectTo = new URL((await consent.json()).redirectTo)
+  assert.equal(redirectTo.searchParams.get('state'), 'st')
+  const oauth = createOAuthAPIClient({ url: BASE })
+  const token = await oauth.token.create({
+    grantType: 'authorization_code',
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    redirectUri: REDIRECT,
+    code: redirectTo.searchParams.get('code'),
+    codeVerifier: verifier,
+  })
+  assert.equal(token.tokenType, 'Bearer')
+  return createRestAPIClient({ url: BASE, accessToken: token.accessToken })
+}
+
+const ada = await signIn(process.env.MURMUR_ADA_COOKIE)
+const bob = await signIn(process.env.MURMUR_BOB_COOKIE)
+
+const me = await ada.v1.accounts.verifyCredentials()
+assert.equal(me.username, 'ada')
+const bobMe = await bob.v1.accounts.verifyCredentials()
+const instance = await ada.v2.instance.fetch()
+assert.equal(instance.configuration.statuses.maxCharacters, 500)
+assert.equal(instance.apiVersions.mastodon, 2)
+
+const first = await ada.v1.statuses.create({ status: 'From masto #js', poll: { options: ['yes', 'no'], expiresIn: 7200 } })
+assert.deepEqual(first.tags.map((t) => t.name), ['js'])
+assert.equal(first.poll.options.length, 2)
+
+const relationship = await bob.v1.accounts.$select(me.id).follow()
+assert.equal(relationship.following, true)
+const home = await bob.v1.timelines.home.list({ limit: 5 })
+assert.ok(home.some((s) => s.id === first.id), 'Bob reads Ada at home')
+assert.equal((await bob.v1.statuses.$select(first.id).favourite()).favourited, true)
+assert.equal((await bob.v1.statuses.$select(first.id).bookmark()).bookmarked, true)
+assert.equal((await bob.v1.statuses.$select(first.id).reblog()).reblog.id, first.id)
+assert.equal((await bob.v1.polls.$select(first.id).votes.create({ choices: [0] })).ownVotes[0], 0)
+
+const notifications = await ada.v1.notifications.list()
+assert.deepEqual(notifications.map((n) => n.type), ['reblog', 'favourite', 'follow'])
+assert.equal(notifications[1].account.id, bobMe.id)
+
+// Pages through the Link header.
+const made = []
+for (const n of [1, 2, 3]) made.push(await ada.v1.statuses.create({ status: `masto ${n}` }))
+const pages = ada.v1.timelines.home.list({ limit: 2 }).values()
+const page1 = (await pages.next()).value
+const page2 = (await pages.next()).value
+assert.deepEqual(page1.map((s) => s.id), [made[2].id, made[1].id])
+assert.deepEqual(page2.map((s) => s.id), [made[0].id, first.id])
+
+const found = await ada.v1.accounts.lookup({ acct: 'bob' })
+assert.equal(found.id, bobMe.id)
+const [standing] = await ada.v1.accounts.relationships.fetch({ id: [bobMe.id] })
+assert.equal(standing.followedBy, true)
+
+await assert.rejects(ada.v1.statuses.$select('999999999').fetch(), (error) => error instanceof MastoHttpError && error.statusCode === 404)
+await assert.rejects(
+  ada.v1.statuses.create({ status: 'just friends', visibility: 'unlisted' }),
+  (error) => error instanceof MastoHttpError && error.statusCode === 422,
+)
+
+console.log('masto.js: every check passed')
