@@ -452,7 +452,72 @@ async fn instance_and_cors_answer_apps(app: TestApp) {
     assert!(response.headers().get("access-control-allow-origin").is_none());
 }
 
+async fn lists_search_and_reports(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let eve = app.member("eve").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
+    let bob_app = AppClient::new(&app, &token_for(&app, &bob, "read write follow").await);
+    let (_, post) = bob_app.post("/api/v1/statuses", json!({"status": "Sourdough starters #baking"})).await;
+    let id = post["id"].as_str().unwrap();
+    ada_app.post(&format!("/api/v1/statuses/{id}/favourite"), json!({})).await;
+    ada_app.post(&format!("/api/v1/statuses/{id}/bookmark"), json!({})).await;
+    let (_, favourites) = ada_app.get("/api/v1/favourites").await;
+    assert_eq!(favourites[0]["id"], id);
+    let (_, bookmarks) = ada_app.get("/api/v1/bookmarks").await;
+    assert_eq!(bookmarks[0]["bookmarked"], true);
+    let (_, nobody) = bob_app.get("/api/v1/bookmarks").await;
+    assert_eq!(nobody, json!([]), "bookmarks are their member's alone");
+
+    let (status, found) = ada_app.get("/api/v2/search?q=sourdough").await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["statuses"][0]["id"], id);
+    let (_, found) = ada_app.get("/api/v2/search?q=bo&type=accounts").await;
+    assert_eq!(found["accounts"][0]["username"], "bob");
+    assert_eq!(found["statuses"], json!([]));
+    let (_, found) = ada_app.get("/api/v2/search?q=%23baking").await;
+    assert_eq!(found["hashtags"][0]["name"], "baking");
+    let (status, _) = ada_app.get("/api/v2/search?q=x&type=everything").await;
+    assert_eq!(status, 422);
+
+    ada_app.post(&format!("/api/v1/accounts/{}/mute", eve.id), json!({"duration": 3600})).await;
+    let (_, mutes) = ada_app.get("/api/v1/mutes").await;
+    assert_eq!(mutes[0]["username"], "eve");
+    let (_, relationship) = ada_app.get(&format!("/api/v1/accounts/relationships?id[]={}", eve.id)).await;
+    assert!(relationship[0]["muting_expires_at"].is_string(), "{relationship}");
+    ada_app.post(&format!("/api/v1/accounts/{}/block", eve.id), json!({})).await;
+    let (_, blocks) = ada_app.get("/api/v1/blocks").await;
+    assert_eq!(blocks[0]["id"], eve.id.to_string());
+    let (_, none) = bob_app.get("/api/v1/blocks").await;
+    assert_eq!(none, json!([]));
+
+    let (status, report) = ada_app
+        .post(
+            "/api/v1/reports",
+            json!({"account_id": bob.id.to_string(), "status_ids": [id], "category": "spam", "comment": "ads"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["category"], "spam");
+    let reported: i64 = sqlx::query_scalar("SELECT post_id FROM reports WHERE reporter_id = $1")
+        .bind(ada.id)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(reported.to_string(), id);
+    let (status, _) = bob_app.post("/api/v1/reports", json!({"account_id": bob.id.to_string()})).await;
+    assert_eq!(status, 422, "nobody reports themselves");
+
+    let (status, trends) = ada_app.get("/api/v1/trends/tags").await;
+    assert_eq!((status, trends.is_array()), (200, true));
+    let (status, suggestions) = ada_app.get("/api/v2/suggestions").await;
+    assert_eq!((status, suggestions.is_array()), (200, true));
+    let (status, trends) = json(reqwest::Client::new().get(app.url("/api/v1/trends/tags")).send().await.unwrap()).await;
+    assert_eq!(status, 401, "Murmur is closed: {trends}");
+}
+
 both_databases!(
+    lists_search_and_reports,
     a_member_signs_in_an_app_and_posts_reads_and_is_notified,
     pages_follow_the_link_header,
     codes_are_single_use_bound_to_their_app_and_verifier,

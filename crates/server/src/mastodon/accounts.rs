@@ -14,7 +14,7 @@ use super::auth::Token;
 use super::entities::{self, Urls};
 use super::error::{MastodonError, Result};
 use super::params::{Params, QueryParams, lenient};
-use super::timelines::{Paging, paged, posts_page};
+use super::timelines::{Paging, offset_page, paged, posts_page};
 use crate::state::AppState;
 use murmur_core::clock::HOUR;
 use murmur_domain::posts::hydrate;
@@ -157,8 +157,7 @@ async fn follow_list(
 ) -> Result<Response> {
     let viewer = token.member("read:accounts")?;
     let member = visible_member(state, viewer, id(text)?).await?;
-    // Follow lists page by offset in Murmur: `max_id` here is the offset of the next page.
-    let page = murmur_core::page::Page::parse(Some(paging.limit()?), paging.max_id, 40, 80)?;
+    let page = offset_page(paging)?;
     let listed = store::follow_list(&state.db.read, viewer, member.id, list, page).await?;
     let urls = Urls::of(state);
     let accounts: Vec<Value> = listed.iter().map(|l| entities::account(&urls, &l.user, 0)).collect();

@@ -9,12 +9,14 @@
 
 mod accounts;
 mod auth;
+mod discovery;
 mod entities;
 mod error;
 mod instance;
 mod notifications;
 mod oauth;
 mod params;
+mod safety;
 mod statuses;
 mod timelines;
 
@@ -52,6 +54,8 @@ pub fn router() -> Router<AppState> {
         .merge(statuses::router())
         .merge(timelines::router())
         .merge(notifications::router())
+        .merge(discovery::router())
+        .merge(safety::router())
         .route("/api/v1/{*rest}", axum::routing::any(not_found))
         .route("/api/v2/{*rest}", axum::routing::any(not_found))
         .layer(cors)

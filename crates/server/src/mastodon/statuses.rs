@@ -5,7 +5,8 @@
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, Uri};
+use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -14,7 +15,8 @@ use super::accounts::id;
 use super::auth::Token;
 use super::entities::{self, Urls};
 use super::error::{MastodonError, Result};
-use super::params::{Params, lenient};
+use super::params::{Params, QueryParams, lenient};
+use super::timelines::{Paging, offset_page, paged};
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::page::Page;
@@ -37,6 +39,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/statuses/{id}/unreblog", post(unreblog))
         .route("/api/v1/statuses/{id}/bookmark", post(bookmark))
         .route("/api/v1/statuses/{id}/unbookmark", post(unbookmark))
+        .route("/api/v1/bookmarks", get(bookmarks))
+        .route("/api/v1/favourites", get(favourites))
         .route("/api/v1/polls/{id}", get(show_poll))
         .route("/api/v1/polls/{id}/votes", post(vote))
 }
@@ -287,6 +291,42 @@ async fn unbookmark(State(state): State<AppState>, token: Token, Path(text): Pat
     let member = token.member("write:bookmarks")?;
     let id = writes(&state).unbookmark(member, id(&text)?).await?;
     Ok(Json(status_of(&state, member, id).await?))
+}
+
+/// The member's bookmarks, newest bookmark first (paged by offset).
+async fn bookmarks(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    QueryParams(paging): QueryParams<Paging>,
+) -> Result<Response> {
+    let viewer = token.member("read:bookmarks")?;
+    marked(&state, &uri, viewer, &paging, murmur_domain::posts::profile::bookmarks).await
+}
+
+/// The posts the member liked, newest like first (paged by offset).
+async fn favourites(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    QueryParams(paging): QueryParams<Paging>,
+) -> Result<Response> {
+    let viewer = token.member("read:favourites")?;
+    marked(&state, &uri, viewer, &paging, murmur_domain::posts::profile::liked_by).await
+}
+
+async fn marked(
+    state: &AppState,
+    uri: &Uri,
+    viewer: i64,
+    paging: &Paging,
+    select: fn(i64, Page) -> hydrate::Selection,
+) -> Result<Response> {
+    let page = offset_page(paging)?;
+    let posts = hydrate::list(&state.db.read, state.db.backend, viewer, &select(viewer, page)).await?;
+    let statuses = entities::statuses(state, viewer, &posts).await?;
+    let next = page.offset + posts.len() as i64;
+    paged(state, uri, statuses, |_| next)
 }
 
 async fn show_poll(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {

@@ -61,6 +61,12 @@ impl Paging {
     }
 }
 
+/// The page of a list Murmur pages by offset (its order is not by id): `max_id` is the offset of
+/// the next page, as this module's `Link` header names it.
+pub fn offset_page(paging: &Paging) -> Result<Page> {
+    Ok(Page::parse(Some(paging.limit()?), paging.max_id, DEFAULT_LIMIT, MAX_LIMIT)?)
+}
+
 /// A list's answer with its `Link` header: `next` (older, `max_id`) and `prev` (newer,
 /// `min_id`), keyed by `key(index)` of the last and first items.
 pub fn paged(state: &AppState, uri: &Uri, items: Vec<Value>, key: impl Fn(usize) -> i64) -> Result<Response> {

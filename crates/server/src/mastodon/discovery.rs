@@ -1,0 +1,151 @@
+//! Finding people, posts and tags: `/api/v2/search` (accounts, statuses with Murmur's query
+//! syntax, hashtags), trending tags and suggested members.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::auth::Token;
+use super::entities::{self, Urls};
+use super::error::{MastodonError, Result};
+use super::params::{QueryParams, lenient};
+use crate::state::AppState;
+use murmur_core::page::Page;
+use murmur_domain::discovery::search::{SearchQuery, Sort};
+use murmur_domain::discovery::{store, tag_name};
+use murmur_domain::posts::entities::tag_key;
+use murmur_domain::posts::hydrate::{self, Selection};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v2/search", get(search))
+        .route("/api/v1/trends/tags", get(trending_tags))
+        .route("/api/v1/trends", get(trending_tags))
+        .route("/api/v2/suggestions", get(suggestions))
+        .route("/api/v1/suggestions", get(suggested_accounts))
+}
+
+#[derive(Deserialize)]
+struct SearchParams {
+    q: String,
+    /// `accounts`, `statuses` or `hashtags`; none: all three.
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "lenient::i64")]
+    limit: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::i64")]
+    offset: Option<i64>,
+}
+
+async fn search(
+    State(state): State<AppState>,
+    token: Token,
+    QueryParams(params): QueryParams<SearchParams>,
+) -> Result<Json<Value>> {
+    let viewer = token.member("read:search")?;
+    let kind = params.kind.as_deref();
+    if kind.is_some_and(|k| !matches!(k, "accounts" | "statuses" | "hashtags")) {
+        return Err(MastodonError::unprocessable("type must be accounts, statuses or hashtags"));
+    }
+    let wants = |what: &str| kind.is_none_or(|k| k == what);
+    let page = Page::parse(Some(params.limit.unwrap_or(20).clamp(1, 40)), params.offset, 20, 40)?;
+    let urls = Urls::of(&state);
+    let q = params.q.trim();
+
+    let mut accounts = Vec::new();
+    if wants("accounts") && page.offset == 0 {
+        if let Ok(term) = murmur_domain::users::model::search_term(Some(q.trim_start_matches('@'))) {
+            let rows = murmur_domain::users::store::search(&state.db.read, viewer, term, page.limit).await?;
+            accounts = rows.iter().map(|row| entities::account(&urls, row, 0)).collect();
+        }
+    }
+    let mut statuses = Vec::new();
+    if wants("statuses") && !q.is_empty() {
+        let query = SearchQuery::parse(q)?;
+        let db = &state.db;
+        let ids = murmur_domain::discovery::search::search(
+            &db.read,
+            db.backend,
+            viewer,
+            &query,
+            Sort::parse(None)?,
+            page,
+            state.clock.now(),
+        )
+        .await?;
+        let posts = hydrate::in_order(hydrate::list(&db.read, db.backend, viewer, &Selection::ids(&ids)).await?, &ids);
+        statuses = entities::statuses(&state, viewer, &posts).await?;
+    }
+    let mut hashtags = Vec::new();
+    if wants("hashtags") && page.offset == 0 {
+        if let Ok(name) = tag_name(q) {
+            if let Some(tag) = store::tag(&state.db.read, &tag_key(name)).await? {
+                hashtags.push(json!({"name": tag.name.to_lowercase(), "url": format!("{}/tag/{}", urls.0, tag.name), "history": []}));
+            }
+        }
+    }
+    Ok(Json(json!({ "accounts": accounts, "statuses": statuses, "hashtags": hashtags })))
+}
+
+#[derive(Deserialize)]
+struct LimitParams {
+    #[serde(default, deserialize_with = "lenient::i64")]
+    limit: Option<i64>,
+}
+
+/// Trending tags (Murmur's Trending: the last 24 hours), with their counts as today's history;
+/// for any token (Murmur is closed: not for anyone without one).
+async fn trending_tags(
+    State(state): State<AppState>,
+    _any_token: Token,
+    QueryParams(params): QueryParams<LimitParams>,
+) -> Result<Json<Vec<Value>>> {
+    let limit = params.limit.unwrap_or(10).clamp(1, murmur_domain::discovery::trending::MAX_TRENDING as i64);
+    let rows = store::trending(&state.db.read, limit).await?;
+    let urls = Urls::of(&state);
+    let day = (state.clock.now() / murmur_core::clock::DAY) * 86_400;
+    Ok(Json(
+        rows.into_iter()
+            .map(|row| {
+                json!({
+                    "name": row.name.to_lowercase(),
+                    "url": format!("{}/tag/{}", urls.0, row.name),
+                    "history": [{"day": day.to_string(), "uses": row.post_count.to_string(), "accounts": row.people_count.to_string()}],
+                })
+            })
+            .collect(),
+    ))
+}
+
+async fn suggested(state: &AppState, token: &Token, limit: Option<i64>) -> Result<Vec<Value>> {
+    let viewer = token.member("read:accounts")?;
+    let rows = murmur_domain::users::store::suggested(&state.db.read, viewer, limit.unwrap_or(20).clamp(1, 40)).await?;
+    let urls = Urls::of(state);
+    Ok(rows.iter().map(|row| entities::account(&urls, row, 0)).collect())
+}
+
+/// Members to follow (friends of friends first), as v2's suggestions.
+async fn suggestions(
+    State(state): State<AppState>,
+    token: Token,
+    QueryParams(params): QueryParams<LimitParams>,
+) -> Result<Json<Vec<Value>>> {
+    let accounts = suggested(&state, &token, params.limit).await?;
+    Ok(Json(
+        accounts
+            .into_iter()
+            .map(|account| json!({"source": "global", "sources": ["friends_of_friends"], "account": account}))
+            .collect(),
+    ))
+}
+
+async fn suggested_accounts(
+    State(state): State<AppState>,
+    token: Token,
+    QueryParams(params): QueryParams<LimitParams>,
+) -> Result<Json<Vec<Value>>> {
+    Ok(Json(suggested(&state, &token, params.limit).await?))
+}
