@@ -56,11 +56,12 @@ async fn search(
     let q = params.q.trim();
 
     let mut accounts = Vec::new();
-    if wants("accounts") && page.offset == 0 {
-        if let Ok(term) = murmur_domain::users::model::search_term(Some(q.trim_start_matches('@'))) {
-            let rows = murmur_domain::users::store::search(&state.db.read, viewer, term, page.limit).await?;
-            accounts = rows.iter().map(|row| entities::account(&urls, row, 0)).collect();
-        }
+    if wants("accounts")
+        && page.offset == 0
+        && let Ok(term) = murmur_domain::users::model::search_term(Some(q.trim_start_matches('@')))
+    {
+        let rows = murmur_domain::users::store::search(&state.db.read, viewer, term, page.limit).await?;
+        accounts = rows.iter().map(|row| entities::account(&urls, row, 0)).collect();
     }
     let mut statuses = Vec::new();
     if wants("statuses") && !q.is_empty() {
@@ -80,12 +81,14 @@ async fn search(
         statuses = entities::statuses(&state, viewer, &posts).await?;
     }
     let mut hashtags = Vec::new();
-    if wants("hashtags") && page.offset == 0 {
-        if let Ok(name) = tag_name(q) {
-            if let Some(tag) = store::tag(&state.db.read, &tag_key(name)).await? {
-                hashtags.push(json!({"name": tag.name.to_lowercase(), "url": format!("{}/tag/{}", urls.0, tag.name), "history": []}));
-            }
-        }
+    if wants("hashtags")
+        && page.offset == 0
+        && let Ok(name) = tag_name(q)
+        && let Some(tag) = store::tag(&state.db.read, &tag_key(name)).await?
+    {
+        hashtags.push(
+            json!({"name": tag.name.to_lowercase(), "url": format!("{}/tag/{}", urls.0, tag.name), "history": []}),
+        );
     }
     Ok(Json(json!({ "accounts": accounts, "statuses": statuses, "hashtags": hashtags })))
 }
