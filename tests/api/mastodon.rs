@@ -516,7 +516,79 @@ async fn lists_search_and_reports(app: TestApp) {
     assert_eq!(status, 401, "Murmur is closed: {trends}");
 }
 
+/// Reads Server-Sent Events from `response` until `wanted` events have come (or 5 s passed):
+/// their names and data.
+async fn read_events(response: reqwest::Response, wanted: usize) -> Vec<(String, Value)> {
+    use futures::StreamExt;
+    let mut body = response.bytes_stream();
+    let mut text = String::new();
+    let mut events = Vec::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    while events.len() < wanted {
+        let Ok(Some(Ok(chunk))) = tokio::time::timeout_at(deadline, body.next()).await else { break };
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = text.find("\n\n") {
+            let block: String = text.drain(..end + 2).collect();
+            let name = block.lines().find_map(|l| l.strip_prefix("event: ")).map(str::to_string);
+            let data = block.lines().find_map(|l| l.strip_prefix("data: ")).map(str::to_string);
+            if let (Some(name), Some(data)) = (name, data) {
+                events.push((name, serde_json::from_str(&data).unwrap()));
+            }
+        }
+    }
+    events
+}
+
+async fn the_user_stream_carries_updates_and_notifications(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
+    let bob_app = AppClient::new(&app, &token_for(&app, &bob, "read write follow").await);
+    ada_app.post(&format!("/api/v1/accounts/{}/follow", bob.id), json!({})).await;
+    let (_, mine) = ada_app.post("/api/v1/statuses", json!({"status": "mine"})).await;
+
+    let (status, health) =
+        json(reqwest::Client::new().get(app.url("/api/v1/streaming/health")).send().await.unwrap()).await;
+    assert_eq!((status, health), (200, json!("OK")));
+    let stream =
+        reqwest::Client::new().get(app.url("/api/v1/streaming/user")).bearer_auth(&ada_app.token).send().await.unwrap();
+    assert_eq!(stream.status().as_u16(), 200);
+    let (_, post) = bob_app.post("/api/v1/statuses", json!({"status": "live from Bob"})).await;
+    bob_app.post(&format!("/api/v1/statuses/{}/favourite", mine["id"].as_str().unwrap()), json!({})).await;
+    let events = read_events(stream, 2).await;
+    let names: Vec<&str> = events.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["update", "notification"], "{events:?}");
+    assert_eq!(events[0].1["id"], post["id"]);
+    assert_eq!(events[1].1["type"], "favourite");
+    assert_eq!(events[1].1["account"]["username"], "bob");
+
+    // The same over a WebSocket, the token as its subprotocol, as a browser app sends it.
+    use futures::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request =
+        format!("ws://{}/api/v1/streaming?stream=user:notification", app.addr).into_client_request().unwrap();
+    request.headers_mut().insert("sec-websocket-protocol", ada_app.token.parse().unwrap());
+    let (mut socket, answer) = tokio_tungstenite::connect_async(request).await.expect("the WebSocket opens");
+    assert_eq!(answer.headers()["sec-websocket-protocol"], ada_app.token.as_str());
+    let (_, reply) = bob_app.post("/api/v1/statuses", json!({"status": "a reply", "in_reply_to_id": mine["id"]})).await;
+    let message =
+        tokio::time::timeout(std::time::Duration::from_secs(5), socket.next()).await.unwrap().unwrap().unwrap();
+    let message: Value = serde_json::from_str(message.to_text().unwrap()).unwrap();
+    assert_eq!(
+        (message["stream"].clone(), message["event"].clone()),
+        (json!(["user:notification"]), json!("notification"))
+    );
+    let payload: Value = serde_json::from_str(message["payload"].as_str().unwrap()).unwrap();
+    assert_eq!((payload["type"].as_str(), payload["status"]["id"].clone()), (Some("mention"), reply["id"].clone()));
+    socket.close(None).await.unwrap();
+
+    // No token, no stream.
+    let (status, _) = json(reqwest::Client::new().get(app.url("/api/v1/streaming/user")).send().await.unwrap()).await;
+    assert_eq!(status, 401);
+}
+
 both_databases!(
+    the_user_stream_carries_updates_and_notifications,
     lists_search_and_reports,
     a_member_signs_in_an_app_and_posts_reads_and_is_notified,
     pages_follow_the_link_header,

@@ -14,7 +14,6 @@ use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tower::ServiceExt;
@@ -27,7 +26,10 @@ const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
 pub async fn serve(listener: TcpListener, app: Router, shutdown: impl Future<Output = ()>) {
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
-    let graceful = GracefulShutdown::new();
+    // Each connection ends gracefully when this says stop (hyper-util's `GracefulShutdown` does
+    // not take connections that can be upgraded, as the streaming WebSocket's are).
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -48,9 +50,22 @@ pub async fn serve(listener: TcpListener, app: Router, shutdown: impl Future<Out
             request.extensions_mut().insert(ConnectInfo::<SocketAddr>(peer));
             request
         });
-        let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
-        tokio::spawn(graceful.watch(connection));
+        // With upgrades: the Mastodon API's streaming WebSocket.
+        let connection = http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service)).with_upgrades();
+        let mut stopping = stopping.clone();
+        connections.spawn(async move {
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stopping.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+        while connections.try_join_next().is_some() {}
     }
     drop(listener);
-    graceful.shutdown().await;
+    let _ = stop.send(true);
+    while connections.join_next().await.is_some() {}
 }

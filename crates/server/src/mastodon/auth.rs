@@ -2,8 +2,8 @@
 //! `access_token` parameter streaming clients use). The session cookie is never read here.
 
 use axum::extract::FromRequestParts;
-use axum::http::header;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, header};
 
 use super::error::{MastodonError, Result};
 use crate::state::AppState;
@@ -37,14 +37,19 @@ impl Token {
     }
 }
 
-/// The token a request carries, as sent.
-pub fn bearer(parts: &Parts) -> Option<String> {
-    if let Some(value) = parts.headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+/// The token a request carries, as sent: the `Authorization` header, the `access_token`
+/// parameter, or (a browser's WebSocket cannot set headers) the WebSocket subprotocol.
+pub fn bearer_of(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
+    if let Some(value) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
         let (scheme, token) = value.split_once(' ')?;
         return scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string());
     }
-    let query = parts.uri.query()?;
-    url::form_urlencoded::parse(query.as_bytes()).find(|(key, _)| key == "access_token").map(|(_, v)| v.into_owned())
+    let from_query = query.and_then(|query| {
+        url::form_urlencoded::parse(query.as_bytes())
+            .find(|(key, _)| key == "access_token")
+            .map(|(_, v)| v.into_owned())
+    });
+    from_query.or_else(|| headers.get(header::SEC_WEBSOCKET_PROTOCOL)?.to_str().ok().map(|v| v.trim().to_string()))
 }
 
 impl FromRequestParts<AppState> for Token {
@@ -54,7 +59,7 @@ impl FromRequestParts<AppState> for Token {
         if let Some(token) = parts.extensions.get::<Token>() {
             return Ok(token.clone());
         }
-        let secret = bearer(parts).ok_or(MastodonError(Error::Unauthorized))?;
+        let secret = bearer_of(&parts.headers, parts.uri.query()).ok_or(MastodonError(Error::Unauthorized))?;
         let holder =
             apps::holder(&state.db, &secret, state.clock.now()).await?.ok_or(MastodonError(Error::Unauthorized))?;
         let token = Token(holder);

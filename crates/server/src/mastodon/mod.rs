@@ -18,6 +18,7 @@ mod oauth;
 mod params;
 mod safety;
 mod statuses;
+mod streaming;
 mod timelines;
 
 use axum::Router;
@@ -56,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .merge(notifications::router())
         .merge(discovery::router())
         .merge(safety::router())
+        .merge(streaming::router())
         .route("/api/v1/{*rest}", axum::routing::any(not_found))
         .route("/api/v2/{*rest}", axum::routing::any(not_found))
         .layer(cors)

@@ -67,7 +67,7 @@ fn kinds(params: &ListParams) -> Kinds {
 }
 
 /// The notifications as Mastodon's entities, with their actors and posts read in one go each.
-async fn notifications(state: &AppState, viewer: i64, rows: &[NotificationRow]) -> Result<Vec<Value>> {
+pub(super) async fn entities_of(state: &AppState, viewer: i64, rows: &[NotificationRow]) -> Result<Vec<Value>> {
     let post_ids: Vec<i64> = rows.iter().map(|row| row.post_id).filter(|id| *id != NO_POST).collect();
     let posts = hydrate::list(&state.db.read, state.db.backend, viewer, &Selection::ids(&post_ids)).await?;
     let mut actor_ids: Vec<i64> = rows.iter().map(|row| row.actor_id).collect();
@@ -101,7 +101,7 @@ async fn list(
     let viewer = token.member("read:notifications")?;
     let page = params.paging.page()?;
     let rows = store::list(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
-    let answer = notifications(&state, viewer, &rows).await?;
+    let answer = entities_of(&state, viewer, &rows).await?;
     let ids: Vec<i64> = answer.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
     paged(&state, &uri, answer, |index| ids[index])
 }
@@ -112,7 +112,7 @@ async fn show(State(state): State<AppState>, token: Token, Path(text): Path<Stri
     // The one notification: the list's page just above it.
     let page = murmur_core::page::Page::window(1, Some(wanted.saturating_add(1)), Some(wanted - 1));
     let rows = store::list(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
-    notifications(&state, viewer, &rows).await?.pop().map(Json).ok_or_else(MastodonError::not_found)
+    entities_of(&state, viewer, &rows).await?.pop().map(Json).ok_or_else(MastodonError::not_found)
 }
 
 async fn dismiss(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
