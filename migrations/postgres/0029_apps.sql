@@ -44,3 +44,7 @@ CREATE TABLE app_tokens (
 );
 CREATE INDEX app_tokens_member_idx ON app_tokens (member_id, app_id);
 CREATE INDEX app_tokens_app_idx ON app_tokens (app_id);
+
+-- An image's description as an app set it before posting (Mastodon's media description); the
+-- post keeps its own copy (post_images.alt).
+ALTER TABLE media ADD COLUMN description TEXT;

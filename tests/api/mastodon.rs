@@ -563,7 +563,7 @@ async fn the_user_stream_carries_updates_and_notifications(app: TestApp) {
     assert_eq!(events[1].1["account"]["username"], "bob");
 
     // The same over a WebSocket, the token as its subprotocol, as a browser app sends it.
-    use futures::{SinkExt, StreamExt};
+    use futures::StreamExt;
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let mut request =
         format!("ws://{}/api/v1/streaming?stream=user:notification", app.addr).into_client_request().unwrap();
@@ -587,7 +587,86 @@ async fn the_user_stream_carries_updates_and_notifications(app: TestApp) {
     assert_eq!(status, 401);
 }
 
+async fn an_app_uploads_described_images_and_posts_them(app: TestApp) {
+    let ada = app.member("ada").await;
+    let eve = app.member("eve").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write").await);
+    let eve_app = AppClient::new(&app, &token_for(&app, &eve, "read write").await);
+    let form = reqwest::multipart::Form::new()
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(crate::fixtures::png(64, 48))
+                .file_name("a.png")
+                .mime_str("image/png")
+                .unwrap(),
+        )
+        .text("description", "A grey square");
+    let (status, media) = json(
+        reqwest::Client::new()
+            .post(app.url("/api/v2/media"))
+            .bearer_auth(&ada_app.token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{media}");
+    assert_eq!((media["type"].as_str(), media["description"].as_str()), (Some("image"), Some("A grey square")));
+    assert_eq!(media["meta"]["original"]["width"], 64);
+    let id = media["id"].as_str().unwrap().to_string();
+
+    // Only its owner sees it, describes it, or posts it.
+    assert_eq!(eve_app.get(&format!("/api/v1/media/{id}")).await.0, 404);
+    let (status, _) = json(
+        reqwest::Client::new()
+            .put(app.url(&format!("/api/v1/media/{id}")))
+            .bearer_auth(&eve_app.token)
+            .json(&json!({"description": "mine now"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _) = eve_app.post("/api/v1/statuses", json!({"status": "stolen", "media_ids": [id]})).await;
+    assert_eq!(status, 422);
+
+    let (status, described) = json(
+        reqwest::Client::new()
+            .put(app.url(&format!("/api/v1/media/{id}")))
+            .bearer_auth(&ada_app.token)
+            .json(&json!({"description": "A grey square, 64 by 48"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!((status, described["description"].as_str()), (200, Some("A grey square, 64 by 48")));
+    let (status, post) = ada_app.post("/api/v1/statuses", json!({"status": "a picture", "media_ids": [id]})).await;
+    assert_eq!(status, 200, "{post}");
+    let attachment = &post["media_attachments"][0];
+    assert_eq!(
+        (attachment["id"].as_str(), attachment["description"].as_str()),
+        (Some(id.as_str()), Some("A grey square, 64 by 48"))
+    );
+    assert!(attachment["url"].as_str().unwrap().starts_with(&app.base));
+
+    // Not an image: refused with the image checks' reason.
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(b"not an image".to_vec()).file_name("x.png"));
+    let response = reqwest::Client::new()
+        .post(app.url("/api/v1/media"))
+        .bearer_auth(&ada_app.token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_client_error(), "{}", response.status());
+}
+
 both_databases!(
+    an_app_uploads_described_images_and_posts_them,
     the_user_stream_carries_updates_and_notifications,
     lists_search_and_reports,
     a_member_signs_in_an_app_and_posts_reads_and_is_notified,

@@ -163,6 +163,26 @@ pub async fn start_receiving(db: &Db, media: &MediaStore, id: &str) -> Result<st
 
 const NO_SUCH_UPLOAD: &str = "No such upload";
 
+/// An image a member sends in one request (an app's media upload), within their upload
+/// allowance: checked and kept like an upload to its URL; answers its media id.
+pub async fn receive_from_member(
+    db: &Db,
+    media: &MediaStore,
+    owner: i64,
+    bytes: bytes::Bytes,
+    description: Option<&str>,
+    now: Millis,
+) -> Result<String> {
+    let message = "Too many uploads at once; please wait a minute";
+    murmur_core::rate_limit::hit_member(db, murmur_core::rate_limit::MemberLimit::MediaUpload, owner, now, message)
+        .await?;
+    let id = new_media_id();
+    store::insert_pending(&db.write, &id, owner, now).await?;
+    start_receiving(db, media, &id).await?.accept(db, bytes).await?;
+    store::set_description(&db.write, owner, &id, description).await?;
+    Ok(id)
+}
+
 impl storage::Receiving {
     /// Checks the received bytes and keeps the clean image; answers the path it is served at.
     pub async fn accept(self, db: &Db, bytes: bytes::Bytes) -> Result<String> {

@@ -95,3 +95,32 @@ pub async fn delete_orphan(pool: &AnyPool, id: &str, before: Millis) -> Result<b
     let done = sqlx::query(SQL).bind(before).bind(id).execute(pool).await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Sets the description of one of `owner`'s images; false when it is not theirs.
+pub async fn set_description(pool: &AnyPool, owner: i64, id: &str, description: Option<&str>) -> Result<bool> {
+    let done = sqlx::query("UPDATE media SET description = $1 WHERE id = $2 AND owner_id = $3")
+        .bind(description)
+        .bind(id)
+        .bind(owner)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// One of `owner`'s images: whether it is ready, its description and size.
+#[derive(Debug, sqlx::FromRow)]
+pub struct OwnImage {
+    pub status: String,
+    pub description: Option<String>,
+    pub width: Option<i64>,
+    pub height: Option<i64>,
+}
+
+/// Image `id` if it is `owner`'s.
+pub async fn own_image(pool: &AnyPool, owner: i64, id: &str) -> Result<Option<OwnImage>> {
+    Ok(sqlx::query_as("SELECT status, description, width, height FROM media WHERE id = $1 AND owner_id = $2")
+        .bind(id)
+        .bind(owner)
+        .fetch_optional(pool)
+        .await?)
+}

@@ -214,8 +214,10 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
                 }),
                 _ => json!({}),
             };
+            // The media id, as the upload answered it (`/objects/{id}`).
+            let id = image.url.rsplit('/').next().unwrap_or_default().to_string();
             json!({
-                "id": format!("{}-{index}", post.id),
+                "id": if id.is_empty() { format!("{}-{index}", post.id) } else { id },
                 "type": "image",
                 "url": url,
                 "preview_url": url,

@@ -13,6 +13,7 @@ mod discovery;
 mod entities;
 mod error;
 mod instance;
+mod media;
 mod notifications;
 mod oauth;
 mod params;
@@ -58,6 +59,7 @@ pub fn router() -> Router<AppState> {
         .merge(discovery::router())
         .merge(safety::router())
         .merge(streaming::router())
+        .merge(media::router())
         .route("/api/v1/{*rest}", axum::routing::any(not_found))
         .route("/api/v2/{*rest}", axum::routing::any(not_found))
         .layer(cors)

@@ -21,7 +21,7 @@ use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::page::Page;
 use murmur_domain::posts::Post;
-use murmur_domain::posts::domain::{IdempotencyKey, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::domain::{IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::store;
 use murmur_domain::posts::writes::{Draft, DraftImage, PostWrites};
@@ -59,8 +59,8 @@ async fn status_of(state: &AppState, viewer: i64, id: i64) -> Result<Value> {
 #[derive(Deserialize)]
 struct NewStatus {
     status: Option<String>,
-    #[serde(default, deserialize_with = "lenient::ids")]
-    media_ids: Vec<i64>,
+    #[serde(default, deserialize_with = "lenient::strings")]
+    media_ids: Vec<String>,
     poll: Option<NewPoll>,
     #[serde(default, deserialize_with = "lenient::id")]
     in_reply_to_id: Option<i64>,
@@ -123,9 +123,21 @@ async fn create(
         }
         None => (Vec::new(), None),
     };
+    let mut images = Vec::with_capacity(body.media_ids.len());
+    for id in &body.media_ids {
+        // The member's own uploads only, each with the description the app gave it.
+        let image = murmur_domain::media::is_media_id(id)
+            .then_some(id)
+            .ok_or_else(|| MastodonError::unprocessable("media_ids names an unknown image"))?;
+        let own = murmur_domain::media::store::own_image(&state.db.read, member, image)
+            .await?
+            .ok_or_else(|| MastodonError::unprocessable("media_ids names an unknown image"))?;
+        let alt = ImageDescription::parse(own.description.as_deref())?;
+        images.push(DraftImage { url: murmur_domain::media::object_path(image), alt });
+    }
     let draft = Draft {
         content: PostContent::parse(body.status.as_deref().unwrap_or_default())?,
-        images: body.media_ids.iter().map(|id| DraftImage { url: format!("/objects/{id}"), alt: None }).collect(),
+        images,
         poll: PollOptions::parse(&options)?,
         duration: PollDuration::parse(hours)?,
         reply_to_id: body.in_reply_to_id,
@@ -154,8 +166,8 @@ async fn delete(State(state): State<AppState>, token: Token, Path(text): Path<St
 #[derive(Deserialize)]
 struct EditStatus {
     status: Option<String>,
-    #[serde(default, deserialize_with = "lenient::ids")]
-    media_ids: Vec<i64>,
+    #[serde(default, deserialize_with = "lenient::strings")]
+    media_ids: Vec<String>,
 }
 
 /// Edits the member's post within its edit window: its text, and which of its images stay.
@@ -167,7 +179,7 @@ async fn edit(
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let content = PostContent::parse(body.status.as_deref().unwrap_or_default())?;
-    let kept: Vec<String> = body.media_ids.iter().map(|id| format!("/objects/{id}")).collect();
+    let kept: Vec<String> = body.media_ids.iter().map(|id| murmur_domain::media::object_path(id)).collect();
     // No media_ids: the post keeps its images, as Murmur's own edit without imageUrls.
     let kept = (!kept.is_empty()).then_some(kept);
     let id = writes(&state).edit(member, id(&text)?, &content, kept.as_deref()).await?;
