@@ -218,8 +218,16 @@ async fn serve_socket(
         },
     };
     let Ok(mut rx) = events(state, token, secret, wanted).await else { return };
+    // A ping now and then keeps proxies from closing a quiet socket.
+    let heartbeat = crate::routes::live::HEARTBEAT;
+    let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + heartbeat, heartbeat);
     loop {
         tokio::select! {
+            _ = pings.tick() => {
+                if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    break;
+                }
+            }
             out = rx.recv() => {
                 let Some(out) = out else { break };
                 let message = json!({ "stream": [name], "event": out.event, "payload": out.payload }).to_string();
