@@ -53,6 +53,13 @@ local function post(path, body)
   }, body)
 end
 
+-- The Mastodon API's rows: the same tokens as apps' bearer tokens (`murmur seed --sessions`).
+local function bearer(method, path, body)
+  local headers = { ["Authorization"] = "Bearer " .. tokens[math.random(#tokens)] }
+  if body then headers["Content-Type"] = "application/json" end
+  return wrk.format(method, path, headers, body)
+end
+
 local function any_post() return math.random(posts) end
 local function any_member() return math.random(members) end
 
@@ -85,6 +92,11 @@ local modes = {
   end,
   ["like"] = function() return post("/api/posts/" .. any_post() .. "/like", "") end,
   ["follow"] = function() return post("/api/follows", '{"followingId":' .. any_member() .. '}') end,
+  ["masto-home"] = function() return bearer("GET", "/api/v1/timelines/home?limit=20") end,
+  ["masto-notifications"] = function() return bearer("GET", "/api/v1/notifications?limit=40") end,
+  ["masto-post"] = function()
+    return bearer("POST", "/api/v1/statuses", '{"status":"Benchmark status ' .. math.random(1000000000) .. '"}')
+  end,
 }
 
 -- Reads with writes going on: 80% reads (feed, thread, profile), 20% writes (post, like, follow).

@@ -12,7 +12,8 @@
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
 #                         feed-deep for-you thread profile notifications search blocks
 #                         moderation-queue post-search-common post-search-rare post-search-phrase
-#                         tag-page trending post like follow mixed mixed-writes; also mixed-like
+#                         tag-page trending post like follow masto-home masto-notifications
+#                         masto-post (the Mastodon API, bearer tokens) mixed mixed-writes; also mixed-like
 #                         mixed-follow mixed-post, profile-replies profile-media thread-replies
 #                         followers following, not in the default set)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
@@ -73,7 +74,7 @@
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
-ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow mixed mixed-writes"
+ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
 PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -221,6 +222,9 @@ path_of() { # a representative request of each row, for the probe and the query 
     post) echo "POST /api/posts {\"content\":\"Probe $RANDOM\"}" ;;
     like) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
     follow) echo "POST /api/follows {\"followingId\":$(( (RANDOM % MEMBERS) + 1 ))}" ;;
+    masto-home) echo "GET /api/v1/timelines/home?limit=20" ;;
+    masto-notifications) echo "GET /api/v1/notifications?limit=40" ;;
+    masto-post) echo "POST /api/v1/statuses {\"status\":\"Probe $RANDOM\"}" ;;
     mixed) echo "GET /api/posts/feed?limit=20&offset=0" ;;
     mixed-writes) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
     mixed-like|mixed-follow|mixed-post) path_of "${1#mixed-}" ;;
@@ -233,7 +237,10 @@ load() { # $1: wrk threads, $2: connections, $3: the mode of bench/murmur.lua; p
 request() { # $1: row name; prints the HTTP status
   local line method path body
   line="$(path_of "$1")"; method="${line%% *}"; line="${line#* }"; path="${line%% *}"; body="${line#"$path"}"; body="${body# }"
-  if [[ "$method" == GET ]]; then
+  if [[ "$1" == masto-* ]]; then
+    curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" -X "$method" \
+      ${body:+-H 'Content-Type: application/json' --data "$body"} "http://127.0.0.1:$PORT$path"
+  elif [[ "$method" == GET ]]; then
     curl -s -o /dev/null -w '%{http_code}' -b "murmur_session=$TOKEN" "http://127.0.0.1:$PORT$path"
   else
     curl -s -o /dev/null -w '%{http_code}' -b "murmur_session=$TOKEN" -H 'X-Requested-With: murmur' \

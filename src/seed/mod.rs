@@ -724,9 +724,29 @@ pub async fn start_sessions(db: &Db, count: u32) -> anyhow::Result<Vec<BenchSess
         }
     }
     let now = murmur_core::clock::Clock::default().now();
+    // The benchmark's Mastodon API rows use each session's token as an app's bearer token too.
+    let app: i64 = sqlx::query_scalar(
+        "INSERT INTO apps (client_id, secret_hash, name, website, redirect_uris, scopes, created_at) \
+         VALUES ($1, $2, 'Benchmark', NULL, 'urn:ietf:wg:oauth:2.0:oob', 'read write follow', $3) RETURNING id",
+    )
+    .bind(murmur_core::secrets::random_token())
+    .bind(murmur_core::secrets::hash_token(&murmur_core::secrets::random_token()))
+    .bind(now)
+    .fetch_one(&db.write)
+    .await?;
     let mut sessions = Vec::with_capacity(chosen.len());
     for (id, username, following) in chosen {
         let token = murmur_domain::sessions::create(&db.write, *id, now).await?;
+        sqlx::query(
+            "INSERT INTO app_tokens (token_hash, app_id, member_id, scopes, created_at, last_used_at) \
+             VALUES ($1, $2, $3, 'read write follow', $4, $4)",
+        )
+        .bind(murmur_core::secrets::hash_token(&token))
+        .bind(app)
+        .bind(*id)
+        .bind(now)
+        .execute(&db.write)
+        .await?;
         sessions.push(BenchSession { token, user_id: *id, username: username.clone(), following: *following });
     }
     Ok(sessions)
