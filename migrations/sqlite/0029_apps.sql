@@ -48,3 +48,14 @@ CREATE INDEX app_tokens_app_idx ON app_tokens (app_id);
 -- An image's description as an app set it before posting (Mastodon's media description); the
 -- post keeps its own copy (post_images.alt).
 ALTER TABLE media ADD COLUMN description TEXT;
+
+-- Where a member stopped reading their home timeline and their notifications, as their apps
+-- keep it for each other (Mastodon's markers).
+CREATE TABLE markers (
+    member_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    timeline     TEXT NOT NULL CHECK (timeline IN ('home', 'notifications')),
+    last_read_id BIGINT NOT NULL,
+    version      BIGINT NOT NULL,
+    updated_at   BIGINT NOT NULL,
+    PRIMARY KEY (member_id, timeline)
+);

@@ -508,6 +508,28 @@ async fn lists_search_and_reports(app: TestApp) {
     let (status, _) = bob_app.post("/api/v1/reports", json!({"account_id": bob.id.to_string()})).await;
     assert_eq!(status, 422, "nobody reports themselves");
 
+    let (_, likers) = bob_app.get(&format!("/api/v1/statuses/{id}/favourited_by")).await;
+    assert_eq!(likers[0]["username"], "ada", "{likers}");
+    let (_, reposters) = bob_app.get(&format!("/api/v1/statuses/{id}/reblogged_by")).await;
+    assert_eq!(reposters, json!([]));
+
+    // Markers: kept per member, a version counting their changes.
+    let (status, set) =
+        ada_app.form("/api/v1/markers", &[("home[last_read_id]", id), ("notifications[last_read_id]", "7")]).await;
+    assert_eq!(status, 200, "{set}");
+    assert_eq!((set["home"]["last_read_id"].as_str(), set["home"]["version"].as_i64()), (Some(id), Some(1)));
+    let (_, set) = ada_app.post("/api/v1/markers", json!({"home": {"last_read_id": "1"}})).await;
+    assert_eq!(set["home"]["version"], 2);
+    let (_, read) = ada_app.get("/api/v1/markers?timeline[]=home&timeline[]=notifications").await;
+    assert_eq!(
+        (read["home"]["last_read_id"].as_str(), read["notifications"]["last_read_id"].as_str()),
+        (Some("1"), Some("7"))
+    );
+    let (_, bobs) = bob_app.get("/api/v1/markers?timeline[]=home").await;
+    assert_eq!(bobs, json!({}), "markers are their member's own");
+    let (status, _) = ada_app.get("/api/v1/markers?timeline[]=public").await;
+    assert_eq!(status, 422);
+
     let (status, trends) = ada_app.get("/api/v1/trends/tags").await;
     assert_eq!((status, trends.is_array()), (200, true));
     let (status, suggestions) = ada_app.get("/api/v2/suggestions").await;

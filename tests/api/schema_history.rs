@@ -292,6 +292,8 @@ const STEPS: &[Step] = &[
              VALUES (1, 't', 1, 1, 'read write', :now, :now)",
             "INSERT INTO app_codes (code_hash, app_id, member_id, redirect_uri, scopes, code_challenge, expires_at) \
              VALUES ('c', 1, 1, 'ivory://oauth', 'read', NULL, :now + 600000)",
+            "UPDATE media SET description = 'A cat' WHERE id = (SELECT MIN(id) FROM media)",
+            "INSERT INTO markers (member_id, timeline, last_read_id, version, updated_at) VALUES (1, 'home', 1, 1, :now)",
         ],
         until: None,
         drops: &[],

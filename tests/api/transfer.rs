@@ -104,6 +104,7 @@ async fn seeded(target: &Target) -> i64 {
          SELECT 'code', MAX(id), 1, 'urn:ietf:wg:oauth:2.0:oob', 'read', NULL, 9 FROM apps",
         "INSERT INTO app_tokens (token_hash, app_id, member_id, scopes, created_at, last_used_at) \
          SELECT 't-1', MAX(id), 1, 'read', 2, 3 FROM apps UNION ALL SELECT 't-2', MAX(id), NULL, 'read', 2, 3 FROM apps",
+        "INSERT INTO markers (member_id, timeline, last_read_id, version, updated_at) VALUES (1, 'home', 5, 2, 3)",
         "UPDATE users SET deleted_at = 8 WHERE id = 3",
         "INSERT INTO account_deletions (member_id, deleted_at, claimed_until) VALUES (3, 8, 0)",
         "INSERT INTO username_holds (username, until) VALUES ('gone_member', 9)",

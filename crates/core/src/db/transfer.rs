@@ -34,6 +34,7 @@ pub const TABLES: &[&str] = &[
     "apps",
     "app_codes",
     "app_tokens",
+    "markers",
     "tags",
     "sessions",
     "invites",

@@ -5,6 +5,7 @@
 //! and tokens come from the OS CSPRNG and are stored as their SHA-256 only. A member's tokens
 //! end with their sessions (`end_all_of`: logging out everywhere, a suspension, leaving).
 
+pub mod markers;
 pub mod scopes;
 
 use base64::Engine;

@@ -666,3 +666,36 @@ pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
     tx.commit().await?;
     Ok(next > 0)
 }
+
+/// Who liked post `post` (newest like first) or reposted it (newest repost first), without the
+/// members hidden from `viewer`: a page of their ids.
+pub async fn likers_or_reposters(
+    pool: &AnyPool,
+    viewer: i64,
+    post: i64,
+    reposters: bool,
+    page: Page,
+) -> Result<Vec<i64>> {
+    static LIKERS: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT l.user_id FROM likes l WHERE l.post_id = $1 AND NOT {} \
+             ORDER BY l.created_at DESC, l.user_id DESC LIMIT $3 OFFSET $4",
+            crate::visibility::hidden(crate::visibility::Scope::Anywhere, "$2", "l.user_id")
+        )
+    });
+    static REPOSTERS: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT r.author_id FROM posts r WHERE r.repost_of_id = $1 AND r.deleted_at IS NULL AND NOT {} \
+             ORDER BY r.id DESC LIMIT $3 OFFSET $4",
+            crate::visibility::hidden(crate::visibility::Scope::Anywhere, "$2", "r.author_id")
+        )
+    });
+    let sql = if reposters { &REPOSTERS } else { &LIKERS };
+    Ok(sqlx::query_scalar(sql.as_str())
+        .bind(post)
+        .bind(viewer)
+        .bind(page.limit)
+        .bind(page.offset)
+        .fetch_all(pool)
+        .await?)
+}

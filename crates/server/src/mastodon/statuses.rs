@@ -37,6 +37,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/statuses/{id}/unfavourite", post(unfavourite))
         .route("/api/v1/statuses/{id}/reblog", post(reblog))
         .route("/api/v1/statuses/{id}/unreblog", post(unreblog))
+        .route("/api/v1/statuses/{id}/favourited_by", get(favourited_by))
+        .route("/api/v1/statuses/{id}/reblogged_by", get(reblogged_by))
         .route("/api/v1/statuses/{id}/bookmark", post(bookmark))
         .route("/api/v1/statuses/{id}/unbookmark", post(unbookmark))
         .route("/api/v1/bookmarks", get(bookmarks))
@@ -303,6 +305,52 @@ async fn unbookmark(State(state): State<AppState>, token: Token, Path(text): Pat
     let member = token.member("write:bookmarks")?;
     let id = writes(&state).unbookmark(member, id(&text)?).await?;
     Ok(Json(status_of(&state, member, id).await?))
+}
+
+/// Who liked a post, or reposted it, newest first (paged by offset), as `viewer` may see them.
+async fn members_of(
+    state: &AppState,
+    uri: &Uri,
+    token: &Token,
+    text: &str,
+    paging: &Paging,
+    reposters: bool,
+) -> Result<Response> {
+    let viewer = token.member("read:statuses")?;
+    let post_id = id(text)?;
+    status_of(state, viewer, post_id).await?;
+    let page = offset_page(paging)?;
+    let ids = store::likers_or_reposters(&state.db.read, viewer, post_id, reposters, page).await?;
+    let rows = murmur_domain::users::store::find_many(&state.db.read, &ids).await?;
+    let urls = Urls::of(state);
+    // In the list's order.
+    let accounts: Vec<Value> = ids
+        .iter()
+        .filter_map(|id| rows.iter().find(|row| row.id == *id))
+        .map(|row| entities::account(&urls, row, 0))
+        .collect();
+    let next = page.offset + ids.len() as i64;
+    paged(state, uri, accounts, |_| next)
+}
+
+async fn favourited_by(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    Path(text): Path<String>,
+    QueryParams(paging): QueryParams<Paging>,
+) -> Result<Response> {
+    members_of(&state, &uri, &token, &text, &paging, false).await
+}
+
+async fn reblogged_by(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    Path(text): Path<String>,
+    QueryParams(paging): QueryParams<Paging>,
+) -> Result<Response> {
+    members_of(&state, &uri, &token, &text, &paging, true).await
 }
 
 /// The member's bookmarks, newest bookmark first (paged by offset).

@@ -24,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/timelines/home", get(home))
         .route("/api/v1/timelines/public", get(public))
         .route("/api/v1/timelines/tag/{name}", get(tag))
+        .route("/api/v1/markers", get(markers).post(set_markers))
 }
 
 /// Mastodon's paging parameters.
@@ -145,4 +146,65 @@ async fn tag(
     let page = paging.page()?;
     let posts = murmur_domain::discovery::tag_posts(&state.db, viewer, &name, page, state.clock.now()).await?;
     posts_page(&state, &uri, viewer, posts).await
+}
+
+#[derive(Deserialize)]
+struct MarkersParams {
+    #[serde(default, deserialize_with = "lenient::strings")]
+    timeline: Vec<String>,
+}
+
+fn markers_answer(markers: Vec<murmur_domain::apps::markers::Marker>) -> Json<Value> {
+    let mut answer = serde_json::Map::new();
+    for marker in markers {
+        answer.insert(
+            marker.timeline.clone(),
+            serde_json::json!({
+                "last_read_id": marker.last_read_id.to_string(),
+                "version": marker.version,
+                "updated_at": murmur_core::clock::to_rfc3339(marker.updated_at),
+            }),
+        );
+    }
+    Json(Value::Object(answer))
+}
+
+/// Where the member stopped reading, as their apps keep it.
+async fn markers(
+    State(state): State<AppState>,
+    token: Token,
+    QueryParams(params): QueryParams<MarkersParams>,
+) -> Result<Json<Value>> {
+    let member = token.member("read:statuses")?;
+    let found = murmur_domain::apps::markers::read(&state.db.read, member, &params.timeline).await?;
+    Ok(markers_answer(found))
+}
+
+#[derive(Deserialize)]
+struct MarkerUpdate {
+    #[serde(default, deserialize_with = "lenient::id")]
+    last_read_id: Option<i64>,
+}
+
+#[derive(Deserialize)]
+struct SetMarkers {
+    home: Option<MarkerUpdate>,
+    notifications: Option<MarkerUpdate>,
+}
+
+async fn set_markers(
+    State(state): State<AppState>,
+    token: Token,
+    super::params::Params(body): super::params::Params<SetMarkers>,
+) -> Result<Json<Value>> {
+    let member = token.member("write:statuses")?;
+    let now = state.clock.now();
+    let mut set = Vec::new();
+    for (timeline, update) in [("home", body.home), ("notifications", body.notifications)] {
+        if let Some(update) = update {
+            let last = update.last_read_id.ok_or_else(|| MastodonError::unprocessable("last_read_id is required"))?;
+            set.push(murmur_domain::apps::markers::set(&state.db.write, member, timeline, last, now).await?);
+        }
+    }
+    Ok(markers_answer(set))
 }
