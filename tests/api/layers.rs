@@ -45,8 +45,9 @@ fn route_files_open_no_transaction_and_hold_no_sql() {
     );
 }
 
-/// The crates' dependencies on each other as `cargo metadata` reads them from the manifests.
-fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+/// Each of the workspace's crates with its normal (not dev or build) dependencies, as `cargo
+/// metadata` reads them from the manifests.
+fn crate_dependencies() -> BTreeMap<String, BTreeSet<String>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = std::process::Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
@@ -55,9 +56,9 @@ fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
         .expect("cargo metadata runs");
     assert!(output.status.success(), "cargo metadata: {}", String::from_utf8_lossy(&output.stderr));
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let packages = metadata["packages"].as_array().unwrap();
-    let ours: BTreeSet<String> = packages.iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
-    packages
+    metadata["packages"]
+        .as_array()
+        .unwrap()
         .iter()
         .map(|package| {
             let deps = package["dependencies"]
@@ -66,11 +67,17 @@ fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
                 .iter()
                 .filter(|dep| dep["kind"].is_null())
                 .map(|dep| dep["name"].as_str().unwrap().to_string())
-                .filter(|name| ours.contains(name))
                 .collect();
             (package["name"].as_str().unwrap().to_string(), deps)
         })
         .collect()
+}
+
+/// The crates' dependencies on each other.
+fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let all = crate_dependencies();
+    let ours: BTreeSet<String> = all.keys().cloned().collect();
+    all.into_iter().map(|(name, deps)| (name, deps.intersection(&ours).cloned().collect())).collect()
 }
 
 /// The first column of the table that follows `heading` in docs/architecture.md, with the
@@ -110,27 +117,12 @@ fn the_crates_depend_on_each_other_as_documented() {
 #[test]
 fn the_product_speaks_no_http() {
     // Below the HTTP layer no crate may even depend on an HTTP crate: routes cannot creep down.
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = std::process::Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cargo metadata runs");
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    for package in metadata["packages"].as_array().unwrap() {
-        let name = package["name"].as_str().unwrap();
+    const HTTP: [&str; 8] = ["axum", "axum-core", "http", "hyper", "hyper-util", "tower", "tower-http", "utoipa-axum"];
+    for (name, deps) in crate_dependencies() {
         if name != "murmur-core" && name != "murmur-domain" {
             continue;
         }
-        let http: Vec<&str> = package["dependencies"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|dep| dep["name"].as_str().unwrap())
-            .filter(|dep| {
-                ["axum", "axum-core", "http", "hyper", "hyper-util", "tower", "tower-http", "utoipa-axum"].contains(dep)
-            })
-            .collect();
+        let http: Vec<&String> = deps.iter().filter(|dep| HTTP.contains(&dep.as_str())).collect();
         assert!(http.is_empty(), "{name} depends on HTTP crates: {http:?}");
     }
 }

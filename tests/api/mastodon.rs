@@ -267,6 +267,15 @@ async fn codes_are_single_use_bound_to_their_app_and_verifier(app: TestApp) {
     let (status, _) =
         json(ada.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
     assert_eq!(status, 400);
+    // U+0000 (which PostgreSQL refuses in a parameter) is nobody's client id.
+    let query = [("client_id", "\u{0}"), ("scope", "read")];
+    let (status, _) =
+        json(ada.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
+    assert_eq!(status, 400);
+    let form = [("grant_type", "authorization_code"), ("code", "x"), ("client_id", "\u{0}")];
+    let (status, _) =
+        json(reqwest::Client::new().post(app.url("/oauth/token")).form(&form).send().await.unwrap()).await;
+    assert_eq!(status, 401);
     // Without a session there is no consent.
     let (status, _) =
         json(app.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;

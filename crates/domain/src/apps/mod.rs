@@ -101,6 +101,9 @@ pub async fn register(db: &Db, new: NewApp<'_>, network: &str, now: Millis) -> R
 
 /// An absolute http(s) URL without credentials, as given.
 fn web_url(text: &str) -> Option<String> {
+    if text.chars().any(char::is_control) {
+        return None;
+    }
     let url = url::Url::parse(text).ok()?;
     let fine = matches!(url.scheme(), "http" | "https") && url.username().is_empty() && url.password().is_none();
     (fine && text.len() <= MAX_URI).then(|| text.to_string())
@@ -115,7 +118,7 @@ fn check_redirect_uri(uri: &str) -> Result<()> {
     }
     let refused =
         || Error::bad_request("redirect_uris must be absolute URIs without a fragment, or urn:ietf:wg:oauth:2.0:oob");
-    if uri.len() > MAX_URI {
+    if uri.len() > MAX_URI || uri.chars().any(char::is_control) {
         return Err(refused());
     }
     let url = url::Url::parse(uri).map_err(|_| refused())?;
@@ -139,9 +142,15 @@ fn app_of((id, client_id, name, website, redirect_uris, scopes): AppRow) -> Resu
     })
 }
 
+/// Whether `text` can be one of our ids or secrets at all (ours are 43 base64url characters;
+/// anything else, U+0000 included, which PostgreSQL refuses in a parameter, is nobody's).
+fn plausible(text: &str) -> bool {
+    text.len() <= 100 && !text.chars().any(char::is_control)
+}
+
 /// The app with this client id.
 pub async fn find(read: &AnyPool, client_id: &str) -> Result<Option<App>> {
-    if client_id.len() > 100 {
+    if !plausible(client_id) {
         return Ok(None);
     }
     let row: Option<AppRow> =
@@ -154,7 +163,7 @@ pub async fn find(read: &AnyPool, client_id: &str) -> Result<Option<App>> {
 
 /// The app with this client id, if `secret` is its secret.
 async fn find_with_secret(read: &AnyPool, client_id: &str, secret: &str) -> Result<Option<App>> {
-    if client_id.len() > 100 {
+    if !plausible(client_id) {
         return Ok(None);
     }
     let row: Option<AppRow> = sqlx::query_as(
@@ -471,6 +480,7 @@ mod tests {
         assert!(check_redirect_uri("https://app.example/cb#x").is_err());
         assert!(check_redirect_uri("https://user:pw@app.example/cb").is_err());
         assert!(check_redirect_uri("/relative").is_err());
+        assert!(check_redirect_uri("https://app.example/\u{0}").is_err());
     }
 
     #[test]
