@@ -165,6 +165,21 @@ async fn a_member_signs_in_an_app_and_posts_reads_and_is_notified(app: TestApp) 
     let (_, only) = ada_app.get("/api/v1/notifications?types[]=favourite").await;
     assert_eq!(only.as_array().unwrap().len(), 1);
     assert_eq!(only[0]["status"]["id"], post_id.as_str());
+    // Grouped (v2): the like and the repost of one post are two groups of their kind; a third
+    // member's like of it joins the like's group.
+    let carl = app.member("carl").await;
+    let carl_app = AppClient::new(&app, &token_for(&app, &carl, "read write").await);
+    carl_app.post(&format!("/api/v1/statuses/{post_id}/favourite"), json!({})).await;
+    let (status, grouped) = ada_app.get("/api/v2/notifications").await;
+    assert_eq!(status, 200, "{grouped}");
+    let groups = grouped["notification_groups"].as_array().unwrap();
+    let summary: Vec<(&str, i64)> =
+        groups.iter().map(|g| (g["type"].as_str().unwrap(), g["notifications_count"].as_i64().unwrap())).collect();
+    assert_eq!(summary, [("favourite", 2), ("reblog", 1), ("follow", 1)], "{grouped}");
+    assert_eq!(groups[0]["sample_account_ids"], json!([carl.id.to_string(), bob.id.to_string()]));
+    assert_eq!(grouped["statuses"].as_array().unwrap().len(), 1);
+    assert_eq!(grouped["accounts"].as_array().unwrap().len(), 2);
+    carl_app.post(&format!("/api/v1/statuses/{post_id}/unfavourite"), json!({})).await;
     let (_, without) = ada_app.get("/api/v1/notifications?exclude_types[]=follow&exclude_types[]=reblog").await;
     assert_eq!(without.as_array().unwrap().len(), 1);
 

@@ -8,7 +8,7 @@ use axum::Json;
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::Uri;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -18,7 +18,7 @@ use super::auth::Token;
 use super::entities::{self, Context, Urls};
 use super::error::{MastodonError, Result};
 use super::params::{QueryParams, lenient};
-use super::timelines::{Paging, paged};
+use super::timelines::{Paging, paged, with_links};
 use crate::state::AppState;
 use murmur_domain::notifications::store::{self, Kind, Kinds, NO_POST, NotificationRow};
 use murmur_domain::posts::hydrate::{self, Selection};
@@ -26,6 +26,7 @@ use murmur_domain::posts::hydrate::{self, Selection};
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/notifications", get(list))
+        .route("/api/v2/notifications", get(list_grouped))
         .route("/api/v1/notifications/clear", post(clear))
         .route("/api/v1/notifications/{id}", get(show))
         .route("/api/v1/notifications/{id}/dismiss", post(dismiss))
@@ -104,6 +105,65 @@ async fn list(
     let answer = entities_of(&state, viewer, &rows).await?;
     let ids: Vec<i64> = answer.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
     paged(&state, &uri, answer, |index| ids[index])
+}
+
+/// The notifications of a page grouped as Mastodon's v2 answers them: likes and reposts of one
+/// post together ("Ada and 4 others liked your post"), everything else alone; the accounts
+/// and statuses they name once each.
+async fn list_grouped(
+    State(state): State<AppState>,
+    token: Token,
+    uri: Uri,
+    QueryParams(params): QueryParams<ListParams>,
+) -> Result<Response> {
+    let viewer = token.member("read:notifications")?;
+    let page = params.paging.page()?;
+    let rows = store::list(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
+    let shown = entities_of(&state, viewer, &rows).await?;
+    let mut groups: Vec<Value> = Vec::new();
+    let mut accounts: Vec<Value> = Vec::new();
+    let mut statuses: Vec<Value> = Vec::new();
+    for notification in &shown {
+        let kind = notification["type"].as_str().unwrap_or_default();
+        let id = notification["id"].as_str().unwrap_or_default();
+        let status_id = notification["status"]["id"].as_str();
+        let key = match (kind, status_id) {
+            ("favourite" | "reblog", Some(status)) => format!("{kind}-{status}"),
+            _ => format!("ungrouped-{id}"),
+        };
+        let account_id = notification["account"]["id"].clone();
+        if !accounts.iter().any(|a| a["id"] == account_id) {
+            accounts.push(notification["account"].clone());
+        }
+        if status_id.is_some() && !statuses.iter().any(|s| s["id"] == notification["status"]["id"]) {
+            statuses.push(notification["status"].clone());
+        }
+        match groups.iter_mut().find(|g| g["group_key"] == key.as_str()) {
+            Some(group) => {
+                group["notifications_count"] = json!(group["notifications_count"].as_i64().unwrap_or(1) + 1);
+                group["page_min_id"] = json!(id);
+                let samples = group["sample_account_ids"].as_array_mut().expect("made as a list");
+                if samples.len() < 8 && !samples.contains(&account_id) {
+                    samples.push(account_id);
+                }
+            }
+            None => groups.push(json!({
+                "group_key": key,
+                "notifications_count": 1,
+                "type": kind,
+                "most_recent_notification_id": id,
+                "page_min_id": id,
+                "page_max_id": id,
+                "latest_page_notification_at": notification["created_at"],
+                "sample_account_ids": [account_id],
+                "status_id": status_id,
+            })),
+        }
+    }
+    let ids: Vec<i64> = shown.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
+    let keys = ids.first().zip(ids.last()).map(|(first, last)| (*first, *last));
+    let body = json!({ "accounts": accounts, "statuses": statuses, "notification_groups": groups });
+    Ok(with_links(&state, &uri, keys, Json(body).into_response()))
 }
 
 async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {

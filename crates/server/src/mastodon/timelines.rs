@@ -71,29 +71,30 @@ pub fn offset_page(paging: &Paging) -> Result<Page> {
 /// A list's answer with its `Link` header: `next` (older, `max_id`) and `prev` (newer,
 /// `min_id`), keyed by `key(index)` of the last and first items.
 pub fn paged(state: &AppState, uri: &Uri, items: Vec<Value>, key: impl Fn(usize) -> i64) -> Result<Response> {
-    let mut links = Vec::new();
-    if !items.is_empty() {
-        let path = uri.path();
-        let kept: Vec<(String, String)> = url::form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
-            .filter(|(k, _)| !matches!(k.as_ref(), "max_id" | "since_id" | "min_id"))
-            .map(|(k, v)| (k.into_owned(), v.into_owned()))
-            .collect();
-        let link = |param: &str, value: i64, rel: &str| {
-            let mut query = url::form_urlencoded::Serializer::new(String::new());
-            query.extend_pairs(kept.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-            query.append_pair(param, &value.to_string());
-            format!("<{}{path}?{}>; rel=\"{rel}\"", state.config.public_origin(), query.finish())
-        };
-        links.push(link("max_id", key(items.len() - 1), "next"));
-        links.push(link("min_id", key(0), "prev"));
-    }
-    let mut response = Json(items).into_response();
-    if !links.is_empty()
-        && let Ok(value) = HeaderValue::from_str(&links.join(", "))
-    {
+    let keys = (!items.is_empty()).then(|| (key(0), key(items.len() - 1)));
+    Ok(with_links(state, uri, keys, Json(items).into_response()))
+}
+
+/// `response` with the `Link` header of a page whose first and last items have these keys (none
+/// for an empty page).
+pub fn with_links(state: &AppState, uri: &Uri, keys: Option<(i64, i64)>, mut response: Response) -> Response {
+    let Some((first, last)) = keys else { return response };
+    let path = uri.path();
+    let kept: Vec<(String, String)> = url::form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
+        .filter(|(k, _)| !matches!(k.as_ref(), "max_id" | "since_id" | "min_id"))
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let link = |param: &str, value: i64, rel: &str| {
+        let mut query = url::form_urlencoded::Serializer::new(String::new());
+        query.extend_pairs(kept.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        query.append_pair(param, &value.to_string());
+        format!("<{}{path}?{}>; rel=\"{rel}\"", state.config.public_origin(), query.finish())
+    };
+    let links = [link("max_id", last, "next"), link("min_id", first, "prev")];
+    if let Ok(value) = HeaderValue::from_str(&links.join(", ")) {
         response.headers_mut().insert(header::LINK, value);
     }
-    Ok(response)
+    response
 }
 
 /// A page of posts as statuses, with its links (keyed by the posts' ids).
