@@ -232,6 +232,18 @@ const sessions = [
   },
 ]
 
+/** An app Alice let in (Settings' Connected apps). */
+const connectedApps = [
+  {
+    id: 1,
+    name: 'Ivory',
+    website: 'https://tapbots.com/ivory',
+    abilities: ['Read your feeds, posts, notifications, follows, blocks and mutes', 'Post, reply, repost, like, bookmark, follow, block and mute as you, and edit your profile'],
+    connectedAt: ago(60 * 24 * 12),
+    lastUsedAt: ago(15),
+  },
+]
+
 /** Answers every /api call from the fixtures above. */
 export function fixtureHandler(options: FixtureOptions) {
   return async (route: Route) => {
@@ -250,6 +262,7 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/auth/verify')
       return url.searchParams.get('token') === 'good' ? send(me) : send({ message: 'Invalid or expired link' }, 400)
     if (path === '/api/auth/sessions') return send(sessions)
+    if (path === '/api/apps') return send(connectedApps)
     if (path === '/api/account/export')
       return send({ status: 'ready', requestedAt: ago(30), size: 2_345_678, readyAt: ago(28), expiresAt: ago(-60 * 24 * 7 + 28) })
     if (path === '/api/objects/upload') return send({ uploadURL: `/api/objects/uploads/test-${Date.now()}` })
