@@ -1,14 +1,17 @@
 // An app connecting to a member's account, in a real browser against the real `murmur serve`:
 // the consent page for a visitor (who signs in by the e-mailed link and comes back to it) and
 // for a member (Allow, the out-of-band code), Settings' Connected apps with Revoke, and the
-// Mastodon API called from another origin (CORS, as a browser app such as Elk makes it). Skips,
-// saying why, when the server binary is missing.
+// Mastodon API called by masto.js from a page on another origin (CORS, as a browser app such as
+// Elk makes it). Skips, saying why, when the server binary is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext } from 'playwright-core'
+import type * as Masto from 'masto'
+import { build } from 'vite'
 import { DESKTOP, PHONE, SCREENSHOT_DIR, launchBrowser, newContext, screenshot } from './support/browser'
 import { call, darkPage, expectAccessible, noHorizontalScroll, signUp, type Member } from './support/members'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
 import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 
 if (!hasMurmur) {
@@ -17,6 +20,25 @@ if (!hasMurmur) {
 
 const OOB = 'urn:ietf:wg:oauth:2.0:oob'
 
+/** The real masto.js bundled for the browser as the global `masto`, kept in memory (nothing written). */
+async function bundleMasto(): Promise<string> {
+  const output = await build({
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      write: false,
+      emptyOutDir: false,
+      minify: false,
+      lib: { entry: createRequire(import.meta.url).resolve('masto'), formats: ['iife'], name: 'masto', fileName: () => 'masto.js' },
+    },
+  })
+  const files = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : []))
+  const chunk = files.find((file) => file.type === 'chunk')
+  if (chunk?.type !== 'chunk') throw new Error('masto.js did not bundle')
+  return chunk.code
+}
+
 describe.skipIf(!hasMurmur)('an app connecting to a member’s account', () => {
   let server: MurmurServer
   let browser: Browser
@@ -24,9 +46,12 @@ describe.skipIf(!hasMurmur)('an app connecting to a member’s account', () => {
   const contexts: BrowserContext[] = []
   let app: { client_id: string; client_secret: string }
   let authorizeUrl: string
+  let mastoJs: string
 
   beforeAll(async () => {
+    const bundling = bundleMasto()
     server = await startMurmur()
+    mastoJs = await bundling
     browser = await launchBrowser()
     console.log(`Murmur at ${server.url}; screenshots in ${SCREENSHOT_DIR}`)
     ada = await signUp(browser, server, 'ada@example.com', server.firstStartInvite() ?? (await server.createInvite()))
@@ -89,11 +114,17 @@ describe.skipIf(!hasMurmur)('an app connecting to a member’s account', () => {
     const { access_token: accessToken } = (await token.json()) as { access_token: string }
     expect(accessToken).toBeTruthy()
 
-    // A browser app on another origin (a page of its own on another port): the real browser's
-    // CORS preflight with Authorization.
-    const elsewhere = createServer((_request, response) => {
+    // A browser app on another origin (a page of its own on another port) calling through masto.js:
+    // the real browser's CORS preflights (Authorization, JSON bodies) and the Link header it must
+    // be allowed to read. A blocked request fails the test twice: masto throws, and the guard sees it.
+    const elsewhere = createServer((request, response) => {
+      if (request.url === '/masto.js') {
+        response.setHeader('content-type', 'text/javascript')
+        response.end(mastoJs)
+        return
+      }
       response.setHeader('content-type', 'text/html')
-      response.end('<!doctype html><html lang="en"><title>Elsewhere</title><h1>A browser app</h1></html>')
+      response.end('<!doctype html><html lang="en"><title>Elsewhere</title><script src="/masto.js"></script><h1>A browser app</h1></html>')
     })
     await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve))
     const other = await newContext(browser, `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`, DESKTOP)
@@ -101,14 +132,45 @@ describe.skipIf(!hasMurmur)('an app connecting to a member’s account', () => {
       const otherPage = await other.newPage()
       await otherPage.goto('/')
       const answer = await otherPage.evaluate(
-        async ({ base, token: bearer }) => {
-          const response = await fetch(`${base}/api/v1/accounts/verify_credentials`, { headers: { Authorization: `Bearer ${bearer}` } })
-          const body = (await response.json()) as { username: string }
-          return { status: response.status, username: body.username }
+        async ({ url, accessToken: bearer }) => {
+          const { createRestAPIClient } = (window as unknown as { masto: typeof Masto }).masto
+          const client = createRestAPIClient({ url, accessToken: bearer })
+          const me = await client.v1.accounts.verifyCredentials()
+          const posted: Masto.mastodon.v1.Status[] = []
+          for (const status of ['One from elsewhere', 'Two from elsewhere', 'Three from elsewhere'])
+            posted.push(await client.v1.statuses.create({ status }))
+          // Pages of two: masto finds the second only through the first page's Link header.
+          const pages: string[][] = []
+          for await (const statuses of client.v1.timelines.home.list({ limit: 2 })) {
+            pages.push(statuses.map((status) => status.id))
+            if (pages.length === 2) break
+          }
+          const newest = posted[posted.length - 1]
+          const liked = await client.v1.statuses.$select(newest.id).favourite()
+          const removed = await client.v1.statuses.$select(newest.id).remove()
+          const home = await client.v1.timelines.home.list({ limit: 40 })
+          return {
+            username: me.username,
+            posted: posted.map((status) => ({ id: status.id, content: status.content, author: status.account.username })),
+            pages,
+            liked: { id: liked.id, favourited: liked.favourited, favouritesCount: liked.favouritesCount },
+            removed: removed.id,
+            home: home.map((status) => status.id),
+          }
         },
-        { base: server.url, token: accessToken },
+        { url: server.url, accessToken },
       )
-      expect(answer).toEqual({ status: 200, username: 'ada' })
+      expect(answer.username).toBe('ada')
+      expect(answer.posted.map(({ content, author }) => ({ content, author }))).toEqual([
+        { content: '<p>One from elsewhere</p>', author: 'ada' },
+        { content: '<p>Two from elsewhere</p>', author: 'ada' },
+        { content: '<p>Three from elsewhere</p>', author: 'ada' },
+      ])
+      const [one, two, three] = answer.posted
+      expect(answer.pages).toEqual([[three.id, two.id], [one.id]])
+      expect(answer.liked).toEqual({ id: three.id, favourited: true, favouritesCount: 1 })
+      expect(answer.removed).toBe(three.id)
+      expect(answer.home).toEqual([two.id, one.id])
     } finally {
       await other.close()
       elsewhere.close()
