@@ -298,6 +298,8 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Ada's first post was written from her app.
+    Step { version: 30, rows: &["UPDATE posts SET app_id = 1 WHERE id = 1"], until: None, drops: &[] },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

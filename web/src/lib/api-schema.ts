@@ -1775,6 +1775,7 @@ export interface components {
             repostOf?: components["schemas"]["Post"] | null;
             /** Format: int64 */
             repostOfId?: number | null;
+            application?: components["schemas"]["PostApplication"] | null;
         };
         /** @description An image of a post. */
         PostImage: {
@@ -2118,6 +2119,11 @@ export interface components {
             id: number;
             /** @description RFC 3339 (to within a few minutes). */
             lastUsedAt: string;
+            name: string;
+            website?: string | null;
+        };
+        /** @description The app a post was written from, as it registered itself. */
+        PostApplication: {
             name: string;
             website?: string | null;
         };

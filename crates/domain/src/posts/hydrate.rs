@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Deserialize;
 use sqlx::AnyPool;
 
-use super::model::{Author, AuthorMute, Post, PostImage, PostRow};
+use super::model::{Author, AuthorMute, Post, PostApplication, PostImage, PostRow};
 use crate::post_columns;
 use crate::visibility::Scope;
 use murmur_core::clock::to_rfc3339;
@@ -133,6 +133,8 @@ const AUTHOR_MUTED: i64 = 6;
 /// `a` of a mute until unmuted (its `expires_at` is NULL).
 const UNTIL_UNMUTED: i64 = -1;
 const MENTIONED: i64 = 7;
+/// `text` = the app's name, `alt` = its website.
+const APPLICATION: i64 = 8;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
@@ -192,6 +194,9 @@ fn statement(backend: Backend, selection: &str) -> String {
                  UNION ALL SELECT {MENTIONED}, mc.id, 0, mu.id, 0, mu.username, NULL \
                  FROM cards mc, {mentions}, users mu \
                  WHERE mu.id = {mentioned_id} AND mc.entities LIKE '%\"userId\"%' \
+                 UNION ALL SELECT {APPLICATION}, ap.id, 0, 0, 0, a.name, a.website FROM posts ap \
+                 JOIN apps a ON a.id = ap.app_id \
+                 WHERE ap.id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) AND ap.app_id IS NOT NULL \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
@@ -208,6 +213,7 @@ fn statement(backend: Backend, selection: &str) -> String {
         AUTHOR_MUTED = AUTHOR_MUTED,
         UNTIL_UNMUTED = UNTIL_UNMUTED,
         MENTIONED = MENTIONED,
+        APPLICATION = APPLICATION,
         mentions = backend.json_elements("mc.entities", "me"),
         mentioned_id = backend.json_int_field("me", "userId"),
     )
@@ -336,6 +342,8 @@ struct Parts {
     muted: HashMap<i64, Option<i64>>,
     /// member id → username, of the members the cards mention
     usernames: HashMap<i64, String>,
+    /// post id → the app it was written from
+    applications: HashMap<i64, PostApplication>,
     seeing: Seeing,
 }
 
@@ -351,6 +359,7 @@ impl Parts {
             bookmarked: HashSet::new(),
             muted: HashMap::new(),
             usernames: HashMap::new(),
+            applications: HashMap::new(),
             seeing,
         };
         let mut rows = rows;
@@ -380,6 +389,9 @@ impl Parts {
                 }
                 (MENTIONED, Some(username)) => {
                     out.usernames.insert(a, username);
+                }
+                (APPLICATION, Some(name)) => {
+                    out.applications.insert(post_id, PostApplication { name, website: alt });
                 }
                 _ => {}
             }
@@ -452,6 +464,7 @@ impl Parts {
             is_unavailable: false,
             is_removed: false,
             author_mute: self.muted.get(&row.author_id).map(|until| AuthorMute { until: until.map(to_rfc3339) }),
+            application: self.applications.get(&row.id).cloned(),
             feed_entries: None,
         }
     }
@@ -504,6 +517,7 @@ fn unseen(post: Post) -> Post {
         poll_expires_at: None,
         my_vote: None,
         author_mute: None,
+        application: None,
         ..post
     }
 }

@@ -131,10 +131,20 @@ pub struct Post {
     /// null when they have none. A mute whose `until` has passed is over. (A card by a member
     /// blocked either way is unavailable, so the menu needs no block state.)
     pub author_mute: Option<AuthorMute>,
+    /// The app it was written from (an app speaking the Mastodon client API); null for a post
+    /// written in Murmur's web app, a repost, or a post the caller may not see.
+    pub application: Option<PostApplication>,
     /// On a Friends feed card that stands for more than one entry of its page (a post and its
     /// reposts, shown once): how many. A page covers `limit` entries; absent means one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed_entries: Option<i64>,
+}
+
+/// The app a post was written from, as it registered itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PostApplication {
+    pub name: String,
+    pub website: Option<String>,
 }
 
 /// A mute of a post's author by the caller.

@@ -70,6 +70,8 @@ pub struct NewPost<'a> {
     pub images: &'a [NewImage<'a>],
     /// What `content` holds (`posts::entities`).
     pub entities: &'a [Entity],
+    /// The app it was written from (Mastodon client API), if any.
+    pub app_id: Option<i64>,
     pub now: Millis,
 }
 
@@ -83,8 +85,8 @@ pub struct NewImage<'a> {
 /// parent.
 pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities, app_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
     )
     .bind(new.author_id)
     .bind(new.content)
@@ -93,6 +95,7 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
     .bind(new.poll.map(|(_, expires)| expires))
     .bind(new.images.len() as i64)
     .bind(super::entities::to_column(new.entities))
+    .bind(new.app_id)
     .fetch_one(&mut *conn)
     .await?;
     if let Some((options, _)) = new.poll {

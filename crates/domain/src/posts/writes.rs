@@ -35,6 +35,8 @@ pub struct Draft {
     pub poll: Option<PollOptions>,
     pub duration: PollDuration,
     pub reply_to_id: Option<i64>,
+    /// The app it is written from (Mastodon client API); None in Murmur's own web app.
+    pub app_id: Option<i64>,
 }
 
 /// An image of a draft: the upload's URL as sent, and its description.
@@ -134,6 +136,7 @@ impl PostWrites<'_> {
             poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
             images: &images,
             entities: &text.entities,
+            app_id: draft.app_id,
             now,
         };
         let id = store::insert_post(&mut tx, &new).await?;

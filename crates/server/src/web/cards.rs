@@ -386,6 +386,7 @@ mod tests {
             is_unavailable: false,
             is_removed: false,
             author_mute: None,
+            application: None,
             feed_entries: None,
         }
     }

@@ -14,6 +14,7 @@ function ReportedPost({ post }: { post: Post }) {
     <div className="rounded-lg border border-border p-3">
       <p className="text-sm text-muted-foreground">
         Posted <time dateTime={post.createdAt}>{relativeTime(post.createdAt)}</time>
+        {post.application && ` via ${post.application.name}`}
         {state && <span className="font-medium text-foreground"> · {state}</span>}
       </p>
       <div className="mt-1 text-[15px]">

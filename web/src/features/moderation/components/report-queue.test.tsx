@@ -27,7 +27,12 @@ const postGroup: ReportGroup = {
   id: 21,
   target: 'post',
   postId: 12,
-  post: aPost({ id: 12, content: 'Cheap followers at example.com', author: { id: 3, username: 'carol', displayName: 'Carol Spam', profileImageUrl: null } }),
+  post: aPost({
+    id: 12,
+    content: 'Cheap followers at example.com',
+    author: { id: 3, username: 'carol', displayName: 'Carol Spam', profileImageUrl: null },
+    application: { name: 'Follower Pump', website: null },
+  }),
   member: carol,
   reportCount: 2,
   reports: [
@@ -63,6 +68,8 @@ describe('the reports queue', () => {
     expect(post).toHaveTextContent('Reported by 2 members')
     expect(within(post).getByRole('link', { name: 'Open the post in its thread' })).toHaveAttribute('href', '/post/12')
     expect(post).toHaveTextContent('Cheap followers at example.com')
+    // Moderators see which app a post came from.
+    expect(post).toHaveTextContent(/Posted .* via Follower Pump/)
     const reports = within(post).getByRole('region', { name: "Reports of @carol's post" })
     // The older report was of the words before an edit: they show with it; the newer, of today's words, shows none.
     expect(within(reports).getAllByRole('listitem').map((item) => item.textContent)).toEqual([

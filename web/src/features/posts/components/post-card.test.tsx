@@ -7,6 +7,7 @@ import { postKeys } from '@/lib/query-keys'
 import { aPost, aProfile, json, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
 import { useFeed } from '../api/get-feed'
 import { ComposeProvider } from './compose-provider'
+import { PostCard } from './post-card'
 import { PostList } from './post-list'
 
 afterEach(() => {
@@ -192,6 +193,22 @@ describe('a post card', () => {
     expect(fetch.mock.calls[0]?.[0]).toBe('/api/posts/10/bookmark')
     expect(fetch.mock.calls[0]?.[1]?.method).toBe('POST')
     expect(screen.getByRole('button', { name: 'Bookmark' })).toHaveAttribute('aria-pressed', 'true')
+  })
+
+  it("names the app a post was written from on the thread's own post, not in lists", () => {
+    const fromApp = aPost({ id: 8, content: 'From my phone', application: { name: 'Ivory', website: 'https://tapbots.com' } })
+    renderWithProviders(
+      <ComposeProvider>
+        <PostCard post={fromApp} emphasis />
+      </ComposeProvider>,
+    )
+    expect(screen.getByText('via Ivory')).toBeInTheDocument()
+  })
+
+  it('does not name the app in a list of posts', () => {
+    renderFeed([aPost({ id: 8, content: 'From my phone', application: { name: 'Ivory', website: null } })])
+    expect(screen.getByText('From my phone')).toBeInTheDocument()
+    expect(screen.queryByText('via Ivory')).not.toBeInTheDocument()
   })
 
   it('offers its author Edit within the hour, and nobody else; an edited post shows Edited and its history', async () => {

@@ -204,6 +204,8 @@ function LivePostCard({
           </div>
           <PostImages post={post} authorName={post.author.displayName} priority={priority} />
           {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
+          {/* The app it was written from, on the thread's own post (as Mastodon shows it) */}
+          {emphasis && post.application && <p className="mt-2 text-sm text-muted-foreground">via {post.application.name}</p>}
           {post.isRemoved && (
             <p className="mt-2 flex items-center gap-1.5 rounded-md bg-destructive/15 px-2 py-1 text-sm font-medium">
               <ShieldAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" /> Removed by moderators
