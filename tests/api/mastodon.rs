@@ -711,7 +711,133 @@ async fn an_app_uploads_described_images_and_posts_them(app: TestApp) {
     assert!(response.status().is_client_error(), "{}", response.status());
 }
 
+/// A post written from an app names the app, in both interfaces and to moderators; a post
+/// written in Murmur's web app names none.
+async fn a_post_names_the_app_it_was_written_from(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write").await);
+    let (status, from_app) = ada_app.post("/api/v1/statuses", json!({"status": "from my phone"})).await;
+    assert_eq!(status, 200, "{from_app}");
+    assert_eq!(from_app["application"], json!({"name": "Test App", "website": "https://app.example"}));
+    let id = from_app["id"].as_str().unwrap().to_string();
+
+    // Murmur's own API, to another member: the same app.
+    let (status, thread) =
+        json(bob.client.get(app.url(&format!("/api/posts/{id}/thread"))).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{thread}");
+    assert_eq!(thread["post"]["application"], json!({"name": "Test App", "website": "https://app.example"}));
+
+    // A post of the web app names none, in either interface.
+    let (status, web_post) =
+        json(ada.client.post(app.url("/api/posts")).json(&json!({"content": "from the web"})).send().await.unwrap())
+            .await;
+    assert_eq!(status, 201, "{web_post}");
+    assert_eq!(web_post["application"], Value::Null);
+    let (_, as_status) = ada_app.get(&format!("/api/v1/statuses/{}", web_post["id"])).await;
+    assert_eq!(as_status["application"], Value::Null);
+
+    // Moderators see it on a reported post.
+    let (status, _) = json(
+        bob.client
+            .post(app.url("/api/reports"))
+            .json(&json!({"postId": id.parse::<i64>().unwrap(), "reason": "spam"}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 201);
+    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
+        .bind(bob.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let (status, queue) = json(bob.client.get(app.url("/api/moderation/reports")).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{queue}");
+    assert_eq!(queue[0]["post"]["application"]["name"], "Test App");
+}
+
+/// `update_credentials` as apps send it: a multipart form with an avatar and a header (through
+/// Murmur's image checks) and text fields, or a plain form.
+async fn an_app_changes_the_profile_with_images(app: TestApp) {
+    let ada = app.member("ada").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write").await);
+    let image = |width, height| {
+        reqwest::multipart::Part::bytes(crate::fixtures::png(width, height))
+            .file_name("a.png")
+            .mime_str("image/png")
+            .unwrap()
+    };
+    let form = reqwest::multipart::Form::new()
+        .text("display_name", "Ada L.")
+        .text("note", "Counts things")
+        .part("avatar", image(64, 64))
+        .part("header", image(300, 100));
+    let response = reqwest::Client::new()
+        .patch(app.url("/api/v1/accounts/update_credentials"))
+        .bearer_auth(&ada_app.token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let (status, account) = json(response).await;
+    assert_eq!(status, 200, "{account}");
+    assert_eq!(
+        (account["display_name"].as_str(), account["source"]["note"].as_str()),
+        (Some("Ada L."), Some("Counts things"))
+    );
+    let avatar = account["avatar"].as_str().unwrap();
+    let header = account["header"].as_str().unwrap();
+    assert!(avatar.starts_with(&app.base) && header.starts_with(&app.base), "{account}");
+    assert_ne!(avatar, header);
+    // The images are served, and Murmur's own profile shows the same avatar.
+    let served = reqwest::get(avatar).await.unwrap();
+    assert_eq!(served.status(), 200);
+    let (_, me) = json(ada.client.get(app.url("/api/auth/me")).send().await.unwrap()).await;
+    assert!(avatar.ends_with(me["profileImageUrl"].as_str().unwrap()), "{me}");
+
+    // Something that is not an image is refused with a 4xx, and the profile stays.
+    let form = reqwest::multipart::Form::new()
+        .part("avatar", reqwest::multipart::Part::bytes(b"not an image".to_vec()).file_name("x.png"));
+    let response = reqwest::Client::new()
+        .patch(app.url("/api/v1/accounts/update_credentials"))
+        .bearer_auth(&ada_app.token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_client_error(), "{}", response.status());
+    let (_, after) = ada_app.get("/api/v1/accounts/verify_credentials").await;
+    assert_eq!(after["avatar"].as_str(), Some(avatar));
+
+    // A plain form changes the text only; a read token changes nothing.
+    let response = reqwest::Client::new()
+        .patch(app.url("/api/v1/accounts/update_credentials"))
+        .bearer_auth(&ada_app.token)
+        .form(&[("display_name", "Ada")])
+        .send()
+        .await
+        .unwrap();
+    let (status, account) = json(response).await;
+    assert_eq!(
+        (status, account["display_name"].as_str(), account["avatar"].as_str()),
+        (200, Some("Ada"), Some(avatar))
+    );
+    let reader = AppClient::new(&app, &token_for(&app, &ada, "read").await);
+    let response = reqwest::Client::new()
+        .patch(app.url("/api/v1/accounts/update_credentials"))
+        .bearer_auth(&reader.token)
+        .form(&[("display_name", "Mallory")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+}
+
 both_databases!(
+    a_post_names_the_app_it_was_written_from,
+    an_app_changes_the_profile_with_images,
     an_app_uploads_described_images_and_posts_them,
     the_user_stream_carries_updates_and_notifications,
     lists_search_and_reports,

@@ -36,6 +36,26 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The posts' writes, with the parts of the state they use.
+    pub fn post_writes(&self) -> murmur_domain::posts::writes::PostWrites<'_> {
+        murmur_domain::posts::writes::PostWrites {
+            db: &self.db,
+            media: &self.media,
+            fan_out: &self.fan_out,
+            clock: &self.clock,
+        }
+    }
+
+    /// The `Idempotency-Key` a retried post carries (both APIs honour it); 400 when malformed.
+    pub fn idempotency_key(
+        headers: &axum::http::HeaderMap,
+    ) -> murmur_core::error::Result<Option<murmur_domain::posts::domain::IdempotencyKey>> {
+        headers
+            .get("idempotency-key")
+            .map(|value| murmur_domain::posts::domain::IdempotencyKey::parse(value.to_str().unwrap_or_default()))
+            .transpose()
+    }
+
     /// The state of the handlers on the write thread: the same, but their reads (and on
     /// PostgreSQL their writes) go through the write requests' own pool (`Db::for_writes`),
     /// and each reads its session alone.

@@ -16,7 +16,9 @@ use super::error::{MastodonError, Result};
 use super::params::{Params, QueryParams, lenient};
 use super::timelines::{Paging, offset_page, paged, posts_page};
 use crate::state::AppState;
+use axum::extract::FromRequest;
 use murmur_core::clock::HOUR;
+use murmur_domain::media::ProfileImage;
 use murmur_domain::posts::hydrate;
 use murmur_domain::safety;
 use murmur_domain::users::UserRow;
@@ -26,7 +28,12 @@ use murmur_domain::users::store::{self, FollowList};
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/accounts/verify_credentials", get(verify_credentials))
-        .route("/api/v1/accounts/update_credentials", patch(update_credentials))
+        // Two images (avatar and header) may come in one form.
+        .route(
+            "/api/v1/accounts/update_credentials",
+            patch(update_credentials)
+                .layer(axum::extract::DefaultBodyLimit::max(2 * murmur_domain::media::MAX_BYTES + 64 * 1024)),
+        )
         .route("/api/v1/accounts/relationships", get(relationships))
         .route("/api/v1/accounts/lookup", get(lookup))
         .route("/api/v1/accounts/search", get(search))
@@ -68,20 +75,51 @@ async fn verify_credentials(State(state): State<AppState>, token: Token) -> Resu
     Ok(Json(own_account(&state, member).await?))
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 struct Credentials {
     display_name: Option<String>,
     note: Option<String>,
 }
 
-/// Changes the display name and bio (the website stays as set in Murmur; images are changed in
-/// Murmur's settings).
+/// Changes the display name, bio, avatar and header (the website stays as set in Murmur). Apps
+/// send a multipart form when it carries images, else JSON or a form.
 async fn update_credentials(
     State(state): State<AppState>,
     token: Token,
-    Params(body): Params<Credentials>,
+    request: axum::extract::Request,
 ) -> Result<Json<Value>> {
     let member = token.member("write:accounts")?;
+    let multipart = request
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"));
+    let (body, mut images) = if multipart {
+        let form = axum::extract::Multipart::from_request(request, &state)
+            .await
+            .map_err(|e| MastodonError::unprocessable(e.body_text()))?;
+        let form = super::media::Form::read(form, &["avatar", "header"]).await?;
+        let body = Credentials {
+            display_name: form.fields.get("display_name").cloned(),
+            note: form.fields.get("note").cloned(),
+        };
+        (body, form.files)
+    } else {
+        let Params(body) = Params::<Credentials>::from_request(request, &state).await?;
+        (body, Default::default())
+    };
+    // Each image passes Murmur's checks as an upload, then becomes the profile's.
+    for (field, which) in [("avatar", ProfileImage::Avatar), ("header", ProfileImage::Header)] {
+        if let Some(file) = images.remove(field) {
+            let id = super::media::receive(&state, member, file, None).await?;
+            let path = murmur_domain::media::object_path(&id);
+            murmur_domain::media::set_profile_image(&state.db, &state.media, member, path, which, state.clock.now())
+                .await?;
+        }
+    }
+    if body.display_name.is_none() && body.note.is_none() {
+        return Ok(Json(own_account(&state, member).await?));
+    }
     let now = state.clock.now();
     let current = store::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
     let edit = ProfileEdit::parse(

@@ -152,11 +152,17 @@ pub struct Context<'a> {
 
 /// The authors of these posts (and of their originals), for `status`.
 pub async fn authors_of(state: &AppState, posts: &[Post]) -> murmur_core::error::Result<HashMap<i64, UserRow>> {
-    let mut ids: Vec<i64> = posts
-        .iter()
-        .flat_map(|p| std::iter::once(p.author.id).chain(p.repost_of.as_ref().map(|o| o.author.id)))
-        .filter(|id| *id > 0)
-        .collect();
+    members_by_id(state, author_ids(posts).collect()).await
+}
+
+/// The ids of the authors of these posts and of their originals.
+pub fn author_ids(posts: &[Post]) -> impl Iterator<Item = i64> + '_ {
+    posts.iter().flat_map(|p| std::iter::once(p.author.id).chain(p.repost_of.as_ref().map(|o| o.author.id)))
+}
+
+/// These members' records (each once), read in as few statements as the ids allow.
+pub async fn members_by_id(state: &AppState, mut ids: Vec<i64>) -> murmur_core::error::Result<HashMap<i64, UserRow>> {
+    ids.retain(|id| *id > 0);
     ids.sort_unstable();
     ids.dedup();
     let mut found = HashMap::new();
@@ -206,27 +212,10 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
         .iter()
         .enumerate()
         .map(|(index, image)| {
-            let url = urls.media(&image.url);
-            let meta = match (image.width, image.height) {
-                (Some(width), Some(height)) if height > 0 => json!({
-                    "original": {"width": width, "height": height, "size": format!("{width}x{height}"),
-                                 "aspect": width as f64 / height as f64},
-                }),
-                _ => json!({}),
-            };
             // The media id, as the upload answered it (`/objects/{id}`).
             let id = image.url.rsplit('/').next().unwrap_or_default().to_string();
-            json!({
-                "id": if id.is_empty() { format!("{}-{index}", post.id) } else { id },
-                "type": "image",
-                "url": url,
-                "preview_url": url,
-                "remote_url": null,
-                "text_url": null,
-                "meta": meta,
-                "description": image.alt,
-                "blurhash": null,
-            })
+            let id = if id.is_empty() { format!("{}-{index}", post.id) } else { id };
+            media_attachment(urls, &id, &image.url, (image.width, image.height), image.alt.as_deref())
         })
         .collect();
     Some(json!({
@@ -244,7 +233,7 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
         "in_reply_to_id": post.reply_to_id.map(|id| id.to_string()),
         "in_reply_to_account_id": null,
         "reblog": reblog,
-        "application": null,
+        "application": post.application.as_ref().map(|app| json!({"name": app.name, "website": app.website})),
         "media_attachments": media,
         "mentions": mentions,
         "tags": tags,
@@ -261,6 +250,36 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
         "pinned": false,
         "filtered": [],
     }))
+}
+
+/// Mastodon's MediaAttachment of an image: its media id, its path or URL, its size when known,
+/// and its description.
+pub fn media_attachment(
+    urls: &Urls,
+    id: &str,
+    path: &str,
+    (width, height): (Option<i64>, Option<i64>),
+    description: Option<&str>,
+) -> Value {
+    let url = urls.media(path);
+    let meta = match (width, height) {
+        (Some(width), Some(height)) if height > 0 => json!({
+            "original": {"width": width, "height": height, "size": format!("{width}x{height}"),
+                         "aspect": width as f64 / height as f64},
+        }),
+        _ => json!({}),
+    };
+    json!({
+        "id": id,
+        "type": "image",
+        "url": url,
+        "preview_url": url,
+        "remote_url": null,
+        "text_url": null,
+        "meta": meta,
+        "description": description,
+        "blurhash": null,
+    })
 }
 
 /// Mastodon's Poll of a post (its id is the post's: a post has one poll at most).

@@ -69,17 +69,14 @@ fn kinds(params: &ListParams) -> Kinds {
 
 /// The notifications as Mastodon's entities, with their actors and posts read in one go each.
 pub(super) async fn entities_of(state: &AppState, viewer: i64, rows: &[NotificationRow]) -> Result<Vec<Value>> {
-    let post_ids: Vec<i64> = rows.iter().map(|row| row.post_id).filter(|id| *id != NO_POST).collect();
+    let mut post_ids: Vec<i64> = rows.iter().map(|row| row.post_id).filter(|id| *id != NO_POST).collect();
+    // Several notifications are often of one post (its likes).
+    post_ids.sort_unstable();
+    post_ids.dedup();
     let posts = hydrate::list(&state.db.read, state.db.backend, viewer, &Selection::ids(&post_ids)).await?;
-    let mut actor_ids: Vec<i64> = rows.iter().map(|row| row.actor_id).collect();
-    actor_ids.sort_unstable();
-    actor_ids.dedup();
-    let mut authors = entities::authors_of(state, &posts).await?;
-    for chunk in actor_ids.chunks(64) {
-        for row in murmur_domain::users::store::find_many(&state.db.read, chunk).await? {
-            authors.insert(row.id, row);
-        }
-    }
+    // The actors and the posts' authors, in one read.
+    let members = rows.iter().map(|row| row.actor_id).chain(entities::author_ids(&posts)).collect();
+    let authors = entities::members_by_id(state, members).await?;
     let urls = Urls::of(state);
     let context = Context { urls: &urls, authors: &authors, viewer, now: state.clock.now() };
     let by_id: HashMap<i64, Value> =

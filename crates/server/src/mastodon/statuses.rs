@@ -21,10 +21,10 @@ use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::page::Page;
 use murmur_domain::posts::Post;
-use murmur_domain::posts::domain::{IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::store;
-use murmur_domain::posts::writes::{Draft, DraftImage, PostWrites};
+use murmur_domain::posts::writes::{Draft, DraftImage};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -47,15 +47,20 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/polls/{id}/votes", post(vote))
 }
 
-fn writes(state: &AppState) -> PostWrites<'_> {
-    PostWrites { db: &state.db, media: &state.media, fan_out: &state.fan_out, clock: &state.clock }
+/// Post `id` as `viewer` sees it, and as their status: not found when they may not see it.
+async fn post_and_status(state: &AppState, viewer: i64, id: i64) -> Result<(Post, Value)> {
+    let post =
+        hydrate::one(&state.db.read, state.db.backend, viewer, id).await?.ok_or_else(MastodonError::not_found)?;
+    let status = entities::statuses(state, viewer, std::slice::from_ref(&post))
+        .await?
+        .pop()
+        .ok_or_else(MastodonError::not_found)?;
+    Ok((post, status))
 }
 
 /// Post `id` as a status for `viewer`: not found when they may not see it.
 async fn status_of(state: &AppState, viewer: i64, id: i64) -> Result<Value> {
-    let post = hydrate::one(&state.db.read, state.db.backend, viewer, id).await?;
-    let posts: Vec<Post> = post.into_iter().collect();
-    entities::statuses(state, viewer, &posts).await?.pop().ok_or_else(MastodonError::not_found)
+    Ok(post_and_status(state, viewer, id).await?.1)
 }
 
 #[derive(Deserialize)]
@@ -110,10 +115,7 @@ async fn create(
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     check_supported(&body)?;
-    let key = match headers.get("idempotency-key") {
-        Some(value) => Some(IdempotencyKey::parse(value.to_str().unwrap_or_default())?),
-        None => None,
-    };
+    let key = AppState::idempotency_key(&headers)?;
     if body.media_ids.len() > murmur_domain::media::MAX_IMAGES {
         return Err(MastodonError::unprocessable("A post can have at most 4 images"));
     }
@@ -143,8 +145,9 @@ async fn create(
         poll: PollOptions::parse(&options)?,
         duration: PollDuration::parse(hours)?,
         reply_to_id: body.in_reply_to_id,
+        app_id: Some(token.0.app_id),
     };
-    let id = writes(&state).post(member, &draft, key.as_ref()).await?;
+    let id = state.post_writes().post(member, &draft, key.as_ref()).await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
 
@@ -158,10 +161,9 @@ async fn show(State(state): State<AppState>, token: Token, Path(text): Path<Stri
 async fn delete(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let post_id = id(&text)?;
-    let mut before = status_of(&state, member, post_id).await?;
-    let source = hydrate::one(&state.db.read, state.db.backend, member, post_id).await?.map(|p| p.content);
-    writes(&state).delete(member, post_id).await?;
-    before["text"] = json!(source.unwrap_or_default());
+    let (post, mut before) = post_and_status(&state, member, post_id).await?;
+    state.post_writes().delete(member, post_id).await?;
+    before["text"] = json!(post.content);
     Ok(Json(before))
 }
 
@@ -184,7 +186,7 @@ async fn edit(
     let kept: Vec<String> = body.media_ids.iter().map(|id| murmur_domain::media::object_path(id)).collect();
     // No media_ids: the post keeps its images, as Murmur's own edit without imageUrls.
     let kept = (!kept.is_empty()).then_some(kept);
-    let id = writes(&state).edit(member, id(&text)?, &content, kept.as_deref()).await?;
+    let id = state.post_writes().edit(member, id(&text)?, &content, kept.as_deref()).await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
 
@@ -249,21 +251,19 @@ async fn history(State(state): State<AppState>, token: Token, Path(text): Path<S
 async fn source(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let viewer = token.member("read:statuses")?;
     let post_id = id(&text)?;
-    status_of(&state, viewer, post_id).await?;
-    let post =
-        hydrate::one(&state.db.read, state.db.backend, viewer, post_id).await?.ok_or_else(MastodonError::not_found)?;
+    let (post, _) = post_and_status(&state, viewer, post_id).await?;
     Ok(Json(json!({ "id": post_id.to_string(), "text": post.content, "spoiler_text": "" })))
 }
 
 async fn favourite(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let member = token.member("write:favourites")?;
-    let id = writes(&state).like(member, id(&text)?).await?;
+    let id = state.post_writes().like(member, id(&text)?).await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
 
 async fn unfavourite(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let member = token.member("write:favourites")?;
-    let id = writes(&state).unlike(member, id(&text)?).await?;
+    let id = state.post_writes().unlike(member, id(&text)?).await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
 
@@ -277,11 +277,8 @@ async fn reblog(
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let target = id(&text)?;
-    let key = match headers.get("idempotency-key") {
-        Some(value) => Some(IdempotencyKey::parse(value.to_str().unwrap_or_default())?),
-        None => None,
-    };
-    match writes(&state).repost(member, target, key.as_ref()).await {
+    let key = AppState::idempotency_key(&headers)?;
+    match state.post_writes().repost(member, target, key.as_ref()).await {
         Ok(repost) => Ok(Json(status_of(&state, member, repost).await?)),
         Err(murmur_core::error::Error::Conflict(_)) => Ok(Json(status_of(&state, member, target).await?)),
         Err(other) => Err(other.into()),
@@ -291,19 +288,19 @@ async fn reblog(
 async fn unreblog(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let target = id(&text)?;
-    writes(&state).unrepost(member, target).await?;
+    state.post_writes().unrepost(member, target).await?;
     Ok(Json(status_of(&state, member, target).await?))
 }
 
 async fn bookmark(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let member = token.member("write:bookmarks")?;
-    let id = writes(&state).bookmark(member, id(&text)?).await?;
+    let id = state.post_writes().bookmark(member, id(&text)?).await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
 
 async fn unbookmark(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let member = token.member("write:bookmarks")?;
-    let id = writes(&state).unbookmark(member, id(&text)?).await?;
+    let id = state.post_writes().unbookmark(member, id(&text)?).await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
 
@@ -426,6 +423,6 @@ async fn vote(
         .ok()
         .and_then(|index| post.poll_options.get(index))
         .ok_or_else(|| MastodonError::unprocessable("That choice is not in this poll"))?;
-    let id = writes(&state).vote(member, post_id, option).await?;
+    let id = state.post_writes().vote(member, post_id, option).await?;
     poll_of(status_of(&state, member, id).await?)
 }

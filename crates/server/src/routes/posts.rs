@@ -12,11 +12,11 @@ use crate::error::{ApiError, Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
-use murmur_domain::posts::domain::{IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::model::Post;
 use murmur_domain::posts::store;
-use murmur_domain::posts::writes::{Draft, DraftImage, PostWrites};
+use murmur_domain::posts::writes::{Draft, DraftImage};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -178,12 +178,9 @@ async fn create(
     headers: HeaderMap,
     Json(mut body): Json<CreatePost>,
 ) -> Result<(StatusCode, Json<Post>)> {
-    let key = match headers.get("idempotency-key") {
-        Some(value) => Some(IdempotencyKey::parse(value.to_str().unwrap_or_default())?),
-        None => None,
-    };
+    let key = AppState::idempotency_key(&headers)?;
     let key = key.as_ref();
-    let writes = writes(&state);
+    let writes = state.post_writes();
     let id = match body.repost_of_id {
         Some(original) => {
             if body.reply_to_id.is_some()
@@ -204,6 +201,7 @@ async fn create(
                 duration: PollDuration::parse(body.poll_duration_hours)?,
                 images,
                 reply_to_id: body.reply_to_id,
+                app_id: None,
             };
             writes.post(current.id, &draft, key).await?
         }
@@ -214,11 +212,6 @@ async fn create(
     Ok((StatusCode::CREATED, Json(post)))
 }
 
-/// The writes of posts, with what they use of the application.
-fn writes(state: &AppState) -> PostWrites<'_> {
-    PostWrites { db: &state.db, media: &state.media, fan_out: &state.fan_out, clock: &state.clock }
-}
-
 /// Deletes one of the caller's posts. A repost is simply removed; any other post is
 /// soft-deleted: its text, images, poll, likes, reposts and the notifications about it go, its
 /// replies stay (still pointing at it) and its parent counts one reply fewer.
@@ -226,7 +219,7 @@ fn writes(state: &AppState) -> PostWrites<'_> {
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn delete(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
-    writes(&state).delete(current.id, id).await?;
+    state.post_writes().delete(current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -249,7 +242,7 @@ async fn edit(
     if body.image_urls.as_ref().is_some_and(|urls| urls.len() > murmur_domain::media::MAX_IMAGES) {
         return Err(Error::bad_request("A post can have at most 4 images").into());
     }
-    let id = writes(&state).edit(current.id, id, &content, body.image_urls.as_deref()).await?;
+    let id = state.post_writes().edit(current.id, id, &content, body.image_urls.as_deref()).await?;
     post_as_seen(&state, current.id, id).await
 }
 
@@ -292,7 +285,7 @@ async fn history(
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn bookmark(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
-    let post = writes(&state).bookmark(current.id, id).await?;
+    let post = state.post_writes().bookmark(current.id, id).await?;
     post_as_seen(&state, current.id, post).await
 }
 
@@ -301,7 +294,7 @@ async fn bookmark(State(state): State<AppState>, current: CurrentUser, Path(id):
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unbookmark(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
-    let post = writes(&state).unbookmark(current.id, id).await?;
+    let post = state.post_writes().unbookmark(current.id, id).await?;
     post_as_seen(&state, current.id, post).await
 }
 
@@ -331,7 +324,7 @@ async fn bookmarks(
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unrepost(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
-    writes(&state).unrepost(current.id, id).await?;
+    state.post_writes().unrepost(current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -340,7 +333,7 @@ async fn unrepost(State(state): State<AppState>, current: CurrentUser, Path(id):
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn like(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
-    let post = writes(&state).like(current.id, id).await?;
+    let post = state.post_writes().like(current.id, id).await?;
     post_as_seen(&state, current.id, post).await
 }
 
@@ -349,7 +342,7 @@ async fn like(State(state): State<AppState>, current: CurrentUser, Path(id): Pat
     responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unlike(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
-    let post = writes(&state).unlike(current.id, id).await?;
+    let post = state.post_writes().unlike(current.id, id).await?;
     post_as_seen(&state, current.id, post).await
 }
 
@@ -371,7 +364,7 @@ async fn vote(
     }
     // Options are stored NFC-normalized (`text`): the same words typed another way match.
     let option = murmur_core::text::nfc(&body.option);
-    let post = writes(&state).vote(current.id, id, &option).await?;
+    let post = state.post_writes().vote(current.id, id, &option).await?;
     post_as_seen(&state, current.id, post).await
 }
 
