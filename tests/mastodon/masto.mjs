@@ -5,13 +5,24 @@
 import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
 
-const { createOAuthAPIClient, createRestAPIClient, MastoHttpError } = await import(
+const { createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient, MastoHttpError } = await import(
   new URL('../../web/node_modules/masto/dist/index.js', import.meta.url)
 )
+// masto.js's streaming client uses Promise.withResolvers (Node 22); Node 20 lacks it.
+Promise.withResolvers ??= function withResolvers() {
+  let resolve, reject
+  const promise = new Promise((res, rej) => ((resolve = res), (reject = rej)))
+  return { promise, resolve, reject }
+}
+// Node 20 has no WebSocket of its own (masto.js reads the global one too); undici's is the one
+// Node adopted later.
+globalThis.WebSocket ??= (await import(new URL('../../web/node_modules/undici/index.js', import.meta.url))).WebSocket
 
 const BASE = process.env.MURMUR_BASE
 const REDIRECT = 'https://app.example/callback'
 const SCOPES = 'read write follow'
+/** Each signed-in client's access token (the streaming client takes it too). */
+const tokens = new Map()
 
 async function signIn(cookie) {
   const anonymous = createRestAPIClient({ url: BASE })
@@ -44,7 +55,9 @@ async function signIn(cookie) {
     codeVerifier: verifier,
   })
   assert.equal(token.tokenType, 'Bearer')
-  return createRestAPIClient({ url: BASE, accessToken: token.accessToken })
+  const client = createRestAPIClient({ url: BASE, accessToken: token.accessToken })
+  tokens.set(client, token.accessToken)
+  return client
 }
 
 const ada = await signIn(process.env.MURMUR_ADA_COOKIE)
@@ -60,6 +73,7 @@ assert.equal(instance.apiVersions.mastodon, 2)
 const first = await ada.v1.statuses.create({ status: 'From masto #js', poll: { options: ['yes', 'no'], expiresIn: 7200 } })
 assert.deepEqual(first.tags.map((t) => t.name), ['js'])
 assert.equal(first.poll.options.length, 2)
+assert.equal(first.application.name, 'masto.js')
 
 const relationship = await bob.v1.accounts.$select(me.id).follow()
 assert.equal(relationship.following, true)
@@ -82,6 +96,36 @@ const page1 = (await pages.next()).value
 const page2 = (await pages.next()).value
 assert.deepEqual(page1.map((s) => s.id), [made[2].id, made[1].id])
 assert.deepEqual(page2.map((s) => s.id), [made[0].id, first.id])
+
+// Streaming over a WebSocket at the instance's streaming URL: a followed member's post and a
+// notification each arrive within a second of the write that made them.
+const streaming = createStreamingAPIClient({
+  streamingApiUrl: instance.configuration.urls.streaming,
+  accessToken: tokens.get(ada),
+  retry: false,
+})
+await streaming.prepare() // connected (masto.js connects after a back-off delay)
+// The subscription is sent when iterating starts: read every event from now on into `received`.
+const received = []
+void (async () => {
+  for await (const event of streaming.user.subscribe()) received.push(event)
+})()
+async function nextEvent(name) {
+  const deadline = Date.now() + 1000
+  for (;;) {
+    const at = received.findIndex((event) => event.event === name)
+    if (at >= 0) return received.splice(at, 1)[0].payload
+    assert.ok(Date.now() < deadline, `no ${name} event within a second`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+await new Promise((resolve) => setTimeout(resolve, 300)) // the server takes the subscription
+await ada.v1.accounts.$select(bobMe.id).follow()
+const news = await bob.v1.statuses.create({ status: 'News from Bob' })
+assert.equal((await nextEvent('update')).id, news.id)
+await bob.v1.statuses.$select(made[2].id).favourite()
+assert.equal((await nextEvent('notification')).type, 'favourite')
+streaming.close()
 
 const found = await ada.v1.accounts.lookup({ acct: 'bob' })
 assert.equal(found.id, bobMe.id)

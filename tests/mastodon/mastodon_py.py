@@ -6,9 +6,13 @@ consent page does). Exits non-zero on the first check that fails.
 """
 
 import os
+import queue
+import struct
+import time
+import zlib
 
 import requests
-from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamListener
 
 BASE = os.environ["MURMUR_BASE"]
 SCOPES = ["read", "write", "follow"]
@@ -39,6 +43,17 @@ def ids(statuses):
     return [str(s.id) for s in statuses]
 
 
+def png(width, height):
+    """A grey PNG, made here so the script needs no imaging library."""
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\x80" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 ada = sign_in(os.environ["MURMUR_ADA_COOKIE"])
 bob = sign_in(os.environ["MURMUR_BOB_COOKIE"])
 
@@ -51,7 +66,14 @@ assert "Murmur" in instance.version, instance.version
 poll = ada.make_poll(["tea", "coffee"], expires_in=3600)
 first = ada.status_post("Hello @bob, tea or coffee? #murmur", poll=poll)
 assert "murmur" in [t.name for t in first.tags], first.tags
+assert first.application.name == "Mastodon.py", first.application
 assert str(first.mentions[0].id) == str(bob_me.id)
+
+# A new avatar and bio, as the client sends them (a multipart form).
+updated = ada.account_update_credentials(note="Counts things", avatar=png(48, 48), avatar_mime_type="image/png")
+assert updated.note == "<p>Counts things</p>", updated.note
+assert updated.avatar.startswith(BASE + "/"), updated.avatar
+assert requests.get(updated.avatar, timeout=30).status_code == 200
 
 bob.account_follow(me.id)
 relationship = bob.account_relationships([me.id])[0]
@@ -82,6 +104,41 @@ assert edited.edited_at is not None
 assert "edited" in ada.status_source(made[0].id).text
 history = ada.status_history(made[0].id)
 assert len(history) == 2, history
+
+# Streaming (Server-Sent Events, as Mastodon.py reads them): a followed member's post and a
+# notification each arrive within a second of the write that made them.
+events = queue.Queue()
+
+
+class Listener(StreamListener):
+    def on_update(self, status):
+        events.put(("update", str(status.id)))
+
+    def on_notification(self, notification):
+        events.put(("notification", notification.type))
+
+
+def next_event(kind):
+    deadline = time.monotonic() + 1.0
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {kind} event within a second"
+        try:
+            got, value = events.get(timeout=left)
+        except queue.Empty:
+            raise AssertionError(f"no {kind} event within a second")
+        if got == kind:
+            return value
+
+
+stream = ada.stream_user(Listener(), run_async=True, reconnect_async=False)
+time.sleep(0.5)  # the stream is open once its first heartbeat or event could arrive
+ada.account_follow(bob_me.id)
+news = bob.status_post("News from Bob")
+assert next_event("update") == str(news.id)
+bob.status_favourite(made[2].id)
+assert next_event("notification") == "favourite"
+stream.close()
 
 deleted = ada.status_delete(made[1].id)
 assert deleted.text == "post 1", deleted
