@@ -109,6 +109,16 @@ impl<'a> AppClient<'a> {
     pub async fn delete(&self, path: &str) -> (u16, Value) {
         json(self.http.delete(self.app.url(path)).bearer_auth(&self.token).send().await.unwrap()).await
     }
+
+    /// `method` on `path` with a multipart form, as apps send files.
+    pub async fn multipart(&self, method: reqwest::Method, path: &str, form: reqwest::multipart::Form) -> (u16, Value) {
+        let request = self.http.request(method, self.app.url(path)).bearer_auth(&self.token).multipart(form);
+        json(request.send().await.unwrap()).await
+    }
+
+    pub async fn patch_form(&self, path: &str, form: &[(&str, &str)]) -> (u16, Value) {
+        json(self.http.patch(self.app.url(path)).bearer_auth(&self.token).form(form).send().await.unwrap()).await
+    }
 }
 
 async fn a_member_signs_in_an_app_and_posts_reads_and_is_notified(app: TestApp) {
@@ -701,14 +711,8 @@ async fn an_app_uploads_described_images_and_posts_them(app: TestApp) {
     // Not an image: refused with the image checks' reason.
     let form = reqwest::multipart::Form::new()
         .part("file", reqwest::multipart::Part::bytes(b"not an image".to_vec()).file_name("x.png"));
-    let response = reqwest::Client::new()
-        .post(app.url("/api/v1/media"))
-        .bearer_auth(&ada_app.token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert!(response.status().is_client_error(), "{}", response.status());
+    let (status, refusal) = ada_app.multipart(reqwest::Method::POST, "/api/v1/media", form).await;
+    assert!((400..500).contains(&status), "{status} {refusal}");
 }
 
 /// A post written from an app names the app, in both interfaces and to moderators; a post
@@ -758,6 +762,8 @@ async fn a_post_names_the_app_it_was_written_from(app: TestApp) {
     assert_eq!(queue[0]["post"]["application"]["name"], "Test App");
 }
 
+const UPDATE_CREDENTIALS: &str = "/api/v1/accounts/update_credentials";
+
 /// `update_credentials` as apps send it: a multipart form with an avatar and a header (through
 /// Murmur's image checks) and text fields, or a plain form.
 async fn an_app_changes_the_profile_with_images(app: TestApp) {
@@ -774,14 +780,7 @@ async fn an_app_changes_the_profile_with_images(app: TestApp) {
         .text("note", "Counts things")
         .part("avatar", image(64, 64))
         .part("header", image(300, 100));
-    let response = reqwest::Client::new()
-        .patch(app.url("/api/v1/accounts/update_credentials"))
-        .bearer_auth(&ada_app.token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let (status, account) = json(response).await;
+    let (status, account) = ada_app.multipart(reqwest::Method::PATCH, UPDATE_CREDENTIALS, form).await;
     assert_eq!(status, 200, "{account}");
     assert_eq!(
         (account["display_name"].as_str(), account["source"]["note"].as_str()),
@@ -800,39 +799,19 @@ async fn an_app_changes_the_profile_with_images(app: TestApp) {
     // Something that is not an image is refused with a 4xx, and the profile stays.
     let form = reqwest::multipart::Form::new()
         .part("avatar", reqwest::multipart::Part::bytes(b"not an image".to_vec()).file_name("x.png"));
-    let response = reqwest::Client::new()
-        .patch(app.url("/api/v1/accounts/update_credentials"))
-        .bearer_auth(&ada_app.token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert!(response.status().is_client_error(), "{}", response.status());
+    let (status, refusal) = ada_app.multipart(reqwest::Method::PATCH, UPDATE_CREDENTIALS, form).await;
+    assert!((400..500).contains(&status), "{status} {refusal}");
     let (_, after) = ada_app.get("/api/v1/accounts/verify_credentials").await;
     assert_eq!(after["avatar"].as_str(), Some(avatar));
 
     // A plain form changes the text only; a read token changes nothing.
-    let response = reqwest::Client::new()
-        .patch(app.url("/api/v1/accounts/update_credentials"))
-        .bearer_auth(&ada_app.token)
-        .form(&[("display_name", "Ada")])
-        .send()
-        .await
-        .unwrap();
-    let (status, account) = json(response).await;
+    let (status, account) = ada_app.patch_form(UPDATE_CREDENTIALS, &[("display_name", "Ada")]).await;
     assert_eq!(
         (status, account["display_name"].as_str(), account["avatar"].as_str()),
         (200, Some("Ada"), Some(avatar))
     );
     let reader = AppClient::new(&app, &token_for(&app, &ada, "read").await);
-    let response = reqwest::Client::new()
-        .patch(app.url("/api/v1/accounts/update_credentials"))
-        .bearer_auth(&reader.token)
-        .form(&[("display_name", "Mallory")])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 403);
+    assert_eq!(reader.patch_form(UPDATE_CREDENTIALS, &[("display_name", "Mallory")]).await.0, 403);
 }
 
 both_databases!(
