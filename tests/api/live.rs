@@ -140,8 +140,11 @@ async fn the_web_stream_is_not_told_of_edits_and_deletions(app: TestApp) {
     let (status, _) = crate::posts::delete(&app, &ada, &format!("/api/posts/{adas}")).await;
     assert_eq!(status, 204);
     // Those are for Mastodon apps' streams (docs/live.md); the tab reads posts again instead.
-    assert_eq!(names(&bobs.drain(QUIET).await), Vec::<&str>::new());
-    assert_eq!(names(&adas_tab.drain(QUIET).await), Vec::<&str>::new());
+    // (On PostgreSQL the first post's `feed` may still be on its way.)
+    for tab in [&mut bobs, &mut adas_tab] {
+        let heard = tab.drain(QUIET).await;
+        assert!(!names(&heard).iter().any(|name| ["post-edited", "post-deleted"].contains(name)), "{heard:?}");
+    }
     let new = id(&write(&app, &ada, "Third take").await);
     assert_eq!(bobs.expect("feed").await.2, json!({ "postIds": [new] }), "the stream goes on");
 }
