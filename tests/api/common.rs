@@ -179,6 +179,17 @@ impl TestApp {
 
 /// Inserts a member `<username>@example.com` with a session; answers its id and session token
 /// (the value of the `murmur_session` cookie over http).
+/// A Murmur being served: in this test's process (`TestApp`) or its own (`processes::Server`).
+pub trait Served {
+    fn url(&self, path: &str) -> String;
+}
+
+impl Served for TestApp {
+    fn url(&self, path: &str) -> String {
+        TestApp::url(self, path)
+    }
+}
+
 pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i64, String) {
     // The look-alike keys as every writer of a name stores them (`text`).
     let display_name = capitalise(username);

@@ -8,12 +8,12 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::both_databases;
-use crate::common::{Member, TestApp, json};
+use crate::common::{Member, Served, TestApp, json};
 
 pub const REDIRECT: &str = "https://app.example/callback";
 
 /// An app registered as a Mastodon app registers (a form body).
-pub async fn register_app(app: &TestApp, scopes: &str) -> (String, String) {
+pub async fn register_app(app: &impl Served, scopes: &str) -> (String, String) {
     let response = reqwest::Client::new()
         .post(app.url("/api/v1/apps"))
         .form(&[
@@ -36,7 +36,7 @@ pub fn challenge(verifier: &str) -> String {
 
 /// The member consents on Murmur's consent page (its two calls, with their session); answers
 /// the code the app receives at its redirect URI.
-pub async fn consent(app: &TestApp, member: &Member, client_id: &str, scope: &str, verifier: &str) -> String {
+pub async fn consent(app: &impl Served, member: &Member, client_id: &str, scope: &str, verifier: &str) -> String {
     let query = [("client_id", client_id), ("redirect_uri", REDIRECT), ("scope", scope)];
     let (status, asked) =
         json(member.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
@@ -57,7 +57,13 @@ pub async fn consent(app: &TestApp, member: &Member, client_id: &str, scope: &st
 }
 
 /// Exchanges a code for a token: the answer's status and body.
-async fn exchange(app: &TestApp, client_id: &str, secret: Option<&str>, code: &str, verifier: &str) -> (u16, Value) {
+async fn exchange(
+    app: &impl Served,
+    client_id: &str,
+    secret: Option<&str>,
+    code: &str,
+    verifier: &str,
+) -> (u16, Value) {
     let mut form = vec![
         ("grant_type", "authorization_code"),
         ("code", code),
@@ -72,7 +78,7 @@ async fn exchange(app: &TestApp, client_id: &str, secret: Option<&str>, code: &s
 }
 
 /// A token for `member` with `scope`, through the whole flow.
-pub async fn token_for(app: &TestApp, member: &Member, scope: &str) -> String {
+pub async fn token_for(app: &impl Served, member: &Member, scope: &str) -> String {
     let (client_id, secret) = register_app(app, "read write follow push").await;
     let verifier = "a-verifier-of-enough-length-0123456789-abcdefghij";
     let code = consent(app, member, &client_id, scope, verifier).await;
@@ -84,13 +90,13 @@ pub async fn token_for(app: &TestApp, member: &Member, scope: &str) -> String {
 
 /// A client that speaks as an app with `token`: no cookie, no Origin.
 pub struct AppClient<'a> {
-    app: &'a TestApp,
+    app: &'a dyn Served,
     token: String,
     http: reqwest::Client,
 }
 
 impl<'a> AppClient<'a> {
-    pub fn new(app: &'a TestApp, token: &str) -> AppClient<'a> {
+    pub fn new(app: &'a dyn Served, token: &str) -> AppClient<'a> {
         AppClient { app, token: token.to_string(), http: reqwest::Client::new() }
     }
 
@@ -104,6 +110,10 @@ impl<'a> AppClient<'a> {
 
     pub async fn form(&self, path: &str, form: &[(&str, &str)]) -> (u16, Value) {
         json(self.http.post(self.app.url(path)).bearer_auth(&self.token).form(form).send().await.unwrap()).await
+    }
+
+    pub async fn put(&self, path: &str, body: Value) -> (u16, Value) {
+        json(self.http.put(self.app.url(path)).bearer_auth(&self.token).json(&body).send().await.unwrap()).await
     }
 
     pub async fn delete(&self, path: &str) -> (u16, Value) {
@@ -572,27 +582,17 @@ async fn lists_search_and_reports(app: TestApp) {
     assert_eq!(status, 401, "Murmur is closed: {trends}");
 }
 
-/// Reads Server-Sent Events from `response` until `wanted` events have come (or 5 s passed):
-/// their names and data.
-async fn read_events(response: reqwest::Response, wanted: usize) -> Vec<(String, Value)> {
-    use futures::StreamExt;
-    let mut body = response.bytes_stream();
-    let mut text = String::new();
-    let mut events = Vec::new();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
-    while events.len() < wanted {
-        let Ok(Some(Ok(chunk))) = tokio::time::timeout_at(deadline, body.next()).await else { break };
-        text.push_str(&String::from_utf8_lossy(&chunk));
-        while let Some(end) = text.find("\n\n") {
-            let block: String = text.drain(..end + 2).collect();
-            let name = block.lines().find_map(|l| l.strip_prefix("event: ")).map(str::to_string);
-            let data = block.lines().find_map(|l| l.strip_prefix("data: ")).map(str::to_string);
-            if let (Some(name), Some(data)) = (name, data) {
-                events.push((name, serde_json::from_str(&data).unwrap()));
-            }
-        }
-    }
-    events
+/// Opens `url`, a Mastodon stream over Server-Sent Events, as an app holding `token`.
+pub async fn open_stream(url: &str, token: &str) -> crate::live::Events {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(reqwest::header::AUTHORIZATION, format!("Bearer {token}").parse().unwrap());
+    let client = reqwest::Client::builder().default_headers(headers).build().unwrap();
+    crate::live::Events::open(&client, url, None).await
+}
+
+/// The next event of a Mastodon stream within `wait`: its name and payload.
+pub async fn next_event(stream: &mut crate::live::Events, wait: std::time::Duration) -> Option<(String, Value)> {
+    stream.next(wait).await.map(|(_, name, payload)| (name, payload))
 }
 
 async fn the_user_stream_carries_updates_and_notifications(app: TestApp) {
@@ -600,23 +600,41 @@ async fn the_user_stream_carries_updates_and_notifications(app: TestApp) {
     let bob = app.member("bob").await;
     let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
     let bob_app = AppClient::new(&app, &token_for(&app, &bob, "read write follow").await);
+    let eve = app.member("eve").await;
+    let eve_app = AppClient::new(&app, &token_for(&app, &eve, "read write").await);
     ada_app.post(&format!("/api/v1/accounts/{}/follow", bob.id), json!({})).await;
     let (_, mine) = ada_app.post("/api/v1/statuses", json!({"status": "mine"})).await;
 
     let (status, health) =
         json(reqwest::Client::new().get(app.url("/api/v1/streaming/health")).send().await.unwrap()).await;
     assert_eq!((status, health), (200, json!("OK")));
-    let stream =
-        reqwest::Client::new().get(app.url("/api/v1/streaming/user")).bearer_auth(&ada_app.token).send().await.unwrap();
-    assert_eq!(stream.status().as_u16(), 200);
+    let mut stream = open_stream(&app.url("/api/v1/streaming/user"), &ada_app.token).await;
+    let wait = std::time::Duration::from_secs(5);
     let (_, post) = bob_app.post("/api/v1/statuses", json!({"status": "live from Bob"})).await;
+    let post_id = post["id"].as_str().unwrap();
     bob_app.post(&format!("/api/v1/statuses/{}/favourite", mine["id"].as_str().unwrap()), json!({})).await;
-    let events = read_events(stream, 2).await;
-    let names: Vec<&str> = events.iter().map(|(name, _)| name.as_str()).collect();
-    assert_eq!(names, ["update", "notification"], "{events:?}");
-    assert_eq!(events[0].1["id"], post["id"]);
-    assert_eq!(events[1].1["type"], "favourite");
-    assert_eq!(events[1].1["account"]["username"], "bob");
+    let (name, update) = next_event(&mut stream, wait).await.expect("an update");
+    assert_eq!((name.as_str(), &update["id"]), ("update", &post["id"]), "{update}");
+    let (name, notification) = next_event(&mut stream, wait).await.expect("a notification");
+    assert_eq!(name, "notification", "{notification}");
+    assert_eq!(notification["type"], "favourite");
+    assert_eq!(notification["account"]["username"], "bob");
+
+    // A stranger's post, deleted, is nobody's business here: the next events are Bob's.
+    let (_, strangers) = eve_app.post("/api/v1/statuses", json!({"status": "not followed"})).await;
+    let (status, _) = eve_app.delete(&format!("/api/v1/statuses/{}", strangers["id"].as_str().unwrap())).await;
+    assert_eq!(status, 200);
+    // Bob edits his post, then deletes it: the edited status, then its id alone.
+    let (status, _) = bob_app.put(&format!("/api/v1/statuses/{post_id}"), json!({"status": "live, edited"})).await;
+    assert_eq!(status, 200);
+    let (name, edited) = next_event(&mut stream, wait).await.expect("a status.update");
+    assert_eq!((name.as_str(), &edited["id"]), ("status.update", &post["id"]), "{edited}");
+    assert!(edited["content"].as_str().unwrap().contains("live, edited"), "{edited}");
+    assert!(edited["edited_at"].is_string(), "{edited}");
+    let (status, _) = bob_app.delete(&format!("/api/v1/statuses/{post_id}")).await;
+    assert_eq!(status, 200);
+    let (name, deleted) = next_event(&mut stream, wait).await.expect("a delete");
+    assert_eq!((name.as_str(), deleted.to_string()), ("delete", post_id.to_string()));
 
     // The same over a WebSocket, the token as its subprotocol, as a browser app sends it.
     use futures::StreamExt;

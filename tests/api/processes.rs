@@ -13,7 +13,7 @@ use murmur::db::Db;
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
 
-use crate::common::{PgDatabase, client_for, insert_member};
+use crate::common::{Member, PgDatabase, Served, client_for, insert_member};
 
 /// A `murmur serve` child process.
 pub(crate) struct Server {
@@ -82,6 +82,12 @@ impl Server {
         let pid = self.child.id().unwrap().to_string();
         let status = std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
         assert!(status.success());
+    }
+}
+
+impl Served for Server {
+    fn url(&self, path: &str) -> String {
+        Server::url(self, path)
     }
 }
 
@@ -348,6 +354,58 @@ async fn a_live_event_crosses_from_one_process_to_a_stream_on_another() {
     assert_eq!(liked.status(), 200);
     ada_events.expect("notification").await;
     assert_eq!(ada_events.expect("unread-count").await.2, json!({ "count": 1 }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
+    use crate::mastodon::{AppClient, next_event, open_stream, token_for};
+    let Some(pg) = PgDatabase::create().await else { return };
+    let dir_a = tempfile::tempdir().unwrap();
+    let dir_b = tempfile::tempdir().unwrap();
+    let a = Server::start(dir_a.path(), &pg.url, free_port()).await;
+    let b = Server::start(dir_b.path(), &pg.url, free_port()).await;
+    let db = Db::connect(&pg.url).await.unwrap();
+    let now = chrono::Utc::now().timestamp_millis();
+    // Each member consents in their browser on the process that will serve their app.
+    let member_on = |server: &Server, (id, session): (i64, String), name: &str| Member {
+        id,
+        username: name.to_string(),
+        email: format!("{name}@example.com"),
+        client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
+    };
+    let ada = member_on(&a, insert_member(&db, now, "ada").await, "ada");
+    let bob = member_on(&b, insert_member(&db, now, "bob").await, "bob");
+    let ada_token = token_for(&a, &ada, "read write follow").await;
+    let ada_app = AppClient::new(&a, &ada_token);
+    let bob_app = AppClient::new(&b, &token_for(&b, &bob, "read write follow").await);
+    assert_eq!(ada_app.post(&format!("/api/v1/accounts/{}/follow", bob.id), json!({})).await.0, 200);
+    let (_, mine) = ada_app.post("/api/v1/statuses", json!({"status": "mine"})).await;
+
+    // Ada's app streams from A; every write below is answered by B, and its event must reach
+    // A within a second of the answer.
+    let mut stream = open_stream(&a.url("/api/v1/streaming/user"), &ada_token).await;
+    let within = Duration::from_secs(1);
+    let (status, post) = bob_app.post("/api/v1/statuses", json!({"status": "from B"})).await;
+    assert_eq!(status, 200, "{post}");
+    let post_id = post["id"].as_str().unwrap();
+    let (name, update) = next_event(&mut stream, within).await.expect("an update within a second");
+    assert_eq!((name.as_str(), &update["id"]), ("update", &post["id"]), "{update}");
+
+    let liked = bob_app.post(&format!("/api/v1/statuses/{}/favourite", mine["id"].as_str().unwrap()), json!({})).await;
+    assert_eq!(liked.0, 200, "{}", liked.1);
+    let (name, notification) = next_event(&mut stream, within).await.expect("a notification within a second");
+    assert_eq!((name.as_str(), notification["type"].as_str()), ("notification", Some("favourite")), "{notification}");
+
+    let (status, _) = bob_app.put(&format!("/api/v1/statuses/{post_id}"), json!({"status": "from B, edited"})).await;
+    assert_eq!(status, 200);
+    let (name, edited) = next_event(&mut stream, within).await.expect("a status.update within a second");
+    assert_eq!((name.as_str(), &edited["id"]), ("status.update", &post["id"]), "{edited}");
+    assert!(edited["content"].as_str().unwrap().contains("from B, edited"), "{edited}");
+
+    let (status, _) = bob_app.delete(&format!("/api/v1/statuses/{post_id}")).await;
+    assert_eq!(status, 200);
+    let (name, deleted) = next_event(&mut stream, within).await.expect("a delete within a second");
+    assert_eq!((name.as_str(), deleted.to_string()), ("delete", post_id.to_string()));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -40,12 +40,32 @@ pub enum Frame {
     Retry(Duration),
 }
 
+/// What a stream is sent besides its member's notifications, feed and session ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Wants {
+    /// The post whose counts it follows (the thread screen open), if any.
+    pub counts_of: Option<i64>,
+    /// Edits and deletions of the posts its member reads (followed members' and their own):
+    /// Mastodon apps redraw or drop the statuses they hold; the web app reads posts again.
+    pub edits: bool,
+}
+
+impl Wants {
+    /// Whether `change`, when it concerns the stream's member, is for this stream.
+    fn takes(self, change: Change) -> bool {
+        match change {
+            Change::Counted { post } => self.counts_of == Some(post),
+            Change::Edited { .. } | Change::Deleted { .. } => self.edits,
+            Change::Notified { .. } | Change::Published { .. } | Change::SessionsEnded { .. } => true,
+        }
+    }
+}
+
 /// One open stream.
 struct Stream {
     id: u64,
     session_hash: String,
-    /// The post whose counts it follows (the thread screen open), if any.
-    post: Option<i64>,
+    wants: Wants,
     tx: mpsc::Sender<Frame>,
 }
 
@@ -91,16 +111,10 @@ impl Broker {
         format!("{}-{seq}", self.boot)
     }
 
-    /// Opens a stream for `member` in session `session_hash`, following post `post`'s counts;
+    /// Opens a stream for `member` in session `session_hash`, sent what it `wants` besides;
     /// `last_event_id` is what the client saw last. Closes the member's oldest stream past
     /// `MAX_STREAMS_PER_MEMBER`. None while the server is closing.
-    pub fn open(
-        &self,
-        member: i64,
-        session_hash: &str,
-        post: Option<i64>,
-        last_event_id: Option<&str>,
-    ) -> Option<Opened> {
+    pub fn open(&self, member: i64, session_hash: &str, wants: Wants, last_event_id: Option<&str>) -> Option<Opened> {
         let (tx, frames) = mpsc::channel(STREAM_BUFFER);
         let mut inner = self.inner();
         if inner.closing {
@@ -121,7 +135,7 @@ impl Broker {
             let oldest = streams.remove(0);
             let _ = oldest.tx.try_send(Frame::Retry(RETRY_AFTER_REPLACED));
         }
-        streams.push(Stream { id, session_hash: session_hash.to_string(), post, tx });
+        streams.push(Stream { id, session_hash: session_hash.to_string(), wants, tx });
         Some(Opened { frames, missed, hello_id })
     }
 
@@ -166,22 +180,23 @@ impl Broker {
                 let inner = self.inner();
                 followers.into_iter().filter(|m| inner.by_member.contains_key(m)).collect()
             }
-            Change::Counted { post } => self
-                .inner()
-                .by_member
-                .iter()
-                .filter(|(_, streams)| streams.iter().any(|s| s.post == Some(post)))
-                .map(|(member, _)| *member)
-                .collect(),
+            Change::Counted { .. } => self.members_wanting(change),
+            Change::Edited { author, .. } | Change::Deleted { author, .. } => {
+                // Read who follows the author only when some stream here is told of edits.
+                let wanting = self.members_wanting(change);
+                if wanting.is_empty() {
+                    return Ok(());
+                }
+                let followers = followers(db, author, now).await?;
+                wanting.into_iter().filter(|m| reads(change, author, *m, &followers)).collect()
+            }
         };
         let id = self.event_id(seq);
         for member in members {
             let streams: Vec<(u64, String)> = match self.inner().by_member.get(&member) {
-                Some(streams) => streams
-                    .iter()
-                    .filter(|s| !matches!(change, Change::Counted { post } if s.post != Some(post)))
-                    .map(|s| (s.id, s.session_hash.clone()))
-                    .collect(),
+                Some(streams) => {
+                    streams.iter().filter(|s| s.wants.takes(change)).map(|s| (s.id, s.session_hash.clone())).collect()
+                }
                 None => continue,
             };
             // A change makes the same events on each of a member's streams (read once), but for
@@ -201,6 +216,16 @@ impl Broker {
             }
         }
         Ok(())
+    }
+
+    /// The members with a stream that `change` is for, were it to concern them.
+    fn members_wanting(&self, change: Change) -> Vec<i64> {
+        self.inner()
+            .by_member
+            .iter()
+            .filter(|(_, streams)| streams.iter().any(|s| s.wants.takes(change)))
+            .map(|(member, _)| *member)
+            .collect()
     }
 
     /// Sends `frame` on a stream; a stream that is gone or too far behind is closed.
@@ -249,13 +274,13 @@ impl Broker {
     }
 
     /// The frames replaying `missed` for `member`'s new stream (session `session_hash`,
-    /// following `post`), or a `reset` when they were not all kept.
+    /// sent what it `wants`), or a `reset` when they were not all kept.
     pub async fn replay(
         &self,
         db: &Db,
         member: i64,
         session_hash: &str,
-        post: Option<i64>,
+        wants: Wants,
         missed: Option<Vec<(u64, Change)>>,
         now: Millis,
     ) -> Result<Vec<Frame>> {
@@ -264,13 +289,16 @@ impl Broker {
         };
         let mut out = Vec::new();
         for (seq, change) in missed {
-            let mine = match change {
-                Change::Notified { member: m, .. } | Change::SessionsEnded { member: m } => m == member,
-                Change::Published { author, .. } => {
-                    author != member && followers(db, author, now).await?.contains(&member)
-                }
-                Change::Counted { post: p } => post == Some(p),
-            };
+            let mine = wants.takes(change)
+                && match change {
+                    Change::Notified { member: m, .. } | Change::SessionsEnded { member: m } => m == member,
+                    Change::Counted { .. } => true,
+                    Change::Published { author, .. }
+                    | Change::Edited { author, .. }
+                    | Change::Deleted { author, .. } => {
+                        reads(change, author, member, &followers(db, author, now).await?)
+                    }
+                };
             if mine {
                 out.extend(frames(db, change, &self.event_id(seq), member, session_hash, now).await?);
             }
@@ -281,6 +309,14 @@ impl Broker {
 
 fn reset(id: &str) -> Frame {
     Frame::Event { id: id.to_string(), name: "reset", data: "{}".to_string() }
+}
+
+/// Whether `member` reads the post that `author`'s `change` is about, given who follows
+/// `author` (`followers`). Its author reads their own post too, but is not told of having
+/// published it, and still sees it once moderators removed it.
+fn reads(change: Change, author: i64, member: i64, followers: &std::collections::HashSet<i64>) -> bool {
+    let author_told = matches!(change, Change::Edited { .. } | Change::Deleted { removed: false, .. });
+    followers.contains(&member) || (member == author && author_told)
 }
 
 /// Who follows `author` without having them hidden (blocked or muted, `visibility`):
@@ -311,6 +347,8 @@ async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &s
             out
         }
         Change::Published { post, .. } => vec![event("feed", json!({ "postIds": [post] }))],
+        Change::Edited { post, .. } => vec![event("post-edited", json!({ "postId": post }))],
+        Change::Deleted { post, .. } => vec![event("post-deleted", json!({ "postId": post }))],
         Change::Counted { post } => {
             // A post hidden from the member (blocked either way, a suspended author) tells them
             // nothing, as its card does not (`posts::hydrate`).

@@ -2,12 +2,13 @@
 //! (`GET /api/events`; docs/live.md).
 //!
 //! A write notes what it changed (`note`, called by the functions every writer calls:
-//! `notifications::notify`, `timelines::changes::MemberWrite::published`, the posts' counters, the
-//! end of sessions). Once the request succeeded (its transaction committed), the notes are
-//! published (`Live::publish`); the bus carries them to every process (PostgreSQL: one
-//! `LISTEN` connection per process; SQLite: this process), and each process's broker turns a
-//! change into events for its own streams, reading what the event says (an unread count, a
-//! post's counts) from the database only when one of its streams needs it.
+//! `notifications::notify`, `timelines::changes::MemberWrite::published`, the posts' counters,
+//! a post's edit and take-down and a repost's undoing, the end of sessions). Once the request
+//! succeeded (its transaction committed), the notes are published (`Live::publish`); the bus
+//! carries them to every process (PostgreSQL: one `LISTEN` connection per process; SQLite:
+//! this process), and each process's broker turns a change into events for its own streams,
+//! reading what the event says (an unread count, a post's counts, who follows an author) from
+//! the database only when one of its streams needs it.
 
 pub mod broker;
 pub mod bus;
@@ -32,6 +33,11 @@ pub enum Change {
     Published { author: i64, post: i64 },
     /// Post `post`'s counts (likes, reposts, replies) changed.
     Counted { post: i64 },
+    /// `author` edited post `post`'s text or images.
+    Edited { author: i64, post: i64 },
+    /// `author`'s post or repost `post` was deleted: by them, or `removed` by moderators (then
+    /// its author still sees it).
+    Deleted { author: i64, post: i64, removed: bool },
     /// Some of `member`'s sessions ended (logged out, logged out elsewhere, suspended).
     SessionsEnded { member: i64 },
 }

@@ -173,14 +173,13 @@ pub async fn insert_repost(
     .await?)
 }
 
-/// Removes the member's repost of `original_id`; false when there was none.
-pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64) -> Result<bool> {
-    let done = sqlx::query("DELETE FROM posts WHERE author_id = $1 AND repost_of_id = $2")
+/// Removes the member's repost of `original_id`; answers its id, None when there was none.
+pub async fn delete_repost(conn: &mut AnyConnection, author_id: i64, original_id: i64) -> Result<Option<i64>> {
+    Ok(sqlx::query_scalar("DELETE FROM posts WHERE author_id = $1 AND repost_of_id = $2 RETURNING id")
         .bind(author_id)
         .bind(original_id)
-        .execute(conn)
-        .await?;
-    Ok(done.rows_affected() > 0)
+        .fetch_optional(conn)
+        .await?)
 }
 
 /// `member` likes post `id` (a repost: its original), with the post's counter and its author's

@@ -214,6 +214,7 @@ impl PostWrites<'_> {
         let edit =
             store::Edit { post_id: id, content: content.as_str(), entities: &text.entities, kept_images: &kept, now };
         store::edit(&mut tx, &edit).await?;
+        crate::live::note(crate::live::Change::Edited { author, post: id });
         crate::posts::tags::untag_post(&mut tx, id).await?;
         let told = match post.reply_to_id {
             Some(parent) => store::find_ref(&mut tx, parent).await?.map(|p| p.author_id),
@@ -436,9 +437,9 @@ impl WrittenText {
 }
 
 /// Takes a post (not a repost) out of everything members read, with its parent's reply count
-/// and the notifications about it: its author's delete and moderators' removal alike. Call it
-/// after `changes::member_changed` of the post's author, in that transaction; 404 when the
-/// post was deleted meanwhile.
+/// and the notifications about it, and tells open streams: its author's delete and moderators'
+/// removal alike. Call it after `changes::member_changed` of the post's author, in that
+/// transaction; 404 when the post was deleted meanwhile.
 pub async fn take_down(
     tx: &mut AnyConnection,
     changing: &MemberWrite,
@@ -449,6 +450,8 @@ pub async fn take_down(
     if !store::soft_delete(&mut *tx, post.id, now, by).await? {
         return Err(Error::not_found("Post not found"));
     }
+    let removed = by == TakenDownBy::Moderators;
+    crate::live::note(crate::live::Change::Deleted { author: post.author_id, post: post.id, removed });
     changing.removed(&mut *tx, post.id).await?;
     crate::posts::tags::untag_post(&mut *tx, post.id).await?;
     notifications::store::remove_about_post(&mut *tx, post.id).await?;
@@ -458,11 +461,13 @@ pub async fn take_down(
     Ok(())
 }
 
-/// Removes `member`'s repost of `original` with its count and unread notification.
+/// Removes `member`'s repost of `original` with its count and unread notification, and tells
+/// open streams.
 pub(crate) async fn undo_repost(tx: &mut AnyConnection, member: i64, original: i64) -> Result<()> {
-    if !store::delete_repost(&mut *tx, member, original).await? {
-        return Err(Error::not_found("You have not reposted this post"));
-    }
+    let repost = store::delete_repost(&mut *tx, member, original)
+        .await?
+        .ok_or_else(|| Error::not_found("You have not reposted this post"))?;
+    crate::live::note(crate::live::Change::Deleted { author: member, post: repost, removed: false });
     store::bump(&mut *tx, original, Counter::Reposts, -1).await?;
     if let Some(original) = store::find_ref(&mut *tx, original).await? {
         notifications::withdraw(&mut *tx, original.author_id, member, Kind::Repost, original.id).await?;

@@ -1,6 +1,8 @@
 //! Streaming as Mastodon apps read it: the `user` stream (new posts of the people the member
-//! follows as `update`, and their notifications) and `user:notification` (notifications only),
-//! as Server-Sent Events (`/api/v1/streaming/user`) or over a WebSocket (`/api/v1/streaming`).
+//! follows as `update`, edits of those posts and the member's own as `status.update`, their
+//! deletions as `delete`, and the member's notifications) and `user:notification`
+//! (notifications only), as Server-Sent Events (`/api/v1/streaming/user`) or over a WebSocket
+//! (`/api/v1/streaming`).
 //! Both are fed by Murmur's live bus (`murmur_domain::live`), so they work across processes: a
 //! stream is opened on this process's broker, and each of its events is turned into
 //! Mastodon's entities for the member.
@@ -25,7 +27,7 @@ use super::params::QueryParams;
 use crate::state::AppState;
 use murmur_core::error::Error;
 use murmur_core::page::Page;
-use murmur_domain::live::broker::Frame;
+use murmur_domain::live::broker::{Frame, Wants};
 use murmur_domain::notifications::store::{self as notifications, Kinds};
 
 pub fn router() -> Router<AppState> {
@@ -66,8 +68,9 @@ struct Outgoing {
 async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -> Result<mpsc::Receiver<Outgoing>> {
     let member = token.member("read:statuses").or_else(|_| token.member("read:notifications"))?;
     let hash = murmur_core::secrets::hash_token(&secret);
+    let wants = Wants { counts_of: None, edits: wanted.updates };
     let opened =
-        state.live.broker.open(member, &hash, None, None).ok_or_else(|| {
+        state.live.broker.open(member, &hash, wants, None).ok_or_else(|| {
             MastodonError(Error::Unavailable("The server is restarting; try again in a moment".into()))
         })?;
     let now = state.clock.now();
@@ -104,21 +107,17 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
                         .ok()
                         .and_then(|v| v["postIds"].as_array().map(|ids| ids.iter().filter_map(Value::as_i64).collect()))
                         .unwrap_or_default();
-                    let posts = murmur_domain::posts::hydrate::list(
-                        &state.db.read,
-                        state.db.backend,
-                        member,
-                        &murmur_domain::posts::hydrate::Selection::ids(&ids),
-                    )
-                    .await
-                    .unwrap_or_default();
-                    let statuses = super::entities::statuses(&state, member, &posts).await.unwrap_or_default();
-                    let mut ok = true;
-                    for status in statuses {
-                        ok &= tx.send(Outgoing { event: "update", payload: status.to_string() }).await.is_ok();
-                    }
-                    ok
+                    send_statuses(&state, member, &ids, "update", &tx).await
                 }
+                "post-edited" if wanted.updates => match post_id_of(&data) {
+                    Some(id) => send_statuses(&state, member, &[id], "status.update", &tx).await,
+                    None => true,
+                },
+                // Mastodon's payload is the bare id, not JSON.
+                "post-deleted" if wanted.updates => match post_id_of(&data) {
+                    Some(id) => tx.send(Outgoing { event: "delete", payload: id.to_string() }).await.is_ok(),
+                    None => true,
+                },
                 // Some session of the member ended: the stream lives on while its token does.
                 "session-ended" => murmur_domain::apps::holder(&state.db, &secret, state.clock.now())
                     .await
@@ -131,6 +130,33 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
         }
     });
     Ok(rx)
+}
+
+/// The `postId` of a broker event's data.
+fn post_id_of(data: &str) -> Option<i64> {
+    serde_json::from_str::<Value>(data).ok()?["postId"].as_i64()
+}
+
+/// Sends posts `ids` as the member sees them (Mastodon's Status) under `event`; those hidden
+/// from them or gone meanwhile are left out. False once the stream is gone.
+async fn send_statuses(
+    state: &AppState,
+    member: i64,
+    ids: &[i64],
+    event: &'static str,
+    tx: &mpsc::Sender<Outgoing>,
+) -> bool {
+    let selection = murmur_domain::posts::hydrate::Selection::ids(ids);
+    let posts = murmur_domain::posts::hydrate::list(&state.db.read, state.db.backend, member, &selection)
+        .await
+        .unwrap_or_default();
+    let statuses = super::entities::statuses(state, member, &posts).await.unwrap_or_default();
+    for status in statuses {
+        if tx.send(Outgoing { event, payload: status.to_string() }).await.is_err() {
+            return false;
+        }
+    }
+    !tx.is_closed()
 }
 
 fn outgoing_stream(rx: mpsc::Receiver<Outgoing>) -> impl Stream<Item = Outgoing> {
