@@ -174,8 +174,13 @@ async fn a_reconnect_replays_exactly_what_was_missed(app: TestApp) {
     let mut events = Events::open(&ada.client, &url, None).await;
     let (last_seen, _, _) = events.expect("hello").await;
     drop(events);
+    // A second tab of Ada's hears both likes: the broker has them (on PostgreSQL a change
+    // reaches it through the bus a moment after the write was answered).
+    let mut witness = stream(&app, &ada, "").await;
     like(&app, &bob, first).await;
     like(&app, &bob, second).await;
+    witness.expect("notification").await;
+    witness.expect("notification").await;
     let mut events = Events::open(&ada.client, &url, Some(&last_seen)).await;
     let replayed = events.drain(QUIET).await;
     assert_eq!(
