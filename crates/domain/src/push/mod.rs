@@ -196,7 +196,7 @@ pub enum Outcome {
 /// When a push that failed for the `attempts`-th time is tried again: 30 s, 1, 2, 4 … minutes,
 /// or later when the push service asked for it (at most an hour).
 pub fn retry_at(attempts: i64, retry_after: Option<u64>, now: Millis) -> Millis {
-    let backoff = 30 * SECOND << attempts.clamp(1, 8).saturating_sub(1);
+    let backoff = (30 * SECOND) << attempts.clamp(1, 8).saturating_sub(1);
     let asked = retry_after.map_or(0, |secs| secs.min(3600) as Millis * SECOND);
     now + backoff.max(asked)
 }
