@@ -7,7 +7,8 @@
 #     (scripts/check-deploy.sh checks the files under deploy/ with them)
 #   - Debian's sqlite3 (a browser test writes rows a fresh server cannot make yet)
 #   - a Python virtualenv with aiosmtpd (a real SMTP server), schemathesis (API fuzzing) and
-#     Mastodon.py (a Mastodon API client written by others, tests/mastodon/)
+#     Mastodon.py (a Mastodon API client written by others, tests/mastodon/) and http-ece (an
+#     independent decryption of Web Push messages, tests/push/)
 #   - s3s-fs, a real S3-compatible server that checks signatures
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,10 +60,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-if [ ! -x "$SERVICES/venv/bin/python" ] || ! "$SERVICES/venv/bin/python" -c 'import aiosmtpd, schemathesis, mastodon' 2>/dev/null; then
-  echo "== Python test tools (aiosmtpd, schemathesis, Mastodon.py) in $SERVICES/venv"
+if [ ! -x "$SERVICES/venv/bin/python" ] || ! "$SERVICES/venv/bin/python" -c 'import aiosmtpd, schemathesis, mastodon, http_ece' 2>/dev/null; then
+  echo "== Python test tools (aiosmtpd, schemathesis, Mastodon.py, http-ece) in $SERVICES/venv"
   python3 -m venv "$SERVICES/venv"
-  "$SERVICES/venv/bin/pip" install -q --disable-pip-version-check 'aiosmtpd==1.4.6' 'schemathesis==4.32.5' 'Mastodon.py==2.3.3'
+  "$SERVICES/venv/bin/pip" install -q --disable-pip-version-check 'aiosmtpd==1.4.6' 'schemathesis==4.32.5' 'Mastodon.py==2.3.3' 'http-ece==1.2.1'
 fi
 
 if [ ! -x "$SERVICES/bin/s3s-fs" ]; then

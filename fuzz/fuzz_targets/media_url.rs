@@ -25,6 +25,8 @@ fn store() -> &'static MediaStore {
                 feed_cache: murmur::config::FeedCacheSettings::new(0, 0),
                 trusted_proxies: Default::default(),
                 metrics_addr: None,
+                outbound_allow: Default::default(),
+                vapid_private_key: None,
             };
             let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
             let store = rt.block_on(MediaStore::from_config(&config)).unwrap();

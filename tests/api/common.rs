@@ -105,6 +105,8 @@ impl TestApp {
             feed_cache: Default::default(),
             trusted_proxies: Default::default(),
             metrics_addr: None,
+            outbound_allow: Default::default(),
+            vapid_private_key: None,
         };
         // The port is known only once bound; bind first, then set the public URL to match. The
         // app serves on this very socket (`build_on`): a port let go could be taken meanwhile.

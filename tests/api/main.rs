@@ -36,6 +36,7 @@ mod operator;
 mod posts;
 mod processes;
 mod proxy;
+mod push;
 mod reliability;
 mod safety;
 mod schema_history;

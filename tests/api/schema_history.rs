@@ -300,6 +300,21 @@ const STEPS: &[Step] = &[
     },
     // Ada's first post was written from her app.
     Step { version: 30, rows: &["UPDATE posts SET app_id = 1 WHERE id = 1"], until: None, drops: &[] },
+    // Web Push: the instance's key, Ada's browser subscribed from her session, and the push of
+    // Bob's reply still waiting to be sent.
+    Step {
+        version: 31,
+        rows: &[
+            "INSERT INTO push_keys (id, private_key, public_key, created_at) VALUES (1, 'KyLLGnm8ZqxsQqXke4OQ1c-zY-X5VskRFw__4KpSpC4', \
+             'BEMRqX1INEDBfYUW5ArobdeAKeOY6dm9xsNITdkXt4LLjQEMTwRSHN1PV64z5DvMEP3yPt_FYapJkOthLbgxQTs', :now)",
+            "INSERT INTO push_subscriptions (id, member_id, session_hash, endpoint, p256dh, auth, alerts, policy, created_at) \
+             VALUES (1, 1, ':ada_session', 'https://push.example/send/1', 'key', 'auth', 63, 'all', :now)",
+            "INSERT INTO push_deliveries (id, notification_id, subscription_id, attempts, due_at, claimed_until, created_at) \
+             VALUES (1, 2, 1, 0, :now, NULL, :now)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

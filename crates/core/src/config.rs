@@ -76,6 +76,15 @@ pub struct ServerArgs {
     /// its own, so metrics are never public by accident. Unset: no metrics.
     #[arg(long, env = "MURMUR_METRICS_ADDR")]
     pub metrics_addr: Option<SocketAddr>,
+    /// Addresses and CIDR ranges that Murmur's outgoing requests (Web Push) may reach although
+    /// they are private, loopback or link-local, and only where plain http is allowed: e.g. an
+    /// internal push relay, `10.0.0.7,fd00::/8`. Empty by default: only public https.
+    #[arg(long, env = "MURMUR_OUTBOUND_ALLOW", value_parser = AddressRanges::parse)]
+    pub outbound_allow: Option<AddressRanges>,
+    /// The instance's VAPID private key for Web Push (base64url of the P-256 private key). Unset:
+    /// one is made once and kept in the database for every process (docs/push.md).
+    #[arg(long, env = "MURMUR_VAPID_PRIVATE_KEY", hide_env_values = true)]
+    pub vapid_private_key: Option<String>,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -99,6 +108,10 @@ pub struct Config {
     /// Where `/metrics` is served, as bound (port 0 asks for any free one); None: nowhere
     /// (`metrics`).
     pub metrics_addr: Option<SocketAddr>,
+    /// Where outgoing requests may go beyond public addresses (`murmur_server::outbound`).
+    pub outbound_allow: AddressRanges,
+    /// The operator's VAPID private key; None: the one kept in the database (`push`).
+    pub vapid_private_key: Option<String>,
 }
 
 /// `--feed-cache-seconds` and `--feed-cache-mb`, in the units the cache uses.
@@ -135,6 +148,8 @@ impl Config {
             feed_cache: FeedCacheSettings::new(args.feed_cache_seconds, args.feed_cache_mb),
             trusted_proxies: args.trusted_proxies.clone().unwrap_or_default(),
             metrics_addr: args.metrics_addr,
+            outbound_allow: args.outbound_allow.clone().unwrap_or_default(),
+            vapid_private_key: args.vapid_private_key.clone().filter(|s| !s.is_empty()),
         }
     }
 
@@ -166,15 +181,18 @@ pub struct S3Settings {
 }
 
 /// The reverse proxies whose forwarding headers are believed: addresses and CIDR ranges.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TrustedProxies(Vec<IpNet>);
+pub type TrustedProxies = AddressRanges;
 
-impl TrustedProxies {
-    /// `--trusted-proxies`: addresses (`127.0.0.1`, `::1`) and CIDR ranges (`10.0.0.0/8`,
-    /// `fd00::/8`), comma-separated; empty means none.
-    pub fn parse(list: &str) -> Result<TrustedProxies, String> {
+/// Addresses and CIDR ranges, as `--trusted-proxies` and `--outbound-allow` take them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AddressRanges(Vec<IpNet>);
+
+impl AddressRanges {
+    /// Addresses (`127.0.0.1`, `::1`) and CIDR ranges (`10.0.0.0/8`, `fd00::/8`),
+    /// comma-separated; empty means none.
+    pub fn parse(list: &str) -> Result<AddressRanges, String> {
         let entries = list.split(',').map(str::trim).filter(|entry| !entry.is_empty());
-        entries.map(parse_entry).collect::<Result<_, _>>().map(TrustedProxies)
+        entries.map(parse_entry).collect::<Result<_, _>>().map(AddressRanges)
     }
 
     pub fn contains(&self, ip: IpAddr) -> bool {

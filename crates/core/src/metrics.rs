@@ -35,6 +35,10 @@ pub fn describe() {
     );
     describe_counter!("murmur_image_checks_total", "Uploaded images checked, by outcome (accepted, refused, busy)");
     describe_counter!("murmur_rate_limit_refusals_total", "Requests refused by a rate limit, by kind");
+    describe_counter!(
+        "murmur_push_deliveries_total",
+        "Web Push messages handled, by outcome (sent, retry, given-up, gone, refused, dropped)"
+    );
 }
 
 /// The time now as Prometheus expects timestamps: Unix seconds.
@@ -72,6 +76,12 @@ pub fn email(sent: bool) {
 /// (no room to check it now: 503).
 pub fn image_check(outcome: &'static str) {
     counter!("murmur_image_checks_total", "outcome" => outcome).increment(1);
+}
+
+/// A push was handled: `sent`, `retry` (429, 5xx, the network), `given-up` (too many tries),
+/// `gone` (the subscription ended), `refused` (another 4xx) or `dropped` (nothing left to send).
+pub fn push(outcome: &'static str) {
+    counter!("murmur_push_deliveries_total", "outcome" => outcome).increment(1);
 }
 
 /// A rate limit refused a request. `key` is the limit's key (`like:42`, `link:ip:203.0.113.0`):

@@ -65,6 +65,8 @@ member_limits! {
     DeletionLink = "account-delete", 3, HOUR;
     /// Notifications marked read, one or all: each tells the member's open tabs.
     NotificationsRead = "notifications-read", 120, MINUTE;
+    /// Web Push subscriptions made or changed: a browser subscribes once per session.
+    PushSubscribe = "push-subscribe", 20, HOUR;
 }
 
 impl MemberLimit {

@@ -18,6 +18,7 @@ pub mod media;
 pub mod moderation;
 pub mod notifications;
 pub mod posts;
+pub mod push;
 pub mod safety;
 pub mod sessions;
 pub mod timelines;

@@ -42,7 +42,8 @@ pub fn router(state: AppState) -> Router {
     // thread's handlers read through the write requests' pool (`Db::for_writes`).
     // What a request changed is published once it answered (`live::publish_noted`), from the
     // thread that served it.
-    let noting = || axum::middleware::from_fn_with_state(state.live.clone(), crate::live::publish_noted);
+    let publishing = crate::live::Publishing { live: state.live.clone(), pushes: state.push.queue.clone() };
+    let noting = || axum::middleware::from_fn_with_state(publishing.clone(), crate::live::publish_noted);
     let reads = routes().layer(noting()).with_state(state.clone());
     let writes = WriteThread::start(routes().layer(noting()).with_state(state.for_writes()))
         .expect("a thread for writes can be started");
@@ -208,6 +209,9 @@ impl Application {
         let feed_cache =
             murmur_domain::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
         let sessions = murmur_domain::sessions::reads::SessionReads::together(&db.read);
+        let keys = crate::push::PushKeys::load(&db, &config, clock.now()).await?;
+        let push = crate::push::Push { keys: Arc::new(keys), queue: Default::default() };
+        let outbound = crate::outbound::Outbound::new(config.outbound_allow.clone());
         let state = AppState {
             db,
             sessions,
@@ -222,6 +226,8 @@ impl Application {
             feed_cache,
             heartbeats: Default::default(),
             live: Default::default(),
+            push,
+            outbound,
         };
         Ok(Application { listener, metrics, state })
     }

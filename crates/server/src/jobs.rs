@@ -18,6 +18,9 @@
 //! - exports, whenever woken (a member asked) and every `EXPORT_SWEEP`: members' data archives,
 //!   one at a time, each claimed by one process (`exports::store::claim_next`), then the member
 //!   told by notification and e-mail;
+//! - pushes, whenever woken (a request made a notification) and every `PUSH_SWEEP`: Web Push
+//!   messages, a few at a time, each claimed by one process (`push::store::claim_due`), sent
+//!   through the outbound guard (`crate::push`);
 //! - the live bus: changes to every process's event streams (`live::bus`);
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
 //!   into the database file off the writer.
@@ -71,6 +74,9 @@ pub const LEAVING_SWEEP: Duration = Duration::from_secs(30);
 /// How often the export job looks for archives to prepare unwoken: picks up what another
 /// process was asked for, or a process that stopped midway left.
 pub const EXPORT_SWEEP: Duration = Duration::from_secs(30);
+/// How often the push job looks for due pushes unwoken: retries, and what another process
+/// queued or a stopped one left.
+pub const PUSH_SWEEP: Duration = Duration::from_secs(10);
 /// How often the discovery job wakes.
 pub const DISCOVERY_EVERY: Duration = Duration::from_secs(60);
 /// How often Trending is recomputed, by whichever process claims it.
@@ -104,6 +110,16 @@ pub fn start(state: &AppState) -> Jobs {
                 settings_link: state.config.link("/settings"),
             },
             state.exports.clone(),
+        ),
+        push_job(
+            crate::push::PushJob::new(
+                state.db.clone(),
+                &state.push,
+                state.outbound.clone(),
+                state.clock.clone(),
+                &state.config,
+            ),
+            state.push.queue.clone(),
         ),
     ];
     jobs.extend(murmur_domain::live::bus::start(
@@ -318,6 +334,13 @@ fn export_job(job: ExportJob, queue: murmur_domain::exports::ExportQueue) -> Joi
     on_wake("exports", queue, EXPORT_SWEEP, move || {
         let job = job.clone();
         async move { exports(&job).await }
+    })
+}
+
+fn push_job(job: crate::push::PushJob, queue: Wake) -> JoinHandle<()> {
+    on_wake("push", queue, PUSH_SWEEP, move || {
+        let job = job.clone();
+        async move { crate::push::send_due(&job).await }
     })
 }
 

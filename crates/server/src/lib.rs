@@ -13,6 +13,8 @@ pub mod live;
 pub mod mastodon;
 pub mod metrics;
 pub mod openapi;
+pub mod outbound;
+pub mod push;
 pub mod request_id;
 pub mod routes;
 pub mod security;

@@ -3,15 +3,27 @@
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
-use murmur_domain::live::{Live, noting};
+use murmur_core::wake::Wake;
+use murmur_domain::live::{Change, Live, noting};
+
+/// Where what a request noted goes once it succeeded.
+#[derive(Clone)]
+pub struct Publishing {
+    pub live: Live,
+    /// The push job: a new notification may have queued pushes (`push::store::queue`).
+    pub pushes: Wake,
+}
 
 /// Middleware of state-changing requests: collects what the request notes, and publishes it when
 /// the answer is a success (its transaction committed).
-pub async fn publish_noted(State(live): State<Live>, request: Request, next: Next) -> Response {
+pub async fn publish_noted(State(publishing): State<Publishing>, request: Request, next: Next) -> Response {
     let (response, noted) = noting(next.run(request)).await;
     if response.status().is_success() {
+        if noted.iter().any(|change| matches!(change, Change::Notified { new: true, .. })) {
+            publishing.pushes.wake();
+        }
         for change in noted {
-            live.publish(change);
+            publishing.live.publish(change);
         }
     }
     response

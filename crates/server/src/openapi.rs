@@ -14,7 +14,7 @@ use utoipa::OpenApi;
     tags(
         (name = "accounts"), (name = "waitlist"), (name = "invites"), (name = "posts"), (name = "feeds"),
         (name = "users"), (name = "follows"), (name = "notifications"), (name = "media"), (name = "safety"),
-        (name = "moderation"), (name = "discovery"), (name = "live"), (name = "account"), (name = "apps"),
+        (name = "moderation"), (name = "discovery"), (name = "live"), (name = "account"), (name = "apps"), (name = "push"),
     )
 )]
 struct ApiDoc;

@@ -33,6 +33,10 @@ pub struct AppState {
     pub heartbeats: crate::health::Heartbeats,
     /// Live events: what writers publish, and this process's open streams.
     pub live: murmur_domain::live::Live,
+    /// Web Push: the instance's key, and the wake-up of this process's push job.
+    pub push: crate::push::Push,
+    /// Every outgoing request to a URL someone else chose goes through it.
+    pub outbound: crate::outbound::Outbound,
 }
 
 impl AppState {

@@ -1407,6 +1407,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instance's VAPID public key, to subscribe a browser with. */
+        get: operations["get_push_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This session's push subscription; 404 when it has none. */
+        get: operations["get_push_subscription"];
+        put?: never;
+        /**
+         * Subscribes this session's browser to pushes of the caller's notifications (a second
+         *     subscription of the session replaces the first). It ends with the session. 400 for an
+         *     endpoint that is not https on a public address, keys that are not a browser's, or an
+         *     unknown alert or policy.
+         */
+        post: operations["create_push_subscription"];
+        /**
+         * Ends this session's push subscription (nothing more is pushed to its browser); 204 whether
+         *     or not it had one.
+         */
+        delete: operations["delete_push_subscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2121,6 +2165,46 @@ export interface components {
             lastUsedAt: string;
             name: string;
             website?: string | null;
+        };
+        /** @description A browser's subscription, with what to push. */
+        NewPushSubscription: {
+            /**
+             * @description Which notifications to push, by name (reply, mention, like, repost, follow, poll); names
+             *     left out are off. Absent: all of them.
+             */
+            alerts?: {
+                [key: string]: boolean;
+            } | null;
+            /** @description The push service's URL for this browser: https, on a public address. */
+            endpoint: string;
+            keys: components["schemas"]["PushSubscriptionKeys"];
+            /** @description `all` (default): from everyone; `followed`: only from members the caller follows. */
+            policy?: string | null;
+        };
+        /** @description The instance's VAPID public key. */
+        PushKey: {
+            /** @description base64url of the uncompressed P-256 point: `applicationServerKey` of `pushManager.subscribe`. */
+            publicKey: string;
+        };
+        /** @description The session's push subscription. */
+        PushSubscription: {
+            /** @description Each alert by name, on or off. */
+            alerts: {
+                [key: string]: boolean;
+            };
+            createdAt: string;
+            endpoint: string;
+            /** @description all or followed */
+            policy: string;
+            /** @description The instance's VAPID public key (as `GET /api/push/key`). */
+            serverKey: string;
+        };
+        /** @description The browser's keys, as `PushSubscription.toJSON()` gives them. */
+        PushSubscriptionKeys: {
+            /** @description base64url of the browser's 16-byte auth secret. */
+            auth: string;
+            /** @description base64url of the browser's P-256 public key (65 bytes, uncompressed). */
+            p256dh: string;
         };
         /** @description The app a post was written from, as it registered itself. */
         PostApplication: {
@@ -6371,6 +6455,177 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_push_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKey"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_push_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscription"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_push_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPushSubscription"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscription"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_push_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No subscription is left */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {

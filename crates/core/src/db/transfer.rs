@@ -66,6 +66,9 @@ pub const TABLES: &[&str] = &[
     "jobs",
     "account_deletions",
     "username_holds",
+    "push_keys",
+    "push_subscriptions",
+    "push_deliveries",
 ];
 
 const FORMAT: &str = "murmur-db-export";

@@ -94,19 +94,21 @@ pub async fn notify(
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
-             SELECT $1, $2, $3, $4, $5 WHERE $3 = 'removed' OR NOT {} ON CONFLICT DO NOTHING",
+             SELECT $1, $2, $3, $4, $5 WHERE $3 = 'removed' OR NOT {} ON CONFLICT DO NOTHING RETURNING id",
             crate::visibility::blocked_between("$1", "$2")
         )
     });
-    let made = sqlx::query(SQL.as_str())
+    let made: Option<i64> = sqlx::query_scalar(SQL.as_str())
         .bind(recipient)
         .bind(actor)
         .bind(kind.as_str())
         .bind(post_id)
         .bind(now)
-        .execute(conn)
+        .fetch_optional(&mut *conn)
         .await?;
-    if made.rows_affected() > 0 {
+    if let Some(id) = made {
+        // Its pushes go with it if the cause is undone before they are sent.
+        crate::push::store::queue(conn, id, recipient, actor, kind.as_str(), now).await?;
         crate::live::note(Change::Notified { member: recipient, new: true });
     }
     Ok(())

@@ -211,10 +211,14 @@ pub async fn like(
                  counted AS (UPDATE posts SET like_count = like_count + 1 \
                      WHERE id = (SELECT post_id FROM liked) AND deleted_at IS NULL RETURNING id, author_id), \
                  notified AS (INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) \
-                     SELECT author_id, $2, $4, id, $3 FROM counted WHERE author_id <> $2 ON CONFLICT DO NOTHING) \
+                     SELECT author_id, $2, $4, id, $3 FROM counted WHERE author_id <> $2 ON CONFLICT DO NOTHING \
+                     RETURNING id, recipient_id, actor_id, type), \
+                 pushed AS ({push}) \
                  SELECT id, (SELECT COUNT(*) FROM liked), (SELECT COUNT(*) FROM counted), \
                  (SELECT COUNT(*) FROM allowed), author_id FROM target",
-                blocked = crate::visibility::blocked_between("target.author_id", "$2")
+                blocked = crate::visibility::blocked_between("target.author_id", "$2"),
+                // What `notify` queues on SQLite.
+                push = crate::push::store::queue_made("notified", "$3")
             )
         });
         let done: Option<(i64, i64, i64, i64, i64)> = sqlx::query_as(LIKE.as_str())

@@ -78,6 +78,7 @@ fn configuration(state: &AppState) -> Value {
             "max_expiration": posts::POLL_MAX_HOURS * 3600,
         },
         "translation": { "enabled": false },
+        "vapid": { "public_key": state.push.keys.public_key() },
     })
 }
 

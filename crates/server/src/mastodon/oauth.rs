@@ -76,16 +76,16 @@ async fn register(
         "client_id": app.client_id,
         "client_secret": registered.client_secret,
         "client_secret_expires_at": 0,
-        "vapid_key": Value::Null,
+        "vapid_key": state.push.keys.public_key(),
     })))
 }
 
-async fn verify_app(token: Token) -> Json<Value> {
+async fn verify_app(State(state): State<AppState>, token: Token) -> Json<Value> {
     Json(json!({
         "name": token.0.app_name,
         "website": token.0.app_website,
         "scopes": token.0.scopes.iter().collect::<Vec<_>>(),
-        "vapid_key": Value::Null,
+        "vapid_key": state.push.keys.public_key(),
     }))
 }
 

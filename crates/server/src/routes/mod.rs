@@ -13,6 +13,7 @@ pub mod media;
 pub mod moderation;
 pub mod notifications;
 pub mod posts;
+pub mod push;
 pub mod safety;
 pub mod users;
 pub mod waitlist;
@@ -39,4 +40,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(media::api_router())
         .merge(exports::router())
         .merge(apps::router())
+        .merge(push::router())
 }

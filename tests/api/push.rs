@@ -1,0 +1,352 @@
+//! Web Push (docs/push.md): a local push service (tests/push/push_service.py) receives what
+//! Murmur sends, checks the VAPID signature against the instance's public key and decrypts the
+//! payload with the browser's private key using code written by others (Python's `http_ece` and
+//! `cryptography`); here the tests check that it got exactly the pushes expected. Without that
+//! Python the tests that need it are skipped with a printed reason, unless
+//! MURMUR_REQUIRE_SERVICES=1 (CI) makes that a failure.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+
+use crate::both_databases_with;
+use crate::common::{Member, TestApp, client_for, json as read};
+use crate::posts::{delete, get, id, like, post, repost, write};
+
+/// The local push service, and what it received.
+pub(crate) struct PushService {
+    _child: Child,
+    pub port: u16,
+    /// The browser's keys to subscribe with.
+    pub keys: Value,
+    received: mpsc::UnboundedReceiver<Value>,
+}
+
+impl PushService {
+    /// Starts the service checking signatures against `instance_key`; None when its Python is
+    /// not installed (and not required).
+    pub async fn start(instance_key: &str) -> Option<PushService> {
+        let python = crate::smtp::python_path();
+        let installed = std::process::Command::new(&python)
+            .args(["-c", "import http_ece, cryptography"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !installed {
+            let reason = format!("{} cannot import http_ece", python.display());
+            if std::env::var("MURMUR_REQUIRE_SERVICES").as_deref() == Ok("1") {
+                panic!("MURMUR_REQUIRE_SERVICES=1 but {reason}; run scripts/install-test-deps.sh");
+            }
+            eprintln!("skipped: {reason}; run scripts/install-test-deps.sh");
+            return None;
+        }
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/push/push_service.py");
+        let mut child = Command::new(python)
+            .arg(script)
+            .arg(instance_key)
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the push service starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let first = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+            .await
+            .expect("the push service says where it listens")
+            .unwrap()
+            .expect("a first line");
+        let keys: Value = serde_json::from_str(&first).unwrap();
+        let (tx, received) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                let _ = tx.send(serde_json::from_str::<Value>(&line).unwrap());
+            }
+        });
+        Some(PushService { _child: child, port: keys["port"].as_u64().unwrap() as u16, keys, received })
+    }
+
+    pub fn endpoint(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// The subscription body for `path` with these alerts and policy.
+    pub fn subscription(&self, path: &str, alerts: Value, policy: &str) -> Value {
+        json!({
+            "endpoint": self.endpoint(path),
+            "expirationTime": null,
+            "keys": { "p256dh": self.keys["p256dh"], "auth": self.keys["auth"] },
+            "alerts": alerts,
+            "policy": policy,
+        })
+    }
+
+    /// The next push received within `wait`, checked: signed by the instance for this service,
+    /// encrypted for this browser. None when none came.
+    pub async fn next(&mut self, wait: Duration) -> Option<Value> {
+        let push = tokio::time::timeout(wait, self.received.recv()).await.ok()??;
+        assert_eq!(push["problems"], json!([]), "the push service found problems: {push}");
+        Some(push)
+    }
+}
+
+fn allow_loopback(config: &mut murmur::Config) {
+    config.outbound_allow = murmur::config::AddressRanges::parse("127.0.0.1").unwrap();
+}
+
+async fn instance_key(app: &TestApp, who: &Member) -> String {
+    let (status, body) = get(app, who, "/api/push/key").await;
+    assert_eq!(status, 200, "{body}");
+    body["publicKey"].as_str().unwrap().to_string()
+}
+
+async fn subscribe(app: &TestApp, who: &Member, body: Value) -> (u16, Value) {
+    post(app, who, "/api/push/subscriptions", body).await
+}
+
+const EVERY_ALERT: &str =
+    r#"{"reply": true, "mention": true, "like": true, "repost": true, "follow": true, "poll": true}"#;
+
+fn every_alert() -> Value {
+    serde_json::from_str(EVERY_ALERT).unwrap()
+}
+
+async fn a_like_is_pushed_encrypted_and_signed_by_the_instance(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let key = instance_key(&app, &ada).await;
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let (status, body) = subscribe(&app, &ada, service.subscription("/ada", every_alert(), "all")).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["serverKey"], key.as_str());
+    assert_eq!(body["alerts"], every_alert());
+    let (status, listed) = get(&app, &ada, "/api/push/subscriptions").await;
+    assert_eq!((status, &listed["endpoint"]), (200, &json!(service.endpoint("/ada"))));
+
+    let post_id = id(&write(&app, &ada, "Counting things today").await);
+    like(&app, &bob, post_id).await;
+
+    let push = service.next(Duration::from_secs(20)).await.expect("the like is pushed");
+    assert_eq!(push["path"], "/ada");
+    assert_eq!(push["ttl"], "86400");
+    assert_eq!(push["urgency"], "low");
+    assert_eq!(
+        push["payload"],
+        json!({
+            "title": "Bob liked your post",
+            "body": "Counting things today",
+            "link": app.url(&format!("/post/{post_id}")),
+            "tag": format!("like-{post_id}"),
+        })
+    );
+    assert!(!push.to_string().contains("@example.com"), "no e-mail address leaves: {push}");
+    assert!(service.next(Duration::from_secs(2)).await.is_none(), "one push for one like");
+}
+
+async fn only_the_alerts_asked_for_and_only_from_followed_members_are_pushed(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let key = instance_key(&app, &ada).await;
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let alerts = json!({ "like": false, "repost": true });
+    let (status, body) = subscribe(&app, &ada, service.subscription("/ada", alerts, "followed")).await;
+    assert_eq!(status, 201, "{body}");
+    let (status, _) = post(&app, &ada, "/api/follows", json!({ "followingId": cyd.id })).await;
+    assert_eq!(status, 200);
+    let post_id = id(&write(&app, &ada, "Hello").await);
+
+    like(&app, &cyd, post_id).await; // likes are off
+    repost(&app, &bob, post_id).await; // Ada does not follow Bob
+    repost(&app, &cyd, post_id).await;
+
+    let push = service.next(Duration::from_secs(20)).await.expect("Cyd's repost is pushed");
+    assert_eq!(push["payload"]["title"], "Cyd reposted your post");
+    assert!(service.next(Duration::from_secs(3)).await.is_none(), "nothing else is pushed");
+}
+
+async fn a_subscription_the_push_service_forgot_is_removed(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let key = instance_key(&app, &ada).await;
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let (status, body) = subscribe(&app, &ada, service.subscription("/gone/ada", every_alert(), "all")).await;
+    assert_eq!(status, 201, "{body}");
+
+    let (status, _) = post(&app, &bob, "/api/follows", json!({ "followingId": ada.id })).await;
+    assert_eq!(status, 200);
+    let push = service.next(Duration::from_secs(20)).await.expect("the follow is pushed, and answered 410");
+    assert_eq!(push["payload"]["title"], "Bob followed you");
+    assert_eq!(push["payload"]["link"], app.url("/profile/bob"));
+
+    for _ in 0..100 {
+        let (status, _) = get(&app, &ada, "/api/push/subscriptions").await;
+        if status == 404 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the subscription is still there after the push service answered 410");
+}
+
+async fn blocked_and_muted_members_send_nothing(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let dee = app.member("dee").await;
+    let key = instance_key(&app, &ada).await;
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let (status, body) = subscribe(&app, &ada, service.subscription("/ada", every_alert(), "all")).await;
+    assert_eq!(status, 201, "{body}");
+    let post_id = id(&write(&app, &ada, "Hello").await);
+    let (status, _) = post(&app, &ada, "/api/blocks", json!({ "userId": cyd.id })).await;
+    assert_eq!(status, 201);
+    let (status, _) = post(&app, &ada, "/api/mutes", json!({ "userId": dee.id, "durationHours": null })).await;
+    assert_eq!(status, 201);
+
+    // A blocked member cannot like; a muted one can, and Ada is not told (in the app or here).
+    let (status, _) = post(&app, &cyd, &format!("/api/posts/{post_id}/like"), json!({})).await;
+    assert_ne!(status, 200, "a blocked member's like is refused");
+    like(&app, &dee, post_id).await;
+    like(&app, &bob, post_id).await;
+
+    let push = service.next(Duration::from_secs(20)).await.expect("Bob's like is pushed");
+    assert_eq!(push["payload"]["title"], "Bob liked your post", "the first push is Bob's: {push}");
+    assert!(service.next(Duration::from_secs(3)).await.is_none(), "nothing from Cyd or Dee");
+}
+
+async fn bad_subscriptions_are_refused_with_a_reason(app: TestApp) {
+    let ada = app.member("ada").await;
+    let p256dh = "BEMRqX1INEDBfYUW5ArobdeAKeOY6dm9xsNITdkXt4LLjQEMTwRSHN1PV64z5DvMEP3yPt_FYapJkOthLbgxQTs";
+    let auth = "_ordMnz7uTCmrpBTeUV4Bw";
+    let with = |endpoint: &str, p256dh: &str, auth: &str, alerts: Value, policy: &str| json!({ "endpoint": endpoint, "keys": { "p256dh": p256dh, "auth": auth }, "alerts": alerts, "policy": policy });
+    let good = "https://push.example.invalid/send/1";
+    let long = format!("https://push.example.invalid/{}", "a".repeat(1100));
+    let not_on_curve = format!("BA{}", "A".repeat(85));
+    let cases = [
+        (with("https://127.0.0.1/send", p256dh, auth, json!({}), "all"), "not a public address"),
+        (with("https://[::1]/send", p256dh, auth, json!({}), "all"), "not a public address"),
+        (with("https://localhost/send", p256dh, auth, json!({}), "all"), "not a public address"),
+        (with("https://169.254.169.254/latest", p256dh, auth, json!({}), "all"), "not a public address"),
+        (with("https://[::ffff:10.0.0.1]/send", p256dh, auth, json!({}), "all"), "not a public address"),
+        (with("http://93.184.215.14/send", p256dh, auth, json!({}), "all"), "must be https"),
+        (with("https://me:pw@93.184.215.14/send", p256dh, auth, json!({}), "all"), "password"),
+        (with("https://push.example.invalid/send", p256dh, auth, json!({}), "all"), "does not resolve"),
+        (with(&long, p256dh, auth, json!({}), "all"), "longer than 1024"),
+        (with("/relative", p256dh, auth, json!({}), "all"), "absolute URL"),
+        (with(good, "not*base64", auth, json!({}), "all"), "not base64url"),
+        (with(good, &p256dh[..40], auth, json!({}), "all"), "65 bytes"),
+        (with(good, &not_on_curve, auth, json!({}), "all"), "not a P-256 public key"),
+        (with(good, p256dh, "AAAA", json!({}), "all"), "16-byte"),
+        (with(good, p256dh, auth, json!({ "favourite": true }), "all"), "Unknown alert `favourite`"),
+        (with(good, p256dh, auth, json!({}), "friends"), "Unknown policy `friends`"),
+    ];
+    for (body, message) in cases {
+        let (status, answer) = subscribe(&app, &ada, body.clone()).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(answer["message"].as_str().unwrap().contains(message), "{body}: {answer} should say {message}");
+    }
+    let (status, answer) = subscribe(&app, &ada, json!({ "endpoint": good })).await;
+    assert!(status == 400 || status == 422, "missing keys: {status} {answer}");
+    assert!(answer["message"].as_str().unwrap().contains("keys"), "{answer}");
+    let (status, _) = get(&app, &ada, "/api/push/subscriptions").await;
+    assert_eq!(status, 404, "nothing was kept");
+}
+
+async fn a_subscription_ends_with_its_session(app: TestApp) {
+    let ada = app.member("ada").await;
+    let key = instance_key(&app, &ada).await;
+    let Some(service) = PushService::start(&key).await else { return };
+    let (status, body) = subscribe(&app, &ada, service.subscription("/ada", every_alert(), "all")).await;
+    assert_eq!(status, 201, "{body}");
+    // Another of Ada's sessions sees none: the subscription is this session's.
+    let token = murmur::sessions::create(&app.state.db.write, ada.id, app.clock.now()).await.unwrap();
+    let other = client_for(&app.base, Some(&format!("{}={token}", murmur::session_cookie::name(&app.state.config))));
+    let (status, _) = read(other.get(app.url("/api/push/subscriptions")).send().await.unwrap()).await;
+    assert_eq!(status, 404);
+
+    let (status, _) = delete(&app, &ada, "/api/push/subscriptions").await;
+    assert_eq!(status, 204);
+    let (status, _) = get(&app, &ada, "/api/push/subscriptions").await;
+    assert_eq!(status, 404);
+    let (status, body) = subscribe(&app, &ada, service.subscription("/ada", every_alert(), "all")).await;
+    assert_eq!(status, 201, "{body}");
+    let response = ada.client.post(app.url("/api/auth/logout")).send().await.unwrap();
+    assert!(response.status().is_success(), "{}", response.status());
+    let left: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM push_subscriptions").fetch_one(&app.state.db.read).await.unwrap();
+    assert_eq!(left, 0, "logging out ended the subscription");
+}
+
+both_databases_with!(a_like_is_pushed_encrypted_and_signed_by_the_instance, super::allow_loopback);
+both_databases_with!(only_the_alerts_asked_for_and_only_from_followed_members_are_pushed, super::allow_loopback);
+both_databases_with!(a_subscription_the_push_service_forgot_is_removed, super::allow_loopback);
+both_databases_with!(blocked_and_muted_members_send_nothing, super::allow_loopback);
+both_databases_with!(bad_subscriptions_are_refused_with_a_reason, |_: &mut murmur::Config| {});
+both_databases_with!(a_subscription_ends_with_its_session, super::allow_loopback);
+
+/// Two `murmur serve` processes on one PostgreSQL database share one VAPID key, and each push
+/// is sent once although both send (each woken by the likes it served, and sweeping).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_on_postgres_send_each_push_once() {
+    use crate::processes::{Server, free_port};
+    let Some(pg) = crate::common::PgDatabase::create().await else { return };
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let allow = |command: &mut Command| {
+        command.env("MURMUR_OUTBOUND_ALLOW", "127.0.0.1");
+    };
+    let (a, b) = tokio::join!(
+        Server::start_with(dir_a.path(), &pg.url, free_port(), allow),
+        Server::start_with(dir_b.path(), &pg.url, free_port(), allow)
+    );
+    let db = murmur::db::Db::connect(&pg.url).await.unwrap();
+    let now = chrono::Utc::now().timestamp_millis();
+    let (_, ada_token) = crate::common::insert_member(&db, now, "ada").await;
+    let ada_on_a = client_for(&a.base, Some(&format!("murmur_session={ada_token}")));
+    let ada_on_b = client_for(&b.base, Some(&format!("murmur_session={ada_token}")));
+
+    let key_of = |client: reqwest::Client, url: String| async move {
+        let (status, body) = read(client.get(url).send().await.unwrap()).await;
+        assert_eq!(status, 200, "{body}");
+        body["publicKey"].as_str().unwrap().to_string()
+    };
+    let key = key_of(ada_on_a.clone(), a.url("/api/push/key")).await;
+    assert_eq!(key, key_of(ada_on_b.clone(), b.url("/api/push/key")).await, "one key for the instance");
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let (status, body) = read(
+        ada_on_a
+            .post(a.url("/api/push/subscriptions"))
+            .json(&service.subscription("/ada", every_alert(), "all"))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let (status, post) =
+        read(ada_on_b.post(b.url("/api/posts")).json(&json!({ "content": "Like me" })).send().await.unwrap()).await;
+    assert_eq!(status, 201, "{post}");
+
+    const LIKERS: usize = 12;
+    let mut likes = Vec::new();
+    for n in 0..LIKERS {
+        let (_, token) = crate::common::insert_member(&db, now, &format!("liker{n:02}")).await;
+        let server = if n % 2 == 0 { &a } else { &b };
+        let client = client_for(&server.base, Some(&format!("murmur_session={token}")));
+        let url = server.url(&format!("/api/posts/{}/like", post["id"]));
+        likes.push(async move { client.post(url).send().await.unwrap().status().as_u16() });
+    }
+    assert!(futures::future::join_all(likes).await.iter().all(|s| *s == 200));
+
+    let mut titles = Vec::new();
+    while titles.len() < LIKERS {
+        let push = service.next(Duration::from_secs(30)).await.unwrap_or_else(|| panic!("only {titles:?} arrived"));
+        titles.push(push["payload"]["title"].as_str().unwrap().to_string());
+    }
+    // Past a sweep of both processes: nothing is sent twice.
+    assert!(service.next(Duration::from_secs(12)).await.is_none(), "a push was sent twice");
+    titles.sort();
+    titles.dedup();
+    assert_eq!(titles.len(), LIKERS, "each like pushed once: {titles:?}");
+}
