@@ -112,6 +112,11 @@ async fn seeded(target: &Target) -> i64 {
          VALUES (1, 'ready', 1, 1, '0123456789abcdef0123456789abcdef', 10, 2, 3), (2, 'pending', 4, 0, NULL, NULL, NULL, NULL)",
         "INSERT INTO trending_tags (rank, tag_id, people_count, post_count, computed_at) SELECT 1, MIN(id), 3, 4, 5 FROM tags \
          HAVING COUNT(*) > 0",
+        "INSERT INTO push_keys (id, private_key, public_key, created_at) VALUES (1, 'private', $1, 1)",
+        "INSERT INTO push_subscriptions (member_id, session_hash, endpoint, p256dh, auth, alerts, policy, created_at) \
+         SELECT user_id, MIN(id_hash), 'https://push.example/1', 'key', 'auth', 63, 'all', 2 FROM sessions GROUP BY user_id",
+        "INSERT INTO push_deliveries (notification_id, subscription_id, attempts, due_at, claimed_until, created_at) \
+         SELECT MIN(n.id), MIN(s.id), 1, 3, NULL, 4 FROM notifications n, push_subscriptions s",
     ];
     for sql in statements {
         let query = sqlx::query(sql);
