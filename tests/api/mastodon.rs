@@ -822,6 +822,13 @@ async fn an_app_changes_the_profile_with_images(app: TestApp) {
     let (_, after) = ada_app.get("/api/v1/accounts/verify_credentials").await;
     assert_eq!(after["avatar"].as_str(), Some(avatar));
 
+    // A refused name keeps the valid image that came with it out too: nothing half-written.
+    let form = reqwest::multipart::Form::new().text("display_name", "x".repeat(200)).part("avatar", image(32, 32));
+    let (status, refusal) = ada_app.multipart(reqwest::Method::PATCH, UPDATE_CREDENTIALS, form).await;
+    assert_eq!(status, 422, "{refusal}");
+    let (_, after) = ada_app.get("/api/v1/accounts/verify_credentials").await;
+    assert_eq!((after["avatar"].as_str(), after["display_name"].as_str()), (Some(avatar), Some("Ada L.")));
+
     // A plain form changes the text only; a read token changes nothing.
     let (status, account) = ada_app.patch_form(UPDATE_CREDENTIALS, &[("display_name", "Ada")]).await;
     assert_eq!(

@@ -89,12 +89,7 @@ async fn update_credentials(
     request: axum::extract::Request,
 ) -> Result<Json<Value>> {
     let member = token.member("write:accounts")?;
-    let multipart = request
-        .headers()
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.to_ascii_lowercase().starts_with("multipart/form-data"));
-    let (body, mut images) = if multipart {
+    let (body, mut images) = if super::params::content_type(request.headers()).starts_with("multipart/form-data") {
         let form = axum::extract::Multipart::from_request(request, &state)
             .await
             .map_err(|e| MastodonError::unprocessable(e.body_text()))?;
@@ -108,26 +103,28 @@ async fn update_credentials(
         let Params(body) = Params::<Credentials>::from_request(request, &state).await?;
         (body, Default::default())
     };
-    // Each image passes Murmur's checks as an upload, then becomes the profile's.
-    for (field, which) in [("avatar", ProfileImage::Avatar), ("header", ProfileImage::Header)] {
-        if let Some(file) = images.remove(field) {
-            let id = super::media::receive(&state, member, file, None).await?;
-            let path = murmur_domain::media::object_path(&id);
-            murmur_domain::media::set_profile_image(&state.db, &state.media, member, path, which, state.clock.now())
-                .await?;
-        }
-    }
-    if body.display_name.is_none() && body.note.is_none() {
-        return Ok(Json(own_account(&state, member).await?));
-    }
-    let now = state.clock.now();
+    // Everything is checked before anything is kept, so a refusal changes nothing.
     let current = store::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
     let edit = ProfileEdit::parse(
         body.display_name.as_deref().unwrap_or(&current.display_name),
         body.note.as_deref().unwrap_or(&current.bio),
         &current.website,
     )?;
-    store::update_profile(&state.db.write, member, &edit, None, now).await?;
+    let mut received = Vec::new();
+    for (field, which) in [("avatar", ProfileImage::Avatar), ("header", ProfileImage::Header)] {
+        if let Some(file) = images.remove(field) {
+            // Each image passes Murmur's checks as an upload; an unused upload is cleaned up later.
+            received.push((super::media::receive(&state, member, file, None).await?, which));
+        }
+    }
+    for (id, which) in received {
+        let path = murmur_domain::media::object_path(&id);
+        murmur_domain::media::set_profile_image(&state.db, &state.media, member, path, which, state.clock.now())
+            .await?;
+    }
+    if body.display_name.is_some() || body.note.is_some() {
+        store::update_profile(&state.db.write, member, &edit, None, state.clock.now()).await?;
+    }
     Ok(Json(own_account(&state, member).await?))
 }
 

@@ -23,12 +23,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Params<T> {
     type Rejection = MastodonError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let content_type = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let content_type = content_type(request.headers());
         let query = request.uri().query().map(str::to_string);
         let body = axum::body::Bytes::from_request(request, state)
             .await
@@ -50,6 +45,11 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Params<T> {
         }
         Ok(Params(read(value)?))
     }
+}
+
+/// The request's media type, lowercased (empty when absent).
+pub fn content_type(headers: &axum::http::HeaderMap) -> String {
+    headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok()).unwrap_or_default().to_ascii_lowercase()
 }
 
 /// Parameters from the query string.
