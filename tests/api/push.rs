@@ -91,7 +91,7 @@ impl PushService {
     }
 }
 
-fn allow_loopback(config: &mut murmur::Config) {
+pub(crate) fn allow_loopback(config: &mut murmur::Config) {
     config.outbound_allow = murmur::config::AddressRanges::parse("127.0.0.1").unwrap();
 }
 
@@ -279,12 +279,104 @@ async fn a_subscription_ends_with_its_session(app: TestApp) {
     assert_eq!(left, 0, "logging out ended the subscription");
 }
 
+const APP_PUSH: &str = "/api/v1/push/subscription";
+
+/// A Mastodon app's subscription, as apps send it (a form in Rails' brackets, standard base64
+/// keys): one per token, pushed by the same sender in Mastodon's shape, ended with the token.
+async fn an_apps_subscription_is_its_tokens_and_gets_mastodons_payload(app: TestApp) {
+    use crate::mastodon::{AppClient, token_for};
+    use base64::Engine as _;
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let key = instance_key(&app, &ada).await;
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let ada_token = token_for(&app, &ada, "read write push").await;
+    let ada_app = AppClient::new(&app, &ada_token);
+    let standard = |key: &Value| {
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(key.as_str().unwrap()).unwrap();
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    };
+    let (p256dh, auth) = (standard(&service.keys["p256dh"]), standard(&service.keys["auth"]));
+    let endpoint = service.endpoint("/ada-app");
+    let form = [
+        ("subscription[endpoint]", endpoint.as_str()),
+        ("subscription[keys][p256dh]", p256dh.as_str()),
+        ("subscription[keys][auth]", auth.as_str()),
+        ("data[alerts][favourite]", "true"),
+        ("data[alerts][mention]", "true"),
+        ("data[alerts][status]", "true"),
+        ("policy", "all"),
+    ];
+    let (status, subscription) = ada_app.form(APP_PUSH, &form).await;
+    assert_eq!(status, 200, "{subscription}");
+    assert_eq!(subscription["server_key"], key.as_str());
+    assert_eq!(subscription["endpoint"], endpoint.as_str());
+    assert_eq!(
+        subscription["alerts"],
+        json!({ "mention": true, "favourite": true, "reblog": false, "follow": false, "poll": false,
+                "status": false, "update": false, "follow_request": false, "admin.sign_up": false,
+                "admin.report": false, "quote": false, "quoted_update": false })
+    );
+    // The web session's subscription is another one: the token's is not the session's.
+    let (status, _) = get(&app, &ada, "/api/push/subscriptions").await;
+    assert_eq!(status, 404);
+
+    let post_id = id(&write(&app, &ada, "Counting things today").await);
+    like(&app, &bob, post_id).await;
+    let push = service.next(Duration::from_secs(20)).await.expect("the like is pushed to the app");
+    assert_eq!(push["path"], "/ada-app");
+    let (_, notifications) = ada_app.get("/api/v1/notifications").await;
+    assert_eq!(
+        push["payload"],
+        json!({
+            "notification_id": notifications[0]["id"],
+            "notification_type": "favourite",
+            "preferred_locale": "en",
+            "title": "Bob liked your post",
+            "body": "Counting things today",
+            "icon": "",
+        })
+    );
+    assert!(!push.to_string().contains(&ada_token), "no token leaves: {push}");
+
+    // A change of alerts keeps the device; reposts are off, so Bob's repost is not pushed.
+    let (status, changed) = ada_app.put(APP_PUSH, json!({ "data": { "alerts": { "favourite": false } } })).await;
+    assert_eq!((status, &changed["alerts"]["favourite"], &changed["endpoint"]), (200, &json!(false), &json!(endpoint)));
+    repost(&app, &bob, post_id).await;
+    assert!(service.next(Duration::from_secs(3)).await.is_none(), "nothing pushed for an alert turned off");
+
+    // Bad input is a 422 with Mastodon's shape; a token without `push` is refused; another
+    // member's token sees only its own (none).
+    let (status, refusal) = ada_app.put(APP_PUSH, json!({ "data": { "policy": "none" } })).await;
+    assert_eq!(status, 422, "{refusal}");
+    assert!(refusal["error"].as_str().unwrap().contains("policy"), "{refusal}");
+    let (status, refusal) = ada_app.put(APP_PUSH, json!({ "data": { "alerts": { "dance": true } } })).await;
+    assert!(status == 422 && refusal["error"].as_str().unwrap().contains("dance"), "{status} {refusal}");
+    let reader = AppClient::new(&app, &token_for(&app, &ada, "read").await);
+    assert_eq!(reader.get(APP_PUSH).await.0, 403);
+    let bob_app = AppClient::new(&app, &token_for(&app, &bob, "read write push").await);
+    assert_eq!(bob_app.get(APP_PUSH).await.0, 404);
+    assert_eq!(bob_app.delete(APP_PUSH).await.0, 200);
+    assert_eq!(ada_app.get(APP_PUSH).await.0, 200, "Bob's delete touched only his own");
+
+    // Revoking the app in Settings ends its token, and the token's subscription with it.
+    let (_, apps) = read(ada.client.get(app.url("/api/apps")).send().await.unwrap()).await;
+    for connected in apps.as_array().unwrap() {
+        let url = app.url(&format!("/api/apps/{}", connected["id"]));
+        assert_eq!(ada.client.delete(url).send().await.unwrap().status().as_u16(), 204);
+    }
+    let left: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM push_subscriptions").fetch_one(&app.state.db.read).await.unwrap();
+    assert_eq!(left, 0, "revoking the app ended its subscription");
+}
+
 both_databases_with!(a_like_is_pushed_encrypted_and_signed_by_the_instance, super::allow_loopback);
 both_databases_with!(only_the_alerts_asked_for_and_only_from_followed_members_are_pushed, super::allow_loopback);
 both_databases_with!(a_subscription_the_push_service_forgot_is_removed, super::allow_loopback);
 both_databases_with!(blocked_and_muted_members_send_nothing, super::allow_loopback);
 both_databases_with!(bad_subscriptions_are_refused_with_a_reason, |_: &mut murmur::Config| {});
 both_databases_with!(a_subscription_ends_with_its_session, super::allow_loopback);
+both_databases_with!(an_apps_subscription_is_its_tokens_and_gets_mastodons_payload, super::allow_loopback);
 
 /// Two `murmur serve` processes on one PostgreSQL database share one VAPID key, and each push
 /// is sent once although both send (each woken by the likes it served, and sweeping).

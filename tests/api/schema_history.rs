@@ -315,6 +315,16 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Ada's app subscribed her phone with its token.
+    Step {
+        version: 32,
+        rows: &[
+            "INSERT INTO push_subscriptions (id, member_id, session_hash, token_id, endpoint, p256dh, auth, alerts, policy, created_at) \
+             VALUES (2, 1, NULL, 1, 'https://push.example/send/2', 'key', 'auth', 3, 'followed', :now)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

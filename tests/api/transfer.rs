@@ -115,6 +115,8 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO push_keys (id, private_key, public_key, created_at) VALUES (1, 'private', $1, 1)",
         "INSERT INTO push_subscriptions (member_id, session_hash, endpoint, p256dh, auth, alerts, policy, created_at) \
          SELECT user_id, MIN(id_hash), 'https://push.example/1', 'key', 'auth', 63, 'all', 2 FROM sessions GROUP BY user_id",
+        "INSERT INTO push_subscriptions (member_id, token_id, endpoint, p256dh, auth, alerts, policy, created_at) \
+         SELECT 1, MIN(id), 'https://push.example/2', 'key', 'auth', 3, 'followed', 2 FROM app_tokens",
         "INSERT INTO push_deliveries (notification_id, subscription_id, attempts, due_at, claimed_until, created_at) \
          SELECT MIN(n.id), MIN(s.id), 1, 3, NULL, 4 FROM notifications n, push_subscriptions s",
     ];

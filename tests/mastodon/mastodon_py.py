@@ -1,8 +1,9 @@
 """Drives Murmur's Mastodon API with Mastodon.py, an independently written client.
 
-Run by tests/api/mastodon_clients.rs with MURMUR_BASE (the instance) and MURMUR_ADA_COOKIE,
+Run by tests/api/mastodon_clients.rs with MURMUR_BASE (the instance), MURMUR_ADA_COOKIE,
 MURMUR_BOB_COOKIE (session cookies: each member consents on Murmur's consent calls as the
-consent page does). Exits non-zero on the first check that fails.
+consent page does) and MURMUR_PUSH_ENDPOINT (an address the instance may push to). Exits
+non-zero on the first check that fails.
 """
 
 import os
@@ -15,7 +16,7 @@ import requests
 from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError, StreamListener
 
 BASE = os.environ["MURMUR_BASE"]
-SCOPES = ["read", "write", "follow"]
+SCOPES = ["read", "write", "follow", "push"]
 OOB = "urn:ietf:wg:oauth:2.0:oob"
 
 
@@ -159,6 +160,23 @@ ada.account_block(bob_me.id)
 try:
     bob.status(first.id)
     raise AssertionError("a blocked member's post is hidden")
+except MastodonNotFoundError:
+    pass
+
+# Push: the token's subscription, with the keys Mastodon.py makes; its alerts change in place.
+private_keys, public_keys = ada.push_subscription_generate_keys()
+subscription = ada.push_subscription_set(
+    os.environ["MURMUR_PUSH_ENDPOINT"], public_keys, favourite_events=True, mention_events=True, follow_events=False
+)
+assert subscription.server_key == ada.instance_v2().configuration.vapid.public_key, subscription
+assert (subscription.alerts.favourite, subscription.alerts.mention, subscription.alerts.follow) == (True, True, False)
+changed = ada.push_subscription_update(favourite_events=False, follow_events=True)
+assert (changed.alerts.favourite, changed.alerts.follow) == (False, True), changed
+assert ada.push_subscription().endpoint == os.environ["MURMUR_PUSH_ENDPOINT"]
+ada.push_subscription_delete()
+try:
+    ada.push_subscription()
+    raise AssertionError("a deleted subscription is not found")
 except MastodonNotFoundError:
     pass
 

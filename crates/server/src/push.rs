@@ -166,7 +166,14 @@ fn request(job: &PushJob, claimed: &Claimed, message: &store::Message) -> anyhow
         .map_err(|_| anyhow::anyhow!("the browser's key is not a P-256 public key"))?;
     let auth = decode(&message.auth)?;
     anyhow::ensure!(auth.len() == 16, "the auth secret is not 16 bytes");
-    let payload = serde_json::to_vec(&message.payload(claimed.notification_id, &job.origin))?;
+    let murmur = message.payload(claimed.notification_id, &job.origin);
+    // An app's subscription gets Mastodon's shape; the web app's service worker reads Murmur's.
+    let payload = match message.token_id {
+        Some(_) => {
+            serde_json::to_vec(&crate::mastodon::push::payload(&job.origin, message, claimed.notification_id, &murmur))?
+        }
+        None => serde_json::to_vec(&murmur)?,
+    };
     let built = WebPushBuilder::new(endpoint.as_str().parse()?, browser_key, Auth::clone_from_slice(&auth))
         .with_valid_duration(TTL)
         .build(payload)?;

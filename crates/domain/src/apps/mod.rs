@@ -364,6 +364,7 @@ pub async fn revoke(db: &Db, client: Client<'_>, token: &str) -> Result<()> {
 /// Who holds a live token.
 #[derive(Clone, Debug)]
 pub struct Holder {
+    pub token_id: i64,
     /// The member the app acts for; None for an app's own token.
     pub member: Option<i64>,
     pub app_id: i64,
@@ -380,17 +381,17 @@ pub async fn holder(db: &Db, token: &str, now: Millis) -> Result<Option<Holder>>
         return Ok(None);
     }
     let hash = hash_token(token);
-    // (member_id, app_id, name, website, scopes, last_used_at, suspended_until)
-    type Row = (Option<i64>, i64, String, Option<String>, String, Millis, Option<Millis>);
+    // (id, member_id, app_id, name, website, scopes, last_used_at, suspended_until)
+    type Row = (i64, Option<i64>, i64, String, Option<String>, String, Millis, Option<Millis>);
     let row: Option<Row> = sqlx::query_as(
-        "SELECT t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, u.suspended_until \
+        "SELECT t.id, t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, u.suspended_until \
          FROM app_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN users u ON u.id = t.member_id \
          WHERE t.token_hash = $1",
     )
     .bind(&hash)
     .fetch_optional(&db.read)
     .await?;
-    let Some((member, app_id, app_name, app_website, scopes, last_used_at, suspended_until)) = row else {
+    let Some((token_id, member, app_id, app_name, app_website, scopes, last_used_at, suspended_until)) = row else {
         return Ok(None);
     };
     if member.is_some() && crate::users::model::is_suspended(suspended_until, now) {
@@ -404,7 +405,7 @@ pub async fn holder(db: &Db, token: &str, now: Millis) -> Result<Option<Holder>>
             .execute(&db.write)
             .await?;
     }
-    Ok(Some(Holder { member, app_id, app_name, app_website, scopes: Scopes::parse(Some(&scopes))? }))
+    Ok(Some(Holder { token_id, member, app_id, app_name, app_website, scopes: Scopes::parse(Some(&scopes))? }))
 }
 
 /// An app a member has given access to, as their settings list it.

@@ -1,5 +1,5 @@
-//! Web Push (docs/push.md): a member's browser subscriptions, one per session and ended with
-//! it; the pushes queued in the transaction that makes their notification (`store::queue`),
+//! Web Push (docs/push.md): a member's subscriptions, one per web session or Mastodon app
+//! token and ended with it; the pushes queued in the transaction that makes their notification (`store::queue`),
 //! claimed by one process at a time and sent by the server's push job after commit; the
 //! instance's VAPID key pair, kept once for every process (`store::keep_key`).
 //!
@@ -152,10 +152,12 @@ impl NewSubscription {
     }
 }
 
-/// base64url, padded or not (browsers send it unpadded; some libraries pad).
+/// base64url, padded or not (browsers send it unpadded; some libraries pad), or standard
+/// base64 (some Mastodon apps send that).
 fn decode_key(text: &str, name: &str) -> Result<Vec<u8>> {
+    let url_safe = text.trim_end_matches('=').replace('+', "-").replace('/', "_");
     base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(text.trim_end_matches('='))
+        .decode(url_safe)
         .map_err(|_| Error::bad_request(format!("{name} is not base64url")))
 }
 
@@ -164,19 +166,42 @@ pub fn encode_key(bytes: &[u8]) -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
-/// The session's subscription becomes `new` (one per session: a second replaces the first),
-/// once the member's rate limit allows it.
+/// Who a subscription belongs to, and ends with: a web app's session (by its hash) or a
+/// Mastodon app's token (by its id).
+#[derive(Clone, Copy, Debug)]
+pub enum Owner<'a> {
+    Session(&'a str),
+    Token(i64),
+}
+
+/// The owner's subscription becomes `new` (one per owner: a second replaces the first), once
+/// the member's rate limit allows it.
 pub async fn subscribe(
     db: &Db,
     member: i64,
-    session_hash: &str,
+    owner: Owner<'_>,
     new: &NewSubscription,
     now: Millis,
 ) -> Result<Subscription> {
-    let mut writer =
-        rate_limit::count_member_then_take_writer(db, MemberLimit::PushSubscribe, member, now, SUBSCRIBING_TOO_OFTEN)
-            .await?;
-    store::subscribe(&mut writer, member, session_hash, new, now).await
+    let mut writer = take_writer(db, member, now).await?;
+    store::subscribe(&mut writer, member, owner, new, now).await
+}
+
+/// Changes what the owner's subscription pushes; None when it has none.
+pub async fn change(
+    db: &Db,
+    member: i64,
+    owner: Owner<'_>,
+    alerts: Alerts,
+    policy: Policy,
+    now: Millis,
+) -> Result<Option<Subscription>> {
+    let mut writer = take_writer(db, member, now).await?;
+    store::change(&mut writer, owner, alerts, policy).await
+}
+
+async fn take_writer(db: &Db, member: i64, now: Millis) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
+    rate_limit::count_member_then_take_writer(db, MemberLimit::PushSubscribe, member, now, SUBSCRIBING_TOO_OFTEN).await
 }
 
 /// How a push went, as the push service answered (`settle`).
@@ -243,6 +268,8 @@ mod tests {
         let new = parse("https://push.example/send/abc", P256DH, AUTH).unwrap();
         assert_eq!((new.p256dh.len(), new.auth.len()), (65, 16));
         assert!(parse("https://push.example/send/abc", P256DH, &format!("{AUTH}==")).is_ok());
+        let standard = P256DH.replace('-', "+").replace('_', "/");
+        assert_eq!(parse("https://push.example/", &standard, AUTH).unwrap().p256dh, new.p256dh);
     }
 
     #[test]

@@ -1,12 +1,13 @@
-//! Web Push queries: subscriptions (one per session, `push_subscriptions_session_key`), the
+//! Web Push queries: subscriptions (one per session or app token, `push_subscriptions_session_key`
+//! and `push_subscriptions_token_key`), the
 //! queue of pushes (`push_deliveries`, claimed with a lease as `exports::store::claim_next`
 //! does) and the instance's key pair (`push_keys`, one row).
 
 use std::sync::LazyLock;
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::{AnyConnection, AnyPool, FromRow as _};
 
-use super::{Alert, Alerts, CLAIM_FOR, NewSubscription};
+use super::{Alert, Alerts, CLAIM_FOR, NewSubscription, Owner, Policy};
 use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
 use murmur_core::error::Result;
@@ -29,46 +30,86 @@ impl Subscription {
 
 const COLUMNS: &str = "id, endpoint, alerts, policy, created_at";
 
-/// The session's subscription becomes `new`, in one statement on `conn` (the writer).
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
+
+impl Owner<'_> {
+    /// The column that names the owner (each is unique).
+    fn column(self) -> &'static str {
+        match self {
+            Owner::Session(_) => "session_hash",
+            Owner::Token(_) => "token_id",
+        }
+    }
+
+    fn bind(self, query: AnyQuery<'_>) -> AnyQuery<'_> {
+        match self {
+            Owner::Session(hash) => query.bind(hash.to_string()),
+            Owner::Token(id) => query.bind(id),
+        }
+    }
+}
+
+/// The owner's subscription becomes `new`, in one statement on `conn` (the writer).
 pub async fn subscribe(
     conn: &mut AnyConnection,
     member: i64,
-    session_hash: &str,
+    owner: Owner<'_>,
     new: &NewSubscription,
     now: Millis,
 ) -> Result<Subscription> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "INSERT INTO push_subscriptions (member_id, session_hash, endpoint, p256dh, auth, alerts, policy, created_at) \
+    let column = owner.column();
+    let query = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO push_subscriptions (member_id, {column}, endpoint, p256dh, auth, alerts, policy, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
-         ON CONFLICT (session_hash) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh, \
+         ON CONFLICT ({column}) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh, \
              auth = excluded.auth, alerts = excluded.alerts, policy = excluded.policy, created_at = excluded.created_at \
          RETURNING {COLUMNS}"
+    )));
+    let query = owner.bind(query.bind(member));
+    let row = query
+        .bind(new.endpoint.as_str().to_string())
+        .bind(super::encode_key(&new.p256dh))
+        .bind(super::encode_key(&new.auth))
+        .bind(new.alerts.0)
+        .bind(new.policy.as_str())
+        .bind(now)
+        .fetch_one(conn)
+        .await?;
+    Ok(Subscription::from_row(&row)?)
+}
+
+/// Changes the alerts and policy of the owner's subscription, in one statement on `conn`.
+pub async fn change(
+    conn: &mut AnyConnection,
+    owner: Owner<'_>,
+    alerts: Alerts,
+    policy: Policy,
+) -> Result<Option<Subscription>> {
+    let query = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "UPDATE push_subscriptions SET alerts = $1, policy = $2 WHERE {} = $3 RETURNING {COLUMNS}",
+        owner.column()
     )))
-    .bind(member)
-    .bind(session_hash)
-    .bind(new.endpoint.as_str())
-    .bind(super::encode_key(&new.p256dh))
-    .bind(super::encode_key(&new.auth))
-    .bind(new.alerts.0)
-    .bind(new.policy.as_str())
-    .bind(now)
-    .fetch_one(conn)
-    .await?)
+    .bind(alerts.0)
+    .bind(policy.as_str());
+    let row = owner.bind(query).fetch_optional(conn).await?;
+    Ok(row.map(|row| Subscription::from_row(&row)).transpose()?)
 }
 
-/// The session's subscription, if it has one.
-pub async fn find(pool: &AnyPool, session_hash: &str) -> Result<Option<Subscription>> {
-    Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM push_subscriptions WHERE session_hash = $1")))
-        .bind(session_hash)
-        .fetch_optional(pool)
-        .await?)
+/// The owner's subscription, if it has one.
+pub async fn find(pool: &AnyPool, owner: Owner<'_>) -> Result<Option<Subscription>> {
+    let query = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM push_subscriptions WHERE {} = $1",
+        owner.column()
+    )));
+    let row = owner.bind(query).fetch_optional(pool).await?;
+    Ok(row.map(|row| Subscription::from_row(&row)).transpose()?)
 }
 
-/// Ends the session's subscription (and the pushes still queued for it); false when it had none.
-pub async fn unsubscribe(write: &AnyPool, session_hash: &str) -> Result<bool> {
-    let done =
-        sqlx::query("DELETE FROM push_subscriptions WHERE session_hash = $1").bind(session_hash).execute(write).await?;
-    Ok(done.rows_affected() > 0)
+/// Ends the owner's subscription (and the pushes still queued for it); false when it had none.
+pub async fn unsubscribe(write: &AnyPool, owner: Owner<'_>) -> Result<bool> {
+    let query =
+        sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM push_subscriptions WHERE {} = $1", owner.column())));
+    Ok(owner.bind(query).execute(write).await?.rows_affected() > 0)
 }
 
 /// Ends a subscription the push service no longer knows (and its queued pushes).
@@ -177,6 +218,8 @@ pub async fn retry_later(write: &AnyPool, claimed: &Claimed, due_at: Millis) -> 
 /// What a claimed push says and where it goes.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Message {
+    /// The Mastodon app token the subscription belongs to (None: a web session's).
+    pub token_id: Option<i64>,
     pub endpoint: String,
     pub p256dh: String,
     pub auth: String,
@@ -184,6 +227,7 @@ pub struct Message {
     pub post_id: i64,
     pub actor_username: String,
     pub actor_display_name: String,
+    pub actor_image: Option<String>,
     pub post_content: Option<String>,
 }
 
@@ -193,8 +237,9 @@ pub struct Message {
 pub async fn message(pool: &AnyPool, claimed: &Claimed, now: Millis) -> Result<Option<Message>> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT s.endpoint, s.p256dh, s.auth, n.type AS kind, n.post_id, \
-                    u.username AS actor_username, u.display_name AS actor_display_name, p.content AS post_content \
+            "SELECT s.token_id, s.endpoint, s.p256dh, s.auth, n.type AS kind, n.post_id, \
+                    u.username AS actor_username, u.display_name AS actor_display_name, \
+                    u.profile_image_url AS actor_image, p.content AS post_content \
              FROM notifications n \
              JOIN push_subscriptions s ON s.id = $2 AND s.member_id = n.recipient_id \
              JOIN users u ON u.id = n.actor_id \
@@ -297,6 +342,7 @@ mod tests {
 
     fn message(kind: &str, content: Option<&str>) -> Message {
         Message {
+            token_id: None,
             endpoint: "https://push.example/1".into(),
             p256dh: String::new(),
             auth: String::new(),
@@ -304,6 +350,7 @@ mod tests {
             post_id: if kind == "follow" { 0 } else { 7 },
             actor_username: "bob".into(),
             actor_display_name: "Bob".into(),
+            actor_image: None,
             post_content: content.map(String::from),
         }
     }

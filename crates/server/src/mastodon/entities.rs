@@ -34,7 +34,7 @@ impl Urls {
     }
 
     /// An image path of Murmur's (`/objects/…`) as an absolute URL; other URLs as they are.
-    fn media(&self, path: &str) -> String {
+    pub(super) fn media(&self, path: &str) -> String {
         if path.starts_with('/') { format!("{}{path}", self.0) } else { path.to_string() }
     }
 }

@@ -17,6 +17,7 @@ mod media;
 mod notifications;
 mod oauth;
 mod params;
+pub mod push;
 mod safety;
 mod statuses;
 mod streaming;
@@ -60,6 +61,7 @@ pub fn router() -> Router<AppState> {
         .merge(safety::router())
         .merge(streaming::router())
         .merge(media::router())
+        .merge(push::router())
         .route("/api/v1/{*rest}", axum::routing::any(not_found))
         .route("/api/v2/{*rest}", axum::routing::any(not_found))
         .layer(cors)

@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
-use murmur_domain::push::{self, Alert, Alerts, NewSubscription, Policy, store};
+use murmur_domain::push::{self, Alert, Alerts, NewSubscription, Owner, Policy, store};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(key)).routes(routes!(subscribe, current, unsubscribe))
@@ -110,7 +110,8 @@ async fn subscribe(
         .check(&new.endpoint)
         .await
         .map_err(|refused| Error::bad_request(format!("The endpoint is refused: {refused}")))?;
-    let row = push::subscribe(&state.db, current.id, &current.session_hash, &new, state.clock.now()).await?;
+    let row =
+        push::subscribe(&state.db, current.id, Owner::Session(&current.session_hash), &new, state.clock.now()).await?;
     Ok((StatusCode::CREATED, Json(PushSubscription::new(row, &state))))
 }
 
@@ -118,7 +119,7 @@ async fn subscribe(
 #[utoipa::path(get, path = "/api/push/subscriptions", tag = "push", operation_id = "get_push_subscription",
     responses((status = 200, body = PushSubscription), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn current(State(state): State<AppState>, current: CurrentUser) -> Result<Json<PushSubscription>> {
-    let row = store::find(&state.db.read, &current.session_hash)
+    let row = store::find(&state.db.read, Owner::Session(&current.session_hash))
         .await?
         .ok_or_else(|| Error::not_found("This session has no push subscription"))?;
     Ok(Json(PushSubscription::new(row, &state)))
@@ -130,6 +131,6 @@ async fn current(State(state): State<AppState>, current: CurrentUser) -> Result<
     responses((status = 204, description = "No subscription is left"), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unsubscribe(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
-    store::unsubscribe(&state.db.write, &current.session_hash).await?;
+    store::unsubscribe(&state.db.write, Owner::Session(&current.session_hash)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
