@@ -30,6 +30,10 @@
 #                         give --sessions N too) open through every row, with bench/live.py,
 #                         which measures how fast a like's notification reaches its author's
 #                         stream; its figures are printed under the table (docs/live.md)
+#   --push N              hold N Web Push subscriptions (one per session's member: give --sessions
+#                         N too) to a local push service through every row, with bench/push.py,
+#                         which measures how fast a like's push reaches the push service; its
+#                         figures are printed under the table (docs/push.md)
 #   --keep                keep the temporary directory (database, server log, raw results)
 #   --reuse DIR           seed into DIR once and reuse it on later runs with the same DIR (the
 #                         SQLite database or the PostgreSQL database's name, the sessions); for
@@ -75,7 +79,7 @@ set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
 ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
-PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
+PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
@@ -90,6 +94,7 @@ while [[ $# -gt 0 ]]; do
     --binary) BINARY="$2"; shift 2 ;;
     --sessions) SESSIONS="$2"; shift 2 ;;
     --live) LIVE="$2"; shift 2 ;;
+    --push) PUSH="$2"; shift 2 ;;
     --blocks-per-session) BLOCKS="$2"; shift 2 ;;
     --mutes-per-session) MUTES="$2"; shift 2 ;;
     --open-reports) OPEN_REPORTS="$2"; shift 2 ;;
@@ -183,7 +188,8 @@ fi
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 start_server() { # $1: RUST_LOG
   PORT="$(free_port)"
-  RUST_LOG="$1" "$BINARY" serve --addr "127.0.0.1:$PORT" --public-url "http://127.0.0.1:$PORT" \
+  # The local push service of --push is on the loopback address.
+  RUST_LOG="$1" MURMUR_OUTBOUND_ALLOW="$( (( PUSH > 0 )) && echo 127.0.0.1 )" "$BINARY" serve --addr "127.0.0.1:$PORT" --public-url "http://127.0.0.1:$PORT" \
     >"$WORK/server.out" 2>>"$WORK/server.log" &
   SERVER_PID=$!
   for _ in $(seq 1 100); do
@@ -286,6 +292,17 @@ if (( LIVE > 0 )); then
   RSS_LIVE_IDLE=$(mem_kb VmRSS)
   log "live: $LIVE streams opening; server VmRSS $((RSS_LIVE_IDLE / 1024)) MB, open files $(ls /proc/$SERVER_PID/fd | wc -l)"
 fi
+if (( PUSH > 0 )); then
+  python3 "$(dirname "$0")/push.py" "http://127.0.0.1:$PORT" "$WORK/sessions.tsv" "$PUSH" 100000 20 \
+    >"$WORK/push.json" 2>"$WORK/push.err" &
+  PUSH_PID=$!
+  for _ in $(seq 1 300); do
+    grep -q '^subscribed' "$WORK/push.err" 2>/dev/null && break
+    kill -0 "$PUSH_PID" 2>/dev/null || { log "push: bench/push.py stopped: $(cat "$WORK/push.err")"; exit 1; }
+    sleep 1
+  done
+  log "push: $(grep '^subscribed' "$WORK/push.err") subscriptions"
+fi
 for c in $CONCURRENCY; do
   for e in $ENDPOINTS; do
     skipped "$e" && continue
@@ -315,6 +332,10 @@ for c in $CONCURRENCY; do
   done
 done
 RSS_PEAK=$(mem_kb VmHWM)
+if (( PUSH > 0 )); then
+  kill -INT "$PUSH_PID" 2>/dev/null || true
+  wait "$PUSH_PID" 2>/dev/null || true
+fi
 if (( LIVE > 0 )); then
   LIVE_FDS=$(ls "/proc/$SERVER_PID/fd" | wc -l)
   kill -INT "$LIVE_PID" 2>/dev/null || true
@@ -344,6 +365,9 @@ echo "Seed: $(printf "%.1f" "$SEED_SECONDS") s wall, database ${DB_SIZE} (post s
 echo "wrk -t2, $DURATION per run. Server memory: VmRSS idle $((RSS_IDLE / 1024)) MB, VmHWM (peak) $((RSS_PEAK / 1024)) MB."
 if (( LIVE > 0 )); then
   echo "Live: $(cat "$WORK/live.err" | grep '^opened' || echo 'opened ?') of $LIVE streams; server VmRSS with them open before the rows $((RSS_LIVE_IDLE / 1024)) MB; open files at the end $LIVE_FDS; delivery (like answered → notification event): $(cat "$WORK/live.json")"
+fi
+if (( PUSH > 0 )); then
+  echo "Push: $(grep '^subscribed' "$WORK/push.err" || echo 'subscribed ?') of $PUSH; delay (like answered → push received by the push service): $(cat "$WORK/push.json")"
 fi
 echo
 echo "| endpoint | conns | req/s | p50 ms | p99 ms | × /healthz | non-2xx | queries/req | load avg |"
