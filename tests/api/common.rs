@@ -186,6 +186,12 @@ pub trait Served {
     fn url(&self, path: &str) -> String;
 }
 
+impl<T: Served + ?Sized> Served for &T {
+    fn url(&self, path: &str) -> String {
+        (**self).url(path)
+    }
+}
+
 impl Served for TestApp {
     fn url(&self, path: &str) -> String {
         TestApp::url(self, path)

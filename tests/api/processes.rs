@@ -91,6 +91,38 @@ impl Served for Server {
     }
 }
 
+/// Two `murmur serve` processes on one fresh PostgreSQL database, each with its own data
+/// directory, and a connection of the test's own to that database.
+/// Bind its parts by reference (`let TwoProcesses { a, b, db, .. } = &two;`): moved out, the
+/// database would be dropped at once.
+pub(crate) struct TwoProcesses {
+    pub a: Server,
+    pub b: Server,
+    pub db: Db,
+    // Dropped after the servers: the database goes once they have stopped.
+    _pg: PgDatabase,
+    _dirs: [tempfile::TempDir; 2],
+}
+
+impl TwoProcesses {
+    /// None without PostgreSQL (see `PgDatabase::create`).
+    pub async fn start() -> Option<TwoProcesses> {
+        Self::start_with(|_| {}).await
+    }
+
+    /// Like `start`, with `adjust` run on both processes' commands.
+    pub async fn start_with(adjust: impl Fn(&mut Command)) -> Option<TwoProcesses> {
+        let pg = PgDatabase::create().await?;
+        let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let (a, b) = tokio::join!(
+            Server::start_with(dirs[0].path(), &pg.url, free_port(), &adjust),
+            Server::start_with(dirs[1].path(), &pg.url, free_port(), &adjust)
+        );
+        let db = Db::connect(&pg.url).await.unwrap();
+        Some(TwoProcesses { a, b, db, _pg: pg, _dirs: dirs })
+    }
+}
+
 pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -327,12 +359,8 @@ async fn sigterm_finishes_the_request_in_flight_and_exits_0() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_live_event_crosses_from_one_process_to_a_stream_on_another() {
-    let Some(pg) = PgDatabase::create().await else { return };
-    let dir_a = tempfile::tempdir().unwrap();
-    let dir_b = tempfile::tempdir().unwrap();
-    let a = Server::start(dir_a.path(), &pg.url, free_port()).await;
-    let b = Server::start(dir_b.path(), &pg.url, free_port()).await;
-    let db = Db::connect(&pg.url).await.unwrap();
+    let Some(two) = TwoProcesses::start().await else { return };
+    let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
     let (_, ada_token) = insert_member(&db, now, "ada").await;
     let (_, bob_token) = insert_member(&db, now, "bob").await;
@@ -359,12 +387,8 @@ async fn a_live_event_crosses_from_one_process_to_a_stream_on_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
     use crate::mastodon::{AppClient, next_event, open_stream, token_for};
-    let Some(pg) = PgDatabase::create().await else { return };
-    let dir_a = tempfile::tempdir().unwrap();
-    let dir_b = tempfile::tempdir().unwrap();
-    let a = Server::start(dir_a.path(), &pg.url, free_port()).await;
-    let b = Server::start(dir_b.path(), &pg.url, free_port()).await;
-    let db = Db::connect(&pg.url).await.unwrap();
+    let Some(two) = TwoProcesses::start().await else { return };
+    let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
     // Each member consents in their browser on the process that will serve their app.
     let member_on = |server: &Server, (id, session): (i64, String), name: &str| Member {
@@ -410,12 +434,8 @@ async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
-    let Some(pg) = PgDatabase::create().await else { return };
-    let dir_a = tempfile::tempdir().unwrap();
-    let dir_b = tempfile::tempdir().unwrap();
-    let a = Server::start(dir_a.path(), &pg.url, free_port()).await;
-    let b = Server::start(dir_b.path(), &pg.url, free_port()).await;
-    let db = Db::connect(&pg.url).await.unwrap();
+    let Some(two) = TwoProcesses::start().await else { return };
+    let TwoProcesses { a, b, db, .. } = &two;
     let (ada_id, token) = insert_member(&db, chrono::Utc::now().timestamp_millis(), "ada").await;
     let cookie = format!("murmur_session={token}");
     let on_a = client_for(&a.base, Some(&cookie));

@@ -382,17 +382,12 @@ both_databases_with!(an_apps_subscription_is_its_tokens_and_gets_mastodons_paylo
 /// is sent once although both send (each woken by the likes it served, and sweeping).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_postgres_send_each_push_once() {
-    use crate::processes::{Server, free_port};
-    let Some(pg) = crate::common::PgDatabase::create().await else { return };
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    use crate::processes::TwoProcesses;
     let allow = |command: &mut Command| {
         command.env("MURMUR_OUTBOUND_ALLOW", "127.0.0.1");
     };
-    let (a, b) = tokio::join!(
-        Server::start_with(dir_a.path(), &pg.url, free_port(), allow),
-        Server::start_with(dir_b.path(), &pg.url, free_port(), allow)
-    );
-    let db = murmur::db::Db::connect(&pg.url).await.unwrap();
+    let Some(two) = TwoProcesses::start_with(allow).await else { return };
+    let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
     let (_, ada_token) = crate::common::insert_member(&db, now, "ada").await;
     let ada_on_a = client_for(&a.base, Some(&format!("murmur_session={ada_token}")));
