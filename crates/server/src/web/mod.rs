@@ -38,6 +38,9 @@ struct Assets;
 /// Hashed build files never change under their name: cache them for a year.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
+/// The service worker (web/src/service-worker/sw.ts), at the root so its scope is the whole site.
+const SERVICE_WORKER: &str = "sw.js";
+
 /// The `id` of the data block; web/src/app/first-screen.ts reads it.
 const FIRST_SCREEN_ID: &str = "murmur-first-screen";
 
@@ -49,7 +52,13 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         && !path.starts_with('.')
         && let Some(file) = Assets::get(path)
     {
-        let cache = if path.starts_with("assets/") { IMMUTABLE } else { "public, max-age=3600" };
+        let cache = match path {
+            _ if path.starts_with("assets/") => IMMUTABLE,
+            // Browsers fetch their worker past the HTTP cache anyway (`updateViaCache`); this
+            // says the same to any cache between, so a release reaches them at their next check.
+            SERVICE_WORKER => "no-cache",
+            _ => "public, max-age=3600",
+        };
         return file_response(path, file, cache);
     }
     let Some(index) = Assets::get("index.html") else {
@@ -318,11 +327,10 @@ static CHUNKS: LazyLock<Chunks> = LazyLock::new(|| {
     let manifest = Assets::get(".vite/manifest.json")
         .and_then(|file| serde_json::from_slice::<Manifest>(&file.data).ok())
         .unwrap_or_default();
-    // What index.html already loads (the entry and its imports) is left out.
+    // What index.html already loads (the entry and its imports) is left out. (The build's
+    // other entry is the service worker.)
     let mut seen = Vec::new();
-    if let Some((key, _)) = manifest.iter().find(|(_, chunk)| chunk.is_entry) {
-        closure(&manifest, key, &mut seen);
-    }
+    closure(&manifest, "index.html", &mut seen);
     let mut landing = Vec::new();
     closure(&manifest, "src/app/routes/landing.tsx", &mut landing);
     let mut member = Vec::new();
@@ -351,8 +359,6 @@ struct ManifestChunk {
     file: String,
     #[serde(default)]
     imports: Vec<String>,
-    #[serde(default)]
-    is_entry: bool,
 }
 
 /// The JavaScript files of `key` and of everything it imports statically, in load order.
@@ -370,7 +376,12 @@ fn closure(manifest: &Manifest, key: &str, files: &mut Vec<String>) {
 fn file_response(path: &str, file: rust_embed::EmbeddedFile, cache: &'static str) -> Response {
     let mime = mime_guess::from_path(path).first_or_octet_stream();
     let is_text = mime.type_() == "text" || mime.subtype() == "javascript" || mime.subtype() == "json";
-    let content_type = if is_text { format!("{mime}; charset=utf-8") } else { mime.to_string() };
+    let content_type = match mime.subtype().as_str() {
+        // RFC 9239's name for JavaScript, whatever the guesser's table says.
+        "javascript" => "text/javascript; charset=utf-8".to_string(),
+        _ if is_text => format!("{mime}; charset=utf-8"),
+        _ => mime.to_string(),
+    };
     let mut response = file.data.into_owned().into_response();
     let headers = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&content_type) {
