@@ -8,7 +8,7 @@ let dismissedInThisPage = false
 
 function read(): boolean {
   try {
-    return dismissedInThisPage || localStorage.getItem(SUGGESTION_DISMISSED_KEY) === 'yes'
+    return localStorage.getItem(SUGGESTION_DISMISSED_KEY) === 'yes'
   } catch {
     return dismissedInThisPage
   }
@@ -28,11 +28,10 @@ function subscribe(onChange: () => void) {
 export function useSuggestionDismissed(): [boolean, () => void] {
   const dismissed = React.useSyncExternalStore(subscribe, read, () => true)
   const dismiss = React.useCallback(() => {
-    dismissedInThisPage = true
     try {
       localStorage.setItem(SUGGESTION_DISMISSED_KEY, 'yes')
     } catch {
-      // Storage refused: remembered in this page only.
+      dismissedInThisPage = true
     }
     window.dispatchEvent(new Event(CHANGED))
   }, [])
