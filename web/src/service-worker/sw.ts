@@ -84,7 +84,8 @@ async function open(url: string) {
     await self.clients.openWindow(url)
     return
   }
-  const focused = await tab.focus()
+  // Focusing needs the click's permission to move windows; without it the tab still shows the page.
+  const focused = await tab.focus().catch(() => tab)
   if (focused.url === url) return
   try {
     await focused.navigate(url)

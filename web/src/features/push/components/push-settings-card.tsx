@@ -45,7 +45,10 @@ function DevicePush() {
     if (device.error) handleUnauthorized(device.error)
   }, [device.error])
   // Allowed or blocked in the browser's own settings meanwhile: what the device gets may have changed.
+  const permissionBefore = React.useRef(permission)
   React.useEffect(() => {
+    if (permissionBefore.current === permission) return
+    permissionBefore.current = permission
     void queryClient.invalidateQueries({ queryKey: pushKeys.subscription() })
   }, [permission, queryClient])
 
