@@ -44,41 +44,42 @@ export function fakePush(options: FakePushOptions = {}) {
       endpoint: json.endpoint,
       options: { applicationServerKey: keyBytes(SERVER_KEY), userVisibleOnly: true },
       toJSON: () => ({ ...json, expirationTime: null }),
-      unsubscribe: vi.fn(async () => {
+      unsubscribe: () => {
         state.unsubscribed++
         state.subscription = null
-        return true
-      }),
+        return Promise.resolve(true)
+      },
     }
   }
   if (options.subscribed) state.subscription = subscription(browserSubscription(++made))
   const pushManager = {
-    getSubscription: vi.fn(async () => state.subscription),
-    subscribe: vi.fn(async (init: PushSubscriptionOptionsInit) => {
+    getSubscription: () => Promise.resolve(state.subscription),
+    subscribe: (init: PushSubscriptionOptionsInit) => {
       state.subscribeCalls.push(init)
-      if (options.subscribeFails) throw new DOMException('Registration failed - push service not available', 'AbortError')
+      if (options.subscribeFails)
+        return Promise.reject(new DOMException('Registration failed - push service not available', 'AbortError'))
       state.subscription = subscription(browserSubscription(++made))
-      return state.subscription
-    }),
+      return Promise.resolve(state.subscription)
+    },
   }
   const registration = { pushManager }
   const serviceWorker = {
-    register: vi.fn(async (url: string, init?: RegistrationOptions) => {
+    register: (url: string, init?: RegistrationOptions) => {
       state.registered.push({ url, scope: init?.scope })
-      return registration
-    }),
+      return Promise.resolve(registration)
+    },
     ready: Promise.resolve(registration),
-    getRegistration: vi.fn(async () => (state.registered.length > 0 || state.subscription ? registration : undefined)),
+    getRegistration: () => Promise.resolve(state.registered.length > 0 || state.subscription ? registration : undefined),
   }
   class FakeNotification {
     static get permission() {
       return state.permission
     }
-    static requestPermission = vi.fn(async () => {
+    static requestPermission() {
       state.asked++
       state.permission = options.answer ?? 'granted'
-      return state.permission
-    })
+      return Promise.resolve(state.permission)
+    }
   }
   vi.stubGlobal('Notification', FakeNotification)
   vi.stubGlobal('PushManager', class {})

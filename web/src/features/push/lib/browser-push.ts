@@ -78,7 +78,18 @@ export async function subscribeBrowser(publicKey: string): Promise<BrowserSubscr
   const existing = await registration.pushManager.getSubscription()
   if (existing && sameKey(existing.options.applicationServerKey, key)) return asSent(existing)
   await existing?.unsubscribe()
-  return asSent(await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }))
+  const subscribing = registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
+  return asSent(await Promise.race([subscribing, noAnswerAfter(SUBSCRIBE_TIMEOUT_MS)]))
+}
+
+/**
+ * How long the browser's push service may take to subscribe: it is reached over the network, and
+ * one that cannot be reached would leave the switch turning on for ever.
+ */
+const SUBSCRIBE_TIMEOUT_MS = 15_000
+
+function noAnswerAfter(ms: number): Promise<never> {
+  return new Promise((_, fail) => setTimeout(() => fail(new Error("The browser's push service did not answer.")), ms))
 }
 
 /** Ends this browser's subscription, if it has one (the service worker stays, idle). */
