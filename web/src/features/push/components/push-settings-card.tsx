@@ -73,7 +73,9 @@ function DevicePush() {
         ? 'Saving...'
         : saved && save.isSuccess
           ? 'Saved.'
-          : ''
+          : saved
+            ? 'Murmur sends notifications to this browser.'
+            : 'Murmur sends nothing to this browser.'
   const choose = (choices: PushChoices) => saved && save.mutate({ choices, serverKey: saved.serverKey })
   return (
     <div className="grid gap-4">
@@ -89,7 +91,7 @@ function DevicePush() {
             onCheckedChange={(on) => (on ? turnOn.mutate() : turnOff.mutate())}
           />
         </div>
-        <p role="status" className="min-h-5 text-sm text-muted-foreground">
+        <p role="status" className="text-sm text-muted-foreground">
           {status}
         </p>
       </div>
