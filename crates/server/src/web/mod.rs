@@ -376,12 +376,7 @@ fn closure(manifest: &Manifest, key: &str, files: &mut Vec<String>) {
 fn file_response(path: &str, file: rust_embed::EmbeddedFile, cache: &'static str) -> Response {
     let mime = mime_guess::from_path(path).first_or_octet_stream();
     let is_text = mime.type_() == "text" || mime.subtype() == "javascript" || mime.subtype() == "json";
-    let content_type = match mime.subtype().as_str() {
-        // RFC 9239's name for JavaScript, whatever the guesser's table says.
-        "javascript" => "text/javascript; charset=utf-8".to_string(),
-        _ if is_text => format!("{mime}; charset=utf-8"),
-        _ => mime.to_string(),
-    };
+    let content_type = if is_text { format!("{mime}; charset=utf-8") } else { mime.to_string() };
     let mut response = file.data.into_owned().into_response();
     let headers = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&content_type) {
