@@ -146,7 +146,7 @@ describe.skipIf(!hasMurmur)('Web Push in a browser', () => {
       registrations.push(...event.registrations),
     )
     await cdp.send('ServiceWorker.enable')
-    await expect.poll(() => registrations.some((r) => r.scopeURL === `${origin}/` && !r.isDeleted)).toBe(true)
+    await expect.poll(() => registrations.some((r) => r.scopeURL === `${origin}/` && !r.isDeleted), { timeout: 10_000 }).toBe(true)
     const { registrationId } = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted)!
 
     // Bob likes Ada's post; what the server pushes for it, in its exact shape
@@ -160,13 +160,13 @@ describe.skipIf(!hasMurmur)('Web Push in a browser', () => {
       tag: `like-${postId}`,
     }
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(like) })
-    await expect.poll(() => shownNotifications(page)).toEqual([
+    await expect.poll(() => shownNotifications(page), { timeout: 10_000 }).toEqual([
       { title: like.title, body: like.body, tag: like.tag, data: { link: like.link } },
     ])
     // A second like of the same post replaces the first on the device.
     const another = { ...like, title: 'Grace liked your post' }
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(another) })
-    await expect.poll(async () => (await shownNotifications(page)).map((n) => n.title)).toEqual(['Grace liked your post'])
+    await expect.poll(async () => (await shownNotifications(page)).map((n) => n.title), { timeout: 10_000 }).toEqual(['Grace liked your post'])
 
     // No protocol clicks a notification: the worker's own click handler is run on the
     // notification it shows, by the event a click sends it.
