@@ -19,6 +19,7 @@ const featureOrder = [
   'safety',
   'posts',
   'notifications',
+  'push',
   'discover',
   'live',
   'moderation',

@@ -19,6 +19,14 @@ export default defineConfig({
     // .vite/manifest.json: the server reads it to preload the first screen's chunks in the
     // document (src/web/mod.rs).
     manifest: true,
+    rollupOptions: {
+      // The service worker is its own entry, at the site's root (its scope is where it is served
+      // from) and under a name that never changes (a browser updates a worker by its URL).
+      input: { index: 'index.html', sw: 'src/service-worker/sw.ts' },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+      },
+    },
   },
   server: {
     proxy: {

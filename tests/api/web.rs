@@ -272,7 +272,30 @@ async fn the_document_is_served_while_the_database_is_not(app: TestApp) {
     assert!(html.contains("<div id=\"root\">"));
 }
 
+async fn the_service_worker_is_served_from_the_root_as_javascript_always_revalidated(app: TestApp) {
+    // Skipped, as the documents are, when the web app is not built.
+    if document(&app, &app.client, "/").await.is_none() {
+        return;
+    }
+    let response = app.client.get(app.url("/sw.js")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "text/javascript; charset=utf-8");
+    assert_eq!(response.headers()["cache-control"], "no-cache");
+    let code = response.text().await.unwrap();
+    assert!(code.contains("notificationclick") && code.contains("showNotification"), "{code}");
+    // A classic script: a worker registered without `type: "module"` cannot run an import.
+    assert!(!code.contains("import ") && !code.contains("export "), "{code}");
+    // The build's other scripts are still JavaScript, and still kept for a year.
+    let (_, html) = document(&app, &app.client, "/").await.unwrap();
+    let start = html.find(r#"src="/assets/index-"#).expect("the entry script") + r#"src=""#.len();
+    let entry = &html[start..start + html[start..].find('"').unwrap()];
+    let response = app.client.get(app.url(entry)).send().await.unwrap();
+    assert_eq!(response.headers()["content-type"], "text/javascript; charset=utf-8");
+    assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
+}
+
 both_databases!(
+    the_service_worker_is_served_from_the_root_as_javascript_always_revalidated,
     a_visitors_document_says_nobody_is_asking,
     a_members_home_carries_who_is_asking_and_the_first_friends_page,
     text_a_member_wrote_cannot_leave_the_data_block,

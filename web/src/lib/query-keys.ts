@@ -104,6 +104,17 @@ export const notificationKeys = {
   unreadCount: () => [NOTIFICATIONS_ROOT, 'unread-count'] as const,
 }
 
+const PUSH_ROOT = 'push'
+export const pushKeys = {
+  all: [PUSH_ROOT] as const,
+  /** The instance's public key, which browsers subscribe with. */
+  key: () => [PUSH_ROOT, 'key'] as const,
+  /** This session's push subscription, null when it has none. */
+  subscription: () => [PUSH_ROOT, 'subscription'] as const,
+  /** Saving which notifications are pushed: one after another, so the last choice is the one kept. */
+  saveChoices: () => [PUSH_ROOT, 'save-choices'] as const,
+}
+
 const INVITES_ROOT = 'invites'
 export const inviteKeys = {
   all: [INVITES_ROOT] as const,

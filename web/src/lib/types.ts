@@ -99,3 +99,10 @@ export type AppRequest = Schemas['AppRequest']
 export type AuthorizationResult = Schemas['AuthorizationResult']
 /** An app the member let in (`GET /api/apps`). */
 export type ConnectedApp = Schemas['ConnectedApp']
+
+/** The instance's Web Push public key (`GET /api/push/key`). */
+export type PushKey = Schemas['PushKey']
+/** This session's push subscription as the server keeps it: its endpoint and what it pushes. */
+export type SavedPushSubscription = Schemas['PushSubscription']
+/** What `POST /api/push/subscriptions` takes: the browser's subscription and what to push. */
+export type NewPushSubscription = Schemas['NewPushSubscription']

@@ -38,6 +38,9 @@ struct Assets;
 /// Hashed build files never change under their name: cache them for a year.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
+/// The service worker (web/src/service-worker/sw.ts), at the root so its scope is the whole site.
+const SERVICE_WORKER: &str = "sw.js";
+
 /// The `id` of the data block; web/src/app/first-screen.ts reads it.
 const FIRST_SCREEN_ID: &str = "murmur-first-screen";
 
@@ -49,7 +52,13 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
         && !path.starts_with('.')
         && let Some(file) = Assets::get(path)
     {
-        let cache = if path.starts_with("assets/") { IMMUTABLE } else { "public, max-age=3600" };
+        let cache = match path {
+            _ if path.starts_with("assets/") => IMMUTABLE,
+            // Browsers fetch their worker past the HTTP cache anyway (`updateViaCache`); this
+            // says the same to any cache between, so a release reaches them at their next check.
+            SERVICE_WORKER => "no-cache",
+            _ => "public, max-age=3600",
+        };
         return file_response(path, file, cache);
     }
     let Some(index) = Assets::get("index.html") else {
@@ -318,11 +327,10 @@ static CHUNKS: LazyLock<Chunks> = LazyLock::new(|| {
     let manifest = Assets::get(".vite/manifest.json")
         .and_then(|file| serde_json::from_slice::<Manifest>(&file.data).ok())
         .unwrap_or_default();
-    // What index.html already loads (the entry and its imports) is left out.
+    // What index.html already loads (the entry and its imports) is left out. (The build's
+    // other entry is the service worker.)
     let mut seen = Vec::new();
-    if let Some((key, _)) = manifest.iter().find(|(_, chunk)| chunk.is_entry) {
-        closure(&manifest, key, &mut seen);
-    }
+    closure(&manifest, "index.html", &mut seen);
     let mut landing = Vec::new();
     closure(&manifest, "src/app/routes/landing.tsx", &mut landing);
     let mut member = Vec::new();
@@ -351,8 +359,6 @@ struct ManifestChunk {
     file: String,
     #[serde(default)]
     imports: Vec<String>,
-    #[serde(default)]
-    is_entry: bool,
 }
 
 /// The JavaScript files of `key` and of everything it imports statically, in load order.

@@ -7,6 +7,7 @@ import { useNotifications } from '@/features/notifications/api/get-notifications
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 import { useMarkAllRead } from '@/features/notifications/api/mark-all-read'
 import { NotificationList } from '@/features/notifications/components/notification-list'
+import { PushSuggestion } from '@/features/push'
 import { PageHeader } from './page-header'
 
 export default function NotificationsRoute() {
@@ -58,7 +59,11 @@ export default function NotificationsRoute() {
           <p className="text-muted-foreground">When people interact with your posts, you'll see it here</p>
         </div>
       ) : (
-        <NotificationList notifications={notifications.data} />
+        <>
+          {/* After the first notification: the member has seen what they would be sent. */}
+          <PushSuggestion />
+          <NotificationList notifications={notifications.data} />
+        </>
       )}
     </>
   )

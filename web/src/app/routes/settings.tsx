@@ -2,6 +2,7 @@ import { ConnectedAppsCard } from '@/features/apps'
 import { DataExportSection, DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { ImageDescriptionSetting } from '@/features/posts'
+import { PushSettingsCard } from '@/features/push'
 import { UsernameCard } from '@/features/users'
 import { PageHeader } from './page-header'
 
@@ -14,6 +15,7 @@ export default function SettingsRoute() {
         <EmailCard />
         <SessionsCard />
         <ConnectedAppsCard />
+        <PushSettingsCard />
         <ImageDescriptionSetting />
         <BlockedMembers />
         <MutedMembers />
