@@ -32,6 +32,7 @@ mod metrics;
 mod moderation;
 mod names_and_text;
 mod notifications;
+mod passkeys;
 mod operator;
 mod posts;
 mod processes;
