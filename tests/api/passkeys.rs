@@ -3,15 +3,18 @@
 //! public URL is `http://localhost:<port>` here: WebAuthn takes a domain as relying party, never
 //! an IP address.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
-use passkey_authenticator::{Authenticator, MemoryStore, UiHint, UserCheck, UserValidationMethod};
+use passkey_authenticator::{
+    Authenticator, CredentialStore, DiscoverabilitySupport, StoreInfo, UiHint, UserCheck, UserValidationMethod,
+};
 use passkey_client::{Client, DefaultClientData};
 use passkey_crypto::AvailableBackend;
 use passkey_types::Passkey;
-use passkey_types::ctap2::{Aaguid, Ctap2Error};
-use passkey_types::webauthn::{CredentialCreationOptions, CredentialRequestOptions};
-use reqwest::StatusCode;
+use passkey_types::ctap2::make_credential::{Options, PublicKeyCredentialRpEntity, PublicKeyCredentialUserEntity};
+use passkey_types::ctap2::{Aaguid, Ctap2Error, StatusCode};
+use passkey_types::webauthn::{CredentialCreationOptions, CredentialRequestOptions, PublicKeyCredentialDescriptor};
 use serde_json::{Value, json};
 use url::Url;
 
@@ -64,15 +67,58 @@ impl UserValidationMethod for Verified {
     }
 }
 
+/// The passkeys a device holds, found by the credential ids a request allows or, when it allows
+/// none (a discoverable sign-in), by the site (passkey-rs's `MemoryStore` finds only the former).
+#[derive(Clone, Default)]
+struct Held(HashMap<Vec<u8>, Passkey>);
+
+#[async_trait::async_trait]
+impl CredentialStore for Held {
+    type PasskeyItem = Passkey;
+
+    async fn find_credentials(
+        &self,
+        allowed: Option<&[PublicKeyCredentialDescriptor]>,
+        rp_id: &str,
+        _user_handle: Option<&[u8]>,
+    ) -> Result<Vec<Passkey>, StatusCode> {
+        let found: Vec<Passkey> = match allowed.filter(|allowed| !allowed.is_empty()) {
+            Some(allowed) => allowed.iter().filter_map(|d| self.0.get(&*d.id)).cloned().collect(),
+            None => self.0.values().filter(|p| p.rp_id == rp_id).cloned().collect(),
+        };
+        if found.is_empty() { Err(Ctap2Error::NoCredentials.into()) } else { Ok(found) }
+    }
+
+    async fn save_credential(
+        &mut self,
+        passkey: Passkey,
+        _user: PublicKeyCredentialUserEntity,
+        _rp: PublicKeyCredentialRpEntity,
+        _options: Options,
+    ) -> Result<(), StatusCode> {
+        self.0.insert(passkey.credential_id.to_vec(), passkey);
+        Ok(())
+    }
+
+    async fn update_credential(&mut self, passkey: &Passkey) -> Result<(), StatusCode> {
+        self.0.insert(passkey.credential_id.to_vec(), passkey.clone());
+        Ok(())
+    }
+
+    async fn get_info(&self) -> StoreInfo {
+        StoreInfo { discoverability: DiscoverabilitySupport::Full }
+    }
+}
+
 /// A device with a platform authenticator: the passkeys it holds, across ceremonies.
 #[derive(Default)]
 struct Device {
-    passkeys: MemoryStore,
+    passkeys: Held,
 }
 
 impl Device {
     /// The device's authenticator, holding its passkeys for one ceremony.
-    fn authenticator(&mut self) -> Authenticator<MemoryStore, Verified, AvailableBackend> {
+    fn authenticator(&mut self) -> Authenticator<Held, Verified, AvailableBackend> {
         let mut authenticator =
             Authenticator::new(Aaguid::new_empty(), std::mem::take(&mut self.passkeys), Verified, AvailableBackend);
         // A signature counter, so its updates after each use can be seen.
@@ -251,7 +297,7 @@ async fn a_removed_passkey_signs_nobody_in(app: TestApp) {
     assert_eq!(status, 200);
 
     let response = ada.delete(app.url(&format!("/api/auth/passkeys/{id}"))).send().await.unwrap();
-    assert_eq!(response.status(), StatusCode::NO_CONTENT);
+    assert_eq!(response.status(), reqwest::StatusCode::NO_CONTENT);
     let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
     assert_eq!(listed, json!([]));
 
@@ -377,6 +423,7 @@ async fn another_origin_is_refused(app: TestApp) {
     assert_eq!(listed, json!([]));
 
     // A passkey of this site, used from a page elsewhere.
+    let mut phone = Device::default();
     let (status, _) = add_passkey(&app, &ada, &mut phone, "Phone").await;
     assert_eq!(status, 201);
     let browser = visitor(&app);

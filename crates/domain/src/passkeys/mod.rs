@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use webauthn_rs::prelude::{
     DiscoverableAuthentication, DiscoverableKey, Passkey, PasskeyRegistration, PublicKeyCredential,
-    RegisterPublicKeyCredential, ResidentKeyRequirement, Url, Uuid, Webauthn, WebauthnBuilder, WebauthnError,
+    RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder, WebauthnError,
 };
 
 use crate::sessions;
@@ -102,18 +102,17 @@ pub async fn start_registration(db: &Db, config: &Config, member: i64, now: Mill
         None => Uuid::from_bytes(random_bytes::<16>()),
     };
     let exclude = store::credential_ids(&db.read, member).await?;
-    let (mut options, state) = webauthn
+    let (options, state) = webauthn
         .start_passkey_registration(handle, &username, &display_name, Some(exclude))
         .map_err(|e| Error::Internal(anyhow::anyhow!("starting a passkey registration: {e:?}")))?;
-    // Sign-in names no member, so the passkey must be discoverable (stored on the
-    // authenticator with its user handle); platform and synced passkeys are.
-    if let Some(selection) = options.public_key.authenticator_selection.as_mut() {
-        selection.resident_key = Some(ResidentKeyRequirement::Required);
-        selection.require_resident_key = true;
-    }
+    let mut options = serde_json::to_value(options).map_err(internal)?;
+    // Sign-in names no member, so the passkey must be discoverable (kept on the authenticator
+    // with its user handle), as platform and synced passkeys are; webauthn-rs asks for none.
+    options["publicKey"]["authenticatorSelection"]["residentKey"] = "required".into();
+    options["publicKey"]["authenticatorSelection"]["requireResidentKey"] = true.into();
     let state = serde_json::to_string(&Registering { handle, state }).map_err(internal)?;
     let ceremony = store::begin(&db.write, Kind::Register, Some(member), &state, now).await?;
-    Ok(Begun { ceremony, options: serde_json::to_value(options).map_err(internal)? })
+    Ok(Begun { ceremony, options })
 }
 
 /// Finishes adding a passkey: the browser's `credential` must answer the ceremony `member`

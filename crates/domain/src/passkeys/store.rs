@@ -117,7 +117,7 @@ pub async fn insert(
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (credential_id) DO NOTHING RETURNING id",
     )
     .bind(member)
-    .bind(encode(passkey.cred_id()))
+    .bind(encode(passkey.cred_id().as_ref()))
     .bind(handle.to_string())
     .bind(name)
     .bind(credential)

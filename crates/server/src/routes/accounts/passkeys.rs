@@ -142,8 +142,9 @@ async fn finish_registration(
     .await?;
     tracing::info!(user_id = current.id, passkey = added.id, "a passkey was added");
     // After the commit: the passkey stands even if the notice cannot be sent (it is logged).
-    let member = users::own_user(&state.db.read, current.id, now).await?;
-    if let Err(e) = state.mailer.send(templates::passkey_added_notice(&member.email, &added.name)).await {
+    if let Some(member) = users::find_by_id(&state.db.read, current.id).await?
+        && let Err(e) = state.mailer.send(templates::passkey_added_notice(&member.email, &added.name)).await
+    {
         tracing::warn!(error = %e, user_id = current.id, "the member could not be told of the new passkey");
     }
     Ok((StatusCode::CREATED, Json(PasskeyInfo::from(added))))
