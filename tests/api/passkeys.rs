@@ -400,10 +400,8 @@ async fn expired_and_replayed_ceremonies_are_refused(app: TestApp) {
     // Upkeep removes the ceremonies left unfinished once they expire.
     app.clock.advance(Duration::from_secs(7 * 60));
     murmur::jobs::upkeep(&app.state.db, &app.state.media, app.clock.now()).await.unwrap();
-    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM passkey_ceremonies")
-        .fetch_one(&app.state.db.read)
-        .await
-        .unwrap();
+    let left: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM passkey_ceremonies").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(left, 0);
 }
 

@@ -173,9 +173,8 @@ pub async fn finish_login(
     let state: DiscoverableAuthentication = serde_json::from_str(&begun.state).map_err(internal)?;
     let credential: PublicKeyCredential =
         serde_json::from_value(credential).map_err(|_| Error::bad_request(MALFORMED))?;
-    let (handle, credential_id) = webauthn
-        .identify_discoverable_authentication(&credential)
-        .map_err(|_| Error::bad_request(UNKNOWN_PASSKEY))?;
+    let (handle, credential_id) =
+        webauthn.identify_discoverable_authentication(&credential).map_err(|_| Error::bad_request(UNKNOWN_PASSKEY))?;
     let stored = store::find_by_credential(&db.read, credential_id)
         .await?
         .filter(|stored| stored.user_handle == handle.to_string())

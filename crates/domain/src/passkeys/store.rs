@@ -54,8 +54,10 @@ pub async fn user_handle(read: &AnyPool, member: i64) -> Result<Option<Uuid>> {
 
 /// The credential ids of the member's passkeys (excluded when adding another).
 pub async fn credential_ids(read: &AnyPool, member: i64) -> Result<Vec<CredentialID>> {
-    let ids: Vec<String> =
-        sqlx::query_scalar("SELECT credential_id FROM passkeys WHERE user_id = $1").bind(member).fetch_all(read).await?;
+    let ids: Vec<String> = sqlx::query_scalar("SELECT credential_id FROM passkeys WHERE user_id = $1")
+        .bind(member)
+        .fetch_all(read)
+        .await?;
     Ok(ids.iter().filter_map(|id| decode(id)).map(CredentialID::from).collect())
 }
 
@@ -130,18 +132,23 @@ pub async fn insert(
 
 /// The passkey with this credential id, if any.
 pub async fn find_by_credential(read: &AnyPool, credential_id: &[u8]) -> Result<Option<Stored>> {
-    let row: Option<(i64, i64, String, String)> = sqlx::query_as(
-        "SELECT id, user_id, user_handle, credential FROM passkeys WHERE credential_id = $1",
-    )
-    .bind(encode(credential_id))
-    .fetch_optional(read)
-    .await?;
+    let row: Option<(i64, i64, String, String)> =
+        sqlx::query_as("SELECT id, user_id, user_handle, credential FROM passkeys WHERE credential_id = $1")
+            .bind(encode(credential_id))
+            .fetch_optional(read)
+            .await?;
     Ok(row.map(|(id, member, user_handle, credential)| Stored { id, member, user_handle, credential }))
 }
 
 /// Records a sign-in with the passkey (and its updated credential, when it changed); false
 /// when the passkey is gone.
-pub async fn used(conn: &mut AnyConnection, id: i64, member: i64, credential: Option<&str>, now: Millis) -> Result<bool> {
+pub async fn used(
+    conn: &mut AnyConnection,
+    id: i64,
+    member: i64,
+    credential: Option<&str>,
+    now: Millis,
+) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE passkeys SET last_used_at = $1, credential = COALESCE($2, credential) WHERE id = $3 AND user_id = $4",
     )
@@ -170,11 +177,8 @@ pub async fn list(read: &AnyPool, member: i64) -> Result<Vec<Listed>> {
 
 /// Removes the member's passkey `id`; false when they have none by that id.
 pub async fn remove(write: &AnyPool, member: i64, id: i64) -> Result<bool> {
-    let done = sqlx::query("DELETE FROM passkeys WHERE id = $1 AND user_id = $2")
-        .bind(id)
-        .bind(member)
-        .execute(write)
-        .await?;
+    let done =
+        sqlx::query("DELETE FROM passkeys WHERE id = $1 AND user_id = $2").bind(id).bind(member).execute(write).await?;
     Ok(done.rows_affected() == 1)
 }
 
@@ -187,8 +191,7 @@ pub async fn remove_all_of(conn: &mut AnyConnection, member: i64) -> Result<()> 
 
 /// Removes ceremonies that expired unfinished.
 pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
-    let done =
-        sqlx::query("DELETE FROM passkey_ceremonies WHERE expires_at <= $1").bind(now).execute(write).await?;
+    let done = sqlx::query("DELETE FROM passkey_ceremonies WHERE expires_at <= $1").bind(now).execute(write).await?;
     Ok(done.rows_affected())
 }
 
