@@ -36,6 +36,8 @@ missing=()
 [ -x /usr/sbin/nginx ] || missing+=(nginx)              # deploy/nginx.conf
 [ -x /usr/bin/systemd-analyze ] || missing+=(systemd)   # deploy/murmur.service
 [ -x /usr/bin/sqlite3 ] || missing+=(sqlite3)           # web/e2e/everyday.e2e.ts writes Trending rows
+[ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev) # webauthn-rs (passkeys) builds on OpenSSL
+command -v pkg-config >/dev/null || missing+=(pkg-config) # ... and finds it with pkg-config
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing Debian's ${missing[*]}"
   root=()

@@ -33,6 +33,7 @@ mod moderation;
 mod names_and_text;
 mod notifications;
 mod operator;
+mod passkeys;
 mod posts;
 mod processes;
 mod proxy;

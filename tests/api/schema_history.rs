@@ -325,6 +325,19 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Passkeys: Ada's laptop, used once, a sign-in under way, and Ada's session signed in with it.
+    Step {
+        version: 33,
+        rows: &[
+            "INSERT INTO passkeys (id, user_id, credential_id, user_handle, name, credential, created_at, last_used_at) \
+             VALUES (1, 1, 'AAECAwQFBgcICQ', '6f1c2a4e-0000-4000-8000-000000000001', 'Laptop', '{}', :now - 60000, :now)",
+            "INSERT INTO passkey_ceremonies (id_hash, kind, user_id, state, created_at, expires_at) \
+             VALUES ('0000000000000000000000000000000000000000000000000000000000000002', 'login', NULL, '{}', :now, :now + 300000)",
+            "UPDATE sessions SET signed_in_with = 'passkey' WHERE id_hash = ':ada_session'",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

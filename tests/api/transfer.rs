@@ -119,6 +119,11 @@ async fn seeded(target: &Target) -> i64 {
          SELECT 1, MIN(id), 'https://push.example/2', 'key', 'auth', 3, 'followed', 2 FROM app_tokens",
         "INSERT INTO push_deliveries (notification_id, subscription_id, attempts, due_at, claimed_until, created_at) \
          SELECT MIN(n.id), MIN(s.id), 1, 3, NULL, 4 FROM notifications n, push_subscriptions s",
+        "INSERT INTO passkeys (user_id, credential_id, user_handle, name, credential, created_at, last_used_at) \
+         VALUES (1, 'AAECAwQFBgcICQ', '6f1c2a4e-0000-4000-8000-000000000001', $1, '{}', 2, NULL)",
+        "INSERT INTO passkey_ceremonies (id_hash, kind, user_id, state, created_at, expires_at) \
+         VALUES ('ceremony-1', 'register', 1, '{}', 2, 3), ('ceremony-2', 'login', NULL, '{}', 2, 3)",
+        "UPDATE sessions SET signed_in_with = 'passkey' WHERE user_id = 1",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

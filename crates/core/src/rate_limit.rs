@@ -67,6 +67,8 @@ member_limits! {
     NotificationsRead = "notifications-read", 120, MINUTE;
     /// Web Push subscriptions made or changed: a browser subscribes once per session.
     PushSubscribe = "push-subscribe", 20, HOUR;
+    /// Passkeys begun to be added: a member adds one per device.
+    Passkey = "passkey", 10, HOUR;
 }
 
 impl MemberLimit {

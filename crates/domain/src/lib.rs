@@ -17,6 +17,7 @@ pub mod mail;
 pub mod media;
 pub mod moderation;
 pub mod notifications;
+pub mod passkeys;
 pub mod posts;
 pub mod push;
 pub mod safety;

@@ -5,8 +5,8 @@
 //!
 //! - upkeep, every `UPKEEP_EVERY`: orphan uploads, expired sessions, old rate-limit windows,
 //!   For You rankings no page can continue, a slice of the home timelines trimmed,
-//!   suspensions whose time is up ended, expired data archives, and posts' idempotency keys
-//!   past their hour;
+//!   suspensions whose time is up ended, expired data archives, posts' idempotency keys
+//!   past their hour, and passkey ceremonies left unfinished;
 //! - fan-out, whenever woken and every `FAN_OUT_SWEEP`: large posts to their followers' home
 //!   timelines, one chunk (one short write transaction) at a time;
 //! - discovery, every `DISCOVERY_EVERY`: the entities of posts written before they were stored
@@ -153,7 +153,10 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let archives = murmur_domain::exports::remove_expired(db, media, now).await?;
     let post_keys = murmur_domain::posts::store::prune_keys(&db.write, now).await?;
     let app_codes = murmur_domain::apps::prune(&db.write, now).await?;
-    if orphans + sessions + windows + rankings + timelines + suspensions + archives + post_keys + app_codes > 0 {
+    let ceremonies = murmur_domain::passkeys::prune(db, now).await?;
+    if orphans + sessions + windows + rankings + timelines + suspensions + archives + post_keys + app_codes + ceremonies
+        > 0
+    {
         tracing::info!(
             orphans,
             sessions,
@@ -164,6 +167,7 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
             archives,
             post_keys,
             app_codes,
+            ceremonies,
             "upkeep removed stale rows"
         );
     }

@@ -57,9 +57,14 @@ export function findLink(eml: string, path: string): string | undefined {
   return match?.[0].replace(/&amp;/g, '&')
 }
 
-export async function startMurmur(): Promise<MurmurServer> {
+/**
+ * `host`: the name the instance is reached at (its public URL). `localhost` where a journey needs
+ * a domain name (passkeys: WebAuthn refuses an IP address as a site); it still listens on 127.0.0.1.
+ */
+export async function startMurmur(options: { host?: 'localhost' | '127.0.0.1' } = {}): Promise<MurmurServer> {
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`
+  const listening = `http://127.0.0.1:${port}`
   const dataDir = mkdtempSync(join(tmpdir(), 'murmur-e2e-'))
   let output = ''
   const child: ChildProcess = spawn(MURMUR_BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--data-dir', dataDir], {
@@ -73,7 +78,7 @@ export async function startMurmur(): Promise<MurmurServer> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`murmur serve exited early (${child.exitCode}):\n${output}`)
     try {
-      const response = await fetch(`${url}/api/auth/me`)
+      const response = await fetch(`${listening}/api/auth/me`)
       if (response.status === 401 || response.ok) break
     } catch {
       // not listening yet

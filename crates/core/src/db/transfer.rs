@@ -69,6 +69,8 @@ pub const TABLES: &[&str] = &[
     "push_keys",
     "push_subscriptions",
     "push_deliveries",
+    "passkeys",
+    "passkey_ceremonies",
 ];
 
 const FORMAT: &str = "murmur-db-export";

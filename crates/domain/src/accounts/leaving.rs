@@ -91,6 +91,7 @@ pub async fn delete_account(db: &Db, member: i64, token: &str, now: Millis) -> R
         .execute(&mut *tx)
         .await?;
     magic_link::remove_all_of(&mut tx, &email).await?;
+    crate::passkeys::store::remove_all_of(&mut tx, member).await?;
     crate::sessions::end_all(&mut tx, member).await?;
     forget_the_member(&mut tx, member, now).await?;
     sqlx::query("INSERT INTO account_deletions (member_id, deleted_at) VALUES ($1, $2)")

@@ -66,6 +66,27 @@ pub fn email_changed_notice(to: &str, new_email: &str) -> Email {
     Email { to: to.to_string(), subject: subject.to_string(), text, html }
 }
 
+/// Sent when a passkey is added to an account: if the member did not add it, this is how they
+/// learn of it.
+pub fn passkey_added_notice(to: &str, name: &str) -> Email {
+    let subject = "A passkey was added to your account";
+    let lead = format!("A passkey named \"{name}\" was added to your Murmur account. It can sign in to your account.");
+    let after = "You can see and remove your passkeys in Settings.";
+    let footer = "If you did not add it, remove it in Settings, log out your other sessions there, \
+                  and contact the people who run this Murmur instance.";
+    let text = format!("Hi,\n\n{lead}\n\n{after}\n\n{footer}\n\n-- Murmur\n");
+    let html = html_page(
+        subject,
+        &format!(
+            "<p>Hi,</p>\n<p>{lead}</p>\n<p>{after}</p>\n<p>{footer}</p>",
+            lead = escape(&lead),
+            after = escape(after),
+            footer = escape(footer),
+        ),
+    );
+    Email { to: to.to_string(), subject: subject.to_string(), text, html }
+}
+
 fn link_message(to: &str, subject: &str, lead: &str, button: &str, link: &str) -> Email {
     let footer = "The link works once and expires in 15 minutes. If you did not ask for it, \
                   ignore this e-mail: nothing happens without the link.";

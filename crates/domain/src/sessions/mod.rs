@@ -37,6 +37,33 @@ pub struct Browser<'a> {
     pub user_agent: Option<&'a str>,
     /// The client's network (`ClientIp::network`).
     pub network: Option<&'a str>,
+    /// How the member signed in.
+    pub signed_in_with: SignedInWith,
+}
+
+/// How a session was signed in, as its member's list shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SignedInWith {
+    /// An e-mailed magic link (and sessions made without a browser: tests, `murmur seed`).
+    #[default]
+    Link,
+    Passkey,
+}
+
+impl SignedInWith {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignedInWith::Link => "link",
+            SignedInWith::Passkey => "passkey",
+        }
+    }
+
+    fn parse(stored: &str) -> SignedInWith {
+        match stored {
+            "passkey" => SignedInWith::Passkey,
+            _ => SignedInWith::Link,
+        }
+    }
 }
 
 /// Starts a session for a member in `browser`; answers the cookie value to hand out.
@@ -46,8 +73,8 @@ where
 {
     let token = random_token();
     sqlx::query(
-        "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, public_id, user_agent, network) \
-         VALUES ($1, $2, $3, $3, $4, $5, $6, $7)",
+        "INSERT INTO sessions (id_hash, user_id, created_at, last_seen_at, expires_at, public_id, user_agent, network, \
+         signed_in_with) VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8)",
     )
     .bind(hash_token(&token))
     .bind(user_id)
@@ -56,6 +83,7 @@ where
     .bind(hex::encode(random_bytes::<16>()))
     .bind(browser.user_agent)
     .bind(browser.network)
+    .bind(browser.signed_in_with.as_str())
     .execute(executor)
     .await?;
     Ok(token)
@@ -146,16 +174,17 @@ pub struct Listed {
     pub network: Option<String>,
     pub created_at: Millis,
     pub last_seen_at: Millis,
+    pub signed_in_with: SignedInWith,
     /// The session of the request that asked.
     pub current: bool,
 }
 
 /// The member's live sessions: the asker's (`current_hash`) first, then the most recently used.
 pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) -> Result<Vec<Listed>> {
-    // public_id, user_agent, network, created_at, last_seen_at, current (1 or 0)
-    type Row = (String, Option<String>, Option<String>, Millis, Millis, i64);
+    // public_id, user_agent, network, created_at, last_seen_at, signed_in_with, current (1 or 0)
+    type Row = (String, Option<String>, Option<String>, Millis, Millis, String, i64);
     let rows: Vec<Row> = sqlx::query_as(
-        "SELECT public_id, user_agent, network, created_at, last_seen_at, CASE WHEN id_hash = $2 THEN 1 ELSE 0 END \
+        "SELECT public_id, user_agent, network, created_at, last_seen_at, signed_in_with, CASE WHEN id_hash = $2 THEN 1 ELSE 0 END \
          FROM sessions \
          WHERE user_id = $1 AND public_id IS NOT NULL AND expires_at > $3 AND last_seen_at > $4 \
          ORDER BY CASE WHEN id_hash = $2 THEN 1 ELSE 0 END DESC, last_seen_at DESC, created_at DESC LIMIT $5",
@@ -169,12 +198,13 @@ pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) 
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(public_id, user_agent, network, created_at, last_seen_at, current)| Listed {
+        .map(|(public_id, user_agent, network, created_at, last_seen_at, signed_in_with, current)| Listed {
             public_id,
             user_agent,
             network,
             created_at,
             last_seen_at,
+            signed_in_with: SignedInWith::parse(&signed_in_with),
             current: current == 1,
         })
         .collect())

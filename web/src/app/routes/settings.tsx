@@ -1,5 +1,5 @@
 import { ConnectedAppsCard } from '@/features/apps'
-import { DataExportSection, DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
+import { DataExportSection, DeleteAccountSection, EmailCard, PasskeysCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { ImageDescriptionSetting } from '@/features/posts'
 import { PushSettingsCard } from '@/features/push'
@@ -13,6 +13,7 @@ export default function SettingsRoute() {
       <div className="grid gap-4 p-4">
         <UsernameCard />
         <EmailCard />
+        <PasskeysCard />
         <SessionsCard />
         <ConnectedAppsCard />
         <PushSettingsCard />

@@ -61,6 +61,9 @@ pub struct SessionInfo {
     /// /48 ("203.0.113.0/24"), never its address; null when unknown (and for sessions not used
     /// since this was kept).
     pub network: Option<String>,
+    /// How the session was signed in: an e-mailed link or a passkey.
+    #[schema(value_type = String, pattern = "^(link|passkey)$")]
+    pub signed_in_with: &'static str,
 }
 
 impl From<sessions::Listed> for SessionInfo {
@@ -75,6 +78,7 @@ impl From<sessions::Listed> for SessionInfo {
             created_at: to_rfc3339(listed.created_at),
             last_used_at: to_rfc3339(listed.last_seen_at),
             network: listed.network,
+            signed_in_with: listed.signed_in_with.as_str(),
         }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod leaving;
+pub mod passkeys;
 pub mod sign_in;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -9,5 +10,5 @@ use utoipa_axum::router::OpenApiRouter;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    sign_in::router().merge(account::router()).merge(leaving::router())
+    sign_in::router().merge(account::router()).merge(leaving::router()).merge(passkeys::router())
 }

@@ -200,17 +200,31 @@ async fn verify(
 
     let user_agent = user_agent::from_headers(&headers);
     let network = ip.network();
-    let browser = sessions::Browser { user_agent: user_agent.as_deref(), network: network.as_deref() };
+    let browser = sessions::Browser {
+        user_agent: user_agent.as_deref(),
+        network: network.as_deref(),
+        signed_in_with: sessions::SignedInWith::Link,
+    };
     let (user_id, session_token) = sign_in::use_link(&state.db, &token, browser, now).await?;
+    tracing::info!(user_id, "logged in with a magic link");
+    signed_in(&state, &headers, user_id, &session_token).await
+}
 
+/// Hands a browser the session it was just signed in with (a magic link or a passkey): its
+/// old session, if any, ends; the cookie is set; the answer is the member.
+pub(super) async fn signed_in(
+    state: &AppState,
+    headers: &HeaderMap,
+    user_id: i64,
+    session_token: &str,
+) -> Result<impl IntoResponse + use<>> {
     // A browser that was logged in (perhaps as someone else) gets a new session; its old one ends.
-    if let Some(old) = crate::session_cookie::token(&state.config, &headers) {
+    if let Some(old) = crate::session_cookie::token(&state.config, headers) {
         sessions::delete(&state.db.write, sessions::One::ByHash(&hash_token(old))).await?;
     }
-    tracing::info!(user_id, "logged in with a magic link");
     let user = users::own_user(&state.db.read, user_id, state.clock.now()).await?;
     let headers = [
-        (header::SET_COOKIE, crate::session_cookie::set(&state.config, &session_token)),
+        (header::SET_COOKIE, crate::session_cookie::set(&state.config, session_token)),
         (header::CACHE_CONTROL, "no-store".to_string()),
     ];
     Ok((headers, Json(user)))
@@ -219,7 +233,7 @@ async fn verify(
 /// Login CSRF defence: the web app calls verify with fetch from its own page; a browser marks
 /// a request another site caused (a link, an image, a form) with `Sec-Fetch-Site`. Such a
 /// request must not log the browser in to an account an attacker chose.
-fn refuse_cross_site(headers: &HeaderMap) -> Result<()> {
+pub(super) fn refuse_cross_site(headers: &HeaderMap) -> Result<()> {
     match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
         Some("cross-site" | "same-site") => Err(Error::forbidden("Cross-site request refused").into()),
         _ => Ok(()),

@@ -18,6 +18,8 @@ export interface MemberSession {
   lastUsedAt: string
   /** Where it was last used, roughly: the network (IPv4 /24 or IPv6 /48, "203.0.113.0/24"); null when unknown. */
   network: string | null
+  /** How it was signed in: an e-mailed link or a passkey. */
+  signedInWith: 'link' | 'passkey'
 }
 
 /** This session first, then the most recently used. */

@@ -20,6 +20,7 @@ const laptop: MemberSession = {
   createdAt: hoursAgo(30),
   lastUsedAt: hoursAgo(0),
   network: '203.0.113.0/24',
+  signedInWith: 'link',
 }
 const phone: MemberSession = {
   id: 'b'.repeat(32),
@@ -30,6 +31,7 @@ const phone: MemberSession = {
   createdAt: hoursAgo(50),
   lastUsedAt: hoursAgo(3),
   network: '2001:db8:7::/48',
+  signedInWith: 'passkey',
 }
 
 describe('the sessions list', () => {

@@ -80,6 +80,7 @@ function SessionRow({ session }: { session: MemberSession }) {
         <p className="text-sm text-muted-foreground">
           {lastActive(session, (iso) => relativeTime(iso))}
           {session.network && ` · ${session.network}`} · Logged in {started}
+          {session.signedInWith === 'passkey' ? ' with a passkey' : ''}
         </p>
       </div>
       <Button

@@ -1,11 +1,23 @@
 import * as React from 'react'
-import { MailCheck } from 'lucide-react'
+import { useQueryClient } from '@tanstack/react-query'
+import { KeyRound, MailCheck } from 'lucide-react'
+import { browserSupportsWebAuthnAutofill } from '@simplewebauthn/browser'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
 import { Field } from '@/components/ui/field'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
+import { authKeys } from '@/lib/query-keys'
+import {
+  type SignInCeremony,
+  askForPasskey,
+  beginPasskeySignIn,
+  cancelPasskeySignIn,
+  finishPasskeySignIn,
+} from '../api/passkey-sign-in'
+import { isPasskeyCancelled, passkeyFailure } from '../lib/passkey-errors'
+import { passkeysWorkHere } from '../lib/passkeys-here'
 import { useRequestLoginLink } from '../api/request-login-link'
 import { useRequestMagicLink } from '../api/request-magic-link'
 
@@ -16,7 +28,11 @@ interface LoginDialogProps {
   onOpenChange: (open: boolean) => void
 }
 
-/** "Welcome back": sign up with an invite code (default) or log in; both e-mail a magic link. */
+/**
+ * "Welcome back": sign up with an invite code (default) or log in; both e-mail a magic link.
+ * A member with a passkey signs in with it instead: the button, or the browser's autofill on the
+ * e-mail field where it offers passkeys (conditional mediation).
+ */
 export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
   const [mode, setMode] = React.useState<Mode>('signup')
   const [email, setEmail] = React.useState('')
@@ -24,7 +40,15 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
   const [sentTo, setSentTo] = React.useState<string | null>(null)
   const magicLink = useRequestMagicLink()
   const loginLink = useRequestLoginLink()
-  const pending = magicLink.isPending || loginLink.isPending
+  const passkey = usePasskeySignIn(() => handleOpenChange(false))
+  const pending = magicLink.isPending || loginLink.isPending || passkey.pending
+  const showForm = open && sentTo === null
+  const { offerAutofill } = passkey
+  React.useEffect(() => {
+    if (!showForm) return
+    offerAutofill()
+    return cancelPasskeySignIn
+  }, [showForm, offerAutofill])
 
   function reset() {
     setMode('signup')
@@ -139,12 +163,19 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
                 value={email}
                 onChange={(e) => setEmail(e.target.value)}
                 placeholder="you@example.com"
-                autoComplete="email"
+                // "webauthn": where the browser supports it, its suggestions here include passkeys.
+                autoComplete="username webauthn"
               />
             </Field>
             <Button type="submit" disabled={pending}>
-              {pending ? 'Sending...' : 'Send magic link'}
+              {magicLink.isPending || loginLink.isPending ? 'Sending...' : 'Send magic link'}
             </Button>
+            {passkey.supported && (
+              <Button type="button" variant="outline" disabled={pending} onClick={passkey.signIn}>
+                <KeyRound aria-hidden="true" />
+                {passkey.pending ? 'Waiting for your passkey...' : 'Sign in with a passkey'}
+              </Button>
+            )}
             <button
               type="button"
               className="text-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
@@ -160,4 +191,62 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
       </DialogContent>
     </Dialog>
   )
+}
+
+/**
+ * Signing in with a passkey from the dialog: the button (the browser's own dialog) and the
+ * autofill offer (waits quietly until the person picks a passkey in the e-mail field's
+ * suggestions). On success the member is signed in exactly as by a magic link, and `onSignedIn`
+ * closes the dialog.
+ */
+function usePasskeySignIn(onSignedIn: () => void) {
+  const queryClient = useQueryClient()
+  const [pending, setPending] = React.useState(false)
+  const supported = React.useMemo(() => passkeysWorkHere(), [])
+  // The latest callback, without making the autofill offer start again on every render.
+  const onSignedInRef = React.useRef(onSignedIn)
+  React.useEffect(() => {
+    onSignedInRef.current = onSignedIn
+  })
+
+  const run = React.useCallback(
+    async (autofill: boolean) => {
+      let begun: SignInCeremony
+      try {
+        begun = await beginPasskeySignIn()
+      } catch (error) {
+        // The offer is only an offer: if it cannot begin, the form works as before.
+        if (!autofill) {
+          toast({ title: 'Passkey sign-in failed', description: passkeyFailure(error, 'sign-in'), variant: 'destructive' })
+        }
+        return
+      }
+      try {
+        const credential = await askForPasskey(begun, autofill)
+        const user = await finishPasskeySignIn(begun, credential)
+        queryClient.setQueryData(authKeys.me(), user)
+        await queryClient.invalidateQueries({ queryKey: authKeys.all })
+        onSignedInRef.current()
+      } catch (error) {
+        // A newer ceremony (the button) or the dialog closing stops the autofill offer: no news.
+        if (isPasskeyCancelled(error)) return
+        toast({ title: 'Passkey sign-in failed', description: passkeyFailure(error, 'sign-in'), variant: 'destructive' })
+      }
+    },
+    [queryClient],
+  )
+
+  const offerAutofill = React.useCallback(() => {
+    if (!supported) return
+    void browserSupportsWebAuthnAutofill().then((available) => {
+      if (available) void run(true)
+    })
+  }, [run, supported])
+
+  const signIn = React.useCallback(() => {
+    setPending(true)
+    void run(false).finally(() => setPending(false))
+  }, [run])
+
+  return { supported, pending, signIn, offerAutofill }
 }

@@ -1,0 +1,465 @@
+//! Passkeys (docs/auth.md): real WebAuthn ceremonies, driven by a software authenticator and
+//! client (1Password's passkey-rs) the way a browser drives its authenticator. The instance's
+//! public URL is `http://localhost:<port>` here: WebAuthn takes a domain as relying party, never
+//! an IP address.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use passkey_authenticator::{
+    Authenticator, CredentialStore, DiscoverabilitySupport, StoreInfo, UiHint, UserCheck, UserValidationMethod,
+};
+use passkey_client::{Client, DefaultClientData};
+use passkey_crypto::AvailableBackend;
+use passkey_types::Passkey;
+use passkey_types::ctap2::make_credential::{Options, PublicKeyCredentialRpEntity, PublicKeyCredentialUserEntity};
+use passkey_types::ctap2::{Aaguid, Ctap2Error, StatusCode};
+use passkey_types::webauthn::{CredentialCreationOptions, CredentialRequestOptions, PublicKeyCredentialDescriptor};
+use serde_json::{Value, json};
+use url::Url;
+
+use crate::accounts::outbox;
+use crate::common::{TestApp, client_for, insert_member, json as read};
+use crate::mailbox;
+
+/// `both_databases!` on an instance whose public URL is `http://localhost:<port>`.
+macro_rules! on_localhost {
+    ($($name:ident),+ $(,)?) => {$(
+        crate::both_databases_with!($name, |c: &mut murmur::Config| {
+            c.public_url.set_host(Some("localhost")).unwrap();
+        });
+    )+};
+}
+
+on_localhost!(
+    a_passkey_is_added_listed_and_signs_in,
+    another_member_cannot_see_remove_or_finish_a_members_passkeys,
+    a_removed_passkey_signs_nobody_in,
+    a_suspended_members_passkey_signs_nobody_in,
+    expired_and_replayed_ceremonies_are_refused,
+    another_origin_is_refused,
+    passkey_sign_ins_are_rate_limited,
+);
+crate::both_databases!(passkeys_need_a_domain_name);
+
+/// A person who always says yes and is verified (a fingerprint, a device PIN).
+struct Verified;
+
+#[async_trait::async_trait]
+impl UserValidationMethod for Verified {
+    type PasskeyItem = Passkey;
+
+    async fn check_user<'a>(
+        &self,
+        _hint: UiHint<'a, Passkey>,
+        presence: bool,
+        verification: bool,
+    ) -> Result<UserCheck, Ctap2Error> {
+        Ok(UserCheck { presence, verification })
+    }
+
+    fn is_presence_enabled(&self) -> bool {
+        true
+    }
+
+    fn is_verification_enabled(&self) -> Option<bool> {
+        Some(true)
+    }
+}
+
+/// The passkeys a device holds, found by the credential ids a request allows or, when it allows
+/// none (a discoverable sign-in), by the site (passkey-rs's `MemoryStore` finds only the former).
+#[derive(Clone, Default)]
+struct Held(HashMap<Vec<u8>, Passkey>);
+
+#[async_trait::async_trait]
+impl CredentialStore for Held {
+    type PasskeyItem = Passkey;
+
+    async fn find_credentials(
+        &self,
+        allowed: Option<&[PublicKeyCredentialDescriptor]>,
+        rp_id: &str,
+        _user_handle: Option<&[u8]>,
+    ) -> Result<Vec<Passkey>, StatusCode> {
+        let found: Vec<Passkey> = match allowed.filter(|allowed| !allowed.is_empty()) {
+            Some(allowed) => allowed.iter().filter_map(|d| self.0.get(&*d.id)).cloned().collect(),
+            None => self.0.values().filter(|p| p.rp_id == rp_id).cloned().collect(),
+        };
+        if found.is_empty() { Err(Ctap2Error::NoCredentials.into()) } else { Ok(found) }
+    }
+
+    async fn save_credential(
+        &mut self,
+        passkey: Passkey,
+        _user: PublicKeyCredentialUserEntity,
+        _rp: PublicKeyCredentialRpEntity,
+        _options: Options,
+    ) -> Result<(), StatusCode> {
+        self.0.insert(passkey.credential_id.to_vec(), passkey);
+        Ok(())
+    }
+
+    async fn update_credential(&mut self, passkey: &Passkey) -> Result<(), StatusCode> {
+        self.0.insert(passkey.credential_id.to_vec(), passkey.clone());
+        Ok(())
+    }
+
+    async fn get_info(&self) -> StoreInfo {
+        StoreInfo { discoverability: DiscoverabilitySupport::Full }
+    }
+}
+
+/// A device with a platform authenticator: the passkeys it holds, across ceremonies.
+#[derive(Default)]
+struct Device {
+    passkeys: Held,
+}
+
+impl Device {
+    /// The device's authenticator, holding its passkeys for one ceremony.
+    fn authenticator(&mut self) -> Authenticator<Held, Verified, AvailableBackend> {
+        let mut authenticator =
+            Authenticator::new(Aaguid::new_empty(), std::mem::take(&mut self.passkeys), Verified, AvailableBackend);
+        // A signature counter, so its updates after each use can be seen.
+        authenticator.set_make_credentials_with_signature_counter(true);
+        authenticator
+    }
+
+    /// `navigator.credentials.create` from a page at `origin`, with the server's options.
+    async fn create(&mut self, origin: &Url, options: &Value) -> Value {
+        let options: CredentialCreationOptions = serde_json::from_value(options.clone()).expect("creation options");
+        let mut client = Client::new(self.authenticator()).allows_insecure_localhost(true);
+        let created = client.register(origin, options, DefaultClientData).await;
+        self.passkeys = client.authenticator().store().clone();
+        serde_json::to_value(created.expect("the authenticator makes a passkey")).unwrap()
+    }
+
+    /// `navigator.credentials.get` from a page at `origin`, with the server's options.
+    async fn get(&mut self, origin: &Url, options: &Value) -> Value {
+        let options: CredentialRequestOptions = serde_json::from_value(options.clone()).expect("request options");
+        let mut client = Client::new(self.authenticator()).allows_insecure_localhost(true);
+        let got = client.authenticate(origin, options, DefaultClientData).await;
+        self.passkeys = client.authenticator().store().clone();
+        serde_json::to_value(got.expect("the authenticator signs with a passkey")).unwrap()
+    }
+}
+
+/// The instance's public origin (`http://localhost:<port>`), where the web app's pages are.
+fn origin(app: &TestApp) -> Url {
+    app.state.config.public_url.clone()
+}
+
+/// A member with a client on the public origin (as the web app's page is).
+async fn member(app: &TestApp, username: &str) -> (i64, reqwest::Client) {
+    let (id, token) = insert_member(&app.state.db, app.clock.now(), username).await;
+    let cookie = format!("{}={token}", murmur::session_cookie::name(&app.state.config));
+    (id, client_for(origin(app).as_str().trim_end_matches('/'), Some(&cookie)))
+}
+
+/// A visitor's browser on the public origin (keeps the cookies it is given).
+fn visitor(app: &TestApp) -> reqwest::Client {
+    client_for(origin(app).as_str().trim_end_matches('/'), None)
+}
+
+async fn post(app: &TestApp, client: &reqwest::Client, path: &str, body: Value) -> (u16, Value) {
+    read(client.post(app.url(path)).json(&body).send().await.unwrap()).await
+}
+
+async fn get(app: &TestApp, client: &reqwest::Client, path: &str) -> (u16, Value) {
+    read(client.get(app.url(path)).send().await.unwrap()).await
+}
+
+/// Adds a passkey named `name` from `device`; answers the finish's status and body.
+async fn add_passkey(app: &TestApp, client: &reqwest::Client, device: &mut Device, name: &str) -> (u16, Value) {
+    let (status, begun) = post(app, client, "/api/auth/passkeys/register/start", json!({})).await;
+    assert_eq!(status, 200, "{begun}");
+    let credential = device.create(&origin(app), &begun["options"]).await;
+    let body = json!({ "ceremony": begun["ceremony"], "name": name, "credential": credential });
+    post(app, client, "/api/auth/passkeys/register/finish", body).await
+}
+
+/// Begins a sign-in and has `device` answer it from `at`; answers the ceremony and the answer.
+async fn sign_in_answer(app: &TestApp, browser: &reqwest::Client, device: &mut Device, at: &Url) -> (Value, Value) {
+    let (status, begun) = post(app, browser, "/api/auth/passkeys/login/start", json!({})).await;
+    assert_eq!(status, 200, "{begun}");
+    let credential = device.get(at, &begun["options"]).await;
+    (begun["ceremony"].clone(), credential)
+}
+
+/// Signs in from a new browser with `device`; answers the finish's status and body, and the browser.
+async fn sign_in(app: &TestApp, device: &mut Device) -> (u16, Value, reqwest::Client) {
+    let browser = visitor(app);
+    let (ceremony, credential) = sign_in_answer(app, &browser, device, &origin(app)).await;
+    let body = json!({ "ceremony": ceremony, "credential": credential });
+    let (status, answer) = post(app, &browser, "/api/auth/passkeys/login/finish", body).await;
+    (status, answer, browser)
+}
+
+/// The stored credential's signature counter.
+async fn stored_counter(app: &TestApp, id: i64) -> i64 {
+    let credential: String = sqlx::query_scalar("SELECT credential FROM passkeys WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    let credential: Value = serde_json::from_str(&credential).unwrap();
+    credential["cred"]["counter"].as_i64().expect("the credential keeps a counter")
+}
+
+async fn a_passkey_is_added_listed_and_signs_in(app: TestApp) {
+    let (_, ada) = member(&app, "ada").await;
+    let mut phone = Device::default();
+
+    let (status, added) = add_passkey(&app, &ada, &mut phone, "  My phone ").await;
+    assert_eq!(status, 201, "{added}");
+    assert_eq!(added["name"], "My phone");
+    assert_eq!(added["lastUsedAt"], Value::Null);
+    let id = added["id"].as_i64().unwrap();
+
+    // The member is told, at their address.
+    let notice = mailbox::nth_mail(&outbox(&app), "ada@example.com", 1).await;
+    assert_eq!(notice.subject(), "A passkey was added to your account");
+    assert!(notice.decoded.contains("My phone"), "{}", notice.decoded);
+
+    let (status, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert_eq!(status, 200);
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed[0]["id"], id);
+    assert_eq!(listed[0]["name"], "My phone");
+    assert!(listed[0]["createdAt"].is_string());
+    assert_eq!(listed[0]["lastUsedAt"], Value::Null);
+    assert_eq!(stored_counter(&app, id).await, 0);
+
+    // Sign-in names no member: the browser offers what it holds for the site.
+    let (_, begun) = post(&app, &visitor(&app), "/api/auth/passkeys/login/start", json!({})).await;
+    let allowed = &begun["options"]["publicKey"]["allowCredentials"];
+    assert!(allowed.is_null() || allowed.as_array().is_some_and(Vec::is_empty), "{begun}");
+
+    app.clock.advance(Duration::from_secs(60));
+    let (status, user, browser) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 200, "{user}");
+    assert_eq!(user["username"], "ada");
+    let (status, me) = get(&app, &browser, "/api/auth/me").await;
+    assert_eq!((status, &me["username"]), (200, &json!("ada")), "the browser is signed in: {me}");
+
+    // The last use is shown, and the credential's counter kept.
+    let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert!(listed[0]["lastUsedAt"].is_string(), "{listed}");
+    assert_eq!(stored_counter(&app, id).await, 1);
+    let (status, _, _) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 200);
+    assert_eq!(stored_counter(&app, id).await, 2, "the counter is updated after each use");
+
+    // The session is listed as a passkey's; the one from the e-mailed link as a link's.
+    let (_, sessions) = get(&app, &browser, "/api/auth/sessions").await;
+    let sessions = sessions.as_array().unwrap();
+    let this = sessions.iter().find(|s| s["current"] == true).unwrap();
+    assert_eq!(this["signedInWith"], "passkey");
+    assert!(sessions.iter().any(|s| s["signedInWith"] == "link"), "{sessions:?}");
+}
+
+async fn another_member_cannot_see_remove_or_finish_a_members_passkeys(app: TestApp) {
+    let (_, ada) = member(&app, "ada").await;
+    let (_, bob) = member(&app, "bob").await;
+    let mut phone = Device::default();
+    let (_, added) = add_passkey(&app, &ada, &mut phone, "Phone").await;
+    let id = added["id"].as_i64().unwrap();
+
+    let (status, listed) = get(&app, &bob, "/api/auth/passkeys").await;
+    assert_eq!((status, listed), (200, json!([])));
+    let (status, body) = read(bob.delete(app.url(&format!("/api/auth/passkeys/{id}"))).send().await.unwrap()).await;
+    assert_eq!(status, 404, "{body}");
+    let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert_eq!(listed.as_array().unwrap().len(), 1, "Ada's passkey stays");
+
+    // Ada's ceremony cannot add a passkey to Bob's account.
+    let (_, begun) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    let credential = Device::default().create(&origin(&app), &begun["options"]).await;
+    let body = json!({ "ceremony": begun["ceremony"], "name": "Stolen", "credential": credential });
+    let (status, refused) = post(&app, &bob, "/api/auth/passkeys/register/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey request is no longer valid. Please try again.");
+    let (_, listed) = get(&app, &bob, "/api/auth/passkeys").await;
+    assert_eq!(listed, json!([]));
+
+    // Visitors have none to list or remove.
+    let (status, _) = get(&app, &visitor(&app), "/api/auth/passkeys").await;
+    assert_eq!(status, 401);
+}
+
+async fn a_removed_passkey_signs_nobody_in(app: TestApp) {
+    let (_, ada) = member(&app, "ada").await;
+    let mut phone = Device::default();
+    let (_, added) = add_passkey(&app, &ada, &mut phone, "Phone").await;
+    let id = added["id"].as_i64().unwrap();
+    let (status, _, _) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 200);
+
+    let response = ada.delete(app.url(&format!("/api/auth/passkeys/{id}"))).send().await.unwrap();
+    assert_eq!(response.status(), reqwest::StatusCode::NO_CONTENT);
+    let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert_eq!(listed, json!([]));
+
+    let (status, refused, browser) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["message"].as_str().unwrap().starts_with("This passkey is not known here."), "{refused}");
+    let (status, _) = get(&app, &browser, "/api/auth/me").await;
+    assert_eq!(status, 401, "the browser is not signed in");
+
+    let (status, _) = read(ada.delete(app.url(&format!("/api/auth/passkeys/{id}"))).send().await.unwrap()).await;
+    assert_eq!(status, 404, "removed once");
+}
+
+async fn a_suspended_members_passkey_signs_nobody_in(app: TestApp) {
+    let (ada_id, ada) = member(&app, "ada").await;
+    let mut phone = Device::default();
+    let (status, _) = add_passkey(&app, &ada, &mut phone, "Phone").await;
+    assert_eq!(status, 201);
+
+    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
+        .bind(app.clock.now() + 86_400_000)
+        .bind(ada_id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let (status, refused, browser) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["message"], "This account is suspended");
+    let (status, _) = get(&app, &browser, "/api/auth/me").await;
+    assert_eq!(status, 401);
+    let last_used: Option<i64> = sqlx::query_scalar("SELECT last_used_at FROM passkeys WHERE user_id = $1")
+        .bind(ada_id)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(last_used, None, "a refused sign-in is no use");
+}
+
+async fn expired_and_replayed_ceremonies_are_refused(app: TestApp) {
+    let (_, ada) = member(&app, "ada").await;
+    let mut phone = Device::default();
+
+    // A registration finished late.
+    let (_, begun) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    let credential = phone.create(&origin(&app), &begun["options"]).await;
+    app.clock.advance(Duration::from_secs(7 * 60));
+    let body = json!({ "ceremony": begun["ceremony"], "name": "Late", "credential": credential });
+    let (status, refused) = post(&app, &ada, "/api/auth/passkeys/register/finish", body.clone()).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey request expired. Please try again.");
+
+    // A registration finished twice.
+    let mut phone = Device::default();
+    let (_, begun) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    let credential = phone.create(&origin(&app), &begun["options"]).await;
+    let body = json!({ "ceremony": begun["ceremony"], "name": "Phone", "credential": credential });
+    let (status, _) = post(&app, &ada, "/api/auth/passkeys/register/finish", body.clone()).await;
+    assert_eq!(status, 201);
+    let (status, refused) = post(&app, &ada, "/api/auth/passkeys/register/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey request is no longer valid. Please try again.");
+
+    // A sign-in finished late.
+    let browser = visitor(&app);
+    let (ceremony, credential) = sign_in_answer(&app, &browser, &mut phone, &origin(&app)).await;
+    app.clock.advance(Duration::from_secs(7 * 60));
+    let body = json!({ "ceremony": ceremony, "credential": credential });
+    let (status, refused) = post(&app, &browser, "/api/auth/passkeys/login/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey request expired. Please try again.");
+
+    // A sign-in replayed: as it was, and its answer with another ceremony.
+    let (ceremony, credential) = sign_in_answer(&app, &browser, &mut phone, &origin(&app)).await;
+    let body = json!({ "ceremony": ceremony, "credential": credential });
+    let (status, _) = post(&app, &browser, "/api/auth/passkeys/login/finish", body.clone()).await;
+    assert_eq!(status, 200);
+    let eve = visitor(&app);
+    let (status, refused) = post(&app, &eve, "/api/auth/passkeys/login/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey request is no longer valid. Please try again.");
+    let (_, begun) = post(&app, &eve, "/api/auth/passkeys/login/start", json!({})).await;
+    let body = json!({ "ceremony": begun["ceremony"], "credential": credential });
+    let (status, refused) = post(&app, &eve, "/api/auth/passkeys/login/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "The passkey could not be verified. Please try again.");
+    let (status, _) = get(&app, &eve, "/api/auth/me").await;
+    assert_eq!(status, 401);
+
+    // A ceremony of one kind does not finish the other; nonsense is refused as such.
+    let (_, begun) = post(&app, &eve, "/api/auth/passkeys/login/start", json!({})).await;
+    let body = json!({ "ceremony": begun["ceremony"], "name": "Mixed", "credential": credential });
+    let (status, _) = post(&app, &ada, "/api/auth/passkeys/register/finish", body).await;
+    assert_eq!(status, 400);
+    let (_, begun) = post(&app, &eve, "/api/auth/passkeys/login/start", json!({})).await;
+    let body = json!({ "ceremony": begun["ceremony"], "credential": { "id": "x" } });
+    let (status, refused) = post(&app, &eve, "/api/auth/passkeys/login/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "The browser's answer was not a passkey response.");
+
+    // Upkeep removes the ceremonies left unfinished once they expire.
+    app.clock.advance(Duration::from_secs(7 * 60));
+    murmur::jobs::upkeep(&app.state.db, &app.state.media, app.clock.now()).await.unwrap();
+    let left: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM passkey_ceremonies").fetch_one(&app.state.db.read).await.unwrap();
+    assert_eq!(left, 0);
+}
+
+async fn another_origin_is_refused(app: TestApp) {
+    let (_, ada) = member(&app, "ada").await;
+    let port = origin(&app).port().unwrap();
+    let elsewhere: Url = format!("http://evil.localhost:{port}").parse().unwrap();
+    let mut phone = Device::default();
+
+    let (_, begun) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    let credential = phone.create(&elsewhere, &begun["options"]).await;
+    let body = json!({ "ceremony": begun["ceremony"], "name": "Elsewhere", "credential": credential });
+    let (status, refused) = post(&app, &ada, "/api/auth/passkeys/register/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey cannot be used on this site's address.");
+    let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert_eq!(listed, json!([]));
+
+    // A passkey of this site, used from a page elsewhere.
+    let mut phone = Device::default();
+    let (status, _) = add_passkey(&app, &ada, &mut phone, "Phone").await;
+    assert_eq!(status, 201);
+    let browser = visitor(&app);
+    let (ceremony, credential) = sign_in_answer(&app, &browser, &mut phone, &elsewhere).await;
+    let body = json!({ "ceremony": ceremony, "credential": credential });
+    let (status, refused) = post(&app, &browser, "/api/auth/passkeys/login/finish", body).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey cannot be used on this site's address.");
+    let (status, _) = get(&app, &browser, "/api/auth/me").await;
+    assert_eq!(status, 401);
+}
+
+async fn passkey_sign_ins_are_rate_limited(app: TestApp) {
+    let browser = visitor(&app);
+    for _ in 0..60 {
+        let (status, _) = post(&app, &browser, "/api/auth/passkeys/login/start", json!({})).await;
+        assert_eq!(status, 200);
+    }
+    let (status, refused) = post(&app, &browser, "/api/auth/passkeys/login/start", json!({})).await;
+    assert_eq!(status, 429, "{refused}");
+    assert_eq!(refused["message"], "Too many passkey sign-ins from your network. Please try again later.");
+
+    let (_, ada) = member(&app, "ada").await;
+    for _ in 0..10 {
+        let (status, _) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+        assert_eq!(status, 200);
+    }
+    let (status, _) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    assert_eq!(status, 429);
+}
+
+/// An instance reached by an IP address cannot be a relying party: it says so.
+async fn passkeys_need_a_domain_name(app: TestApp) {
+    let member = app.member("ada").await;
+    let (status, refused) =
+        read(member.client.post(app.url("/api/auth/passkeys/register/start")).send().await.unwrap()).await;
+    assert_eq!(status, 503, "{refused}");
+    assert_eq!(refused["message"], "Passkeys need this Murmur to be reached at a domain name (its public URL).");
+    let (status, _) = read(app.client.post(app.url("/api/auth/passkeys/login/start")).send().await.unwrap()).await;
+    assert_eq!(status, 503);
+}
