@@ -18,6 +18,12 @@ pub fn random_token() -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random_bytes::<32>())
 }
 
+/// Whether `token` could be one `random_token` made (43 characters of base64url): anything else
+/// is refused before it is hashed and looked up.
+pub fn is_token(token: &str) -> bool {
+    token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// SHA-256 of a token, hex: what the database keeps.
 pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))

@@ -38,7 +38,7 @@ pub async fn confirm(write: &AnyPool, token: &str, now: Millis) -> Result<Change
         .fetch_optional(&mut *tx)
         .await?
         .ok_or_else(invalid)?;
-    if store::is_suspended(&mut tx, member, now).await? {
+    if crate::users::store::is_suspended(&mut tx, member, now).await? {
         return Err(Error::forbidden(crate::users::model::SUSPENDED));
     }
     // The unique key on the address decides, also between two members confirming the same

@@ -215,7 +215,7 @@ pub async fn withdraw_email_changes(conn: &mut AnyConnection, member: i64) -> Re
 /// True when a string can be a token we issued (43 characters of URL-safe base64); anything
 /// else is refused without a query.
 pub fn is_well_formed(token: &str) -> bool {
-    token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    murmur_core::secrets::is_token(token)
 }
 
 /// Removes every link of an address (a deleted account's pending links), in the caller's

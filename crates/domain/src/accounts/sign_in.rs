@@ -24,7 +24,7 @@ pub async fn use_link(db: &Db, token: &str, browser: sessions::Browser<'_>, now:
         // logs them in and leaves the invite unused). Not while suspended: a link asked for
         // before the suspension stays unused.
         (Some(id), _) => {
-            if store::is_suspended(&mut tx, id, now).await? {
+            if crate::users::store::is_suspended(&mut tx, id, now).await? {
                 return Err(Error::forbidden(crate::users::model::SUSPENDED));
             }
             id

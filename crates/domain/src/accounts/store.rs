@@ -17,14 +17,6 @@ pub async fn member_id_by_email(conn: &mut AnyConnection, email: &str) -> Result
     Ok(sqlx::query_scalar("SELECT id FROM users WHERE email = $1").bind(email).fetch_optional(conn).await?)
 }
 
-/// Whether the member is suspended at `now` (`moderation::is_suspended`), read inside a
-/// transaction.
-pub async fn is_suspended(conn: &mut AnyConnection, id: i64, now: Millis) -> Result<bool> {
-    let until: Option<Option<Millis>> =
-        sqlx::query_scalar("SELECT suspended_until FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
-    Ok(crate::users::model::is_suspended(until.flatten(), now))
-}
-
 /// Records who invited a new member (None: the instance), in the sign-up transaction.
 pub async fn set_invited_by(conn: &mut AnyConnection, id: i64, inviter: Option<i64>) -> Result<()> {
     sqlx::query("UPDATE users SET invited_by = $1 WHERE id = $2").bind(inviter).bind(id).execute(conn).await?;

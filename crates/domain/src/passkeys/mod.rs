@@ -185,7 +185,7 @@ pub async fn finish_login(
         .map_err(refusal)?;
     // One transaction: the passkey's new counter, its last use and the session, or none.
     let mut tx = db.write.begin().await?;
-    if crate::accounts::store::is_suspended(&mut tx, stored.member, now).await? {
+    if crate::users::store::is_suspended(&mut tx, stored.member, now).await? {
         return Err(Error::forbidden(crate::users::model::SUSPENDED));
     }
     let updated = passkey.update_credential(&result).unwrap_or(false);

@@ -86,7 +86,7 @@ pub async fn begin(write: &AnyPool, kind: Kind, member: Option<i64>, state: &str
 /// Takes the ceremony `id` of `kind` out of the table: it can be finished once. 400 when it is
 /// unknown (never begun, already finished, of the other kind) or expired.
 pub async fn finish(write: &AnyPool, kind: Kind, id: &str, now: Millis) -> Result<Ceremony> {
-    if !crate::accounts::magic_link::is_well_formed(id) {
+    if !murmur_core::secrets::is_token(id) {
         return Err(Error::bad_request(UNKNOWN_CEREMONY));
     }
     // One statement: of two requests finishing the same ceremony, one gets the row.
