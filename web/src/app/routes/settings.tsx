@@ -1,7 +1,7 @@
 import { ConnectedAppsCard } from '@/features/apps'
 import { DataExportSection, DeleteAccountSection, EmailCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
-import { ImageDescriptionSetting } from '@/features/posts'
+import { ContentWarningSetting, ImageDescriptionSetting } from '@/features/posts'
 import { UsernameCard } from '@/features/users'
 import { PageHeader } from './page-header'
 
@@ -15,6 +15,7 @@ export default function SettingsRoute() {
         <SessionsCard />
         <ConnectedAppsCard />
         <ImageDescriptionSetting />
+        <ContentWarningSetting />
         <BlockedMembers />
         <MutedMembers />
         <DataExportSection />

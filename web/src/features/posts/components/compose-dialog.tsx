@@ -53,7 +53,8 @@ export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: C
           </DialogHeader>
           {replyTo && (
             <blockquote className="line-clamp-3 border-l-2 border-border pl-3 text-sm text-muted-foreground">
-              {replyTo.content}
+              {/* Behind its warning here too: the member may be answering the warning, not the post. */}
+              {replyTo.spoilerText ? `Content warning: ${replyTo.spoilerText}` : replyTo.content}
             </blockquote>
           )}
           <Composer
@@ -61,6 +62,7 @@ export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: C
             ref={composer}
             variant="dialog"
             replyToId={replyTo?.id ?? null}
+            replyToWarning={replyTo?.spoilerText ?? null}
             onPosted={() => onOpenChange(false)}
           />
         </DialogContent>
