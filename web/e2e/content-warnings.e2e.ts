@@ -54,6 +54,10 @@ describe.skipIf(!hasMurmur)('content warnings in a browser', () => {
     await (await chooser).setFiles([{ name: 'tower.png', mimeType: 'image/png', buffer: makePng(480, 320, 150) }])
     await page.getByRole('img', { name: 'Attached image 1' }).waitFor()
     await page.getByRole('button', { name: 'Post', exact: true }).click()
+    // The reminder about the picture's description: this journey is about the warning.
+    await page.getByRole('button', { name: 'Post anyway' }).click()
+    await page.getByText('Post created').first().waitFor()
+    await page.goto(`/profile/${net.ada.username}`)
     await adasCard(page).getByRole('button', { name: 'Show post' }).waitFor()
     const posts = (await call(net.ada.context.request, 'GET', `/api/users/${net.ada.username}/posts`)) as unknown as {
       spoilerText: string | null

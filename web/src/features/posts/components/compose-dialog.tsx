@@ -39,6 +39,11 @@ export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: C
       <Dialog open={open} onOpenChange={requestClose}>
         <DialogContent
           className="sm:max-w-xl"
+          // Writing starts in the text, also under a reply's warning (the first field).
+          onOpenAutoFocus={(event) => {
+            event.preventDefault()
+            composer.current?.focus()
+          }}
           // The dialog has no Radix trigger to give focus back to: it is opened from many places.
           onCloseAutoFocus={(event) => {
             event.preventDefault()
