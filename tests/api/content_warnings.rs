@@ -91,7 +91,7 @@ async fn a_repost_cannot_carry_a_warning(app: TestApp) {
     let (status, body) =
         post(&app, &bob, "/api/posts", json!({ "repostOfId": id(&original), "spoilerText": "Hidden" })).await;
 
-    assert_eq!(status, 400, "{body}");
+    assert_eq!((status, &body["message"]), (400, &json!("A repost cannot have a content warning")), "{body}");
 }
 
 async fn an_edit_changes_keeps_or_removes_the_warning_and_history_keeps_the_old_one(app: TestApp) {

@@ -203,11 +203,12 @@ async fn create(
                 || !body.image_urls.is_empty()
                 || !body.images.is_empty()
                 || body.poll_options.iter().any(|o| !o.trim().is_empty())
-                || body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty())
             {
-                return Err(
-                    Error::bad_request("A repost cannot have images, a poll, a content warning or a reply").into()
-                );
+                return Err(Error::bad_request("A repost cannot have images, a poll or a reply").into());
+            }
+            // A repost shows its original, behind the original's own warning if it has one.
+            if body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty()) {
+                return Err(Error::bad_request("A repost cannot have a content warning").into());
             }
             writes.repost(current.id, original, key).await?
         }
