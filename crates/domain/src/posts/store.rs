@@ -405,7 +405,9 @@ pub struct EditedPost {
 
 /// Post `id` as an edit finds it; None when it is deleted.
 pub async fn edited_post(conn: &mut AnyConnection, id: i64) -> Result<Option<EditedPost>> {
-    let row: Option<(String, Option<String>, Millis, Option<Millis>, i64)> = sqlx::query_as(
+    /// content, spoiler_text, created_at, poll_expires_at, votes
+    type Row = (String, Option<String>, Millis, Option<Millis>, i64);
+    let row: Option<Row> = sqlx::query_as(
         "SELECT content, spoiler_text, created_at, poll_expires_at, \
          (SELECT COUNT(*) FROM poll_votes v WHERE v.post_id = p.id) FROM posts p WHERE id = $1 AND deleted_at IS NULL",
     )
