@@ -12,6 +12,7 @@ mod alt_text;
 mod authorization;
 mod bookmarks;
 mod concurrency;
+mod content_warnings;
 mod data_export;
 mod discovery;
 mod edits;

@@ -338,6 +338,19 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Bob's poll carries a content warning, and Ada's first post carried one before her edit;
+    // Bob opens such posts at once.
+    Step {
+        version: 34,
+        rows: &[
+            "UPDATE posts SET spoiler_text = 'Hot beverage takes' WHERE id = 4",
+            "INSERT INTO post_edits (post_id, content, spoiler_text, written_at, replaced_at) \
+             VALUES (1, 'Hello, Murmur', 'Greetings', :now - 250000, :now - 200000)",
+            "UPDATE users SET expand_warnings = 1 WHERE id = 2",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

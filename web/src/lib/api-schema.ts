@@ -1136,6 +1136,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes the caller's settings (`expandContentWarnings`); answers the caller's own record,
+         *     which reads them.
+         */
+        put: operations["update_preferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/profile": {
         parameters: {
             query?: never;
@@ -1644,6 +1664,11 @@ export interface components {
              * @description Makes this a repost of that post (reposting a repost reposts its original).
              */
             repostOfId?: number | null;
+            /**
+             * @description A content warning shown in place of the post until the reader opens it: at most 100
+             *     characters after trimming, on one line; blank or missing means none. Not on a repost.
+             */
+            spoilerText?: string | null;
         };
         /** @description How the member's archive stands. */
         DataExport: {
@@ -1670,6 +1695,11 @@ export interface components {
              *     all. An edit never adds images, and a post with a poll keeps its own.
              */
             imageUrls?: string[] | null;
+            /**
+             * @description The post's content warning from now on (at most 100 characters after trimming, on one
+             *     line); null or blank takes it away, left out it stays as it is.
+             */
+            spoilerText?: string | null;
         };
         EmailChangeConfirmation: {
             /** @description The token from the e-mailed link (43 characters of base64url). */
@@ -1941,6 +1971,12 @@ export interface components {
             repostOf?: components["schemas"]["Post"] | null;
             /** Format: int64 */
             repostOfId?: number | null;
+            /**
+             * @description The post's content warning (1 to 100 characters, one line): the card shows it in place
+             *     of the text, images and poll until the reader opens it. Null when it has none (also on a
+             *     repost: its original's is in `repostOf`).
+             */
+            spoilerText?: string | null;
             application?: components["schemas"]["PostApplication"] | null;
         };
         /** @description An image of a post. */
@@ -1962,8 +1998,15 @@ export interface components {
             content: string;
             /** @description RFC 3339: when an edit replaced it. */
             replacedAt: string;
+            /** @description The content warning it carried then; null: none. */
+            spoilerText?: string | null;
             /** @description RFC 3339: when this text was written (the post's creation or an earlier edit). */
             writtenAt: string;
+        };
+        /** @description The caller's settings that follow them from device to device; a field left out stays as it is. */
+        PreferencesRequest: {
+            /** @description "Always expand posts with content warnings": cards open such posts at once. */
+            expandContentWarnings?: boolean | null;
         };
         /**
          * @description A member's profile: the member as the API shows them, who invited them, and how the caller
@@ -2213,6 +2256,11 @@ export interface components {
             createdAt: string;
             displayName: string;
             email?: string | null;
+            /**
+             * @description The member's setting "Always expand posts with content warnings": their cards open such
+             *     posts at once. Only on the member's own record.
+             */
+            expandContentWarnings?: boolean | null;
             /**
              * @description Whether the member went through or skipped the first-run step (false right after
              *     sign-up): only on the member's own record.
@@ -5795,6 +5843,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_preferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreferencesRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             401: {
                 headers: {

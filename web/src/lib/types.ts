@@ -56,6 +56,8 @@ export const POST_MAX_LENGTH = limits.postMaxLength
 export const MAX_IMAGES = limits.maxImages
 /** An image description's longest, in code points after trimming (crates/domain/src/posts/domain.rs). */
 export const IMAGE_DESCRIPTION_MAX_LENGTH = limits.imageDescriptionMaxLength
+/** A content warning's longest, in code points after trimming (crates/domain/src/posts/domain.rs). */
+export const CONTENT_WARNING_MAX_LENGTH = limits.contentWarningMaxLength
 export const MAX_POLL_OPTIONS = limits.maxPollOptions
 export const POLL_OPTION_MAX_LENGTH = limits.pollOptionMaxLength
 /** The poll lengths the composer offers, in hours; the server takes 1 to 168 (default 24). */

@@ -1,6 +1,6 @@
 //! Names and text that cannot deceive: the rule every writer of members' text calls (posts,
-//! poll options, image descriptions, display names, bios, websites, report comments, moderators'
-//! reasons), and the look-alike test for display names.
+//! their content warnings, poll options, image descriptions, display names, bios, websites,
+//! report comments, moderators' reasons), and the look-alike test for display names.
 //!
 //! - Text is stored NFC-normalized, so the same words are the same bytes (search, duplicate
 //!   poll options, lengths as the schema counts them).
@@ -37,6 +37,8 @@ pub enum Kind {
     Bio,
     Website,
     Post,
+    /// A post's content warning, which its card shows in place of the post.
+    ContentWarning,
     PollOption,
     ImageDescription,
     /// A member's words with a report.
@@ -55,6 +57,7 @@ impl Kind {
             Kind::Bio => "Bio",
             Kind::Website => "Website",
             Kind::Post => "A post",
+            Kind::ContentWarning => "A content warning",
             Kind::PollOption => "A poll option",
             Kind::ImageDescription => "An image description",
             Kind::ReportComment => "A comment",
@@ -67,7 +70,7 @@ impl Kind {
     fn is_multi_line(self) -> bool {
         match self {
             Kind::Bio | Kind::Post | Kind::ImageDescription | Kind::ReportComment | Kind::ModerationReason => true,
-            Kind::DisplayName | Kind::Website | Kind::PollOption | Kind::AppName => false,
+            Kind::DisplayName | Kind::Website | Kind::PollOption | Kind::ContentWarning | Kind::AppName => false,
         }
     }
 }
@@ -275,6 +278,12 @@ mod tests {
             (ReportComment, "\u{200b}\u{3164}", Err(INVISIBLE)),
             (ModerationReason, "\u{200b}", Err(INVISIBLE)),
             (ReportComment, "fake cafe\u{301}", Ok("fake caf\u{e9}")),
+            // A content warning: a post's rules, on one line (the card shows it as a heading).
+            (ContentWarning, "spoilers: cafe\u{301}", Ok("spoilers: caf\u{e9}")),
+            (ContentWarning, "\u{5e9}\u{200f}!", Ok("\u{5e9}\u{200f}!")),
+            (ContentWarning, "a\u{202e}b", Err(DIRECTION)),
+            (ContentWarning, "\u{200b}\u{3164}", Err(INVISIBLE)),
+            (ContentWarning, "war\nnews", Err(ONE_LINE)),
             // Nothing at all is the caller's "cannot be empty".
             (Post, "", Ok("")),
             (Bio, "", Ok("")),

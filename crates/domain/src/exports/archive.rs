@@ -255,6 +255,8 @@ pub struct ExportPost {
     /// post, reply or repost
     kind: &'static str,
     content: String,
+    /// Its content warning; null: none.
+    spoiler_text: Option<String>,
     entities: serde_json::Value,
     #[serde(serialize_with = "rfc3339")]
     created_at: Millis,
@@ -285,6 +287,8 @@ struct Edit {
     #[serde(skip)]
     post_id: i64,
     content: String,
+    /// The content warning it carried then; null: none.
+    spoiler_text: Option<String>,
     #[serde(serialize_with = "rfc3339")]
     written_at: Millis,
     #[serde(serialize_with = "rfc3339")]
@@ -315,6 +319,7 @@ impl Keyed for ExportPost {
 struct PostRow {
     id: i64,
     content: String,
+    spoiler_text: Option<String>,
     entities: Option<String>,
     created_at: Millis,
     reply_to_id: Option<i64>,
@@ -361,7 +366,7 @@ fn image_file(post_id: i64, position: i64, content_type: Option<&str>) -> String
 /// A page of the member's posts after id `after`, with their images' file names and polls.
 async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<ExportPost>> {
     let rows: Vec<PostRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT p.id, p.content, p.entities, p.created_at, p.reply_to_id, p.repost_of_id, p.poll_expires_at, \
+        "SELECT p.id, p.content, p.spoiler_text, p.entities, p.created_at, p.reply_to_id, p.repost_of_id, p.poll_expires_at, \
                 p.like_count, p.reply_count, p.repost_count, p.removed_at \
          FROM posts p WHERE {OWN_POSTS} AND p.id > $2 ORDER BY p.id LIMIT $3"
     )))
@@ -393,7 +398,7 @@ async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<Export
     .fetch_all(&pool)
     .await?;
     let edits: Vec<Edit> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT e.post_id, e.content, e.written_at, e.replaced_at FROM post_edits e JOIN posts p ON p.id = e.post_id \
+        "SELECT e.post_id, e.content, e.spoiler_text, e.written_at, e.replaced_at FROM post_edits e JOIN posts p ON p.id = e.post_id \
          WHERE {OWN_POSTS} AND p.id > $2 AND p.id <= $3 ORDER BY e.post_id, e.id"
     )))
     .bind(member)
@@ -425,6 +430,7 @@ async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<Export
                     .and_then(|e| serde_json::from_str(e).ok())
                     .unwrap_or_else(|| serde_json::Value::Array(Vec::new())),
                 content: row.content,
+                spoiler_text: row.spoiler_text,
                 created_at: row.created_at,
                 reply_to_id: row.reply_to_id,
                 repost_of_id: row.repost_of_id,
@@ -660,6 +666,9 @@ fn post_html(post: &ExportPost) -> String {
         removed = if post.removed { " (removed by moderators)" } else { "" },
         at = escape(&to_rfc3339(post.created_at)),
     ));
+    if let Some(warning) = &post.spoiler_text {
+        html.push_str(&format!("<p class=\"meta\">Content warning: {}</p>\n", escape(warning)));
+    }
     if post.kind != "repost" {
         html.push_str(&format!("<p>{}</p>\n", escape(&post.content)));
     }
@@ -702,13 +711,20 @@ mod tests {
             id: 7,
             kind: "post",
             content: "<script>alert(1)</script> & \"quotes\"".into(),
+            spoiler_text: Some("<u>plot</u>".into()),
             entities: serde_json::Value::Array(Vec::new()),
             created_at: 0,
             reply_to_id: None,
             repost_of_id: None,
             images: vec![ExportImage { file: image_file(7, 0, Some("image/webp")), alt: Some("A \"cat\" <i>".into()) }],
             poll: Some(Poll { options: vec![PollOption { text: "<b>Tea</b>".into(), votes: 2 }], expires_at: None }),
-            edits: vec![Edit { post_id: 7, content: "<s>first</s>".into(), written_at: 0, replaced_at: 1 }],
+            edits: vec![Edit {
+                post_id: 7,
+                content: "<s>first</s>".into(),
+                spoiler_text: None,
+                written_at: 0,
+                replaced_at: 1,
+            }],
             like_count: 0,
             reply_count: 0,
             repost_count: 0,
@@ -717,6 +733,7 @@ mod tests {
         let html = post_html(&post);
         assert!(!html.contains("<script>") && !html.contains("<b>") && !html.contains("<i>"), "{html}");
         assert!(!html.contains("<s>") && html.contains("&lt;s&gt;first"), "{html}");
+        assert!(!html.contains("<u>") && html.contains("Content warning: &lt;u&gt;plot"), "{html}");
         assert!(html.contains("alt=\"A &quot;cat&quot; &lt;i&gt;\""), "{html}");
         assert!(html.contains("&lt;script&gt;") && html.contains("&lt;b&gt;Tea"), "{html}");
         assert!(html.contains("src=\"images/7-0.webp\""), "{html}");

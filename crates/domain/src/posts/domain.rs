@@ -16,6 +16,8 @@ pub const POLL_MAX_OPTIONS: usize = 4;
 pub const POLL_OPTION_MAX_CHARS: usize = 80;
 pub const POLL_DEFAULT_HOURS: i64 = 24;
 pub const POLL_MAX_HOURS: i64 = 168;
+/// Longest content warning, in code points as a post is counted.
+pub const CONTENT_WARNING_MAX_CHARS: usize = 100;
 /// Longest image description (alt text), in code points as a post is counted.
 pub const IMAGE_DESCRIPTION_MAX_CHARS: usize = 1500;
 /// PostgreSQL cannot store U+0000 in text (the insert would fail with a 500), and no person
@@ -41,6 +43,33 @@ impl PostContent {
             return Err(Error::bad_request(format!("A post can be at most {POST_MAX_CHARS} characters long")));
         }
         Ok(PostContent(text.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A post's content warning (Mastodon's `spoiler_text`): trimmed, NFC-normalized, at most 100
+/// code points, on one line, and as `text` has a post's text. `parse` answers `None` for a
+/// missing or blank one: that post simply has no warning. Posting, editing and the Mastodon API
+/// all parse it here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentWarning(String);
+
+impl ContentWarning {
+    pub fn parse(raw: Option<&str>) -> Result<Option<ContentWarning>> {
+        let Some(raw) = raw else { return Ok(None) };
+        let text = text::normalize(Kind::ContentWarning, raw.trim())?;
+        if text.is_empty() {
+            return Ok(None);
+        }
+        if text.chars().count() > CONTENT_WARNING_MAX_CHARS {
+            return Err(Error::bad_request(format!(
+                "A content warning can be at most {CONTENT_WARNING_MAX_CHARS} characters long"
+            )));
+        }
+        Ok(Some(ContentWarning(text)))
     }
 
     pub fn as_str(&self) -> &str {
@@ -239,6 +268,25 @@ mod tests {
         assert!(parse(&"é".repeat(1501)).is_err());
         assert!(parse("a \u{202e}gnp.exe").is_err());
         assert!(parse("\u{200b}").is_err());
+        assert!(parse("a\0b").is_err());
+    }
+
+    #[test]
+    fn a_content_warning_is_trimmed_nfc_bounded_and_blank_is_none() {
+        let parse = |s: &str| ContentWarning::parse(Some(s)).map(|w| w.map(|w| w.as_str().to_string()));
+        assert_eq!(parse("  Spoilers, cafe\u{301}  ").unwrap().as_deref(), Some("Spoilers, caf\u{e9}"));
+        assert_eq!(parse(" \t ").unwrap(), None);
+        assert_eq!(ContentWarning::parse(None).unwrap(), None);
+        assert!(parse(&"é".repeat(100)).unwrap().is_some());
+        // 100 letters typed with combining accents are 100 stored.
+        assert!(parse(&"e\u{301}".repeat(100)).unwrap().is_some());
+        assert_eq!(
+            parse(&"é".repeat(101)).unwrap_err().to_string(),
+            "A content warning can be at most 100 characters long"
+        );
+        assert!(parse("a \u{202e}b").is_err());
+        assert!(parse("\u{200b}").is_err());
+        assert!(parse("one\ntwo").is_err());
         assert!(parse("a\0b").is_err());
     }
 

@@ -150,7 +150,7 @@ fn statement(backend: Backend, selection: &str) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
-         author_profile_image_url, entities, edited_at, removed_at, hidden",
+         author_profile_image_url, entities, edited_at, spoiler_text, removed_at, hidden",
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text, alt", "kind, post_id, ord, a");
@@ -239,6 +239,7 @@ struct Card(
     Option<String>,
     Option<String>,
     Option<i64>,
+    Option<String>,
     Option<i64>,
     i64,
 );
@@ -263,6 +264,7 @@ impl Card {
             author_profile_image_url,
             entities,
             edited_at,
+            spoiler_text,
             removed_at,
             hidden,
         ) = self;
@@ -285,6 +287,7 @@ impl Card {
                 author_profile_image_url,
                 entities,
                 edited_at,
+                spoiler_text,
                 removed_at,
                 hidden: hidden != 0,
             },
@@ -435,6 +438,7 @@ impl Parts {
         Post {
             id: row.id,
             content: row.content.clone(),
+            spoiler_text: row.spoiler_text.clone(),
             entities: self.entities(row),
             author: Author {
                 id: row.author_id,
@@ -506,6 +510,7 @@ impl Parts {
 fn unseen(post: Post) -> Post {
     Post {
         content: String::new(),
+        spoiler_text: None,
         entities: Vec::new(),
         edited_at: None,
         editable_until: None,

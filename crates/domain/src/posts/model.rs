@@ -16,7 +16,7 @@ macro_rules! post_columns {
         "p.id, p.author_id, p.content, p.created_at, p.reply_to_id, p.repost_of_id, \
          p.poll_expires_at, p.deleted_at, p.reply_count, p.repost_count, p.like_count, \
          u.username AS author_username, u.display_name AS author_display_name, \
-         u.profile_image_url AS author_profile_image_url, p.entities, p.edited_at"
+         u.profile_image_url AS author_profile_image_url, p.entities, p.edited_at, p.spoiler_text"
     };
 }
 
@@ -41,6 +41,8 @@ pub struct PostRow {
     pub entities: Option<String>,
     /// When its text was last edited.
     pub edited_at: Option<Millis>,
+    /// Its content warning; None: none.
+    pub spoiler_text: Option<String>,
     /// Set when moderators removed it (`deleted_at` is set too).
     pub removed_at: Option<Millis>,
     /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
@@ -82,6 +84,10 @@ pub struct Post {
     pub id: i64,
     /// Empty on a deleted post (shown only as an ancestor placeholder in threads).
     pub content: String,
+    /// The post's content warning (1 to 100 characters, one line): the card shows it in place
+    /// of the text, images and poll until the reader opens it. Null when it has none (also on a
+    /// repost: its original's is in `repostOf`).
+    pub spoiler_text: Option<String>,
     /// The mentions, hashtags and links of `content`, in order (empty on a repost: its
     /// original's are in `repostOf`).
     pub entities: Vec<Entity>,

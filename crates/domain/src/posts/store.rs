@@ -64,6 +64,8 @@ const LIVE_ORIGINAL: &str = "SELECT o.id, o.author_id, o.reply_to_id, o.repost_o
 pub struct NewPost<'a> {
     pub author_id: i64,
     pub content: &'a str,
+    /// Its content warning, if any.
+    pub spoiler_text: Option<&'a str>,
     pub reply_to_id: Option<i64>,
     pub poll: Option<(&'a [String], Millis)>,
     /// Claimed uploads (`media::claim`) with their descriptions, in the order they show.
@@ -85,8 +87,8 @@ pub struct NewImage<'a> {
 /// parent.
 pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities, app_id) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities, app_id, \
+         spoiler_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
     )
     .bind(new.author_id)
     .bind(new.content)
@@ -96,6 +98,7 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
     .bind(new.images.len() as i64)
     .bind(super::entities::to_column(new.entities))
     .bind(new.app_id)
+    .bind(new.spoiler_text)
     .fetch_one(&mut *conn)
     .await?;
     if let Some((options, _)) = new.poll {
@@ -354,8 +357,8 @@ pub enum TakenDownBy {
 pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by: TakenDownBy) -> Result<bool> {
     let sql = match by {
         TakenDownBy::Author => {
-            "UPDATE posts SET deleted_at = $1, content = '', entities = NULL, poll_expires_at = NULL, like_count = 0, \
-             repost_count = 0, image_count = 0 WHERE id = $2 AND deleted_at IS NULL"
+            "UPDATE posts SET deleted_at = $1, content = '', spoiler_text = NULL, entities = NULL, poll_expires_at = NULL, \
+             like_count = 0, repost_count = 0, image_count = 0 WHERE id = $2 AND deleted_at IS NULL"
         }
         TakenDownBy::Moderators => {
             "UPDATE posts SET deleted_at = $1, removed_at = $1, like_count = 0, repost_count = 0 \
@@ -391,6 +394,7 @@ pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by
 #[derive(Debug, sqlx::FromRow)]
 pub struct EditedPost {
     pub content: String,
+    pub spoiler_text: Option<String>,
     pub created_at: Millis,
     pub has_poll: bool,
     /// Votes in its poll (0 without one).
@@ -401,27 +405,31 @@ pub struct EditedPost {
 
 /// Post `id` as an edit finds it; None when it is deleted.
 pub async fn edited_post(conn: &mut AnyConnection, id: i64) -> Result<Option<EditedPost>> {
-    let row: Option<(String, Millis, Option<Millis>, i64)> = sqlx::query_as(
-        "SELECT content, created_at, poll_expires_at, \
+    /// content, spoiler_text, created_at, poll_expires_at, votes
+    type Row = (String, Option<String>, Millis, Option<Millis>, i64);
+    let row: Option<Row> = sqlx::query_as(
+        "SELECT content, spoiler_text, created_at, poll_expires_at, \
          (SELECT COUNT(*) FROM poll_votes v WHERE v.post_id = p.id) FROM posts p WHERE id = $1 AND deleted_at IS NULL",
     )
     .bind(id)
     .fetch_optional(&mut *conn)
     .await?;
-    let Some((content, created_at, poll_expires_at, votes)) = row else {
+    let Some((content, spoiler_text, created_at, poll_expires_at, votes)) = row else {
         return Ok(None);
     };
     let images = sqlx::query_scalar("SELECT media_id FROM post_images WHERE post_id = $1 ORDER BY position")
         .bind(id)
         .fetch_all(&mut *conn)
         .await?;
-    Ok(Some(EditedPost { content, created_at, has_poll: poll_expires_at.is_some(), votes, images }))
+    Ok(Some(EditedPost { content, spoiler_text, created_at, has_poll: poll_expires_at.is_some(), votes, images }))
 }
 
 /// A post's new text, as its author edited it.
 pub struct Edit<'a> {
     pub post_id: i64,
     pub content: &'a str,
+    /// Its content warning from now on; None: none.
+    pub spoiler_text: Option<&'a str>,
     /// What `content` holds (`posts::entities`).
     pub entities: &'a [Entity],
     /// The images it keeps (media ids); the others leave it.
@@ -429,26 +437,29 @@ pub struct Edit<'a> {
     pub now: Millis,
 }
 
-/// Keeps the post's text as it stood in its history, then writes the new one: its entities,
+/// Keeps the post's text and content warning as they stood in its history, then writes the new ones: its entities,
 /// its images (those not kept leave; the orphan cleanup removes their files) and `edited_at`.
 /// The caller holds the post's row lock and checked it is live.
 pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
     sqlx::query(
-        "INSERT INTO post_edits (post_id, content, written_at, replaced_at) \
-         SELECT id, content, COALESCE(edited_at, created_at), $2 FROM posts WHERE id = $1",
+        "INSERT INTO post_edits (post_id, content, spoiler_text, written_at, replaced_at) \
+         SELECT id, content, spoiler_text, COALESCE(edited_at, created_at), $2 FROM posts WHERE id = $1",
     )
     .bind(edit.post_id)
     .bind(edit.now)
     .execute(&mut *conn)
     .await?;
-    sqlx::query("UPDATE posts SET content = $1, entities = $2, edited_at = $3, image_count = $4 WHERE id = $5")
-        .bind(edit.content)
+    sqlx::query(
+        "UPDATE posts SET content = $1, entities = $2, edited_at = $3, image_count = $4, spoiler_text = $6 WHERE id = $5",
+    )
+    .bind(edit.content)
         .bind(super::entities::to_column(edit.entities))
         .bind(edit.now)
         .bind(edit.kept_images.len() as i64)
-        .bind(edit.post_id)
-        .execute(&mut *conn)
-        .await?;
+    .bind(edit.post_id)
+    .bind(edit.spoiler_text)
+    .execute(&mut *conn)
+    .await?;
     let sql = if edit.kept_images.is_empty() {
         "DELETE FROM post_images WHERE post_id = $1".to_string()
     } else {
@@ -469,6 +480,7 @@ pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
 #[derive(Debug, sqlx::FromRow)]
 pub struct VersionRow {
     pub content: String,
+    pub spoiler_text: Option<String>,
     pub written_at: Millis,
     pub replaced_at: Millis,
 }
@@ -476,7 +488,7 @@ pub struct VersionRow {
 /// A page of post `id`'s earlier versions, newest first (index `post_edits_post_idx`).
 pub async fn history(pool: &sqlx::AnyPool, id: i64, page: Page) -> Result<Vec<VersionRow>> {
     Ok(sqlx::query_as(
-        "SELECT content, written_at, replaced_at FROM post_edits WHERE post_id = $1 \
+        "SELECT content, spoiler_text, written_at, replaced_at FROM post_edits WHERE post_id = $1 \
          ORDER BY id DESC LIMIT $2 OFFSET $3",
     )
     .bind(id)

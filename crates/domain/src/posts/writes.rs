@@ -6,7 +6,9 @@
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyConnection, Connection};
 
-use super::domain::{EDIT_WINDOW, IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent};
+use super::domain::{
+    ContentWarning, EDIT_WINDOW, IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent,
+};
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
 use crate::media::{self, MediaStore};
@@ -31,6 +33,8 @@ pub struct PostWrites<'a> {
 /// A post or reply as its author wrote it, parsed.
 pub struct Draft {
     pub content: PostContent,
+    /// Its content warning, if any (the web app's composer starts a reply with its parent's).
+    pub content_warning: Option<ContentWarning>,
     pub images: Vec<DraftImage>,
     pub poll: Option<PollOptions>,
     pub duration: PollDuration,
@@ -132,6 +136,7 @@ impl PostWrites<'_> {
         let new = NewPost {
             author_id: author,
             content,
+            spoiler_text: draft.content_warning.as_ref().map(ContentWarning::as_str),
             reply_to_id: parent.as_ref().map(|p| p.id),
             poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
             images: &images,
@@ -163,15 +168,17 @@ impl PostWrites<'_> {
         Ok(id)
     }
 
-    /// The author edits post `id`'s text (and, on a post without a poll, keeps some of its
-    /// images) within `EDIT_WINDOW` of posting, while its poll has no votes. Its earlier text
-    /// goes into its history; its tags and mentions follow the new text (a new mention notifies,
+    /// The author edits post `id`'s text and content warning (`warning`: None keeps the one it
+    /// has, `Some(None)` takes it away) and, on a post without a poll, keeps some of its images,
+    /// within `EDIT_WINDOW` of posting, while its poll has no votes. Its earlier text and warning
+    /// go into its history; its tags and mentions follow the new text (a new mention notifies,
     /// a removed one is not taken back). Answers the post's id.
     pub async fn edit(
         &self,
         author: i64,
         id: i64,
         content: &PostContent,
+        warning: Option<Option<&ContentWarning>>,
         kept_images: Option<&[String]>,
     ) -> Result<i64> {
         let mut writer = rate_limit::count_member_then_take_writer(
@@ -207,12 +214,25 @@ impl PostWrites<'_> {
             return Err(Error::conflict("This post can no longer be edited"));
         }
         let kept = kept_media(&current, kept_images)?;
-        if content.as_str() == current.content && kept == current.images {
+        let spoiler_text = match warning {
+            Some(warning) => warning.map(ContentWarning::as_str),
+            None => current.spoiler_text.as_deref(),
+        };
+        if content.as_str() == current.content
+            && spoiler_text == current.spoiler_text.as_deref()
+            && kept == current.images
+        {
             return Ok(id);
         }
         let text = WrittenText::read(&mut tx, content.as_str()).await?;
-        let edit =
-            store::Edit { post_id: id, content: content.as_str(), entities: &text.entities, kept_images: &kept, now };
+        let edit = store::Edit {
+            post_id: id,
+            content: content.as_str(),
+            spoiler_text,
+            entities: &text.entities,
+            kept_images: &kept,
+            now,
+        };
         store::edit(&mut tx, &edit).await?;
         crate::live::note(crate::live::Change::Edited { author, post: id });
         crate::posts::tags::untag_post(&mut tx, id).await?;

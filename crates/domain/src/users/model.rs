@@ -47,6 +47,8 @@ pub struct UserRow {
     pub first_run_done: i64,
     /// When the member last changed their username; None: never.
     pub username_changed_at: Option<Millis>,
+    /// 1 when the member's setting "Always expand posts with content warnings" is on.
+    pub expand_warnings: i64,
 }
 
 /// The columns of `UserRow`, for `concat!` into static SQL (sqlx refuses unaudited dynamic SQL).
@@ -55,7 +57,7 @@ macro_rules! user_columns {
     () => {
         "id, email, username, display_name, bio, website, profile_image_url, header_image_url, \
          created_at, follower_count, following_count, invites_available, invites_month, role, suspended_until, \
-         invites_taken, invited_by, first_run_done, username_changed_at"
+         invites_taken, invited_by, first_run_done, username_changed_at, expand_warnings"
     };
 }
 
@@ -88,6 +90,10 @@ pub struct User {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>, format = DateTime, nullable = true)]
     pub username_changeable_at: Option<Option<String>>,
+    /// The member's setting "Always expand posts with content warnings": their cards open such
+    /// posts at once. Only on the member's own record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expand_content_warnings: Option<bool>,
 }
 
 /// A member changes their username at most once in this long.
@@ -117,6 +123,7 @@ impl UserRow {
             role: None,
             first_run_done: None,
             username_changeable_at: None,
+            expand_content_warnings: None,
         }
     }
 
@@ -141,7 +148,16 @@ impl UserRow {
         let invites = crate::invites::store::allowance_at(self.invites_available, self.invites_month, now);
         let first_run_done = Some(self.first_run_done != 0);
         let username_changeable_at = Some(username_changeable_at(self.username_changed_at, now).map(to_rfc3339));
-        User { email, role, invites_available: invites, first_run_done, username_changeable_at, ..self.public() }
+        let expand_content_warnings = Some(self.expand_warnings != 0);
+        User {
+            email,
+            role,
+            invites_available: invites,
+            first_run_done,
+            username_changeable_at,
+            expand_content_warnings,
+            ..self.public()
+        }
     }
 }
 

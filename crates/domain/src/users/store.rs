@@ -226,6 +226,16 @@ pub async fn finish_first_run(write: &AnyPool, member: i64) -> Result<()> {
     Ok(())
 }
 
+/// Sets the member's setting "Always expand posts with content warnings".
+pub async fn set_expand_warnings(write: &AnyPool, member: i64, on: bool) -> Result<()> {
+    sqlx::query("UPDATE users SET expand_warnings = $1 WHERE id = $2")
+        .bind(i64::from(on))
+        .bind(member)
+        .execute(write)
+        .await?;
+    Ok(())
+}
+
 /// Points the member's avatar at an image of theirs (`/objects/{id}`).
 pub async fn set_avatar(conn: &mut AnyConnection, member: i64, path: &str) -> Result<()> {
     // The avatar shows on the member's own cards in their Friends page (`timelines::changes`).

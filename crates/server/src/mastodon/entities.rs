@@ -227,8 +227,9 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
         "account": account(urls, author, 0),
         "content": content,
         "visibility": "public",
-        "sensitive": false,
-        "spoiler_text": "",
+        // A post with a content warning is sensitive: apps hide its text and media behind it.
+        "sensitive": post.spoiler_text.is_some(),
+        "spoiler_text": post.spoiler_text.as_deref().unwrap_or_default(),
         "language": null,
         "in_reply_to_id": post.reply_to_id.map(|id| id.to_string()),
         "in_reply_to_account_id": null,

@@ -173,14 +173,18 @@ async fn member_empty_list(token: Token) -> Result<Json<Value>> {
     Ok(Json(json!([])))
 }
 
-async fn preferences(token: Token) -> Result<Json<Value>> {
-    token.member("read:accounts")?;
+/// The member's reading settings, as the web app's Settings has them.
+async fn preferences(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
+    let member = token.member("read:accounts")?;
+    let row = murmur_domain::users::store::find_by_id(&state.db.read, member)
+        .await?
+        .ok_or_else(super::MastodonError::not_found)?;
     Ok(Json(json!({
         "posting:default:visibility": "public",
         "posting:default:sensitive": false,
         "posting:default:language": null,
         "reading:expand:media": "default",
-        "reading:expand:spoilers": false,
+        "reading:expand:spoilers": row.expand_warnings != 0,
     })))
 }
 

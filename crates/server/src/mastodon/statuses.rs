@@ -21,7 +21,7 @@ use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::page::Page;
 use murmur_domain::posts::Post;
-use murmur_domain::posts::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::domain::{ContentWarning, ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::store;
 use murmur_domain::posts::writes::{Draft, DraftImage};
@@ -89,20 +89,29 @@ struct NewPoll {
     multiple: Option<bool>,
 }
 
-/// Murmur's posts are public, single-choice polls last whole hours, and there are no content
-/// warnings or scheduled posts yet: what an app asks beyond that is refused, not dropped.
+/// Murmur's posts are public, single-choice polls last whole hours, a post is sensitive only
+/// by its content warning, and there are no scheduled posts yet: what an app asks beyond that is
+/// refused, not dropped.
 fn check_supported(body: &NewStatus) -> Result<()> {
     if body.visibility.as_deref().is_some_and(|v| v != "public") {
         return Err(MastodonError::unprocessable("Murmur's posts are public: visibility must be public"));
     }
-    if body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty()) || body.sensitive == Some(true) {
-        return Err(MastodonError::unprocessable("Murmur has no content warnings yet"));
-    }
+    check_sensitive(body.sensitive, body.spoiler_text.as_deref())?;
     if body.scheduled_at.is_some() {
         return Err(MastodonError::unprocessable("Murmur cannot schedule posts"));
     }
     if body.poll.as_ref().is_some_and(|p| p.multiple == Some(true)) {
         return Err(MastodonError::unprocessable("Murmur's polls take one choice"));
+    }
+    Ok(())
+}
+
+/// `sensitive` without a content warning would hide images behind nothing Murmur's cards show.
+fn check_sensitive(sensitive: Option<bool>, spoiler_text: Option<&str>) -> Result<()> {
+    if sensitive == Some(true) && spoiler_text.is_none_or(|s| s.trim().is_empty()) {
+        return Err(MastodonError::unprocessable(
+            "Murmur marks a post sensitive by its content warning: add spoiler_text",
+        ));
     }
     Ok(())
 }
@@ -141,6 +150,7 @@ async fn create(
     }
     let draft = Draft {
         content: PostContent::parse(body.status.as_deref().unwrap_or_default())?,
+        content_warning: ContentWarning::parse(body.spoiler_text.as_deref())?,
         images,
         poll: PollOptions::parse(&options)?,
         duration: PollDuration::parse(hours)?,
@@ -172,9 +182,13 @@ struct EditStatus {
     status: Option<String>,
     #[serde(default, deserialize_with = "lenient::strings")]
     media_ids: Vec<String>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    sensitive: Option<bool>,
+    spoiler_text: Option<String>,
 }
 
-/// Edits the member's post within its edit window: its text, and which of its images stay.
+/// Edits the member's post within its edit window: its text, its content warning (left out, it
+/// stays; blank takes it away, as Mastodon's), and which of its images stay.
 async fn edit(
     State(state): State<AppState>,
     token: Token,
@@ -183,10 +197,15 @@ async fn edit(
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let content = PostContent::parse(body.status.as_deref().unwrap_or_default())?;
+    check_sensitive(body.sensitive, body.spoiler_text.as_deref())?;
+    let warning = body.spoiler_text.as_deref().map(|text| ContentWarning::parse(Some(text))).transpose()?;
     let kept: Vec<String> = body.media_ids.iter().map(|id| murmur_domain::media::object_path(id)).collect();
     // No media_ids: the post keeps its images, as Murmur's own edit without imageUrls.
     let kept = (!kept.is_empty()).then_some(kept);
-    let id = state.post_writes().edit(member, id(&text)?, &content, kept.as_deref()).await?;
+    let id = state
+        .post_writes()
+        .edit(member, id(&text)?, &content, warning.as_ref().map(Option::as_ref), kept.as_deref())
+        .await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
 
@@ -226,8 +245,8 @@ async fn history(State(state): State<AppState>, token: Token, Path(text): Path<S
         .map(|version| {
             json!({
                 "content": entities::content_html(&urls, &version.content, &[]),
-                "spoiler_text": "",
-                "sensitive": false,
+                "spoiler_text": version.spoiler_text.as_deref().unwrap_or_default(),
+                "sensitive": version.spoiler_text.is_some(),
                 "created_at": to_rfc3339(version.written_at),
                 "account": current["account"],
                 "media_attachments": [],
@@ -237,8 +256,8 @@ async fn history(State(state): State<AppState>, token: Token, Path(text): Path<S
         .collect();
     answer.push(json!({
         "content": current["content"],
-        "spoiler_text": "",
-        "sensitive": false,
+        "spoiler_text": current["spoiler_text"],
+        "sensitive": current["sensitive"],
         "created_at": current["edited_at"].as_str().map(str::to_string).unwrap_or_else(|| current["created_at"].as_str().unwrap_or_default().to_string()),
         "account": current["account"],
         "media_attachments": current["media_attachments"],
@@ -252,7 +271,11 @@ async fn source(State(state): State<AppState>, token: Token, Path(text): Path<St
     let viewer = token.member("read:statuses")?;
     let post_id = id(&text)?;
     let (post, _) = post_and_status(&state, viewer, post_id).await?;
-    Ok(Json(json!({ "id": post_id.to_string(), "text": post.content, "spoiler_text": "" })))
+    Ok(Json(json!({
+        "id": post_id.to_string(),
+        "text": post.content,
+        "spoiler_text": post.spoiler_text.unwrap_or_default(),
+    })))
 }
 
 async fn favourite(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {

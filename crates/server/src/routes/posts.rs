@@ -12,7 +12,7 @@ use crate::error::{ApiError, Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
-use murmur_domain::posts::domain::{ImageDescription, PollDuration, PollOptions, PostContent};
+use murmur_domain::posts::domain::{ContentWarning, ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::model::Post;
 use murmur_domain::posts::store;
@@ -40,6 +40,10 @@ pub struct CreatePost {
     #[serde(default)]
     #[schema(min_length = 1, max_length = 500)]
     pub content: String,
+    /// A content warning shown in place of the post until the reader opens it: at most 100
+    /// characters after trimming, on one line; blank or missing means none. Not on a repost.
+    #[schema(max_length = 100)]
+    pub spoiler_text: Option<String>,
     /// At most 4 uploaded images (the URLs the upload call answered). Send these or `images`,
     /// not both.
     #[serde(default)]
@@ -114,10 +118,20 @@ pub struct EditPost {
     /// 1 to 500 characters after trimming.
     #[schema(min_length = 1, max_length = 500)]
     pub content: String,
+    /// The post's content warning from now on (at most 100 characters after trimming, on one
+    /// line); null or blank takes it away, left out it stays as it is.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(max_length = 100, nullable = true)]
+    pub spoiler_text: Option<Option<String>>,
     /// The images the post keeps: some of its own (the URLs it shows); left out, it keeps them
     /// all. An edit never adds images, and a post with a poll keeps its own.
     #[schema(max_items = 4)]
     pub image_urls: Option<Vec<String>>,
+}
+
+/// A field that may be left out or sent as null, told apart: `Some(None)` is null.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
 }
 
 /// An earlier version of a post's text.
@@ -125,6 +139,8 @@ pub struct EditPost {
 #[serde(rename_all = "camelCase")]
 pub struct PostVersion {
     pub content: String,
+    /// The content warning it carried then; null: none.
+    pub spoiler_text: Option<String>,
     /// RFC 3339: when this text was written (the post's creation or an earlier edit).
     pub written_at: String,
     /// RFC 3339: when an edit replaced it.
@@ -190,6 +206,10 @@ async fn create(
             {
                 return Err(Error::bad_request("A repost cannot have images, a poll or a reply").into());
             }
+            // A repost shows its original, behind the original's own warning if it has one.
+            if body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty()) {
+                return Err(Error::bad_request("A repost cannot have a content warning").into());
+            }
             writes.repost(current.id, original, key).await?
         }
         None => {
@@ -197,6 +217,7 @@ async fn create(
             let images = body.draft_images()?;
             let draft = Draft {
                 content,
+                content_warning: ContentWarning::parse(body.spoiler_text.as_deref())?,
                 poll: PollOptions::parse(&body.poll_options)?,
                 duration: PollDuration::parse(body.poll_duration_hours)?,
                 images,
@@ -239,10 +260,14 @@ async fn edit(
     Json(body): Json<EditPost>,
 ) -> Result<Json<Post>> {
     let content = PostContent::parse(&body.content)?;
+    let warning = body.spoiler_text.map(|text| ContentWarning::parse(text.as_deref())).transpose()?;
     if body.image_urls.as_ref().is_some_and(|urls| urls.len() > murmur_domain::media::MAX_IMAGES) {
         return Err(Error::bad_request("A post can have at most 4 images").into());
     }
-    let id = state.post_writes().edit(current.id, id, &content, body.image_urls.as_deref()).await?;
+    let id = state
+        .post_writes()
+        .edit(current.id, id, &content, warning.as_ref().map(Option::as_ref), body.image_urls.as_deref())
+        .await?;
     post_as_seen(&state, current.id, id).await
 }
 
@@ -272,6 +297,7 @@ async fn history(
             .into_iter()
             .map(|v| PostVersion {
                 content: v.content,
+                spoiler_text: v.spoiler_text,
                 written_at: to_rfc3339(v.written_at),
                 replaced_at: to_rfc3339(v.replaced_at),
             })

@@ -1,8 +1,8 @@
 //! HTTP routes of the users area: profiles, a member's posts, replies, media and likes,
-//! suggestions, search and the caller's profile edit.
+//! suggestions, search, and the caller's profile edit and settings.
 //!
-//! `/api/users/suggested`, `/api/users/search`, `/api/users/profile`, `/api/users/first-run` and
-//! `/api/users/starter-pack` are static routes, which the router always prefers over
+//! `/api/users/suggested`, `/api/users/search`, `/api/users/profile`, `/api/users/preferences`,
+//! `/api/users/first-run` and `/api/users/starter-pack` are static routes, which the router always prefers over
 //! `/api/users/{username}`.
 
 use axum::extract::State;
@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(suggested))
         .routes(routes!(search))
         .routes(routes!(update_profile))
+        .routes(routes!(update_preferences))
         .routes(routes!(finish_first_run))
         .routes(routes!(starter_pack))
         .routes(routes!(profile))
@@ -84,6 +85,14 @@ pub struct ProfileRequest {
     pub username: Option<String>,
 }
 
+/// The caller's settings that follow them from device to device; a field left out stays as it is.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PreferencesRequest {
+    /// "Always expand posts with content warnings": cards open such posts at once.
+    pub expand_content_warnings: Option<bool>,
+}
+
 /// Members the caller might follow: friends of friends first, then the most followed.
 #[utoipa::path(get, path = "/api/users/suggested", tag = "users", params(SuggestedParams),
     responses((status = 200, body = Vec<User>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
@@ -131,6 +140,22 @@ async fn update_profile(
         .await?
         .ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(now)))
+}
+
+/// Changes the caller's settings (`expandContentWarnings`); answers the caller's own record,
+/// which reads them.
+#[utoipa::path(put, path = "/api/users/preferences", tag = "users", request_body = PreferencesRequest,
+    responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn update_preferences(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(body): Json<PreferencesRequest>,
+) -> Result<Json<User>> {
+    if let Some(on) = body.expand_content_warnings {
+        store::set_expand_warnings(&state.db.write, current.id, on).await?;
+    }
+    Ok(Json(store::own_user(&state.db.read, current.id, state.clock.now()).await?))
 }
 
 /// Marks the caller's first-run step done (gone through or skipped); doing it again changes

@@ -9,8 +9,9 @@
 //! only fills it: every value HTML-escaped, the post's text cut into plain text and entities
 //! drawn from the templates of `PostContent`. What it keeps is data: the relative time as
 //! `Intl.RelativeTimeFormat` writes it, a name's initial, a link's short form, and which posts
-//! it can draw (it stops before a post with a poll or with an image that is not an upload; the
-//! app draws those).
+//! it can draw (it stops before a post with a poll, a content warning, or an image that is not
+//! an upload; the app draws those: a warning opens by the member's setting, which only the app
+//! knows).
 
 use std::collections::HashMap;
 
@@ -90,7 +91,13 @@ fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardT
     let avatar_ok = post.author.profile_image_url.as_deref().is_none_or(is_upload);
     // Placeholders (unavailable, removed, deleted) are the app's to draw; Friends has none.
     let placeholder = shown.is_unavailable || post.is_unavailable || post.is_removed || post.is_deleted;
-    if placeholder || !post.poll_options.is_empty() || !post.image_urls.iter().all(|url| is_upload(url)) || !avatar_ok {
+    let warned = post.spoiler_text.is_some();
+    if placeholder
+        || warned
+        || !post.poll_options.is_empty()
+        || !post.image_urls.iter().all(|url| is_upload(url))
+        || !avatar_ok
+    {
         return None;
     }
     let own = post.author.id == viewer;
@@ -357,6 +364,7 @@ mod tests {
         Post {
             id,
             content: content.to_string(),
+            spoiler_text: None,
             entities: Vec::new(),
             author: Author {
                 id: author_id,
@@ -494,7 +502,11 @@ mod tests {
         let first = post(8, 2, "ada", "first");
         let html = first_cards(&[first.clone(), poll, first.clone()], 1, now(), &template()).unwrap();
         assert_eq!(html.matches("<article ").count(), 1, "{html}");
-        assert_eq!(first_cards(&[outside, first], 1, now(), &template()), None);
+        assert_eq!(first_cards(&[outside, first.clone()], 1, now(), &template()), None);
+        // Behind a warning, the text must not be drawn before the app knows whether to open it.
+        let mut warned = post(9, 2, "ada", "the ending");
+        warned.spoiler_text = Some("Spoilers".to_string());
+        assert_eq!(first_cards(&[warned, first], 1, now(), &template()), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub fn limits() -> Value {
         "postMaxLength": posts::POST_MAX_CHARS,
         "maxImages": murmur_domain::media::MAX_IMAGES,
         "imageDescriptionMaxLength": posts::IMAGE_DESCRIPTION_MAX_CHARS,
+        "contentWarningMaxLength": posts::CONTENT_WARNING_MAX_CHARS,
         "maxPollOptions": posts::POLL_MAX_OPTIONS,
         "pollOptionMaxLength": posts::POLL_OPTION_MAX_CHARS,
         "reportCommentMaxLength": murmur_domain::moderation::domain::TEXT_MAX_CHARS,

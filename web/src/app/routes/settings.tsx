@@ -1,7 +1,7 @@
 import { ConnectedAppsCard } from '@/features/apps'
 import { DataExportSection, DeleteAccountSection, EmailCard, PasskeysCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
-import { ImageDescriptionSetting } from '@/features/posts'
+import { ContentWarningSetting, ImageDescriptionSetting } from '@/features/posts'
 import { PushSettingsCard } from '@/features/push'
 import { UsernameCard } from '@/features/users'
 import { PageHeader } from './page-header'
@@ -18,6 +18,7 @@ export default function SettingsRoute() {
         <ConnectedAppsCard />
         <PushSettingsCard />
         <ImageDescriptionSetting />
+        <ContentWarningSetting />
         <BlockedMembers />
         <MutedMembers />
         <DataExportSection />

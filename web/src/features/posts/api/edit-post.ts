@@ -7,12 +7,13 @@ import { updatePostEverywhere } from './post-cache'
 export interface EditPostInput {
   postId: number
   content: string
+  /** The content warning from now on; null takes it away; left out, it stays. */
+  spoilerText?: string | null
   /** The images the post keeps (some of its own); left out, it keeps them all. */
   imageUrls?: string[]
 }
 
-export const editPost = ({ postId, content, imageUrls }: EditPostInput) =>
-  api.patch<Post>(`/api/posts/${postId}`, imageUrls === undefined ? { content } : { content, imageUrls })
+export const editPost = ({ postId, ...body }: EditPostInput) => api.patch<Post>(`/api/posts/${postId}`, body)
 
 /** Edits the member's own post; every copy on screen takes the new text, and its history is read again. */
 export function useEditPost() {
@@ -23,6 +24,7 @@ export function useEditPost() {
       updatePostEverywhere(queryClient, postId, (post) => ({
         ...post,
         content: updated.content,
+        spoilerText: updated.spoilerText,
         entities: updated.entities,
         imageUrls: updated.imageUrls,
         editedAt: updated.editedAt,

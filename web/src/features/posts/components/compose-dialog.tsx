@@ -39,6 +39,11 @@ export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: C
       <Dialog open={open} onOpenChange={requestClose}>
         <DialogContent
           className="sm:max-w-xl"
+          // Writing starts in the text, also under a reply's warning (the first field).
+          onOpenAutoFocus={(event) => {
+            event.preventDefault()
+            composer.current?.focus()
+          }}
           // The dialog has no Radix trigger to give focus back to: it is opened from many places.
           onCloseAutoFocus={(event) => {
             event.preventDefault()
@@ -53,7 +58,8 @@ export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: C
           </DialogHeader>
           {replyTo && (
             <blockquote className="line-clamp-3 border-l-2 border-border pl-3 text-sm text-muted-foreground">
-              {replyTo.content}
+              {/* Behind its warning here too: the member may be answering the warning, not the post. */}
+              {replyTo.spoilerText ? `Content warning: ${replyTo.spoilerText}` : replyTo.content}
             </blockquote>
           )}
           <Composer
@@ -61,6 +67,7 @@ export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: C
             ref={composer}
             variant="dialog"
             replyToId={replyTo?.id ?? null}
+            replyToWarning={replyTo?.spoilerText ?? null}
             onPosted={() => onOpenChange(false)}
           />
         </DialogContent>

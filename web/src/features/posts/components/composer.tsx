@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { BarChart3, Check, ImageIcon, ImagePlus, Plus, X } from 'lucide-react'
+import { BarChart3, Check, ImageIcon, ImagePlus, Plus, TriangleAlert, X } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -10,11 +10,11 @@ import { toast } from '@/components/ui/use-toast'
 import { ApiError, messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { cn } from '@/lib/utils'
-import { MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH } from '@/lib/types'
+import { CONTENT_WARNING_MAX_LENGTH, MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH } from '@/lib/types'
 import { ImageUploadButton, type UploadedImage } from '@/features/uploads'
 import { useCurrentUser } from '@/features/auth'
 import { newIdempotencyKey, useCreatePost } from '../api/create-post'
-import { hasPollProblems, pollProblems, postLength } from '../lib/post-rules'
+import { hasPollProblems, pollProblems, postLength, warningLength } from '../lib/post-rules'
 import { useDescriptionReminder } from '../lib/description-reminder'
 import { clearDraft, draftKey, hasContent, loadDraft, pruneDrafts, saveDraft, type Draft, type DraftContext, type DraftImage } from '../lib/drafts'
 import { thumbnailOf } from '../lib/thumbnail'
@@ -102,6 +102,8 @@ interface ComposerProps {
   /** Inline on Home (2 rows) or in the Create Post dialog (6 rows). */
   variant?: 'inline' | 'dialog'
   replyToId?: number | null
+  /** The content warning of the post replied to: the reply starts with it (the member may change or remove it). */
+  replyToWarning?: string | null
   onPosted?: () => void
   ref?: React.Ref<ComposerHandle>
 }
@@ -112,7 +114,7 @@ function contextOf(variant: 'inline' | 'dialog', replyToId: number | null): Draf
   return variant === 'dialog' ? { kind: 'dialog' } : { kind: 'home' }
 }
 
-export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }: ComposerProps) {
+export function Composer({ variant = 'inline', replyToId = null, replyToWarning = null, onPosted, ref }: ComposerProps) {
   const id = React.useId()
   const { data: user } = useCurrentUser()
   // Drafts are the member's: none is read or kept until the member is known.
@@ -123,6 +125,9 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
   const [pollOptions, setPollOptions] = React.useState<string[]>(draft?.pollOptions ?? [])
   const [showPoll, setShowPoll] = React.useState(draft?.pollOptions != null)
   const [pollHours, setPollHours] = React.useState(draft?.pollHours ?? DEFAULT_POLL_HOURS)
+  // The content warning while its field is open (null: closed); a reply starts with its parent's.
+  const [warning, setWarning] = React.useState<string | null>(draft ? (draft.contentWarning ?? null) : replyToWarning)
+  const warningField = React.useRef<HTMLInputElement>(null)
   // Set when the server no longer knew a draft's images: they were taken out, the text kept.
   const [imagesLost, setImagesLost] = React.useState(false)
   const textarea = React.useRef<HTMLTextAreaElement>(null)
@@ -143,15 +148,24 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
   const empty = length === 0
   const poll = pollProblems(showPoll ? pollOptions : [])
   const pollInvalid = hasPollProblems(poll)
-  const canPost = !empty && !tooLong && !pollInvalid && !createPost.isPending
+  const warningCount = warning === null ? 0 : warningLength(warning)
+  const warningTooLong = warningCount > CONTENT_WARNING_MAX_LENGTH
+  const canPost = !empty && !tooLong && !pollInvalid && !warningTooLong && !createPost.isPending
   const imagesLeft = MAX_IMAGES - attached.images.length
   const current = { content, images: attached.images, pollOptions: showPoll ? pollOptions : null }
 
   React.useEffect(() => pruneDrafts(), [])
 
   React.useEffect(() => {
-    if (key) saveDraft(key, { content, images: attached.images, pollOptions: showPoll ? pollOptions : null, pollHours })
-  }, [key, content, attached.images, showPoll, pollOptions, pollHours])
+    if (key)
+      saveDraft(key, {
+        content,
+        images: attached.images,
+        pollOptions: showPoll ? pollOptions : null,
+        pollHours,
+        contentWarning: warning,
+      })
+  }, [key, content, attached.images, showPoll, pollOptions, pollHours, warning])
 
   function reset() {
     setContent('')
@@ -159,6 +173,7 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
     setPollOptions([])
     setShowPoll(false)
     setPollHours(DEFAULT_POLL_HOURS)
+    setWarning(replyToId !== null ? replyToWarning : null)
     setImagesLost(false)
     reminded.current = false
     postKey.current = null
@@ -178,6 +193,17 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
     } else {
       setShowPoll(true)
       setPollOptions(['', ''])
+    }
+  }
+
+  function toggleWarning() {
+    if (warning === null) {
+      setWarning('')
+      // The field is drawn on the next render: focus it then.
+      requestAnimationFrame(() => warningField.current?.focus())
+    } else {
+      setWarning(null)
+      textarea.current?.focus()
     }
   }
 
@@ -218,6 +244,7 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
       {
         idempotencyKey: postKey.current,
         content: content.trim(),
+        ...(warning?.trim() ? { spoilerText: warning.trim() } : {}),
         ...images,
         ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
         replyToId,
@@ -291,6 +318,29 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
               <Avatar name={user.displayName} src={user.profileImageUrl} size={40} className="hidden sm:inline-flex" />
             )}
             <div className="grid min-w-0 flex-1 gap-3">
+              {warning !== null && (
+                <Field
+                  id={`${id}-warning`}
+                  label="Content warning"
+                  labelClassName="sr-only"
+                  hint={`${warningCount}/${CONTENT_WARNING_MAX_LENGTH}`}
+                  hintClassName={cn('text-right tabular-nums', warningTooLong && 'font-semibold text-destructive')}
+                  error={
+                    warningTooLong ? `A content warning can be at most ${CONTENT_WARNING_MAX_LENGTH} characters long` : undefined
+                  }
+                  className="gap-1"
+                >
+                  {(control) => (
+                    <Input
+                      {...control}
+                      ref={warningField}
+                      value={warning}
+                      onChange={(e) => setWarning(e.target.value)}
+                      placeholder="Content warning: what is this post about?"
+                    />
+                  )}
+                </Field>
+              )}
               <label htmlFor={`${id}-content`} className="sr-only">
                 {label}
               </label>
@@ -442,6 +492,16 @@ export function Composer({ variant = 'inline', replyToId = null, onPosted, ref }
                     onClick={togglePoll}
                   >
                     <BarChart3 className="size-5 text-primary" aria-hidden="true" />
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="icon"
+                    aria-label={warning !== null ? 'Remove content warning' : 'Add content warning'}
+                    aria-pressed={warning !== null}
+                    onClick={toggleWarning}
+                  >
+                    <TriangleAlert className="size-5 text-primary" aria-hidden="true" />
                   </Button>
                 </div>
                 <div className="flex items-center gap-3">

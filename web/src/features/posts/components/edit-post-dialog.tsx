@@ -2,14 +2,15 @@ import * as React from 'react'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field } from '@/components/ui/field'
+import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/components/ui/use-toast'
 import { messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { cn } from '@/lib/utils'
-import { POST_MAX_LENGTH, type Post } from '@/lib/types'
+import { CONTENT_WARNING_MAX_LENGTH, POST_MAX_LENGTH, type Post } from '@/lib/types'
 import { useEditPost } from '../api/edit-post'
-import { isPostTooLong, postLength } from '../lib/post-rules'
+import { isPostTooLong, postLength, warningLength } from '../lib/post-rules'
 
 interface EditPostDialogProps {
   post: Post
@@ -17,7 +18,10 @@ interface EditPostDialogProps {
   onOpenChange: (open: boolean) => void
 }
 
-/** The author's edit of a post's text (and, without a poll, which of its images stay); closes on a successful save. */
+/**
+ * The author's edit of a post's text and content warning (and, without a poll, which of its images stay); closes
+ * on a successful save.
+ */
 export function EditPostDialog({ post, open, onOpenChange }: EditPostDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -35,18 +39,28 @@ export function EditPostDialog({ post, open, onOpenChange }: EditPostDialogProps
 
 function EditForm({ post, onClose }: { post: Post; onClose: () => void }) {
   const [content, setContent] = React.useState(post.content)
+  const [warning, setWarning] = React.useState(post.spoilerText ?? '')
   const [kept, setKept] = React.useState<string[]>(post.imageUrls)
   const edit = useEditPost()
   const length = postLength(content)
   const tooLong = isPostTooLong(content)
+  const warningCount = warningLength(warning)
+  const warningTooLong = warningCount > CONTENT_WARNING_MAX_LENGTH
   const canRemoveImages = post.pollOptions.length === 0 && post.imageUrls.length > 0
 
   function handleSubmit(event: React.FormEvent) {
     event.preventDefault()
-    if (length === 0 || tooLong) return
+    if (length === 0 || tooLong || warningTooLong) return
     const imagesChanged = kept.length !== post.imageUrls.length
+    const warningChanged = (warning.trim() || null) !== (post.spoilerText ?? null)
     edit.mutate(
-      { postId: post.id, content: content.trim(), imageUrls: imagesChanged ? kept : undefined },
+      {
+        postId: post.id,
+        content: content.trim(),
+        // Sent only when changed: left out, the post keeps its warning.
+        ...(warningChanged ? { spoilerText: warning.trim() || null } : {}),
+        imageUrls: imagesChanged ? kept : undefined,
+      },
       {
         onSuccess: () => {
           toast({ title: 'Post edited' })
@@ -62,6 +76,15 @@ function EditForm({ post, onClose }: { post: Post; onClose: () => void }) {
 
   return (
     <form onSubmit={handleSubmit} className="grid gap-4">
+      <Field
+        id={`edit-post-${post.id}-warning`}
+        label="Content warning"
+        hint={`Optional: shown in place of the post until opened. ${warningCount}/${CONTENT_WARNING_MAX_LENGTH}`}
+        hintClassName={cn(warningTooLong && 'font-semibold text-destructive')}
+        error={warningTooLong ? `A content warning can be at most ${CONTENT_WARNING_MAX_LENGTH} characters long` : undefined}
+      >
+        <Input value={warning} onChange={(e) => setWarning(e.target.value)} />
+      </Field>
       <Field
         id={`edit-post-${post.id}`}
         label="Text"
@@ -100,7 +123,7 @@ function EditForm({ post, onClose }: { post: Post; onClose: () => void }) {
         <Button type="button" variant="outline" onClick={onClose}>
           Cancel
         </Button>
-        <Button type="submit" disabled={length === 0 || tooLong || edit.isPending}>
+        <Button type="submit" disabled={length === 0 || tooLong || warningTooLong || edit.isPending}>
           {edit.isPending ? 'Saving...' : 'Save'}
         </Button>
       </DialogFooter>

@@ -1,6 +1,18 @@
 import * as React from 'react'
 import { Link, useLocation } from 'wouter'
-import { Bookmark, Heart, MessageCircle, MoreHorizontal, Pencil, Repeat2, Share, ShieldAlert, Trash2 } from 'lucide-react'
+import {
+  Bookmark,
+  Heart,
+  MessageCircle,
+  MoreHorizontal,
+  Pencil,
+  Repeat2,
+  Share,
+  ShieldAlert,
+  Trash2,
+  TriangleAlert,
+} from 'lucide-react'
+import { Button } from '@/components/ui/button'
 import { Avatar } from '@/components/ui/avatar'
 import { toast } from '@/components/ui/use-toast'
 import { cn, relativeTime } from '@/lib/utils'
@@ -10,6 +22,7 @@ import { DEFAULT_LIKE_ERROR, useToggleLike } from '../api/toggle-like'
 import { useToggleRepost } from '../api/toggle-repost'
 import { useDeletePost } from '../api/delete-post'
 import { useToggleBookmark } from '../api/toggle-bookmark'
+import { useExpandWarnings } from '../api/set-expand-warnings'
 import { useCompose } from './compose-provider'
 import type { HighlightTerm } from '../lib/highlight'
 import { EditPostDialog } from './edit-post-dialog'
@@ -130,6 +143,12 @@ function LivePostCard({
   const showsEdit = isOwn && canInteract && inEditWindow(post)
   const editBlocked = hasVotes(post)
   const editBlockedId = `post-${shown.id}-no-edit`
+  // Behind its content warning until the reader opens it, or open from the start by the member's setting.
+  const warning = post.spoilerText ?? null
+  const expandAll = useExpandWarnings()
+  const [opened, setOpened] = React.useState<boolean | null>(null)
+  const expanded = warning === null || (opened ?? expandAll)
+  const bodyId = `post-${shown.id}-body`
 
   function handleCardClick(event: React.MouseEvent<HTMLElement>) {
     const target = event.target as HTMLElement
@@ -199,11 +218,33 @@ function LivePostCard({
               </Link>
             </p>
           )}
-          <div className={cn('mt-1', emphasis ? 'text-lg' : 'text-[15px]')}>
+          {warning !== null && (
+            <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md border border-border bg-muted/60 px-3 py-2">
+              <p className="flex min-w-0 flex-1 basis-40 items-start gap-1.5 font-medium [overflow-wrap:anywhere]">
+                <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" aria-hidden="true" />
+                <span>
+                  <span className="sr-only">Content warning: </span>
+                  {warning}
+                </span>
+              </p>
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                className="shrink-0"
+                aria-expanded={expanded}
+                aria-controls={bodyId}
+                onClick={() => setOpened(!expanded)}
+              >
+                {expanded ? 'Hide post' : 'Show post'}
+              </Button>
+            </div>
+          )}
+          <div id={bodyId} hidden={!expanded} className={cn('mt-1', emphasis ? 'text-lg' : 'text-[15px]')}>
             <PostContent text={post.content} entities={post.entities} highlight={highlight} />
           </div>
-          <PostImages post={post} authorName={post.author.displayName} priority={priority} />
-          {hasPoll && <PostPoll post={post} currentUserId={currentUserId} />}
+          <PostImages post={post} authorName={post.author.displayName} priority={priority} blurred={!expanded} />
+          {hasPoll && expanded && <PostPoll post={post} currentUserId={currentUserId} />}
           {/* The app it was written from, on the thread's own post (as Mastodon shows it) */}
           {emphasis && post.application && <p className="mt-2 text-sm text-muted-foreground">via {post.application.name}</p>}
           {post.isRemoved && (

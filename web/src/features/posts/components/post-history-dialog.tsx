@@ -24,6 +24,7 @@ export function PostHistoryDialog({ post, open, onOpenChange }: PostHistoryDialo
             <p className="mb-1 text-xs font-medium text-muted-foreground">
               Now{post.editedAt ? ` · edited ${dateTime(post.editedAt)}` : ''}
             </p>
+            {post.spoilerText && <p className="mb-1 text-sm font-medium">Content warning: {post.spoilerText}</p>}
             <p className="whitespace-pre-wrap break-words text-sm">{post.content}</p>
           </li>
           {history.isPending && (
@@ -39,6 +40,9 @@ export function PostHistoryDialog({ post, open, onOpenChange }: PostHistoryDialo
           {history.data?.map((version, index) => (
             <li key={`${version.replacedAt}-${index}`} className="rounded-md border border-border p-3">
               <p className="mb-1 text-xs font-medium text-muted-foreground">Written {dateTime(version.writtenAt)}</p>
+              {version.spoilerText && (
+                <p className="mb-1 text-sm font-medium">Content warning: {version.spoilerText}</p>
+              )}
               <p className="whitespace-pre-wrap break-words text-sm">{version.content}</p>
             </li>
           ))}

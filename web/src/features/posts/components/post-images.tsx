@@ -9,6 +9,8 @@ interface PostImagesProps {
   authorName: string
   /** At the top of a list: likely the largest thing on the first screen, so fetch it first. */
   priority?: boolean
+  /** Behind a content warning not yet opened: drawn blurred, out of reach and unread until it is. */
+  blurred?: boolean
 }
 
 // How wide each box is drawn, for the browser to pick a copy from `srcset`: the feed column
@@ -29,7 +31,7 @@ export function imagesOf(post: Pick<Post, 'imageUrls' | 'images'>): PostImage[] 
  * copies (`srcset`); each is a link to the full image, which opens in the lightbox (a modified
  * click still opens it in a new tab, as the link says).
  */
-export function PostImages({ post, authorName, priority = false }: PostImagesProps) {
+export function PostImages({ post, authorName, priority = false, blurred = false }: PostImagesProps) {
   const shown = imagesOf(post).slice(0, 4)
   const [open, setOpen] = React.useState<number | null>(null)
   const opener = React.useRef<number>(0)
@@ -48,7 +50,12 @@ export function PostImages({ post, authorName, priority = false }: PostImagesPro
 
   return (
     <>
-      <div className={cn('mt-3 grid gap-1 overflow-hidden rounded-xl border border-border', !alone && 'grid-cols-2')}>
+      <div
+        className={cn('mt-3 grid gap-1 overflow-hidden rounded-xl border border-border', !alone && 'grid-cols-2')}
+        inert={blurred || undefined}
+        aria-hidden={blurred || undefined}
+        data-blurred={blurred || undefined}
+      >
         {shown.map((image, index) => (
           <a
             key={image.url}
@@ -71,7 +78,12 @@ export function PostImages({ post, authorName, priority = false }: PostImagesPro
               loading={priority ? 'eager' : 'lazy'}
               fetchPriority={priority && index === 0 ? 'high' : 'auto'}
               decoding="async"
-              className={cn('h-auto w-full bg-muted object-cover', alone ? 'aspect-[3/2]' : 'aspect-square')}
+              className={cn(
+                'h-auto w-full bg-muted object-cover',
+                alone ? 'aspect-[3/2]' : 'aspect-square',
+                // Scaled up as well, so the blur's faded edge stays outside the box.
+                blurred && 'scale-110 blur-2xl',
+              )}
             />
           </a>
         ))}

@@ -18,6 +18,8 @@ export interface Draft {
   /** The poll's options while a poll is open, else null. */
   pollOptions: string[] | null
   pollHours: number
+  /** The content warning while its field is open, else null (absent in drafts kept before warnings). */
+  contentWarning?: string | null
   /** When it was last written (ms since the epoch); old drafts are dropped. */
   savedAt: number
 }
@@ -36,7 +38,10 @@ export function draftKey(memberId: number, context: DraftContext): string {
   return `${PREFIX}${memberId}:${where}`
 }
 
-/** Whether a draft holds anything worth keeping (or asking about before throwing it away). */
+/**
+ * Whether a draft holds anything worth keeping (or asking about before throwing it away). A content
+ * warning alone is not: a reply starts with its parent's.
+ */
 export function hasContent(draft: Pick<Draft, 'content' | 'images' | 'pollOptions'>): boolean {
   return (
     draft.content.trim() !== '' ||
@@ -61,6 +66,7 @@ function isDraft(value: unknown): value is Draft {
     ) &&
     (draft.pollOptions === null || (Array.isArray(draft.pollOptions) && draft.pollOptions.every((o) => typeof o === 'string'))) &&
     typeof draft.pollHours === 'number' &&
+    (draft.contentWarning === undefined || draft.contentWarning === null || typeof draft.contentWarning === 'string') &&
     typeof draft.savedAt === 'number'
   )
 }

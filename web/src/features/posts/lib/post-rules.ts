@@ -13,6 +13,11 @@ export function descriptionLength(text: string): number {
   return codePointLength(text.trim().normalize('NFC'))
 }
 
+/** A content warning's length as the server counts it: code points of the trimmed text, NFC. */
+export function warningLength(text: string): number {
+  return codePointLength(text.trim().normalize('NFC'))
+}
+
 export function isPostTooLong(text: string): boolean {
   return postLength(text) > POST_MAX_LENGTH
 }
