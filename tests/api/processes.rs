@@ -362,8 +362,8 @@ async fn a_live_event_crosses_from_one_process_to_a_stream_on_another() {
     let Some(two) = TwoProcesses::start().await else { return };
     let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
-    let (_, ada_token) = insert_member(&db, now, "ada").await;
-    let (_, bob_token) = insert_member(&db, now, "bob").await;
+    let (_, ada_token) = insert_member(db, now, "ada").await;
+    let (_, bob_token) = insert_member(db, now, "bob").await;
     let ada_on_a = client_for(&a.base, Some(&format!("murmur_session={ada_token}")));
     let bob_on_b = client_for(&b.base, Some(&format!("murmur_session={bob_token}")));
     let post: Value = ada_on_a
@@ -397,8 +397,8 @@ async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
         email: format!("{name}@example.com"),
         client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
     };
-    let ada = member_on(&a, insert_member(&db, now, "ada").await, "ada");
-    let bob = member_on(&b, insert_member(&db, now, "bob").await, "bob");
+    let ada = member_on(a, insert_member(db, now, "ada").await, "ada");
+    let bob = member_on(b, insert_member(db, now, "bob").await, "bob");
     let ada_token = token_for(&a, &ada, "read write follow").await;
     let ada_app = AppClient::new(&a, &ada_token);
     let bob_app = AppClient::new(&b, &token_for(&b, &bob, "read write follow").await);
@@ -436,7 +436,7 @@ async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
 async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
     let Some(two) = TwoProcesses::start().await else { return };
     let TwoProcesses { a, b, db, .. } = &two;
-    let (ada_id, token) = insert_member(&db, chrono::Utc::now().timestamp_millis(), "ada").await;
+    let (ada_id, token) = insert_member(db, chrono::Utc::now().timestamp_millis(), "ada").await;
     let cookie = format!("murmur_session={token}");
     let on_a = client_for(&a.base, Some(&cookie));
     let on_b = client_for(&b.base, Some(&cookie));

@@ -389,7 +389,7 @@ async fn two_processes_on_postgres_send_each_push_once() {
     let Some(two) = TwoProcesses::start_with(allow).await else { return };
     let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
-    let (_, ada_token) = crate::common::insert_member(&db, now, "ada").await;
+    let (_, ada_token) = crate::common::insert_member(db, now, "ada").await;
     let ada_on_a = client_for(&a.base, Some(&format!("murmur_session={ada_token}")));
     let ada_on_b = client_for(&b.base, Some(&format!("murmur_session={ada_token}")));
 
@@ -418,7 +418,7 @@ async fn two_processes_on_postgres_send_each_push_once() {
     const LIKERS: usize = 12;
     let mut likes = Vec::new();
     for n in 0..LIKERS {
-        let (_, token) = crate::common::insert_member(&db, now, &format!("liker{n:02}")).await;
+        let (_, token) = crate::common::insert_member(db, now, &format!("liker{n:02}")).await;
         let server = if n % 2 == 0 { &a } else { &b };
         let client = client_for(&server.base, Some(&format!("murmur_session={token}")));
         let url = server.url(&format!("/api/posts/{}/like", post["id"]));

@@ -6,7 +6,6 @@ use sqlx::AnyPool;
 
 use super::magic_link;
 use super::magic_link::INVALID_LINK;
-use super::store;
 use murmur_core::clock::Millis;
 use murmur_core::error::{Error, Result};
 

@@ -503,6 +503,14 @@ pub async fn name_is_taken(conn: &mut AnyConnection, member: Option<i64>, key: &
     Ok(taken == 1)
 }
 
+/// Whether the member is suspended at `now` (`moderation::is_suspended`), read inside a
+/// transaction.
+pub async fn is_suspended(conn: &mut AnyConnection, id: i64, now: Millis) -> Result<bool> {
+    let until: Option<Option<Millis>> =
+        sqlx::query_scalar("SELECT suspended_until FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
+    Ok(crate::users::model::is_suspended(until.flatten(), now))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -510,12 +518,4 @@ mod tests {
         assert_eq!(super::escape_like(r"50%_a\b"), r"50\%\_a\\b");
         assert_eq!(super::escape_like("ada"), "ada");
     }
-}
-
-/// Whether the member is suspended at `now` (`moderation::is_suspended`), read inside a
-/// transaction.
-pub async fn is_suspended(conn: &mut AnyConnection, id: i64, now: Millis) -> Result<bool> {
-    let until: Option<Option<Millis>> =
-        sqlx::query_scalar("SELECT suspended_until FROM users WHERE id = $1").bind(id).fetch_optional(conn).await?;
-    Ok(crate::users::model::is_suspended(until.flatten(), now))
 }
