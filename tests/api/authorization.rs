@@ -78,7 +78,7 @@ fn fill_path(path: &str, fill: impl Fn(&str) -> String) -> String {
 }
 
 /// Calls open to visitors: they cannot need a session. Everything else must.
-const VISITOR_CALLS: [(&str, &str); 7] = [
+const VISITOR_CALLS: [(&str, &str); 9] = [
     ("post", "/api/waitlist"),
     ("post", "/api/auth/request-magic-link"),
     ("post", "/api/auth/request-login-link"),
@@ -86,6 +86,10 @@ const VISITOR_CALLS: [(&str, &str); 7] = [
     // The e-mailed token names the member (tests/api/email_change.rs).
     ("post", "/api/auth/email/confirm"),
     ("get", "/api/login"),
+    // Signing in with a passkey: the authenticator's signature is the credential
+    // (tests/api/passkeys.rs).
+    ("post", "/api/auth/passkeys/login/start"),
+    ("post", "/api/auth/passkeys/login/finish"),
     // The signed URL is the authorisation (as with a presigned bucket URL, which the browser
     // PUTs to without our cookie); `an_upload_url_is_signed_for_one_object` covers it.
     ("put", "/api/objects/upload/{id}"),
