@@ -139,8 +139,10 @@ describe.skipIf(!hasMurmur)('content warnings in a browser', () => {
     const { page } = net.bob
     await page.goto('/settings')
     const toggle = page.getByRole('switch', { name: 'Always expand posts with content warnings' })
-    await toggle.check()
+    // The switch shows what the server kept, so it turns once the change is saved.
+    await toggle.click()
     await expect.poll(async () => (await call(net.bob.context.request, 'GET', '/api/auth/me')).expandContentWarnings).toBe(true)
+    await expect.poll(() => toggle.isChecked()).toBe(true)
     await toggle.scrollIntoViewIfNeeded()
     await shot(page, 'desktop-light-setting')
     await page.goto('/')

@@ -263,6 +263,7 @@ export function fixtureHandler(options: FixtureOptions) {
       return url.searchParams.get('token') === 'good' ? send(me) : send({ message: 'Invalid or expired link' }, 400)
     if (path === '/api/auth/sessions') return send(sessions)
     if (path === '/api/apps') return send(connectedApps)
+    if (path === '/api/auth/passkeys') return send([])
     if (path === '/api/account/export')
       return send({ status: 'ready', requestedAt: ago(30), size: 2_345_678, readyAt: ago(28), expiresAt: ago(-60 * 24 * 7 + 28) })
     if (path === '/api/objects/upload') return send({ uploadURL: `/api/objects/uploads/test-${Date.now()}` })
