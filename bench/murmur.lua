@@ -78,6 +78,8 @@ local modes = {
   ["following"] = function() return get("/api/users/member" .. any_member() .. "/following?limit=20&offset=0") end,
   ["thread-replies"] = function() return get("/api/posts/" .. any_post() .. "/replies?limit=20&offset=0") end,
   ["notifications"] = function() return get("/api/notifications?limit=50") end,
+  -- What the web app asks for: the likes and reposts of one post as one item.
+  ["notifications-grouped"] = function() return get("/api/notifications?grouped=true&limit=50") end,
   ["search"] = function() return get("/api/users/search?q=mem&limit=20") end,
   ["blocks"] = function() return get("/api/blocks?limit=20&offset=0") end,
   ["moderation-queue"] = function() return get("/api/moderation/reports?limit=20&offset=0") end,

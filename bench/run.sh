@@ -10,7 +10,7 @@
 #   --warmup D            an unmeasured wrk run of each read row first (default 3s; 0s: none)
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
-#                         feed-deep for-you thread profile notifications search blocks
+#                         feed-deep for-you thread profile notifications notifications-grouped search blocks
 #                         moderation-queue post-search-common post-search-rare post-search-phrase
 #                         tag-page trending post like follow masto-home masto-notifications
 #                         masto-post (the Mastodon API, bearer tokens) mixed mixed-writes; also mixed-like
@@ -78,7 +78,7 @@
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
-ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
+ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications notifications-grouped search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
 PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -217,6 +217,7 @@ path_of() { # a representative request of each row, for the probe and the query 
     following) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/following?limit=20&offset=0" ;;
     thread-replies) echo "GET /api/posts/$(( (RANDOM % POSTS) + 1 ))/replies?limit=20&offset=0" ;;
     notifications) echo "GET /api/notifications?limit=50" ;;
+    notifications-grouped) echo "GET /api/notifications?grouped=true&limit=50" ;;
     search) echo "GET /api/users/search?q=mem&limit=20" ;;
     blocks) echo "GET /api/blocks?limit=20&offset=0" ;;
     moderation-queue) echo "GET /api/moderation/reports?limit=20&offset=0" ;;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::both_databases;
 use crate::common::{Member, TestApp};
-use crate::posts::{delete, follow, get, id, like, put, reply, repost, write};
+use crate::posts::{delete, follow, get, id, like, post, put, reply, repost, write};
 
 async fn list(app: &TestApp, who: &Member) -> Vec<Value> {
     let (status, body) = get(app, who, "/api/notifications").await;
@@ -159,6 +159,126 @@ async fn the_list_is_bounded(app: TestApp) {
     assert_eq!(all.as_array().unwrap().len(), 3);
 }
 
+async fn grouped(app: &TestApp, who: &Member, query: &str) -> Vec<Value> {
+    let (status, body) = get(app, who, &format!("/api/notifications?grouped=true{query}")).await;
+    assert_eq!(status, 200, "{body}");
+    body.as_array().unwrap().clone()
+}
+
+/// Each item as `(groupKey, count, [actor usernames], isRead)`.
+fn summary(list: &[Value]) -> Vec<(String, i64, Vec<String>, bool)> {
+    list.iter()
+        .map(|n| {
+            let actors = n["actors"].as_array().unwrap().iter().map(|a| a["username"].as_str().unwrap().to_string());
+            (
+                n["groupKey"].as_str().unwrap().to_string(),
+                n["count"].as_i64().unwrap(),
+                actors.collect(),
+                n["isRead"] == true,
+            )
+        })
+        .collect()
+}
+
+fn item(key: &str, count: i64, actors: &[&str], read: bool) -> (String, i64, Vec<String>, bool) {
+    (key.to_string(), count, actors.iter().map(|a| a.to_string()).collect(), read)
+}
+
+async fn likes_and_reposts_of_one_post_are_one_group(app: TestApp) {
+    let ada = app.member("ada").await;
+    let [bob, cyd, dan, eve, fay] = [
+        app.member("bob").await,
+        app.member("cyd").await,
+        app.member("dan").await,
+        app.member("eve").await,
+        app.member("fay").await,
+    ];
+    let p = write(&app, &ada, "popular").await;
+    let q = write(&app, &ada, "quiet").await;
+    let (p_, q_) = (id(&p), id(&q));
+    like(&app, &bob, p_).await;
+    like(&app, &cyd, p_).await;
+    follow(&app, &dan, &ada).await;
+    like(&app, &dan, p_).await;
+    like(&app, &eve, q_).await;
+    repost(&app, &bob, p_).await;
+
+    let dans_follow = format!("n-{}", id(&list(&app, &ada).await[3]));
+    let like_p = format!("like-{p_}");
+    assert_eq!(
+        summary(&grouped(&app, &ada, "").await),
+        [
+            item(&format!("repost-{p_}"), 1, &["bob"], false),
+            item(&format!("like-{q_}"), 1, &["eve"], false),
+            item(&like_p, 3, &["dan", "cyd", "bob"], false),
+            item(&dans_follow, 1, &["dan"], false),
+        ]
+    );
+    assert_eq!(unread(&app, &ada).await, 4, "a group is counted once");
+    // The flat list still has every notification, each standing for itself.
+    let flat = list(&app, &ada).await;
+    assert_eq!(flat.len(), 6);
+    assert_eq!(summary(&flat[2..3]), [item(&like_p, 1, &["dan"], false)]);
+
+    // Opening the group reads all of it.
+    let head = grouped(&app, &ada, "").await[2]["id"].as_i64().unwrap();
+    let (status, _) = put(&app, &ada, &format!("/api/notifications/{head}/read"), None).await;
+    assert_eq!(status, 204);
+    assert_eq!(unread(&app, &ada).await, 3);
+    assert_eq!(grouped(&app, &ada, "").await[2]["isRead"], true);
+
+    // A new like brings the group to the top, unread, with the newest actor first.
+    like(&app, &fay, p_).await;
+    let now = grouped(&app, &ada, "").await;
+    assert_eq!(summary(&now[..1]), [item(&like_p, 4, &["fay", "dan", "cyd"], false)]);
+    assert_eq!(now.len(), 4);
+    assert_eq!(unread(&app, &ada).await, 4);
+
+    // Hidden members leave the group: a muted newest actor gives the place back to the one
+    // before, a blocked one is neither counted nor shown.
+    let (status, body) = post(&app, &ada, "/api/mutes", json!({ "userId": fay.id })).await;
+    assert!(status < 300, "{body}");
+    let (status, body) = post(&app, &ada, "/api/blocks", json!({ "userId": cyd.id })).await;
+    assert!(status < 300, "{body}");
+    assert_eq!(
+        summary(&grouped(&app, &ada, "").await),
+        [
+            item(&format!("repost-{p_}"), 1, &["bob"], false),
+            item(&format!("like-{q_}"), 1, &["eve"], false),
+            item(&like_p, 2, &["dan", "bob"], true),
+            item(&dans_follow, 1, &["dan"], false),
+        ]
+    );
+    assert_eq!(unread(&app, &ada).await, 3, "the muted member's unread like is not counted");
+
+    // Items are paged as items.
+    let (status, page) = get(&app, &ada, "/api/notifications?grouped=true&limit=2&offset=2").await;
+    assert_eq!(status, 200);
+    assert_eq!(summary(page.as_array().unwrap())[0].0, like_p);
+}
+
+async fn the_list_is_narrowed_to_the_kinds_asked_for(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let p = write(&app, &ada, "hello").await;
+    follow(&app, &bob, &ada).await;
+    like(&app, &bob, id(&p)).await;
+    reply(&app, &bob, id(&p), "hi").await;
+    write(&app, &bob, "@ada look").await;
+
+    let (status, body) = get(&app, &ada, "/api/notifications?types=mention,reply").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(kinds(body.as_array().unwrap()), ["mention", "reply"]);
+    assert_eq!(kinds(&grouped(&app, &ada, "&types=follow").await), ["follow"]);
+    assert_eq!(kinds(&grouped(&app, &ada, "&types=like,").await), ["like"]);
+
+    let (status, body) = get(&app, &ada, "/api/notifications?types=mention,favourite").await;
+    assert_eq!(status, 400);
+    assert!(body["message"].as_str().unwrap().contains("unknown kind \"favourite\""), "{body}");
+    let (status, body) = get(&app, &ada, "/api/notifications?grouped=yes").await;
+    assert_eq!(status, 400, "{body}");
+}
+
 async fn every_social_endpoint_is_in_the_openapi_document(app: TestApp) {
     let visitor = &app.client;
     let (status, doc) = crate::common::json(visitor.get(app.url("/api/openapi.json")).send().await.unwrap()).await;
@@ -203,5 +323,7 @@ both_databases!(
     deleting_a_post_removes_the_notifications_about_it,
     only_the_recipient_reads_and_marks_a_notification,
     the_list_is_bounded,
+    likes_and_reposts_of_one_post_are_one_group,
+    the_list_is_narrowed_to_the_kinds_asked_for,
     every_social_endpoint_is_in_the_openapi_document,
 );

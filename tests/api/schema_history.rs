@@ -351,6 +351,8 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // An index only: notifications' groups.
+    Step { version: 38, rows: &[], until: None, drops: &[] },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

@@ -167,21 +167,21 @@ const muted = [
   { user: asUser(bob), createdAt: ago(600), expiresAt: null },
 ]
 
+/** One notification, or a group of them: the newest actor first. */
+const notified = (n: { id: number; type: string; isRead: boolean; createdAt: string; post?: { id: number; content: string }; reason?: string }, ...actors: (typeof bob)[]) => ({
+  ...n,
+  groupKey: (n.type === 'like' || n.type === 'repost') && n.post ? `${n.type}-${n.post.id}` : `n-${n.id}`,
+  count: actors.length,
+  actors: actors.slice(0, 3),
+  actor: actors[0] ?? bob,
+})
 const notifications = [
-  {
-    id: 6,
-    type: 'removed',
-    isRead: false,
-    createdAt: ago(2),
-    actor: bob,
-    post: { id: 12, content: removedMine.content },
-    reason: 'Selling is not allowed here',
-  },
-  { id: 1, type: 'like', isRead: false, createdAt: ago(3), actor: bob, post: { id: 5, content: mine.content } },
-  { id: 2, type: 'reply', isRead: false, createdAt: ago(9), actor: carol, post: { id: 6, content: reply.content } },
-  { id: 3, type: 'follow', isRead: true, createdAt: ago(60), actor: carol },
-  { id: 4, type: 'mention', isRead: true, createdAt: ago(300), actor: bob, post: { id: 1, content: poll.content } },
-  { id: 5, type: 'repost', isRead: true, createdAt: ago(900), actor: bob, post: { id: 3, content: original.content } },
+  notified({ id: 6, type: 'removed', isRead: false, createdAt: ago(2), post: { id: 12, content: removedMine.content }, reason: 'Selling is not allowed here' }, bob),
+  notified({ id: 1, type: 'like', isRead: false, createdAt: ago(3), post: { id: 5, content: mine.content } }, bob, carol, dave, bob),
+  notified({ id: 2, type: 'reply', isRead: false, createdAt: ago(9), post: { id: 6, content: reply.content } }, carol),
+  notified({ id: 3, type: 'follow', isRead: true, createdAt: ago(60) }, carol),
+  notified({ id: 4, type: 'mention', isRead: true, createdAt: ago(300), post: { id: 1, content: poll.content } }, bob),
+  notified({ id: 5, type: 'repost', isRead: true, createdAt: ago(900), post: { id: 3, content: original.content } }, bob, carol),
 ]
 
 const invites = [
@@ -309,7 +309,10 @@ export function fixtureHandler(options: FixtureOptions) {
     if (/^\/api\/users\/[^/]+\/(posts|replies|media|likes)$/.test(path)) return send([])
     if (/^\/api\/users\/[^/]+$/.test(path)) return send({ message: 'User not found' }, 404)
     if (/^\/api\/follows\/\d+\/status$/.test(path)) return send({ isFollowing: path.includes('/3/') })
-    if (path === '/api/notifications') return send(notifications)
+    if (path === '/api/notifications') {
+      const types = url.searchParams.get('types')?.split(',')
+      return send(types ? notifications.filter((n) => types.includes(n.type)) : notifications)
+    }
     if (path === '/api/notifications/unread-count') return send({ count: 2 })
     if (path === '/api/invites' && method === 'GET') return send(invites)
     if (method !== 'GET') return send(undefined, 204)

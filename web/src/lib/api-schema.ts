@@ -685,7 +685,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's notifications, newest first. */
+        /**
+         * The caller's notifications, newest first; `types` narrows them, `grouped` gathers the likes
+         *     and reposts of one post into one item.
+         */
         get: operations["list_notifications"];
         put?: never;
         post?: never;
@@ -719,7 +722,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How many of the caller's notifications are unread (the badge). */
+        /** How many of the caller's notifications are unread (the badge), a group counted once. */
         get: operations["unread_count"];
         put?: never;
         post?: never;
@@ -737,7 +740,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Marks one of the caller's notifications read (someone else's: 404, as if it did not exist). */
+        /**
+         * Marks one of the caller's notifications read, with the rest of its group (someone else's:
+         *     404, as if it did not exist).
+         */
         put: operations["mark_read"];
         post?: never;
         delete?: never;
@@ -1878,10 +1884,15 @@ export interface components {
             url: string;
         };
         Notification: {
+            /** @description Who did it (in a grouped list: the newest). */
             actor: components["schemas"]["Author"];
             createdAt: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The notification's id; in a grouped list, the id of the group's newest.
+             */
             id: number;
+            /** @description Read: every notification it stands for is. */
             isRead: boolean;
             post?: components["schemas"]["QuotedPost"] | null;
             /** @description Why moderators removed the post (removed only). */
@@ -1891,6 +1902,18 @@ export interface components {
              *     export-ready (the member's data archive is ready: the actor is the member)
              */
             type: string;
+            /** @description Who did it, newest first: the actor, or in a grouped list the group's newest three. */
+            actors: components["schemas"]["Author"][];
+            /**
+             * Format: int64
+             * @description How many notifications the item stands for: 1, or in a grouped list its group's size.
+             */
+            count: number;
+            /**
+             * @description Notifications with one key are one item in a grouped list: the likes of one post
+             *     (`like-<post id>`), its reposts (`repost-<post id>`); any other is alone (`n-<id>`).
+             */
+            groupKey: string;
         };
         /**
          * @description A post as the API answers it.
@@ -4425,6 +4448,13 @@ export interface operations {
                 limit?: number;
                 /** @description Items to skip, 0 to 100000 (default 0). */
                 offset?: number;
+                /** @description Only these kinds, comma-separated (e.g. `mention,reply`); default: every kind. */
+                types?: string;
+                /**
+                 * @description `true`: the likes and reposts of one post come as one item (`count`, `actors`), placed
+                 *     where the newest is; `limit` and `offset` count items.
+                 */
+                grouped?: boolean;
             };
             header?: never;
             path?: never;

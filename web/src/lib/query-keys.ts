@@ -99,10 +99,13 @@ export const safetyKeys = {
   mutes: () => [SAFETY_ROOT, 'mutes'] as const,
 }
 
+export type NotificationTab = 'all' | 'mentions'
+
 const NOTIFICATIONS_ROOT = 'notifications'
 export const notificationKeys = {
   all: [NOTIFICATIONS_ROOT] as const,
-  list: () => [NOTIFICATIONS_ROOT, 'list'] as const,
+  /** A tab of the grouped list: every kind, or mentions and replies only. */
+  list: (tab: NotificationTab = 'all') => [NOTIFICATIONS_ROOT, 'list', tab] as const,
   unreadCount: () => [NOTIFICATIONS_ROOT, 'unread-count'] as const,
 }
 

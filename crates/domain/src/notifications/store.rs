@@ -30,6 +30,16 @@ impl Kind {
     pub const ALL: [Kind; 7] =
         [Kind::Follow, Kind::Like, Kind::Reply, Kind::Repost, Kind::Mention, Kind::Removed, Kind::ExportReady];
 
+    /// Likes and reposts of one post are shown as one group (`live::counts::GROUPED`).
+    pub fn is_grouped(self) -> bool {
+        matches!(self, Kind::Like | Kind::Repost)
+    }
+
+    /// The kind stored and sent as `name`.
+    pub fn parse(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Follow => "follow",
@@ -220,16 +230,140 @@ pub async fn list(
         .await?)
 }
 
-/// Marks one of the member's notifications read; false when it is not theirs or unknown. Open
-/// tabs hear of it only when it was unread.
+/// A group of notifications as a grouped list shows it: its newest notification (`head`), how
+/// many it holds and how many of them are unread, and the newest actors (at most
+/// `GROUP_ACTORS`, the head's first).
+#[derive(Debug)]
+pub struct Group {
+    pub head: NotificationRow,
+    pub size: i64,
+    pub unread: i64,
+    pub actors: Vec<Actor>,
+}
+
+/// One member who did what a group tells.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Actor {
+    pub id: i64,
+    pub username: String,
+    pub display_name: String,
+    pub profile_image_url: Option<String>,
+}
+
+/// How many of a group's actors are shown with it ("Ada, Bob and 3 others").
+pub const GROUP_ACTORS: i64 = 3;
+
+#[derive(sqlx::FromRow)]
+struct HeadRow {
+    #[sqlx(flatten)]
+    head: NotificationRow,
+    size: i64,
+    unread: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct GroupActorRow {
+    kind: String,
+    post_id: i64,
+    #[sqlx(flatten)]
+    actor: Actor,
+}
+
+/// The member's newest notifications with the likes and reposts of one post as one group,
+/// placed where its newest is (the groups of one page are cut like `list`'s notifications).
+/// Two statements: the page's heads, then the newest actors of its groups.
+pub async fn list_grouped(pool: &AnyPool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Group>> {
+    use crate::live::counts::{GROUPED, newer_in_group};
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        let hidden = crate::visibility::hidden(crate::visibility::Scope::Feeds { now: "$4" }, "$1", "g.actor_id");
+        let in_group = format!(
+            "FROM notifications g WHERE g.recipient_id = $1 AND g.type = n.type AND g.post_id = n.post_id AND NOT {hidden}"
+        );
+        format!(
+            "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
+                    u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
+                    u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
+                    (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
+                     AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason, \
+                    CASE WHEN n.type IN {GROUPED} THEN (SELECT CAST(COUNT(*) AS BIGINT) {in_group}) ELSE 1 END AS size, \
+                    CASE WHEN n.type IN {GROUPED} THEN (SELECT CAST(COUNT(*) AS BIGINT) {in_group} AND g.read_at IS NULL) \
+                         WHEN n.read_at IS NULL THEN 1 ELSE 0 END AS unread \
+             FROM notifications n \
+             JOIN users u ON u.id = n.actor_id \
+             LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
+             WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} AND NOT {} \
+             ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+            Kinds::sql_bit(),
+            crate::live::counts::shown("$4"),
+            newer_in_group("$4", false)
+        )
+    });
+    let heads: Vec<HeadRow> = sqlx::query_as(SQL.as_str())
+        .bind(recipient)
+        .bind(page.limit)
+        .bind(page.offset)
+        .bind(now)
+        .bind(page.below)
+        .bind(page.above)
+        .bind(kinds.0)
+        .fetch_all(pool)
+        .await?;
+    let grouped_posts: Vec<i64> = heads.iter().filter(|row| row.size > 1).map(|row| row.head.post_id).collect();
+    let mut actors: Vec<GroupActorRow> = Vec::new();
+    if !grouped_posts.is_empty() {
+        let sql = format!(
+            "SELECT kind, post_id, id, username, display_name, profile_image_url FROM ( \
+               SELECT g.type AS kind, g.post_id, u.id, u.username, u.display_name, u.profile_image_url, \
+                      ROW_NUMBER() OVER (PARTITION BY g.type, g.post_id ORDER BY g.id DESC) AS place \
+               FROM notifications g JOIN users u ON u.id = g.actor_id \
+               WHERE g.recipient_id = $1 AND g.type IN {GROUPED} AND g.post_id IN ({}) AND NOT {} \
+             ) ranked WHERE place <= {GROUP_ACTORS} ORDER BY place",
+            murmur_core::db::sql::in_list(3, grouped_posts.len()),
+            crate::visibility::hidden(crate::visibility::Scope::Feeds { now: "$2" }, "$1", "g.actor_id")
+        );
+        // Only the placeholders are built; the post ids are bound.
+        let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(recipient).bind(now);
+        for post in murmur_core::db::sql::padded_values(&grouped_posts) {
+            query = query.bind(post);
+        }
+        actors = query.fetch_all(pool).await?;
+    }
+    Ok(heads
+        .into_iter()
+        .map(|row| {
+            let head = row.head;
+            let actors = if row.size > 1 {
+                actors
+                    .iter()
+                    .filter(|a| a.kind == head.kind && a.post_id == head.post_id)
+                    .map(|a| a.actor.clone())
+                    .collect()
+            } else {
+                vec![Actor {
+                    id: head.actor_id,
+                    username: head.actor_username.clone(),
+                    display_name: head.actor_display_name.clone(),
+                    profile_image_url: head.actor_profile_image_url.clone(),
+                }]
+            };
+            Group { head, size: row.size, unread: row.unread, actors }
+        })
+        .collect())
+}
+
+/// Marks one of the member's notifications read, with the rest of its group (the likes or
+/// reposts of one post are read as one); false when it is not theirs or unknown. Open tabs hear
+/// of it only when one was unread.
 pub async fn mark_read(conn: &mut AnyConnection, recipient: i64, id: i64, now: Millis) -> Result<bool> {
-    let marked =
-        sqlx::query("UPDATE notifications SET read_at = $1 WHERE id = $2 AND recipient_id = $3 AND read_at IS NULL")
-            .bind(now)
-            .bind(id)
-            .bind(recipient)
-            .execute(&mut *conn)
-            .await?;
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "UPDATE notifications SET read_at = $1 WHERE recipient_id = $3 AND read_at IS NULL AND (id = $2 OR \
+             (type IN {grouped} AND EXISTS (SELECT 1 FROM notifications o WHERE o.id = $2 AND o.recipient_id = $3 \
+              AND o.type = notifications.type AND o.post_id = notifications.post_id)))",
+            grouped = crate::live::counts::GROUPED
+        )
+    });
+    let marked = sqlx::query(SQL.as_str()).bind(now).bind(id).bind(recipient).execute(&mut *conn).await?;
     if marked.rows_affected() > 0 {
         crate::live::note(Change::Notified { member: recipient, new: false });
         return Ok(true);
@@ -276,4 +410,24 @@ pub async fn clear(conn: &mut AnyConnection, recipient: i64) -> Result<()> {
         crate::live::note(Change::Notified { member: recipient, new: false });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Kind;
+
+    #[test]
+    fn the_grouped_kinds_are_the_ones_the_sql_groups() {
+        let grouped: Vec<String> =
+            Kind::ALL.iter().filter(|kind| kind.is_grouped()).map(|kind| format!("'{}'", kind.as_str())).collect();
+        assert_eq!(crate::live::counts::GROUPED, format!("({})", grouped.join(", ")));
+    }
+
+    #[test]
+    fn every_kind_is_parsed_from_its_name() {
+        for kind in Kind::ALL {
+            assert_eq!(Kind::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(Kind::parse("favourite"), None);
+    }
 }

@@ -104,9 +104,10 @@ async fn list(
     paged(&state, &uri, answer, |index| ids[index])
 }
 
-/// The notifications of a page grouped as Mastodon's v2 answers them: likes and reposts of one
-/// post together ("Ada and 4 others liked your post"), everything else alone; the accounts
-/// and statuses they name once each.
+/// The notifications grouped as Mastodon's v2 answers them, the same groups as Murmur's own
+/// grouped list (`store::list_grouped`): likes and reposts of one post together ("Ada and 4
+/// others liked your post"), placed where the newest is; the accounts and statuses they name
+/// once each.
 async fn list_grouped(
     State(state): State<AppState>,
     token: Token,
@@ -115,47 +116,53 @@ async fn list_grouped(
 ) -> Result<Response> {
     let viewer = token.member("read:notifications")?;
     let page = params.paging.page()?;
-    let rows = store::list(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
-    let shown = entities_of(&state, viewer, &rows).await?;
-    let mut groups: Vec<Value> = Vec::new();
+    let groups = store::list_grouped(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
+    let mut sizes: HashMap<i64, (i64, Vec<i64>)> = HashMap::new();
+    let mut heads = Vec::with_capacity(groups.len());
+    for group in groups {
+        sizes.insert(group.head.id, (group.size, group.actors.iter().map(|actor| actor.id).collect()));
+        heads.push(group.head);
+    }
+    let shown = entities_of(&state, viewer, &heads).await?;
+    // The groups' other actors, beside the heads' ones each entity carries.
+    let samples: Vec<i64> = sizes.values().flat_map(|(_, actors)| actors.iter().copied()).collect();
+    let members = entities::members_by_id(&state, samples).await?;
+    let urls = Urls::of(&state);
     let mut accounts: Vec<Value> = Vec::new();
     let mut statuses: Vec<Value> = Vec::new();
+    let mut groups: Vec<Value> = Vec::new();
     for notification in &shown {
-        let kind = notification["type"].as_str().unwrap_or_default();
         let id = notification["id"].as_str().unwrap_or_default();
+        let Some((size, actors)) = id.parse().ok().and_then(|head: i64| sizes.get(&head)) else { continue };
         let status_id = notification["status"]["id"].as_str();
+        if status_id.is_some() && !statuses.iter().any(|s| s["id"] == notification["status"]["id"]) {
+            statuses.push(notification["status"].clone());
+        }
+        let mut sample_ids = Vec::new();
+        for actor in actors {
+            let Some(member) = members.get(actor) else { continue };
+            let account = entities::account(&urls, member, 0);
+            sample_ids.push(account["id"].clone());
+            if !accounts.iter().any(|a| a["id"] == account["id"]) {
+                accounts.push(account);
+            }
+        }
+        let kind = notification["type"].as_str().unwrap_or_default();
         let key = match (kind, status_id) {
             ("favourite" | "reblog", Some(status)) => format!("{kind}-{status}"),
             _ => format!("ungrouped-{id}"),
         };
-        let account_id = notification["account"]["id"].clone();
-        if !accounts.iter().any(|a| a["id"] == account_id) {
-            accounts.push(notification["account"].clone());
-        }
-        if status_id.is_some() && !statuses.iter().any(|s| s["id"] == notification["status"]["id"]) {
-            statuses.push(notification["status"].clone());
-        }
-        match groups.iter_mut().find(|g| g["group_key"] == key.as_str()) {
-            Some(group) => {
-                group["notifications_count"] = json!(group["notifications_count"].as_i64().unwrap_or(1) + 1);
-                group["page_min_id"] = json!(id);
-                let samples = group["sample_account_ids"].as_array_mut().expect("made as a list");
-                if samples.len() < 8 && !samples.contains(&account_id) {
-                    samples.push(account_id);
-                }
-            }
-            None => groups.push(json!({
-                "group_key": key,
-                "notifications_count": 1,
-                "type": kind,
-                "most_recent_notification_id": id,
-                "page_min_id": id,
-                "page_max_id": id,
-                "latest_page_notification_at": notification["created_at"],
-                "sample_account_ids": [account_id],
-                "status_id": status_id,
-            })),
-        }
+        groups.push(json!({
+            "group_key": key,
+            "notifications_count": size,
+            "type": kind,
+            "most_recent_notification_id": id,
+            "page_min_id": id,
+            "page_max_id": id,
+            "latest_page_notification_at": notification["created_at"],
+            "sample_account_ids": sample_ids,
+            "status_id": status_id,
+        }));
     }
     let ids: Vec<i64> = shown.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
     let keys = ids.first().zip(ids.last()).map(|(first, last)| (*first, *last));

@@ -36,18 +36,50 @@ pub struct ListParams {
     /// Items to skip, 0 to 100000 (default 0).
     #[param(minimum = 0, maximum = 100000)]
     pub offset: Option<i64>,
+    /// Only these kinds, comma-separated (e.g. `mention,reply`); default: every kind.
+    #[param(max_length = 200)]
+    pub types: Option<String>,
+    /// `true`: the likes and reposts of one post come as one item (`count`, `actors`), placed
+    /// where the newest is; `limit` and `offset` count items.
+    pub grouped: Option<bool>,
+}
+
+/// The kinds `types` names; a name that is no kind is refused.
+fn kinds_of(types: Option<&str>) -> Result<store::Kinds> {
+    let Some(types) = types else { return Ok(store::Kinds::ALL) };
+    types.split(',').map(str::trim).filter(|name| !name.is_empty()).try_fold(store::Kinds::NONE, |kinds, name| {
+        match store::Kind::parse(name) {
+            Some(kind) => Ok(kinds.with(kind)),
+            None => Err(Error::bad_request(format!(
+                "types: unknown kind \"{}\"; use {}",
+                name.chars().take(40).collect::<String>(),
+                store::Kind::ALL.map(store::Kind::as_str).join(", ")
+            ))
+            .into()),
+        }
+    })
 }
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Notification {
+    /// The notification's id; in a grouped list, the id of the group's newest.
     pub id: i64,
+    /// Notifications with one key are one item in a grouped list: the likes of one post
+    /// (`like-<post id>`), its reposts (`repost-<post id>`); any other is alone (`n-<id>`).
+    pub group_key: String,
+    /// How many notifications the item stands for: 1, or in a grouped list its group's size.
+    pub count: i64,
+    /// Who did it, newest first: the actor, or in a grouped list the group's newest three.
+    pub actors: Vec<Author>,
     /// follow, like, reply, repost, mention, removed (moderators removed the post) or
     /// export-ready (the member's data archive is ready: the actor is the member)
     #[serde(rename = "type")]
     pub kind: String,
+    /// Read: every notification it stands for is.
     pub is_read: bool,
     pub created_at: String,
+    /// Who did it (in a grouped list: the newest).
     pub actor: Author,
     /// The post it is about (for a reply or mention: the reply or mentioning post); absent
     /// for follows.
@@ -69,7 +101,8 @@ pub struct UnreadCount {
     pub count: i64,
 }
 
-/// The caller's notifications, newest first.
+/// The caller's notifications, newest first; `types` narrows them, `grouped` gathers the likes
+/// and reposts of one post into one item.
 #[utoipa::path(get, path = "/api/notifications", tag = "notifications", operation_id = "list_notifications", params(ListParams),
     responses((status = 200, body = Vec<Notification>, links(
         ("markRead" = (operation_id = "mark_read", parameters(("id" = "$response.body#/0/id")),
@@ -81,31 +114,68 @@ async fn list(
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<Notification>>> {
     let page = Page::parse(params.limit, params.offset, DEFAULT_LIMIT, MAX_LIMIT)?;
-    let rows = store::list(&state.db.read, current.id, store::Kinds::ALL, page, state.clock.now()).await?;
+    let kinds = kinds_of(params.types.as_deref())?;
+    let now = state.clock.now();
+    if params.grouped == Some(true) {
+        let groups = store::list_grouped(&state.db.read, current.id, kinds, page, now).await?;
+        return Ok(Json(
+            groups
+                .into_iter()
+                .map(|group| {
+                    let actors = group.actors.into_iter().map(author).collect();
+                    notification(group.head, group.size, group.unread == 0, actors)
+                })
+                .collect(),
+        ));
+    }
+    let rows = store::list(&state.db.read, current.id, kinds, page, now).await?;
     Ok(Json(
         rows.into_iter()
-            .map(|row| Notification {
-                id: row.id,
-                kind: row.kind,
-                is_read: row.read_at.is_some(),
-                created_at: to_rfc3339(row.created_at),
-                actor: Author {
-                    id: row.actor_id,
-                    username: row.actor_username,
-                    display_name: row.actor_display_name,
-                    profile_image_url: row.actor_profile_image_url,
-                },
-                post: match (row.post_id, row.post_content) {
-                    (store::NO_POST, _) | (_, None) => None,
-                    (id, Some(content)) => Some(QuotedPost { id, content }),
-                },
-                reason: row.reason,
+            .map(|row| {
+                let read = row.read_at.is_some();
+                notification(row, 1, read, Vec::new())
             })
             .collect(),
     ))
 }
 
-/// Marks one of the caller's notifications read (someone else's: 404, as if it did not exist).
+fn author(actor: store::Actor) -> Author {
+    Author {
+        id: actor.id,
+        username: actor.username,
+        display_name: actor.display_name,
+        profile_image_url: actor.profile_image_url,
+    }
+}
+
+/// The answer for a notification standing for `count` (its group's `actors`, or none: its own).
+fn notification(row: store::NotificationRow, count: i64, is_read: bool, actors: Vec<Author>) -> Notification {
+    let actor = Author {
+        id: row.actor_id,
+        username: row.actor_username,
+        display_name: row.actor_display_name,
+        profile_image_url: row.actor_profile_image_url,
+    };
+    let grouped = store::Kind::parse(&row.kind).is_some_and(store::Kind::is_grouped);
+    Notification {
+        id: row.id,
+        group_key: if grouped { format!("{}-{}", row.kind, row.post_id) } else { format!("n-{}", row.id) },
+        count,
+        actors: if actors.is_empty() { vec![actor.clone()] } else { actors },
+        kind: row.kind,
+        is_read,
+        created_at: to_rfc3339(row.created_at),
+        actor,
+        post: match (row.post_id, row.post_content) {
+            (store::NO_POST, _) | (_, None) => None,
+            (id, Some(content)) => Some(QuotedPost { id, content }),
+        },
+        reason: row.reason,
+    }
+}
+
+/// Marks one of the caller's notifications read, with the rest of its group (someone else's:
+/// 404, as if it did not exist).
 #[utoipa::path(put, path = "/api/notifications/{id}/read", tag = "notifications",
     params(("id" = i64, Path, minimum = 1, description = "Notification id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -132,7 +202,7 @@ async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> R
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// How many of the caller's notifications are unread (the badge).
+/// How many of the caller's notifications are unread (the badge), a group counted once.
 #[utoipa::path(get, path = "/api/notifications/unread-count", tag = "notifications",
     responses((status = 200, body = UnreadCount), (status = 401, body = ErrorBody)))]
 async fn unread_count(State(state): State<AppState>, current: CurrentUser) -> Result<Json<UnreadCount>> {

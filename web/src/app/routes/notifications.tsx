@@ -1,7 +1,9 @@
 import * as React from 'react'
-import { Bell } from 'lucide-react'
+import { AtSign, Bell } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { handleUnauthorized } from '@/lib/unauthorized'
+import type { NotificationTab } from '@/lib/query-keys'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useNotifications } from '@/features/notifications/api/get-notifications'
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
@@ -10,16 +12,55 @@ import { NotificationList } from '@/features/notifications/components/notificati
 import { PushSuggestion } from '@/features/push'
 import { PageHeader } from './page-header'
 
-export default function NotificationsRoute() {
-  const { data: me, isPending } = useCurrentUser()
-  const notifications = useNotifications(Boolean(me))
-  const unread = useUnreadCount(Boolean(me))
-  const markAll = useMarkAllRead()
-  const unreadCount = unread.data?.count ?? notifications.data?.filter((n) => !n.isRead).length ?? 0
+const EMPTY: Record<NotificationTab, { icon: typeof Bell; title: string; text: string }> = {
+  all: { icon: Bell, title: 'No notifications yet', text: "When people interact with your posts, you'll see it here" },
+  mentions: { icon: AtSign, title: 'No mentions yet', text: 'When someone mentions you or replies to you, it shows here' },
+}
+
+/** One tab's notifications, loaded when the tab is first shown. */
+function NotificationsTab({ tab }: { tab: NotificationTab }) {
+  const notifications = useNotifications(true, tab)
 
   React.useEffect(() => {
     if (notifications.error) handleUnauthorized(notifications.error)
   }, [notifications.error])
+
+  if (notifications.isPending)
+    return (
+      <p role="status" className="px-4 py-10 text-center text-muted-foreground">
+        Loading...
+      </p>
+    )
+  if (notifications.error)
+    return (
+      <p role="alert" className="px-4 py-10 text-center text-destructive">
+        {notifications.error.message}
+      </p>
+    )
+  if (notifications.data.length === 0) {
+    const { icon: Icon, title, text } = EMPTY[tab]
+    return (
+      <div className="flex flex-col items-center gap-2 px-4 py-16 text-center">
+        <Icon className="size-10 text-muted-foreground" aria-hidden="true" />
+        <p className="text-lg font-semibold">{title}</p>
+        <p className="text-muted-foreground">{text}</p>
+      </div>
+    )
+  }
+  return (
+    <>
+      {/* After the first notification: the member has seen what they would be sent. */}
+      {tab === 'all' && <PushSuggestion />}
+      <NotificationList notifications={notifications.data} />
+    </>
+  )
+}
+
+export default function NotificationsRoute() {
+  const { data: me, isPending } = useCurrentUser()
+  const unread = useUnreadCount(Boolean(me))
+  const markAll = useMarkAllRead()
+  const unreadCount = unread.data?.count ?? 0
 
   return (
     <>
@@ -44,26 +85,21 @@ export default function NotificationsRoute() {
       </PageHeader>
       {isPending ? null : !me ? (
         <p className="px-4 py-10 text-center text-muted-foreground">Please log in to see notifications.</p>
-      ) : notifications.isPending ? (
-        <p role="status" className="px-4 py-10 text-center text-muted-foreground">
-          Loading...
-        </p>
-      ) : notifications.error ? (
-        <p role="alert" className="px-4 py-10 text-center text-destructive">
-          {notifications.error.message}
-        </p>
-      ) : notifications.data.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 px-4 py-16 text-center">
-          <Bell className="size-10 text-muted-foreground" aria-hidden="true" />
-          <p className="text-lg font-semibold">No notifications yet</p>
-          <p className="text-muted-foreground">When people interact with your posts, you'll see it here</p>
-        </div>
       ) : (
-        <>
-          {/* After the first notification: the member has seen what they would be sent. */}
-          <PushSuggestion />
-          <NotificationList notifications={notifications.data} />
-        </>
+        <Tabs defaultValue="all">
+          <div className="border-b border-border px-4 py-2">
+            <TabsList aria-label="Notifications shown">
+              <TabsTrigger value="all">All</TabsTrigger>
+              <TabsTrigger value="mentions">Mentions</TabsTrigger>
+            </TabsList>
+          </div>
+          <TabsContent value="all" className="mt-0">
+            <NotificationsTab tab="all" />
+          </TabsContent>
+          <TabsContent value="mentions" className="mt-0">
+            <NotificationsTab tab="mentions" />
+          </TabsContent>
+        </Tabs>
       )}
     </>
   )

@@ -13,7 +13,16 @@ vi.mock('@/lib/unauthorized', async (importOriginal) => ({
 }))
 
 const grace = { id: 2, username: 'grace', displayName: 'Grace Hopper', profileImageUrl: null }
-const notification = (id: number): Notification => ({ id, type: 'follow', isRead: false, createdAt: '2026-11-20T10:00:00Z', actor: grace })
+const notification = (id: number): Notification => ({
+  id,
+  groupKey: `n-${id}`,
+  count: 1,
+  actors: [grace],
+  type: 'follow',
+  isRead: false,
+  createdAt: '2026-11-20T10:00:00Z',
+  actor: grace,
+})
 
 let queryClient = createQueryClient()
 const addNewFeedPosts = vi.fn()
@@ -55,7 +64,7 @@ describe('a live event', () => {
     await vi.waitFor(() =>
       expect(queryClient.getQueryData<Notification[]>(notificationKeys.list())?.map((n) => n.id)).toEqual([3, 2, 1]),
     )
-    expect(requestsOf(fetch)).toEqual([{ call: 'GET /api/notifications?limit=50' }])
+    expect(requestsOf(fetch)).toEqual([{ call: 'GET /api/notifications?grouped=true&limit=50' }])
   })
 
   it('notification: only marks a list no screen shows as stale, and asks for nothing', async () => {

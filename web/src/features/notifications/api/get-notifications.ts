@@ -1,15 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { Notification } from '@/lib/types'
-import { notificationKeys } from '@/lib/query-keys'
+import { notificationKeys, type NotificationTab } from '@/lib/query-keys'
 
 export const NOTIFICATION_LIMIT = 50
 
-export const getNotifications = () => api.get<Notification[]>(`/api/notifications?limit=${NOTIFICATION_LIMIT}`)
+/** What each tab lists: "Mentions" has the notifications that quote what someone wrote to the member. */
+const TAB_TYPES: Record<NotificationTab, string> = { all: '', mentions: '&types=mention,reply' }
 
-export const notificationsQueryOptions = () =>
-  queryOptions({ queryKey: notificationKeys.list(), queryFn: getNotifications })
+/** The first page of a tab, likes and reposts of one post grouped into one item. */
+export const getNotifications = (tab: NotificationTab = 'all') =>
+  api.get<Notification[]>(`/api/notifications?grouped=true&limit=${NOTIFICATION_LIMIT}${TAB_TYPES[tab]}`)
 
-export function useNotifications(enabled = true) {
-  return useQuery({ ...notificationsQueryOptions(), enabled })
+export const notificationsQueryOptions = (tab: NotificationTab = 'all') =>
+  queryOptions({ queryKey: notificationKeys.list(tab), queryFn: () => getNotifications(tab) })
+
+export function useNotifications(enabled = true, tab: NotificationTab = 'all') {
+  return useQuery({ ...notificationsQueryOptions(tab), enabled })
 }

@@ -4,15 +4,17 @@ import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Notification } from '@/lib/types'
 import { notificationKeys } from '@/lib/query-keys'
 
-export const markRead = (id: number) => api.put<void>(`/api/notifications/${id}/read`)
+/** Marks a notification read, and the server reads the rest of its group with it. */
+export const markRead = (notification: Pick<Notification, 'id' | 'groupKey'>) =>
+  api.put<void>(`/api/notifications/${notification.id}/read`)
 
 export function useMarkRead() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: markRead,
-    onMutate: (id) => {
-      queryClient.setQueryData<Notification[]>(notificationKeys.list(), (list) =>
-        list?.map((n) => (n.id === id ? { ...n, isRead: true } : n)),
+    onMutate: ({ groupKey }) => {
+      queryClient.setQueriesData<Notification[]>({ queryKey: [...notificationKeys.all, 'list'] }, (list) =>
+        list?.map((n) => (n.groupKey === groupKey ? { ...n, isRead: true } : n)),
       )
     },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: notificationKeys.all }),

@@ -13,6 +13,9 @@ afterEach(() => {
 
 const removal: Notification = {
   id: 1,
+  groupKey: 'n-1',
+  count: 1,
+  actors: [{ id: 9, username: 'mia', displayName: 'Mia Moderator', profileImageUrl: null }],
   type: 'removed',
   isRead: false,
   createdAt: new Date().toISOString(),
@@ -42,6 +45,23 @@ describe('a notification', () => {
       </ul>,
     )
     expect(screen.getByRole('button', { name: /^Mia Moderator liked your post/ })).toBeInTheDocument()
+  })
+
+  it('names a group by its newest members and how many others, with their pictures', () => {
+    mockFetch(() => json({}))
+    const member = (id: number, displayName: string) => ({ id, username: `m${id}`, displayName, profileImageUrl: null })
+    const [ada, bob, cyd] = [member(1, 'Ada'), member(2, 'Bob'), member(3, 'Cyd')]
+    const like = { ...removal, type: 'like', reason: null, groupKey: 'like-12', actor: ada }
+    renderWithProviders(
+      <ul>
+        <NotificationItem notification={{ ...like, count: 2, actors: [ada, bob] }} />
+        <NotificationItem notification={{ ...like, id: 2, count: 5, actors: [ada, bob, cyd] }} />
+      </ul>,
+    )
+    expect(screen.getByRole('button', { name: /^Ada and Bob liked your post/ })).toBeInTheDocument()
+    const five = screen.getByRole('button', { name: /^Ada and 4 others liked your post/ })
+    const pictures = [...five.querySelectorAll('span[aria-hidden="true"]')].map((e) => e.textContent).filter(Boolean)
+    expect(pictures).toEqual(['A', 'B', 'C'])
   })
 
   it('tells the member their data archive is ready, naming no one, and opens the settings', async () => {

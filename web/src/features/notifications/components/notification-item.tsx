@@ -33,9 +33,29 @@ function destination(notification: Notification): string {
   return notification.post ? `/post/${notification.post.id}` : `/profile/${notification.actor.username}`
 }
 
+/** Who did it: "Ada", "Ada and Bob", "Ada and 4 others" (the newest named first). */
+function Actors({ notification }: { notification: Notification }) {
+  const [newest, second] = notification.actors
+  const name = (actor: typeof notification.actor) => <strong className="font-semibold">{actor.displayName}</strong>
+  const others = notification.count - 1
+  if (others === 0 || !newest) return name(newest ?? notification.actor)
+  if (others === 1 && second)
+    return (
+      <>
+        {name(newest)} and {name(second)}
+      </>
+    )
+  return (
+    <>
+      {name(newest)} and {others} {others === 1 ? 'other' : 'others'}
+    </>
+  )
+}
+
 /**
- * What happened, in words: "<name> liked your post"; a removal is told as the moderators' act,
- * not one member's; a notice about the member's own account names no one.
+ * What happened, in words: "<name> liked your post", "<name> and 4 others liked your post"; a
+ * removal is told as the moderators' act, not one member's; a notice about the member's own
+ * account names no one.
  */
 function Summary({ notification, text }: { notification: Notification; text: string }) {
   if (aboutYourself(notification.type)) return <>{text}</>
@@ -49,14 +69,14 @@ function Summary({ notification, text }: { notification: Notification; text: str
   }
   return (
     <>
-      <strong className="font-semibold">{notification.actor.displayName}</strong> {text}
+      <Actors notification={notification} /> {text}
     </>
   )
 }
 
 /**
- * One notification; opening it marks it read and goes to the post or the member. One that
- * `arrived` while the list was open slides in.
+ * One notification, or a group of them (the likes of one post); opening it marks it read and
+ * goes to the post or the member. One that `arrived` while the list was open slides in.
  */
 export function NotificationItem({ notification, arrived = false }: { notification: Notification; arrived?: boolean }) {
   const [, navigate] = useLocation()
@@ -65,7 +85,7 @@ export function NotificationItem({ notification, arrived = false }: { notificati
   const Icon = kind.icon
 
   function open() {
-    if (!notification.isRead) markRead.mutate(notification.id)
+    if (!notification.isRead) markRead.mutate(notification)
     navigate(destination(notification))
   }
 
@@ -82,9 +102,11 @@ export function NotificationItem({ notification, arrived = false }: { notificati
         <Icon className={cn('mt-1 size-5 shrink-0', kind.colour, notification.type === 'like' && 'fill-current')} aria-hidden="true" />
         <span className="min-w-0 flex-1">
           <span className="flex items-center gap-2">
-            {notification.type !== 'removed' && !aboutYourself(notification.type) && (
-              <Avatar name={notification.actor.displayName} src={notification.actor.profileImageUrl} size={32} />
-            )}
+            {notification.type !== 'removed' &&
+              !aboutYourself(notification.type) &&
+              notification.actors.map((actor) => (
+                <Avatar key={actor.id} name={actor.displayName} src={actor.profileImageUrl} size={32} />
+              ))}
             {!notification.isRead && (
               <span className="ml-auto size-2.5 shrink-0 rounded-full bg-primary" aria-hidden="true" />
             )}

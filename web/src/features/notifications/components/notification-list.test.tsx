@@ -10,6 +10,9 @@ const LIST_TOP = 120
 const grace = { id: 2, username: 'grace', displayName: 'Grace Hopper', profileImageUrl: null }
 const notification = (id: number): Notification => ({
   id,
+  groupKey: `n-${id}`,
+  count: 1,
+  actors: [{ ...grace, id, displayName: `Member ${id}` }],
   type: 'follow',
   isRead: true,
   createdAt: '2026-11-20T10:00:00Z',

@@ -3,8 +3,11 @@ import type { Notification } from '@/lib/types'
 import { mergeNotifications } from './merge-notifications'
 
 const grace = { id: 2, username: 'grace', displayName: 'Grace Hopper', profileImageUrl: null }
-const notification = (id: number, isRead = false): Notification => ({
+const notification = (id: number, isRead = false, groupKey = `n-${id}`): Notification => ({
   id,
+  groupKey,
+  count: 1,
+  actors: [grace],
   type: 'like',
   isRead,
   createdAt: '2026-11-20T10:00:00Z',
@@ -42,5 +45,12 @@ describe('merging the first page into the notifications shown', () => {
     expect(merged).toHaveLength(51)
     expect(ids(merged).slice(0, 2)).toEqual([51, 50])
     expect(merged.at(-1)?.id).toBe(1)
+  })
+
+  it('moves a group that grew to the top, once', () => {
+    const shown = [notification(3), notification(2, false, 'like-5'), notification(1)]
+    const merged = mergeNotifications(shown, [notification(4, false, 'like-5'), notification(3)])
+    expect(ids(merged)).toEqual([4, 3, 1])
+    expect(merged.filter((n) => n.groupKey === 'like-5')).toHaveLength(1)
   })
 })

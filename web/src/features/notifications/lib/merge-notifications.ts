@@ -1,13 +1,15 @@
 import type { Notification } from '@/lib/types'
 
 /**
- * The list after a fresh first page: notifications not shown yet go on top (in the page's order),
- * the ones shown stay where they are with the page's newer copy (read elsewhere, say); none twice.
+ * The list after a fresh first page, item by group: groups not shown yet, and groups that grew
+ * (a newer notification heads them), go on top in the page's order; the others stay where they
+ * are with the page's newer copy (read elsewhere, say); no group twice.
  */
 export function mergeNotifications(shown: readonly Notification[] | undefined, page: readonly Notification[]): Notification[] {
-  if (!shown) return [...new Map(page.map((n) => [n.id, n])).values()]
-  const fromPage = new Map(page.map((n) => [n.id, n]))
-  const shownIds = new Set(shown.map((n) => n.id))
-  const arrived = [...fromPage.values()].filter((n) => !shownIds.has(n.id))
-  return [...arrived, ...shown.map((n) => fromPage.get(n.id) ?? n)]
+  const fromPage = new Map(page.map((n) => [n.groupKey, n]))
+  if (!shown) return [...fromPage.values()]
+  const shownHeads = new Map(shown.map((n) => [n.groupKey, n.id]))
+  const arrived = [...fromPage.values()].filter((n) => shownHeads.get(n.groupKey) !== n.id)
+  const moved = new Set(arrived.map((n) => n.groupKey))
+  return [...arrived, ...shown.filter((n) => !moved.has(n.groupKey)).map((n) => fromPage.get(n.groupKey) ?? n)]
 }

@@ -55,7 +55,7 @@ describe('the suggestion to turn on notifications', () => {
     const { unmount } = renderWithProviders(<PushSuggestion />)
     await userEvent.click(screen.getByRole('button', { name: 'Not now' }))
     expect(suggestion()).not.toBeInTheDocument()
-    expect(localStorage.getItem(SUGGESTION_DISMISSED_KEY)).toBe('yes')
+    expect(localStorage.getItem(SUGGESTION_DISMISSED_KEY)).toBe('on')
     unmount()
     // Another visit to the screen.
     renderWithProviders(<PushSuggestion />)
