@@ -1,5 +1,5 @@
-// Grouped notifications in a real browser against the real `murmur serve`: Bob, Cyd and Dan like
-// Ada's post and Bob replies to it; Ada's Notifications show the three likes as one item ("Dan
+// Grouped notifications in a real browser against the real `murmur serve`: Bob follows Ada, Bob,
+// Cyd and Dan like Ada's post and Bob replies to it; Ada's Notifications show the three likes as one item ("Dan
 // and 2 others liked your post", three pictures), the badge counts it once, the Mentions tab
 // shows the reply alone, and opening the group reads all of it. Screenshots at 360 and 1280 px,
 // light and dark, go to GROUPS_SCREENSHOT_DIR (default /tmp/murmur-notification-groups). Skips,
@@ -64,10 +64,11 @@ describe.skipIf(!hasMurmur)('grouped notifications in a browser', () => {
     const list = page.getByRole('list', { name: 'Notifications' })
     const group = list.getByRole('button', { name: /and 2 others liked your post/ })
     await group.waitFor()
-    expect(await list.getByRole('button').count()).toBe(2)
+    // The reply, the likes and Bob's follow.
+    expect(await list.getByRole('button').count()).toBe(3)
     expect(await group.locator('span[aria-hidden="true"]').filter({ hasText: /^\w$/ }).count()).toBe(3)
-    expect(await unreadCount(net.ada)).toBe(2)
-    await page.getByRole('heading', { name: /Notifications\s*2 unread/ }).waitFor()
+    expect(await unreadCount(net.ada)).toBe(3)
+    await page.getByRole('heading', { name: /Notifications\s*3 unread/ }).waitFor()
     await expectAccessible(page, 'Notifications with a group')
     await shot(page, 'desktop-light-all')
   })
@@ -87,9 +88,9 @@ describe.skipIf(!hasMurmur)('grouped notifications in a browser', () => {
     const { page } = net.ada
     await page.getByRole('button', { name: /and 2 others liked your post/ }).click()
     await page.waitForURL(`**/post/${postId}`)
-    await expect.poll(() => unreadCount(net.ada)).toBe(1)
+    await expect.poll(() => unreadCount(net.ada)).toBe(2)
     await page.goBack()
-    await page.getByRole('heading', { name: /Notifications\s*1 unread/ }).waitFor()
+    await page.getByRole('heading', { name: /Notifications\s*2 unread/ }).waitFor()
   })
 
   it('reads well at 360 px and in the dark theme', async () => {
