@@ -701,12 +701,13 @@ const LIST_MEMBERS: i64 = 50;
 async fn make_lists(db: &Db, sessions: &[BenchSession], now: Millis) -> anyhow::Result<()> {
     let mut tx = db.write.begin().await?;
     for session in sessions {
-        let id: i64 = sqlx::query_scalar("INSERT INTO lists (owner_id, title, created_at) VALUES ($1, $2, $3) RETURNING id")
-            .bind(session.user_id)
-            .bind("Close friends")
-            .bind(now)
-            .fetch_one(&mut *tx)
-            .await?;
+        let id: i64 =
+            sqlx::query_scalar("INSERT INTO lists (owner_id, title, created_at) VALUES ($1, $2, $3) RETURNING id")
+                .bind(session.user_id)
+                .bind("Close friends")
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?;
         sqlx::query(
             "INSERT INTO list_members (list_id, member_id, created_at) \
              SELECT $1, following_id, $2 FROM follows WHERE follower_id = $3 ORDER BY following_id LIMIT $4",

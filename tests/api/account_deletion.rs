@@ -295,7 +295,8 @@ async fn deleting_an_account_leaves_only_what_the_rules_keep_and_every_count_rig
     ok(ada.client.post(app.url("/api/invites")).send().await.unwrap()).await;
     // Ada's list holding Bob, and Bob's holding Ada: both go with her.
     for (owner, member) in [(&ada, &bob), (&bob, &ada)] {
-        let list = ok(owner.client.post(app.url("/api/lists")).json(&json!({ "title": "Close" })).send().await.unwrap()).await;
+        let list =
+            ok(owner.client.post(app.url("/api/lists")).json(&json!({ "title": "Close" })).send().await.unwrap()).await;
         let path = format!("/api/lists/{}/members", list["id"]);
         ok(owner.client.post(app.url(&path)).json(&json!({ "userIds": [member.id] })).send().await.unwrap()).await;
     }

@@ -73,9 +73,12 @@ impl Kind {
     fn is_multi_line(self) -> bool {
         match self {
             Kind::Bio | Kind::Post | Kind::ImageDescription | Kind::ReportComment | Kind::ModerationReason => true,
-            Kind::DisplayName | Kind::Website | Kind::PollOption | Kind::ContentWarning | Kind::AppName | Kind::ListTitle => {
-                false
-            }
+            Kind::DisplayName
+            | Kind::Website
+            | Kind::PollOption
+            | Kind::ContentWarning
+            | Kind::AppName
+            | Kind::ListTitle => false,
         }
     }
 }

@@ -110,12 +110,13 @@ pub async fn create(db: &Db, owner: i64, title: &str, now: Millis) -> Result<Lis
     if count >= MAX_LISTS {
         return Err(Error::unprocessable(format!("You can have at most {MAX_LISTS} lists")));
     }
-    let id: i64 = sqlx::query_scalar("INSERT INTO lists (owner_id, title, created_at) VALUES ($1, $2, $3) RETURNING id")
-        .bind(owner)
-        .bind(&title)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
+    let id: i64 =
+        sqlx::query_scalar("INSERT INTO lists (owner_id, title, created_at) VALUES ($1, $2, $3) RETURNING id")
+            .bind(owner)
+            .bind(&title)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?;
     let list = find(&mut tx, owner, id).await?;
     tx.commit().await?;
     Ok(list)
@@ -147,7 +148,8 @@ pub async fn delete(db: &Db, owner: i64, id: i64) -> Result<()> {
         .bind(owner)
         .execute(&mut *tx)
         .await?;
-    let done = sqlx::query("DELETE FROM lists WHERE id = $1 AND owner_id = $2").bind(id).bind(owner).execute(&mut *tx).await?;
+    let done =
+        sqlx::query("DELETE FROM lists WHERE id = $1 AND owner_id = $2").bind(id).bind(owner).execute(&mut *tx).await?;
     if done.rows_affected() != 1 {
         return Err(Error::not_found(NOT_FOUND));
     }
@@ -238,17 +240,20 @@ pub async fn members(db: &Db, owner: i64, id: i64) -> Result<Vec<User>> {
         user_columns!(),
         visibility::hidden(Scope::Anywhere, "$1", "users.id")
     );
-    let rows: Vec<UserRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(owner).bind(id).fetch_all(&mut *conn).await?;
+    let rows: Vec<UserRow> =
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(owner).bind(id).fetch_all(&mut *conn).await?;
     Ok(rows.into_iter().map(UserRow::public).collect())
 }
 
 /// Takes `member` out of `owner`'s lists, in the caller's transaction: `owner` stopped
 /// following them (`follows::store::unfollow`).
 pub async fn unfollowed(conn: &mut AnyConnection, owner: i64, member: i64) -> Result<()> {
-    sqlx::query("DELETE FROM list_members WHERE member_id = $2 AND list_id IN (SELECT id FROM lists WHERE owner_id = $1)")
-        .bind(owner)
-        .bind(member)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "DELETE FROM list_members WHERE member_id = $2 AND list_id IN (SELECT id FROM lists WHERE owner_id = $1)",
+    )
+    .bind(owner)
+    .bind(member)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }

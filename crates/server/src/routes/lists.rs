@@ -19,9 +19,9 @@ use murmur_domain::users::User;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list_lists, create))
-        .routes(routes!(get_list, rename, delete))
-        .routes(routes!(list_members, add_members, remove_members))
+        .routes(routes!(list_lists, create_list))
+        .routes(routes!(get_list, rename_list, delete_list))
+        .routes(routes!(list_members, add_list_members, remove_list_members))
         .routes(routes!(list_feed))
 }
 
@@ -51,7 +51,7 @@ async fn list_lists(State(state): State<AppState>, current: CurrentUser) -> Resu
     responses((status = 201, body = List), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 422, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn create(
+async fn create_list(
     State(state): State<AppState>,
     current: CurrentUser,
     Json(body): Json<ListRequest>,
@@ -74,7 +74,7 @@ async fn get_list(State(state): State<AppState>, current: CurrentUser, Path(id):
     responses((status = 200, body = List), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn rename(
+async fn rename_list(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(id): Path<i64>,
@@ -88,7 +88,7 @@ async fn rename(
     params(("id" = i64, Path, minimum = 1, description = "List id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn delete(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+async fn delete_list(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     lists::delete(&state.db, current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -97,7 +97,11 @@ async fn delete(State(state): State<AppState>, current: CurrentUser, Path(id): P
 #[utoipa::path(get, path = "/api/lists/{id}/members", tag = "lists",
     params(("id" = i64, Path, minimum = 1, description = "List id")),
     responses((status = 200, body = Vec<User>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn list_members(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Vec<User>>> {
+async fn list_members(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<Json<Vec<User>>> {
     Ok(Json(lists::members(&state.db, current.id, id).await?))
 }
 
@@ -108,7 +112,7 @@ async fn list_members(State(state): State<AppState>, current: CurrentUser, Path(
     responses((status = 200, body = List), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn add_members(
+async fn add_list_members(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(id): Path<i64>,
@@ -123,7 +127,7 @@ async fn add_members(
     responses((status = 200, body = List), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
-async fn remove_members(
+async fn remove_list_members(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(id): Path<i64>,
