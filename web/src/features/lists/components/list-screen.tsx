@@ -65,9 +65,10 @@ export function useListScreen(id: number): ListScreenParts {
     actions: (
       <>
         <span className="hidden text-sm text-muted-foreground sm:inline">{peopleCount(current.memberCount)}</span>
-        <Button variant="outline" size="sm" onClick={() => setEditing(true)} disabled={!me}>
+        <Button variant="outline" size="sm" className="shrink-0" onClick={() => setEditing(true)} disabled={!me}>
           <Users aria-hidden="true" />
-          Edit members
+          {/* On a phone the icon alone, so a long title keeps its room; the name stays for screen readers. */}
+          <span className="sr-only sm:not-sr-only">Edit members</span>
         </Button>
         {me && <EditMembersDialog list={current} username={me.username} open={editing} onOpenChange={setEditing} />}
       </>
