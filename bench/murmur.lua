@@ -10,6 +10,9 @@
 -- over many members and measure speed rather than the per-member rate limits (30 posts,
 -- 120 likes, 60 follows a minute).
 -- Writes send `X-Requested-With: murmur` (the cross-site guard) and a JSON body.
+-- "list" reads the feed of the session's own list: `murmur seed --sessions` makes one list per
+-- session's member, in the file's order, so the list of the Nth line has id N (of up to 50 of
+-- the people that member follows).
 
 local tokens = {}
 local mode, members, posts
@@ -69,6 +72,10 @@ local modes = {
   ["feed"] = function() return get("/api/posts/feed?limit=20&offset=0") end,
   ["feed-heavy"] = function() return get("/api/posts/feed?limit=20&offset=0") end,
   ["feed-deep"] = function() return get("/api/posts/feed?limit=20&offset=200") end,
+  ["list"] = function()
+    local i = math.random(#tokens)
+    return wrk.format("GET", "/api/lists/" .. i .. "/posts?limit=20&offset=0", { ["Cookie"] = "murmur_session=" .. tokens[i] })
+  end,
   ["for-you"] = function() return get("/api/posts/for-you?limit=20&offset=0") end,
   ["thread"] = function() return get("/api/posts/" .. any_post() .. "/thread") end,
   ["profile"] = function() return get("/api/users/member" .. any_member() .. "/posts") end,

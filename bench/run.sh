@@ -10,7 +10,7 @@
 #   --warmup D            an unmeasured wrk run of each read row first (default 3s; 0s: none)
 #   --concurrency "A B"   connection counts (default "8 32 64")
 #   --endpoints "a b"     only these rows (names as in bench/murmur.lua: healthz me feed feed-heavy
-#                         feed-deep for-you thread profile notifications notifications-grouped search blocks
+#                         feed-deep list for-you thread profile notifications notifications-grouped search blocks
 #                         moderation-queue post-search-common post-search-rare post-search-phrase
 #                         tag-page trending post like follow masto-home masto-notifications
 #                         masto-post (the Mastodon API, bearer tokens) mixed mixed-writes; also mixed-like
@@ -53,6 +53,7 @@
 #      measured with hidden members in place, and likes and follows meet some refusals across
 #      a block (403, in their non-2xx share); 2,000 open reports wait in the moderators' queue,
 #      and the first session (who follows the most) is an admin, the one moderation-queue uses;
+#      each session's member has one list of up to 50 people they follow (the list row reads it);
 #   3. starts `murmur serve` on 127.0.0.1 and a free port, records its idle memory (VmRSS);
 #   4. probes every endpoint once: a 404 means "not built yet", and that row is skipped (marked);
 #      a read answering anything else but 2xx (a 403: not a moderator), or any row answering
@@ -78,7 +79,7 @@
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
-ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications notifications-grouped search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
+ENDPOINTS="healthz me feed feed-heavy feed-deep list for-you thread profile notifications notifications-grouped search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
 PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -208,6 +209,7 @@ path_of() { # a representative request of each row, for the probe and the query 
     me) echo "GET /api/auth/me" ;;
     feed|feed-heavy) echo "GET /api/posts/feed?limit=20&offset=0" ;;
     feed-deep) echo "GET /api/posts/feed?limit=20&offset=200" ;;
+    list) echo "GET /api/lists/1/posts?limit=20&offset=0" ;;  # the first session's list (murmur seed)
     for-you) echo "GET /api/posts/for-you?limit=20&offset=0" ;;
     thread) echo "GET /api/posts/$(( (RANDOM % POSTS) + 1 ))/thread" ;;
     profile) echo "GET /api/users/member$(( (RANDOM % MEMBERS) + 1 ))/posts" ;;

@@ -18,6 +18,7 @@ const featureOrder = [
   'users',
   'safety',
   'posts',
+  'lists',
   'notifications',
   'push',
   'discover',

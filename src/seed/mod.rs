@@ -307,6 +307,7 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
         report.blocks = hidden.blocks;
         report.mutes = hidden.mutes;
         report.notifications -= hidden.notifications_deleted.min(report.notifications);
+        make_lists(db, &sessions, now).await?;
     }
     if report.open_reports > 0 {
         safety::make_admin(db).await?;
@@ -689,6 +690,40 @@ fn seeded_media_id(post_id: i64, position: u8) -> String {
 
 fn post_text(rng: &mut rand_chacha::ChaCha8Rng, mention: u32, bases: &Bases, last_day: bool) -> String {
     text::post(rng, (mention != NO_MENTION).then(|| bases.user(mention)), last_day)
+}
+
+/// People in each session's list (`make_lists`).
+const LIST_MEMBERS: i64 = 50;
+
+/// One list per session's member, in the sessions' order (so the Nth session's list has id N,
+/// which bench/murmur.lua's "list" row reads), holding up to `LIST_MEMBERS` of the people they
+/// follow (the lowest ids: those seeded first, who wrote throughout).
+async fn make_lists(db: &Db, sessions: &[BenchSession], now: Millis) -> anyhow::Result<()> {
+    let mut tx = db.write.begin().await?;
+    for session in sessions {
+        let id: i64 =
+            sqlx::query_scalar("INSERT INTO lists (owner_id, title, created_at) VALUES ($1, $2, $3) RETURNING id")
+                .bind(session.user_id)
+                .bind("Close friends")
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?;
+        sqlx::query(
+            "INSERT INTO list_members (list_id, member_id, created_at) \
+             SELECT $1, following_id, $2 FROM follows WHERE follower_id = $3 ORDER BY following_id LIMIT $4",
+        )
+        .bind(id)
+        .bind(now)
+        .bind(session.user_id)
+        .bind(LIST_MEMBERS)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    if db.backend == Backend::Postgres {
+        db.write.execute("VACUUM (ANALYZE) lists, list_members").await?;
+    }
+    Ok(())
 }
 
 /// Starts `count` sessions: a quarter for the members who follow the most (the costliest

@@ -293,6 +293,13 @@ async fn deleting_an_account_leaves_only_what_the_rules_keep_and_every_count_rig
     ok(report(&cyd, json!({ "postId": adas_post, "reason": "other" })).await.unwrap()).await;
     ok(report(&bob, json!({ "userId": ada.id, "reason": "other" })).await.unwrap()).await;
     ok(ada.client.post(app.url("/api/invites")).send().await.unwrap()).await;
+    // Ada's list holding Bob, and Bob's holding Ada: both go with her.
+    for (owner, member) in [(&ada, &bob), (&bob, &ada)] {
+        let list =
+            ok(owner.client.post(app.url("/api/lists")).json(&json!({ "title": "Close" })).send().await.unwrap()).await;
+        let path = format!("/api/lists/{}/members", list["id"]);
+        ok(owner.client.post(app.url(&path)).json(&json!({ "userIds": [member.id] })).send().await.unwrap()).await;
+    }
     every_counter_is_a_fresh_count(&app).await;
     assert!(scalar(&app, "SELECT COUNT(*) FROM notifications WHERE actor_id = $1", ada.id).await > 0);
     assert!(scalar(&app, "SELECT COUNT(*) FROM notifications WHERE recipient_id = $1", ada.id).await > 0);
@@ -311,6 +318,9 @@ async fn deleting_an_account_leaves_only_what_the_rules_keep_and_every_count_rig
     assert_eq!((bob_now["followerCount"].as_i64(), bob_now["followingCount"].as_i64()), (Some(1), Some(1)));
 
     cleaned_up(&app).await;
+    assert_eq!(scalar(&app, "SELECT COUNT(*) FROM lists WHERE owner_id = $1", ada.id).await, 0);
+    assert_eq!(scalar(&app, "SELECT COUNT(*) FROM list_members WHERE member_id = $1", ada.id).await, 0);
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM list_members").await, 0, "Ada's list's members went with it");
 
     // Ada's row stays, with nothing that names or reaches her.
     let row: (String, String, String, Option<String>, i64, Option<i64>) = sqlx::query_as(

@@ -525,7 +525,41 @@ async fn follows_and_likes_are_always_the_callers(app: TestApp) {
     assert_eq!(unread(&app, &ada).await, 2, "Carol's follow and like are still announced");
 }
 
+async fn a_list_answers_only_its_owner(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    crate::posts::follow(&app, &ada, &bob).await;
+    crate::posts::follow(&app, &bob, &ada).await;
+    let (status, list) = post(&app, &ada, "/api/lists", json!({ "title": "Ada's" })).await;
+    assert_eq!(status, 201, "{list}");
+    let list = id(&list);
+    let (status, _) = post(&app, &ada, &format!("/api/lists/{list}/members"), json!({ "userIds": [bob.id] })).await;
+    assert_eq!(status, 200);
+    let before = snapshot(&app, bob.id).await;
+
+    // Every list route, with Ada's list's id, as Bob: 404 as for no list at all.
+    let path = format!("/api/lists/{list}");
+    let members = app.url(&format!("{path}/members"));
+    let answers = [
+        get(&app, &bob, &path).await,
+        get(&app, &bob, &format!("{path}/members")).await,
+        get(&app, &bob, &format!("{path}/posts")).await,
+        put(&app, &bob, &path, Some(json!({ "title": "Bob's now" }))).await,
+        post(&app, &bob, &format!("{path}/members"), json!({ "userIds": [ada.id] })).await,
+        read(bob.client.delete(members).json(&json!({ "userIds": [bob.id] })).send().await.unwrap()).await,
+        delete(&app, &bob, &path).await,
+    ];
+    for (status, body) in answers {
+        assert_eq!(status, 404, "{body}");
+    }
+    let after = snapshot(&app, bob.id).await;
+    assert_eq!(before, after, "Bob's calls changed nothing");
+    let (_, bobs) = get(&app, &bob, "/api/lists").await;
+    assert_eq!(bobs, json!([]));
+}
+
 both_databases!(
+    a_list_answers_only_its_owner,
     follows_and_likes_are_always_the_callers,
     every_member_call_answers_visitors_401,
     no_get_changes_the_database,

@@ -24,6 +24,7 @@ mod foundation;
 mod hostile_text;
 mod invites;
 mod layers;
+mod lists;
 mod live;
 mod mastodon;
 mod mastodon_clients;

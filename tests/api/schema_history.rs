@@ -351,6 +351,16 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Lists: Ada's list of the people she reads on engines, holding Bob.
+    Step {
+        version: 36,
+        rows: &[
+            "INSERT INTO lists (id, owner_id, title, created_at) VALUES (1, 1, 'Engines', :now)",
+            "INSERT INTO list_members (list_id, member_id, created_at) VALUES (1, 2, :now)",
+        ],
+        until: None,
+        drops: &[],
+    },
     // An index only: notifications' groups.
     Step { version: 38, rows: &[], until: None, drops: &[] },
 ];

@@ -127,6 +127,8 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO passkey_ceremonies (id_hash, kind, user_id, state, created_at, expires_at) \
          VALUES ('ceremony-1', 'register', 1, '{}', 2, 3), ('ceremony-2', 'login', NULL, '{}', 2, 3)",
         "UPDATE sessions SET signed_in_with = 'passkey' WHERE user_id = 1",
+        "INSERT INTO lists (owner_id, title, created_at) VALUES (1, $1, 2)",
+        "INSERT INTO list_members (list_id, member_id, created_at) SELECT MAX(id), 2, 3 FROM lists",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

@@ -29,6 +29,10 @@ pub enum Error {
     /// 413
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// 422: well-formed, but it asks for what the rules do not allow (adding someone the member
+    /// does not follow to a list).
+    #[error("{0}")]
+    Unprocessable(String),
     /// 429, with the seconds after which a retry may succeed.
     #[error("{message}")]
     TooManyRequests { message: String, retry_after_secs: u64 },
@@ -53,6 +57,9 @@ impl Error {
     }
     pub fn conflict(message: impl Into<String>) -> Self {
         Error::Conflict(message.into())
+    }
+    pub fn unprocessable(message: impl Into<String>) -> Self {
+        Error::Unprocessable(message.into())
     }
 }
 

@@ -51,6 +51,7 @@ pub fn status_of(error: &Error) -> StatusCode {
         Error::NotFound(_) => StatusCode::NOT_FOUND,
         Error::Conflict(_) => StatusCode::CONFLICT,
         Error::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        Error::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
         Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         Error::Database(e) if is_unavailable(e) => StatusCode::SERVICE_UNAVAILABLE,

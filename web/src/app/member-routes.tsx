@@ -13,6 +13,8 @@ const DiscoverRoute = React.lazy(() => import('./routes/discover'))
 const NotificationsRoute = React.lazy(() => import('./routes/notifications'))
 const BookmarksRoute = React.lazy(() => import('./routes/bookmarks'))
 const InvitesRoute = React.lazy(() => import('./routes/invites'))
+const ListsRoute = React.lazy(() => import('./routes/lists'))
+const ListRoute = React.lazy(() => import('./routes/list'))
 const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
 const FollowListRoute = React.lazy(() => import('./routes/follow-list'))
@@ -61,6 +63,8 @@ export default function MemberRoutes() {
               <Route path="/notifications" component={NotificationsRoute} />
               <Route path="/bookmarks" component={BookmarksRoute} />
               <Route path="/invites" component={InvitesRoute} />
+              <Route path="/lists" component={ListsRoute} />
+              <Route path="/lists/:id" component={ListRoute} />
               <Route path="/post/:id" component={ThreadRoute} />
               <Route path="/profile/:username" component={ProfileRoute} />
               <Route path="/profile/:username/followers">

@@ -73,5 +73,5 @@ export const api = {
     json<T>(await apiRequest('POST', url, body, headers)),
   put: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('PUT', url, body)),
   patch: async <T>(url: string, body?: unknown) => json<T>(await apiRequest('PATCH', url, body)),
-  delete: async <T = void>(url: string) => json<T>(await apiRequest('DELETE', url)),
+  delete: async <T = void>(url: string, body?: unknown) => json<T>(await apiRequest('DELETE', url, body)),
 }

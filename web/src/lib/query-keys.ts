@@ -62,6 +62,18 @@ export const postKeys = {
   bookmarks: () => [POSTS_ROOT, 'bookmarks'] as const,
   /** A post's earlier texts. */
   history: (id: number) => [POSTS_ROOT, 'history', id] as const,
+  /** One of the member's lists' feed. */
+  list: (id: number) => [POSTS_ROOT, 'list', id] as const,
+}
+
+// The member's lists and who is in each; their feeds are post lists (postKeys.list).
+const LISTS_ROOT = 'lists'
+export const listKeys = {
+  all: [LISTS_ROOT] as const,
+  /** The member's lists. */
+  mine: () => [LISTS_ROOT, 'mine'] as const,
+  one: (id: number) => [LISTS_ROOT, 'one', id] as const,
+  members: (id: number) => [LISTS_ROOT, 'members', id] as const,
 }
 
 // A tag's posts are post lists (postKeys.byTag), so likes and reposts reach them with every other list.

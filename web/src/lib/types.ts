@@ -31,6 +31,8 @@ export type Thread = Schemas['Thread']
 export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'removed' | 'export-ready'
 export type Notification = Schemas['Notification']
 export type Invite = Schemas['Invite']
+/** One of the member's private lists of people they follow. */
+export type MemberList = Schemas['List']
 /** `GET /api/blocks` and `GET /api/mutes` answer the same shape; only a mute has `expiresAt`. */
 export type BlockedMember = Schemas['ListedMember']
 export type MutedMember = Schemas['ListedMember']
@@ -58,6 +60,8 @@ export const MAX_IMAGES = limits.maxImages
 export const IMAGE_DESCRIPTION_MAX_LENGTH = limits.imageDescriptionMaxLength
 /** A content warning's longest, in code points after trimming (crates/domain/src/posts/domain.rs). */
 export const CONTENT_WARNING_MAX_LENGTH = limits.contentWarningMaxLength
+/** A list's title's longest, in code points after trimming (crates/domain/src/lists). */
+export const LIST_TITLE_MAX_LENGTH = limits.listTitleMaxLength
 export const MAX_POLL_OPTIONS = limits.maxPollOptions
 export const POLL_OPTION_MAX_LENGTH = limits.pollOptionMaxLength
 /** The poll lengths the composer offers, in hours; the server takes 1 to 168 (default 24). */

@@ -71,6 +71,8 @@ pub const TABLES: &[&str] = &[
     "push_deliveries",
     "passkeys",
     "passkey_ceremonies",
+    "lists",
+    "list_members",
 ];
 
 const FORMAT: &str = "murmur-db-export";

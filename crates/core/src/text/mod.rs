@@ -1,6 +1,6 @@
 //! Names and text that cannot deceive: the rule every writer of members' text calls (posts,
 //! their content warnings, poll options, image descriptions, display names, bios, websites,
-//! report comments, moderators' reasons), and the look-alike test for display names.
+//! report comments, moderators' reasons, list titles), and the look-alike test for display names.
 //!
 //! - Text is stored NFC-normalized, so the same words are the same bytes (search, duplicate
 //!   poll options, lengths as the schema counts them).
@@ -47,6 +47,8 @@ pub enum Kind {
     ModerationReason,
     /// An app's name, which members read when asked to let it in and under its posts.
     AppName,
+    /// The title of a member's list, which only they read.
+    ListTitle,
 }
 
 impl Kind {
@@ -62,6 +64,7 @@ impl Kind {
             Kind::ImageDescription => "An image description",
             Kind::ReportComment => "A comment",
             Kind::AppName => "An app's name",
+            Kind::ListTitle => "A list's title",
             Kind::ModerationReason => "A reason",
         }
     }
@@ -70,7 +73,12 @@ impl Kind {
     fn is_multi_line(self) -> bool {
         match self {
             Kind::Bio | Kind::Post | Kind::ImageDescription | Kind::ReportComment | Kind::ModerationReason => true,
-            Kind::DisplayName | Kind::Website | Kind::PollOption | Kind::ContentWarning | Kind::AppName => false,
+            Kind::DisplayName
+            | Kind::Website
+            | Kind::PollOption
+            | Kind::ContentWarning
+            | Kind::AppName
+            | Kind::ListTitle => false,
         }
     }
 }

@@ -32,7 +32,7 @@ use sqlx::AnyPool;
 
 /// On SQLite, members following fewer than this read their feed member by member (see above):
 /// near the measured crossover between the two forms (docs/performance.md).
-const FEW_FOLLOWS: i64 = 50;
+pub(crate) const FEW_FOLLOWS: i64 = 50;
 
 use std::sync::LazyLock;
 

@@ -83,6 +83,8 @@ pub async fn unfollow(conn: &mut AnyConnection, follower: i64, following: i64) -
     )
     .await?;
     timelines::unfollowed(conn, follower, following).await?;
+    // A list holds only people its owner follows (`lists`).
+    crate::lists::unfollowed(conn, follower, following).await?;
     Ok(true)
 }
 

@@ -13,6 +13,7 @@ mod discovery;
 mod entities;
 mod error;
 mod instance;
+mod lists;
 mod media;
 mod notifications;
 mod oauth;
@@ -56,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .merge(accounts::router())
         .merge(statuses::router())
         .merge(timelines::router())
+        .merge(lists::router())
         .merge(notifications::router())
         .merge(discovery::router())
         .merge(safety::router())

@@ -8,6 +8,7 @@ pub mod exports;
 pub mod feeds;
 pub mod follows;
 pub mod invites;
+pub mod lists;
 pub mod live;
 pub mod media;
 pub mod moderation;
@@ -32,6 +33,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(feeds::router())
         .merge(users::router())
         .merge(follows::router())
+        .merge(lists::router())
         .merge(notifications::router())
         .merge(safety::router())
         .merge(moderation::router())

@@ -12,6 +12,7 @@ pub fn limits() -> Value {
         "maxImages": murmur_domain::media::MAX_IMAGES,
         "imageDescriptionMaxLength": posts::IMAGE_DESCRIPTION_MAX_CHARS,
         "contentWarningMaxLength": posts::CONTENT_WARNING_MAX_CHARS,
+        "listTitleMaxLength": murmur_domain::lists::MAX_TITLE,
         "maxPollOptions": posts::POLL_MAX_OPTIONS,
         "pollOptionMaxLength": posts::POLL_OPTION_MAX_CHARS,
         "reportCommentMaxLength": murmur_domain::moderation::domain::TEXT_MAX_CHARS,

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'wouter'
-import { Bell, Bookmark, Compass, Home, ScrollText, Settings, Shield, Ticket, User as UserIcon } from 'lucide-react'
+import { Bell, Bookmark, Compass, Home, List, ScrollText, Settings, Shield, Ticket, User as UserIcon } from 'lucide-react'
 import { cn } from '@/lib/utils'
 import { canModerate, useRole } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
@@ -23,6 +23,7 @@ export function useNavItems(): NavItem[] {
     { href: '/discover', label: 'Discover', icon: Compass },
     { href: '/notifications', label: 'Notifications', icon: Bell, badge: unread.data?.count ?? 0 },
     { href: '/bookmarks', label: 'Bookmarks', icon: Bookmark, menuOnly: true },
+    { href: '/lists', label: 'Lists', icon: List, menuOnly: true },
     { href: '/invites', label: 'Invites', icon: Ticket, menuOnly: true },
     // Before the member is known (the document's picture of the shell, prepaint.tsx) the link
     // names no profile, so it is not taken for Home's.

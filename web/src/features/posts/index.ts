@@ -1,5 +1,5 @@
 // What other features may use from posts; anything else here is internal.
-export { refetchFeedFirstPage, useFeedPostIds } from './api/get-feed'
+export { feedHasMore, refetchFeedFirstPage, useFeedPostIds } from './api/get-feed'
 export { postPagesOptions } from './api/list-query'
 export { refetchThreadsOf, threadReplyCount, updatePostEverywhere } from './api/post-cache'
 export { BookmarkList } from './components/bookmark-list'

@@ -1,4 +1,5 @@
 // What other features may use from users; anything else here is internal.
+export { useFollowList } from './api/get-follow-list'
 export { useProfile } from './api/get-profile'
 export { SearchResults } from './components/search-results'
 export { UserRow } from './components/user-row'

@@ -1,0 +1,2 @@
+export { ListsScreen } from './components/lists-screen'
+export { useListScreen } from './components/list-screen'
