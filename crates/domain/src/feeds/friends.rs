@@ -184,5 +184,5 @@ fn selection(page: Page, now: Millis) -> Selection {
             visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
         )
     });
-    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above])
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above]).with_via_tag()
 }
