@@ -4,7 +4,7 @@
 //! posts it brought out of the timeline.
 
 use serde::Serialize;
-use sqlx::AnyConnection;
+use sqlx::{Acquire, AnyConnection};
 use utoipa::ToSchema;
 
 use super::tag_name;
