@@ -1593,6 +1593,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/followed-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tags the caller follows, by name (at most 100). */
+        get: operations["followed_tags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tags/{name}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follows a tag: its new posts, from anyone the caller sees, reach their Friends feed marked
+         *     with it (`viaTag`). Older posts are not brought in. Following it again changes nothing; at
+         *     most 100 tags.
+         */
+        post: operations["follow_tag"];
+        /**
+         * Stops following a tag: the posts it brought leave the caller's Friends feed. Not following
+         *     it is fine too.
+         */
+        delete: operations["unfollow_tag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1978,6 +2020,12 @@ export interface components {
              */
             spoilerText?: string | null;
             application?: components["schemas"]["PostApplication"] | null;
+            /**
+             * @description On a Friends feed card that is there because the caller follows a tag it uses (not its
+             *     author): the tag's name, without `#` (the card shows "# name" above the post). Absent
+             *     on a followed member's post and in every other list.
+             */
+            viaTag?: string | null;
         };
         /** @description An image of a post. */
         PostImage: {
@@ -2202,6 +2250,8 @@ export interface components {
              * @description Posts using it in the last 7 days.
              */
             postCount: number;
+            /** @description The caller follows it: its new posts reach their Friends feed. */
+            isFollowing: boolean;
         };
         Thread: {
             /** @description The chain of posts above `post`, top first (deleted ones as placeholders). */
@@ -2421,6 +2471,13 @@ export interface components {
             /** @description The browser's answer (`RegistrationResponseJSON`). */
             credential: Record<string, never>;
             /** @description What the member calls it ("Laptop"): 1 to 64 characters. */
+            name: string;
+        };
+        /** @description A tag the member follows. */
+        FollowedTag: {
+            /** @description RFC 3339: when the member followed it. */
+            followedAt: string;
+            /** @description As first written on this instance. */
             name: string;
         };
     };
@@ -7185,6 +7242,150 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    followed_tags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowedTag"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    follow_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag, without #; any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowedTag"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unfollow_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag, without #; any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

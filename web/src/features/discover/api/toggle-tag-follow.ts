@@ -9,6 +9,8 @@ const path = (name: string) => `/api/tags/${encodeURIComponent(name)}/follow`
 export const followTag = (name: string) => api.post<FollowedTag>(path(name))
 export const unfollowTag = (name: string) => api.delete(path(name))
 
+type TagFollow = { name: string; follow: boolean }
+
 /**
  * Follows or unfollows a tag (`{ name, follow }`): its page's button and Settings' list agree, and
  * the Friends feed is read again (a followed tag's new posts reach it; an unfollowed one's leave).
@@ -16,7 +18,10 @@ export const unfollowTag = (name: string) => api.delete(path(name))
 export function useToggleTagFollow() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ name, follow }: { name: string; follow: boolean }) => (follow ? followTag(name) : unfollowTag(name)),
+    mutationFn: async ({ name, follow }: TagFollow): Promise<void> => {
+      if (follow) await followTag(name)
+      else await unfollowTag(name)
+    },
     onSuccess: (_result, { name, follow }) => {
       queryClient.setQueryData<Tag>(tagKeys.tag(name), (tag) => (tag ? { ...tag, isFollowing: follow } : tag))
       void queryClient.invalidateQueries({ queryKey: tagKeys.followed() })
