@@ -80,7 +80,8 @@ async fn bad_names_and_too_many_tags_are_refused(app: TestApp) {
         let (status, body) = delete(&app, &ada, &format!("/api/tags/{bad}/follow")).await;
         assert_eq!(status, 400, "{bad}: {body}");
     }
-    let refused: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM followed_tags").fetch_one(&app.state.db.read).await.unwrap();
+    let refused: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM followed_tags").fetch_one(&app.state.db.read).await.unwrap();
     assert_eq!(refused, 0);
 
     // The 100th is fine; the 101st is refused with what to do, and nothing is written.
@@ -90,12 +91,14 @@ async fn bad_names_and_too_many_tags_are_refused(app: TestApp) {
             .execute(&app.state.db.write)
             .await
             .unwrap();
-        sqlx::query("INSERT INTO followed_tags (member_id, tag_id, created_at) SELECT $1, id, 0 FROM tags WHERE key = $2")
-            .bind(ada.id)
-            .bind(format!("t{i}"))
-            .execute(&app.state.db.write)
-            .await
-            .unwrap();
+        sqlx::query(
+            "INSERT INTO followed_tags (member_id, tag_id, created_at) SELECT $1, id, 0 FROM tags WHERE key = $2",
+        )
+        .bind(ada.id)
+        .bind(format!("t{i}"))
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
     }
     follow_tag(&app, &ada, "hundredth").await;
     let (status, body) = post_empty(&app, &ada, "/api/tags/one_more/follow").await;
@@ -244,15 +247,41 @@ async fn a_popular_tags_posts_reach_its_followers_in_chunks(app: TestApp) {
     assert_eq!(feed(&app, &fans[3]).await.len(), 2);
 }
 
+async fn mastodon_apps_follow_list_and_unfollow_the_same_tags(app: TestApp) {
+    use crate::mastodon::{AppClient, token_for};
+    let ada = app.member("ada").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
+
+    let (status, empty) = ada_app.get("/api/v1/followed_tags").await;
+    assert_eq!((status, empty), (200, json!([])));
+    let (status, tag) = ada_app.post("/api/v1/tags/Rust/follow", json!({})).await;
+    assert_eq!((status, &tag["name"], &tag["following"]), (200, &json!("rust"), &json!(true)), "{tag}");
+    // The web app's list is the same list.
+    assert_eq!(followed(&app, &ada).await, ["Rust"]);
+    let (_, list) = ada_app.get("/api/v1/followed_tags").await;
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+    assert_eq!(list[0]["following"], true, "{list}");
+    let (_, shown) = ada_app.get("/api/v1/tags/rust").await;
+    assert_eq!(shown["following"], true, "{shown}");
+    let (status, body) = ada_app.post("/api/v1/tags/not-a-tag/follow", json!({})).await;
+    assert!(status == 400 || status == 422, "{status} {body}");
+
+    let (status, tag) = ada_app.post("/api/v1/tags/rust/unfollow", json!({})).await;
+    assert_eq!((status, &tag["following"]), (200, &json!(false)), "{tag}");
+    assert!(followed(&app, &ada).await.is_empty());
+    // A token without the follow scopes may not.
+    let reader = AppClient::new(&app, &token_for(&app, &ada, "read:statuses").await);
+    assert_eq!(reader.post("/api/v1/tags/rust/follow", json!({})).await.0, 403);
+}
+
 /// Waits (up to 10 s) until the server's worker has emptied both fan-out queues.
 async fn fan_out_done(app: &TestApp) {
     for _ in 0..200 {
-        let queued: i64 = sqlx::query_scalar(
-            "SELECT (SELECT COUNT(*) FROM timeline_fanouts) + (SELECT COUNT(*) FROM tag_fanouts)",
-        )
-        .fetch_one(&app.state.db.read)
-        .await
-        .unwrap();
+        let queued: i64 =
+            sqlx::query_scalar("SELECT (SELECT COUNT(*) FROM timeline_fanouts) + (SELECT COUNT(*) FROM tag_fanouts)")
+                .fetch_one(&app.state.db.read)
+                .await
+                .unwrap();
         if queued == 0 {
             return;
         }
@@ -268,4 +297,5 @@ both_databases!(
     unfollowing_a_tag_stops_new_posts_and_takes_its_posts_out,
     hidden_authors_tagged_posts_do_not_reach_the_follower,
     a_popular_tags_posts_reach_its_followers_in_chunks,
+    mastodon_apps_follow_list_and_unfollow_the_same_tags,
 );

@@ -169,12 +169,8 @@ async fn tag_fan_out_chunk(write: &AnyPool, read: &AnyPool) -> Result<bool> {
              ) chunk"
         )
     });
-    let (last, count): (Option<i64>, i64) = sqlx::query_as(CHUNK_OF_MEMBERS.as_str())
-        .bind(post_id)
-        .bind(after)
-        .bind(CHUNK)
-        .fetch_one(&mut *tx)
-        .await?;
+    let (last, count): (Option<i64>, i64) =
+        sqlx::query_as(CHUNK_OF_MEMBERS.as_str()).bind(post_id).bind(after).bind(CHUNK).fetch_one(&mut *tx).await?;
     if let Some(last) = last {
         static INSERT: LazyLock<String> = LazyLock::new(|| {
             format!(

@@ -96,7 +96,11 @@ async fn follow_tag(
     params(("name" = String, Path, description = "The tag, without #; any case")),
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn unfollow_tag(State(state): State<AppState>, current: CurrentUser, Path(name): Path<String>) -> Result<StatusCode> {
+async fn unfollow_tag(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(name): Path<String>,
+) -> Result<StatusCode> {
     followed::unfollow(&state.db, current.id, &name).await?;
     Ok(StatusCode::NO_CONTENT)
 }
