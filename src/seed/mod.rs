@@ -20,6 +20,7 @@
 //! bound; a failed run can leave a partial network behind — seed into a fresh database).
 
 mod batch;
+mod followed_tags;
 mod plan;
 mod safety;
 mod text;
@@ -85,6 +86,10 @@ pub struct Options {
     /// ... and mutes this many (until unmuted).
     #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub mutes_per_session: u32,
+    /// Benchmark helper: each session's member follows this many most used tags, whose posts
+    /// above their timeline's floor are put into it as the fan-out would have (at most 100).
+    #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub followed_tags_per_session: u32,
     /// Benchmark helper: this many open reports on random posts; the member who follows the most
     /// (the first session) becomes an admin, to read the moderators' queue.
     #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
@@ -111,6 +116,7 @@ impl Default for Options {
             sessions_out: None,
             blocks_per_session: 0,
             mutes_per_session: 0,
+            followed_tags_per_session: 0,
             open_reports: 0,
             quiet: true,
         }
@@ -133,6 +139,8 @@ pub struct Report {
     pub sessions: u64,
     pub blocks: u64,
     pub mutes: u64,
+    /// Tags the sessions' members follow, one row per member and tag.
+    pub followed_tags: u64,
     pub open_reports: u64,
     /// Post-tag rows: posts using a hashtag, once per tag.
     pub tagged_posts: u64,
@@ -149,7 +157,7 @@ impl std::fmt::Display for Report {
             f,
             "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} images, {} likes, \
              {} notifications, {} home timeline rows, {} open reports, {} tagged posts ({} trending, \
-             computed in {} ms) (now = {}), started {} sessions with {} blocks and {} mutes, in {:.1} s",
+             computed in {} ms) (now = {}), started {} sessions with {} blocks, {} mutes and {} followed tags, in {:.1} s",
             self.members,
             self.follows,
             self.posts,
@@ -167,6 +175,7 @@ impl std::fmt::Display for Report {
             self.sessions,
             self.blocks,
             self.mutes,
+            self.followed_tags,
             self.elapsed.as_secs_f64()
         )
     }
@@ -222,6 +231,10 @@ fn check(options: &Options) -> anyhow::Result<()> {
     anyhow::ensure!(
         options.sessions > 0 || (options.blocks_per_session == 0 && options.mutes_per_session == 0),
         "--blocks-per-session and --mutes-per-session need --sessions"
+    );
+    anyhow::ensure!(
+        options.sessions > 0 || options.followed_tags_per_session == 0,
+        "--followed-tags-per-session needs --sessions"
     );
     Ok(())
 }
@@ -308,6 +321,7 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
         report.mutes = hidden.mutes;
         report.notifications -= hidden.notifications_deleted.min(report.notifications);
         make_lists(db, &sessions, now).await?;
+        report.followed_tags = followed_tags::follow_tags(db, options, &sessions, now).await?;
     }
     if report.open_reports > 0 {
         safety::make_admin(db).await?;

@@ -96,7 +96,11 @@ async fn a_tag_page_lists_its_posts_newest_first_with_the_weeks_counts(app: Test
     write(&app, &bob, "No tag here, only rust").await;
     let (status, tag) = get(&app, &bob, "/api/tags/rust").await;
     assert_eq!(status, 200, "{tag}");
-    assert_eq!(tag, json!({ "name": "Rust", "postCount": 3, "peopleCount": 2 }), "named as first written");
+    assert_eq!(
+        tag,
+        json!({ "name": "Rust", "postCount": 3, "peopleCount": 2, "isFollowing": false }),
+        "named as first written"
+    );
     assert_eq!(list(&app, &bob, "/api/tags/RUST/posts").await, [third, second, first]);
     assert_eq!(list(&app, &bob, "/api/tags/%23rust/posts?limit=2&offset=2").await, [first]);
     // A deleted post leaves the page and the counts.
@@ -108,12 +112,15 @@ async fn a_tag_page_lists_its_posts_newest_first_with_the_weeks_counts(app: Test
     app.clock.advance(4 * DAY);
     assert_eq!(get(&app, &ada, "/api/tags/rust").await.1["postCount"], 2);
     app.clock.advance(4 * DAY);
-    assert_eq!(get(&app, &ada, "/api/tags/rust").await.1, json!({ "name": "Rust", "postCount": 0, "peopleCount": 0 }));
+    assert_eq!(
+        get(&app, &ada, "/api/tags/rust").await.1,
+        json!({ "name": "Rust", "postCount": 0, "peopleCount": 0, "isFollowing": false })
+    );
     assert_eq!(list(&app, &ada, "/api/tags/rust/posts").await, [third, first]);
     // Nobody used it yet: zeros and no posts. Not a tag: 400 with a reason.
     assert_eq!(
         get(&app, &ada, "/api/tags/Nothing_Yet").await.1,
-        json!({ "name": "Nothing_Yet", "postCount": 0, "peopleCount": 0 })
+        json!({ "name": "Nothing_Yet", "postCount": 0, "peopleCount": 0, "isFollowing": false })
     );
     assert_eq!(list(&app, &ada, "/api/tags/Nothing_Yet/posts").await, Vec::<i64>::new());
     for bad in ["2024", "a-b", &"a".repeat(51)] {
@@ -349,7 +356,7 @@ async fn fullwidth_and_mathematical_tags_are_the_tag_they_spell(app: TestApp) {
         let path = format!("/api/tags/{}", urlencode(name));
         let (status, tag) = get(&app, ada, &path).await;
         assert_eq!(status, 200, "{path}: {tag}");
-        assert_eq!(tag, json!({ "name": "rust", "postCount": 3, "peopleCount": 3 }), "{name}");
+        assert_eq!(tag, json!({ "name": "rust", "postCount": 3, "peopleCount": 3, "isFollowing": false }), "{name}");
         assert_eq!(list(&app, ada, &format!("{path}/posts")).await, all, "{name}");
         assert_eq!(search(&app, ada, &format!("#{name}")).await, all, "#{name}");
     }

@@ -19,6 +19,7 @@ mod edits;
 mod email_change;
 mod feeds;
 mod first_hour;
+mod followed_tags;
 mod follows;
 mod foundation;
 mod hostile_text;

@@ -361,6 +361,18 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Followed tags: Bob follows Ada's first post's tag, which reached his timeline by it, and a
+    // post of hers still waits for its tag's followers.
+    Step {
+        version: 37,
+        rows: &[
+            "INSERT INTO followed_tags (member_id, tag_id, created_at) SELECT 2, MIN(id), :now FROM tags",
+            "UPDATE home_timeline SET via_tag_id = (SELECT MIN(id) FROM tags) WHERE member_id = 2 AND post_id = 1",
+            "INSERT INTO tag_fanouts (post_id, author_id, after_member) VALUES (1, 1, 0)",
+        ],
+        until: None,
+        drops: &[],
+    },
     // An index only: notifications' groups.
     Step { version: 38, rows: &[], until: None, drops: &[] },
 ];

@@ -88,6 +88,11 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO for_you_rankings (created_at, ranked) VALUES (5, '[3,2,1]')",
         "INSERT INTO for_you_snapshots (user_id, ranking_id) SELECT 1, MAX(id) FROM for_you_rankings",
         "INSERT INTO timeline_fanouts (post_id, author_id, after_follower) SELECT id, author_id, 7 FROM posts WHERE id = 1",
+        "INSERT INTO tags (key, name, created_at) VALUES ('followed_here', 'Followed_Here', 1)",
+        "INSERT INTO followed_tags (member_id, tag_id, created_at) SELECT 1, id, 3 FROM tags WHERE key = 'followed_here'",
+        "UPDATE home_timeline SET via_tag_id = (SELECT id FROM tags WHERE key = 'followed_here') \
+         WHERE member_id = 1 AND post_id = (SELECT MIN(post_id) FROM home_timeline WHERE member_id = 1)",
+        "INSERT INTO tag_fanouts (post_id, author_id, after_member) SELECT id, author_id, 5 FROM posts WHERE id = 1",
         "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (1, 2, 4)",
         "INSERT INTO mutes (muter_id, muted_id, created_at, expires_at) VALUES (2, 1, 4, NULL)",
         "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at) VALUES (2, 1, 1, 'other', 'odd', 5)",

@@ -303,7 +303,13 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/users/suggested') return send(users)
     if (path === '/api/trending') return send(trending)
     if (path === '/api/tags/rustlang/posts' || path === '/api/tags/RustLang/posts') return send([tagged])
-    if (path === '/api/tags/rustlang' || path === '/api/tags/RustLang') return send({ name: 'RustLang', postCount: 12, peopleCount: 5 })
+    if (path === '/api/tags/rustlang' || path === '/api/tags/RustLang')
+      return send({ name: 'RustLang', postCount: 12, peopleCount: 5, isFollowing: true })
+    if (path === '/api/followed-tags')
+      return send([
+        { name: 'gardening', followedAt: ago(60 * 24 * 3) },
+        { name: 'RustLang', followedAt: ago(60) },
+      ])
     if (path === '/api/posts/search') return send([tagged, poll].filter((p) => p.content.toLowerCase().includes((url.searchParams.get('q') ?? '').toLowerCase())))
     if (path === '/api/users/search') return send(users.filter((u) => u.username.includes(url.searchParams.get('q') ?? '')))
     if (/^\/api\/users\/[^/]+\/(posts|replies|media|likes)$/.test(path)) return send([])

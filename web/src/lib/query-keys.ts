@@ -83,6 +83,8 @@ export const tagKeys = {
   /** Tags are case-insensitive, so is the key. */
   tag: (name: string) => [TAGS_ROOT, 'tag', name.toLowerCase()] as const,
   trending: () => [TAGS_ROOT, 'trending'] as const,
+  /** The tags the member follows (Settings). */
+  followed: () => [TAGS_ROOT, 'followed'] as const,
 }
 
 /** The two lists of members a profile's counts open. */

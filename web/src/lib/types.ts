@@ -22,6 +22,7 @@ export type PostImage = Schemas['PostImage']
 export type Post = Schemas['Post']
 /** A tag's page header (`/api/tags/{name}`): counts for the last 7 days. */
 export type Tag = Schemas['Tag']
+export type FollowedTag = Schemas['FollowedTag']
 /** A trending tag (`/api/trending`): counts for the last 24 hours. */
 export type TrendingTag = Schemas['TrendingTag']
 /** An earlier text of an edited post (`/api/posts/{id}/history`). */

@@ -57,6 +57,8 @@ pub const TABLES: &[&str] = &[
     "for_you_rankings",
     "for_you_snapshots",
     "timeline_fanouts",
+    "followed_tags",
+    "tag_fanouts",
     "blocks",
     "mutes",
     "reports",

@@ -84,11 +84,12 @@ pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Pa
 
 /// The fan-in read's selection (`$1` is the viewer). Members the viewer does not see are left
 /// out of the followed members, and reposts of their posts where each member's posts are
-/// taken, so every form still fills its page.
+/// taken, so every form still fills its page. The posts followed tags brought are read from
+/// the timeline's rows (`with_tags`), so where the timeline holds a page both reads agree.
 async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Selection> {
     static POSTGRES: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT p.id, -p.id FROM ( \
+            "SELECT p.id FROM ( \
                  SELECT following_id AS author FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
                  UNION ALL SELECT CAST($1 AS BIGINT) \
              ) a \
@@ -98,27 +99,27 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) latest \
              JOIN posts p ON p.id = latest.id \
-             ORDER BY p.id DESC LIMIT $2 OFFSET $3",
+             ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
             original_hidden = original_hidden("q")
         )
     });
     static SQLITE: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT p.id, -p.id FROM posts p \
+            "SELECT p.id FROM posts p \
              WHERE p.author_id IN ( \
                  SELECT following_id FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
                  UNION ALL SELECT $1) \
              AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND p.id < $5 AND p.id > $6 \
              AND NOT {original_hidden} \
-             ORDER BY p.id DESC LIMIT $2 OFFSET $3",
+             ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
             original_hidden = original_hidden("p")
         )
     });
     static SQLITE_FEW: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT p.id, -p.id FROM ( \
+            "SELECT p.id FROM ( \
                  SELECT following_id AS author FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
                  UNION ALL SELECT $1 \
              ) a \
@@ -127,7 +128,7 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
                  AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) \
-             ORDER BY p.id DESC LIMIT $2 OFFSET $3",
+             ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
             original_hidden = original_hidden("q")
         )
@@ -139,16 +140,35 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
     fn original_hidden(post: &str) -> String {
         visibility::original_hidden(FEEDS, "$1", post)
     }
+    /// The followed members' entries (one of the forms above) and the posts followed tags
+    /// brought into the timeline (`home_timeline.via_tag_id`: no other table knows which tagged
+    /// posts reached the member), each their newest `offset + limit`, merged into the page.
+    fn with_tags(followed: &str) -> String {
+        format!(
+            "SELECT e.id, -e.id FROM ( \
+                 SELECT id FROM ({followed}) followed \
+                 UNION SELECT post_id FROM ( \
+                     SELECT t.post_id FROM home_timeline t WHERE t.member_id = $1 AND t.via_tag_id IS NOT NULL \
+                     AND t.post_id < $5 AND t.post_id > $6 AND NOT {hidden} \
+                     ORDER BY t.post_id DESC LIMIT $2 + $3 \
+                 ) tagged \
+             ) e ORDER BY e.id DESC LIMIT $2 OFFSET $3",
+            hidden = visibility::written_hidden(FEEDS, "$1", "t.author_id", "t.original_author_id")
+        )
+    }
+    static POSTGRES_PAGE: LazyLock<String> = LazyLock::new(|| with_tags(&POSTGRES));
+    static SQLITE_PAGE: LazyLock<String> = LazyLock::new(|| with_tags(&SQLITE));
+    static SQLITE_FEW_PAGE: LazyLock<String> = LazyLock::new(|| with_tags(&SQLITE_FEW));
     let sql = if backend.plans_by_statistics() {
-        &POSTGRES
+        &POSTGRES_PAGE
     } else {
         let following: Option<i64> = sqlx::query_scalar("SELECT following_count FROM users WHERE id = $1")
             .bind(viewer)
             .fetch_optional(pool)
             .await?;
-        if following.unwrap_or(0) < FEW_FOLLOWS { &SQLITE_FEW } else { &SQLITE }
+        if following.unwrap_or(0) < FEW_FOLLOWS { &SQLITE_FEW_PAGE } else { &SQLITE_PAGE }
     };
-    Ok(Selection::new(sql.as_str(), vec![page.limit, page.offset, now, page.below, page.above]))
+    Ok(Selection::new(sql.as_str(), vec![page.limit, page.offset, now, page.below, page.above]).with_via_tag())
 }
 
 /// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
@@ -184,5 +204,5 @@ fn selection(page: Page, now: Millis) -> Selection {
             visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
         )
     });
-    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above])
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above]).with_via_tag()
 }

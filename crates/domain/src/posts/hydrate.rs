@@ -34,11 +34,20 @@ use murmur_core::error::Result;
 pub struct Selection {
     pub sql: String,
     pub values: Vec<i64>,
+    /// The selection is a range of the viewer's home timeline: each card says which followed
+    /// tag brought it there (`Post::via_tag`).
+    pub via_tag: bool,
 }
 
 impl Selection {
     pub fn new(sql: impl Into<String>, values: Vec<i64>) -> Selection {
-        Selection { sql: sql.into(), values }
+        Selection { sql: sql.into(), values, via_tag: false }
+    }
+
+    /// The selected posts' rows of the viewer's home timeline name the followed tag that
+    /// brought them (the Friends feed): each card carries it (by the timeline's primary key).
+    pub fn with_via_tag(self) -> Selection {
+        Selection { via_tag: true, ..self }
     }
 
     /// These posts, in this order (deleted ones included).
@@ -94,7 +103,7 @@ pub async fn list_for_moderators(
 }
 
 async fn read(pool: &AnyPool, backend: Backend, seeing: Seeing, selection: &Selection) -> Result<Vec<(i64, Post)>> {
-    let sql = statement(backend, &selection.sql);
+    let sql = statement(backend, &selection.sql, selection.via_tag);
     let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql)).bind(seeing.viewer());
     for value in &selection.values {
         query = query.bind(*value);
@@ -135,6 +144,8 @@ const UNTIL_UNMUTED: i64 = -1;
 const MENTIONED: i64 = 7;
 /// `text` = the app's name, `alt` = its website.
 const APPLICATION: i64 = 8;
+/// `text` = the followed tag that brought the post into the viewer's home timeline.
+const VIA_TAG: i64 = 9;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
@@ -145,8 +156,9 @@ const APPLICATION: i64 = 8;
 /// reposts (a repost's card shows its original's), and the viewer's mutes of the cards' authors
 /// (post_id = the author, a = when it ends; by the primary key of `mutes`), and the members the
 /// cards mention (a = the member's id, text = their username now: a mention names the member,
-/// whatever they are called since; each by the primary key of `users`).
-fn statement(backend: Backend, selection: &str) -> String {
+/// whatever they are called since; each by the primary key of `users`); on a home timeline's
+/// range (`Selection::with_via_tag`), the tag that brought each selected post (text = its name).
+fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
@@ -197,6 +209,7 @@ fn statement(backend: Backend, selection: &str) -> String {
                  UNION ALL SELECT {APPLICATION}, ap.id, 0, 0, 0, a.name, a.website FROM posts ap \
                  JOIN apps a ON a.id = ap.app_id \
                  WHERE ap.id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) AND ap.app_id IS NOT NULL \
+                 {via_tags} \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
         ),
@@ -214,6 +227,15 @@ fn statement(backend: Backend, selection: &str) -> String {
         UNTIL_UNMUTED = UNTIL_UNMUTED,
         MENTIONED = MENTIONED,
         APPLICATION = APPLICATION,
+        via_tags = if via_tag {
+            format!(
+                "UNION ALL SELECT {VIA_TAG}, vt.post_id, 0, 0, 0, vg.name, NULL FROM home_timeline vt \
+                 JOIN tags vg ON vg.id = vt.via_tag_id \
+                 WHERE vt.member_id = $1 AND vt.post_id IN (SELECT id FROM selected) AND vt.via_tag_id IS NOT NULL"
+            )
+        } else {
+            String::new()
+        },
         mentions = backend.json_elements("mc.entities", "me"),
         mentioned_id = backend.json_int_field("me", "userId"),
     )
@@ -347,6 +369,8 @@ struct Parts {
     usernames: HashMap<i64, String>,
     /// post id → the app it was written from
     applications: HashMap<i64, PostApplication>,
+    /// post id → the followed tag that brought it into the viewer's home timeline
+    via_tags: HashMap<i64, String>,
     seeing: Seeing,
 }
 
@@ -363,6 +387,7 @@ impl Parts {
             muted: HashMap::new(),
             usernames: HashMap::new(),
             applications: HashMap::new(),
+            via_tags: HashMap::new(),
             seeing,
         };
         let mut rows = rows;
@@ -395,6 +420,9 @@ impl Parts {
                 }
                 (APPLICATION, Some(name)) => {
                     out.applications.insert(post_id, PostApplication { name, website: alt });
+                }
+                (VIA_TAG, Some(name)) => {
+                    out.via_tags.insert(post_id, name);
                 }
                 _ => {}
             }
@@ -470,6 +498,7 @@ impl Parts {
             author_mute: self.muted.get(&row.author_id).map(|until| AuthorMute { until: until.map(to_rfc3339) }),
             application: self.applications.get(&row.id).cloned(),
             feed_entries: None,
+            via_tag: self.via_tags.get(&row.id).cloned(),
         }
     }
 }
@@ -523,6 +552,7 @@ fn unseen(post: Post) -> Post {
         my_vote: None,
         author_mute: None,
         application: None,
+        via_tag: None,
         ..post
     }
 }

@@ -144,6 +144,11 @@ pub struct Post {
     /// reposts, shown once): how many. A page covers `limit` entries; absent means one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed_entries: Option<i64>,
+    /// On a Friends feed card that is there because the caller follows a tag it uses (not its
+    /// author): the tag's name, without `#` (the card shows "# name" above the post). Absent
+    /// on a followed member's post and in every other list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via_tag: Option<String>,
 }
 
 /// The app a post was written from, as it registered itself.

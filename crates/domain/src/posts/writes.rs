@@ -161,6 +161,12 @@ impl PostWrites<'_> {
         }
         let told = parent.as_ref().map(|p| p.author_id);
         text.record(&mut tx, Written { post: id, author, at: now, told }, now).await?;
+        // A new post (not a reply) also reaches its tags' followers; an edit adding a tag does
+        // not (followed tags bring new posts, as on Mastodon).
+        let after_commit = match after_commit {
+            Some(published) if !text.hashtags.is_empty() => Some(published.and(changing.tagged(&mut tx, id).await?)),
+            other => other,
+        };
         tx.commit().await?;
         if let Some(after_commit) = after_commit {
             after_commit.run(self.fan_out);

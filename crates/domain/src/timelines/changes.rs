@@ -49,6 +49,14 @@ impl MemberWrite {
         Ok(AfterCommit { wake_fan_out: queued })
     }
 
+    /// The member's new post has tags (written already, `posts::tags::tag_post`): it also goes
+    /// to the timelines of its tags' followers (`timeline::fan_out_to_tags`), after `published`.
+    /// Run what it answers after commit.
+    pub async fn tagged(&self, conn: &mut AnyConnection, post_id: i64) -> Result<AfterCommit> {
+        let queued = timeline::fan_out_to_tags(conn, self.member, post_id).await?;
+        Ok(AfterCommit { wake_fan_out: queued })
+    }
+
     /// The member's post was deleted: it leaves every home timeline (a repost deleted for good
     /// leaves them through the foreign key).
     pub async fn removed(&self, conn: &mut AnyConnection, post_id: i64) -> Result<()> {
@@ -64,6 +72,11 @@ pub struct AfterCommit {
 }
 
 impl AfterCommit {
+    /// Both of what two parts of one write need after commit.
+    pub fn and(self, other: AfterCommit) -> AfterCommit {
+        AfterCommit { wake_fan_out: self.wake_fan_out || other.wake_fan_out }
+    }
+
     pub fn run(self, fan_out: &FanOutQueue) {
         if self.wake_fan_out {
             fan_out.wake();

@@ -107,6 +107,97 @@ pub(super) async fn fan_out(conn: &mut AnyConnection, author: i64, followers: i6
     Ok(false)
 }
 
+/// Members a tagged post reaches through their followed tags (not its author nor their
+/// followers, whom its follow fan-out reaches unmarked, whichever comes first), `$1` being the
+/// post: one row per member, marked with the lowest id of the tags that brought it.
+const TAG_FOLLOWERS: &str = "SELECT ft.member_id AS member_id, MIN(ft.tag_id) AS tag_id FROM post_tags pt \
+     JOIN followed_tags ft ON ft.tag_id = pt.tag_id \
+     WHERE pt.post_id = $1 AND ft.member_id <> pt.author_id \
+     AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ft.member_id AND f.following_id = pt.author_id) \
+     GROUP BY ft.member_id";
+
+/// Puts a new tagged post into the timelines of its tags' followers (`TAG_FOLLOWERS`), each row
+/// marked with the tag; past `CHUNK` of them, queues it (`tag_fanouts`) for the worker, like a
+/// popular author's post: answers true when it queued. Called after the post's tags are written
+/// (`posts::tags::tag_post`), in its transaction, only for posts that have tags, so an untagged
+/// post pays nothing. Hidden authors are left out when the page is read, like followed members'.
+pub(super) async fn fan_out_to_tags(conn: &mut AnyConnection, author: i64, post_id: i64) -> Result<bool> {
+    static COUNT: LazyLock<String> = LazyLock::new(|| format!("SELECT COUNT(*) FROM ({TAG_FOLLOWERS}) m"));
+    let members: i64 = sqlx::query_scalar(COUNT.as_str()).bind(post_id).fetch_one(&mut *conn).await?;
+    if members == 0 {
+        return Ok(false);
+    }
+    if members > CHUNK {
+        sqlx::query("INSERT INTO tag_fanouts (post_id, author_id) VALUES ($1, $2)")
+            .bind(post_id)
+            .bind(author)
+            .execute(&mut *conn)
+            .await?;
+        return Ok(true);
+    }
+    static EVERYONE: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO {ROW_VIA_TAG} SELECT m.member_id, p.id, p.author_id, NULL, m.tag_id \
+             FROM posts p JOIN ({TAG_FOLLOWERS}) m ON TRUE WHERE p.id = $1 \
+             ON CONFLICT DO NOTHING"
+        )
+    });
+    sqlx::query(EVERYONE.as_str()).bind(post_id).execute(conn).await?;
+    Ok(false)
+}
+
+/// A timeline row brought by a followed tag: `ROW` and the tag.
+const ROW_VIA_TAG: &str = "home_timeline (member_id, post_id, author_id, original_author_id, via_tag_id)";
+
+/// Takes the oldest queued tagged post one chunk of its tags' followers further (by member id);
+/// answers false when that queue is empty. A post deleted meanwhile has no tags left, so it
+/// reaches nobody more. As with `fan_out_chunk`, several workers may take the same chunk: each
+/// row is inserted at most once and the cursor only moves forward.
+async fn tag_fan_out_chunk(write: &AnyPool, read: &AnyPool) -> Result<bool> {
+    let next: Option<(i64, i64)> =
+        sqlx::query_as("SELECT post_id, after_member FROM tag_fanouts ORDER BY post_id LIMIT 1")
+            .fetch_optional(read)
+            .await?;
+    let Some((post_id, after)) = next else {
+        return Ok(false);
+    };
+    let mut tx = write.begin().await?;
+    static CHUNK_OF_MEMBERS: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT MAX(member_id), COUNT(*) FROM ( \
+                 SELECT member_id FROM ({TAG_FOLLOWERS}) m WHERE member_id > $2 ORDER BY member_id LIMIT $3 \
+             ) chunk"
+        )
+    });
+    let (last, count): (Option<i64>, i64) =
+        sqlx::query_as(CHUNK_OF_MEMBERS.as_str()).bind(post_id).bind(after).bind(CHUNK).fetch_one(&mut *tx).await?;
+    if let Some(last) = last {
+        static INSERT: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                "INSERT INTO {ROW_VIA_TAG} SELECT m.member_id, p.id, p.author_id, NULL, m.tag_id \
+                 FROM posts p JOIN ({TAG_FOLLOWERS}) m ON m.member_id > $2 AND m.member_id <= $3 \
+                 WHERE p.id = $1 AND p.deleted_at IS NULL \
+                 ON CONFLICT DO NOTHING"
+            )
+        });
+        sqlx::query(INSERT.as_str()).bind(post_id).bind(after).bind(last).execute(&mut *tx).await?;
+    }
+    if count == CHUNK
+        && let Some(last) = last
+    {
+        sqlx::query("UPDATE tag_fanouts SET after_member = $1 WHERE post_id = $2 AND after_member = $3")
+            .bind(last)
+            .bind(post_id)
+            .bind(after)
+            .execute(&mut *tx)
+            .await?;
+    } else {
+        sqlx::query("DELETE FROM tag_fanouts WHERE post_id = $1").bind(post_id).execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
 /// A deleted post leaves every home timeline (`changes::MemberWrite::removed`).
 pub(super) async fn remove_post(conn: &mut AnyConnection, post_id: i64) -> Result<()> {
     sqlx::query("DELETE FROM home_timeline WHERE post_id = $1").bind(post_id).execute(conn).await?;
@@ -124,7 +215,8 @@ pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) ->
             .fetch_optional(read)
             .await?;
     let Some((post_id, author, after)) = next else {
-        return Ok(false);
+        // Followers first: then the tagged posts queued for their tags' followers.
+        return tag_fan_out_chunk(write, read).await;
     };
     let mut tx = write.begin().await?;
     lock_author(&mut tx, backend, author).await?;
@@ -194,28 +286,59 @@ pub fn floor_after_following(followed: &str) -> String {
 }
 
 /// `member` now follows `followed`, and their floor was raised by `floor_after_following`:
-/// copy the followed member's live posts at or above it into the timeline.
+/// copy the followed member's live posts at or above it into the timeline. A post a followed
+/// tag brought earlier is now there by the follow: its mark goes.
 pub async fn followed(conn: &mut AnyConnection, member: i64, followed: i64) -> Result<()> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "INSERT INTO {ROW} SELECT CAST($1 AS BIGINT), {OF_POST} \
              WHERE p.author_id = $2 AND p.deleted_at IS NULL AND p.reply_to_id IS NULL \
              AND p.id >= (SELECT home_floor FROM users WHERE id = $1) \
-             ON CONFLICT DO NOTHING"
+             ON CONFLICT (member_id, post_id) DO UPDATE SET via_tag_id = NULL \
+             WHERE home_timeline.via_tag_id IS NOT NULL"
         )
     });
     sqlx::query(SQL.as_str()).bind(member).bind(followed).execute(conn).await?;
     Ok(())
 }
 
-/// `member` stopped following `unfollowed`: their posts leave the timeline. Walks the member's
+/// The lowest id of the tags `$1` follows that post `home_timeline.post_id` uses, for a
+/// statement on `home_timeline` rows of member `$1`; NULL when none.
+const FOLLOWED_TAG_OF_ROW: &str = "(SELECT MIN(ft.tag_id) FROM post_tags pt \
+     JOIN followed_tags ft ON ft.member_id = $1 AND ft.tag_id = pt.tag_id \
+     WHERE pt.post_id = home_timeline.post_id)";
+
+/// `member` stopped following `unfollowed`: their posts leave the timeline, but for those a
+/// tag the member follows would have brought (they stay, marked with it). Walks the member's
 /// timeline (bounded), not the unfollowed member's posts (unbounded).
 pub async fn unfollowed(conn: &mut AnyConnection, member: i64, unfollowed: i64) -> Result<()> {
-    sqlx::query("DELETE FROM home_timeline WHERE member_id = $1 AND author_id = $2")
+    static MARK: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "UPDATE home_timeline SET via_tag_id = {FOLLOWED_TAG_OF_ROW} \
+             WHERE member_id = $1 AND author_id = $2 AND via_tag_id IS NULL AND original_author_id IS NULL"
+        )
+    });
+    sqlx::query(MARK.as_str()).bind(member).bind(unfollowed).execute(&mut *conn).await?;
+    sqlx::query("DELETE FROM home_timeline WHERE member_id = $1 AND author_id = $2 AND via_tag_id IS NULL")
         .bind(member)
         .bind(unfollowed)
         .execute(conn)
         .await?;
+    Ok(())
+}
+
+/// `member` stopped following tag `tag` (its `followed_tags` row is gone): the posts it
+/// brought leave the timeline, but for those another followed tag would have brought (marked
+/// with that one now). Walks the member's timeline (bounded).
+pub async fn tag_unfollowed(conn: &mut AnyConnection, member: i64, tag: i64) -> Result<()> {
+    static DELETE: LazyLock<String> = LazyLock::new(|| {
+        format!("DELETE FROM home_timeline WHERE member_id = $1 AND via_tag_id = $2 AND {FOLLOWED_TAG_OF_ROW} IS NULL")
+    });
+    static MARK: LazyLock<String> = LazyLock::new(|| {
+        format!("UPDATE home_timeline SET via_tag_id = {FOLLOWED_TAG_OF_ROW} WHERE member_id = $1 AND via_tag_id = $2")
+    });
+    sqlx::query(DELETE.as_str()).bind(member).bind(tag).execute(&mut *conn).await?;
+    sqlx::query(MARK.as_str()).bind(member).bind(tag).execute(conn).await?;
     Ok(())
 }
 

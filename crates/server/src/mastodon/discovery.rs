@@ -1,10 +1,10 @@
 //! Finding people, posts and tags: `/api/v2/search` (accounts, statuses with Murmur's query
-//! syntax, hashtags), trending tags and suggested members.
+//! syntax, hashtags), trending tags, followed tags and suggested members.
 
 use axum::Json;
 use axum::Router;
-use axum::extract::State;
-use axum::routing::get;
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -24,6 +24,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/v2/search", get(search))
         .route("/api/v1/trends/tags", get(trending_tags))
         .route("/api/v1/trends", get(trending_tags))
+        .route("/api/v1/followed_tags", get(followed_tags))
+        .route("/api/v1/tags/{name}", get(tag))
+        .route("/api/v1/tags/{name}/follow", post(follow_tag))
+        .route("/api/v1/tags/{name}/unfollow", post(unfollow_tag))
         .route("/api/v2/suggestions", get(suggestions))
         .route("/api/v1/suggestions", get(suggested_accounts))
 }
@@ -121,6 +125,46 @@ async fn trending_tags(
             })
             .collect(),
     ))
+}
+
+/// Mastodon's Tag entity for a tag named `name` (as first written), with whether the caller
+/// follows it.
+fn tag_entity(urls: &Urls, name: &str, following: bool) -> Value {
+    json!({"name": name.to_lowercase(), "url": format!("{}/tag/{}", urls.0, name), "history": [], "following": following})
+}
+
+/// The tags the caller follows (at most 100, all in one page), the web app's Settings list.
+async fn followed_tags(State(state): State<AppState>, token: Token) -> Result<Json<Vec<Value>>> {
+    let member = token.member("read:follows")?;
+    let urls = Urls::of(&state);
+    let tags = murmur_domain::discovery::followed::list(&state.db, member).await?;
+    Ok(Json(tags.iter().map(|tag| tag_entity(&urls, &tag.name, true)).collect()))
+}
+
+/// A tag, with whether the caller follows it.
+async fn tag(State(state): State<AppState>, token: Token, Path(name): Path<String>) -> Result<Json<Value>> {
+    let member = token.any_member()?;
+    let name = tag_name(&name)?;
+    let key = tag_key(name);
+    let named = store::tag(&state.db.read, &key).await?.map_or_else(|| name.to_string(), |row| row.name);
+    let following = murmur_domain::discovery::followed::is_following(&state.db, member, &key).await?;
+    Ok(Json(tag_entity(&Urls::of(&state), &named, following)))
+}
+
+/// Follows a tag: the web app's Follow button on the tag's page.
+async fn follow_tag(State(state): State<AppState>, token: Token, Path(name): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:follows")?;
+    let tag = murmur_domain::discovery::followed::follow(&state.db, member, &name, state.clock.now()).await?;
+    Ok(Json(tag_entity(&Urls::of(&state), &tag.name, true)))
+}
+
+/// Stops following a tag; not following it is fine too.
+async fn unfollow_tag(State(state): State<AppState>, token: Token, Path(name): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:follows")?;
+    murmur_domain::discovery::followed::unfollow(&state.db, member, &name).await?;
+    let name = tag_name(&name)?;
+    let named = store::tag(&state.db.read, &tag_key(name)).await?.map_or_else(|| name.to_string(), |row| row.name);
+    Ok(Json(tag_entity(&Urls::of(&state), &named, false)))
 }
 
 async fn suggested(state: &AppState, token: &Token, limit: Option<i64>) -> Result<Vec<Value>> {

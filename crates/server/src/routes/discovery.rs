@@ -1,6 +1,7 @@
 //! HTTP routes of discovery: a tag's page and counts, Trending, and post search.
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -10,6 +11,7 @@ use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::error::{ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_domain::discovery::followed::{self, FollowedTag};
 use murmur_domain::discovery::search::{SearchQuery, Sort};
 use murmur_domain::discovery::store::{self, WEEK};
 use murmur_domain::discovery::tag_name;
@@ -21,6 +23,8 @@ use murmur_domain::posts::hydrate::{self, Selection};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(tag))
+        .routes(routes!(follow_tag, unfollow_tag))
+        .routes(routes!(followed_tags))
         .routes(routes!(tag_posts))
         .routes(routes!(trending))
         .routes(routes!(search_posts))
@@ -39,6 +43,8 @@ pub struct Tag {
     pub post_count: i64,
     /// Distinct members using it in the last 7 days.
     pub people_count: i64,
+    /// The caller follows it: its new posts reach their Friends feed.
+    pub is_following: bool,
 }
 
 /// One tag of Trending.
@@ -59,11 +65,52 @@ pub struct TrendingTag {
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn tag(State(state): State<AppState>, current: CurrentUser, Path(name): Path<String>) -> Result<Json<Tag>> {
     let name = tag_name(&name)?;
-    let Some(row) = store::tag(&state.db.read, &tag_key(name)).await? else {
-        return Ok(Json(Tag { name: name.to_string(), post_count: 0, people_count: 0 }));
+    let key = tag_key(name);
+    let Some(row) = store::tag(&state.db.read, &key).await? else {
+        return Ok(Json(Tag { name: name.to_string(), post_count: 0, people_count: 0, is_following: false }));
     };
     let (post_count, people_count) = store::tag_counts(&state.db.read, row.id, state.clock.now() - WEEK).await?;
-    Ok(Json(Tag { name: row.name, post_count, people_count }))
+    let is_following = followed::is_following(&state.db, current.id, &key).await?;
+    Ok(Json(Tag { name: row.name, post_count, people_count, is_following }))
+}
+
+/// Follows a tag: its new posts, from anyone the caller sees, reach their Friends feed marked
+/// with it (`viaTag`). Older posts are not brought in. Following it again changes nothing; at
+/// most 100 tags.
+#[utoipa::path(post, path = "/api/tags/{name}/follow", tag = "discovery",
+    params(("name" = String, Path, description = "The tag, without #; any case")),
+    responses((status = 200, body = FollowedTag), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn follow_tag(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(name): Path<String>,
+) -> Result<Json<FollowedTag>> {
+    Ok(Json(followed::follow(&state.db, current.id, &name, state.clock.now()).await?))
+}
+
+/// Stops following a tag: the posts it brought leave the caller's Friends feed. Not following
+/// it is fine too.
+#[utoipa::path(delete, path = "/api/tags/{name}/follow", tag = "discovery",
+    params(("name" = String, Path, description = "The tag, without #; any case")),
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unfollow_tag(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(name): Path<String>,
+) -> Result<StatusCode> {
+    followed::unfollow(&state.db, current.id, &name).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The tags the caller follows, by name (at most 100).
+#[utoipa::path(get, path = "/api/followed-tags", tag = "discovery",
+    responses((status = 200, body = Vec<FollowedTag>), (status = 401, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn followed_tags(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Vec<FollowedTag>>> {
+    Ok(Json(followed::list(&state.db, current.id).await?))
 }
 
 /// The live posts using a tag, newest first, without those of members hidden from the caller.

@@ -92,8 +92,10 @@ fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardT
     // Placeholders (unavailable, removed, deleted) are the app's to draw; Friends has none.
     let placeholder = shown.is_unavailable || post.is_unavailable || post.is_removed || post.is_deleted;
     let warned = post.spoiler_text.is_some();
+    // A followed tag's post ("# tag" above it) is the app's to draw too.
     if placeholder
         || warned
+        || shown.via_tag.is_some()
         || !post.poll_options.is_empty()
         || !post.image_urls.iter().all(|url| is_upload(url))
         || !avatar_ok
@@ -396,6 +398,7 @@ mod tests {
             author_mute: None,
             application: None,
             feed_entries: None,
+            via_tag: None,
         }
     }
 

@@ -1,6 +1,7 @@
 import { ConnectedAppsCard } from '@/features/apps'
 import { DataExportSection, DeleteAccountSection, EmailCard, PasskeysCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
+import { FollowedTagsCard } from '@/features/discover/components/followed-tags-card'
 import { ContentWarningSetting, ImageDescriptionSetting } from '@/features/posts'
 import { PushSettingsCard } from '@/features/push'
 import { UsernameCard } from '@/features/users'
@@ -19,6 +20,7 @@ export default function SettingsRoute() {
         <PushSettingsCard />
         <ImageDescriptionSetting />
         <ContentWarningSetting />
+        <FollowedTagsCard />
         <BlockedMembers />
         <MutedMembers />
         <DataExportSection />

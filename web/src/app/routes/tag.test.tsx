@@ -1,4 +1,4 @@
-import { cleanup, screen } from '@testing-library/react'
+import { cleanup, fireEvent, screen } from '@testing-library/react'
 import { Route } from 'wouter'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Post, Tag } from '@/lib/types'
@@ -23,6 +23,7 @@ function openTag(path: string, tag: Tag | Response, posts: Post[] = [tagged]) {
   const fetch = mockFetch((url) => {
     if (url === '/api/auth/me') return json(aUser)
     if (url.startsWith('/api/tags/') && url.includes('/posts?')) return json(posts)
+    if (url.endsWith('/follow')) return json({ name: 'RustLang', followedAt: '2026-11-27T12:00:00Z' })
     if (url.startsWith('/api/tags/')) return tag instanceof Response ? tag.clone() : json(tag)
     return json([])
   })
@@ -37,7 +38,7 @@ function openTag(path: string, tag: Tag | Response, posts: Post[] = [tagged]) {
 
 describe('a tag page', () => {
   it("names the tag as first written, counts its week, and lists its posts newest first", async () => {
-    const fetch = openTag('/tag/rustlang', { name: 'RustLang', postCount: 12, peopleCount: 5 })
+    const fetch = openTag('/tag/rustlang', { name: 'RustLang', postCount: 12, peopleCount: 5, isFollowing: false })
     expect(await screen.findByRole('heading', { level: 1, name: '#RustLang' })).toBeInTheDocument()
     expect(screen.getByText('12 posts · 5 people this week')).toBeInTheDocument()
     expect(await screen.findByRole('link', { name: '#rustlang' })).toHaveAttribute('href', '/tag/rustlang')
@@ -47,19 +48,30 @@ describe('a tag page', () => {
   })
 
   it('counts one post and one person in the singular', async () => {
-    openTag('/tag/RustLang', { name: 'RustLang', postCount: 1, peopleCount: 1 })
+    openTag('/tag/RustLang', { name: 'RustLang', postCount: 1, peopleCount: 1, isFollowing: false })
     expect(await screen.findByText('1 post · 1 person this week')).toBeInTheDocument()
   })
 
   it('says when nobody has posted with the tag yet', async () => {
-    openTag('/tag/Quiet', { name: 'Quiet', postCount: 0, peopleCount: 0 }, [])
+    openTag('/tag/Quiet', { name: 'Quiet', postCount: 0, peopleCount: 0, isFollowing: false }, [])
     expect(await screen.findByText('No posts with #Quiet yet.')).toBeInTheDocument()
     expect(screen.getByText('0 posts · 0 people this week')).toBeInTheDocument()
   })
 
   it("offers more of a tag's posts after a full page", async () => {
-    openTag('/tag/RustLang', { name: 'RustLang', postCount: 30, peopleCount: 9 }, Array.from({ length: 20 }, (_, i) => aPost({ id: i + 1 })))
+    openTag('/tag/RustLang', { name: 'RustLang', postCount: 30, peopleCount: 9, isFollowing: false }, Array.from({ length: 20 }, (_, i) => aPost({ id: i + 1 })))
     expect(await screen.findByRole('button', { name: 'Load more posts' })).toBeInTheDocument()
+  })
+
+  it('follows the tag with its button, which then says Following', async () => {
+    const fetch = openTag('/tag/rustlang', { name: 'RustLang', postCount: 12, peopleCount: 5, isFollowing: false })
+    const follow = await screen.findByRole('button', { name: 'Follow #RustLang' })
+    expect(follow).toHaveAttribute('aria-pressed', 'false')
+    fireEvent.click(follow)
+    const following = await screen.findByRole('button', { name: 'Unfollow #RustLang' })
+    expect(following).toHaveTextContent('Following')
+    expect(following).toHaveAttribute('aria-pressed', 'true')
+    expect(requestsOf(fetch).map(({ call }) => call)).toContain('POST /api/tags/RustLang/follow')
   })
 
   it("gives the server's reason for a name that is not a tag, and asks for no posts", async () => {

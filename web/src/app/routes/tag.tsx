@@ -3,6 +3,7 @@ import { ArrowLeft } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useTag } from '@/features/discover/api/get-tag'
+import { useToggleTagFollow } from '@/features/discover/api/toggle-tag-follow'
 import { TagPosts } from '@/features/discover/components/tag-posts'
 import { PageHeader } from './page-header'
 
@@ -19,11 +20,14 @@ export default function TagRoute() {
   const name = decoded(params.name ?? '')
   const { data: me } = useCurrentUser()
   const tag = useTag(name)
+  const toggle = useToggleTagFollow()
+  const following = tag.data?.isFollowing ?? false
+  const shownName = tag.data?.name ?? name
   return (
     <>
       <PageHeader
         // as first written on this instance, once the server has said
-        title={`#${tag.data?.name ?? name}`}
+        title={`#${shownName}`}
         before={
           <Button asChild variant="ghost" size="icon" aria-label="Back to home">
             <Link href="/">
@@ -31,7 +35,20 @@ export default function TagRoute() {
             </Link>
           </Button>
         }
-      />
+      >
+        {tag.data && (
+          <Button
+            variant={following ? 'outline' : 'default'}
+            size="sm"
+            aria-pressed={following}
+            aria-label={following ? `Unfollow #${shownName}` : `Follow #${shownName}`}
+            disabled={toggle.isPending}
+            onClick={() => toggle.mutate({ name: shownName, follow: !following })}
+          >
+            {following ? 'Following' : 'Follow'}
+          </Button>
+        )}
+      </PageHeader>
       <TagPosts name={name} currentUserId={me?.id} />
     </>
   )

@@ -2,6 +2,7 @@ import * as React from 'react'
 import { Link, useLocation } from 'wouter'
 import {
   Bookmark,
+  Hash,
   Heart,
   MessageCircle,
   MoreHorizontal,
@@ -166,6 +167,15 @@ function LivePostCard({
       onClick={handleCardClick}
       className={cn('cursor-pointer border-b border-border px-4 py-3 transition-colors hover:bg-muted/40', emphasis && 'cursor-default hover:bg-transparent')}
     >
+      {shown.viaTag && (
+        // In the Friends feed because the member follows this tag, not its author.
+        <p className="mb-1 flex items-center gap-1.5 pl-8 text-xs font-medium text-muted-foreground">
+          <Hash className="size-3.5" aria-hidden="true" />
+          <Link href={`/tag/${encodeURIComponent(shown.viaTag)}`} className="hover:underline" aria-label={`Followed tag #${shown.viaTag}`}>
+            {shown.viaTag}
+          </Link>
+        </p>
+      )}
       {shown.repostOf && (
         <p className="mb-1 flex items-center gap-1.5 pl-8 text-xs font-medium text-muted-foreground">
           <Repeat2 className="size-3.5" aria-hidden="true" />
