@@ -25,6 +25,10 @@
 #                         likes, 60 follows a minute) do not turn the write rows into 429s
 #   --blocks-per-session N  each session's member blocks N other members (default 100) ...
 #   --mutes-per-session N   ... and mutes N others (default 100): every row runs with them
+#   --muted-words-per-session N  ... and mutes N words until removed (default 0; at most 100;
+#                         50 measures the feeds as a member who mutes much would read them): the
+#                         seeded tags and rare words first, so some posts are hidden, then words
+#                         no post holds (docs/feeds.md, "Muted words")
 #   --open-reports N      open reports waiting in the moderators' queue (default 2000)
 #   --live N              hold N live event streams (GET /api/events, one per session's member:
 #                         give --sessions N too) open through every row, with bench/live.py,
@@ -79,7 +83,7 @@ set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
 ENDPOINTS="healthz me feed feed-heavy feed-deep for-you thread profile notifications search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
-PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 OPEN_REPORTS=2000
+PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 MUTED_WORDS=0 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
@@ -97,6 +101,7 @@ while [[ $# -gt 0 ]]; do
     --push) PUSH="$2"; shift 2 ;;
     --blocks-per-session) BLOCKS="$2"; shift 2 ;;
     --mutes-per-session) MUTES="$2"; shift 2 ;;
+    --muted-words-per-session) MUTED_WORDS="$2"; shift 2 ;;
     --open-reports) OPEN_REPORTS="$2"; shift 2 ;;
     --keep) KEEP=1; shift ;;
     --reuse) REUSE="$2"; shift 2 ;;
@@ -169,7 +174,8 @@ else
   SEED_START=$(date +%s.%N)
   "$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" --image-fraction 0.1 \
     --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" \
-    --blocks-per-session "$BLOCKS" --mutes-per-session "$MUTES" --open-reports "$OPEN_REPORTS" \
+    --blocks-per-session "$BLOCKS" --mutes-per-session "$MUTES" --muted-words-per-session "$MUTED_WORDS" \
+    --open-reports "$OPEN_REPORTS" \
     | tee "$WORK/seed.txt" >&2
   SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)
   echo "$SEED_SECONDS" >"$WORK/seed_seconds"

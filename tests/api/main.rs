@@ -29,6 +29,7 @@ mod mastodon;
 mod mastodon_clients;
 mod media;
 mod media_cleanup;
+mod muted_words;
 mod metrics;
 mod moderation;
 mod names_and_text;

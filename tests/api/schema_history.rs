@@ -351,6 +351,18 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Muted words: Bob mutes coffee for a day and #Tea until he removes it; Bob's poll has its
+    // words.
+    Step {
+        version: 35,
+        rows: &[
+            "INSERT INTO muted_words (id, member_id, text, word_key, created_at, expires_at) \
+             VALUES (1, 2, 'coffee', ' coffee ', :now, :now + 86400000), (2, 2, '#Tea', ' tea ', :now, NULL)",
+            "UPDATE posts SET muting_text = ' tea or coffee hot beverage takes ' WHERE id = 4",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

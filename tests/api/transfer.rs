@@ -127,6 +127,9 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO passkey_ceremonies (id_hash, kind, user_id, state, created_at, expires_at) \
          VALUES ('ceremony-1', 'register', 1, '{}', 2, 3), ('ceremony-2', 'login', NULL, '{}', 2, 3)",
         "UPDATE sessions SET signed_in_with = 'passkey' WHERE user_id = 1",
+        "INSERT INTO muted_words (member_id, text, word_key, created_at, expires_at) VALUES (1, $1, ' muted ', 2, NULL), \
+         (2, 'Café', ' cafe ', 3, 4)",
+        "UPDATE posts SET muting_text = ' hello murmur ' WHERE id = 1",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

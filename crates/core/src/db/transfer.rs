@@ -59,6 +59,7 @@ pub const TABLES: &[&str] = &[
     "timeline_fanouts",
     "blocks",
     "mutes",
+    "muted_words",
     "reports",
     "moderation_log",
     "trending_tags",

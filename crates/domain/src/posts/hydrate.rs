@@ -25,7 +25,7 @@ use sqlx::AnyPool;
 use super::model::{Author, AuthorMute, Post, PostApplication, PostImage, PostRow};
 use crate::post_columns;
 use crate::visibility::Scope;
-use murmur_core::clock::to_rfc3339;
+use murmur_core::clock::{Millis, to_rfc3339};
 use murmur_core::db::Backend;
 use murmur_core::error::Result;
 
@@ -470,8 +470,21 @@ impl Parts {
             author_mute: self.muted.get(&row.author_id).map(|until| AuthorMute { until: until.map(to_rfc3339) }),
             application: self.applications.get(&row.id).cloned(),
             feed_entries: None,
+            hidden_by_muted_word: None,
         }
     }
+}
+
+/// Marks the posts of a thread (`posts`: its parents or replies, not the post opened) that
+/// hold a word `viewer` mutes, which the thread shows folded rather than leaving out: a
+/// conversation keeps its shape (`visibility::muted_post`; one statement).
+pub async fn mark_muted(pool: &AnyPool, viewer: i64, posts: &mut [Post], now: Millis) -> Result<()> {
+    let ids: Vec<i64> = posts.iter().filter(|p| !p.is_unavailable && !p.is_deleted).map(|p| p.id).collect();
+    let muted = crate::visibility::muted_among(pool, viewer, &ids, now).await?;
+    for post in posts.iter_mut().filter(|p| muted.contains(&p.id)) {
+        post.hidden_by_muted_word = Some(true);
+    }
+    Ok(())
 }
 
 /// The placeholder of a post the viewer may not see (its author and they are blocked either

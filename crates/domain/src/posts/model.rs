@@ -144,6 +144,10 @@ pub struct Post {
     /// reposts, shown once): how many. A page covers `limit` entries; absent means one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed_entries: Option<i64>,
+    /// In a thread: true on a reply or parent holding a word the caller mutes, which the thread
+    /// shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden_by_muted_word: Option<bool>,
 }
 
 /// The app a post was written from, as it registered itself.

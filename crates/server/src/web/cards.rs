@@ -396,6 +396,7 @@ mod tests {
             author_mute: None,
             application: None,
             feed_entries: None,
+            hidden_by_muted_word: None,
         }
     }
 

@@ -1,6 +1,7 @@
 import { ConnectedAppsCard } from '@/features/apps'
 import { DataExportSection, DeleteAccountSection, EmailCard, PasskeysCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
+import { MutedWordsCard } from '@/features/safety/components/muted-words-card'
 import { ContentWarningSetting, ImageDescriptionSetting } from '@/features/posts'
 import { PushSettingsCard } from '@/features/push'
 import { UsernameCard } from '@/features/users'
@@ -21,6 +22,7 @@ export default function SettingsRoute() {
         <ContentWarningSetting />
         <BlockedMembers />
         <MutedMembers />
+        <MutedWordsCard />
         <DataExportSection />
         <DeleteAccountSection />
       </div>
