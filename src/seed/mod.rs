@@ -228,7 +228,9 @@ fn check(options: &Options) -> anyhow::Result<()> {
     anyhow::ensure!(options.sessions == 0 || options.sessions_out.is_some(), "--sessions needs --sessions-out FILE");
     anyhow::ensure!(
         options.sessions > 0
-            || (options.blocks_per_session == 0 && options.mutes_per_session == 0 && options.muted_words_per_session == 0),
+            || (options.blocks_per_session == 0
+                && options.mutes_per_session == 0
+                && options.muted_words_per_session == 0),
         "--blocks-per-session, --mutes-per-session and --muted-words-per-session need --sessions"
     );
     Ok(())

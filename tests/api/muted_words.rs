@@ -114,7 +114,8 @@ async fn a_muted_word_hides_posts_from_every_list_at_once(app: TestApp) {
     let plain = write(&app, &bob, "Tea time").await;
     let muted = write(&app, &bob, "Rust is great #rust").await;
     let warned = {
-        let (_, p) = post(&app, &bob, "/api/posts", json!({ "content": "Look at this", "spoilerText": "RUST talk" })).await;
+        let (_, p) =
+            post(&app, &bob, "/api/posts", json!({ "content": "Look at this", "spoilerText": "RUST talk" })).await;
         p
     };
     let mention = reply(&app, &bob, id(&plain), "@ada rust again").await;
@@ -154,7 +155,8 @@ async fn matching_is_by_whole_words_whatever_their_case_and_accents(app: TestApp
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
     follow(&app, &ada, &bob).await;
-    for text in ["A category of things", "My CAT sleeps", "Un café noir", "cafe au lait", "New York, NEW york!", "new and york"]
+    for text in
+        ["A category of things", "My CAT sleeps", "Un café noir", "cafe au lait", "New York, NEW york!", "new and york"]
     {
         write(&app, &bob, text).await;
     }
@@ -213,7 +215,8 @@ async fn a_thread_folds_a_reply_holding_a_muted_word(app: TestApp) {
     let (_, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&root))).await;
     let replies = thread["replies"].as_array().unwrap();
     assert_eq!(replies.len(), 2, "{thread}");
-    let folded: Vec<(i64, &Value)> = replies.iter().map(|r| (r["id"].as_i64().unwrap(), &r["hiddenByMutedWord"])).collect();
+    let folded: Vec<(i64, &Value)> =
+        replies.iter().map(|r| (r["id"].as_i64().unwrap(), &r["hiddenByMutedWord"])).collect();
     assert_eq!(folded, [(id(&muted), &json!(true)), (id(&plain), &Value::Null)]);
     let (_, page) = get(&app, &ada, &format!("/api/posts/{}/replies", id(&root))).await;
     assert_eq!(page[0]["hiddenByMutedWord"], true, "{page}");

@@ -461,9 +461,9 @@ pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
          muting_text = $7 WHERE id = $5",
     )
     .bind(edit.content)
-        .bind(super::entities::to_column(edit.entities))
-        .bind(edit.now)
-        .bind(edit.kept_images.len() as i64)
+    .bind(super::entities::to_column(edit.entities))
+    .bind(edit.now)
+    .bind(edit.kept_images.len() as i64)
     .bind(edit.post_id)
     .bind(edit.spoiler_text)
     .bind(muting_text(edit.content, edit.spoiler_text))

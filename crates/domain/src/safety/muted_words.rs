@@ -52,9 +52,9 @@ pub fn expiry(hours: Option<i64>, now: Millis) -> Result<Option<Millis>> {
     match hours {
         None => Ok(None),
         Some(hours) if (1..=MAX_HOURS).contains(&hours) => Ok(Some(now + hours * HOUR)),
-        Some(_) => Err(Error::bad_request(format!(
-            "hours must be from 1 to {MAX_HOURS} (or absent: until you remove it)"
-        ))),
+        Some(_) => {
+            Err(Error::bad_request(format!("hours must be from 1 to {MAX_HOURS} (or absent: until you remove it)")))
+        }
     }
 }
 

@@ -212,8 +212,9 @@ async fn mute_word(
     current: CurrentUser,
     Json(body): Json<MuteWordRequest>,
 ) -> Result<(StatusCode, Json<MutedWordView>)> {
-    let word = murmur_domain::safety::muted_words::add(&state.db, current.id, &body.text, body.hours, state.clock.now())
-        .await?;
+    let word =
+        murmur_domain::safety::muted_words::add(&state.db, current.id, &body.text, body.hours, state.clock.now())
+            .await?;
     Ok((StatusCode::CREATED, Json(word.into())))
 }
 
