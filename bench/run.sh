@@ -28,6 +28,10 @@
 #   --followed-tags-per-session N  each session's member follows the N most used tags (default 0;
 #                         at most 100), their timelines holding those tags' posts as the fan-out
 #                         would have (docs/feeds.md, "Followed tags"): measure Friends with 20
+#   --muted-words-per-session N  each session's member mutes N words until removed (default 0; at most 100;
+#                         50 measures the feeds as a member who mutes much would read them): the
+#                         seeded tags and rare words first, so some posts are hidden, then words
+#                         no post holds (docs/feeds.md, "Muted words")
 #   --open-reports N      open reports waiting in the moderators' queue (default 2000)
 #   --live N              hold N live event streams (GET /api/events, one per session's member:
 #                         give --sessions N too) open through every row, with bench/live.py,
@@ -83,7 +87,7 @@ set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
 ENDPOINTS="healthz me feed feed-heavy feed-deep list for-you thread profile notifications notifications-grouped search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
-PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 FOLLOWED_TAGS=0 OPEN_REPORTS=2000
+PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 FOLLOWED_TAGS=0 MUTED_WORDS=0 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --quick) MEMBERS=1000 POSTS=20000 DURATION=3s CONCURRENCY="8 32"; shift ;;
@@ -102,6 +106,7 @@ while [[ $# -gt 0 ]]; do
     --blocks-per-session) BLOCKS="$2"; shift 2 ;;
     --followed-tags-per-session) FOLLOWED_TAGS="$2"; shift 2 ;;
     --mutes-per-session) MUTES="$2"; shift 2 ;;
+    --muted-words-per-session) MUTED_WORDS="$2"; shift 2 ;;
     --open-reports) OPEN_REPORTS="$2"; shift 2 ;;
     --keep) KEEP=1; shift ;;
     --reuse) REUSE="$2"; shift 2 ;;
@@ -175,6 +180,7 @@ else
   "$BINARY" seed --members "$MEMBERS" --posts "$POSTS" --seed "$SEED" --image-fraction 0.1 \
     --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" \
     --blocks-per-session "$BLOCKS" --mutes-per-session "$MUTES" --followed-tags-per-session "$FOLLOWED_TAGS" \
+    --muted-words-per-session "$MUTED_WORDS" \
     --open-reports "$OPEN_REPORTS" \
     | tee "$WORK/seed.txt" >&2
   SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)

@@ -90,6 +90,10 @@ pub struct Options {
     /// above their timeline's floor are put into it as the fan-out would have (at most 100).
     #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub followed_tags_per_session: u32,
+    /// Benchmark helper: each session's member mutes this many words until removed (some held
+    /// by seeded posts, `text::words_to_mute`), up to a member's limit of 100.
+    #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub muted_words_per_session: u32,
     /// Benchmark helper: this many open reports on random posts; the member who follows the most
     /// (the first session) becomes an admin, to read the moderators' queue.
     #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
@@ -117,6 +121,7 @@ impl Default for Options {
             blocks_per_session: 0,
             mutes_per_session: 0,
             followed_tags_per_session: 0,
+            muted_words_per_session: 0,
             open_reports: 0,
             quiet: true,
         }
@@ -141,6 +146,7 @@ pub struct Report {
     pub mutes: u64,
     /// Tags the sessions' members follow, one row per member and tag.
     pub followed_tags: u64,
+    pub muted_words: u64,
     pub open_reports: u64,
     /// Post-tag rows: posts using a hashtag, once per tag.
     pub tagged_posts: u64,
@@ -157,7 +163,7 @@ impl std::fmt::Display for Report {
             f,
             "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} images, {} likes, \
              {} notifications, {} home timeline rows, {} open reports, {} tagged posts ({} trending, \
-             computed in {} ms) (now = {}), started {} sessions with {} blocks, {} mutes and {} followed tags, in {:.1} s",
+             computed in {} ms) (now = {}), started {} sessions with {} blocks, {} mutes, {} followed tags and {} muted words, in {:.1} s",
             self.members,
             self.follows,
             self.posts,
@@ -176,6 +182,7 @@ impl std::fmt::Display for Report {
             self.blocks,
             self.mutes,
             self.followed_tags,
+            self.muted_words,
             self.elapsed.as_secs_f64()
         )
     }
@@ -229,8 +236,11 @@ fn check(options: &Options) -> anyhow::Result<()> {
     anyhow::ensure!(options.posts == 0 || options.members > 0, "posts need members: pass --members");
     anyhow::ensure!(options.sessions == 0 || options.sessions_out.is_some(), "--sessions needs --sessions-out FILE");
     anyhow::ensure!(
-        options.sessions > 0 || (options.blocks_per_session == 0 && options.mutes_per_session == 0),
-        "--blocks-per-session and --mutes-per-session need --sessions"
+        options.sessions > 0
+            || (options.blocks_per_session == 0
+                && options.mutes_per_session == 0
+                && options.muted_words_per_session == 0),
+        "--blocks-per-session, --mutes-per-session and --muted-words-per-session need --sessions"
     );
     anyhow::ensure!(
         options.sessions > 0 || options.followed_tags_per_session == 0,
@@ -319,6 +329,7 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
         let hidden = safety::block_and_mute(db, options, &sessions, now).await?;
         report.blocks = hidden.blocks;
         report.mutes = hidden.mutes;
+        report.muted_words = safety::mute_words(db, options, &sessions, now).await?;
         report.notifications -= hidden.notifications_deleted.min(report.notifications);
         make_lists(db, &sessions, now).await?;
         report.followed_tags = followed_tags::follow_tags(db, options, &sessions, now).await?;
@@ -455,8 +466,8 @@ async fn write(
     let mut posts = Batch::new(
         backend,
         "INSERT INTO posts (id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
-         reply_count, repost_count, like_count, image_count, entities)",
-        12,
+         reply_count, repost_count, like_count, image_count, entities, muting_text)",
+        13,
     );
     // Tags by key: (index, name as first written); and (tag index, post, author, when).
     let mut tags: HashMap<String, (usize, String)> = HashMap::new();
@@ -483,6 +494,8 @@ async fn write(
             let tag_index = tags.entry(tag.key).or_insert((n, tag.name)).0;
             post_tags.push((tag_index, bases.post(i as u32), bases.user(p.author), p.created_at));
         }
+        // A repost has none: its original's is read (docs/feeds.md, "Muted words").
+        let muting = repost_of.is_none().then(|| murmur_domain::posts::store::muting_text(&content, None));
         posts
             .int(bases.post(i as u32))
             .int(bases.user(p.author))
@@ -495,7 +508,8 @@ async fn write(
             .int(p.reposts as i64)
             .int(p.likes as i64)
             .int(image_counts[i] as i64)
-            .opt_text(entities::to_column(&found));
+            .opt_text(entities::to_column(&found))
+            .opt_text(muting);
         let n = posts.end_row(conn).await?;
         progress.inc(n);
         commit.add(conn, n).await?;

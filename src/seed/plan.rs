@@ -21,6 +21,7 @@ pub(crate) mod stream {
     /// The benchmark's safety rows (`seed::safety`).
     pub const REPORTS: u64 = 5;
     pub const BLOCKS_AND_MUTES: u64 = 6;
+    pub const MUTED_WORDS: u64 = 7;
     /// Per-post streams (content, poll votes, likers, images) start here: POST_BASE + 4 × post
     /// index + 0, 1, 2, 3.
     pub const POST_BASE: u64 = 1 << 32;

@@ -1,6 +1,7 @@
 //! The benchmark's safety rows: open reports for the moderators' queue, and blocks and mutes
 //! for the members with sessions, so the feeds are measured with hidden members in place
-//! (`--open-reports`, `--blocks-per-session`, `--mutes-per-session`; docs/performance.md).
+//! (`--open-reports`, `--blocks-per-session`, `--mutes-per-session`,
+//! `--muted-words-per-session`; docs/performance.md).
 //!
 //! Rows are as a live instance would hold them: a block is never between two members who
 //! follow each other (blocking ends those follows) and leaves no notification between them;
@@ -157,6 +158,41 @@ pub(super) async fn block_and_mute(
         conn.execute("VACUUM (ANALYZE) blocks, mutes, notifications").await?;
     }
     Ok(Hidden { blocks: blocks.written, mutes: mutes.written, notifications_deleted: deleted.rows_affected() })
+}
+
+/// Each session's member mutes `--muted-words-per-session` words until removed: the first of
+/// `text::words_to_mute` in an order of their own (so each member hides some seeded posts),
+/// as `safety::muted_words::add` keys them. Answers how many were written.
+pub(super) async fn mute_words(
+    db: &Db,
+    options: &Options,
+    sessions: &[BenchSession],
+    now: Millis,
+) -> anyhow::Result<u64> {
+    use rand::seq::SliceRandom;
+    if options.muted_words_per_session == 0 {
+        return Ok(0);
+    }
+    let pool: Vec<String> = super::text::words_to_mute().take(options.muted_words_per_session as usize).collect();
+    let mut rng = plan::rng(options.seed, stream::MUTED_WORDS);
+    let mut conn = db.write.acquire().await?;
+    conn.execute("BEGIN").await?;
+    let mut commit = Committer { since: 0 };
+    let mut words =
+        Batch::new(db.backend, "INSERT INTO muted_words (member_id, text, word_key, created_at, expires_at)", 5);
+    for session in sessions {
+        let mut chosen = pool.clone();
+        chosen.shuffle(&mut rng);
+        for word in chosen {
+            let (text, key) = murmur_domain::safety::muted_words::parse(&word)?;
+            words.int(session.user_id).text(text).text(key).int(made_at(&mut rng, now)).opt(None);
+            let n = words.end_row(&mut conn).await?;
+            commit.add(&mut conn, n).await?;
+        }
+    }
+    words.flush(&mut conn).await?;
+    conn.execute("COMMIT").await?;
+    Ok(words.written)
 }
 
 /// When a block or mute was made: within the month before `now`.

@@ -141,6 +141,14 @@ const HOT_TAGS: &[&str] =
 /// Words rare enough that a search finds a few hundred of a million posts.
 const RARE: &[&str] = &["zeppelin", "aurora", "quokka", "harpsichord", "origami", "sourdough", "lighthouse", "meteor"];
 
+/// What the benchmark's members mute (`--muted-words-per-session`), in this order of choice: the
+/// seeded texts' tags and rare words, so some posts hold them (`#Coffee` also meets the everyday
+/// word), then words no seeded post holds.
+pub fn words_to_mute() -> impl Iterator<Item = String> {
+    let seeded = TAGS.iter().chain(HOT_TAGS).chain(RARE).map(|w| w.to_string());
+    seeded.chain((1..).map(|n| format!("unseen topic {n}")))
+}
+
 const POLLS: &[&[&str]] = &[
     &["Yes", "No", "Maybe", "Ask me tomorrow"],
     &["Tea", "Coffee", "Water", "Something stronger"],

@@ -558,8 +558,25 @@ async fn a_list_answers_only_its_owner(app: TestApp) {
     assert_eq!(bobs, json!([]));
 }
 
+async fn muted_words_are_their_members_alone(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let (status, word) = post(&app, &ada, "/api/muted-words", json!({ "text": "spoilers" })).await;
+    assert_eq!(status, 201, "{word}");
+
+    let (status, body) = delete(&app, &bob, &format!("/api/muted-words/{}", id(&word))).await;
+    assert_eq!(status, 404, "{body}");
+    let (_, bobs) = get(&app, &bob, "/api/muted-words").await;
+    assert_eq!(bobs, json!([]));
+    let (_, adas) = get(&app, &ada, "/api/muted-words").await;
+    assert_eq!(adas.as_array().map(Vec::len), Some(1), "{adas}");
+    let (status, _) = delete(&app, &ada, &format!("/api/muted-words/{}", id(&word))).await;
+    assert_eq!(status, 204);
+}
+
 both_databases!(
     a_list_answers_only_its_owner,
+    muted_words_are_their_members_alone,
     follows_and_likes_are_always_the_callers,
     every_member_call_answers_visitors_401,
     no_get_changes_the_database,

@@ -33,6 +33,7 @@ mod media;
 mod media_cleanup;
 mod metrics;
 mod moderation;
+mod muted_words;
 mod names_and_text;
 mod notifications;
 mod operator;

@@ -351,6 +351,18 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Muted words: Bob mutes coffee for a day and #Tea until he removes it; Bob's poll has its
+    // words.
+    Step {
+        version: 35,
+        rows: &[
+            "INSERT INTO muted_words (id, member_id, text, word_key, created_at, expires_at) \
+             VALUES (1, 2, 'coffee', ' coffee ', :now, :now + 86400000), (2, 2, '#Tea', ' tea ', :now, NULL)",
+            "UPDATE posts SET muting_text = ' tea or coffee hot beverage takes ' WHERE id = 4",
+        ],
+        until: None,
+        drops: &[],
+    },
     // Lists: Ada's list of the people she reads on engines, holding Bob.
     Step {
         version: 36,
@@ -378,8 +390,9 @@ const STEPS: &[Step] = &[
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new
-/// key): `backfilled_right` checks them instead of row for row.
-const REWRITTEN: &[(i64, &[&str])] = &[(26, &["tags", "post_tags", "trending_tags"])];
+/// key), or a migration adds rows to (0035's backfill job): `backfilled_right` checks them
+/// instead of row for row.
+const REWRITTEN: &[(i64, &[&str])] = &[(26, &["tags", "post_tags", "trending_tags"]), (35, &["jobs"])];
 
 /// The cookie value of Ada's session in the rows above.
 const ADA_SESSION: &str = "ada-session-from-an-old-schema";
@@ -671,6 +684,11 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         after["jobs"].iter().filter(|j| j["name"] == json!("entities")).map(|j| int(j, "cursor")).collect();
     let expected: Vec<i64> = if from < 14 { vec![newest_post] } else { vec![] };
     assert_eq!(entities_job, expected, "{}", at("the entities backfill's cursor"));
+    // 0035: the posts from before it wait for their muted words' text, from the newest down.
+    let muting_job: Vec<i64> =
+        after["jobs"].iter().filter(|j| j["name"] == json!("muting_texts")).map(|j| int(j, "cursor")).collect();
+    let expected: Vec<i64> = if from < 35 { vec![newest_post] } else { vec![] };
+    assert_eq!(muting_job, expected, "{}", at("the muting texts' backfill cursor"));
     for post in posts {
         let id = int(post, "id");
         // 0010: how many images each post carries.

@@ -211,13 +211,15 @@ async fn sessions_for_the_benchmark_mix_heavy_and_light_followers(app: TestApp) 
     assert_eq!((all.len(), distinct.len()), (members, members));
 }
 
-/// The benchmark's safety rows: 20 sessions, each blocking and muting 10, and 30 open reports.
+/// The benchmark's safety rows: 20 sessions, each blocking and muting 10 and muting 40 words,
+/// and 30 open reports.
 fn with_safety_rows(seed: u64, dir: &tempfile::TempDir) -> Options {
     Options {
         sessions: 20,
         sessions_out: Some(dir.path().join("sessions.tsv")),
         blocks_per_session: 10,
         mutes_per_session: 10,
+        muted_words_per_session: 40,
         open_reports: 30,
         ..small(seed)
     }
@@ -252,6 +254,11 @@ async fn each_session_blocks_and_mutes_others_and_open_reports_wait_for_an_admin
 
     assert_eq!(report.blocks, 10 * report.sessions);
     assert_eq!(report.mutes, 10 * report.sessions);
+    assert_eq!(report.muted_words, 40 * report.sessions);
+    assert_eq!(
+        count(&app, "SELECT CAST(COUNT(DISTINCT word_key) AS BIGINT) FROM muted_words WHERE expires_at IS NULL").await,
+        40
+    );
     assert_eq!(report.open_reports, 30);
     assert_eq!(count(&app, "SELECT CAST(COUNT(*) AS BIGINT) FROM blocks").await as u64, report.blocks);
     assert_eq!(

@@ -134,6 +134,9 @@ async fn seeded(target: &Target) -> i64 {
         "UPDATE sessions SET signed_in_with = 'passkey' WHERE user_id = 1",
         "INSERT INTO lists (owner_id, title, created_at) VALUES (1, $1, 2)",
         "INSERT INTO list_members (list_id, member_id, created_at) SELECT MAX(id), 2, 3 FROM lists",
+        "INSERT INTO muted_words (member_id, text, word_key, created_at, expires_at) VALUES (1, $1, ' muted ', 2, NULL), \
+         (2, 'Café', ' cafe ', 3, 4)",
+        "UPDATE posts SET muting_text = ' hello murmur ' WHERE id = 1",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

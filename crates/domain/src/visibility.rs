@@ -7,6 +7,10 @@
 //!   notifications (`Scope::Feeds`) until it expires; nothing else changes.
 //! - A suspended member is hidden from everyone everywhere while suspended.
 //!
+//! - A muted word hides the posts holding it (its words whole, case and accents folded) from
+//!   the member who muted it in the feeds, notifications, search and tag pages until it
+//!   expires (`muted_post`); threads show such a reply folded (docs/feeds.md, "Muted words").
+//!
 //! Each test is a primary-key or partial-index lookup per row (`blocks` both ways, `mutes`,
 //! `users_suspended_idx`), never a scan of a member's blocks.
 
@@ -170,6 +174,42 @@ pub fn original_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
              SELECT 1 FROM posts ho WHERE ho.id = {post}.repost_of_id AND {}))",
         hidden(scope, viewer, "ho.author_id")
     )
+}
+
+/// SQL true when the post whose id is `post` (a repost: its original) holds a word `viewer`
+/// mutes, unexpired at `now` (each an SQL expression). The post's row and the member's muted
+/// words are read by their keys, and each muted word is one `LIKE` over the post's folded words
+/// (`posts.muting_text`, `text::word_key`); a member's own posts are never hidden from them.
+pub fn muted_post(viewer: &str, post: &str, now: &str) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM muted_words mw JOIN posts mp ON mp.id = {post} \
+             LEFT JOIN posts mo ON mo.id = mp.repost_of_id \
+             WHERE mw.member_id = {viewer} AND (mw.expires_at IS NULL OR mw.expires_at > {now}) \
+             AND COALESCE(mo.author_id, mp.author_id) <> {viewer} \
+             AND COALESCE(mo.muting_text, mp.muting_text) LIKE '%' || mw.word_key || '%')"
+    )
+}
+
+/// Which of the posts `ids` hold a word `viewer` mutes at `now` (`muted_post`): for lists cut
+/// into pages in Rust (For You) and for threads, which fold such replies instead of leaving
+/// them out.
+pub async fn muted_among(pool: &AnyPool, viewer: i64, ids: &[i64], now: Millis) -> Result<HashSet<i64>> {
+    use murmur_core::db::sql::{in_list, padded_values};
+    if ids.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let values: Vec<i64> = padded_values(ids).collect();
+    let sql = format!(
+        "SELECT p.id FROM posts p WHERE p.id IN ({}) AND {}",
+        in_list(3, values.len()),
+        muted_post("$1", "p.id", "$2")
+    );
+    let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(viewer).bind(now);
+    for id in values {
+        query = query.bind(id);
+    }
+    let muted: Vec<i64> = query.fetch_all(pool).await?;
+    Ok(muted.into_iter().collect())
 }
 
 /// SQL true when either of the members `a` and `b` (SQL expressions) blocked the other: the

@@ -363,13 +363,20 @@ pub async fn claim(db: &Db, name: &str, now: Millis, every: Millis) -> Result<bo
     Ok(claimed.rows_affected() == 1)
 }
 
-/// One round of the discovery job: the entities backfill until it is done, then Trending when
+/// One round of the discovery job: the entities and muting texts' backfills until they are done, then Trending when
 /// this process claims it. Each transaction gives way to members' writes first.
 pub async fn discovery(db: &Db, now: Millis) -> Result<()> {
     loop {
         db.member_writes.wait_for_none().await;
         let mut writer = db.write.acquire().await?;
         if !murmur_domain::posts::store::backfill_entities(&mut writer).await? {
+            break;
+        }
+    }
+    loop {
+        db.member_writes.wait_for_none().await;
+        let mut writer = db.write.acquire().await?;
+        if !murmur_domain::posts::store::backfill_muting_texts(&mut writer).await? {
             break;
         }
     }

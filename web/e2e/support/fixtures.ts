@@ -244,6 +244,12 @@ const connectedApps = [
   },
 ]
 
+/** The member's muted words, as Settings lists them: one for a time, one for good. */
+const mutedWords = [
+  { id: 2, text: '#spoilers', createdAt: ago(60), expiresAt: ago(-60 * 24 * 7 + 60) },
+  { id: 1, text: 'election', createdAt: ago(60 * 24 * 3), expiresAt: null },
+]
+
 /** Answers every /api call from the fixtures above. */
 export function fixtureHandler(options: FixtureOptions) {
   return async (route: Route) => {
@@ -264,6 +270,7 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/auth/sessions') return send(sessions)
     if (path === '/api/apps') return send(connectedApps)
     if (path === '/api/auth/passkeys') return send([])
+    if (path === '/api/muted-words') return send(mutedWords)
     if (path === '/api/account/export')
       return send({ status: 'ready', requestedAt: ago(30), size: 2_345_678, readyAt: ago(28), expiresAt: ago(-60 * 24 * 7 + 28) })
     if (path === '/api/objects/upload') return send({ uploadURL: `/api/objects/uploads/test-${Date.now()}` })

@@ -111,6 +111,8 @@ export const safetyKeys = {
   all: [SAFETY_ROOT] as const,
   blocks: () => [SAFETY_ROOT, 'blocks'] as const,
   mutes: () => [SAFETY_ROOT, 'mutes'] as const,
+  /** The member's muted words, phrases and hashtags. */
+  mutedWords: () => [SAFETY_ROOT, 'muted-words'] as const,
 }
 
 export type NotificationTab = 'all' | 'mentions'

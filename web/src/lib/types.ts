@@ -37,6 +37,7 @@ export type MemberList = Schemas['List']
 /** `GET /api/blocks` and `GET /api/mutes` answer the same shape; only a mute has `expiresAt`. */
 export type BlockedMember = Schemas['ListedMember']
 export type MutedMember = Schemas['ListedMember']
+export type MutedWord = Schemas['MutedWordView']
 export type ReportReason = Schemas['ReportReason']
 export type Report = Schemas['Report']
 export type ModerationAction = Schemas['Action']

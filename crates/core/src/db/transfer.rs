@@ -61,6 +61,7 @@ pub const TABLES: &[&str] = &[
     "tag_fanouts",
     "blocks",
     "mutes",
+    "muted_words",
     "reports",
     "moderation_log",
     "trending_tags",

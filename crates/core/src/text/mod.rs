@@ -1,6 +1,6 @@
 //! Names and text that cannot deceive: the rule every writer of members' text calls (posts,
 //! their content warnings, poll options, image descriptions, display names, bios, websites,
-//! report comments, moderators' reasons, list titles), and the look-alike test for display names.
+//! report comments, moderators' reasons, list titles, muted words), and the look-alike test for display names.
 //!
 //! - Text is stored NFC-normalized, so the same words are the same bytes (search, duplicate
 //!   poll options, lengths as the schema counts them).
@@ -49,6 +49,8 @@ pub enum Kind {
     AppName,
     /// The title of a member's list, which only they read.
     ListTitle,
+    /// A word, phrase or hashtag a member mutes.
+    MutedWord,
 }
 
 impl Kind {
@@ -66,6 +68,7 @@ impl Kind {
             Kind::AppName => "An app's name",
             Kind::ListTitle => "A list's title",
             Kind::ModerationReason => "A reason",
+            Kind::MutedWord => "A muted word",
         }
     }
 
@@ -78,7 +81,8 @@ impl Kind {
             | Kind::PollOption
             | Kind::ContentWarning
             | Kind::AppName
-            | Kind::ListTitle => false,
+            | Kind::ListTitle
+            | Kind::MutedWord => false,
         }
     }
 }
@@ -198,9 +202,37 @@ pub fn tag_key(name: &str) -> String {
     nfkc_case_fold(name)
 }
 
+/// The words of `text` as muted words are matched against them: its NFKC case fold with accents
+/// dropped (canonical decomposition without combining marks, so "Café" reads "cafe"), cut into
+/// runs of letters and digits, each between single spaces (" cafe au lait "). A muted word's
+/// words in the same form are then found whole with one `LIKE '% words %'`: "cat" is in
+/// " the cat sat " but not in " a category ".
+pub fn word_key(text: &str) -> String {
+    let folded: String =
+        nfkc_case_fold(text).nfd().filter(|&c| !unicode_normalization::char::is_combining_mark(c)).collect();
+    let mut key = String::with_capacity(folded.len() + 2);
+    key.push(' ');
+    for word in folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        key.push_str(word);
+        key.push(' ');
+    }
+    key
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn word_keys_fold_case_and_accents_and_keep_words_whole() {
+        assert_eq!(word_key("Café au LAIT!"), " cafe au lait ");
+        assert_eq!(word_key("#Rust, @ada's ＣＡＴ"), " rust ada s cat ");
+        assert_eq!(word_key("Ünïcödé"), " unicode ");
+        assert_eq!(word_key("  ...  "), " ");
+        assert!(word_key("the cat sat").contains(&word_key("CAT")));
+        assert!(!word_key("a category").contains(&word_key("cat")));
+        assert!(word_key("New York, new york").contains(&word_key("new  YORK")));
+    }
 
     const DIRECTION: &str = "cannot contain text-direction control characters";
     const INVISIBLE: &str = "cannot be only invisible characters";

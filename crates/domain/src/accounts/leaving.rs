@@ -76,6 +76,7 @@ pub async fn delete_account(db: &Db, member: i64, token: &str, now: Millis) -> R
         "DELETE FROM blocks WHERE blocked_id = $1",
         "DELETE FROM mutes WHERE muter_id = $1",
         "DELETE FROM mutes WHERE muted_id = $1",
+        "DELETE FROM muted_words WHERE member_id = $1",
         "DELETE FROM home_timeline WHERE member_id = $1",
         "DELETE FROM for_you_snapshots WHERE user_id = $1",
         // Their posts still on their way to followers' timelines reach nobody more.
@@ -401,7 +402,7 @@ impl Step {
                         "DELETE FROM post_images WHERE post_id = $1",
                         "DELETE FROM poll_votes WHERE post_id = $1",
                         "DELETE FROM poll_options WHERE post_id = $1",
-                        "UPDATE posts SET content = '', entities = NULL, image_count = 0, poll_expires_at = NULL \
+                        "UPDATE posts SET content = '', entities = NULL, image_count = 0, poll_expires_at = NULL, muting_text = NULL \
                          WHERE id = $1",
                     ] {
                         sqlx::query(sql).bind(*post).execute(&mut *tx).await?;

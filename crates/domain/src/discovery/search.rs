@@ -204,8 +204,8 @@ fn raw_starts_excluded_phrase(chars: &mut std::iter::Peekable<std::str::Chars<'_
     false
 }
 
-/// The ids of the posts matching `query` that `viewer` may see (blocks, mutes and suspensions
-/// left out before the page is cut), in `sort` order. `from` and the tags are resolved first:
+/// The ids of the posts matching `query` that `viewer` may see (blocks, mutes, suspensions and
+/// muted words left out before the page is cut), in `sort` order. `from` and the tags are resolved first:
 /// an unknown member or tag matches nothing.
 pub async fn search(
     pool: &AnyPool,
@@ -244,6 +244,7 @@ pub async fn search(
         "p.deleted_at IS NULL".to_string(),
         "p.repost_of_id IS NULL".to_string(),
         format!("NOT {}", visibility::hidden(Scope::Feeds { now: &now }, &viewer, "p.author_id")),
+        format!("NOT {}", visibility::muted_post(&viewer, "p.id", &now)),
     ];
     if let Some(author) = author {
         conditions.push(format!("p.author_id = {}", values.int(author)));

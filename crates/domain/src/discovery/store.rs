@@ -38,14 +38,15 @@ pub async fn tag_counts(pool: &AnyPool, tag_id: i64, since: Millis) -> Result<(i
 }
 
 /// The live posts using tag `tag_id` that the viewer (`$1`) may see, newest first: the primary
-/// key walked down, blocks, mutes and suspensions left out before the page is cut.
+/// key walked down, blocks, mutes, suspensions and muted words left out before the page is cut.
 pub fn tag_page(tag_id: i64, page: Page, now: Millis) -> Selection {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT pt.post_id, -pt.post_id FROM post_tags pt \
-             WHERE pt.tag_id = $2 AND pt.post_id < $6 AND pt.post_id > $7 AND NOT {} \
+             WHERE pt.tag_id = $2 AND pt.post_id < $6 AND pt.post_id > $7 AND NOT {} AND NOT {} \
              ORDER BY pt.post_id DESC LIMIT $4 OFFSET $5",
-            visibility::hidden(Scope::Feeds { now: "$3" }, "$1", "pt.author_id")
+            visibility::hidden(Scope::Feeds { now: "$3" }, "$1", "pt.author_id"),
+            visibility::muted_post("$1", "pt.post_id", "$3")
         )
     });
     Selection::new(SQL.as_str(), vec![tag_id, now, page.limit, page.offset, page.below, page.above])

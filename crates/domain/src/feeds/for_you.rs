@@ -151,6 +151,7 @@ pub async fn ranked_page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now:
     };
     let hidden = crate::visibility::hidden_authors(&db.read, viewer, now).await?;
     let ids = for_member(&ranked, viewer, &hidden);
+    let ids = without_muted(&db.read, viewer, &ids, page.offset as usize + page.limit as usize, now).await?;
     let start = (page.offset as usize).min(ids.len());
     let end = (start + page.limit as usize).min(ids.len());
     let wanted = &ids[start..end];
@@ -166,6 +167,22 @@ pub async fn ranked_page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now:
     );
     let posts = hydrate::list(&db.read, db.backend, viewer, &live).await?;
     Ok(hydrate::in_order(posts, wanted))
+}
+
+/// The first `wanted` of `ids` (in order) that hold no word the viewer mutes
+/// (`visibility::muted_post`), so a page of 20 stays 20. The ids are checked a page's worth at
+/// a time, only as far as the page reaches: a first page checks about 20 posts, not the
+/// ranking's 500.
+async fn without_muted(pool: &AnyPool, viewer: i64, ids: &[i64], wanted: usize, now: Millis) -> Result<Vec<i64>> {
+    let mut kept = Vec::with_capacity(wanted.min(ids.len()));
+    let mut checked = 0;
+    while kept.len() < wanted && checked < ids.len() {
+        let chunk = &ids[checked..(checked + (wanted - kept.len()).max(8)).min(ids.len())];
+        let muted = crate::visibility::muted_among(pool, viewer, chunk, now).await?;
+        kept.extend(chunk.iter().copied().filter(|id| !muted.contains(id)));
+        checked += chunk.len();
+    }
+    Ok(kept)
 }
 
 /// The ranking the viewer's first page used, while it is fresh enough to continue.

@@ -95,13 +95,14 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
              ) a \
              CROSS JOIN LATERAL ( \
                  SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
+                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} AND NOT {muted} \
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) latest \
              JOIN posts p ON p.id = latest.id \
              ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
-            original_hidden = original_hidden("q")
+            original_hidden = original_hidden("q"),
+            muted = muted("q")
         )
     });
     static SQLITE: LazyLock<String> = LazyLock::new(|| {
@@ -111,10 +112,11 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
                  SELECT following_id FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
                  UNION ALL SELECT $1) \
              AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND p.id < $5 AND p.id > $6 \
-             AND NOT {original_hidden} \
+             AND NOT {original_hidden} AND NOT {muted} \
              ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
-            original_hidden = original_hidden("p")
+            original_hidden = original_hidden("p"),
+            muted = muted("p")
         )
     });
     static SQLITE_FEW: LazyLock<String> = LazyLock::new(|| {
@@ -126,11 +128,12 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
              JOIN posts p ON p.id IN ( \
                  SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
                  AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
-                 ORDER BY q.id DESC LIMIT $2 + $3 \
+                 AND NOT {muted} ORDER BY q.id DESC LIMIT $2 + $3 \
              ) \
              ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
-            original_hidden = original_hidden("q")
+            original_hidden = original_hidden("q"),
+            muted = muted("q")
         )
     });
     const FEEDS: Scope<'static> = Scope::Feeds { now: "$4" };
@@ -139,6 +142,9 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
     }
     fn original_hidden(post: &str) -> String {
         visibility::original_hidden(FEEDS, "$1", post)
+    }
+    fn muted(post: &str) -> String {
+        visibility::muted_post("$1", &format!("{post}.id"), "$4")
     }
     /// The followed members' entries (one of the forms above) and the posts followed tags
     /// brought into the timeline (`home_timeline.via_tag_id`: no other table knows which tagged
@@ -149,11 +155,12 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
                  SELECT id FROM ({followed}) followed \
                  UNION SELECT post_id FROM ( \
                      SELECT t.post_id FROM home_timeline t WHERE t.member_id = $1 AND t.via_tag_id IS NOT NULL \
-                     AND t.post_id < $5 AND t.post_id > $6 AND NOT {hidden} \
+                     AND t.post_id < $5 AND t.post_id > $6 AND NOT {hidden} AND NOT {muted} \
                      ORDER BY t.post_id DESC LIMIT $2 + $3 \
                  ) tagged \
              ) e ORDER BY e.id DESC LIMIT $2 OFFSET $3",
-            hidden = visibility::written_hidden(FEEDS, "$1", "t.author_id", "t.original_author_id")
+            hidden = visibility::written_hidden(FEEDS, "$1", "t.author_id", "t.original_author_id"),
+            muted = visibility::muted_post("$1", "t.post_id", "$4")
         )
     }
     static POSTGRES_PAGE: LazyLock<String> = LazyLock::new(|| with_tags(&POSTGRES));
@@ -190,7 +197,7 @@ pub async fn whole_page(
 /// The Friends feed page as read from the timeline (`$1` is the viewer, the timeline's owner).
 /// Only a full page counts: a short one is the end of the feed or a page reaching below the
 /// floor, which the fan-in read answers (short pages are rare: the end of a feed). Posts the
-/// viewer does not see (blocks, mutes, suspensions: `visibility`) are left out before
+/// viewer does not see (blocks, mutes, suspensions, muted words: `visibility`) are left out before
 /// the page is cut, so a page stays whole. The rule reads the authors from the timeline's rows,
 /// not from the posts: a deep page walks up to `TRIM_ABOVE` rows of one member's part of the
 /// timeline's key, and reads only its page's posts (in `hydrate`).
@@ -199,9 +206,10 @@ fn selection(page: Page, now: Millis) -> Selection {
         format!(
             "SELECT t.post_id, -t.post_id FROM home_timeline t \
              WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
-             AND t.post_id < $5 AND t.post_id > $6 AND NOT {} \
+             AND t.post_id < $5 AND t.post_id > $6 AND NOT {} AND NOT {} \
              ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
-            visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
+            visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id"),
+            visibility::muted_post("$1", "t.post_id", "$4")
         )
     });
     Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above]).with_via_tag()

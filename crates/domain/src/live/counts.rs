@@ -10,12 +10,15 @@ use sqlx::AnyPool;
 use crate::visibility::{self, Scope};
 
 /// Notifications from members hidden from the recipient (blocked either way, muted, suspended:
-/// `visibility`) are not shown or counted; moderators' notices and the member's own
-/// (`notify_self`) always are. `$1` is the recipient, `now` the time's placeholder.
+/// `visibility`) or about a post holding a word the recipient mutes (a reply, a mention:
+/// `visibility::muted_post`, which never hides the recipient's own posts) are not shown or
+/// counted; moderators' notices and the member's own (`notify_self`) always are. `$1` is the
+/// recipient, `now` the time's placeholder.
 pub fn shown(now: &'static str) -> String {
     format!(
-        "(n.type = 'removed' OR n.actor_id = n.recipient_id OR NOT {})",
-        visibility::hidden(Scope::Feeds { now }, "$1", "n.actor_id")
+        "(n.type = 'removed' OR n.actor_id = n.recipient_id OR NOT ({} OR (n.post_id <> 0 AND {})))",
+        visibility::hidden(Scope::Feeds { now }, "$1", "n.actor_id"),
+        visibility::muted_post("$1", "n.post_id", now)
     )
 }
 

@@ -25,7 +25,7 @@ use sqlx::AnyPool;
 use super::model::{Author, AuthorMute, Post, PostApplication, PostImage, PostRow};
 use crate::post_columns;
 use crate::visibility::Scope;
-use murmur_core::clock::to_rfc3339;
+use murmur_core::clock::{Millis, to_rfc3339};
 use murmur_core::db::Backend;
 use murmur_core::error::Result;
 
@@ -499,8 +499,21 @@ impl Parts {
             application: self.applications.get(&row.id).cloned(),
             feed_entries: None,
             via_tag: self.via_tags.get(&row.id).cloned(),
+            hidden_by_muted_word: None,
         }
     }
+}
+
+/// Marks the posts of a thread (`posts`: its parents or replies, not the post opened) that
+/// hold a word `viewer` mutes, which the thread shows folded rather than leaving out: a
+/// conversation keeps its shape (`visibility::muted_post`; one statement).
+pub async fn mark_muted(pool: &AnyPool, viewer: i64, posts: &mut [Post], now: Millis) -> Result<()> {
+    let ids: Vec<i64> = posts.iter().filter(|p| !p.is_unavailable && !p.is_deleted).map(|p| p.id).collect();
+    let muted = crate::visibility::muted_among(pool, viewer, &ids, now).await?;
+    for post in posts.iter_mut().filter(|p| muted.contains(&p.id)) {
+        post.hidden_by_muted_word = Some(true);
+    }
+    Ok(())
 }
 
 /// The placeholder of a post the viewer may not see (its author and they are blocked either

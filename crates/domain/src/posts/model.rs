@@ -149,6 +149,10 @@ pub struct Post {
     /// on a followed member's post and in every other list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via_tag: Option<String>,
+    /// In a thread: true on a reply or parent holding a word the caller mutes, which the thread
+    /// shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden_by_muted_word: Option<bool>,
 }
 
 /// The app a post was written from, as it registered itself.

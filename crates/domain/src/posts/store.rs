@@ -77,6 +77,12 @@ pub struct NewPost<'a> {
     pub now: Millis,
 }
 
+/// A post's words as muted words are matched against them (`posts.muting_text`): its text and
+/// content warning both, folded by `text::word_key`.
+pub fn muting_text(content: &str, spoiler_text: Option<&str>) -> String {
+    murmur_core::text::word_key(&format!("{content}\n{}", spoiler_text.unwrap_or_default()))
+}
+
 /// A claimed upload shown by a new post, and its description (alt text).
 pub struct NewImage<'a> {
     pub media_id: &'a str,
@@ -88,7 +94,7 @@ pub struct NewImage<'a> {
 pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities, app_id, \
-         spoiler_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+         spoiler_text, muting_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
     )
     .bind(new.author_id)
     .bind(new.content)
@@ -99,6 +105,7 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
     .bind(super::entities::to_column(new.entities))
     .bind(new.app_id)
     .bind(new.spoiler_text)
+    .bind(muting_text(new.content, new.spoiler_text))
     .fetch_one(&mut *conn)
     .await?;
     if let Some((options, _)) = new.poll {
@@ -450,14 +457,16 @@ pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
     .execute(&mut *conn)
     .await?;
     sqlx::query(
-        "UPDATE posts SET content = $1, entities = $2, edited_at = $3, image_count = $4, spoiler_text = $6 WHERE id = $5",
+        "UPDATE posts SET content = $1, entities = $2, edited_at = $3, image_count = $4, spoiler_text = $6, \
+         muting_text = $7 WHERE id = $5",
     )
     .bind(edit.content)
-        .bind(super::entities::to_column(edit.entities))
-        .bind(edit.now)
-        .bind(edit.kept_images.len() as i64)
+    .bind(super::entities::to_column(edit.entities))
+    .bind(edit.now)
+    .bind(edit.kept_images.len() as i64)
     .bind(edit.post_id)
     .bind(edit.spoiler_text)
+    .bind(muting_text(edit.content, edit.spoiler_text))
     .execute(&mut *conn)
     .await?;
     let sql = if edit.kept_images.is_empty() {
@@ -680,6 +689,48 @@ pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
             .execute(&mut *tx)
             .await?;
         crate::posts::tags::tag_post(&mut tx, *id, *author, &parsed.hashtags(), *created_at).await?;
+    }
+    tx.commit().await?;
+    Ok(next > 0)
+}
+
+/// One round of the muting texts' backfill: writes `muting_text` for the next `BACKFILL_CHUNK`
+/// posts written before migration 0035 (which left the newest one's id as the `muting_texts`
+/// job's cursor, walked down to 0). Answers false when nothing is left; safe in several
+/// processes as `backfill_entities` is.
+pub async fn backfill_muting_texts(conn: &mut AnyConnection) -> Result<bool> {
+    let Some(cursor) = sqlx::query_scalar::<_, i64>("SELECT cursor FROM jobs WHERE name = 'muting_texts'")
+        .fetch_optional(&mut *conn)
+        .await?
+        .filter(|cursor| *cursor > 0)
+    else {
+        return Ok(false);
+    };
+    let next = (cursor - BACKFILL_CHUNK).max(0);
+    let mut tx = conn.begin().await?;
+    let moved = sqlx::query("UPDATE jobs SET cursor = $1 WHERE name = 'muting_texts' AND cursor = $2")
+        .bind(next)
+        .bind(cursor)
+        .execute(&mut *tx)
+        .await?;
+    if moved.rows_affected() != 1 {
+        return Ok(true);
+    }
+    let posts: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT id, content, spoiler_text FROM posts \
+         WHERE id > $1 AND id <= $2 AND deleted_at IS NULL AND repost_of_id IS NULL AND muting_text IS NULL",
+    )
+    .bind(next)
+    .bind(cursor)
+    .fetch_all(&mut *tx)
+    .await?;
+    for (id, content, spoiler_text) in &posts {
+        // Only where still unwritten: an edit meanwhile wrote its own.
+        sqlx::query("UPDATE posts SET muting_text = $1 WHERE id = $2 AND muting_text IS NULL")
+            .bind(muting_text(content, spoiler_text.as_deref()))
+            .bind(*id)
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(next > 0)

@@ -1,4 +1,5 @@
-//! The member's blocks and mutes as lists, and reports to the moderators.
+//! The member's blocks and mutes as lists, their muted words as v2 filters (read only), and
+//! reports to the moderators.
 
 use axum::Json;
 use axum::Router;
@@ -24,6 +25,30 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/blocks", get(blocks))
         .route("/api/v1/mutes", get(mutes))
         .route("/api/v1/reports", post(report))
+        .route("/api/v2/filters", get(filters))
+}
+
+/// The member's muted words as Mastodon v2 filters: one filter per muted word, hiding (Murmur
+/// leaves such posts out of every list but threads, which fold them), with its one keyword,
+/// whole words. Apps read them; they are written in Murmur's Settings.
+async fn filters(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
+    let member = token.member("read:filters")?;
+    let words = murmur_domain::safety::muted_words::list(&state.db.read, member, state.clock.now()).await?;
+    let filters = words
+        .into_iter()
+        .map(|word| {
+            json!({
+                "id": word.id.to_string(),
+                "title": word.text,
+                "context": ["home", "notifications", "public", "thread"],
+                "expires_at": word.expires_at.map(to_rfc3339),
+                "filter_action": "hide",
+                "keywords": [{ "id": word.id.to_string(), "keyword": word.text, "whole_word": true }],
+                "statuses": [],
+            })
+        })
+        .collect();
+    Ok(Json(Value::Array(filters)))
 }
 
 /// Accounts of a list paged by offset (the list's order is not by id).

@@ -420,6 +420,9 @@ async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): P
         }
     }
     let post = main.ok_or_else(|| Error::not_found("Post not found"))?;
+    let now = state.clock.now();
+    hydrate::mark_muted(pool, current.id, &mut ancestors, now).await?;
+    hydrate::mark_muted(pool, current.id, &mut replies, now).await?;
     Ok(Json(Thread { post, replies, ancestors }))
 }
 
@@ -438,7 +441,9 @@ async fn thread_replies(
     let page = params.page(20, MAX_PAGE)?;
     let post = live_original(&state, id).await?;
     let selection = store::replies(post.id, page);
-    Ok(Json(hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?))
+    let mut replies = hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?;
+    hydrate::mark_muted(&state.db.read, current.id, &mut replies, state.clock.now()).await?;
+    Ok(Json(replies))
 }
 
 /// The live post a read is about (a repost's original); 404 when unknown or deleted.

@@ -1,4 +1,4 @@
-//! HTTP routes of blocks and mutes: each member's own, private lists.
+//! HTTP routes of blocks, mutes and muted words: each member's own, private lists.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -12,6 +12,7 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::{HOUR, to_rfc3339};
+use murmur_domain::safety::muted_words::{self, MutedWord};
 use murmur_domain::safety::store::{self, Listed};
 use murmur_domain::users::User;
 
@@ -21,6 +22,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unblock))
         .routes(routes!(list_mutes, mute))
         .routes(routes!(unmute))
+        .routes(routes!(list_muted_words, mute_word))
+        .routes(routes!(unmute_word))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -152,4 +155,75 @@ async fn list_mutes(
 async fn member(state: &AppState, id: i64) -> Result<User> {
     let row = murmur_domain::users::store::find_by_id(&state.db.read, id).await?;
     Ok(row.map(|row| row.public()).ok_or_else(|| Error::not_found("User not found"))?)
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MuteWordRequest {
+    /// A word, phrase or hashtag (1 to 100 characters, one line, at least one letter or digit).
+    /// Matched as whole words, whatever their case and accents; `#rust` and `rust` are the same.
+    pub text: String,
+    /// How long, 1 to 8760 hours; absent or null: until removed.
+    #[schema(minimum = 1, maximum = 8760)]
+    pub hours: Option<i64>,
+}
+
+/// A word, phrase or hashtag the caller mutes.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MutedWordView {
+    pub id: i64,
+    /// As the caller typed it.
+    pub text: String,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339: when it ends by itself; null: until removed.
+    pub expires_at: Option<String>,
+}
+
+impl From<MutedWord> for MutedWordView {
+    fn from(word: MutedWord) -> MutedWordView {
+        MutedWordView {
+            id: word.id,
+            text: word.text,
+            created_at: to_rfc3339(word.created_at),
+            expires_at: word.expires_at.map(to_rfc3339),
+        }
+    }
+}
+
+/// The caller's muted words that have not ended, newest first (at most 100).
+#[utoipa::path(get, path = "/api/muted-words", tag = "safety",
+    responses((status = 200, body = Vec<MutedWordView>), (status = 401, body = ErrorBody)))]
+async fn list_muted_words(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Vec<MutedWordView>>> {
+    let words = muted_words::list(&state.db.read, current.id, state.clock.now()).await?;
+    Ok(Json(words.into_iter().map(MutedWordView::from).collect()))
+}
+
+/// Mutes a word, phrase or hashtag: posts holding it (as whole words, in their text or content
+/// warning) leave the caller's feeds, notifications, search and tag pages, and threads fold
+/// them. Muting the same words again sets its time anew.
+#[utoipa::path(post, path = "/api/muted-words", tag = "safety", request_body = MuteWordRequest,
+    responses((status = 201, body = MutedWordView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn mute_word(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Json(body): Json<MuteWordRequest>,
+) -> Result<(StatusCode, Json<MutedWordView>)> {
+    let word =
+        murmur_domain::safety::muted_words::add(&state.db, current.id, &body.text, body.hours, state.clock.now())
+            .await?;
+    Ok((StatusCode::CREATED, Json(word.into())))
+}
+
+/// Removes one of the caller's muted words; 404 for another member's.
+#[utoipa::path(delete, path = "/api/muted-words/{id}", tag = "safety",
+    params(("id" = i64, Path, minimum = 1, description = "Muted word id")),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unmute_word(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+    muted_words::remove(&state.db, current.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

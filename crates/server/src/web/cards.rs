@@ -399,6 +399,7 @@ mod tests {
             application: None,
             feed_entries: None,
             via_tag: None,
+            hidden_by_muted_word: None,
         }
     }
 

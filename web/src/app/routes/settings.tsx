@@ -2,6 +2,7 @@ import { ConnectedAppsCard } from '@/features/apps'
 import { DataExportSection, DeleteAccountSection, EmailCard, PasskeysCard, SessionsCard } from '@/features/account'
 import { BlockedMembers, MutedMembers } from '@/features/safety/components/settings-lists'
 import { FollowedTagsCard } from '@/features/discover/components/followed-tags-card'
+import { MutedWordsCard } from '@/features/safety/components/muted-words-card'
 import { ContentWarningSetting, ImageDescriptionSetting } from '@/features/posts'
 import { PushSettingsCard } from '@/features/push'
 import { UsernameCard } from '@/features/users'
@@ -23,6 +24,7 @@ export default function SettingsRoute() {
         <FollowedTagsCard />
         <BlockedMembers />
         <MutedMembers />
+        <MutedWordsCard />
         <DataExportSection />
         <DeleteAccountSection />
       </div>

@@ -11,6 +11,7 @@ import { useThread } from '@/features/posts/api/get-thread'
 import { useCompose } from '@/features/posts/components/compose-provider'
 import { PostCard } from '@/features/posts/components/post-card'
 import { ThreadReplies } from '@/features/posts/components/thread-replies'
+import { ThreadPost } from '@/features/posts/components/thread-post'
 import { PageHeader } from './page-header'
 
 export default function ThreadRoute() {
@@ -54,7 +55,7 @@ export default function ThreadRoute() {
           {(thread.data.ancestors ?? []).length > 0 && (
             <section aria-label="Earlier in the thread" className="border-l-2 border-primary/30">
               {(thread.data.ancestors ?? []).map((post) => (
-                <PostCard key={post.id} post={post} currentUserId={me?.id} hideReplyContext />
+                <ThreadPost key={post.id} post={post} currentUserId={me?.id} />
               ))}
             </section>
           )}

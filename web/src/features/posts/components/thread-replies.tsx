@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { THREAD_REPLIES, type Post } from '@/lib/types'
 import { useMoreReplies } from '../api/get-replies'
-import { PostCard } from './post-card'
+import { ThreadPost } from './thread-post'
 
 /** The thread call's replies, then, on request, the ones after them, a page at a time. */
 export function ThreadReplies({ postId, first, currentUserId }: { postId: number; first: Post[]; currentUserId?: number }) {
@@ -25,7 +25,7 @@ export function ThreadReplies({ postId, first, currentUserId }: { postId: number
       {shown.length === 0 ? (
         <p className="px-4 py-6 text-muted-foreground">No replies yet.</p>
       ) : (
-        shown.map((post) => <PostCard key={post.id} post={post} currentUserId={currentUserId} hideReplyContext />)
+        shown.map((post) => <ThreadPost key={post.id} post={post} currentUserId={currentUserId} />)
       )}
       {more.error && <LoadError what="More replies" onRetry={() => void more.refetch()} retrying={more.isRefetching} />}
       {(canAskMore || loading) && !more.error && (
