@@ -1675,6 +1675,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/followed-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tags the caller follows, by name (at most 100). */
+        get: operations["followed_tags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/muted-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's muted words that have not ended, newest first (at most 100). */
+        get: operations["list_muted_words"];
+        put?: never;
+        /**
+         * Mutes a word, phrase or hashtag: posts holding it (as whole words, in their text or content
+         *     warning) leave the caller's feeds, notifications, search and tag pages, and threads fold
+         *     them. Muting the same words again sets its time anew.
+         */
+        post: operations["mute_word"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/muted-words/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes one of the caller's muted words; 404 for another member's. */
+        delete: operations["unmute_word"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tags/{name}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follows a tag: its new posts, from anyone the caller sees, reach their Friends feed marked
+         *     with it (`viaTag`). Older posts are not brought in. Following it again changes nothing; at
+         *     most 100 tags.
+         */
+        post: operations["follow_tag"];
+        /**
+         * Stops following a tag: the posts it brought leave the caller's Friends feed. Not following
+         *     it is fine too.
+         */
+        delete: operations["unfollow_tag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2077,6 +2158,17 @@ export interface components {
              */
             spoilerText?: string | null;
             application?: components["schemas"]["PostApplication"] | null;
+            /**
+             * @description In a thread: true on a reply or parent holding a word the caller mutes, which the thread
+             *     shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+             */
+            hiddenByMutedWord?: boolean | null;
+            /**
+             * @description On a Friends feed card that is there because the caller follows a tag it uses (not its
+             *     author): the tag's name, without `#` (the card shows "# name" above the post). Absent
+             *     on a followed member's post and in every other list.
+             */
+            viaTag?: string | null;
         };
         /** @description An image of a post. */
         PostImage: {
@@ -2301,6 +2393,8 @@ export interface components {
              * @description Posts using it in the last 7 days.
              */
             postCount: number;
+            /** @description The caller follows it: its new posts reach their Friends feed. */
+            isFollowing: boolean;
         };
         Thread: {
             /** @description The chain of posts above `post`, top first (deleted ones as placeholders). */
@@ -2541,6 +2635,36 @@ export interface components {
         ListRequest: {
             /** @description 1 to 50 characters, one line. */
             title: string;
+        };
+        /** @description A tag the member follows. */
+        FollowedTag: {
+            /** @description RFC 3339: when the member followed it. */
+            followedAt: string;
+            /** @description As first written on this instance. */
+            name: string;
+        };
+        MuteWordRequest: {
+            /**
+             * Format: int64
+             * @description How long, 1 to 8760 hours; absent or null: until removed.
+             */
+            hours?: number | null;
+            /**
+             * @description A word, phrase or hashtag (1 to 100 characters, one line, at least one letter or digit).
+             *     Matched as whole words, whatever their case and accents; `#rust` and `rust` are the same.
+             */
+            text: string;
+        };
+        /** @description A word, phrase or hashtag the caller mutes. */
+        MutedWordView: {
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description RFC 3339: when it ends by itself; null: until removed. */
+            expiresAt?: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description As the caller typed it. */
+            text: string;
         };
     };
     responses: never;
@@ -7787,6 +7911,287 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    followed_tags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowedTag"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_muted_words: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MutedWordView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mute_word: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteWordRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MutedWordView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unmute_word: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Muted word id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    follow_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag, without #; any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowedTag"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unfollow_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag, without #; any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
