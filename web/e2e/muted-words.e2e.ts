@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { DESKTOP, PHONE, newContext } from './support/browser'
 import { call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type AdaAndBob } from './support/members'
+import { expectFailures } from './support/guard'
 import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
 
 if (!hasMurmur) {
@@ -75,6 +76,7 @@ describe.skipIf(!hasMurmur)('muted words in a browser', () => {
     const card = page.getByRole('region', { name: 'Muted words' })
     const field = card.getByRole('textbox', { name: 'Word, phrase or hashtag' })
     await field.fill('#!?')
+    expectFailures(net.bob.context, { method: 'POST', path: /^\/api\/muted-words$/, status: 400 })
     await card.getByRole('button', { name: 'Mute', exact: true }).click()
     await card.getByText('A muted word needs at least one letter or digit').waitFor()
     expect(await field.inputValue()).toBe('#!?')

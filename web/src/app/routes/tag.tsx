@@ -41,11 +41,12 @@ export default function TagRoute() {
             variant={following ? 'outline' : 'default'}
             size="sm"
             aria-pressed={following}
-            aria-label={following ? `Unfollow #${shownName}` : `Follow #${shownName}`}
             disabled={toggle.isPending}
             onClick={() => toggle.mutate({ name: shownName, follow: !following })}
           >
             {following ? 'Following' : 'Follow'}
+            {/* The visible word stays part of the name screen readers hear. */}
+            <span className="sr-only"> #{shownName}</span>
           </Button>
         )}
       </PageHeader>
