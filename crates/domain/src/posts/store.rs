@@ -639,29 +639,52 @@ pub fn replies(id: i64, page: Page) -> Selection {
 /// How many posts one round of the entities backfill parses (one short write transaction).
 const BACKFILL_CHUNK: i64 = 500;
 
+/// The next chunk of a backfill job (`jobs.name`), whose cursor walks post ids down to 0.
+enum BackfillChunk<'c> {
+    /// Nothing is left.
+    Done,
+    /// Another process moved the cursor first: it writes this chunk.
+    Taken,
+    /// Posts with ids in `(next, cursor]` are this round's, the cursor moved to `next` in `tx`.
+    Claimed { tx: sqlx::Transaction<'c, sqlx::Any>, next: i64, cursor: i64 },
+}
+
+/// Claims the next `BACKFILL_CHUNK` post ids of the backfill job `job`: the round that moves the
+/// cursor first writes them, so several processes never write one chunk twice.
+async fn claim_backfill_chunk<'c>(conn: &'c mut AnyConnection, job: &str) -> Result<BackfillChunk<'c>> {
+    let Some(cursor) = sqlx::query_scalar::<_, i64>("SELECT cursor FROM jobs WHERE name = $1")
+        .bind(job)
+        .fetch_optional(&mut *conn)
+        .await?
+        .filter(|cursor| *cursor > 0)
+    else {
+        return Ok(BackfillChunk::Done);
+    };
+    let next = (cursor - BACKFILL_CHUNK).max(0);
+    let mut tx = conn.begin().await?;
+    let moved = sqlx::query("UPDATE jobs SET cursor = $1 WHERE name = $2 AND cursor = $3")
+        .bind(next)
+        .bind(job)
+        .bind(cursor)
+        .execute(&mut *tx)
+        .await?;
+    if moved.rows_affected() != 1 {
+        return Ok(BackfillChunk::Taken);
+    }
+    Ok(BackfillChunk::Claimed { tx, next, cursor })
+}
+
 /// One round of the entities backfill: parses the next `BACKFILL_CHUNK` posts written before
 /// entities were stored (migration 0014 left the newest one's id as the `entities` job's
 /// cursor, walked down to 0), storing their entities and tags as `writes` does for a new post.
 /// Answers false when nothing is left. Safe in several processes: the round that moves the
 /// cursor first writes, the other finds it moved and writes nothing.
 pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
-    let Some(cursor) = sqlx::query_scalar::<_, i64>("SELECT cursor FROM jobs WHERE name = 'entities'")
-        .fetch_optional(&mut *conn)
-        .await?
-        .filter(|cursor| *cursor > 0)
-    else {
-        return Ok(false);
+    let (mut tx, next, cursor) = match claim_backfill_chunk(conn, "entities").await? {
+        BackfillChunk::Done => return Ok(false),
+        BackfillChunk::Taken => return Ok(true),
+        BackfillChunk::Claimed { tx, next, cursor } => (tx, next, cursor),
     };
-    let next = (cursor - BACKFILL_CHUNK).max(0);
-    let mut tx = conn.begin().await?;
-    let moved = sqlx::query("UPDATE jobs SET cursor = $1 WHERE name = 'entities' AND cursor = $2")
-        .bind(next)
-        .bind(cursor)
-        .execute(&mut *tx)
-        .await?;
-    if moved.rows_affected() != 1 {
-        return Ok(true);
-    }
     let posts: Vec<(i64, i64, String, Millis)> = sqlx::query_as(
         "SELECT id, author_id, content, created_at FROM posts \
          WHERE id > $1 AND id <= $2 AND deleted_at IS NULL AND repost_of_id IS NULL",
@@ -699,23 +722,11 @@ pub async fn backfill_entities(conn: &mut AnyConnection) -> Result<bool> {
 /// job's cursor, walked down to 0). Answers false when nothing is left; safe in several
 /// processes as `backfill_entities` is.
 pub async fn backfill_muting_texts(conn: &mut AnyConnection) -> Result<bool> {
-    let Some(cursor) = sqlx::query_scalar::<_, i64>("SELECT cursor FROM jobs WHERE name = 'muting_texts'")
-        .fetch_optional(&mut *conn)
-        .await?
-        .filter(|cursor| *cursor > 0)
-    else {
-        return Ok(false);
+    let (mut tx, next, cursor) = match claim_backfill_chunk(conn, "muting_texts").await? {
+        BackfillChunk::Done => return Ok(false),
+        BackfillChunk::Taken => return Ok(true),
+        BackfillChunk::Claimed { tx, next, cursor } => (tx, next, cursor),
     };
-    let next = (cursor - BACKFILL_CHUNK).max(0);
-    let mut tx = conn.begin().await?;
-    let moved = sqlx::query("UPDATE jobs SET cursor = $1 WHERE name = 'muting_texts' AND cursor = $2")
-        .bind(next)
-        .bind(cursor)
-        .execute(&mut *tx)
-        .await?;
-    if moved.rows_affected() != 1 {
-        return Ok(true);
-    }
     let posts: Vec<(i64, String, Option<String>)> = sqlx::query_as(
         "SELECT id, content, spoiler_text FROM posts \
          WHERE id > $1 AND id <= $2 AND deleted_at IS NULL AND repost_of_id IS NULL AND muting_text IS NULL",
