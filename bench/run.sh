@@ -30,7 +30,7 @@
 #                         would have (docs/feeds.md, "Followed tags"): measure Friends with 20
 #   --muted-words-per-session N  each session's member mutes N words until removed (default 0; at most 100;
 #                         50 measures the feeds as a member who mutes much would read them): the
-#                         seeded tags and rare words first, so some posts are hidden, then words
+#                         seeded tags (but those followed) and rare words first, so some posts are hidden, then words
 #                         no post holds (docs/feeds.md, "Muted words")
 #   --open-reports N      open reports waiting in the moderators' queue (default 2000)
 #   --live N              hold N live event streams (GET /api/events, one per session's member:

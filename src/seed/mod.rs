@@ -329,10 +329,11 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
         let hidden = safety::block_and_mute(db, options, &sessions, now).await?;
         report.blocks = hidden.blocks;
         report.mutes = hidden.mutes;
-        report.muted_words = safety::mute_words(db, options, &sessions, now).await?;
         report.notifications -= hidden.notifications_deleted.min(report.notifications);
         make_lists(db, &sessions, now).await?;
         report.followed_tags = followed_tags::follow_tags(db, options, &sessions, now).await?;
+        // After the followed tags: nobody mutes a tag they follow.
+        report.muted_words = safety::mute_words(db, options, &sessions, now).await?;
     }
     if report.open_reports > 0 {
         safety::make_admin(db).await?;

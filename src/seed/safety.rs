@@ -161,7 +161,8 @@ pub(super) async fn block_and_mute(
 }
 
 /// Each session's member mutes `--muted-words-per-session` words until removed: the first of
-/// `text::words_to_mute` in an order of their own (so each member hides some seeded posts),
+/// `text::words_to_mute` but the tags they follow, in an order of their own (so each member
+/// hides some seeded posts),
 /// as `safety::muted_words::add` keys them. Answers how many were written.
 pub(super) async fn mute_words(
     db: &Db,
@@ -173,7 +174,18 @@ pub(super) async fn mute_words(
     if options.muted_words_per_session == 0 {
         return Ok(0);
     }
-    let pool: Vec<String> = super::text::words_to_mute().take(options.muted_words_per_session as usize).collect();
+    // The tags the sessions' members follow (the same for all: `followed_tags`), which none of
+    // them mutes: following and muting a tag at once is nobody's choice.
+    let followed: Vec<String> =
+        sqlx::query_scalar("SELECT DISTINCT t.key FROM followed_tags ft JOIN tags t ON t.id = ft.tag_id")
+            .fetch_all(&db.read)
+            .await?;
+    let pool: Vec<String> = super::text::words_to_mute()
+        .filter(|word| {
+            !followed.iter().any(|key| word.strip_prefix('#').is_some_and(|tag| tag.eq_ignore_ascii_case(key)))
+        })
+        .take(options.muted_words_per_session as usize)
+        .collect();
     let mut rng = plan::rng(options.seed, stream::MUTED_WORDS);
     let mut conn = db.write.acquire().await?;
     conn.execute("BEGIN").await?;

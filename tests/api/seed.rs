@@ -332,6 +332,53 @@ async fn the_same_seed_gives_the_same_network_on_sqlite_and_postgresql() {
     assert_eq!(checksum(&sqlite).await, checksum(&postgres).await);
 }
 
+/// The benchmark's followed tags: each session's member follows the most used tags, and their
+/// timeline holds what the tags' fan-out and upkeep's trim would have left: every tagged post at
+/// or above the floor, at most `KEEP` of them.
+async fn followed_tags_fill_each_timeline_above_its_floor_and_none_is_muted(app: TestApp) {
+    let dir = tempfile::tempdir().unwrap();
+    let options = Options {
+        sessions: 12,
+        sessions_out: Some(dir.path().join("sessions.tsv")),
+        followed_tags_per_session: 3,
+        muted_words_per_session: 30,
+        ..small(9)
+    };
+    let report = seed::run(&app.state.db, &options).await.expect("seeds");
+
+    assert_eq!(report.followed_tags, 3 * report.sessions);
+    let marked = count(&app, "SELECT COUNT(*) FROM home_timeline WHERE via_tag_id IS NOT NULL").await;
+    assert!(marked > 0, "no timeline row came from a followed tag");
+    let most = count(
+        &app,
+        "SELECT COALESCE(MAX(n), 0) FROM (SELECT COUNT(*) AS n FROM home_timeline \
+         WHERE via_tag_id IS NOT NULL GROUP BY member_id) per_member",
+    )
+    .await;
+    assert!(most <= murmur::timelines::KEEP, "{most} tag rows in one timeline");
+    // The invariant every Friends page relies on: no followed tag's post at or above the floor
+    // is missing.
+    let missing = count(
+        &app,
+        "SELECT COUNT(*) FROM followed_tags ft JOIN users u ON u.id = ft.member_id \
+         JOIN post_tags pt ON pt.tag_id = ft.tag_id \
+         JOIN posts p ON p.id = pt.post_id AND p.reply_to_id IS NULL AND p.deleted_at IS NULL \
+         WHERE pt.post_id >= u.home_floor AND pt.author_id <> ft.member_id \
+         AND NOT EXISTS (SELECT 1 FROM home_timeline h WHERE h.member_id = ft.member_id AND h.post_id = pt.post_id)",
+    )
+    .await;
+    assert_eq!(missing, 0);
+    // Nobody mutes a tag they follow (the feed would hide what it was asked to bring).
+    let muted_and_followed = count(
+        &app,
+        "SELECT COUNT(*) FROM muted_words mw JOIN followed_tags ft ON ft.member_id = mw.member_id \
+         JOIN tags t ON t.id = ft.tag_id WHERE mw.word_key = ' ' || t.key || ' '",
+    )
+    .await;
+    assert_eq!(muted_and_followed, 0);
+    assert_eq!(report.muted_words, 30 * report.sessions);
+}
+
 both_databases!(
     seeding_gives_the_asked_numbers_of_members_and_posts,
     every_counter_equals_the_rows_it_counts,
@@ -343,4 +390,5 @@ both_databases!(
     sessions_for_the_benchmark_mix_heavy_and_light_followers,
     each_session_blocks_and_mutes_others_and_open_reports_wait_for_an_admin,
     the_same_seed_gives_the_same_blocks_mutes_and_reports,
+    followed_tags_fill_each_timeline_above_its_floor_and_none_is_muted,
 );
