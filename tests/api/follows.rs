@@ -112,7 +112,4 @@ both_databases!(
 );
 
 // The API suite's core, once more through PgBouncer in transaction mode (`poolers`).
-crate::through_pgbouncer!(
-    a_member_follows_and_unfollows,
-    concurrent_follows_are_counted_exactly,
-);
+crate::through_pgbouncer!(a_member_follows_and_unfollows, concurrent_follows_are_counted_exactly,);

@@ -458,8 +458,11 @@ fn postgres_options(url: &str, pooler: Pooler) -> anyhow::Result<AnyConnectOptio
     }
     // The `Any` driver's options are its URL: the cache is turned off by sqlx's URL parameter.
     let mut url = url::Url::parse(url)?;
-    let kept: Vec<(String, String)> =
-        url.query_pairs().filter(|(key, _)| key != "statement-cache-capacity").map(|(k, v)| (k.into(), v.into())).collect();
+    let kept: Vec<(String, String)> = url
+        .query_pairs()
+        .filter(|(key, _)| key != "statement-cache-capacity")
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect();
     url.query_pairs_mut().clear().extend_pairs(kept).append_pair("statement-cache-capacity", "0");
     Ok(AnyConnectOptions::from_str(url.as_str())?)
 }
@@ -478,10 +481,8 @@ async fn begin_pooled(conn: &mut sqlx::AnyConnection) -> sqlx::Result<()> {
 }
 
 fn postgres_pool(size: u32, pooler: Pooler) -> AnyPoolOptions {
-    let pool = AnyPoolOptions::new()
-        .max_connections(size)
-        .test_before_acquire(false)
-        .acquire_timeout(Duration::from_secs(5));
+    let pool =
+        AnyPoolOptions::new().max_connections(size).test_before_acquire(false).acquire_timeout(Duration::from_secs(5));
     if pooler == Pooler::Pgbouncer {
         // PgBouncer in transaction mode may hand the next statement to another server
         // connection whenever no transaction is open: between sqlx's two steps of one statement
@@ -511,23 +512,23 @@ fn postgres_pool(size: u32, pooler: Pooler) -> AnyPoolOptions {
             });
     }
     pool.after_connect(|conn, _meta| {
-            Box::pin(async move {
-                // Every statement is prepared once per connection; by default PostgreSQL then
-                // plans it again for each run's values whenever its one generic plan's estimate
-                // looks dearer than the plans it made for the values so far, which each
-                // connection judges from its own runs. A list of posts (`posts::hydrate`) takes
-                // longer to plan than to run, so planning it on every run held the Friends feed
-                // at a fraction of its speed (docs/performance.md). The statements here are
-                // driven by indexes on ids and bounded by limits, so one plan serves every
-                // value: with generic plans no read of the benchmark got slower.
-                conn.execute("SET plan_cache_mode = force_generic_plan").await?;
-                // No JIT: a statement whose estimate passes `jit_above_cost` (a post search walking
-                // the newest posts, whose every row the estimate counts) was compiled on every run,
-                // which cost many times what the query itself then did.
-                conn.execute("SET jit = off").await?;
-                Ok(())
-            })
+        Box::pin(async move {
+            // Every statement is prepared once per connection; by default PostgreSQL then
+            // plans it again for each run's values whenever its one generic plan's estimate
+            // looks dearer than the plans it made for the values so far, which each
+            // connection judges from its own runs. A list of posts (`posts::hydrate`) takes
+            // longer to plan than to run, so planning it on every run held the Friends feed
+            // at a fraction of its speed (docs/performance.md). The statements here are
+            // driven by indexes on ids and bounded by limits, so one plan serves every
+            // value: with generic plans no read of the benchmark got slower.
+            conn.execute("SET plan_cache_mode = force_generic_plan").await?;
+            // No JIT: a statement whose estimate passes `jit_above_cost` (a post search walking
+            // the newest posts, whose every row the estimate counts) was compiled on every run,
+            // which cost many times what the query itself then did.
+            conn.execute("SET jit = off").await?;
+            Ok(())
         })
+    })
 }
 
 fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {

@@ -86,7 +86,10 @@ impl Replicas {
     /// start only stays set aside.
     pub fn connect(urls: &[String], pooler: Pooler) -> anyhow::Result<Replicas> {
         if urls.len() > MOST_REPLICAS {
-            anyhow::bail!("--database-replica-url names {} replicas; at most {MOST_REPLICAS} are read from", urls.len());
+            anyhow::bail!(
+                "--database-replica-url names {} replicas; at most {MOST_REPLICAS} are read from",
+                urls.len()
+            );
         }
         let mut replicas = Vec::with_capacity(urls.len());
         for url in urls {
@@ -144,7 +147,8 @@ impl Replicas {
             return;
         }
         let now = Instant::now();
-        let current = tokio::time::timeout(POLL_TIMEOUT, sqlx::query_scalar::<_, Lsn>(CURRENT).fetch_one(primary)).await;
+        let current =
+            tokio::time::timeout(POLL_TIMEOUT, sqlx::query_scalar::<_, Lsn>(CURRENT).fetch_one(primary)).await;
         // Without the primary's position no lag can be told; the states stay as they were.
         let Ok(Ok(current)) = current else { return };
         let history = {
@@ -167,16 +171,17 @@ impl Replicas {
             *state = match answer {
                 Ok(Ok(Some(replayed))) => {
                     // Behind since the primary first passed where the replica is.
-                    let lag = history.iter().find(|&&(_, lsn)| lsn > replayed).map_or(Duration::ZERO, |&(at, _)| now - at);
+                    let lag =
+                        history.iter().find(|&&(_, lsn)| lsn > replayed).map_or(Duration::ZERO, |&(at, _)| now - at);
                     let problem = (lag > MOST_LAG).then(|| format!("lags {} s behind the primary", lag.as_secs()));
                     ReplicaState { in_use: problem.is_none(), replayed, lag, problem }
                 }
-                Ok(Ok(None)) => ReplicaState { in_use: false, problem: Some("is not a standby".into()), ..state.clone() },
-                Ok(Err(error)) => ReplicaState {
-                    in_use: false,
-                    problem: Some(format!("does not answer: {error}")),
-                    ..state.clone()
-                },
+                Ok(Ok(None)) => {
+                    ReplicaState { in_use: false, problem: Some("is not a standby".into()), ..state.clone() }
+                }
+                Ok(Err(error)) => {
+                    ReplicaState { in_use: false, problem: Some(format!("does not answer: {error}")), ..state.clone() }
+                }
                 Err(_) => ReplicaState { in_use: false, problem: Some("does not answer".into()), ..state.clone() },
             };
         }
