@@ -33,6 +33,7 @@ fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)         # browsers cannot be downloaded by npm here
 [ -x /usr/bin/caddy ] || missing+=(caddy)               # tests/api/proxy.rs, deploy/Caddyfile
+[ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)      # tests/api/poolers.rs
 [ -x /usr/sbin/nginx ] || missing+=(nginx)              # deploy/nginx.conf
 [ -x /usr/bin/systemd-analyze ] || missing+=(systemd)   # deploy/murmur.service
 [ -x /usr/bin/sqlite3 ] || missing+=(sqlite3)           # web/e2e/everyday.e2e.ts writes Trending rows
@@ -44,7 +45,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" = 0 ] || root=(sudo)
   # The tools are wanted, not their services: while installing, a policy-rc.d refuses every
   # start (nginx's package would start a server on port 80), and afterwards neither the new
-  # caddy nor the new nginx is left enabled at boot.
+  # caddy, nginx nor pgbouncer is left enabled at boot.
   policy=/usr/sbin/policy-rc.d
   if [ ! -e "$policy" ]; then
     printf '#!/bin/sh\nexit 101\n' | "${root[@]}" tee "$policy" >/dev/null
@@ -54,7 +55,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${root[@]}" apt-get update -qq
   "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   if [ -d /run/systemd/system ]; then
-    for service in caddy nginx; do
+    for service in caddy nginx pgbouncer; do
       if [[ " ${missing[*]} " == *" $service "* ]]; then
         "${root[@]}" systemctl disable --quiet "$service.service" || true
       fi

@@ -646,3 +646,6 @@ both_databases_with!(an_unreachable_mail_server_answers_503_and_leaves_nothing_b
 });
 
 per_backend!(sign_up_round_trip_through_a_real_smtp_server);
+
+// The API suite's core, once more through PgBouncer in transaction mode (`poolers`).
+crate::through_pgbouncer!(sign_up_round_trip_through_the_outbox, logout_ends_the_session_on_the_server,);

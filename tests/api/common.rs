@@ -32,6 +32,8 @@ pub struct TestApp {
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
     pg: Option<PgDatabase>,
+    /// What the database is reached through (a PgBouncer, `poolers`), stopped after the server.
+    pub(crate) between: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 /// A member created for a test, with a client that is logged in as them.
@@ -107,6 +109,7 @@ impl TestApp {
             metrics_addr: None,
             outbound_allow: Default::default(),
             vapid_private_key: None,
+            database: Default::default(),
         };
         // The port is known only once bound; bind first, then set the public URL to match. The
         // app serves on this very socket (`build_on`): a port let go could be taken meanwhile.
@@ -131,7 +134,19 @@ impl TestApp {
         }));
         let base = format!("http://{addr}");
         let client = client_for(&base, None);
-        TestApp { addr, base, state, clock, client, data_dir, backend, shutdown: Some(tx), server: Some(server), pg }
+        TestApp {
+            addr,
+            base,
+            state,
+            clock,
+            client,
+            data_dir,
+            backend,
+            shutdown: Some(tx),
+            server: Some(server),
+            pg,
+            between: None,
+        }
     }
 
     /// Moves the test clock to just after the start of a rate-limit window, so a test's
@@ -267,7 +282,8 @@ impl Drop for TestApp {
         if let Some(server) = self.server.take() {
             server.abort();
         }
-        // The server stops first; then the database is dropped.
+        // The server stops first; then what stands before the database; then the database.
+        drop(self.between.take());
         drop(self.pg.take());
     }
 }
@@ -294,6 +310,17 @@ impl FreshDatabase {
             }
         };
         Some(FreshDatabase { backend, data_dir, url, pg })
+    }
+
+    /// This database reached at another URL (e.g. through a pooler before it).
+    pub fn reached_at(self, url: String) -> FreshDatabase {
+        FreshDatabase { url, ..self }
+    }
+
+    /// A PostgreSQL database the test made itself at `url` (e.g. on a cluster of its own),
+    /// left to the test to remove.
+    pub fn postgres_at(url: String) -> FreshDatabase {
+        FreshDatabase { backend: Backend::Postgres, data_dir: tempfile::tempdir().expect("temp dir"), url, pg: None }
     }
 }
 

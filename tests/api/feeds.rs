@@ -404,3 +404,9 @@ both_databases!(
 both_databases_with!(with_keeping_off_every_friends_page_is_made_afresh, |config: &mut murmur::Config| {
     config.feed_cache.keep_for = 0;
 });
+
+// The API suite's core, once more through PgBouncer in transaction mode (`poolers`).
+crate::through_pgbouncer!(
+    friends_shows_own_and_followed_posts_and_reposts_newest_first,
+    for_you_shows_others_original_posts_ranked,
+);

@@ -110,3 +110,6 @@ both_databases!(
     concurrent_follows_are_counted_exactly,
     following_too_fast_is_limited,
 );
+
+// The API suite's core, once more through PgBouncer in transaction mode (`poolers`).
+crate::through_pgbouncer!(a_member_follows_and_unfollows, concurrent_follows_are_counted_exactly,);

@@ -371,3 +371,9 @@ both_databases!(
     the_stream_is_never_compressed_and_needs_a_session,
     a_closing_server_ends_its_streams_with_a_retry_hint,
 );
+
+// The API suite's core, once more through PgBouncer in transaction mode (`poolers`).
+crate::through_pgbouncer!(
+    a_like_reaches_its_authors_streams_and_nobody_elses,
+    followers_hear_of_new_posts_unless_they_muted_the_author,
+);

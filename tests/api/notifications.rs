@@ -327,3 +327,9 @@ both_databases!(
     the_list_is_narrowed_to_the_kinds_asked_for,
     every_social_endpoint_is_in_the_openapi_document,
 );
+
+// The API suite's core, once more through PgBouncer in transaction mode (`poolers`).
+crate::through_pgbouncer!(
+    each_kind_of_notification_is_made_newest_first,
+    only_the_recipient_reads_and_marks_a_notification,
+);

@@ -648,3 +648,12 @@ both_databases!(
     a_bad_idempotency_key_is_refused_saying_why,
     concurrent_requests_with_one_key_make_one_post,
 );
+
+// The API suite's core, once more through PgBouncer in transaction mode (`poolers`).
+crate::through_pgbouncer!(
+    a_member_writes_a_post_and_gets_it_back,
+    replies_count_and_read_as_a_thread,
+    likes_are_idempotent,
+    concurrent_likes_never_drift,
+    a_retried_post_with_its_idempotency_key_is_made_once,
+);

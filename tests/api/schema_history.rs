@@ -387,6 +387,13 @@ const STEPS: &[Step] = &[
     },
     // An index only: notifications' groups.
     Step { version: 38, rows: &[], until: None, drops: &[] },
+    // Read replicas: Ada's position after her last write request.
+    Step {
+        version: 41,
+        rows: &["INSERT INTO member_positions (member_id, position) VALUES (1, 4096)"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

@@ -93,6 +93,7 @@ async fn seeded(target: &Target) -> i64 {
         "UPDATE home_timeline SET via_tag_id = (SELECT id FROM tags WHERE key = 'followed_here') \
          WHERE member_id = 1 AND post_id = (SELECT MIN(post_id) FROM home_timeline WHERE member_id = 1)",
         "INSERT INTO tag_fanouts (post_id, author_id, after_member) SELECT id, author_id, 5 FROM posts WHERE id = 1",
+        "INSERT INTO member_positions (member_id, position) VALUES (1, 4096)",
         "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (1, 2, 4)",
         "INSERT INTO mutes (muter_id, muted_id, created_at, expires_at) VALUES (2, 1, 4, NULL)",
         "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at) VALUES (2, 1, 1, 'other', 'odd', 5)",

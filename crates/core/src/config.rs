@@ -8,6 +8,8 @@ use clap::Args;
 use ipnet::IpNet;
 use url::Url;
 
+use crate::db::{DbOptions, Pooler};
+
 /// How long a Friends page is kept by default (`--feed-cache-seconds`).
 pub const FEED_CACHE_SECONDS: u32 = 5;
 /// Memory for the kept Friends pages by default, in MiB (`--feed-cache-mb`): about 4,000 pages.
@@ -85,6 +87,17 @@ pub struct ServerArgs {
     /// one is made once and kept in the database for every process (docs/push.md).
     #[arg(long, env = "MURMUR_VAPID_PRIVATE_KEY", hide_env_values = true)]
     pub vapid_private_key: Option<String>,
+    /// What stands between Murmur and PostgreSQL: `pgbouncer` for PgBouncer in transaction
+    /// mode (every use of a connection is one transaction, no prepared statements kept).
+    #[arg(long, env = "DATABASE_POOLER", value_enum, default_value_t = Pooler::None)]
+    pub database_pooler: Pooler,
+    /// A direct PostgreSQL URL (not through a pooler) for the live events' `LISTEN` and for
+    /// migrations; the database URL when unset.
+    #[arg(long, env = "DATABASE_LISTEN_URL")]
+    pub database_listen_url: Option<String>,
+    /// PostgreSQL hot standbys for the reads that may be a moment old, comma-separated.
+    #[arg(long, env = "DATABASE_REPLICA_URL", value_delimiter = ',', hide_env_values = true)]
+    pub database_replica_url: Vec<String>,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -112,6 +125,8 @@ pub struct Config {
     pub outbound_allow: AddressRanges,
     /// The operator's VAPID private key; None: the one kept in the database (`push`).
     pub vapid_private_key: Option<String>,
+    /// A pooler, the direct URL and the replicas (PostgreSQL).
+    pub database: DbOptions,
 }
 
 /// `--feed-cache-seconds` and `--feed-cache-mb`, in the units the cache uses.
@@ -150,6 +165,11 @@ impl Config {
             metrics_addr: args.metrics_addr,
             outbound_allow: args.outbound_allow.clone().unwrap_or_default(),
             vapid_private_key: args.vapid_private_key.clone().filter(|s| !s.is_empty()),
+            database: DbOptions {
+                pooler: args.database_pooler,
+                listen_url: args.database_listen_url.clone().filter(|s| !s.is_empty()),
+                replica_urls: args.database_replica_url.iter().filter(|s| !s.is_empty()).cloned().collect(),
+            },
         }
     }
 

@@ -36,6 +36,15 @@ pub fn describe() {
     describe_counter!("murmur_image_checks_total", "Uploaded images checked, by outcome (accepted, refused, busy)");
     describe_counter!("murmur_rate_limit_refusals_total", "Requests refused by a rate limit, by kind");
     describe_counter!(
+        "murmur_db_moment_old_reads_total",
+        "Reads that may be a moment old, by where they went (replica, primary) when replicas are set"
+    );
+    describe_gauge!("murmur_db_replica_in_use", "Whether reads may go to each replica (1), or it is set aside (0)");
+    describe_gauge!(
+        "murmur_db_replica_lag_seconds",
+        "How long ago the primary was where each replica has replayed to (0 when caught up)"
+    );
+    describe_counter!(
         "murmur_push_deliveries_total",
         "Web Push messages handled, by outcome (sent, retry, given-up, gone, refused, dropped)"
     );
@@ -49,6 +58,12 @@ fn unix_now() -> f64 {
 /// How long a counted write waited for its writing connection (`rate_limit::count_then_take_writer`).
 pub fn writer_wait(waited: Duration) {
     histogram!("murmur_db_writer_wait_seconds").record(waited.as_secs_f64());
+}
+
+/// A read that may be a moment old went to a `replica` or, none having replayed far enough or
+/// being in use, to the `primary` (`Db::a_moment_old`).
+pub fn moment_old_read(target: &'static str) {
+    counter!("murmur_db_moment_old_reads_total", "target" => target).increment(1);
 }
 
 /// A live stream (`GET /api/events`) opened.

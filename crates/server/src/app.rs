@@ -45,7 +45,10 @@ pub fn router(state: AppState) -> Router {
     let publishing = crate::live::Publishing { live: state.live.clone(), pushes: state.push.queue.clone() };
     let noting = || axum::middleware::from_fn_with_state(publishing.clone(), crate::live::publish_noted);
     let reads = routes().layer(noting()).with_state(state.clone());
-    let writes = WriteThread::start(routes().layer(noting()).with_state(state.for_writes()))
+    let for_writes = state.for_writes();
+    // Each write request leaves its member's position for the replicas (`extract::MomentOld`).
+    let remembering = axum::middleware::from_fn_with_state(for_writes.clone(), crate::extract::remember_positions);
+    let writes = WriteThread::start(routes().layer(noting()).layer(remembering).with_state(for_writes))
         .expect("a thread for writes can be started");
     let member_writes = state.db.member_writes.clone();
     let config = state.config.clone();
@@ -151,6 +154,9 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     let (status, word) =
         if ready { (StatusCode::OK, "ready") } else { (StatusCode::SERVICE_UNAVAILABLE, "unavailable") };
     let mut body = serde_json::json!({ "status": word, "checks": checks });
+    if !state.db.replicas.is_empty() {
+        body["replicas"] = crate::health::replicas(&state.db).into();
+    }
     if let Some(problem) = checks.iter().find_map(|c| c.problem.clone()) {
         body["message"] = problem.into();
     }
@@ -187,7 +193,12 @@ impl Application {
         bound: Option<std::net::TcpListener>,
     ) -> anyhow::Result<Application> {
         std::fs::create_dir_all(&config.data_dir)?;
-        let db = Db::connect_with(&config.database_url, murmur_core::db::Checkpoints::Background).await?;
+        let db = Db::connect_with_options(
+            &config.database_url,
+            murmur_core::db::Checkpoints::Background,
+            config.database.clone(),
+        )
+        .await?;
         db.migrate().await?;
         let mailer = Mailer::from_config(&config)?;
         let media = MediaStore::from_config(&config).await?;

@@ -50,6 +50,27 @@ pub async fn database(db: &Db) -> Check {
     Check::new("database", outcome.await)
 }
 
+/// Each replica's state (`db::replicas`): one set aside does not make the process unready, as
+/// the primary serves its reads; it is reported with why.
+pub fn replicas(db: &Db) -> Vec<serde_json::Value> {
+    db.replicas
+        .states()
+        .into_iter()
+        .enumerate()
+        .map(|(index, state)| {
+            let mut replica = serde_json::json!({
+                "replica": index,
+                "inUse": state.in_use,
+                "lagSeconds": state.lag.as_secs_f64(),
+            });
+            if let Some(problem) = state.problem {
+                replica["problem"] = problem.into();
+            }
+            replica
+        })
+        .collect()
+}
+
 pub async fn object_store(media: &MediaStore) -> Check {
     let outcome = timed("The object store", async {
         media.probe().await.map_err(|e| format!("The object store cannot be listed: {e}"))

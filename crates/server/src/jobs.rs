@@ -22,6 +22,8 @@
 //!   messages, a few at a time, each claimed by one process (`push::store::claim_due`), sent
 //!   through the outbound guard (`crate::push`);
 //! - the live bus: changes to every process's event streams (`live::bus`);
+//! - replicas, PostgreSQL with `--database-replica-url`, every `replicas::POLL_EVERY`: how far
+//!   each replica has replayed, its lag, and whether reads may go to it (`db::replicas`);
 //! - checkpoints, SQLite only, every `db::CHECKPOINT_EVERY`: the write-ahead log copied back
 //!   into the database file off the writer.
 //!
@@ -125,10 +127,11 @@ pub fn start(state: &AppState) -> Jobs {
     jobs.extend(murmur_domain::live::bus::start(
         &state.live,
         state.db.clone(),
-        state.config.database_url.clone(),
+        state.db.listen_url(&state.config.database_url),
         state.clock.clone(),
     ));
     jobs.extend(checkpoints_job(&state.db));
+    jobs.extend(replicas_job(&state.db));
     Jobs(jobs)
 }
 
@@ -414,6 +417,23 @@ fn checkpoints_job(db: &Db) -> Option<JoinHandle<()>> {
             if let Err(error) = murmur_core::db::checkpoint(&pool).await {
                 tracing::warn!(%error, "checkpoint failed; retrying");
             }
+        }
+    }))
+}
+
+/// Polls the replicas, when there are any (`db::replicas`): each process keeps its own view of
+/// how far each has replayed.
+fn replicas_job(db: &Db) -> Option<JoinHandle<()>> {
+    if db.replicas.is_empty() {
+        return None;
+    }
+    let (replicas, primary) = (db.replicas.clone(), db.write.clone());
+    Some(tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(murmur_core::db::replicas::POLL_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            replicas.poll(&primary).await;
         }
     }))
 }

@@ -15,6 +15,9 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use metrics::{counter, gauge, histogram};
+
+/// The replicas' labels, by index: a bounded set (`replicas::MOST_REPLICAS`).
+const REPLICA_LABELS: [&str; murmur_core::db::replicas::MOST_REPLICAS] = ["0", "1", "2", "3", "4", "5", "6", "7"];
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
 
@@ -89,6 +92,12 @@ async fn record_states(state: &AppState) -> anyhow::Result<()> {
         gauge!("murmur_db_pool_connections", "pool" => pool, "state" => "in_use")
             .set((size as usize).saturating_sub(idle) as f64);
         gauge!("murmur_db_pool_max_connections", "pool" => pool).set(max as f64);
+    }
+    for (index, replica) in state.db.replicas.states().into_iter().enumerate() {
+        // The index in `--database-replica-url`, never the URL: it may hold a password.
+        let Some(&label) = REPLICA_LABELS.get(index) else { break };
+        gauge!("murmur_db_replica_in_use", "replica" => label).set(if replica.in_use { 1.0 } else { 0.0 });
+        gauge!("murmur_db_replica_lag_seconds", "replica" => label).set(replica.lag.as_secs_f64());
     }
     gauge!("murmur_write_requests_in_flight").set(state.db.member_writes.in_flight() as f64);
     let now = state.clock.now();

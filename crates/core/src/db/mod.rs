@@ -18,6 +18,7 @@ pub mod backup;
 mod fills;
 pub mod full_text;
 pub mod member_writes;
+pub mod replicas;
 pub mod schema;
 pub mod sql;
 pub mod transfer;
@@ -116,6 +117,38 @@ pub struct Db {
     pub backend: Backend,
     /// Member write requests in flight, which background writes wait for (`member_writes`).
     pub member_writes: member_writes::MemberWrites,
+    /// How the server is reached: through a pooler or not, and the direct URL for what needs a
+    /// session of its own (`DbOptions`).
+    pub options: DbOptions,
+    /// PostgreSQL's read replicas, for the reads that may be a moment old (`replicas`).
+    pub replicas: replicas::Replicas,
+}
+
+/// What sits between Murmur and PostgreSQL (`--database-pooler`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Pooler {
+    /// Each pooled connection is a session of its own on the server.
+    #[default]
+    None,
+    /// PgBouncer in transaction mode: a server connection is ours only inside a transaction.
+    Pgbouncer,
+}
+
+/// How Murmur reaches PostgreSQL beyond `DATABASE_URL` (docs/scaling.md).
+#[derive(Clone, Debug, Default)]
+pub struct DbOptions {
+    pub pooler: Pooler,
+    /// A direct URL (not through a pooler) for the live bus's `LISTEN` and `NOTIFY` and for the
+    /// migrations, which hold a session's lock; `DATABASE_URL` when unset.
+    pub listen_url: Option<String>,
+    /// Hot standbys of the database, for the reads that may be a moment old.
+    pub replica_urls: Vec<String>,
+}
+
+impl DbOptions {
+    fn is_default(&self) -> bool {
+        self.pooler == Pooler::None && self.listen_url.is_none() && self.replica_urls.is_empty()
+    }
 }
 
 static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
@@ -140,6 +173,12 @@ impl Db {
 
     /// Connects as `connect` does, choosing who checkpoints SQLite's log.
     pub async fn connect_with(url: &str, checkpoints: Checkpoints) -> anyhow::Result<Db> {
+        Db::connect_with_options(url, checkpoints, DbOptions::default()).await
+    }
+
+    /// Connects as `connect_with` does, through a pooler, with a direct URL or with replicas
+    /// (PostgreSQL only).
+    pub async fn connect_with_options(url: &str, checkpoints: Checkpoints, options: DbOptions) -> anyhow::Result<Db> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -148,6 +187,13 @@ impl Db {
         } else {
             anyhow::bail!("unsupported database URL (expected sqlite:// or postgres://)");
         };
+        if backend == Backend::Sqlite && !options.is_default() {
+            anyhow::bail!(
+                "--database-pooler, --database-listen-url and --database-replica-url are for PostgreSQL; \
+                 an SQLite database is one file served by one process"
+            );
+        }
+        let db_options = options;
         let options = AnyConnectOptions::from_str(url)?;
         match backend {
             Backend::Sqlite => {
@@ -180,14 +226,26 @@ impl Db {
                     ),
                     Checkpoints::OnCommit => None,
                 };
-                Ok(Db { read, write, write_requests, checkpointer, backend, member_writes: Default::default() })
+                Ok(Db {
+                    read,
+                    write,
+                    write_requests,
+                    checkpointer,
+                    backend,
+                    member_writes: Default::default(),
+                    options: db_options,
+                    replicas: Default::default(),
+                })
             }
             Backend::Postgres => {
-                let pool = postgres_pool(pool_size()).connect_with(options.clone()).await?;
+                let pooler = db_options.pooler;
+                let options = postgres_options(url, pooler)?;
+                let pool = postgres_pool(pool_size(), pooler).connect_with(options.clone()).await?;
                 // Connected lazily: a connection is opened by the first request that needs it,
                 // on the write thread (`app::WriteThread`), so its socket is driven by that
                 // thread's runtime and not by the readers' busy one.
-                let write_requests = postgres_pool(WRITE_CONNECTIONS).connect_lazy_with(options);
+                let write_requests = postgres_pool(WRITE_CONNECTIONS, pooler).connect_lazy_with(options);
+                let replicas = replicas::Replicas::connect(&db_options.replica_urls, pooler)?;
                 Ok(Db {
                     read: pool.clone(),
                     write: pool,
@@ -195,6 +253,8 @@ impl Db {
                     checkpointer: None,
                     backend,
                     member_writes: Default::default(),
+                    options: db_options,
+                    replicas,
                 })
             }
         }
@@ -216,16 +276,53 @@ impl Db {
         Db { read: self.write_requests.clone(), write, ..self.clone() }
     }
 
+    /// This database for a read that may be a moment old (For You, profiles, threads, search,
+    /// tag pages, Trending, suggestions: `MomentOld` in the server): its `read` pool is a
+    /// replica's that has replayed past `position` (the reader's last write; None for a
+    /// visitor or a member without one), or the primary's when none has. Writes stay on the
+    /// primary.
+    pub fn a_moment_old(&self, position: Option<replicas::Lsn>) -> Db {
+        match self.replicas.pick(position) {
+            Some(replica) => {
+                crate::metrics::moment_old_read("replica");
+                Db { read: replica, ..self.clone() }
+            }
+            None => {
+                if !self.replicas.is_empty() {
+                    crate::metrics::moment_old_read("primary");
+                }
+                self.clone()
+            }
+        }
+    }
+
     /// Applies the migrations of this backend that are not applied yet, then fills what only
     /// Rust can compute and the rows do not hold yet: the look-alike keys of members' names
     /// (migrations 0012 and 0026, `fills::fill_missing_keys`; a database with none
     /// missing costs two index lookups), and the keys of tags from before 0026
     /// (`fills::rekey_tags`, once; afterwards one lookup).
+    ///
+    /// Behind a pooler they run on a connection of their own to the direct URL
+    /// (`--database-listen-url`): the migrator holds a session's advisory lock while it works.
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        self.backend.migrator().run(&self.write).await?;
-        fills::fill_missing_keys(&self.write).await?;
-        fills::rekey_tags(&self.write).await?;
+        let direct = match (&self.options.pooler, &self.options.listen_url) {
+            (Pooler::Pgbouncer, Some(url)) => Some(postgres_pool(1, Pooler::None).connect(url).await?),
+            _ => None,
+        };
+        let pool = direct.as_ref().unwrap_or(&self.write);
+        self.backend.migrator().run(pool).await?;
+        fills::fill_missing_keys(pool).await?;
+        fills::rekey_tags(pool).await?;
+        if let Some(direct) = direct {
+            direct.close().await;
+        }
         Ok(())
+    }
+
+    /// The URL of a session of its own on the server (the live bus's `LISTEN`): the direct URL
+    /// when one is set, else `url` (`DATABASE_URL`).
+    pub fn listen_url(&self, url: &str) -> String {
+        self.options.listen_url.clone().unwrap_or_else(|| url.to_string())
     }
 
     /// The migrations `migrate` would apply, oldest first, as "0010 profile tabs".
@@ -273,6 +370,7 @@ impl Db {
     }
 
     pub async fn close(&self) {
+        self.replicas.close().await;
         self.read.close().await;
         self.write_requests.close().await;
         if let Some(checkpointer) = &self.checkpointer {
@@ -352,29 +450,85 @@ const WRITE_CONNECTIONS: u32 = 4;
 /// written in a second (a few MB under heavy writing); `journal_size_limit` trims the file back after.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
-fn postgres_pool(size: u32) -> AnyPoolOptions {
-    AnyPoolOptions::new()
-        .max_connections(size)
-        .test_before_acquire(false)
-        .acquire_timeout(Duration::from_secs(5))
-        .after_connect(|conn, _meta| {
-            Box::pin(async move {
-                // Every statement is prepared once per connection; by default PostgreSQL then
-                // plans it again for each run's values whenever its one generic plan's estimate
-                // looks dearer than the plans it made for the values so far, which each
-                // connection judges from its own runs. A list of posts (`posts::hydrate`) takes
-                // longer to plan than to run, so planning it on every run held the Friends feed
-                // at a fraction of its speed (docs/performance.md). The statements here are
-                // driven by indexes on ids and bounded by limits, so one plan serves every
-                // value: with generic plans no read of the benchmark got slower.
-                conn.execute("SET plan_cache_mode = force_generic_plan").await?;
-                // No JIT: a statement whose estimate passes `jit_above_cost` (a post search walking
-                // the newest posts, whose every row the estimate counts) was compiled on every run,
-                // which cost many times what the query itself then did.
-                conn.execute("SET jit = off").await?;
-                Ok(())
+/// A PostgreSQL URL's connection options; behind a pooler without sqlx's cache of prepared
+/// statements (`postgres_pool`).
+fn postgres_options(url: &str, pooler: Pooler) -> anyhow::Result<AnyConnectOptions> {
+    if pooler == Pooler::None {
+        return Ok(AnyConnectOptions::from_str(url)?);
+    }
+    // The `Any` driver's options are its URL: the cache is turned off by sqlx's URL parameter.
+    let mut url = url::Url::parse(url)?;
+    let kept: Vec<(String, String)> = url
+        .query_pairs()
+        .filter(|(key, _)| key != "statement-cache-capacity")
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect();
+    url.query_pairs_mut().clear().extend_pairs(kept).append_pair("statement-cache-capacity", "0");
+    Ok(AnyConnectOptions::from_str(url.as_str())?)
+}
+
+/// The statement each use of a pooled connection begins with behind a pooler (`postgres_pool`):
+/// the statements the server connection's last client prepared are let go (their names would
+/// clash with ours), and the settings every connection has otherwise are made for this
+/// transaction.
+const POOLED_BEGIN: &str = "DEALLOCATE ALL; BEGIN; SET LOCAL jit = off";
+
+/// Begins the transaction a use of a pooled connection is, behind a pooler (`postgres_pool`).
+async fn begin_pooled(conn: &mut sqlx::AnyConnection) -> sqlx::Result<()> {
+    use sqlx::SqlSafeStr;
+    use sqlx_core::transaction::TransactionManager;
+    <sqlx::Any as sqlx::Database>::TransactionManager::begin(conn, Some(POOLED_BEGIN.into_sql_str())).await
+}
+
+fn postgres_pool(size: u32, pooler: Pooler) -> AnyPoolOptions {
+    let pool =
+        AnyPoolOptions::new().max_connections(size).test_before_acquire(false).acquire_timeout(Duration::from_secs(5));
+    if pooler == Pooler::Pgbouncer {
+        // PgBouncer in transaction mode may hand the next statement to another server
+        // connection whenever no transaction is open: between sqlx's two steps of one statement
+        // (prepare, then run, each ending in a Sync), and between statements. So every use of a
+        // pooled connection is one transaction, from taking it to giving it back, and inside it
+        // sqlx prepares each statement anew (no cache: a statement prepared on one server
+        // connection is unknown to the next). `pool.begin()` then makes a savepoint inside it.
+        // Session settings would stay on whichever server connection ran them, so none are made.
+        // sqlx calls `after_connect` for a new connection and `before_acquire` for an idle one.
+        return pool
+            .after_connect(|conn, _meta| Box::pin(begin_pooled(conn)))
+            .before_acquire(|conn, _meta| {
+                Box::pin(async move {
+                    begin_pooled(conn).await?;
+                    Ok(true)
+                })
             })
+            .after_release(|conn, _meta| {
+                Box::pin(async move {
+                    use sqlx_core::transaction::TransactionManager;
+                    type Manager = <sqlx::Any as sqlx::Database>::TransactionManager;
+                    while Manager::get_transaction_depth(conn) > 0 {
+                        Manager::commit(conn).await?;
+                    }
+                    Ok(true)
+                })
+            });
+    }
+    pool.after_connect(|conn, _meta| {
+        Box::pin(async move {
+            // Every statement is prepared once per connection; by default PostgreSQL then
+            // plans it again for each run's values whenever its one generic plan's estimate
+            // looks dearer than the plans it made for the values so far, which each
+            // connection judges from its own runs. A list of posts (`posts::hydrate`) takes
+            // longer to plan than to run, so planning it on every run held the Friends feed
+            // at a fraction of its speed (docs/performance.md). The statements here are
+            // driven by indexes on ids and bounded by limits, so one plan serves every
+            // value: with generic plans no read of the benchmark got slower.
+            conn.execute("SET plan_cache_mode = force_generic_plan").await?;
+            // No JIT: a statement whose estimate passes `jit_above_cost` (a post search walking
+            // the newest posts, whose every row the estimate counts) was compiled on every run,
+            // which cost many times what the query itself then did.
+            conn.execute("SET jit = off").await?;
+            Ok(())
         })
+    })
 }
 
 fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {

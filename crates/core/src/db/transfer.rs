@@ -59,6 +59,7 @@ pub const TABLES: &[&str] = &[
     "timeline_fanouts",
     "followed_tags",
     "tag_fanouts",
+    "member_positions",
     "blocks",
     "mutes",
     "muted_words",

@@ -226,7 +226,8 @@ async fn newest(db: &Db, ranker: &Ranker, viewer: i64, now: Millis) -> Result<(i
             row = read().fetch_optional(&db.read).await?;
             if !fresh(&row) {
                 rank_network(db, now).await?;
-                row = read().fetch_optional(&db.read).await?;
+                // From where it was written: a replica may not have the new ranking yet.
+                row = read().fetch_optional(&db.write).await?;
             }
         }
     }

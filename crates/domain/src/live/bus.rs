@@ -20,7 +20,9 @@ const CHANNEL: &str = "murmur_live";
 /// Changes sent in one `NOTIFY` statement at most.
 const BATCH: usize = 200;
 
-/// Starts carrying `live`'s changes to the brokers (once per process).
+/// Starts carrying `live`'s changes to the brokers (once per process). `database_url` is a
+/// direct one (`--database-listen-url`): `LISTEN` holds a session, which a pooler in
+/// transaction mode would not keep, and the notifying connection prepares its statement once.
 pub fn start(live: &Live, db: Db, database_url: String, clock: Clock) -> Vec<JoinHandle<()>> {
     let Some((queue, dropped)) = live.take_queue() else { return Vec::new() };
     let broker = live.broker.clone();

@@ -12,9 +12,11 @@ use murmur_domain::timelines::FeedMarks;
 
 mod feed_reader;
 mod moderator;
+mod moment_old;
 
 pub use feed_reader::FeedReader;
 pub use moderator::Moderator;
+pub use moment_old::{MomentOld, Writer, remember_positions};
 
 /// The member making the request.
 #[derive(Clone, Debug)]
@@ -50,6 +52,7 @@ pub(crate) async fn authenticate(
             .await?
             .ok_or(Error::Unauthorized)?;
     let user = CurrentUser { id, session_hash };
+    Writer::note(parts, id);
     parts.extensions.insert(user.clone());
     Ok((user, marks))
 }

@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::error::{ErrorBody, Result};
-use crate::extract::CurrentUser;
+use crate::extract::{CurrentUser, MomentOld};
 use crate::state::AppState;
 use murmur_domain::discovery::followed::{self, FollowedTag};
 use murmur_domain::discovery::search::{SearchQuery, Sort};
@@ -63,7 +63,7 @@ pub struct TrendingTag {
     params(("name" = String, Path, description = "The tag, without #; any case")),
     responses((status = 200, body = Tag), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn tag(State(state): State<AppState>, current: CurrentUser, Path(name): Path<String>) -> Result<Json<Tag>> {
+async fn tag(MomentOld(state): MomentOld, current: CurrentUser, Path(name): Path<String>) -> Result<Json<Tag>> {
     let name = tag_name(&name)?;
     let key = tag_key(name);
     let Some(row) = store::tag(&state.db.read, &key).await? else {
@@ -119,7 +119,7 @@ async fn followed_tags(State(state): State<AppState>, current: CurrentUser) -> R
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn tag_posts(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(name): Path<String>,
     Query(params): Query<PageParams>,
@@ -141,7 +141,7 @@ pub struct TrendingParams {
     responses((status = 200, body = Vec<TrendingTag>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn trending(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Query(params): Query<TrendingParams>,
 ) -> Result<Json<Vec<TrendingTag>>> {
@@ -176,7 +176,7 @@ pub struct SearchParams {
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn search_posts(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Vec<Post>>> {

@@ -8,7 +8,7 @@ use utoipa_axum::routes;
 
 use crate::api::{Json, MAX_PAGE, PageParams, Query};
 use crate::error::{ErrorBody, Result};
-use crate::extract::{CurrentUser, FeedReader};
+use crate::extract::{CurrentUser, FeedReader, MomentOld};
 use crate::state::AppState;
 use murmur_domain::posts::Post;
 
@@ -55,7 +55,7 @@ async fn friends_feed(
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn for_you_feed(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {

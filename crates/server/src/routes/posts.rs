@@ -9,7 +9,7 @@ use utoipa_axum::routes;
 
 use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
 use crate::error::{ApiError, Error, ErrorBody, Result};
-use crate::extract::CurrentUser;
+use crate::extract::{CurrentUser, MomentOld};
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_domain::posts::domain::{ContentWarning, ImageDescription, PollDuration, PollOptions, PostContent};
@@ -399,7 +399,7 @@ async fn vote(
 #[utoipa::path(get, path = "/api/posts/{id}/thread", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     responses((status = 200, body = Thread), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Thread>> {
+async fn thread(MomentOld(state): MomentOld, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Thread>> {
     let pool = &state.db.read;
     // Its author still opens a post moderators removed (from the notice that says why).
     let post_id = match live_original(&state, id).await {
@@ -433,7 +433,7 @@ async fn thread(State(state): State<AppState>, current: CurrentUser, Path(id): P
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn thread_replies(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(id): Path<i64>,
     Query(params): Query<PageParams>,

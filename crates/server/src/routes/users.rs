@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 
 use crate::api::{Json, MAX_PAGE, Page, PageParams, Path, Query};
 use crate::error::{Error, ErrorBody, Result};
-use crate::extract::CurrentUser;
+use crate::extract::{CurrentUser, MomentOld};
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_domain::posts::{Post, hydrate};
@@ -98,7 +98,7 @@ pub struct PreferencesRequest {
     responses((status = 200, body = Vec<User>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn suggested(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Query(params): Query<SuggestedParams>,
 ) -> Result<Json<Vec<User>>> {
@@ -112,7 +112,7 @@ async fn suggested(
     responses((status = 200, body = Vec<User>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn search(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Vec<User>>> {
@@ -197,7 +197,7 @@ pub struct Profile {
     responses((status = 200, body = Profile), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn profile(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(username): Path<String>,
 ) -> Result<Json<Profile>> {
@@ -238,7 +238,7 @@ async fn profile(
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn posts(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
@@ -252,7 +252,7 @@ async fn posts(
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn replies(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
@@ -267,7 +267,7 @@ async fn replies(
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn media(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
@@ -291,7 +291,7 @@ pub struct ListedUser {
     responses((status = 200, body = Vec<ListedUser>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn followers(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
@@ -305,7 +305,7 @@ async fn followers(
     responses((status = 200, body = Vec<ListedUser>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn following(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
@@ -394,7 +394,7 @@ async fn tab(
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = current.id))]
 async fn likes(
-    State(state): State<AppState>,
+    MomentOld(state): MomentOld,
     current: CurrentUser,
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
