@@ -42,6 +42,7 @@ mod posts;
 mod processes;
 mod proxy;
 mod push;
+mod quotes;
 mod reliability;
 mod safety;
 mod schema_history;
