@@ -136,7 +136,10 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
 /// True when `author` is hidden from `viewer` (blocked either way, or suspended: `visibility`).
 pub async fn author_hidden(conn: &mut AnyConnection, viewer: i64, author: i64) -> Result<bool> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!("SELECT CAST(1 AS BIGINT) WHERE {}", crate::visibility::hidden(crate::visibility::Scope::Anywhere, "$1", "$2"))
+        format!(
+            "SELECT CAST(1 AS BIGINT) WHERE {}",
+            crate::visibility::hidden(crate::visibility::Scope::Anywhere, "$1", "$2")
+        )
     });
     let hidden: Option<i64> = sqlx::query_scalar(SQL.as_str()).bind(viewer).bind(author).fetch_optional(conn).await?;
     Ok(hidden.is_some())

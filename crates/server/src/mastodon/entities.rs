@@ -160,10 +160,7 @@ pub fn author_ids(posts: &[Post]) -> impl Iterator<Item = i64> + '_ {
     posts.iter().flat_map(|p| {
         let original = p.repost_of.as_deref();
         let quoted = |post: Option<&Post>| post.and_then(|post| post.quote_of.as_ref()).map(|q| q.author.id);
-        std::iter::once(p.author.id)
-            .chain(original.map(|o| o.author.id))
-            .chain(quoted(Some(p)))
-            .chain(quoted(original))
+        std::iter::once(p.author.id).chain(original.map(|o| o.author.id)).chain(quoted(Some(p))).chain(quoted(original))
     })
 }
 

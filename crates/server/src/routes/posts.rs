@@ -212,12 +212,14 @@ async fn create(
     let id = match body.repost_of_id {
         Some(original) => {
             if body.reply_to_id.is_some()
-                || body.quote_of_id.is_some()
                 || !body.image_urls.is_empty()
                 || !body.images.is_empty()
                 || body.poll_options.iter().any(|o| !o.trim().is_empty())
             {
-                return Err(Error::bad_request("A repost cannot have images, a poll, a reply or a quote").into());
+                return Err(Error::bad_request("A repost cannot have images, a poll or a reply").into());
+            }
+            if body.quote_of_id.is_some() {
+                return Err(Error::bad_request("A repost cannot quote a post").into());
             }
             // A repost shows its original, behind the original's own warning if it has one.
             if body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty()) {
