@@ -43,6 +43,7 @@ mod posts;
 mod processes;
 mod proxy;
 mod push;
+mod quotes;
 mod reliability;
 mod replicas;
 mod safety;

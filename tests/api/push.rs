@@ -106,7 +106,7 @@ async fn subscribe(app: &TestApp, who: &Member, body: Value) -> (u16, Value) {
 }
 
 const EVERY_ALERT: &str =
-    r#"{"reply": true, "mention": true, "like": true, "repost": true, "follow": true, "poll": true}"#;
+    r#"{"reply": true, "mention": true, "like": true, "repost": true, "follow": true, "poll": true, "quote": true}"#;
 
 fn every_alert() -> Value {
     serde_json::from_str(EVERY_ALERT).unwrap()

@@ -387,6 +387,18 @@ const STEPS: &[Step] = &[
     },
     // An index only: notifications' groups.
     Step { version: 38, rows: &[], until: None, drops: &[] },
+    // Quote posts: Bob's reply quotes Ada's first post, which she detached from it; Ada's first
+    // post may no longer be quoted; Ada heard of the quote.
+    Step {
+        version: 40,
+        rows: &[
+            "UPDATE posts SET quote_of_id = 1, quote_detached_at = :now WHERE id = 2",
+            "UPDATE posts SET quotes_allowed = 0 WHERE id = 1",
+            "INSERT INTO notifications (recipient_id, actor_id, type, post_id, created_at) VALUES (1, 2, 'quote', 2, :now)",
+        ],
+        until: None,
+        drops: &[],
+    },
     // Read replicas: Ada's position after her last write request.
     Step {
         version: 41,

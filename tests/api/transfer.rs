@@ -138,6 +138,7 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO muted_words (member_id, text, word_key, created_at, expires_at) VALUES (1, $1, ' muted ', 2, NULL), \
          (2, 'Café', ' cafe ', 3, 4)",
         "UPDATE posts SET muting_text = ' hello murmur ' WHERE id = 1",
+        "UPDATE posts SET quote_of_id = 1, quote_detached_at = 9, quotes_allowed = 0 WHERE id = 2",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

@@ -226,6 +226,7 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     await card.getByRole('button', { name: 'Like (0)' }).click()
     await card.getByRole('button', { name: 'Unlike (1)' }).waitFor()
     await card.getByRole('button', { name: 'Repost (0)' }).click()
+    await page.getByRole('menuitem', { name: 'Repost' }).click()
     await card.getByRole('button', { name: 'Undo repost (1)' }).waitFor()
 
     await card.getByRole('button', { name: 'Reply (0)' }).click()

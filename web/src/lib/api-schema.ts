@@ -92,6 +92,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The apps holding access to the caller's account, most recently used first. */
+        get: operations["connected"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes an app's access to the caller's account (every token it holds of theirs). */
+        delete: operations["disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/email": {
         parameters: {
             query?: never;
@@ -182,6 +216,128 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's passkeys, newest first. */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/login/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finishes a sign-in with the browser's answer: signs in exactly as a magic link does (a
+         *     session, its cookie, the member). A ceremony that is unknown, finished or expired, a passkey
+         *     that is unknown or removed, an answer that does not verify (another origin): 400 with what
+         *     went wrong; a suspended member: 403.
+         */
+        post: operations["finish_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/login/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begins a sign-in with a passkey: answers options that name no member (the browser offers
+         *     the passkeys it holds for this site, from a button or as autofill). At most 60 an hour per
+         *     network.
+         */
+        post: operations["start_login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finishes adding a passkey with the browser's answer, and e-mails the member a notice.
+         *     A ceremony that is unknown, finished, expired or another member's, or an answer that does not
+         *     verify (another origin, a cancelled or altered one): 400 with what went wrong. A passkey
+         *     already added: 409.
+         */
+        post: operations["finish_registration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/register/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begins adding a passkey to the member's account: answers the options for the browser. At
+         *     most 10 an hour; 409 with 20 passkeys already.
+         */
+        post: operations["start_registration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes one of the member's passkeys: it signs nobody in from then on. Another member's, or
+         *     one already removed: 404.
+         */
+        delete: operations["remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -381,6 +537,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/followed-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tags the caller follows, by name (at most 100). */
+        get: operations["followed_tags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/follows": {
         parameters: {
             query?: never;
@@ -465,6 +638,82 @@ export interface paths {
          *     invites away.
          */
         post: operations["create_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's lists, oldest first (at most 20). */
+        get: operations["list_lists"];
+        put?: never;
+        /** Makes a list; at most 20 a member (422 past that). */
+        post: operations["create_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's lists. */
+        get: operations["get_list"];
+        /** Renames one of the caller's lists. */
+        put: operations["rename_list"];
+        post?: never;
+        /** Deletes one of the caller's lists; the people in it stay followed. */
+        delete: operations["delete_list"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lists/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The people in one of the caller's lists, by username (at most 500). */
+        get: operations["list_members"];
+        put?: never;
+        /**
+         * Adds people the caller follows to one of their lists (those already in it stay). Someone
+         *     the caller does not follow, or a list past 500 people: 422.
+         */
+        post: operations["add_list_members"];
+        /** Takes people out of one of the caller's lists (those not in it are fine). */
+        delete: operations["remove_list_members"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lists/{id}/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A list's feed: the newest posts and reposts of the people in it, paged like Friends. */
+        get: operations["list_feed"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -640,6 +889,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/muted-words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's muted words that have not ended, newest first (at most 100). */
+        get: operations["list_muted_words"];
+        put?: never;
+        /**
+         * Mutes a word, phrase or hashtag: posts holding it (as whole words, in their text or content
+         *     warning) leave the caller's feeds, notifications, search and tag pages, and threads fold
+         *     them. Muting the same words again sets its time anew.
+         */
+        post: operations["mute_word"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/muted-words/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes one of the caller's muted words; 404 for another member's. */
+        delete: operations["unmute_word"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/mutes": {
         parameters: {
             query?: never;
@@ -746,6 +1034,24 @@ export interface paths {
          */
         put: operations["mark_read"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an app asks of the signed-in member (checked: the app, its redirect URI and scopes). */
+        get: operations["authorization"];
+        put?: never;
+        /** Allows or denies an app's request as the signed-in member. */
+        post: operations["answer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -960,6 +1266,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{id}/quotes/{quoteId}/detach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detaches one of the caller's posts (`id`) from a post quoting it (`quoteId`): the quote then
+         *     shows "Removed by the author" in its place; its author is not told. Twice changes nothing.
+         *     404 unless `id` is the caller's own post and `quoteId` quotes it.
+         */
+        post: operations["detach_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{id}/quoting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Lets others quote one of the caller's posts, or not (`allowed`). The quotes already made
+         *     stay; new ones are refused (403). The author may always quote their own post. Answers the post.
+         */
+        put: operations["set_quoting"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/posts/{id}/replies": {
         parameters: {
             query?: never;
@@ -1051,6 +1398,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instance's VAPID public key, to subscribe a browser with. */
+        get: operations["get_push_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This session's push subscription; 404 when it has none. */
+        get: operations["get_push_subscription"];
+        put?: never;
+        /**
+         * Subscribes this session's browser to pushes of the caller's notifications (a second
+         *     subscription of the session replaces the first). It ends with the session. 400 for an
+         *     endpoint that is not https on a public address, keys that are not a browser's, or an
+         *     unknown alert or policy.
+         */
+        post: operations["create_push_subscription"];
+        /**
+         * Ends this session's push subscription (nothing more is pushed to its browser); 204 whether
+         *     or not it had one.
+         */
+        delete: operations["delete_push_subscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -1083,6 +1474,31 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tags/{name}/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follows a tag: its new posts, from anyone the caller sees, reach their Friends feed marked
+         *     with it (`viaTag`). Older posts are not brought in. Following it again changes nothing; at
+         *     most 100 tags.
+         */
+        post: operations["follow_tag"];
+        /**
+         * Stops following a tag: the posts it brought leave the caller's Friends feed. Not following
+         *     it is fine too.
+         */
+        delete: operations["unfollow_tag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1381,381 +1797,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/apps": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The apps holding access to the caller's account, most recently used first. */
-        get: operations["connected"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/apps/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revokes an app's access to the caller's account (every token it holds of theirs). */
-        delete: operations["disconnect"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/oauth/authorization": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** What an app asks of the signed-in member (checked: the app, its redirect URI and scopes). */
-        get: operations["authorization"];
-        put?: never;
-        /** Allows or denies an app's request as the signed-in member. */
-        post: operations["answer"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/push/key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The instance's VAPID public key, to subscribe a browser with. */
-        get: operations["get_push_key"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/push/subscriptions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** This session's push subscription; 404 when it has none. */
-        get: operations["get_push_subscription"];
-        put?: never;
-        /**
-         * Subscribes this session's browser to pushes of the caller's notifications (a second
-         *     subscription of the session replaces the first). It ends with the session. 400 for an
-         *     endpoint that is not https on a public address, keys that are not a browser's, or an
-         *     unknown alert or policy.
-         */
-        post: operations["create_push_subscription"];
-        /**
-         * Ends this session's push subscription (nothing more is pushed to its browser); 204 whether
-         *     or not it had one.
-         */
-        delete: operations["delete_push_subscription"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The member's passkeys, newest first. */
-        get: operations["list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/login/finish": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Finishes a sign-in with the browser's answer: signs in exactly as a magic link does (a
-         *     session, its cookie, the member). A ceremony that is unknown, finished or expired, a passkey
-         *     that is unknown or removed, an answer that does not verify (another origin): 400 with what
-         *     went wrong; a suspended member: 403.
-         */
-        post: operations["finish_login"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/login/start": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Begins a sign-in with a passkey: answers options that name no member (the browser offers
-         *     the passkeys it holds for this site, from a button or as autofill). At most 60 an hour per
-         *     network.
-         */
-        post: operations["start_login"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/register/finish": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Finishes adding a passkey with the browser's answer, and e-mails the member a notice.
-         *     A ceremony that is unknown, finished, expired or another member's, or an answer that does not
-         *     verify (another origin, a cancelled or altered one): 400 with what went wrong. A passkey
-         *     already added: 409.
-         */
-        post: operations["finish_registration"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/register/start": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Begins adding a passkey to the member's account: answers the options for the browser. At
-         *     most 10 an hour; 409 with 20 passkeys already.
-         */
-        post: operations["start_registration"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passkeys/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Removes one of the member's passkeys: it signs nobody in from then on. Another member's, or
-         *     one already removed: 404.
-         */
-        delete: operations["remove"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/lists": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's lists, oldest first (at most 20). */
-        get: operations["list_lists"];
-        put?: never;
-        /** Makes a list; at most 20 a member (422 past that). */
-        post: operations["create_list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/lists/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One of the caller's lists. */
-        get: operations["get_list"];
-        /** Renames one of the caller's lists. */
-        put: operations["rename_list"];
-        post?: never;
-        /** Deletes one of the caller's lists; the people in it stay followed. */
-        delete: operations["delete_list"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/lists/{id}/members": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The people in one of the caller's lists, by username (at most 500). */
-        get: operations["list_members"];
-        put?: never;
-        /**
-         * Adds people the caller follows to one of their lists (those already in it stay). Someone
-         *     the caller does not follow, or a list past 500 people: 422.
-         */
-        post: operations["add_list_members"];
-        /** Takes people out of one of the caller's lists (those not in it are fine). */
-        delete: operations["remove_list_members"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/lists/{id}/posts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A list's feed: the newest posts and reposts of the people in it, paged like Friends. */
-        get: operations["list_feed"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/followed-tags": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The tags the caller follows, by name (at most 100). */
-        get: operations["followed_tags"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/muted-words": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's muted words that have not ended, newest first (at most 100). */
-        get: operations["list_muted_words"];
-        put?: never;
-        /**
-         * Mutes a word, phrase or hashtag: posts holding it (as whole words, in their text or content
-         *     warning) leave the caller's feeds, notifications, search and tag pages, and threads fold
-         *     them. Muting the same words again sets its time anew.
-         */
-        post: operations["mute_word"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/muted-words/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Removes one of the caller's muted words; 404 for another member's. */
-        delete: operations["unmute_word"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/tags/{name}/follow": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Follows a tag: its new posts, from anyone the caller sees, reach their Friends feed marked
-         *     with it (`viaTag`). Older posts are not brought in. Following it again changes nothing; at
-         *     most 100 tags.
-         */
-        post: operations["follow_tag"];
-        /**
-         * Stops following a tag: the posts it brought leave the caller's Friends feed. Not following
-         *     it is fine too.
-         */
-        delete: operations["unfollow_tag"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1778,6 +1819,17 @@ export interface components {
              */
             reason: string;
         };
+        /** @description What the consent page shows. */
+        AppRequest: {
+            /** @description What the scopes allow, one line each. */
+            abilities: string[];
+            appName: string;
+            appWebsite?: string | null;
+            /** @description Where the answer goes. */
+            redirectUri: string;
+            /** @description The scopes asked for, as sent back with the answer. */
+            scope: string;
+        };
         /** @description Who wrote a post (or acted, in a notification). */
         Author: {
             displayName: string;
@@ -1791,13 +1843,62 @@ export interface components {
             /** @description RFC 3339: when it ends; null for a mute until unmuted. */
             until?: string | null;
         };
+        /** @description The member's answer on the consent page. */
+        AuthorizationAnswer: {
+            /** @description Allow (true) or Deny (false). */
+            allow: boolean;
+            clientId: string;
+            /** @description PKCE: the base64url SHA-256 of the app's verifier. */
+            codeChallenge?: string | null;
+            /** @description `S256` (the only method taken). */
+            codeChallengeMethod?: string | null;
+            redirectUri?: string | null;
+            scope?: string | null;
+            /** @description The app's `state`, handed back to it as sent. */
+            state?: string | null;
+        };
+        /**
+         * @description Where the member's browser goes next: the app's redirect URI with the code (or with
+         *     `error=access_denied`), or, for an app without one, the code to copy.
+         */
+        AuthorizationResult: {
+            /** @description For the out-of-band redirect URI: the code the member copies into the app. */
+            code?: string | null;
+            redirectTo?: string | null;
+        };
         BlockRequest: {
             /** Format: int64 */
             userId: number;
         };
+        /**
+         * @description A begun ceremony: its id, to send back with the browser's answer, and the options to give
+         *     the browser (`navigator.credentials.create` or `.get`).
+         */
+        Ceremony: {
+            /** @description Works once, for 6 minutes. */
+            ceremony: string;
+            /**
+             * @description WebAuthn's options as JSON, `publicKey` inside (for `@simplewebauthn/browser`, pass
+             *     `options.publicKey`).
+             */
+            options: Record<string, never>;
+        };
         ConfirmDeletion: {
             /** @description The token from the e-mailed link (43 characters of base64url). */
             token: string;
+        };
+        /** @description An app the member let in. */
+        ConnectedApp: {
+            /** @description What it may do, one line each. */
+            abilities: string[];
+            /** @description RFC 3339. */
+            connectedAt: string;
+            /** Format: int64 */
+            id: number;
+            /** @description RFC 3339 (to within a few minutes). */
+            lastUsedAt: string;
+            name: string;
+            website?: string | null;
         };
         /** @description A new post, reply or repost. */
         CreatePost: {
@@ -1817,6 +1918,12 @@ export interface components {
             pollDurationHours?: number | null;
             /** @description Blank options are dropped; then 2 to 4 distinct options of at most 80 characters. */
             pollOptions?: string[];
+            /**
+             * Format: int64
+             * @description The post this one quotes, shown inside its card (quoting a repost quotes its original).
+             *     A quote is a post like any other: it needs its own text. Not on a repost.
+             */
+            quoteOfId?: number | null;
             /**
              * Format: int64
              * @description The post this one answers.
@@ -1924,6 +2031,13 @@ export interface components {
         FollowStatus: {
             isFollowing: boolean;
         };
+        /** @description A tag the member follows. */
+        FollowedTag: {
+            /** @description RFC 3339: when the member followed it. */
+            followedAt: string;
+            /** @description As first written on this instance. */
+            name: string;
+        };
         /** @description What happened before about the member (reported, or the post's author). */
         History: {
             /** @description The newest actions about them or their posts, newest first (at most 10). */
@@ -1971,6 +2085,26 @@ export interface components {
              */
             email: string;
         };
+        /** @description A member's list as the API answers it. */
+        List: {
+            createdAt: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description How many people the list holds.
+             */
+            memberCount: number;
+            title: string;
+        };
+        ListMembersRequest: {
+            /** @description 1 to 100 member ids; to add, each one the caller follows. */
+            userIds: number[];
+        };
+        ListRequest: {
+            /** @description 1 to 50 characters, one line. */
+            title: string;
+        };
         /** @description A member the caller blocked or muted. */
         ListedMember: {
             createdAt: string;
@@ -2010,6 +2144,12 @@ export interface components {
             displayName: string;
             username: string;
         };
+        LoginFinish: {
+            /** @description The id `login/start` answered. */
+            ceremony: string;
+            /** @description The browser's answer (`AuthenticationResponseJSON`). */
+            credential: Record<string, never>;
+        };
         LoginLinkRequest: {
             /**
              * Format: email
@@ -2030,6 +2170,29 @@ export interface components {
             /** Format: int64 */
             userId: number;
         };
+        MuteWordRequest: {
+            /**
+             * Format: int64
+             * @description How long, 1 to 8760 hours; absent or null: until removed.
+             */
+            hours?: number | null;
+            /**
+             * @description A word, phrase or hashtag (1 to 100 characters, one line, at least one letter or digit).
+             *     Matched as whole words, whatever their case and accents; `#rust` and `rust` are the same.
+             */
+            text: string;
+        };
+        /** @description A word, phrase or hashtag the caller mutes. */
+        MutedWordView: {
+            /** @description RFC 3339. */
+            createdAt: string;
+            /** @description RFC 3339: when it ends by itself; null: until removed. */
+            expiresAt?: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description As the caller typed it. */
+            text: string;
+        };
         /** @description An uploaded image of a new post, with what it shows for those who cannot see it. */
         NewImage: {
             /**
@@ -2040,10 +2203,37 @@ export interface components {
             /** @description The URL the upload call answered (or `/objects/{id}`). */
             url: string;
         };
+        /** @description A browser's subscription, with what to push. */
+        NewPushSubscription: {
+            /**
+             * @description Which notifications to push, by name (reply, mention, like, repost, follow, poll); names
+             *     left out are off. Absent: all of them.
+             */
+            alerts?: {
+                [key: string]: boolean;
+            } | null;
+            /** @description The push service's URL for this browser: https, on a public address. */
+            endpoint: string;
+            keys: components["schemas"]["PushSubscriptionKeys"];
+            /** @description `all` (default): from everyone; `followed`: only from members the caller follows. */
+            policy?: string | null;
+        };
         Notification: {
             /** @description Who did it (in a grouped list: the newest). */
             actor: components["schemas"]["Author"];
+            /** @description Who did it, newest first: the actor, or in a grouped list the group's newest three. */
+            actors: components["schemas"]["Author"][];
+            /**
+             * Format: int64
+             * @description How many notifications the item stands for: 1, or in a grouped list its group's size.
+             */
+            count: number;
             createdAt: string;
+            /**
+             * @description Notifications with one key are one item in a grouped list: the likes of one post
+             *     (`like-<post id>`), its reposts (`repost-<post id>`); any other is alone (`n-<id>`).
+             */
+            groupKey: string;
             /**
              * Format: int64
              * @description The notification's id; in a grouped list, the id of the group's newest.
@@ -2055,22 +2245,23 @@ export interface components {
             /** @description Why moderators removed the post (removed only). */
             reason?: string | null;
             /**
-             * @description follow, like, reply, repost, mention, removed (moderators removed the post) or
-             *     export-ready (the member's data archive is ready: the actor is the member)
+             * @description follow, like, reply, repost, mention, quote (the post is the quote), removed (moderators
+             *     removed the post) or export-ready (the member's data archive is ready: the actor is the member)
              */
             type: string;
-            /** @description Who did it, newest first: the actor, or in a grouped list the group's newest three. */
-            actors: components["schemas"]["Author"][];
+        };
+        /** @description One of the member's passkeys. */
+        PasskeyInfo: {
+            /** @description When it was added. */
+            createdAt: string;
             /**
              * Format: int64
-             * @description How many notifications the item stands for: 1, or in a grouped list its group's size.
+             * @description Names it in `DELETE /api/auth/passkeys/{id}`.
              */
-            count: number;
-            /**
-             * @description Notifications with one key are one item in a grouped list: the likes of one post
-             *     (`like-<post id>`), its reposts (`repost-<post id>`); any other is alone (`n-<id>`).
-             */
-            groupKey: string;
+            id: number;
+            /** @description When it last signed in; null when it never has. */
+            lastUsedAt?: string | null;
+            name: string;
         };
         /**
          * @description A post as the API answers it.
@@ -2081,6 +2272,7 @@ export interface components {
          *     these are the numbers the card needs. The original is also in `repostOf`.
          */
         Post: {
+            application?: components["schemas"]["PostApplication"] | null;
             author: components["schemas"]["Author"];
             authorMute?: components["schemas"]["AuthorMute"] | null;
             /** @description Empty on a deleted post (shown only as an ancestor placeholder in threads). */
@@ -2108,6 +2300,11 @@ export interface components {
              *     reposts, shown once): how many. A page covers `limit` entries; absent means one.
              */
             feedEntries?: number | null;
+            /**
+             * @description In a thread: true on a reply or parent holding a word the caller mutes, which the thread
+             *     shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+             */
+            hiddenByMutedWord?: boolean | null;
             /** Format: int64 */
             id: number;
             /** @description The images' URLs, as the spec has them (the same images are in `images`). */
@@ -2142,6 +2339,23 @@ export interface components {
             pollVotes: {
                 [key: string]: number[];
             };
+            /**
+             * @description The quoted post's author detached it from this quote: the card shows "Removed by the
+             *     author" in its place (`quoteOfId` and `quoteOf` are null).
+             */
+            quoteDetached: boolean;
+            quoteOf?: components["schemas"]["Post"] | null;
+            /**
+             * Format: int64
+             * @description The post this one quotes (a quote's card shows it inside); null when it quotes none, and
+             *     when the quoted post's author detached it (`quoteDetached`).
+             */
+            quoteOfId?: number | null;
+            /**
+             * @description Whether its author lets others quote it (the card offers Quote only then; the author may
+             *     always quote their own post).
+             */
+            quotesAllowed: boolean;
             /** Format: int64 */
             replyCount: number;
             /** Format: int64 */
@@ -2157,18 +2371,17 @@ export interface components {
              *     repost: its original's is in `repostOf`).
              */
             spoilerText?: string | null;
-            application?: components["schemas"]["PostApplication"] | null;
-            /**
-             * @description In a thread: true on a reply or parent holding a word the caller mutes, which the thread
-             *     shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
-             */
-            hiddenByMutedWord?: boolean | null;
             /**
              * @description On a Friends feed card that is there because the caller follows a tag it uses (not its
              *     author): the tag's name, without `#` (the card shows "# name" above the post). Absent
              *     on a followed member's post and in every other list.
              */
             viaTag?: string | null;
+        };
+        /** @description The app a post was written from, as it registered itself. */
+        PostApplication: {
+            name: string;
+            website?: string | null;
         };
         /** @description An image of a post. */
         PostImage: {
@@ -2235,10 +2448,47 @@ export interface components {
             /** @description Empty, or an http(s) address of at most 200 characters, without control characters. */
             website?: string;
         };
+        /** @description The instance's VAPID public key. */
+        PushKey: {
+            /** @description base64url of the uncompressed P-256 point: `applicationServerKey` of `pushManager.subscribe`. */
+            publicKey: string;
+        };
+        /** @description The session's push subscription. */
+        PushSubscription: {
+            /** @description Each alert by name, on or off. */
+            alerts: {
+                [key: string]: boolean;
+            };
+            createdAt: string;
+            endpoint: string;
+            /** @description all or followed */
+            policy: string;
+            /** @description The instance's VAPID public key (as `GET /api/push/key`). */
+            serverKey: string;
+        };
+        /** @description The browser's keys, as `PushSubscription.toJSON()` gives them. */
+        PushSubscriptionKeys: {
+            /** @description base64url of the browser's 16-byte auth secret. */
+            auth: string;
+            /** @description base64url of the browser's P-256 public key (65 bytes, uncompressed). */
+            p256dh: string;
+        };
         QuotedPost: {
             content: string;
             /** Format: int64 */
             id: number;
+        };
+        /** @description Whether others may quote a post. */
+        Quoting: {
+            allowed: boolean;
+        };
+        RegistrationFinish: {
+            /** @description The id `register/start` answered. */
+            ceremony: string;
+            /** @description The browser's answer (`RegistrationResponseJSON`). */
+            credential: Record<string, never>;
+            /** @description What the member calls it ("Laptop"): 1 to 64 characters. */
+            name: string;
         };
         /** @description A report as its reporter gets it back, and as the queue lists it (without who sent it). */
         Report: {
@@ -2331,13 +2581,13 @@ export interface components {
             network?: string | null;
             /** @description The operating system read from the user agent ("Linux", "iOS"), if known. */
             os?: string | null;
+            /** @description How the session was signed in: an e-mailed link or a passkey. */
+            signedInWith: string;
             /**
              * @description The browser's user agent at login (at most 512 bytes); null for sessions from before
              *     it was kept.
              */
             userAgent?: string | null;
-            /** @description How the session was signed in: an e-mailed link or a passkey. */
-            signedInWith: string;
         };
         SignUpLinkRequest: {
             /**
@@ -2381,6 +2631,8 @@ export interface components {
         };
         /** @description A tag's header: its name and how much it was used this week. */
         Tag: {
+            /** @description The caller follows it: its new posts reach their Friends feed. */
+            isFollowing: boolean;
             /** @description As first written on this instance (as asked, when no post uses it yet). */
             name: string;
             /**
@@ -2393,8 +2645,6 @@ export interface components {
              * @description Posts using it in the last 7 days.
              */
             postCount: number;
-            /** @description The caller follows it: its new posts reach their Friends feed. */
-            isFollowing: boolean;
         };
         Thread: {
             /** @description The chain of posts above `post`, top first (deleted ones as placeholders). */
@@ -2483,188 +2733,6 @@ export interface components {
         VoteRequest: {
             /** @description The text of the chosen option. */
             option: string;
-        };
-        /** @description What the consent page shows. */
-        AppRequest: {
-            /** @description What the scopes allow, one line each. */
-            abilities: string[];
-            appName: string;
-            appWebsite?: string | null;
-            /** @description Where the answer goes. */
-            redirectUri: string;
-            /** @description The scopes asked for, as sent back with the answer. */
-            scope: string;
-        };
-        /** @description The member's answer on the consent page. */
-        AuthorizationAnswer: {
-            /** @description Allow (true) or Deny (false). */
-            allow: boolean;
-            clientId: string;
-            /** @description PKCE: the base64url SHA-256 of the app's verifier. */
-            codeChallenge?: string | null;
-            /** @description `S256` (the only method taken). */
-            codeChallengeMethod?: string | null;
-            redirectUri?: string | null;
-            scope?: string | null;
-            /** @description The app's `state`, handed back to it as sent. */
-            state?: string | null;
-        };
-        /**
-         * @description Where the member's browser goes next: the app's redirect URI with the code (or with
-         *     `error=access_denied`), or, for an app without one, the code to copy.
-         */
-        AuthorizationResult: {
-            /** @description For the out-of-band redirect URI: the code the member copies into the app. */
-            code?: string | null;
-            redirectTo?: string | null;
-        };
-        /** @description An app the member let in. */
-        ConnectedApp: {
-            /** @description What it may do, one line each. */
-            abilities: string[];
-            /** @description RFC 3339. */
-            connectedAt: string;
-            /** Format: int64 */
-            id: number;
-            /** @description RFC 3339 (to within a few minutes). */
-            lastUsedAt: string;
-            name: string;
-            website?: string | null;
-        };
-        /** @description A browser's subscription, with what to push. */
-        NewPushSubscription: {
-            /**
-             * @description Which notifications to push, by name (reply, mention, like, repost, follow, poll); names
-             *     left out are off. Absent: all of them.
-             */
-            alerts?: {
-                [key: string]: boolean;
-            } | null;
-            /** @description The push service's URL for this browser: https, on a public address. */
-            endpoint: string;
-            keys: components["schemas"]["PushSubscriptionKeys"];
-            /** @description `all` (default): from everyone; `followed`: only from members the caller follows. */
-            policy?: string | null;
-        };
-        /** @description The instance's VAPID public key. */
-        PushKey: {
-            /** @description base64url of the uncompressed P-256 point: `applicationServerKey` of `pushManager.subscribe`. */
-            publicKey: string;
-        };
-        /** @description The session's push subscription. */
-        PushSubscription: {
-            /** @description Each alert by name, on or off. */
-            alerts: {
-                [key: string]: boolean;
-            };
-            createdAt: string;
-            endpoint: string;
-            /** @description all or followed */
-            policy: string;
-            /** @description The instance's VAPID public key (as `GET /api/push/key`). */
-            serverKey: string;
-        };
-        /** @description The browser's keys, as `PushSubscription.toJSON()` gives them. */
-        PushSubscriptionKeys: {
-            /** @description base64url of the browser's 16-byte auth secret. */
-            auth: string;
-            /** @description base64url of the browser's P-256 public key (65 bytes, uncompressed). */
-            p256dh: string;
-        };
-        /** @description The app a post was written from, as it registered itself. */
-        PostApplication: {
-            name: string;
-            website?: string | null;
-        };
-        /**
-         * @description A begun ceremony: its id, to send back with the browser's answer, and the options to give
-         *     the browser (`navigator.credentials.create` or `.get`).
-         */
-        Ceremony: {
-            /** @description Works once, for 6 minutes. */
-            ceremony: string;
-            /**
-             * @description WebAuthn's options as JSON, `publicKey` inside (for `@simplewebauthn/browser`, pass
-             *     `options.publicKey`).
-             */
-            options: Record<string, never>;
-        };
-        LoginFinish: {
-            /** @description The id `login/start` answered. */
-            ceremony: string;
-            /** @description The browser's answer (`AuthenticationResponseJSON`). */
-            credential: Record<string, never>;
-        };
-        /** @description One of the member's passkeys. */
-        PasskeyInfo: {
-            /** @description When it was added. */
-            createdAt: string;
-            /**
-             * Format: int64
-             * @description Names it in `DELETE /api/auth/passkeys/{id}`.
-             */
-            id: number;
-            /** @description When it last signed in; null when it never has. */
-            lastUsedAt?: string | null;
-            name: string;
-        };
-        RegistrationFinish: {
-            /** @description The id `register/start` answered. */
-            ceremony: string;
-            /** @description The browser's answer (`RegistrationResponseJSON`). */
-            credential: Record<string, never>;
-            /** @description What the member calls it ("Laptop"): 1 to 64 characters. */
-            name: string;
-        };
-        /** @description A member's list as the API answers it. */
-        List: {
-            createdAt: string;
-            /** Format: int64 */
-            id: number;
-            /**
-             * Format: int64
-             * @description How many people the list holds.
-             */
-            memberCount: number;
-            title: string;
-        };
-        ListMembersRequest: {
-            /** @description 1 to 100 member ids; to add, each one the caller follows. */
-            userIds: number[];
-        };
-        ListRequest: {
-            /** @description 1 to 50 characters, one line. */
-            title: string;
-        };
-        /** @description A tag the member follows. */
-        FollowedTag: {
-            /** @description RFC 3339: when the member followed it. */
-            followedAt: string;
-            /** @description As first written on this instance. */
-            name: string;
-        };
-        MuteWordRequest: {
-            /**
-             * Format: int64
-             * @description How long, 1 to 8760 hours; absent or null: until removed.
-             */
-            hours?: number | null;
-            /**
-             * @description A word, phrase or hashtag (1 to 100 characters, one line, at least one letter or digit).
-             *     Matched as whole words, whatever their case and accents; `#rust` and `rust` are the same.
-             */
-            text: string;
-        };
-        /** @description A word, phrase or hashtag the caller mutes. */
-        MutedWordView: {
-            /** @description RFC 3339. */
-            createdAt: string;
-            /** @description RFC 3339: when it ends by itself; null: until removed. */
-            expiresAt?: string | null;
-            /** Format: int64 */
-            id: number;
-            /** @description As the caller typed it. */
-            text: string;
         };
     };
     responses: never;
@@ -2898,6 +2966,87 @@ export interface operations {
             };
         };
     };
+    connected: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectedApp"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     request_email_change: {
         parameters: {
             query?: never;
@@ -3096,6 +3245,303 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyInfo"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    finish_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginFinish"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    finish_registration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationFinish"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyInfo"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_registration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ceremony"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The passkey's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3666,6 +4112,42 @@ export interface operations {
             };
         };
     };
+    followed_tags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowedTag"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     follow: {
         parameters: {
             query?: never;
@@ -3934,6 +4416,482 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_lists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["List"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["List"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description List id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["List"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rename_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description List id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["List"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description List id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description List id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_list_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description List id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListMembersRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["List"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_list_members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description List id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListMembersRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["List"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_feed: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 50 (default 20). */
+                limit?: number;
+                /** @description Items to skip, 0 to 100000 (default 0). */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description List id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4511,6 +5469,143 @@ export interface operations {
             };
         };
     };
+    list_muted_words: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MutedWordView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mute_word: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MuteWordRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MutedWordView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unmute_word: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Muted word id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_mutes: {
         parameters: {
             query?: {
@@ -4830,6 +5925,103 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    authorization: {
+        parameters: {
+            query: {
+                client_id: string;
+                redirect_uri?: string;
+                /** @description Space-separated scopes; none: the app's own. */
+                scope?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppRequest"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuthorizationAnswer"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthorizationResult"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5602,6 +6794,128 @@ export interface operations {
             };
         };
     };
+    detach_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's quoted post */
+                id: number;
+                /** @description The post quoting it */
+                quoteId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_quoting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Quoting"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     thread_replies: {
         parameters: {
             query?: {
@@ -5869,6 +7183,177 @@ export interface operations {
             };
         };
     };
+    get_push_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKey"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_push_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscription"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_push_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPushSubscription"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscription"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_push_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No subscription is left */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     create_report: {
         parameters: {
             query?: never;
@@ -5952,6 +7437,114 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Tag"];
                 };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    follow_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag, without #; any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowedTag"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unfollow_tag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag, without #; any case */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: {
                 headers: {
@@ -6789,1409 +8382,6 @@ export interface operations {
                 };
             };
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    connected: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConnectedApp"][];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    disconnect: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description App id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    authorization: {
-        parameters: {
-            query: {
-                client_id: string;
-                redirect_uri?: string;
-                /** @description Space-separated scopes; none: the app's own. */
-                scope?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AppRequest"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    answer: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AuthorizationAnswer"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuthorizationResult"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    get_push_key: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PushKey"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    get_push_subscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PushSubscription"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    create_push_subscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["NewPushSubscription"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PushSubscription"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    delete_push_subscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No subscription is left */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasskeyInfo"][];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    finish_login: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LoginFinish"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["User"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    start_login: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ceremony"];
-                };
-            };
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    finish_registration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RegistrationFinish"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PasskeyInfo"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    start_registration: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Ceremony"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The passkey's id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    list_lists: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["List"][];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    create_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ListRequest"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["List"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    get_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description List id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["List"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    rename_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description List id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ListRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["List"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    delete_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description List id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    list_members: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description List id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["User"][];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    add_list_members: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description List id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ListMembersRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["List"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    remove_list_members: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description List id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ListMembersRequest"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["List"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    list_feed: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 50 (default 20). */
-                limit?: number;
-                /** @description Items to skip, 0 to 100000 (default 0). */
-                offset?: number;
-            };
-            header?: never;
-            path: {
-                /** @description List id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Post"][];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    followed_tags: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FollowedTag"][];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    list_muted_words: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MutedWordView"][];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    mute_word: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MuteWordRequest"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MutedWordView"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    unmute_word: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Muted word id */
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    follow_tag: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tag, without #; any case */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FollowedTag"];
-                };
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    unfollow_tag: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tag, without #; any case */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };

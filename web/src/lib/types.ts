@@ -29,7 +29,7 @@ export type TrendingTag = Schemas['TrendingTag']
 export type PostVersion = Schemas['PostVersion']
 export type Thread = Schemas['Thread']
 /** The values the document's `Notification.type` string names (it lists them in words only). */
-export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'removed' | 'export-ready'
+export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'quote' | 'removed' | 'export-ready'
 export type Notification = Schemas['Notification']
 export type Invite = Schemas['Invite']
 /** One of the member's private lists of people they follow. */

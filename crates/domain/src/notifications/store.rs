@@ -23,12 +23,22 @@ pub enum Kind {
     /// The member's data archive is ready to download (`exports`): about no one else, so the
     /// actor is the member themselves (`notify_self`).
     ExportReady,
+    /// The actor quoted the recipient's post (the notification's post is the quote).
+    Quote,
 }
 
 impl Kind {
     /// Every kind, in the order of their bits in `Kinds`.
-    pub const ALL: [Kind; 7] =
-        [Kind::Follow, Kind::Like, Kind::Reply, Kind::Repost, Kind::Mention, Kind::Removed, Kind::ExportReady];
+    pub const ALL: [Kind; 8] = [
+        Kind::Follow,
+        Kind::Like,
+        Kind::Reply,
+        Kind::Repost,
+        Kind::Mention,
+        Kind::Removed,
+        Kind::ExportReady,
+        Kind::Quote,
+    ];
 
     /// Likes and reposts of one post are shown as one group (`live::counts::GROUPED`).
     pub fn is_grouped(self) -> bool {
@@ -49,6 +59,7 @@ impl Kind {
             Kind::Mention => "mention",
             Kind::Removed => "removed",
             Kind::ExportReady => "export-ready",
+            Kind::Quote => "quote",
         }
     }
 }

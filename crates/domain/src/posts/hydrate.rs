@@ -162,7 +162,8 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
-         author_profile_image_url, entities, edited_at, spoiler_text, removed_at, hidden",
+         author_profile_image_url, entities, edited_at, spoiler_text, quote_of_id, quote_detached_at, quotes_allowed, \
+         removed_at, hidden",
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text, alt", "kind, post_id, ord, a");
@@ -184,7 +185,8 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
             post_columns!(),
             ", p.removed_at, {hidden} FROM posts p \
                  JOIN users u ON u.id = p.author_id \
-                 WHERE p.id IN (SELECT repost_of_id FROM selected) \
+                 WHERE p.id IN (SELECT repost_of_id FROM selected UNION SELECT quote_of_id FROM selected \
+                     UNION SELECT o.quote_of_id FROM posts o WHERE o.id IN (SELECT repost_of_id FROM selected)) \
                  AND p.id NOT IN (SELECT id FROM selected) \
              ), \
              parts (kind, post_id, ord, a, b, text, alt) AS ( \
@@ -263,6 +265,9 @@ struct Card(
     Option<i64>,
     Option<String>,
     Option<i64>,
+    Option<i64>,
+    i64,
+    Option<i64>,
     i64,
 );
 
@@ -287,6 +292,9 @@ impl Card {
             entities,
             edited_at,
             spoiler_text,
+            quote_of_id,
+            quote_detached_at,
+            quotes_allowed,
             removed_at,
             hidden,
         ) = self;
@@ -310,6 +318,9 @@ impl Card {
                 entities,
                 edited_at,
                 spoiler_text,
+                quote_of_id,
+                quote_detached_at,
+                quotes_allowed,
                 removed_at,
                 hidden: hidden != 0,
             },
@@ -336,12 +347,12 @@ fn assemble(seeing: Seeing, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, 
     page.sort_by_key(|(ord, row)| (*ord, row.id));
     page.into_iter()
         .map(|(ord, row)| {
-            let mut post = parts.build(&row);
+            let mut post = quoting(&parts, &row, parts.build(&row), &by_id);
             if post.is_unavailable {
                 return (ord, post);
             }
             if let Some(original) = row.repost_of_id.and_then(|id| by_id.get(&id)) {
-                let original = parts.build(original);
+                let original = quoting(&parts, original, parts.build(original), &by_id);
                 post.reply_count = original.reply_count;
                 post.repost_count = original.repost_count;
                 post.like_count = original.like_count;
@@ -353,6 +364,19 @@ fn assemble(seeing: Seeing, cards: Vec<Card>, parts: Vec<PartRow>) -> Vec<(i64, 
             (ord, post)
         })
         .collect()
+}
+
+/// `post` (built from `row`) with the post it quotes, as the viewer may see it, one level deep;
+/// a post whose quoted post's author detached it carries only that.
+fn quoting(parts: &Parts, row: &PostRow, post: Post, by_id: &HashMap<i64, PostRow>) -> Post {
+    if post.is_unavailable || post.is_deleted || row.quote_of_id.is_none() {
+        return post;
+    }
+    if row.quote_detached_at.is_some() {
+        return Post { quote_of_id: None, quote_detached: true, ..post };
+    }
+    let quoted = row.quote_of_id.and_then(|id| by_id.get(&id)).map(|quoted| Box::new(parts.build(quoted)));
+    Post { quote_of: quoted, ..post }
 }
 
 struct Parts {
@@ -486,6 +510,10 @@ impl Parts {
             reply_to_id: row.reply_to_id,
             repost_of_id: row.repost_of_id,
             repost_of: None,
+            quote_of_id: row.quote_of_id.filter(|_| row.quote_detached_at.is_none()),
+            quote_of: None,
+            quote_detached: false,
+            quotes_allowed: row.quotes_allowed != 0,
             reply_count: row.reply_count,
             repost_count: row.repost_count,
             like_count: row.like_count,
@@ -566,6 +594,9 @@ fn unseen(post: Post) -> Post {
         author_mute: None,
         application: None,
         via_tag: None,
+        quote_of_id: None,
+        quote_of: None,
+        quote_detached: false,
         ..post
     }
 }

@@ -16,7 +16,8 @@ macro_rules! post_columns {
         "p.id, p.author_id, p.content, p.created_at, p.reply_to_id, p.repost_of_id, \
          p.poll_expires_at, p.deleted_at, p.reply_count, p.repost_count, p.like_count, \
          u.username AS author_username, u.display_name AS author_display_name, \
-         u.profile_image_url AS author_profile_image_url, p.entities, p.edited_at, p.spoiler_text"
+         u.profile_image_url AS author_profile_image_url, p.entities, p.edited_at, p.spoiler_text, \
+         p.quote_of_id, p.quote_detached_at, p.quotes_allowed"
     };
 }
 
@@ -43,6 +44,12 @@ pub struct PostRow {
     pub edited_at: Option<Millis>,
     /// Its content warning; None: none.
     pub spoiler_text: Option<String>,
+    /// The post it quotes.
+    pub quote_of_id: Option<i64>,
+    /// When the quoted post's author detached it from this quote.
+    pub quote_detached_at: Option<Millis>,
+    /// 1 while its author lets others quote it.
+    pub quotes_allowed: i64,
     /// Set when moderators removed it (`deleted_at` is set too).
     pub removed_at: Option<Millis>,
     /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
@@ -117,6 +124,20 @@ pub struct Post {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(no_recursion)]
     pub repost_of: Option<Box<Post>>,
+    /// The post this one quotes (a quote's card shows it inside); null when it quotes none, and
+    /// when the quoted post's author detached it (`quoteDetached`).
+    pub quote_of_id: Option<i64>,
+    /// The quoted post as the caller may see it, one level deep (its own `quoteOf` is not
+    /// filled): a deleted, removed or hidden one arrives as such (`isDeleted`, `isUnavailable`)
+    /// and the card shows "Post unavailable". Null when the post quotes none.
+    #[schema(no_recursion)]
+    pub quote_of: Option<Box<Post>>,
+    /// The quoted post's author detached it from this quote: the card shows "Removed by the
+    /// author" in its place (`quoteOfId` and `quoteOf` are null).
+    pub quote_detached: bool,
+    /// Whether its author lets others quote it (the card offers Quote only then; the author may
+    /// always quote their own post).
+    pub quotes_allowed: bool,
     pub reply_count: i64,
     pub repost_count: i64,
     pub like_count: i64,

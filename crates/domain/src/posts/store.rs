@@ -67,6 +67,8 @@ pub struct NewPost<'a> {
     /// Its content warning, if any.
     pub spoiler_text: Option<&'a str>,
     pub reply_to_id: Option<i64>,
+    /// The post it quotes; the caller checked it may.
+    pub quote_of_id: Option<i64>,
     pub poll: Option<(&'a [String], Millis)>,
     /// Claimed uploads (`media::claim`) with their descriptions, in the order they show.
     pub images: &'a [NewImage<'a>],
@@ -94,7 +96,7 @@ pub struct NewImage<'a> {
 pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities, app_id, \
-         spoiler_text, muting_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+         spoiler_text, muting_text, quote_of_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
     )
     .bind(new.author_id)
     .bind(new.content)
@@ -106,6 +108,7 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
     .bind(new.app_id)
     .bind(new.spoiler_text)
     .bind(muting_text(new.content, new.spoiler_text))
+    .bind(new.quote_of_id)
     .fetch_one(&mut *conn)
     .await?;
     if let Some((options, _)) = new.poll {
@@ -128,6 +131,52 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
             .await?;
     }
     Ok(id)
+}
+
+/// True when `author` is hidden from `viewer` (blocked either way, or suspended: `visibility`).
+pub async fn author_hidden(conn: &mut AnyConnection, viewer: i64, author: i64) -> Result<bool> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT CAST(1 AS BIGINT) WHERE {}",
+            crate::visibility::hidden(crate::visibility::Scope::Anywhere, "$1", "$2")
+        )
+    });
+    let hidden: Option<i64> = sqlx::query_scalar(SQL.as_str()).bind(viewer).bind(author).fetch_optional(conn).await?;
+    Ok(hidden.is_some())
+}
+
+/// Whether post `id`'s author lets others quote it.
+pub async fn quotes_allowed(conn: &mut AnyConnection, id: i64) -> Result<bool> {
+    let allowed: Option<i64> =
+        sqlx::query_scalar("SELECT quotes_allowed FROM posts WHERE id = $1").bind(id).fetch_optional(conn).await?;
+    Ok(allowed == Some(1))
+}
+
+/// Lets others quote post `id`, or not.
+pub async fn set_quotes_allowed(conn: &mut AnyConnection, id: i64, allowed: bool) -> Result<()> {
+    sqlx::query("UPDATE posts SET quotes_allowed = $1 WHERE id = $2")
+        .bind(i64::from(allowed))
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Detaches post `quoted` from post `quote` (which must quote it); an earlier detachment stays
+/// as it was. False when `quote` does not quote `quoted`.
+pub async fn detach_quote(conn: &mut AnyConnection, quoted: i64, quote: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "UPDATE posts SET quote_detached_at = COALESCE(quote_detached_at, $1) WHERE id = $2 AND quote_of_id = $3",
+    )
+    .bind(now)
+    .bind(quote)
+    .bind(quoted)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 1 {
+        crate::live::note(crate::live::Change::Counted { post: quote });
+    }
+    Ok(done.rows_affected() == 1)
 }
 
 /// Adds `delta` to one of a live post's counters; false when the post is gone (deleted in the

@@ -39,6 +39,8 @@ pub struct Draft {
     pub poll: Option<PollOptions>,
     pub duration: PollDuration,
     pub reply_to_id: Option<i64>,
+    /// The post it quotes (a repost: its original), shown inside its card.
+    pub quote_of_id: Option<i64>,
     /// The app it is written from (Mastodon client API); None in Murmur's own web app.
     pub app_id: Option<i64>,
 }
@@ -121,6 +123,10 @@ impl PostWrites<'_> {
         if let Some(parent) = &parent {
             crate::visibility::ensure_can_interact(&mut tx, author, parent.author_id).await?;
         }
+        let quoted = match draft.quote_of_id {
+            Some(id) => Some(quotable(&mut tx, author, id).await?),
+            None => None,
+        };
         let media_ids = media::claim(self.media, &mut tx, author, &image_urls, now).await?;
         // `claim` answers one id per URL, in order: each keeps its own description.
         let images: Vec<store::NewImage> = media_ids
@@ -138,6 +144,7 @@ impl PostWrites<'_> {
             content,
             spoiler_text: draft.content_warning.as_ref().map(ContentWarning::as_str),
             reply_to_id: parent.as_ref().map(|p| p.id),
+            quote_of_id: quoted.as_ref().map(|q| q.id),
             poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
             images: &images,
             entities: &text.entities,
@@ -158,6 +165,9 @@ impl PostWrites<'_> {
                 return Err(Error::bad_request("replyToId must name an existing post"));
             }
             notifications::notify(&mut tx, parent.author_id, author, Kind::Reply, id, now).await?;
+        }
+        if let Some(quoted) = &quoted {
+            notifications::notify(&mut tx, quoted.author_id, author, Kind::Quote, id, now).await?;
         }
         let told = parent.as_ref().map(|p| p.author_id);
         text.record(&mut tx, Written { post: id, author, at: now, told }, now).await?;
@@ -249,6 +259,41 @@ impl PostWrites<'_> {
         text.record(&mut tx, Written { post: id, author, at: current.created_at, told }, now).await?;
         tx.commit().await?;
         Ok(id)
+    }
+
+    /// The author of post `id` lets others quote it, or not (`allowed`); the quotes already
+    /// made stay. Answers the post's id.
+    pub async fn set_quoting(&self, author: i64, id: i64, allowed: bool) -> Result<i64> {
+        let mut tx = self.db.write.begin().await?;
+        let post = store::find_ref(&mut tx, id)
+            .await?
+            .filter(|p| p.deleted_at.is_none() && p.repost_of_id.is_none())
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        if post.author_id != author {
+            return Err(Error::forbidden("You can only change quoting of your own posts"));
+        }
+        // The card's Quote shows on the author's own Friends page.
+        changes::member_changed(&mut tx, author).await?;
+        store::set_quotes_allowed(&mut tx, id, allowed).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// The author of post `id` detaches it from post `quote`, which quotes it: the quote then
+    /// shows "Removed by the author" in its place. Twice changes nothing; the quote's author is
+    /// not told. 404 when `id` is not the member's own live post or `quote` does not quote it.
+    pub async fn detach_quote(&self, member: i64, id: i64, quote: i64) -> Result<()> {
+        let mut tx = self.db.write.begin().await?;
+        let post = store::find_ref(&mut tx, id)
+            .await?
+            .filter(|p| p.author_id == member && p.deleted_at.is_none())
+            .ok_or_else(|| Error::not_found("Post not found"))?;
+        changes::member_changed(&mut tx, member).await?;
+        if !store::detach_quote(&mut tx, post.id, quote, self.clock.now()).await? {
+            return Err(Error::not_found("That post does not quote this one"));
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The member bookmarks post `id` (a repost: its original); twice changes nothing. Nobody
@@ -401,6 +446,21 @@ impl PostWrites<'_> {
         tx.commit().await?;
         Ok(post.id)
     }
+}
+
+/// The post `member` quotes when they name post `id` (a repost: its original): 404 when it is
+/// gone or hidden from them, 403 when they and its author blocked each other or its author
+/// turned quoting off (an author may always quote their own post).
+async fn quotable(tx: &mut AnyConnection, member: i64, id: i64) -> Result<PostRef> {
+    let quoted = store::live_original(&mut *tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
+    crate::visibility::ensure_can_interact(&mut *tx, member, quoted.author_id).await?;
+    if store::author_hidden(&mut *tx, member, quoted.author_id).await? {
+        return Err(Error::not_found("Post not found"));
+    }
+    if quoted.author_id != member && !store::quotes_allowed(&mut *tx, quoted.id).await? {
+        return Err(Error::forbidden("The author turned off quoting of this post"));
+    }
+    Ok(quoted)
 }
 
 /// The images an edit keeps (media ids, in the order they show): all of them when the request

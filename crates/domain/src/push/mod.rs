@@ -43,11 +43,13 @@ pub enum Alert {
     Repost,
     Follow,
     Poll,
+    Quote,
 }
 
 impl Alert {
     /// Every alert, in the order of their bits in `Alerts`.
-    pub const ALL: [Alert; 6] = [Alert::Reply, Alert::Mention, Alert::Like, Alert::Repost, Alert::Follow, Alert::Poll];
+    pub const ALL: [Alert; 7] =
+        [Alert::Reply, Alert::Mention, Alert::Like, Alert::Repost, Alert::Follow, Alert::Poll, Alert::Quote];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -57,6 +59,7 @@ impl Alert {
             Alert::Repost => "repost",
             Alert::Follow => "follow",
             Alert::Poll => "poll",
+            Alert::Quote => "quote",
         }
     }
 

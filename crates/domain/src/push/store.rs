@@ -280,6 +280,7 @@ impl Message {
             "repost" => format!("{who} reposted your post"),
             "reply" => format!("{who} replied to you"),
             "mention" => format!("{who} mentioned you"),
+            "quote" => format!("{who} quoted your post"),
             "follow" => format!("{who} followed you"),
             _ => format!("{who} did something"),
         };

@@ -155,9 +155,13 @@ pub async fn authors_of(state: &AppState, posts: &[Post]) -> murmur_core::error:
     members_by_id(state, author_ids(posts).collect()).await
 }
 
-/// The ids of the authors of these posts and of their originals.
+/// The ids of the authors of these posts, of their originals and of the posts they quote.
 pub fn author_ids(posts: &[Post]) -> impl Iterator<Item = i64> + '_ {
-    posts.iter().flat_map(|p| std::iter::once(p.author.id).chain(p.repost_of.as_ref().map(|o| o.author.id)))
+    posts.iter().flat_map(|p| {
+        let original = p.repost_of.as_deref();
+        let quoted = |post: Option<&Post>| post.and_then(|post| post.quote_of.as_ref()).map(|q| q.author.id);
+        std::iter::once(p.author.id).chain(original.map(|o| o.author.id)).chain(quoted(Some(p))).chain(quoted(original))
+    })
 }
 
 /// These members' records (each once), read in as few statements as the ids allow.
@@ -234,6 +238,7 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
         "in_reply_to_id": post.reply_to_id.map(|id| id.to_string()),
         "in_reply_to_account_id": null,
         "reblog": reblog,
+        "quote": quote(context, post),
         "application": post.application.as_ref().map(|app| json!({"name": app.name, "website": app.website})),
         "media_attachments": media,
         "mentions": mentions,
@@ -251,6 +256,24 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
         "pinned": false,
         "filtered": [],
     }))
+}
+
+/// Mastodon 4.5's Quote of a status that quotes one: accepted with the quoted status, revoked
+/// when its author detached it, deleted or unauthorized when the viewer may not see it; null
+/// when the post quotes none.
+fn quote(context: &Context, post: &Post) -> Value {
+    if post.quote_detached {
+        return json!({"state": "revoked", "quoted_status": null});
+    }
+    let Some(quoted) = &post.quote_of else { return Value::Null };
+    if quoted.is_unavailable {
+        return json!({"state": "unauthorized", "quoted_status": null});
+    }
+    // One level, as the web app shows it: hydration leaves the quoted post's own quote out.
+    match status(context, quoted) {
+        Some(status) => json!({"state": "accepted", "quoted_status": status}),
+        None => json!({"state": "deleted", "quoted_status": null}),
+    }
 }
 
 /// Mastodon's MediaAttachment of an image: its media id, its path or URL, its size when known,
@@ -327,6 +350,7 @@ pub fn notification_type(kind: &str) -> Option<&'static str> {
         "like" => "favourite",
         "repost" => "reblog",
         "reply" | "mention" => "mention",
+        "quote" => "quote",
         _ => return None,
     })
 }

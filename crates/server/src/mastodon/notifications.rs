@@ -49,13 +49,14 @@ fn kinds_of(mastodon_type: &str) -> &'static [Kind] {
         "favourite" => &[Kind::Like],
         "reblog" => &[Kind::Repost],
         "mention" => &[Kind::Reply, Kind::Mention],
+        "quote" => &[Kind::Quote],
         _ => &[],
     }
 }
 
 /// The kinds apps are shown, narrowed by `types[]` and `exclude_types[]`.
 fn kinds(params: &ListParams) -> Kinds {
-    let shown = [Kind::Follow, Kind::Like, Kind::Repost, Kind::Reply, Kind::Mention];
+    let shown = [Kind::Follow, Kind::Like, Kind::Repost, Kind::Reply, Kind::Mention, Kind::Quote];
     let mut kinds = if params.types.is_empty() {
         shown.iter().fold(Kinds::NONE, |kinds, kind| kinds.with(*kind))
     } else {

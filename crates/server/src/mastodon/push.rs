@@ -23,15 +23,15 @@ pub fn router() -> Router<AppState> {
 
 /// Mastodon's alert names and the Murmur alerts each stands for ("mention" is also a reply).
 /// Mastodon's other names (status, update, follow_request, admin.*) are accepted and stay off.
-const ALERTS: [(&str, &[Alert]); 5] = [
+const ALERTS: [(&str, &[Alert]); 6] = [
     ("mention", &[Alert::Reply, Alert::Mention]),
     ("reblog", &[Alert::Repost]),
     ("favourite", &[Alert::Like]),
     ("follow", &[Alert::Follow]),
     ("poll", &[Alert::Poll]),
+    ("quote", &[Alert::Quote]),
 ];
-const ALWAYS_OFF: [&str; 7] =
-    ["status", "update", "follow_request", "admin.sign_up", "admin.report", "quote", "quoted_update"];
+const ALWAYS_OFF: [&str; 6] = ["status", "update", "follow_request", "admin.sign_up", "admin.report", "quoted_update"];
 
 #[derive(Deserialize)]
 struct Keys {

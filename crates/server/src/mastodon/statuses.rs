@@ -71,6 +71,9 @@ struct NewStatus {
     poll: Option<NewPoll>,
     #[serde(default, deserialize_with = "lenient::id")]
     in_reply_to_id: Option<i64>,
+    /// Mastodon 4.5's quote of a post.
+    #[serde(default, deserialize_with = "lenient::id")]
+    quoted_status_id: Option<i64>,
     visibility: Option<String>,
     #[serde(default, deserialize_with = "lenient::bool")]
     sensitive: Option<bool>,
@@ -155,6 +158,7 @@ async fn create(
         poll: PollOptions::parse(&options)?,
         duration: PollDuration::parse(hours)?,
         reply_to_id: body.in_reply_to_id,
+        quote_of_id: body.quoted_status_id,
         app_id: Some(token.0.app_id),
     };
     let id = state.post_writes().post(member, &draft, key.as_ref()).await?;

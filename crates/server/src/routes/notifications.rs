@@ -72,8 +72,8 @@ pub struct Notification {
     pub count: i64,
     /// Who did it, newest first: the actor, or in a grouped list the group's newest three.
     pub actors: Vec<Author>,
-    /// follow, like, reply, repost, mention, removed (moderators removed the post) or
-    /// export-ready (the member's data archive is ready: the actor is the member)
+    /// follow, like, reply, repost, mention, quote (the post is the quote), removed (moderators
+    /// removed the post) or export-ready (the member's data archive is ready: the actor is the member)
     #[serde(rename = "type")]
     pub kind: String,
     /// Read: every notification it stands for is.

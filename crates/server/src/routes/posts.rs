@@ -27,6 +27,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(bookmark, unbookmark))
         .routes(routes!(bookmarks))
         .routes(routes!(unrepost))
+        .routes(routes!(set_quoting))
+        .routes(routes!(detach_quote))
         .routes(routes!(vote))
         .routes(routes!(thread))
         .routes(routes!(thread_replies))
@@ -66,6 +68,16 @@ pub struct CreatePost {
     /// Makes this a repost of that post (reposting a repost reposts its original).
     #[schema(minimum = 1)]
     pub repost_of_id: Option<i64>,
+    /// The post this one quotes, shown inside its card (quoting a repost quotes its original).
+    /// A quote is a post like any other: it needs its own text. Not on a repost.
+    #[schema(minimum = 1)]
+    pub quote_of_id: Option<i64>,
+}
+
+/// Whether others may quote a post.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct Quoting {
+    pub allowed: bool,
 }
 
 /// An uploaded image of a new post, with what it shows for those who cannot see it.
@@ -206,6 +218,9 @@ async fn create(
             {
                 return Err(Error::bad_request("A repost cannot have images, a poll or a reply").into());
             }
+            if body.quote_of_id.is_some() {
+                return Err(Error::bad_request("A repost cannot quote a post").into());
+            }
             // A repost shows its original, behind the original's own warning if it has one.
             if body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty()) {
                 return Err(Error::bad_request("A repost cannot have a content warning").into());
@@ -222,6 +237,7 @@ async fn create(
                 duration: PollDuration::parse(body.poll_duration_hours)?,
                 images,
                 reply_to_id: body.reply_to_id,
+                quote_of_id: body.quote_of_id,
                 app_id: None,
             };
             writes.post(current.id, &draft, key).await?
@@ -351,6 +367,40 @@ async fn bookmarks(
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unrepost(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     state.post_writes().unrepost(current.id, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Lets others quote one of the caller's posts, or not (`allowed`). The quotes already made
+/// stay; new ones are refused (403). The author may always quote their own post. Answers the post.
+#[utoipa::path(put, path = "/api/posts/{id}/quoting", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    request_body = Quoting,
+    responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn set_quoting(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+    Json(body): Json<Quoting>,
+) -> Result<Json<Post>> {
+    let post = state.post_writes().set_quoting(current.id, id, body.allowed).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// Detaches one of the caller's posts (`id`) from a post quoting it (`quoteId`): the quote then
+/// shows "Removed by the author" in its place; its author is not told. Twice changes nothing.
+/// 404 unless `id` is the caller's own post and `quoteId` quotes it.
+#[utoipa::path(post, path = "/api/posts/{id}/quotes/{quoteId}/detach", tag = "posts",
+    params(("id" = i64, Path, minimum = 1, description = "The caller's quoted post"),
+           ("quoteId" = i64, Path, minimum = 1, description = "The post quoting it")),
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn detach_quote(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path((id, quote_id)): Path<(i64, i64)>,
+) -> Result<StatusCode> {
+    state.post_writes().detach_quote(current.id, id, quote_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

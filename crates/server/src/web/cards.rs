@@ -92,9 +92,12 @@ fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardT
     // Placeholders (unavailable, removed, deleted) are the app's to draw; Friends has none.
     let placeholder = shown.is_unavailable || post.is_unavailable || post.is_removed || post.is_deleted;
     let warned = post.spoiler_text.is_some();
-    // A followed tag's post ("# tag" above it) is the app's to draw too.
+    // A followed tag's post ("# tag" above it), and a quote (the quoted post in a box), are the
+    // app's to draw too.
+    let quoting = post.quote_of_id.is_some() || post.quote_detached;
     if placeholder
         || warned
+        || quoting
         || shown.via_tag.is_some()
         || !post.poll_options.is_empty()
         || !post.image_urls.iter().all(|url| is_upload(url))
@@ -387,6 +390,10 @@ mod tests {
             reply_to_id: None,
             repost_of_id: None,
             repost_of: None,
+            quote_of_id: None,
+            quote_of: None,
+            quote_detached: false,
+            quotes_allowed: true,
             reply_count: 1,
             repost_count: 2,
             like_count: 3,
@@ -510,7 +517,14 @@ mod tests {
         // Behind a warning, the text must not be drawn before the app knows whether to open it.
         let mut warned = post(9, 2, "ada", "the ending");
         warned.spoiler_text = Some("Spoilers".to_string());
-        assert_eq!(first_cards(&[warned, first], 1, now(), &template()), None);
+        assert_eq!(first_cards(&[warned, first.clone()], 1, now(), &template()), None);
+        // A quote's box (or "Removed by the author") is the app's to draw.
+        let mut quote = post(10, 2, "ada", "look at this");
+        quote.quote_of_id = Some(8);
+        let mut detached = post(11, 2, "ada", "and this");
+        detached.quote_detached = true;
+        assert_eq!(first_cards(&[quote, first.clone()], 1, now(), &template()), None);
+        assert_eq!(first_cards(&[detached, first], 1, now(), &template()), None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter'
-import { AtSign, Download, Heart, MessageCircle, Repeat2, ShieldAlert, UserPlus } from 'lucide-react'
+import { AtSign, Download, Heart, MessageCircle, Quote, Repeat2, ShieldAlert, UserPlus } from 'lucide-react'
 import { Avatar } from '@/components/ui/avatar'
 import { cn, relativeTime } from '@/lib/utils'
 import type { Notification, NotificationType } from '@/lib/types'
@@ -17,6 +17,7 @@ const kinds: Record<NotificationType, Kind> = {
   reply: { icon: MessageCircle, text: 'replied to your post', colour: 'text-primary' },
   repost: { icon: Repeat2, text: 'reposted your post', colour: 'text-repost' },
   mention: { icon: AtSign, text: 'mentioned you', colour: 'text-primary' },
+  quote: { icon: Quote, text: 'quoted your post', colour: 'text-repost' },
   removed: { icon: ShieldAlert, text: 'removed your post', colour: 'text-destructive' },
   'export-ready': { icon: Download, text: 'Your data archive is ready to download', colour: 'text-primary' },
 }

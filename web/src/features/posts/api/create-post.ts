@@ -13,6 +13,8 @@ export interface CreatePostInput {
   /** How long the poll stays open (1 to 168; the server's default is 24). */
   pollDurationHours?: number
   replyToId?: number | null
+  /** The post this one quotes. */
+  quoteOfId?: number
   /** Sent as `Idempotency-Key`: a retry with the same key answers the post already made. */
   idempotencyKey?: string
 }

@@ -8,6 +8,8 @@ interface ComposeDialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
   replyTo?: Post
+  /** The post the new one quotes (the card's Quote). */
+  quoteOf?: Post
   /** What had focus when the dialog opened; it gets focus back when the dialog closes. */
   opener?: HTMLElement | null
 }
@@ -24,7 +26,7 @@ function focusBack(opener: HTMLElement | null | undefined, replyTo: Post | undef
 }
 
 /** "Create Post": the composer in a dialog, also used for replies. Closing it with something written asks first. */
-export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: ComposeDialogProps) {
+export default function ComposeDialog({ open, onOpenChange, replyTo, quoteOf, opener }: ComposeDialogProps) {
   const composer = React.useRef<ComposerHandle>(null)
   const [asking, setAsking] = React.useState(false)
 
@@ -63,11 +65,12 @@ export default function ComposeDialog({ open, onOpenChange, replyTo, opener }: C
             </blockquote>
           )}
           <Composer
-            key={replyTo?.id ?? 'new'}
+            key={replyTo?.id ?? (quoteOf ? `quote-${quoteOf.id}` : 'new')}
             ref={composer}
             variant="dialog"
             replyToId={replyTo?.id ?? null}
             replyToWarning={replyTo?.spoilerText ?? null}
+            quoteOf={quoteOf ?? null}
             onPosted={() => onOpenChange(false)}
           />
         </DialogContent>

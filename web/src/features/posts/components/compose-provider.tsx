@@ -5,6 +5,8 @@ const ComposeDialog = React.lazy(() => import('./compose-dialog'))
 
 interface ComposeRequest {
   replyTo?: Post
+  /** The post a new post quotes, shown under its text. */
+  quoteOf?: Post
 }
 
 interface ComposeState {
@@ -37,6 +39,7 @@ export function ComposeProvider({ children }: { children: React.ReactNode }) {
           <ComposeDialog
             open={request !== null}
             replyTo={request?.replyTo}
+            quoteOf={request?.quoteOf}
             opener={opener}
             onOpenChange={(open) => {
               if (!open) setRequest(null)

@@ -10,7 +10,7 @@ import { toast } from '@/components/ui/use-toast'
 import { ApiError, messageOf } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { cn } from '@/lib/utils'
-import { CONTENT_WARNING_MAX_LENGTH, MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH } from '@/lib/types'
+import { CONTENT_WARNING_MAX_LENGTH, MAX_IMAGES, MAX_POLL_OPTIONS, POLL_DURATIONS, POST_MAX_LENGTH, type Post } from '@/lib/types'
 import { ImageUploadButton, type UploadedImage } from '@/features/uploads'
 import { useCurrentUser } from '@/features/auth'
 import { newIdempotencyKey, useCreatePost } from '../api/create-post'
@@ -20,6 +20,7 @@ import { clearDraft, draftKey, hasContent, loadDraft, pruneDrafts, saveDraft, ty
 import { thumbnailOf } from '../lib/thumbnail'
 import { DescriptionReminderDialog } from './description-reminder-dialog'
 import { ImageDescriptionDialog } from './image-description-dialog'
+import { QuotedPost } from './quoted-post'
 
 /**
  * An attached image: sent by its upload URL, shown from the picked file (the upload URL only
@@ -104,6 +105,8 @@ interface ComposerProps {
   replyToId?: number | null
   /** The content warning of the post replied to: the reply starts with it (the member may change or remove it). */
   replyToWarning?: string | null
+  /** The post this one quotes, shown under the text; the member may take it out before posting. */
+  quoteOf?: Post | null
   onPosted?: () => void
   ref?: React.Ref<ComposerHandle>
 }
@@ -114,7 +117,14 @@ function contextOf(variant: 'inline' | 'dialog', replyToId: number | null): Draf
   return variant === 'dialog' ? { kind: 'dialog' } : { kind: 'home' }
 }
 
-export function Composer({ variant = 'inline', replyToId = null, replyToWarning = null, onPosted, ref }: ComposerProps) {
+export function Composer({
+  variant = 'inline',
+  replyToId = null,
+  replyToWarning = null,
+  quoteOf = null,
+  onPosted,
+  ref,
+}: ComposerProps) {
   const id = React.useId()
   const { data: user } = useCurrentUser()
   // Drafts are the member's: none is read or kept until the member is known.
@@ -131,6 +141,7 @@ export function Composer({ variant = 'inline', replyToId = null, replyToWarning 
   // Set when the server no longer knew a draft's images: they were taken out, the text kept.
   const [imagesLost, setImagesLost] = React.useState(false)
   const textarea = React.useRef<HTMLTextAreaElement>(null)
+  const [quote, setQuote] = React.useState<Post | null>(quoteOf)
   const createPost = useCreatePost()
   const [remind] = useDescriptionReminder()
   // The upload URL of the image whose description is being written.
@@ -248,6 +259,7 @@ export function Composer({ variant = 'inline', replyToId = null, replyToWarning 
         ...images,
         ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
         replyToId,
+        ...(quote ? { quoteOfId: quote.id } : {}),
       },
       {
         onSuccess: () => {
@@ -358,6 +370,23 @@ export function Composer({ variant = 'inline', replyToId = null, replyToWarning 
                 aria-invalid={tooLong || undefined}
                 className="border-0 px-0 text-lg shadow-none focus-visible:ring-0 focus-visible:ring-offset-0"
               />
+
+              {quote && (
+                <div className="relative">
+                  <QuotedPost quote={{ quoteOf: quote, quoteDetached: false }} linked={false} />
+                  <button
+                    type="button"
+                    aria-label="Remove quote"
+                    onClick={() => {
+                      setQuote(null)
+                      textarea.current?.focus()
+                    }}
+                    className="absolute right-1 top-1 rounded-full bg-black/70 p-1 text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                  >
+                    <X className="size-3.5" aria-hidden="true" />
+                  </button>
+                </div>
+              )}
 
               {attached.images.length > 0 && (
                 <ul className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Attached images">

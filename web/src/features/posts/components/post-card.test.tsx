@@ -70,6 +70,7 @@ describe('a post card', () => {
     mockFetch(() => new Response('', { status: 500 }))
     renderFeed([aPost({ repostCount: 1, isReposted: false })])
     await userEvent.click(screen.getByRole('button', { name: 'Repost (1)' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Repost' }))
     expect(await screen.findByText('Failed to repost. Please try again.')).toBeInTheDocument()
     await waitFor(() => expect(screen.getByRole('button', { name: 'Repost (1)' })).toBeInTheDocument())
   })
@@ -330,6 +331,59 @@ describe('a post card', () => {
       'aria-haspopup': 'menu',
       'aria-expanded': 'false',
     })
+  })
+  it('shows the post a quote quotes in a box linking to its thread, behind its own warning', () => {
+    mockFetch(() => json([]))
+    const ada = { id: 3, username: 'ada', displayName: 'Ada Lovelace', profileImageUrl: null }
+    const quoted = aPost({ id: 7, author: ada, content: 'Tea is a soup' })
+    const warned = aPost({ id: 8, author: ada, content: 'The ending', spoilerText: 'Spoilers' })
+    renderFeed([
+      aPost({ id: 11, content: 'Hot take', quoteOfId: 7, quoteOf: quoted }),
+      aPost({ id: 12, content: 'Careful', quoteOfId: 8, quoteOf: warned }),
+    ])
+    const box = screen.getByRole('link', { name: /Quoted post:.*Tea is a soup/ })
+    expect(box).toHaveAttribute('href', '/post/7')
+    expect(box).toHaveTextContent('@ada')
+    const careful = screen.getAllByRole('article')[1]
+    expect(careful).toHaveTextContent('Content warning: Spoilers')
+    expect(careful).not.toHaveTextContent('The ending')
+  })
+
+  it('says "Post unavailable" for a quoted post gone or hidden, and "Removed by the author" once detached', () => {
+    mockFetch(() => json([]))
+    renderFeed([
+      aPost({ id: 11, content: 'One', quoteOfId: 7, quoteOf: aPost({ id: 7, content: '', isUnavailable: true }) }),
+      aPost({ id: 12, content: 'Two', quoteOfId: 8, quoteOf: aPost({ id: 8, content: '', isDeleted: true }) }),
+      aPost({ id: 13, content: 'Three', quoteOfId: null, quoteOf: null, quoteDetached: true }),
+    ])
+    expect(screen.getAllByText('Post unavailable')).toHaveLength(2)
+    expect(screen.getByText('Removed by the author')).toBeInTheDocument()
+  })
+
+  it('offers Repost and Quote from the repost button, and Quote opens the composer with the post under the text', async () => {
+    mockFetch(() => json([]))
+    renderFeed([aPost({ id: 7, content: 'Tea is a soup' })])
+    await userEvent.click(screen.getByRole('button', { name: 'Repost (1)' }))
+    expect(await screen.findByRole('menuitem', { name: 'Repost' })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Quote' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Create Post' })
+    expect(within(dialog).getByText('Tea is a soup')).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove quote' }))
+    expect(within(dialog).queryByText('Tea is a soup')).not.toBeInTheDocument()
+  })
+
+  it('offers Quote as turned off when the author turned quoting off, and the author the switch', async () => {
+    mockFetch(() => json([]))
+    renderFeed([
+      aPost({ id: 7, content: 'Not yours', quotesAllowed: false }),
+      aPost({ id: 8, content: 'Mine', author: { id: 1, username: 'me', displayName: 'Me', profileImageUrl: null } }),
+    ])
+    const [theirs, mine] = screen.getAllByRole('article')
+    await userEvent.click(within(theirs).getByRole('button', { name: /^Repost/ }))
+    expect(await screen.findByRole('menuitem', { name: 'Quoting is turned off' })).toHaveAttribute('aria-disabled', 'true')
+    await userEvent.keyboard('{Escape}')
+    await userEvent.click(within(mine).getByRole('button', { name: /^Repost/ }))
+    expect(await screen.findByRole('menuitem', { name: 'Turn off quoting' })).toBeInTheDocument()
   })
 })
 

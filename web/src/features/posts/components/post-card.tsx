@@ -24,6 +24,8 @@ import { useToggleRepost } from '../api/toggle-repost'
 import { useDeletePost } from '../api/delete-post'
 import { useToggleBookmark } from '../api/toggle-bookmark'
 import { useExpandWarnings } from '../api/set-expand-warnings'
+import { useSetQuoting } from '../api/set-quoting'
+import { useDetachQuote } from '../api/detach-quote'
 import { useCompose } from './compose-provider'
 import type { HighlightTerm } from '../lib/highlight'
 import { EditPostDialog } from './edit-post-dialog'
@@ -31,6 +33,8 @@ import { PostContent } from './post-content'
 import { PostHistoryDialog } from './post-history-dialog'
 import { PostImages } from './post-images'
 import { PostPoll } from './post-poll'
+import { QuotedPost } from './quoted-post'
+import { RepostMenu } from './repost-menu'
 
 interface PostCardProps {
   post: Post
@@ -132,6 +136,8 @@ function LivePostCard({
   const repost = useToggleRepost(post.id)
   const bookmark = useToggleBookmark(post.id)
   const remove = useDeletePost()
+  const quoting = useSetQuoting(post.id)
+  const detach = useDetachQuote()
   const { openCompose } = useCompose()
   const [editing, setEditing] = React.useState(false)
   const [showingHistory, setShowingHistory] = React.useState(false)
@@ -140,6 +146,11 @@ function LivePostCard({
   // A removed post stays on its author's screens to be seen, not passed on.
   const canInteract = !post.isRemoved
   const hasPoll = post.pollOptions.length > 0
+  // The author may always quote their own post; others while quoting is on.
+  const canQuote = isOwn || (post.quotesAllowed ?? true)
+  // On someone's quote of the member's own post, its menu offers to take the post out of the quote.
+  const quoted = post.quoteOf
+  const quotesMine = currentUserId !== undefined && !isOwn && quoted != null && quoted.author.id === currentUserId
   // The edit action stays in its place while the window is open; with votes it says why it does nothing.
   const showsEdit = isOwn && canInteract && inEditWindow(post)
   const editBlocked = hasVotes(post)
@@ -255,6 +266,7 @@ function LivePostCard({
           </div>
           <PostImages post={post} authorName={post.author.displayName} priority={priority} blurred={!expanded} />
           {hasPoll && expanded && <PostPoll post={post} currentUserId={currentUserId} />}
+          {expanded && <QuotedPost quote={post} />}
           {/* The app it was written from, on the thread's own post (as Mastodon shows it) */}
           {emphasis && post.application && <p className="mt-2 text-sm text-muted-foreground">via {post.application.name}</p>}
           {post.isRemoved && (
@@ -275,15 +287,22 @@ function LivePostCard({
                   <MessageCircle className="size-4" aria-hidden="true" />
                 </button>
                 <Count value={post.replyCount} />
-                <button
-                  type="button"
-                  className={cn(actionClass, post.isReposted && 'text-repost')}
-                  aria-label={`${post.isReposted ? 'Undo repost' : 'Repost'} (${post.repostCount})`}
-                  aria-pressed={post.isReposted}
-                  onClick={() => repost.mutate(!post.isReposted)}
-                >
-                  <Repeat2 className="size-4" aria-hidden="true" />
-                </button>
+                <RepostMenu
+                  isReposted={post.isReposted}
+                  canQuote={canQuote}
+                  onRepost={() => repost.mutate(!post.isReposted)}
+                  onQuote={() => openCompose({ quoteOf: post })}
+                  quoting={isOwn ? { allowed: post.quotesAllowed ?? true, onChange: (allowed) => quoting.mutate(allowed) } : undefined}
+                  trigger={
+                    <button
+                      type="button"
+                      className={cn(actionClass, post.isReposted && 'text-repost')}
+                      aria-label={`${post.isReposted ? 'Undo repost' : 'Repost'} (${post.repostCount})`}
+                    >
+                      <Repeat2 className="size-4" aria-hidden="true" />
+                    </button>
+                  }
+                />
                 <Count value={post.repostCount} className={post.isReposted ? 'text-repost' : undefined} />
                 <button
                   type="button"
@@ -356,6 +375,11 @@ function LivePostCard({
                 member={post.author}
                 postId={post.id}
                 relation={authorRelation(post)}
+                postActions={
+                  quotesMine && quoted
+                    ? [{ label: 'Remove my post from this quote', onSelect: () => detach.mutate({ postId: quoted.id, quoteId: post.id }) }]
+                    : undefined
+                }
                 trigger={
                   <button type="button" className={cn(actionClass, 'ml-auto')} aria-label="More actions">
                     <MoreHorizontal className="size-4" aria-hidden="true" />

@@ -8,7 +8,7 @@ import { PushSettingsCard } from './push-settings-card'
 
 afterEach(uninstallFakePush)
 
-const everything = { reply: true, mention: true, like: true, repost: true, follow: true, poll: true }
+const everything = { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true }
 
 /** The server's push routes, keeping this session's subscription; `failPosts` answers every POST 500. */
 function pushServer(saved: SavedPushSubscription | null = null, { failPosts = false } = {}) {
@@ -65,7 +65,7 @@ describe('Notifications on this device', () => {
     expect(browser.subscribeCalls[0].userVisibleOnly).toBe(true)
     expect(new Uint8Array(browser.subscribeCalls[0].applicationServerKey as Uint8Array)).toHaveLength(65)
     expect(posts(fetch)).toEqual([{ ...browserSubscription(1), alerts: everything, policy: 'all' }])
-    for (const name of ['Replies', 'Mentions', 'Likes', 'Reposts', 'New followers', 'Polls'])
+    for (const name of ['Replies', 'Mentions', 'Likes', 'Reposts', 'Quotes', 'New followers', 'Polls'])
       expect(within(region).getByRole('switch', { name })).toBeChecked()
     expect(within(region).getByRole('radio', { name: 'From everyone' })).toBeChecked()
   })

@@ -6,6 +6,7 @@ export const PUSH_ALERTS = [
   { name: 'mention', label: 'Mentions' },
   { name: 'like', label: 'Likes' },
   { name: 'repost', label: 'Reposts' },
+  { name: 'quote', label: 'Quotes' },
   { name: 'follow', label: 'New followers' },
   { name: 'poll', label: 'Polls' },
 ] as const
@@ -22,7 +23,7 @@ export interface PushChoices {
 
 /** A new subscription pushes everything, from everyone: the member narrows it from there. */
 export const EVERYTHING: PushChoices = {
-  alerts: { reply: true, mention: true, like: true, repost: true, follow: true, poll: true },
+  alerts: { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true },
   policy: 'all',
 }
 

@@ -16,6 +16,7 @@ import { useMuteMember } from '../api/mute-member'
 import { useUnblockMember } from '../api/unblock-member'
 import { useUnmuteMember } from '../api/unmute-member'
 import type { MemberRef, MemberRelation } from '../api/member-changed'
+import type { PostAction } from './member-menu'
 import { BlockDialog } from './block-dialog'
 import { ReportDialog } from './report-dialog'
 
@@ -28,7 +29,8 @@ export default function MemberMenuContent({
   member,
   postId,
   relation: known,
-}: MenuProps & { member: MemberRef; postId?: number; relation?: MemberRelation }) {
+  postActions = [],
+}: MenuProps & { member: MemberRef; postId?: number; relation?: MemberRelation; postActions?: PostAction[] }) {
   const [dialog, setDialog] = React.useState<MenuDialog | null>(null)
   const triggerRef = React.useRef<HTMLButtonElement>(null)
   // Set as an item opens a dialog, before the menu closes: the menu then leaves focus to the
@@ -65,6 +67,12 @@ export default function MemberMenuContent({
             if (dialogOpening.current) event.preventDefault()
           }}
         >
+          {postActions.map((action) => (
+            <DropdownMenuItem key={action.label} onSelect={action.onSelect}>
+              {action.label}
+            </DropdownMenuItem>
+          ))}
+          {postActions.length > 0 && <DropdownMenuSeparator />}
           <MemberMenuItems
             member={member}
             postId={postId}

@@ -13,12 +13,22 @@ export interface MemberMenuProps {
   relation?: MemberRelation
   /** A button; it is given what opens the menu. */
   trigger: React.ReactElement
+  /** What the card adds about its post, listed first (e.g. taking one's own post out of a quote). */
+  postActions?: PostAction[]
+}
+
+/** A card's own item in the member menu. */
+export interface PostAction {
+  label: string
+  onSelect: () => void
 }
 
 /**
  * The "…" menu on another member's post or profile: mute, block, report, or undo them. Its
  * code loads when the trigger is first pointed at or pressed (there is one on each post card).
  */
-export function MemberMenu({ member, postId, relation, trigger }: MemberMenuProps) {
-  return <MenuOnPress menu={MemberMenuContent} load={loadMenu} trigger={trigger} menuProps={{ member, postId, relation }} />
+export function MemberMenu({ member, postId, relation, trigger, postActions }: MemberMenuProps) {
+  return (
+    <MenuOnPress menu={MemberMenuContent} load={loadMenu} trigger={trigger} menuProps={{ member, postId, relation, postActions }} />
+  )
 }
