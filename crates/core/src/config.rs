@@ -85,6 +85,10 @@ pub struct ServerArgs {
     /// one is made once and kept in the database for every process (docs/push.md).
     #[arg(long, env = "MURMUR_VAPID_PRIVATE_KEY", hide_env_values = true)]
     pub vapid_private_key: Option<String>,
+    /// Whether the first link of a post gets a preview card, read in the background from the
+    /// linked page through the outbound guard (docs/discovery.md). false: nothing is fetched.
+    #[arg(long, env = "MURMUR_LINK_PREVIEWS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub link_previews: bool,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -112,6 +116,30 @@ pub struct Config {
     pub outbound_allow: AddressRanges,
     /// The operator's VAPID private key; None: the one kept in the database (`push`).
     pub vapid_private_key: Option<String>,
+    /// Link preview cards' fetching (`murmur_server::link_cards`).
+    pub link_previews: LinkPreviewSettings,
+}
+
+/// How link preview cards are fetched: `--link-previews`, and the waits, which tests shorten.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkPreviewSettings {
+    /// False: no card is fetched (`--link-previews=false`).
+    pub enabled: bool,
+    /// Each fetch waits a random time up to this first, so one popular link does not send a
+    /// burst of requests to its site.
+    pub delay_max: std::time::Duration,
+    /// How long a whole fetch of a page (or its image) may take.
+    pub timeout: std::time::Duration,
+}
+
+impl Default for LinkPreviewSettings {
+    fn default() -> Self {
+        LinkPreviewSettings {
+            enabled: true,
+            delay_max: std::time::Duration::from_secs(3),
+            timeout: std::time::Duration::from_secs(10),
+        }
+    }
 }
 
 /// `--feed-cache-seconds` and `--feed-cache-mb`, in the units the cache uses.
@@ -150,6 +178,7 @@ impl Config {
             metrics_addr: args.metrics_addr,
             outbound_allow: args.outbound_allow.clone().unwrap_or_default(),
             vapid_private_key: args.vapid_private_key.clone().filter(|s| !s.is_empty()),
+            link_previews: LinkPreviewSettings { enabled: args.link_previews, ..Default::default() },
         }
     }
 

@@ -162,7 +162,8 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
     let cards = backend.json_rows(
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
-         author_profile_image_url, entities, edited_at, spoiler_text, removed_at, hidden",
+         author_profile_image_url, entities, edited_at, spoiler_text, removed_at, hidden, card_url, card_title, \
+         card_description, card_site_name, card_image",
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text, alt", "kind, post_id, ord, a");
@@ -174,16 +175,18 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
              selected AS ( \
                  SELECT page.ord AS ord, ",
             post_columns!(),
-            ", p.removed_at, {hidden} AS hidden FROM page \
+            ", p.removed_at, {hidden} AS hidden, {card} FROM page \
                  JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id \
+                 LEFT JOIN link_cards lc ON lc.id = p.link_card_id \
              ), \
              cards AS ( \
                  SELECT * FROM selected \
                  UNION ALL \
                  SELECT CAST(NULL AS BIGINT), ",
             post_columns!(),
-            ", p.removed_at, {hidden} FROM posts p \
+            ", p.removed_at, {hidden}, {card} FROM posts p \
                  JOIN users u ON u.id = p.author_id \
+                 LEFT JOIN link_cards lc ON lc.id = p.link_card_id \
                  WHERE p.id IN (SELECT repost_of_id FROM selected) \
                  AND p.id NOT IN (SELECT id FROM selected) \
              ), \
@@ -215,6 +218,7 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
         ),
         selection = selection,
         hidden = hidden,
+        card = CARD_COLUMNS,
         cards = cards,
         parts = parts,
         IMAGE = IMAGE,
@@ -241,6 +245,11 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
     )
 }
 
+/// A post's link card, by the card's primary key (a card with no title is a fetch that found
+/// none, or one not made yet: shown as none).
+const CARD_COLUMNS: &str = "lc.url AS card_url, lc.title AS card_title, lc.description AS card_description, \
+     lc.site_name AS card_site_name, lc.image_media_id AS card_image";
+
 /// A card's row as the statement answers it: ord, then `post_columns!` in order.
 #[derive(Deserialize)]
 struct Card(
@@ -264,6 +273,11 @@ struct Card(
     Option<String>,
     Option<i64>,
     i64,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
 );
 
 impl Card {
@@ -289,7 +303,22 @@ impl Card {
             spoiler_text,
             removed_at,
             hidden,
+            card_url,
+            card_title,
+            card_description,
+            card_site_name,
+            card_image,
         ) = self;
+        let card = match (card_url, card_title) {
+            (Some(url), Some(title)) => Some(crate::link_cards::LinkCard {
+                url,
+                title,
+                description: card_description,
+                site_name: card_site_name,
+                image_url: card_image.as_deref().map(crate::media::object_path),
+            }),
+            _ => None,
+        };
         (
             ord,
             PostRow {
@@ -312,6 +341,7 @@ impl Card {
                 spoiler_text,
                 removed_at,
                 hidden: hidden != 0,
+                card,
             },
         )
     }
@@ -500,6 +530,8 @@ impl Parts {
             feed_entries: None,
             via_tag: self.via_tags.get(&row.id).cloned(),
             hidden_by_muted_word: None,
+            // A deleted post shows nothing of what it said.
+            card: row.card.clone().filter(|_| row.deleted_at.is_none()),
         }
     }
 }
@@ -566,6 +598,7 @@ fn unseen(post: Post) -> Post {
         author_mute: None,
         application: None,
         via_tag: None,
+        card: None,
         ..post
     }
 }
