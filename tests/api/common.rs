@@ -107,6 +107,7 @@ impl TestApp {
             metrics_addr: None,
             outbound_allow: Default::default(),
             vapid_private_key: None,
+            link_previews: Default::default(),
         };
         // The port is known only once bound; bind first, then set the public URL to match. The
         // app serves on this very socket (`build_on`): a port let go could be taken meanwhile.
