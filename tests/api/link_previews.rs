@@ -116,7 +116,7 @@ async fn redirect(stream: &mut TcpStream, to: &str) {
 }
 
 /// The site's address allowed, fetches at once, and a short timeout for the slow page.
-fn fast(config: &mut murmur::Config) {
+pub(crate) fn fast(config: &mut murmur::Config) {
     config.outbound_allow = murmur::config::AddressRanges::parse("127.0.0.1").unwrap();
     config.link_previews.delay_max = Duration::from_millis(100);
     config.link_previews.timeout = Duration::from_secs(2);
@@ -245,7 +245,10 @@ async fn posts_with_one_link_share_one_fetch_until_it_is_fourteen_days_old(app: 
     assert_eq!((site.hits("/article"), site.hits("/cover.png")), (1, 1), "one fetch for every post");
 
     // Fourteen days on, the next post with the link asks for a new one.
-    sqlx::query("UPDATE link_cards SET fetched_at = fetched_at - 15 * 86400000").execute(&app.state.db.write).await.unwrap();
+    sqlx::query("UPDATE link_cards SET fetched_at = fetched_at - 15 * 86400000")
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
     write(&app, &ada, &format!("Again {url}")).await;
     for _ in 0..100 {
         if site.hits("/article") == 2 {
@@ -281,7 +284,10 @@ async fn the_author_removes_the_card_for_good_and_nobody_else_can(app: TestApp) 
     assert_eq!(seen_by(&app, &bob, id(&post)).await["card"], Value::Null);
 
     // A refresh of the card (a later post with the link) does not bring it back.
-    sqlx::query("UPDATE link_cards SET fetched_at = fetched_at - 15 * 86400000").execute(&app.state.db.write).await.unwrap();
+    sqlx::query("UPDATE link_cards SET fetched_at = fetched_at - 15 * 86400000")
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
     let later = write(&app, &bob, &format!("Also {url}")).await;
     for _ in 0..100 {
         if seen_by(&app, &bob, id(&later)).await["card"].is_object() && site.hits("/article-removed") == 2 {
@@ -340,16 +346,22 @@ async fn no_card_is_fetched_when_link_previews_are_off(app: TestApp) {
     assert_eq!(seen_by(&app, &ada, id(&written)).await["card"], Value::Null);
 }
 
-both_databases_with!(a_pages_opengraph_tags_make_the_posts_card_with_its_image, fast);
-both_databases_with!(a_title_alone_makes_a_card_and_three_redirects_are_followed_but_not_four, fast);
-both_databases_with!(a_huge_page_is_read_up_to_a_megabyte_and_its_head_makes_the_card, fast);
-both_databases_with!(a_slow_page_json_a_missing_page_and_a_broken_image_make_no_card_or_no_image, fast);
-both_databases_with!(a_redirect_to_a_private_address_is_refused, fast);
-both_databases_with!(posts_with_one_link_share_one_fetch_until_it_is_fourteen_days_old, fast);
-both_databases_with!(the_author_removes_the_card_for_good_and_nobody_else_can, fast);
-both_databases_with!(a_post_hidden_from_the_reader_or_deleted_shows_no_card, fast);
-both_databases_with!(apps_read_the_card_as_mastodons_preview_card, fast);
+both_databases_with!(a_pages_opengraph_tags_make_the_posts_card_with_its_image, crate::link_previews::fast);
+both_databases_with!(
+    a_title_alone_makes_a_card_and_three_redirects_are_followed_but_not_four,
+    crate::link_previews::fast
+);
+both_databases_with!(a_huge_page_is_read_up_to_a_megabyte_and_its_head_makes_the_card, crate::link_previews::fast);
+both_databases_with!(
+    a_slow_page_json_a_missing_page_and_a_broken_image_make_no_card_or_no_image,
+    crate::link_previews::fast
+);
+both_databases_with!(a_redirect_to_a_private_address_is_refused, crate::link_previews::fast);
+both_databases_with!(posts_with_one_link_share_one_fetch_until_it_is_fourteen_days_old, crate::link_previews::fast);
+both_databases_with!(the_author_removes_the_card_for_good_and_nobody_else_can, crate::link_previews::fast);
+both_databases_with!(a_post_hidden_from_the_reader_or_deleted_shows_no_card, crate::link_previews::fast);
+both_databases_with!(apps_read_the_card_as_mastodons_preview_card, crate::link_previews::fast);
 both_databases_with!(no_card_is_fetched_when_link_previews_are_off, |c: &mut murmur::Config| {
-    fast(c);
+    crate::link_previews::fast(c);
     c.link_previews.enabled = false;
 });

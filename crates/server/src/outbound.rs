@@ -132,11 +132,16 @@ impl Outbound {
             if response.status().is_redirection()
                 && let Some(location) = response.headers().get(reqwest::header::LOCATION)
             {
-                let location = location.to_str().map_err(|_| OutboundError::Refused("A redirect's Location is not text".into()))?;
-                url = url.join(location).map_err(|_| OutboundError::Refused("A redirect's Location is not a URL".into()))?;
+                let location = location
+                    .to_str()
+                    .map_err(|_| OutboundError::Refused("A redirect's Location is not text".into()))?;
+                url = url
+                    .join(location)
+                    .map_err(|_| OutboundError::Refused("A redirect's Location is not a URL".into()))?;
                 continue;
             }
-            let answer = tokio::time::timeout_at(deadline, read(response, fetch.body_limit)).await.map_err(|_| timed_out())?;
+            let answer =
+                tokio::time::timeout_at(deadline, read(response, fetch.body_limit)).await.map_err(|_| timed_out())?;
             return Ok((url, answer));
         }
         Err(OutboundError::Refused(format!("More than {} redirects", fetch.redirects)))

@@ -34,8 +34,8 @@ pub fn page_card(html: &str, page_url: &Url) -> Option<PageCard> {
         .and_then(|t| murmur_core::text::from_elsewhere(&t, TITLE_MAX_CHARS))?;
     let description = meta(&["og:description", "twitter:description", "description"])
         .and_then(|d| murmur_core::text::from_elsewhere(&d, DESCRIPTION_MAX_CHARS));
-    let site_name =
-        meta(&["og:site_name", "application-name"]).and_then(|s| murmur_core::text::from_elsewhere(&s, SITE_NAME_MAX_CHARS));
+    let site_name = meta(&["og:site_name", "application-name"])
+        .and_then(|s| murmur_core::text::from_elsewhere(&s, SITE_NAME_MAX_CHARS));
     let image_url = meta(&["og:image:secure_url", "og:image", "og:image:url", "twitter:image", "twitter:image:src"])
         .and_then(|src| image_url(&src, page_url));
     Some(PageCard { title, description, site_name, image_url })
@@ -47,7 +47,8 @@ fn meta_content(document: &Html, key: &str) -> Option<String> {
     let metas = Selector::parse("meta").expect("a valid selector");
     document.select(&metas).find_map(|element| {
         let value = element.value();
-        let named = ["property", "name"].iter().any(|a| value.attr(a).is_some_and(|n| n.trim().eq_ignore_ascii_case(key)));
+        let named =
+            ["property", "name"].iter().any(|a| value.attr(a).is_some_and(|n| n.trim().eq_ignore_ascii_case(key)));
         let content = value.attr("content")?.trim();
         (named && !content.is_empty()).then(|| content.to_string())
     })
@@ -100,14 +101,18 @@ mod tests {
         assert_eq!(card.title, "Tweeted title");
         assert_eq!(card.image_url.unwrap().as_str(), "https://cdn.example/a.png");
 
-        let html = "<html><head><title>\n  Only a   title\n</title><meta name=description content='Plain'></head></html>";
+        let html =
+            "<html><head><title>\n  Only a   title\n</title><meta name=description content='Plain'></head></html>";
         let card = page_card(html, &page()).unwrap();
-        assert_eq!(card, PageCard {
-            title: "Only a title".into(),
-            description: Some("Plain".into()),
-            site_name: None,
-            image_url: None,
-        });
+        assert_eq!(
+            card,
+            PageCard {
+                title: "Only a title".into(),
+                description: Some("Plain".into()),
+                site_name: None,
+                image_url: None,
+            }
+        );
     }
 
     #[test]

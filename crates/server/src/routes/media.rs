@@ -183,7 +183,8 @@ async fn ready_image(state: &AppState, id: &str) -> Result<String> {
         return Err(image_not_found().into());
     }
     if let Some(row) = store::find(&state.db.read, id).await? {
-        return Ok(row.content_type.filter(|_| row.is_ready()).ok_or_else(image_not_found)?);
+        let ready = row.is_ready();
+        return Ok(row.content_type.filter(|_| ready).ok_or_else(image_not_found)?);
     }
     // Not an upload: a link preview card's image, checked and stored like one.
     let card_image = murmur_domain::link_cards::store::image_content_type(&state.db.read, id).await?;
