@@ -27,6 +27,7 @@ fn store() -> &'static MediaStore {
                 metrics_addr: None,
                 outbound_allow: Default::default(),
                 vapid_private_key: None,
+                link_previews: Default::default(),
             };
             let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
             let store = rt.block_on(MediaStore::from_config(&config)).unwrap();

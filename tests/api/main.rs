@@ -25,6 +25,7 @@ mod foundation;
 mod hostile_text;
 mod invites;
 mod layers;
+mod link_previews;
 mod lists;
 mod live;
 mod mastodon;

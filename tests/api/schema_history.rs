@@ -387,6 +387,19 @@ const STEPS: &[Step] = &[
     },
     // An index only: notifications' groups.
     Step { version: 38, rows: &[], until: None, drops: &[] },
+    // Link preview cards: Ada's first post shows the card of a page, and a second link waits for
+    // its fetch.
+    Step {
+        version: 39,
+        rows: &[
+            "INSERT INTO link_cards (id, url, title, description, site_name, image_media_id, image_content_type, fetched_at, due_at, claimed_until) VALUES \
+             (1, 'https://ada.example/engines', 'Engines', 'On the analytical engine', 'Ada''s notes', NULL, NULL, :now - 1000, NULL, NULL), \
+             (2, 'https://bob.example/tea', NULL, NULL, NULL, NULL, NULL, NULL, :now, NULL)",
+            "UPDATE posts SET link_card_id = 1 WHERE id = 1",
+        ],
+        until: None,
+        drops: &[],
+    },
     // Quote posts: Bob's reply quotes Ada's first post, which she detached from it; Ada's first
     // post may no longer be quoted; Ada heard of the quote.
     Step {

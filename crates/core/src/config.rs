@@ -98,6 +98,10 @@ pub struct ServerArgs {
     /// PostgreSQL hot standbys for the reads that may be a moment old, comma-separated.
     #[arg(long, env = "DATABASE_REPLICA_URL", value_delimiter = ',', hide_env_values = true)]
     pub database_replica_url: Vec<String>,
+    /// Whether the first link of a post gets a preview card, read in the background from the
+    /// linked page through the outbound guard (docs/discovery.md). false: nothing is fetched.
+    #[arg(long, env = "MURMUR_LINK_PREVIEWS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub link_previews: bool,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -127,6 +131,30 @@ pub struct Config {
     pub vapid_private_key: Option<String>,
     /// A pooler, the direct URL and the replicas (PostgreSQL).
     pub database: DbOptions,
+    /// Link preview cards' fetching (`murmur_server::link_cards`).
+    pub link_previews: LinkPreviewSettings,
+}
+
+/// How link preview cards are fetched: `--link-previews`, and the waits, which tests shorten.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkPreviewSettings {
+    /// False: no card is fetched (`--link-previews=false`).
+    pub enabled: bool,
+    /// Each fetch waits a random time up to this first, so one popular link does not send a
+    /// burst of requests to its site.
+    pub delay_max: std::time::Duration,
+    /// How long a whole fetch of a page (or its image) may take.
+    pub timeout: std::time::Duration,
+}
+
+impl Default for LinkPreviewSettings {
+    fn default() -> Self {
+        LinkPreviewSettings {
+            enabled: true,
+            delay_max: std::time::Duration::from_secs(3),
+            timeout: std::time::Duration::from_secs(10),
+        }
+    }
 }
 
 /// `--feed-cache-seconds` and `--feed-cache-mb`, in the units the cache uses.
@@ -170,6 +198,7 @@ impl Config {
                 listen_url: args.database_listen_url.clone().filter(|s| !s.is_empty()),
                 replica_urls: args.database_replica_url.iter().filter(|s| !s.is_empty()).cloned().collect(),
             },
+            link_previews: LinkPreviewSettings { enabled: args.link_previews, ..Default::default() },
         }
     }
 

@@ -12,6 +12,7 @@ pub mod exports;
 pub mod feeds;
 pub mod follows;
 pub mod invites;
+pub mod link_cards;
 pub mod lists;
 pub mod live;
 pub mod mail;

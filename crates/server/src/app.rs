@@ -238,6 +238,7 @@ impl Application {
             heartbeats: Default::default(),
             live: Default::default(),
             push,
+            link_cards: Default::default(),
             outbound,
         };
         Ok(Application { listener, metrics, state })

@@ -21,6 +21,10 @@
 //! - pushes, whenever woken (a request made a notification) and every `PUSH_SWEEP`: Web Push
 //!   messages, a few at a time, each claimed by one process (`push::store::claim_due`), sent
 //!   through the outbound guard (`crate::push`);
+//! - link cards, whenever woken (a post with a link was written) and every `LINK_CARD_SWEEP`,
+//!   unless `--link-previews=false`: the preview cards of posts' links, a few at a time, each
+//!   claimed by one process (`link_cards::store::claim_due`), fetched through the outbound
+//!   guard (`crate::link_cards`);
 //! - the live bus: changes to every process's event streams (`live::bus`);
 //! - replicas, PostgreSQL with `--database-replica-url`, every `replicas::POLL_EVERY`: how far
 //!   each replica has replayed, its lag, and whether reads may go to it (`db::replicas`);
@@ -79,6 +83,9 @@ pub const EXPORT_SWEEP: Duration = Duration::from_secs(30);
 /// How often the push job looks for due pushes unwoken: retries, and what another process
 /// queued or a stopped one left.
 pub const PUSH_SWEEP: Duration = Duration::from_secs(10);
+/// How often the link cards job looks for due cards unwoken: what another process was asked
+/// for, or a stopped one left.
+pub const LINK_CARD_SWEEP: Duration = Duration::from_secs(30);
 /// How often the discovery job wakes.
 pub const DISCOVERY_EVERY: Duration = Duration::from_secs(60);
 /// How often Trending is recomputed, by whichever process claims it.
@@ -124,6 +131,18 @@ pub fn start(state: &AppState) -> Jobs {
             state.push.queue.clone(),
         ),
     ];
+    if state.config.link_previews.enabled {
+        jobs.push(link_card_job(
+            crate::link_cards::LinkCardJob {
+                db: state.db.clone(),
+                media: state.media.clone(),
+                outbound: state.outbound.clone(),
+                clock: state.clock.clone(),
+                settings: state.config.link_previews,
+            },
+            state.link_cards.clone(),
+        ));
+    }
     jobs.extend(murmur_domain::live::bus::start(
         &state.live,
         state.db.clone(),
@@ -348,6 +367,13 @@ fn push_job(job: crate::push::PushJob, queue: Wake) -> JoinHandle<()> {
     on_wake("push", queue, PUSH_SWEEP, move || {
         let job = job.clone();
         async move { crate::push::send_due(&job).await }
+    })
+}
+
+fn link_card_job(job: crate::link_cards::LinkCardJob, queue: Wake) -> JoinHandle<()> {
+    on_wake("link-cards", queue, LINK_CARD_SWEEP, move || {
+        let job = job.clone();
+        async move { crate::link_cards::fetch_due(&job).await }
     })
 }
 

@@ -9,6 +9,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod jobs;
+pub mod link_cards;
 pub mod live;
 pub mod mastodon;
 pub mod metrics;

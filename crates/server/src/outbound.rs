@@ -9,9 +9,13 @@
 //!   IPv6 included) refuses the request, unless the operator allowed it;
 //! - the check is made by the client's own resolver, so the connection goes to an address that
 //!   was checked (a name that resolves differently the second time gains nothing);
-//! - redirects are not followed (a 3xx is an answer like any other), no proxy from the
-//!   environment is used, connecting and the whole request have timeouts, and an answer's body
-//!   is read up to `BODY_LIMIT` only.
+//! - redirects are not followed by the client: `send` answers a 3xx like any other answer, and
+//!   `get` follows at most `Fetch::redirects` of them itself, each hop's URL checked again as
+//!   the first was; no proxy from the environment is used, connecting and the whole request have
+//!   timeouts, and an answer's body is read up to a limit only (`BODY_LIMIT` for `send`).
+//!
+//! Web Push uses `send` (https only). Link preview cards use `get` with `LINK_PREVIEW`-like
+//! options: plain http is allowed there too, on its standard port 80.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
@@ -38,12 +42,26 @@ pub enum OutboundError {
     Failed(String),
 }
 
-/// An answer, its body cut at `BODY_LIMIT`.
+/// An answer, its body cut at the request's limit.
 #[derive(Debug)]
 pub struct Answer {
     pub status: u16,
     pub headers: reqwest::header::HeaderMap,
     pub body: Vec<u8>,
+    /// The body went on past the limit (what was read is in `body`).
+    pub cut: bool,
+}
+
+/// What one `get` allows: how much of the body is read, how long it may take in all (redirects
+/// included), how many redirects are followed, and whether plain http is allowed beside https.
+#[derive(Clone, Copy, Debug)]
+pub struct Fetch {
+    pub body_limit: usize,
+    pub timeout: Duration,
+    pub redirects: usize,
+    pub plain_http: bool,
+    /// The `Accept` header.
+    pub accept: &'static str,
 }
 
 /// The guarded client; cheap to clone.
@@ -68,34 +86,90 @@ impl Outbound {
         Outbound { allow, client }
     }
 
-    /// Checks `url` and the addresses its host resolves to now; the request itself checks them
-    /// again as it connects.
+    /// Checks `url` (https only) and the addresses its host resolves to now; the request itself
+    /// checks them again as it connects.
     pub async fn check(&self, url: &Url) -> Result<(), OutboundError> {
+        self.check_with(url, false).await
+    }
+
+    async fn check_with(&self, url: &Url, plain_http: bool) -> Result<(), OutboundError> {
         let host = check_url(url)?;
         let port = url.port_or_known_default().unwrap_or(0);
         let addresses: Vec<IpAddr> = match host {
             Host::Address(ip) => vec![ip],
             Host::Name(name) => resolve(&name).await?,
         };
-        check_addresses(url, port, &addresses, &self.allow)
+        check_addresses_with(url, port, &addresses, &self.allow, plain_http)
     }
 
     /// Sends `request` (its URL checked first) and reads its answer up to `BODY_LIMIT`.
     pub async fn send(&self, request: reqwest::Request) -> Result<Answer, OutboundError> {
         self.check(request.url()).await?;
-        let mut response = self.client.execute(request).await.map_err(refused_or_failed)?;
-        let status = response.status().as_u16();
-        let headers = std::mem::take(response.headers_mut());
-        let mut body = Vec::new();
-        while body.len() < BODY_LIMIT {
-            match response.chunk().await {
-                Ok(Some(chunk)) => body.extend_from_slice(&chunk[..chunk.len().min(BODY_LIMIT - body.len())]),
-                // The status is what matters; a body cut short does not change it.
-                Ok(None) | Err(_) => break,
-            }
-        }
-        Ok(Answer { status, headers, body })
+        let response = self.client.execute(request).await.map_err(refused_or_failed)?;
+        // The status is what matters; a body cut short does not change it.
+        Ok(read(response, BODY_LIMIT).await)
     }
+
+    /// GETs `url`, following redirects itself (each hop checked like the first), within
+    /// `fetch`'s limits. Answers the URL the answer came from, and the answer.
+    pub async fn get(&self, url: Url, fetch: &Fetch) -> Result<(Url, Answer), OutboundError> {
+        let deadline = tokio::time::Instant::now() + fetch.timeout;
+        let timed_out = || OutboundError::Failed(format!("no answer within {} s", fetch.timeout.as_secs_f32()));
+        let mut url = url;
+        for _ in 0..=fetch.redirects {
+            self.check_with(&url, fetch.plain_http).await?;
+            let request = self
+                .client
+                .get(url.clone())
+                .header(reqwest::header::ACCEPT, fetch.accept)
+                .timeout(fetch.timeout)
+                .build()
+                .map_err(refused_or_failed)?;
+            let response = tokio::time::timeout_at(deadline, self.client.execute(request))
+                .await
+                .map_err(|_| timed_out())?
+                .map_err(refused_or_failed)?;
+            if response.status().is_redirection()
+                && let Some(location) = response.headers().get(reqwest::header::LOCATION)
+            {
+                let location = location
+                    .to_str()
+                    .map_err(|_| OutboundError::Refused("A redirect's Location is not text".into()))?;
+                url = url
+                    .join(location)
+                    .map_err(|_| OutboundError::Refused("A redirect's Location is not a URL".into()))?;
+                continue;
+            }
+            let answer =
+                tokio::time::timeout_at(deadline, read(response, fetch.body_limit)).await.map_err(|_| timed_out())?;
+            return Ok((url, answer));
+        }
+        Err(OutboundError::Refused(format!("More than {} redirects", fetch.redirects)))
+    }
+}
+
+/// An answer with its body read up to `limit` bytes (no more is asked of the connection).
+async fn read(mut response: reqwest::Response, limit: usize) -> Answer {
+    let status = response.status().as_u16();
+    let headers = std::mem::take(response.headers_mut());
+    let mut body = Vec::new();
+    // At the limit, whether more follows is only known by asking for it: a body exactly the
+    // limit long counts as cut, which loses nothing worth keeping.
+    let mut cut = false;
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                let room = limit - body.len();
+                body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                if body.len() == limit {
+                    cut = true;
+                    break;
+                }
+            }
+            Ok(None) | Err(_) => break,
+        }
+    }
+    Answer { status, headers, body, cut }
 }
 
 /// A request error caused by the resolver's refusal is the guard's answer, not a failure.
@@ -154,7 +228,8 @@ pub enum Host {
     Name(String),
 }
 
-/// The checks of the URL alone: scheme, credentials, a host.
+/// The checks of the URL alone: scheme (http or https; whether http may be used is
+/// `check_addresses`'), credentials, a host.
 pub fn check_url(url: &Url) -> Result<Host, OutboundError> {
     let refuse = |why: &str| Err(OutboundError::Refused(why.to_string()));
     if url.scheme() != "https" && url.scheme() != "http" {
@@ -171,14 +246,25 @@ pub fn check_url(url: &Url) -> Result<Host, OutboundError> {
     }
 }
 
-/// The checks of the addresses a URL's host resolved to (`port` is the URL's).
+/// The checks of the addresses a URL's host resolved to (`port` is the URL's), https only.
 pub fn check_addresses(url: &Url, port: u16, addresses: &[IpAddr], allow: &AddressRanges) -> Result<(), OutboundError> {
+    check_addresses_with(url, port, addresses, allow, false)
+}
+
+/// `check_addresses`, with plain http (on port 80) allowed everywhere when `plain_http`.
+pub fn check_addresses_with(
+    url: &Url,
+    port: u16,
+    addresses: &[IpAddr],
+    allow: &AddressRanges,
+    plain_http: bool,
+) -> Result<(), OutboundError> {
     let refuse = |why: String| Err(OutboundError::Refused(why));
     let all_allowed = addresses.iter().all(|ip| allow.contains(*ip));
     if let Some(bad) = addresses.iter().find(|ip| forbidden(**ip) && !allow.contains(**ip)) {
         return refuse(format!("The URL's host is {bad}, which is not a public address"));
     }
-    if url.scheme() == "http" && !all_allowed {
+    if url.scheme() == "http" && !plain_http && !all_allowed {
         return refuse("The URL must be https".to_string());
     }
     let default_port = if url.scheme() == "https" { 443 } else { 80 };
@@ -333,6 +419,22 @@ mod tests {
         assert!(check("http://127.0.0.1:9000/", &[ip("127.0.0.1")], &local).is_ok());
         assert!(check("http://relay.internal/", &[ip("10.2.3.4")], &local).is_ok());
         assert!(refused(check("http://[::1]/", &[ip("::1")], &local)).contains("::1"));
+    }
+
+    #[test]
+    fn link_cards_may_use_plain_http_but_only_on_its_standard_port() {
+        let none = AddressRanges::default();
+        let public = [ip("93.184.215.14")];
+        let check = |u: &str, addresses: &[IpAddr]| {
+            let u = url(u);
+            let port = u.port_or_known_default().unwrap();
+            check_addresses_with(&u, port, addresses, &none, true)
+        };
+        assert!(check("http://news.example/a", &public).is_ok());
+        assert!(check("https://news.example/a", &public).is_ok());
+        assert!(refused(check("http://news.example:8080/a", &public)).contains("port 80"));
+        assert!(refused(check("https://news.example:8443/a", &public)).contains("port 443"));
+        assert!(refused(check("http://metadata.example/", &[ip("169.254.169.254")])).contains("not a public address"));
     }
 
     #[tokio::test]

@@ -35,6 +35,8 @@ pub struct AppState {
     pub live: murmur_domain::live::Live,
     /// Web Push: the instance's key, and the wake-up of this process's push job.
     pub push: crate::push::Push,
+    /// Wakes the job that fetches link preview cards (`link_cards`).
+    pub link_cards: murmur_core::wake::Wake,
     /// Every outgoing request to a URL someone else chose goes through it.
     pub outbound: crate::outbound::Outbound,
 }
@@ -46,6 +48,7 @@ impl AppState {
             db: &self.db,
             media: &self.media,
             fan_out: &self.fan_out,
+            link_cards: &self.link_cards,
             clock: &self.clock,
         }
     }

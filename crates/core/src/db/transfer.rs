@@ -42,6 +42,7 @@ pub const TABLES: &[&str] = &[
     "waitlist",
     "rate_limits",
     "media",
+    "link_cards",
     "posts",
     "post_tags",
     "post_edits",

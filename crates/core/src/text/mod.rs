@@ -137,6 +137,27 @@ fn refused_direction_control(kind: Kind, c: char) -> bool {
     CodePointSetData::new::<BidiControl>().contains(c) && (kind == Kind::DisplayName || !MARKS.contains(&c))
 }
 
+/// Text from another site (a link's card): never refused, since nobody here wrote it, but made
+/// harmless the same way: NFC, control characters and text-direction controls that reorder what
+/// follows dropped, runs of white space one space, at most `max_chars` characters (cut with
+/// "…"). None when nothing visible is left.
+pub fn from_elsewhere(text: &str, max_chars: usize) -> Option<String> {
+    let kept: String = nfc(text)
+        .chars()
+        .map(|c| if c.is_control() || c == '\u{2028}' || c == '\u{2029}' { ' ' } else { c })
+        .filter(|&c| !refused_direction_control(Kind::Post, c))
+        .collect();
+    let text = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() || is_blank(&text) {
+        return None;
+    }
+    if text.chars().count() <= max_chars {
+        return Some(text);
+    }
+    let cut: String = text.chars().take(max_chars.saturating_sub(1)).collect();
+    Some(format!("{}…", cut.trim_end()))
+}
+
 /// True when no character of `text` draws anything.
 pub fn is_blank(text: &str) -> bool {
     let white_space = CodePointSetData::new::<WhiteSpace>();
@@ -222,6 +243,15 @@ pub fn word_key(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_from_elsewhere_is_made_harmless_not_refused() {
+        assert_eq!(from_elsewhere("  A\tpage\r\n title\u{0007} ", 100).as_deref(), Some("A page title"));
+        assert_eq!(from_elsewhere("evil\u{202E}txt.exe", 100).as_deref(), Some("eviltxt.exe"));
+        assert_eq!(from_elsewhere("\u{200B}\u{3164} ", 100), None);
+        assert_eq!(from_elsewhere("abcdefgh", 5).as_deref(), Some("abcd…"));
+        assert_eq!(from_elsewhere("e\u{301}", 5).as_deref(), Some("\u{e9}"));
+    }
 
     #[test]
     fn word_keys_fold_case_and_accents_and_keep_words_whole() {

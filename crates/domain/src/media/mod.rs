@@ -210,6 +210,17 @@ async fn store_clean(store: &MediaStore, id: &str, image: &images::CleanImage, c
     Ok(())
 }
 
+/// An image fetched from elsewhere (a link's preview card): checked, re-encoded and stored like
+/// an upload, under a new id. Answers the id and the stored image's type; an image that fails
+/// the checks is the caller's to drop.
+pub async fn keep_fetched(store: &MediaStore, bytes: bytes::Bytes) -> Result<(String, &'static str)> {
+    let turn = store.checks().turn(images::claimed_pixels(&bytes)).await?;
+    let image = checks::clean(turn, bytes).await?;
+    let id = new_media_id();
+    store_clean(store, &id, &image, true).await?;
+    Ok((id, image.content_type))
+}
+
 /// The path an image is served at, stored in posts and profiles.
 pub fn object_path(media_id: &str) -> String {
     format!("/objects/{media_id}")

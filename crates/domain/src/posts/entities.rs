@@ -46,6 +46,11 @@ pub struct Entity {
     pub user_id: Option<i64>,
 }
 
+/// The first link of a post's entities: the one its preview card shows (`link_cards`).
+pub fn first_link(entities: &[Entity]) -> Option<&str> {
+    entities.iter().find(|e| e.kind == EntityKind::Link).map(|e| e.value.as_str())
+}
+
 /// What a post's text holds, found by `parse`.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Parsed {

@@ -163,7 +163,7 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
         "ord, id, author_id, content, created_at, reply_to_id, repost_of_id, poll_expires_at, \
          deleted_at, reply_count, repost_count, like_count, author_username, author_display_name, \
          author_profile_image_url, entities, edited_at, spoiler_text, quote_of_id, quote_detached_at, quotes_allowed, \
-         removed_at, hidden",
+         removed_at, hidden, card_url, card_title, card_description, card_site_name, card_image",
         "ord, id",
     );
     let parts = backend.json_rows("kind, post_id, ord, a, b, text, alt", "kind, post_id, ord, a");
@@ -175,16 +175,18 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
              selected AS ( \
                  SELECT page.ord AS ord, ",
             post_columns!(),
-            ", p.removed_at, {hidden} AS hidden FROM page \
+            ", p.removed_at, {hidden} AS hidden, {card} FROM page \
                  JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id \
+                 LEFT JOIN link_cards lc ON lc.id = p.link_card_id \
              ), \
              cards AS ( \
                  SELECT * FROM selected \
                  UNION ALL \
                  SELECT CAST(NULL AS BIGINT), ",
             post_columns!(),
-            ", p.removed_at, {hidden} FROM posts p \
+            ", p.removed_at, {hidden}, {card} FROM posts p \
                  JOIN users u ON u.id = p.author_id \
+                 LEFT JOIN link_cards lc ON lc.id = p.link_card_id \
                  WHERE p.id IN (SELECT repost_of_id FROM selected UNION SELECT quote_of_id FROM selected \
                      UNION SELECT o.quote_of_id FROM posts o WHERE o.id IN (SELECT repost_of_id FROM selected)) \
                  AND p.id NOT IN (SELECT id FROM selected) \
@@ -217,6 +219,7 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
         ),
         selection = selection,
         hidden = hidden,
+        card = CARD_COLUMNS,
         cards = cards,
         parts = parts,
         IMAGE = IMAGE,
@@ -242,6 +245,11 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
         mentioned_id = backend.json_int_field("me", "userId"),
     )
 }
+
+/// A post's link card, by the card's primary key (a card with no title is a fetch that found
+/// none, or one not made yet: shown as none).
+const CARD_COLUMNS: &str = "lc.url AS card_url, lc.title AS card_title, lc.description AS card_description, \
+     lc.site_name AS card_site_name, lc.image_media_id AS card_image";
 
 /// A card's row as the statement answers it: ord, then `post_columns!` in order.
 #[derive(Deserialize)]
@@ -269,6 +277,11 @@ struct Card(
     i64,
     Option<i64>,
     i64,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
 );
 
 impl Card {
@@ -297,7 +310,22 @@ impl Card {
             quotes_allowed,
             removed_at,
             hidden,
+            card_url,
+            card_title,
+            card_description,
+            card_site_name,
+            card_image,
         ) = self;
+        let card = match (card_url, card_title) {
+            (Some(url), Some(title)) => Some(crate::link_cards::LinkCard {
+                url,
+                title,
+                description: card_description,
+                site_name: card_site_name,
+                image_url: card_image.as_deref().map(crate::media::object_path),
+            }),
+            _ => None,
+        };
         (
             ord,
             PostRow {
@@ -323,6 +351,7 @@ impl Card {
                 quotes_allowed,
                 removed_at,
                 hidden: hidden != 0,
+                card,
             },
         )
     }
@@ -528,6 +557,8 @@ impl Parts {
             feed_entries: None,
             via_tag: self.via_tags.get(&row.id).cloned(),
             hidden_by_muted_word: None,
+            // A deleted post shows nothing of what it said.
+            card: row.card.clone().filter(|_| row.deleted_at.is_none()),
         }
     }
 }
@@ -597,6 +628,7 @@ fn unseen(post: Post) -> Post {
         quote_of_id: None,
         quote_of: None,
         quote_detached: false,
+        card: None,
         ..post
     }
 }

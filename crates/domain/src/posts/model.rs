@@ -55,6 +55,9 @@ pub struct PostRow {
     /// The viewer may not see it: its author blocked them or is blocked by them, or is suspended
     /// (`visibility`).
     pub hidden: bool,
+    /// Its link's preview card, once fetched (`link_cards`); None: none.
+    #[sqlx(skip)]
+    pub card: Option<crate::link_cards::LinkCard>,
 }
 
 /// Who wrote a post (or acted, in a notification).
@@ -174,6 +177,10 @@ pub struct Post {
     /// shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden_by_muted_word: Option<bool>,
+    /// The preview card of the post's first link (fetched in the background after it was
+    /// written, so null at first); null when it has none, its author removed it, on a repost
+    /// (its original's is in `repostOf`) and on a post the caller may not see.
+    pub card: Option<crate::link_cards::LinkCard>,
 }
 
 /// The app a post was written from, as it registered itself.

@@ -27,6 +27,8 @@ pub struct PostWrites<'a> {
     pub media: &'a MediaStore,
     /// Woken after a post whose followers are reached in chunks.
     pub fan_out: &'a FanOutQueue,
+    /// Woken after a post whose link's card is to be fetched (`link_cards`).
+    pub link_cards: &'a murmur_core::wake::Wake,
     pub clock: &'a Clock,
 }
 
@@ -152,6 +154,7 @@ impl PostWrites<'_> {
             now,
         };
         let id = store::insert_post(&mut tx, &new).await?;
+        let card_wanted = crate::link_cards::attach(&mut tx, id, entities::first_link(&text.entities), now).await?;
         if let Some(key) = key {
             store::keep_key(&mut tx, author, key.as_str(), id).await?;
         }
@@ -180,6 +183,9 @@ impl PostWrites<'_> {
         tx.commit().await?;
         if let Some(after_commit) = after_commit {
             after_commit.run(self.fan_out);
+        }
+        if card_wanted {
+            self.link_cards.wake();
         }
         Ok(id)
     }
@@ -257,7 +263,12 @@ impl PostWrites<'_> {
             None => None,
         };
         text.record(&mut tx, Written { post: id, author, at: current.created_at, told }, now).await?;
+        // The card follows the new first link (one its author removed stays removed).
+        let card_wanted = crate::link_cards::attach(&mut tx, id, entities::first_link(&text.entities), now).await?;
         tx.commit().await?;
+        if card_wanted {
+            self.link_cards.wake();
+        }
         Ok(id)
     }
 

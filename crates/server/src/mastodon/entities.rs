@@ -244,7 +244,7 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
         "mentions": mentions,
         "tags": tags,
         "emojis": [],
-        "card": null,
+        "card": post.card.as_ref().map(|card| preview_card(urls, card)),
         "poll": poll(post, context.viewer, context.now),
         "replies_count": post.reply_count,
         "reblogs_count": post.repost_count,
@@ -274,6 +274,27 @@ fn quote(context: &Context, post: &Post) -> Value {
         Some(status) => json!({"state": "accepted", "quoted_status": status}),
         None => json!({"state": "deleted", "quoted_status": null}),
     }
+}
+
+/// Mastodon's PreviewCard of a post's link card ("link" cards only: Murmur embeds nothing).
+pub fn preview_card(urls: &Urls, card: &murmur_domain::link_cards::LinkCard) -> Value {
+    let provider_url = url::Url::parse(&card.url).map(|u| u.origin().ascii_serialization()).unwrap_or_default();
+    json!({
+        "url": card.url,
+        "title": card.title,
+        "description": card.description.as_deref().unwrap_or_default(),
+        "type": "link",
+        "author_name": "",
+        "author_url": "",
+        "provider_name": card.site_name.as_deref().unwrap_or_default(),
+        "provider_url": provider_url,
+        "html": "",
+        "width": 0,
+        "height": 0,
+        "image": card.image_url.as_deref().map(|path| urls.media(path)),
+        "embed_url": "",
+        "blurhash": null,
+    })
 }
 
 /// Mastodon's MediaAttachment of an image: its media id, its path or URL, its size when known,

@@ -33,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/statuses/{id}/context", get(context))
         .route("/api/v1/statuses/{id}/history", get(history))
         .route("/api/v1/statuses/{id}/source", get(source))
+        .route("/api/v1/statuses/{id}/card", get(card))
         .route("/api/v1/statuses/{id}/favourite", post(favourite))
         .route("/api/v1/statuses/{id}/unfavourite", post(unfavourite))
         .route("/api/v1/statuses/{id}/reblog", post(reblog))
@@ -168,6 +169,14 @@ async fn create(
 async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let viewer = token.member("read:statuses")?;
     Ok(Json(status_of(&state, viewer, id(&text)?).await?))
+}
+
+/// The post's preview card (an older Mastodon call, kept by apps): `{}` when it has none.
+async fn card(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:statuses")?;
+    let status = status_of(&state, viewer, id(&text)?).await?;
+    let card = status.get("reblog").and_then(|r| r.get("card")).filter(|c| !c.is_null()).or_else(|| status.get("card"));
+    Ok(Json(card.filter(|c| !c.is_null()).cloned().unwrap_or_else(|| json!({}))))
 }
 
 /// Deletes the member's post; answers it as it was, with its text (`text`), as Mastodon does

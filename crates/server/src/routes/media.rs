@@ -182,8 +182,13 @@ async fn ready_image(state: &AppState, id: &str) -> Result<String> {
     if !is_media_id(id) {
         return Err(image_not_found().into());
     }
-    let row = store::find(&state.db.read, id).await?.filter(|row| row.is_ready()).ok_or_else(image_not_found)?;
-    Ok(row.content_type.ok_or_else(image_not_found)?)
+    if let Some(row) = store::find(&state.db.read, id).await? {
+        let ready = row.is_ready();
+        return Ok(row.content_type.filter(|_| ready).ok_or_else(image_not_found)?);
+    }
+    // Not an upload: a link preview card's image, checked and stored like one.
+    let card_image = murmur_domain::link_cards::store::image_content_type(&state.db.read, id).await?;
+    Ok(card_image.ok_or_else(image_not_found)?)
 }
 
 async fn original(state: &AppState, id: &str, content_type: &str) -> Result<Response> {

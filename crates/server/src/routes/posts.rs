@@ -26,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(like, unlike))
         .routes(routes!(bookmark, unbookmark))
         .routes(routes!(bookmarks))
+        .routes(routes!(remove_card))
         .routes(routes!(unrepost))
         .routes(routes!(set_quoting))
         .routes(routes!(detach_quote))
@@ -338,6 +339,17 @@ async fn bookmark(State(state): State<AppState>, current: CurrentUser, Path(id):
 async fn unbookmark(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
     let post = state.post_writes().unbookmark(current.id, id).await?;
     post_as_seen(&state, current.id, post).await
+}
+
+/// Removes the preview card of the caller's post's link, for good (a later refresh of the card
+/// or an edit of the post does not bring it back). Removing it twice changes nothing. Answers
+/// the post.
+#[utoipa::path(delete, path = "/api/posts/{id}/card", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn remove_card(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    murmur_domain::link_cards::remove(&state.db, current.id, id, state.clock.now()).await?;
+    post_as_seen(&state, current.id, id).await
 }
 
 /// The caller's bookmarks, newest bookmark first: live posts they may still see.

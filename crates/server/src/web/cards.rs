@@ -9,8 +9,8 @@
 //! only fills it: every value HTML-escaped, the post's text cut into plain text and entities
 //! drawn from the templates of `PostContent`. What it keeps is data: the relative time as
 //! `Intl.RelativeTimeFormat` writes it, a name's initial, a link's short form, and which posts
-//! it can draw (it stops before a post with a poll, a content warning, or an image that is not
-//! an upload; the app draws those: a warning opens by the member's setting, which only the app
+//! it can draw (it stops before a post with a poll, a content warning, a link's preview card,
+//! or an image that is not an upload; the app draws those: a warning opens by the member's setting, which only the app
 //! knows).
 
 use std::collections::HashMap;
@@ -92,13 +92,14 @@ fn card(shown: &Post, viewer: i64, now: Millis, priority: bool, template: &CardT
     // Placeholders (unavailable, removed, deleted) are the app's to draw; Friends has none.
     let placeholder = shown.is_unavailable || post.is_unavailable || post.is_removed || post.is_deleted;
     let warned = post.spoiler_text.is_some();
-    // A followed tag's post ("# tag" above it), and a quote (the quoted post in a box), are the
-    // app's to draw too.
+    // A followed tag's post ("# tag" above it), a quote (the quoted post in a box) and a post
+    // with a link's preview card are the app's to draw too.
     let quoting = post.quote_of_id.is_some() || post.quote_detached;
     if placeholder
         || warned
         || quoting
         || shown.via_tag.is_some()
+        || post.card.is_some()
         || !post.poll_options.is_empty()
         || !post.image_urls.iter().all(|url| is_upload(url))
         || !avatar_ok
@@ -407,6 +408,7 @@ mod tests {
             feed_entries: None,
             via_tag: None,
             hidden_by_muted_word: None,
+            card: None,
         }
     }
 

@@ -387,3 +387,38 @@ describe('a post card', () => {
   })
 })
 
+  const card = {
+    url: 'https://news.example/keepers',
+    title: 'How the keepers kept the light',
+    description: 'A short history.',
+    siteName: 'Coastal Notes',
+    imageUrl: '/objects/0123456789abcdef0123456789abcdef',
+  }
+
+  it("shows a link's card as one link to the page, and its author alone may remove it", async () => {
+    const fetch = mockFetch(() => json(aPost({ author: { id: 1, username: 'me', displayName: 'Me', profileImageUrl: null }, card: null })))
+    renderFeed([aPost({ id: 11, card }), aPost({ id: 12, author: { id: 1, username: 'me', displayName: 'Me', profileImageUrl: null }, card })])
+    const links = screen.getAllByRole('link', { name: /How the keepers kept the light/ })
+    expect(links).toHaveLength(2)
+    expect(links[0]).toHaveAttribute('href', card.url)
+    expect(links[0]).toHaveAttribute('target', '_blank')
+    expect(links[0]).toHaveAttribute('rel', 'noopener noreferrer nofollow ugc')
+    expect(links[0]).toHaveAccessibleName(/Coastal Notes/)
+    expect(within(links[0]!).getByRole('presentation')).toHaveAttribute('loading', 'lazy')
+    const remove = screen.getAllByRole('button', { name: 'Remove preview' })
+    expect(remove).toHaveLength(1)
+
+    await userEvent.click(remove[0]!)
+    await waitFor(() => expect(screen.getAllByRole('link', { name: /How the keepers kept the light/ })).toHaveLength(1))
+    expect(fetch.mock.calls[0]?.[0]).toBe('/api/posts/12/card')
+    expect(fetch.mock.calls[0]?.[1]?.method).toBe('DELETE')
+  })
+
+  it("hides a link's card behind the post's content warning", async () => {
+    mockFetch(() => json([]))
+    renderFeed([aPost({ spoilerText: 'Spoilers', card })])
+    expect(screen.queryByRole('link', { name: /How the keepers/ })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Show post' }))
+    expect(screen.getByRole('link', { name: /How the keepers/ })).toBeInTheDocument()
+  })
+})

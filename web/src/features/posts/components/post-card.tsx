@@ -33,6 +33,7 @@ import { PostContent } from './post-content'
 import { PostHistoryDialog } from './post-history-dialog'
 import { PostImages } from './post-images'
 import { PostPoll } from './post-poll'
+import { LinkCard } from './link-card'
 import { QuotedPost } from './quoted-post'
 import { RepostMenu } from './repost-menu'
 
@@ -266,6 +267,8 @@ function LivePostCard({
           </div>
           <PostImages post={post} authorName={post.author.displayName} priority={priority} blurred={!expanded} />
           {hasPoll && expanded && <PostPoll post={post} currentUserId={currentUserId} />}
+          {/* Behind the content warning too, like the text it previews */}
+          {post.card && expanded && <LinkCard postId={post.id} card={post.card} canRemove={isOwn && canInteract} />}
           {expanded && <QuotedPost quote={post} />}
           {/* The app it was written from, on the thread's own post (as Mastodon shows it) */}
           {emphasis && post.application && <p className="mt-2 text-sm text-muted-foreground">via {post.application.name}</p>}
