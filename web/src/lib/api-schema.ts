@@ -1228,6 +1228,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{id}/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes the preview card of the caller's post's link, for good (a later refresh of the card
+         *     or an edit of the post does not bring it back). Removing it twice changes nothing. Answers
+         *     the post.
+         */
+        delete: operations["remove_card"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/posts/{id}/history": {
         parameters: {
             query?: never;
@@ -2085,6 +2106,20 @@ export interface components {
              */
             email: string;
         };
+        /** @description A post's link preview card, as the API shows it. */
+        LinkCard: {
+            description?: string | null;
+            /**
+             * @description `/objects/{id}`: the page's image, checked and stored like an upload; null when it has
+             *     none or it did not pass the checks.
+             */
+            imageUrl?: string | null;
+            /** @description The site's own name for itself (`og:site_name`); null when it gives none. */
+            siteName?: string | null;
+            title: string;
+            /** @description The link, as written in the post: the whole card leads there. */
+            url: string;
+        };
         /** @description A member's list as the API answers it. */
         List: {
             createdAt: string;
@@ -2275,6 +2310,7 @@ export interface components {
             application?: components["schemas"]["PostApplication"] | null;
             author: components["schemas"]["Author"];
             authorMute?: components["schemas"]["AuthorMute"] | null;
+            card?: components["schemas"]["LinkCard"] | null;
             /** @description Empty on a deleted post (shown only as an ancestor placeholder in threads). */
             content: string;
             /** @description RFC 3339; empty on a post the caller may not see (`isUnavailable`). */
@@ -6606,6 +6642,61 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

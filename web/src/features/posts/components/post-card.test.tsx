@@ -385,7 +385,6 @@ describe('a post card', () => {
     await userEvent.click(within(mine).getByRole('button', { name: /^Repost/ }))
     expect(await screen.findByRole('menuitem', { name: 'Turn off quoting' })).toBeInTheDocument()
   })
-})
 
   const card = {
     url: 'https://news.example/keepers',
