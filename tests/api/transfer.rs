@@ -94,6 +94,9 @@ async fn seeded(target: &Target) -> i64 {
          WHERE member_id = 1 AND post_id = (SELECT MIN(post_id) FROM home_timeline WHERE member_id = 1)",
         "INSERT INTO tag_fanouts (post_id, author_id, after_member) SELECT id, author_id, 5 FROM posts WHERE id = 1",
         "INSERT INTO member_positions (member_id, position) VALUES (1, 4096)",
+        "INSERT INTO link_cards (url, title, description, site_name, fetched_at, due_at) \
+         VALUES ('https://ada.example/engines', $1, 'On engines', 'Ada''s notes', 5, 6)",
+        "UPDATE posts SET link_card_id = (SELECT MAX(id) FROM link_cards), link_card_removed_at = 7 WHERE id = 1",
         "INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES (1, 2, 4)",
         "INSERT INTO mutes (muter_id, muted_id, created_at, expires_at) VALUES (2, 1, 4, NULL)",
         "INSERT INTO reports (reporter_id, member_id, post_id, reason, comment, created_at) VALUES (2, 1, 1, 'other', 'odd', 5)",

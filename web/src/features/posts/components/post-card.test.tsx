@@ -403,11 +403,11 @@ describe('a post card', () => {
     expect(links[0]).toHaveAttribute('target', '_blank')
     expect(links[0]).toHaveAttribute('rel', 'noopener noreferrer nofollow ugc')
     expect(links[0]).toHaveAccessibleName(/Coastal Notes/)
-    expect(within(links[0]!).getByRole('presentation')).toHaveAttribute('loading', 'lazy')
+    expect(within(links[0]).getByRole('presentation')).toHaveAttribute('loading', 'lazy')
     const remove = screen.getAllByRole('button', { name: 'Remove preview' })
     expect(remove).toHaveLength(1)
 
-    await userEvent.click(remove[0]!)
+    await userEvent.click(remove[0])
     await waitFor(() => expect(screen.getAllByRole('link', { name: /How the keepers kept the light/ })).toHaveLength(1))
     expect(fetch.mock.calls[0]?.[0]).toBe('/api/posts/12/card')
     expect(fetch.mock.calls[0]?.[1]?.method).toBe('DELETE')
