@@ -51,9 +51,7 @@ describe.skipIf(!hasMurmur)('quote posts in a browser', () => {
     const repost = adas.getByRole('button', { name: 'Repost (0)' })
     await repost.waitFor()
     expect(await repost.getAttribute('aria-haspopup')).toBe('menu')
-    // Keyboard: the menu opens from the button and Quote is the second item.
-    await repost.focus()
-    await page.keyboard.press('Enter')
+    await repost.click()
     await page.getByRole('menuitem', { name: 'Repost' }).waitFor()
     await page.getByRole('menuitem', { name: 'Quote' }).click()
     const dialog = page.getByRole('dialog', { name: 'Create Post' })

@@ -73,10 +73,10 @@ async fn fetch_one(job: &LinkCardJob, claimed: &Claimed) -> Result<()> {
     // The image no card names any more: the new one when another process took the card over
     // meanwhile, else the one the card had.
     let unused = if saved { claimed.image_media_id.clone() } else { found.image.map(|(id, _)| id) };
-    if let Some(id) = unused {
-        if let Err(e) = job.media.delete_all(&id).await {
-            tracing::warn!(media_id = %id, error = %e, "could not delete a link card's old image");
-        }
+    if let Some(id) = unused
+        && let Err(e) = job.media.delete_all(&id).await
+    {
+        tracing::warn!(media_id = %id, error = %e, "could not delete a link card's old image");
     }
     Ok(())
 }
