@@ -177,16 +177,17 @@ pub fn original_hidden(scope: Scope<'_>, viewer: &str, post: &str) -> String {
 }
 
 /// SQL true when the post whose id is `post` (a repost: its original) holds a word `viewer`
-/// mutes, unexpired at `now` (each an SQL expression). The post's row and the member's muted
-/// words are read by their keys, and each muted word is one `LIKE` over the post's folded words
-/// (`posts.muting_text`, `text::word_key`); a member's own posts are never hidden from them.
+/// mutes, unexpired at `now` (each an SQL expression). The post's row is read by its key first,
+/// so a member's own posts (never hidden from them) skip the words; each muted word is then one
+/// substring test (`instr`, which migration 0042 gives PostgreSQL) over the post's folded words
+/// (`posts.muting_text`, `text::word_key`), cheaper than a `LIKE` pattern built per row.
 pub fn muted_post(viewer: &str, post: &str, now: &str) -> String {
     format!(
-        "EXISTS (SELECT 1 FROM muted_words mw JOIN posts mp ON mp.id = {post} \
-             LEFT JOIN posts mo ON mo.id = mp.repost_of_id \
-             WHERE mw.member_id = {viewer} AND (mw.expires_at IS NULL OR mw.expires_at > {now}) \
-             AND COALESCE(mo.author_id, mp.author_id) <> {viewer} \
-             AND COALESCE(mo.muting_text, mp.muting_text) LIKE '%' || mw.word_key || '%')"
+        "EXISTS (SELECT 1 FROM posts mp LEFT JOIN posts mo ON mo.id = mp.repost_of_id \
+             WHERE mp.id = {post} AND COALESCE(mo.author_id, mp.author_id) <> {viewer} \
+             AND EXISTS (SELECT 1 FROM muted_words mw WHERE mw.member_id = {viewer} \
+                 AND (mw.expires_at IS NULL OR mw.expires_at > {now}) \
+                 AND instr(COALESCE(mo.muting_text, mp.muting_text), mw.word_key) > 0))"
     )
 }
 
