@@ -1,4 +1,4 @@
-//! The Friends feed's pages kept ready in each process.
+//! The Friends feed's and lists' pages kept ready in each process.
 //!
 //! Why: building a Friends page (its cards' index lookups and JSON, then the answer's bytes)
 //! costs several times the session's statement, which alone costs what `/api/auth/me` does
@@ -14,7 +14,8 @@
 //!   that can change their own page (a post, reply, repost, like, bookmark, vote, follow,
 //!   unfollow, deletion, post or profile edit) adds one to `users.feed_version` in its own transaction (`changes`);
 //! - a new post or repost of someone they follow shows at once: it raises the newest post in
-//!   their home timeline, which is part of the marks;
+//!   their home timeline, which is part of the marks (a list holds only people its owner
+//!   follows, so this holds for lists too; a change of who is in a list is a write of theirs);
 //! - what others do to posts already on the page (likes, replies, reposts, votes, an edit, a
 //!   deletion, a new name or avatar) shows within `keep_for` (5 s by default), as counts do on any large
 //!   network.
@@ -40,8 +41,26 @@ pub struct FeedCache {
     keep_for: Millis,
 }
 
-/// `(member, offset, limit)`.
-type Key = (i64, i64, i64);
+/// Which of a member's feeds a page is of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feed {
+    Friends,
+    /// One of the member's lists, by id.
+    List(i64),
+}
+
+impl Feed {
+    /// The feed as a key part: list ids are 1 or more.
+    fn key(self) -> i64 {
+        match self {
+            Feed::Friends => 0,
+            Feed::List(id) => id,
+        }
+    }
+}
+
+/// `(member, feed, offset, limit)`.
+type Key = (i64, i64, i64, i64);
 
 #[derive(Clone)]
 struct Kept {
@@ -73,20 +92,20 @@ impl FeedCache {
         FeedCache { pages, keep_for }
     }
 
-    /// The answer kept for this member and page, if it was made under these marks less than
-    /// `keep_for` before `now`.
-    pub fn get(&self, member: i64, page: Page, marks: FeedMarks, now: Millis) -> Option<Bytes> {
+    /// The answer kept for this member, feed and page, if it was made under these marks less
+    /// than `keep_for` before `now`.
+    pub fn get(&self, member: i64, feed: Feed, page: Page, marks: FeedMarks, now: Millis) -> Option<Bytes> {
         if page.is_windowed() {
             return None;
         }
-        let kept = self.pages.as_ref()?.get(&(member, page.offset, page.limit))?;
+        let kept = self.pages.as_ref()?.get(&(member, feed.key(), page.offset, page.limit))?;
         (kept.marks == marks && now - kept.made_at < self.keep_for).then_some(kept.body)
     }
 
     /// Keeps an answer made under `marks`, reading at `made_at` or later.
-    pub fn keep(&self, member: i64, page: Page, marks: FeedMarks, made_at: Millis, body: Bytes) {
+    pub fn keep(&self, member: i64, feed: Feed, page: Page, marks: FeedMarks, made_at: Millis, body: Bytes) {
         if let Some(pages) = self.pages.as_ref().filter(|_| !page.is_windowed()) {
-            pages.insert((member, page.offset, page.limit), Kept { marks, made_at, body });
+            pages.insert((member, feed.key(), page.offset, page.limit), Kept { marks, made_at, body });
         }
     }
 }
@@ -101,21 +120,38 @@ mod tests {
     #[test]
     fn a_kept_page_is_answered_under_the_same_marks_within_its_time() {
         let cache = FeedCache::new(1 << 20, 5_000);
-        cache.keep(7, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
-        assert_eq!(cache.get(7, PAGE, MARKS, 5_999).as_deref(), Some(&b"[1]"[..]));
-        assert_eq!(cache.get(7, PAGE, MARKS, 6_000), None, "kept for less than keep_for");
-        assert_eq!(cache.get(8, PAGE, MARKS, 1_000), None, "another member's");
-        assert_eq!(cache.get(7, Page::new(20, 20), MARKS, 1_000), None, "another page");
-        assert_eq!(cache.get(7, PAGE, FeedMarks { version: 4, ..MARKS }, 1_000), None, "the member wrote");
-        assert_eq!(cache.get(7, PAGE, FeedMarks { newest: Some(41), ..MARKS }, 1_000), None, "a new post");
-        assert_eq!(cache.get(7, PAGE, FeedMarks { newest: Some(39), ..MARKS }, 1_000), None, "a post left");
+        cache.keep(7, Feed::Friends, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
+        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 5_999).as_deref(), Some(&b"[1]"[..]));
+        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 6_000), None, "kept for less than keep_for");
+        assert_eq!(cache.get(8, Feed::Friends, PAGE, MARKS, 1_000), None, "another member's");
+        assert_eq!(cache.get(7, Feed::Friends, Page::new(20, 20), MARKS, 1_000), None, "another page");
+        assert_eq!(
+            cache.get(7, Feed::Friends, PAGE, FeedMarks { version: 4, ..MARKS }, 1_000),
+            None,
+            "the member wrote"
+        );
+        assert_eq!(
+            cache.get(7, Feed::Friends, PAGE, FeedMarks { newest: Some(41), ..MARKS }, 1_000),
+            None,
+            "a new post"
+        );
+        assert_eq!(
+            cache.get(7, Feed::Friends, PAGE, FeedMarks { newest: Some(39), ..MARKS }, 1_000),
+            None,
+            "a post left"
+        );
+        assert_eq!(cache.get(7, Feed::List(1), PAGE, MARKS, 1_000), None, "a list's page");
+        cache.keep(7, Feed::List(1), PAGE, MARKS, 1_000, Bytes::from_static(b"[2]"));
+        assert_eq!(cache.get(7, Feed::List(1), PAGE, MARKS, 1_000).as_deref(), Some(&b"[2]"[..]));
+        assert_eq!(cache.get(7, Feed::List(2), PAGE, MARKS, 1_000), None, "another list's page");
+        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 1_000).as_deref(), Some(&b"[1]"[..]));
     }
 
     #[test]
     fn nothing_is_kept_when_keeping_is_off() {
         for cache in [FeedCache::new(0, 5_000), FeedCache::new(1 << 20, 0)] {
-            cache.keep(7, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
-            assert_eq!(cache.get(7, PAGE, MARKS, 1_000), None);
+            cache.keep(7, Feed::Friends, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
+            assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 1_000), None);
         }
     }
 
@@ -124,7 +160,7 @@ mod tests {
         let cache = FeedCache::new(64 * 1024, 5_000);
         let body = Bytes::from(vec![b' '; 16 * 1024]);
         for member in 0..100 {
-            cache.keep(member, PAGE, MARKS, 1_000, body.clone());
+            cache.keep(member, Feed::Friends, PAGE, MARKS, 1_000, body.clone());
         }
         let pages = cache.pages.as_ref().unwrap();
         assert!(pages.weight() <= 64 * 1024, "{} bytes kept", pages.weight());

@@ -89,7 +89,7 @@ pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Pa
 async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Selection> {
     static POSTGRES: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT p.id FROM ( \
+            "SELECT latest.id FROM ( \
                  SELECT following_id AS author FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
                  UNION ALL SELECT CAST($1 AS BIGINT) \
              ) a \
@@ -98,8 +98,7 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
                  AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} AND NOT {muted} \
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) latest \
-             JOIN posts p ON p.id = latest.id \
-             ORDER BY p.id DESC LIMIT $2 + $3",
+             ORDER BY latest.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
             original_hidden = original_hidden("q"),
             muted = muted("q")

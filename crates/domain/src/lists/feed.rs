@@ -38,14 +38,13 @@ fn selection(postgres: bool, few: bool, list: i64, page: Page, now: Millis) -> S
     }
     static POSTGRES: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT p.id, -p.id FROM ({authors}) a \
+            "SELECT latest.id, -latest.id FROM ({authors}) a \
              CROSS JOIN LATERAL ( \
                  SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
                  AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) latest \
-             JOIN posts p ON p.id = latest.id \
-             ORDER BY p.id DESC LIMIT $2 OFFSET $3",
+             ORDER BY latest.id DESC LIMIT $2 OFFSET $3",
             authors = authors(),
             original_hidden = visibility::original_hidden(FEEDS, "$1", "q")
         )

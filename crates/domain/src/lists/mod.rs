@@ -66,6 +66,11 @@ const LIST_COLUMNS: &str = "l.id, l.title, \
 /// without changing the row.
 const LOCK_OWNER: &str = "UPDATE users SET id = id WHERE id = $1";
 
+/// Takes the owner's row lock, as `LOCK_OWNER`, and marks their kept feed pages stale
+/// (`timelines::changes`): a change of who is in a list changes its pages.
+static LISTS_CHANGED: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("UPDATE users SET {} WHERE id = $1", crate::timelines::changes::FEED_CHANGED));
+
 /// A list's title as kept: trimmed, 1 to `MAX_TITLE` characters, by the rule of all member
 /// text (`text::normalize`).
 pub fn title(title: &str) -> Result<String> {
@@ -143,6 +148,7 @@ pub async fn rename(db: &Db, owner: i64, id: i64, title: &str) -> Result<List> {
 /// Deletes one of the owner's lists and its members (the people stay followed).
 pub async fn delete(db: &Db, owner: i64, id: i64) -> Result<()> {
     let mut tx = db.write.begin().await?;
+    sqlx::query(LISTS_CHANGED.as_str()).bind(owner).execute(&mut *tx).await?;
     sqlx::query("DELETE FROM list_members WHERE list_id IN (SELECT id FROM lists WHERE id = $1 AND owner_id = $2)")
         .bind(id)
         .bind(owner)
@@ -178,7 +184,7 @@ pub async fn add_members(db: &Db, owner: i64, id: i64, members: &[i64], now: Mil
     let mut tx = db.write.begin().await?;
     // The owner's row first, as an unfollow takes it: an add and an unfollow wait in turn, so
     // an add never keeps someone whose unfollow committed before its check.
-    sqlx::query(LOCK_OWNER).bind(owner).execute(&mut *tx).await?;
+    sqlx::query(LISTS_CHANGED.as_str()).bind(owner).execute(&mut *tx).await?;
     find(&mut tx, owner, id).await?;
     let sql = format!(
         "SELECT COUNT(*) FROM follows WHERE follower_id = $1 AND following_id IN ({})",
@@ -214,6 +220,7 @@ pub async fn add_members(db: &Db, owner: i64, id: i64, members: &[i64], now: Mil
 pub async fn remove_members(db: &Db, owner: i64, id: i64, members: &[i64]) -> Result<List> {
     let members = request_ids(members)?;
     let mut tx = db.write.begin().await?;
+    sqlx::query(LISTS_CHANGED.as_str()).bind(owner).execute(&mut *tx).await?;
     find(&mut tx, owner, id).await?;
     let sql = format!("DELETE FROM list_members WHERE list_id = $1 AND member_id IN ({})", in_list(2, members.len()));
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id);

@@ -204,7 +204,9 @@ pub struct NotificationRow {
 }
 
 /// The member's newest notifications, in one query (index `notifications_recipient_idx`; a
-/// removal's reason by `moderation_log_post_idx`).
+/// removal's reason by `moderation_log_post_idx`). The page is cut before its actors and posts
+/// are joined: PostgreSQL's first plans for the whole join, which guess a handful of rows, read
+/// every member for each notification.
 /// Only the `kinds` asked for are listed, left out before the page is cut.
 pub async fn list(
     pool: &AnyPool,
@@ -220,11 +222,14 @@ pub async fn list(
                     u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
                     (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
                      AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
-             FROM notifications n \
+             FROM ( \
+                 SELECT n.* FROM notifications n \
+                 WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} \
+                 ORDER BY n.id DESC LIMIT $2 OFFSET $3 \
+             ) n \
              JOIN users u ON u.id = n.actor_id \
              LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
-             WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} \
-             ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+             ORDER BY n.id DESC",
             Kinds::sql_bit(),
             crate::live::counts::shown("$4")
         )
@@ -265,51 +270,43 @@ pub struct Actor {
 pub const GROUP_ACTORS: i64 = 3;
 
 #[derive(sqlx::FromRow)]
-struct HeadRow {
-    #[sqlx(flatten)]
-    head: NotificationRow,
-    size: i64,
-    unread: i64,
-}
-
-#[derive(sqlx::FromRow)]
-struct GroupActorRow {
+struct GroupRow {
     kind: String,
     post_id: i64,
+    size: i64,
+    unread: i64,
+    place: i64,
     #[sqlx(flatten)]
     actor: Actor,
 }
 
 /// The member's newest notifications with the likes and reposts of one post as one group,
 /// placed where its newest is (the groups of one page are cut like `list`'s notifications).
-/// Two statements: the page's heads, then the newest actors of its groups.
+/// Two statements: the page's heads, then one walk of their groups that counts each (all and
+/// unread) and names its newest actors.
 pub async fn list_grouped(pool: &AnyPool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Group>> {
     use crate::live::counts::{GROUPED, newer_in_group};
     static SQL: LazyLock<String> = LazyLock::new(|| {
-        let hidden = crate::visibility::hidden(crate::visibility::Scope::Feeds { now: "$4" }, "$1", "g.actor_id");
-        let in_group = format!(
-            "FROM notifications g WHERE g.recipient_id = $1 AND g.type = n.type AND g.post_id = n.post_id AND NOT {hidden}"
-        );
         format!(
             "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
                     u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
                     u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
                     (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
-                     AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason, \
-                    CASE WHEN n.type IN {GROUPED} THEN (SELECT CAST(COUNT(*) AS BIGINT) {in_group}) ELSE 1 END AS size, \
-                    CASE WHEN n.type IN {GROUPED} THEN (SELECT CAST(COUNT(*) AS BIGINT) {in_group} AND g.read_at IS NULL) \
-                         WHEN n.read_at IS NULL THEN 1 ELSE 0 END AS unread \
-             FROM notifications n \
+                     AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
+             FROM ( \
+                 SELECT n.* FROM notifications n \
+                 WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} AND NOT {} \
+                 ORDER BY n.id DESC LIMIT $2 OFFSET $3 \
+             ) n \
              JOIN users u ON u.id = n.actor_id \
              LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
-             WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} AND NOT {} \
-             ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+             ORDER BY n.id DESC",
             Kinds::sql_bit(),
             crate::live::counts::shown("$4"),
             newer_in_group("$4", false)
         )
     });
-    let heads: Vec<HeadRow> = sqlx::query_as(SQL.as_str())
+    let heads: Vec<NotificationRow> = sqlx::query_as(SQL.as_str())
         .bind(recipient)
         .bind(page.limit)
         .bind(page.offset)
@@ -319,13 +316,22 @@ pub async fn list_grouped(pool: &AnyPool, recipient: i64, kinds: Kinds, page: Pa
         .bind(kinds.0)
         .fetch_all(pool)
         .await?;
-    let grouped_posts: Vec<i64> = heads.iter().filter(|row| row.size > 1).map(|row| row.head.post_id).collect();
-    let mut actors: Vec<GroupActorRow> = Vec::new();
+    let grouped_posts: Vec<i64> = heads
+        .iter()
+        .filter(|head| Kind::parse(&head.kind).is_some_and(Kind::is_grouped))
+        .map(|head| head.post_id)
+        .collect();
+    let mut groups: Vec<GroupRow> = Vec::new();
     if !grouped_posts.is_empty() {
+        // A group is its kind's notifications of one post from members not hidden from the
+        // recipient, as `newer_in_group` decides which one heads it.
         let sql = format!(
-            "SELECT kind, post_id, id, username, display_name, profile_image_url FROM ( \
+            "SELECT kind, post_id, size, unread, place, id, username, display_name, profile_image_url FROM ( \
                SELECT g.type AS kind, g.post_id, u.id, u.username, u.display_name, u.profile_image_url, \
-                      ROW_NUMBER() OVER (PARTITION BY g.type, g.post_id ORDER BY g.id DESC) AS place \
+                      ROW_NUMBER() OVER (PARTITION BY g.type, g.post_id ORDER BY g.id DESC) AS place, \
+                      CAST(COUNT(*) OVER (PARTITION BY g.type, g.post_id) AS BIGINT) AS size, \
+                      CAST(SUM(CASE WHEN g.read_at IS NULL THEN 1 ELSE 0 END) \
+                           OVER (PARTITION BY g.type, g.post_id) AS BIGINT) AS unread \
                FROM notifications g JOIN users u ON u.id = g.actor_id \
                WHERE g.recipient_id = $1 AND g.type IN {GROUPED} AND g.post_id IN ({}) AND NOT {} \
              ) ranked WHERE place <= {GROUP_ACTORS} ORDER BY place",
@@ -337,27 +343,32 @@ pub async fn list_grouped(pool: &AnyPool, recipient: i64, kinds: Kinds, page: Pa
         for post in murmur_core::db::sql::padded_values(&grouped_posts) {
             query = query.bind(post);
         }
-        actors = query.fetch_all(pool).await?;
+        groups = query.fetch_all(pool).await?;
     }
     Ok(heads
         .into_iter()
-        .map(|row| {
-            let head = row.head;
-            let actors = if row.size > 1 {
-                actors
-                    .iter()
-                    .filter(|a| a.kind == head.kind && a.post_id == head.post_id)
-                    .map(|a| a.actor.clone())
-                    .collect()
-            } else {
-                vec![Actor {
-                    id: head.actor_id,
-                    username: head.actor_username.clone(),
-                    display_name: head.actor_display_name.clone(),
-                    profile_image_url: head.actor_profile_image_url.clone(),
-                }]
-            };
-            Group { head, size: row.size, unread: row.unread, actors }
+        .map(|head| {
+            let of_group = |row: &&GroupRow| row.kind == head.kind && row.post_id == head.post_id;
+            match groups.iter().find(|row| of_group(row) && row.place == 1) {
+                Some(first) => Group {
+                    size: first.size,
+                    unread: first.unread,
+                    actors: groups.iter().filter(of_group).map(|row| row.actor.clone()).collect(),
+                    head,
+                },
+                // Not grouped, or its group gone between the statements: the notification alone.
+                None => Group {
+                    size: 1,
+                    unread: i64::from(head.read_at.is_none()),
+                    actors: vec![Actor {
+                        id: head.actor_id,
+                        username: head.actor_username.clone(),
+                        display_name: head.actor_display_name.clone(),
+                        profile_image_url: head.actor_profile_image_url.clone(),
+                    }],
+                    head,
+                },
+            }
         })
         .collect())
 }

@@ -12,6 +12,7 @@ use crate::extract::{CurrentUser, FeedReader, MomentOld};
 use crate::state::AppState;
 use murmur_domain::posts::Post;
 
+use murmur_domain::feeds::cache::Feed;
 use murmur_domain::feeds::{PAGE_SIZE, for_you, friends_page};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -32,16 +33,29 @@ async fn friends_feed(
     Query(params): Query<PageParams>,
 ) -> Result<Response> {
     let page = params.page(PAGE_SIZE, MAX_PAGE)?;
+    let (viewer, now) = (reader.user.id, state.clock.now());
+    kept_answer(&state, &reader, Feed::Friends, page, friends_page(&state.db, viewer, page, now)).await
+}
+
+/// A feed's page as JSON, from the pages kept for the reader (`feeds::cache`) or made by
+/// `make` (which runs only when none is kept) and then kept.
+pub(crate) async fn kept_answer(
+    state: &AppState,
+    reader: &FeedReader,
+    feed: Feed,
+    page: murmur_core::page::Page,
+    make: impl Future<Output = murmur_core::error::Result<Vec<Post>>>,
+) -> Result<Response> {
     let (viewer, marks, now) = (reader.user.id, reader.marks, state.clock.now());
-    let body = match state.feed_cache.get(viewer, page, marks, now) {
+    let body = match state.feed_cache.get(viewer, feed, page, marks, now) {
         Some(kept) => kept,
         None => {
-            let posts = friends_page(&state.db, viewer, page, now).await?;
+            let posts = make.await?;
             let mut json = serde_json::to_vec(&posts).map_err(anyhow::Error::from)?;
             // Kept pages are weighed by their length: keep no spare capacity beside them.
             json.shrink_to_fit();
             let body = bytes::Bytes::from(json);
-            state.feed_cache.keep(viewer, page, marks, now, body.clone());
+            state.feed_cache.keep(viewer, feed, page, marks, now, body.clone());
             body
         }
     };

@@ -3,6 +3,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -10,9 +11,10 @@ use utoipa_axum::routes;
 
 use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
 use crate::error::{ErrorBody, Result};
-use crate::extract::CurrentUser;
+use crate::extract::{CurrentUser, FeedReader};
 use crate::state::AppState;
 use murmur_domain::feeds::PAGE_SIZE;
+use murmur_domain::feeds::cache::Feed;
 use murmur_domain::lists::{self, List};
 use murmur_domain::posts::Post;
 use murmur_domain::users::User;
@@ -136,18 +138,20 @@ async fn remove_list_members(
     Ok(Json(lists::remove_members(&state.db, current.id, id, &body.user_ids).await?))
 }
 
-/// A list's feed: the newest posts and reposts of the people in it, paged like Friends.
+/// A list's feed: the newest posts and reposts of the people in it, paged like Friends (and
+/// kept ready for a few seconds as Friends' pages are).
 #[utoipa::path(get, path = "/api/lists/{id}/posts", tag = "lists",
     params(("id" = i64, Path, minimum = 1, description = "List id"), PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
-#[tracing::instrument(skip(state, params), fields(user = current.id))]
+#[tracing::instrument(skip(state, reader, params), fields(user = reader.user.id))]
 async fn list_feed(
     State(state): State<AppState>,
-    current: CurrentUser,
+    reader: FeedReader,
     Path(id): Path<i64>,
     Query(params): Query<PageParams>,
-) -> Result<Json<Vec<Post>>> {
+) -> Result<Response> {
     let page = params.page(PAGE_SIZE, MAX_PAGE)?;
-    Ok(Json(lists::feed::page(&state.db, current.id, id, page, state.clock.now()).await?))
+    let made = lists::feed::page(&state.db, reader.user.id, id, page, state.clock.now());
+    super::feeds::kept_answer(&state, &reader, Feed::List(id), page, made).await
 }
