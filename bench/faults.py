@@ -503,9 +503,9 @@ class Faults:
 
     def __init__(self, kinds, actions, start, end, count):
         self.actions, self.log = actions, []
-        plan = list(kinds) + [random.choice(kinds) for _ in range(max(0, count - len(kinds)))]
+        plan = list(kinds) + [random.choice(kinds) for _ in range(max(0, count - len(kinds)))] if kinds else []
         random.shuffle(plan)
-        slot = (end - start) / len(plan)
+        slot = (end - start) / max(1, len(plan))
         self.plan = [(start + i * slot + random.uniform(0, slot * 0.4), kind) for i, kind in enumerate(plan)]
 
     def run(self):
@@ -703,15 +703,20 @@ def cause_of(line):
     return re.sub(r"\b\d+\b", "N", line).strip()
 
 
-def report(mode, args, ledger, faults_log, anomalies, baseline_counters, logs):
-    print(f"\n## Fault run: {mode}, {args.duration:.0f} s of load, {args.members} members, {args.posts} seeded posts\n")
+def report(mode, args, ledger, faults_log, anomalies, baseline_counters, logs, work, notes=()):
+    """Prints the run's report and keeps it in the working directory (report.md)."""
+    lines = []
+    say = lines.append
+    say(f"\n## Fault run: {mode}, {args.duration:.0f} s of load, {args.members} members, {args.posts} seeded posts\n")
     by_kind = collections.Counter(kind for _, kind, _, _ in faults_log)
-    print("Faults injected: " + (", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())) or "none"))
+    say("Faults injected: " + (", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())) or "none"))
     for at, kind, detail, took in faults_log:
-        print(f"  {at:7.1f}s  {kind}: {detail} ({took:.1f} s)")
+        say(f"  {at:7.1f}s  {kind}: {detail} ({took:.1f} s)")
+    for note in notes:
+        say(note)
     writes = {k: n for k, n in ledger.acked.items() if k not in READS}
-    print(f"\nWrites acknowledged (2xx): {sum(writes.values())}: " + ", ".join(f"{k} {n}" for k, n in sorted(writes.items())))
-    print("Reads answered 2xx: " + ", ".join(f"{k} {ledger.acked[k]}" for k in READS))
+    say(f"\nWrites acknowledged (2xx): {sum(writes.values())}: " + ", ".join(f"{k} {n}" for k, n in sorted(writes.items())))
+    say("Reads answered 2xx: " + ", ".join(f"{k} {ledger.acked[k]}" for k in READS))
     non2xx = collections.Counter()
     detail = collections.defaultdict(collections.Counter)
     for (kind, status), n in ledger.statuses.items():
@@ -719,22 +724,27 @@ def report(mode, args, ledger, faults_log, anomalies, baseline_counters, logs):
             label = "no answer" if status == 0 else str(status)
             non2xx[label] += n
             detail[label][kind] += n
-    print("Non-2xx answers: " + (", ".join(f"{s} {n} ({', '.join(f'{k} {c}' for k, c in sorted(detail[s].items()))})"
+    say("Non-2xx answers: " + (", ".join(f"{s} {n} ({', '.join(f'{k} {c}' for k, c in sorted(detail[s].items()))})"
                                            for s, n in sorted(non2xx.items())) or "none"))
     if baseline_counters:
-        print(f"Counters already off after the seed (not counted as anomalies): {len(baseline_counters)}")
-    print(f"\nAnomalies: {len(anomalies)}")
+        say(f"Counters already off after the seed (not counted as anomalies): {len(baseline_counters)}")
+    kinds = collections.Counter(a.split(":")[0] for a in anomalies)
+    say(f"\nAnomalies: {len(anomalies)}" + (" (" + ", ".join(f"{k} {n}" for k, n in kinds.most_common()) + ")" if kinds else ""))
     for a in anomalies[:200]:
-        print(f"  - {a}")
+        say(f"  - {a}")
     if len(anomalies) > 200:
-        print(f"  ... and {len(anomalies) - 200} more")
-    for name, lines in logs.items():
+        say(f"  ... and {len(anomalies) - 200} more")
+    for name, log_lines in logs.items():
         # tower_http's line for each 5xx answer says only its status: the errors say why.
-        causes = collections.Counter(cause_of(line) for line in lines if "response failed classification" not in line)
+        causes = collections.Counter(cause_of(line) for line in log_lines if "response failed classification" not in line)
         if causes:
-            print(f"\nServer log {name}: errors and warnings by cause (count, first line):")
+            say(f"\nServer log {name}: errors and warnings by cause (count, first line):")
             for cause, n in causes.most_common(12):
-                print(f"  {n:5d}  {cause[:300]}")
+                say(f"  {n:5d}  {cause[:300]}")
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    with open(os.path.join(work, "report.md"), "w") as f:
+        f.write(text)
 
 
 def run_postgres(args, work):
@@ -794,7 +804,7 @@ def run_postgres(args, work):
         start = time.monotonic()
         deadline = start + args.duration
         load = Load(caddy.port, members, ledger, seeded_posts, [m.id for m in members], args.threads, deadline)
-        kinds = ["kill9", "pg_restart", "cut", "replica_stop"]
+        kinds = [] if args.no_faults else ["kill9", "pg_restart", "cut", "replica_stop"]
         faults = Faults(kinds, {"kill9": kill9, "pg_restart": pg_restart, "cut": cut, "replica_stop": replica_stop},
                         start + 5, deadline - 12, max(len(kinds), int(args.duration // 12)))
         log(f"load through Caddy :{caddy.port} for {args.duration:.0f} s, {args.threads} threads; faults at "
@@ -810,7 +820,7 @@ def run_postgres(args, work):
         anomalies = settle(query) + check(query, ledger, baseline, first_run_post)
         logs = {m.name: m.log_lines("ERROR", "WARN", "panicked") for m in murmurs}
         report("PostgreSQL, 3 processes behind Caddy, 1 streaming replica", args, ledger, faults.log, anomalies,
-               baseline["counters"], logs)
+               baseline["counters"], logs, work)
         return anomalies
     finally:
         for m in murmurs:
@@ -848,6 +858,27 @@ class Tmpfs:
 
     def unmount(self):
         subprocess.run(["umount", "-l", self.path], check=False)
+
+
+class WalSize:
+    """Samples the size of SQLite's log while the load runs: its peak is a run's figure."""
+
+    def __init__(self, path):
+        self.path, self.peak, self.running = path, 0, True
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+
+    def sample(self):
+        while self.running:
+            try:
+                self.peak = max(self.peak, os.path.getsize(self.path))
+            except OSError:
+                pass
+            time.sleep(0.2)
+
+    def stop(self):
+        self.running = False
+        self.thread.join()
 
 
 def run_sqlite(args, work):
@@ -928,25 +959,30 @@ def run_sqlite(args, work):
         start = time.monotonic()
         deadline = start + args.duration
         load = Load(murmur.port, members, ledger, seeded_posts, [m.id for m in members], args.threads, deadline)
-        kinds = ["kill9", "disk_full"]
+        kinds = [] if args.no_faults else ["kill9", "disk_full"]
         faults = Faults(kinds, {"kill9": kill9, "disk_full": disk_full}, start + 5, deadline - 12,
                         max(len(kinds), int(args.duration // 15)))
         log(f"load on :{murmur.port} for {args.duration:.0f} s, {args.threads} threads; faults at "
             + ", ".join(f"{at - T0:.0f}s {kind}" for at, kind in faults.plan))
         fault_thread = threading.Thread(target=faults.run)
         fault_thread.start()
+        wal = WalSize(os.path.join(disk.path, "murmur.db-wal"))
         load.run()
         fault_thread.join()
+        wal.stop()
         if not murmur.alive():
             murmur.start()
         log("load over; waiting for the fan-out queue, then checking")
         anomalies = full_findings + settle(query) + check(query, ledger, baseline, first_run_post)
         report("SQLite, 1 process", args, ledger, faults.log, anomalies, baseline["counters"],
-               {murmur.name: murmur.log_lines("ERROR", "WARN", "panicked")})
+               {murmur.name: murmur.log_lines("ERROR", "WARN", "panicked")}, work,
+               [f"SQLite's log (murmur.db-wal) at most {wal.peak // 2**20} MB during the load ({args.tmpfs_mb} MB tmpfs)."])
         return anomalies
     finally:
         if murmur:
             murmur.stop()
+        # The tmpfs goes; a copy of the database stays with the kept working directory.
+        shutil.copytree(disk.path, os.path.join(work, "sqlite-data"), ignore=shutil.ignore_patterns("filler"))
         disk.unmount()
 
 
@@ -957,18 +993,26 @@ def main():
     parser.add_argument("--duration", type=float, default=60, help="seconds of load (default 60)")
     parser.add_argument("--members", type=int, default=300)
     parser.add_argument("--posts", type=int, default=5000)
-    parser.add_argument("--threads", type=int, default=24, help="load threads (each drives its own members)")
+    parser.add_argument("--threads", type=int, help="load threads, each driving its own members (default 24; --sqlite: 8)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the network and of the faults' moments")
     parser.add_argument("--pg-port", type=int, default=55432, help="the primary's port; the replica's is the next")
-    parser.add_argument("--tmpfs-mb", type=int, default=64, help="size of the SQLite run's tmpfs")
+    # Room for the seeded database and SQLite's log, which under this load grows to hundreds of
+    # MB between the moments a checkpoint can start it over (docs/faults.md); the filler takes the rest.
+    parser.add_argument("--tmpfs-mb", type=int, default=1536, help="size of the SQLite run's tmpfs (default 1536)")
+    parser.add_argument("--no-faults", action="store_true", help="the load and the checks alone: a baseline")
     parser.add_argument("--keep", action="store_true", help="keep the working directory (logs, databases)")
     args = parser.parse_args()
+    if args.threads is None:
+        # One process on SQLite: fewer clients, or its log outgrows any small disk (docs/faults.md).
+        args.threads = 8 if args.sqlite else 24
     random.seed(args.seed)
     if not os.access(args.binary, os.X_OK):
         sys.exit(f"no murmur binary at {args.binary} (build it, or give --binary)")
     work = tempfile.mkdtemp(prefix="murmur-faults.")
     os.chmod(work, 0o755)
     log(f"working in {work}")
+    # A copy: a rebuild of the binary meanwhile must not change the code a restart runs.
+    args.binary = shutil.copy(args.binary, os.path.join(work, "murmur"))
     try:
         anomalies = run_sqlite(args, work) if args.sqlite else run_postgres(args, work)
     except Exception as e:
