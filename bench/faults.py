@@ -11,7 +11,7 @@ PostgreSQL mode (the default) starts its own primary and streaming replica (port
 serves it with three `murmur serve` processes behind Caddy (one reaches the database through a
 TCP proxy in this script), loads it through Caddy and meanwhile kills a process (-9), restarts
 the primary (fast), cuts the proxied process's database connections and stops the replica.
---sqlite serves one process on SQLite in a small tmpfs, kills it (-9) and fills the disk.
+--sqlite serves one process on SQLite in a tmpfs of its own, kills it (-9) and fills the disk.
 Afterwards it checks the database against every write answered 2xx, prints a report and exits
 1 when it found an anomaly (2 when the run itself could not be set up).
 
