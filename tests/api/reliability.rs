@@ -169,3 +169,45 @@ async fn sqlite_writes_reach_the_database_file_in_the_background() {
     let every: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint").fetch_one(&app.state.db.write).await.unwrap();
     assert_eq!(every, 0);
 }
+
+/// A full disk refuses writes with a clear 503, not a 500, and writes succeed again once
+/// there is room, without a restart, and really reach the database. The writer's
+/// `max_page_count` at the database's size makes SQLite answer what a full disk does
+/// (SQLITE_FULL, "database or disk is full"), which also rolls the write's transaction back
+/// unseen by sqlx: the writer must not go on inside what sqlx believes is still a transaction.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_sqlite_disk_answers_503_and_recovers_without_restart() {
+    let app = TestApp::spawn(Backend::Sqlite).await.unwrap();
+    let ada = app.member("ada").await;
+    let pages: i64 = sqlx::query_scalar("PRAGMA page_count").fetch_one(&app.state.db.write).await.unwrap();
+    // The write pool is the one writing connection, so the limit holds for the next writes.
+    let limit = sqlx::AssertSqlSafe(format!("PRAGMA max_page_count = {pages}"));
+    sqlx::raw_sql(limit).execute(&app.state.db.write).await.unwrap();
+
+    let mut refused = None;
+    for n in 0..50 {
+        let content = format!("post {n} {}", "x".repeat(400));
+        let (status, body) =
+            crate::posts::post(&app, &ada, "/api/posts", serde_json::json!({ "content": content })).await;
+        if status != 201 {
+            refused = Some((status, body));
+            break;
+        }
+    }
+    let (status, body) = refused.expect("the database never filled up");
+    assert_eq!(status, 503, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("out of disk space"), "{body}");
+    let writer = app.state.db.write.acquire().await.unwrap();
+    assert!(!sqlx::Connection::is_in_transaction(&*writer), "the writer came back inside a transaction");
+    drop(writer);
+
+    sqlx::raw_sql("PRAGMA max_page_count = 4294967294").execute(&app.state.db.write).await.unwrap();
+    let (status, body) =
+        crate::posts::post(&app, &ada, "/api/posts", serde_json::json!({ "content": "room again" })).await;
+    assert_eq!(status, 201, "{body}");
+    let kept: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM posts WHERE content = 'room again'")
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(kept, 1, "the post answered 201 is in the database");
+}

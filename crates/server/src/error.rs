@@ -6,7 +6,7 @@ use axum::Json;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-pub use murmur_core::error::{Error, UNAVAILABLE, is_unavailable};
+pub use murmur_core::error::{DISK_FULL, Error, UNAVAILABLE, is_disk_full, is_unavailable};
 use serde::Serialize;
 
 /// What a handler or extractor answers: a result whose error is a refusal of the API.
@@ -54,7 +54,7 @@ pub fn status_of(error: &Error) -> StatusCode {
         Error::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
         Error::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-        Error::Database(e) if is_unavailable(e) => StatusCode::SERVICE_UNAVAILABLE,
+        Error::Database(e) if is_unavailable(e) || is_disk_full(e) => StatusCode::SERVICE_UNAVAILABLE,
         Error::Database(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -76,6 +76,10 @@ pub fn public_message(error: &Error) -> String {
         Error::Database(e) if is_unavailable(e) => {
             tracing::warn!(error = %e, "database unavailable");
             UNAVAILABLE.to_string()
+        }
+        Error::Database(e) if is_disk_full(e) => {
+            tracing::error!(error = %e, "database disk full: writes are refused until there is room");
+            DISK_FULL.to_string()
         }
         Error::Database(e) => {
             tracing::error!(error = ?e, "database error");

@@ -27,7 +27,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Connection, Executor};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -556,6 +556,27 @@ fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
                 Ok(())
             })
         })
+        .after_release(|conn, _meta| Box::pin(outside_any_transaction(conn)))
+}
+
+/// Whether a SQLite connection coming back to its pool may be used again: only outside any
+/// transaction. A statement that fails with SQLITE_FULL (a full disk) or an I/O error can make
+/// SQLite roll the whole transaction back by itself, unseen by sqlx, which still counts it open:
+/// the connection's next `begin` then becomes a SAVEPOINT, and once a commit of those fails too,
+/// every later write is released into a transaction that never commits (acknowledged, unseen
+/// by readers, lost at the next restart; bench/faults.py found it). Such a connection is closed
+/// instead, and the pool opens a fresh one.
+async fn outside_any_transaction(conn: &mut sqlx::AnyConnection) -> sqlx::Result<bool> {
+    if !conn.is_in_transaction() {
+        return Ok(true);
+    }
+    // A transaction dropped on an error has its rollback queued: a round trip runs it.
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!("a database connection came back inside a transaction; closing it");
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// The name of the constraint a database error broke, if it is a unique, check or foreign key
