@@ -161,8 +161,10 @@ async fn the_feed_holds_the_members_posts_and_reposts_newest_first_across_pages(
     assert_eq!(feed(&app, &ada, list, "").await, Vec::<i64>::new());
 
     let mut expected = Vec::new();
+    let mut bob_posts = Vec::new();
     for i in 0..9 {
-        expected.push(id(&write(&app, &bob, &format!("bob {i}")).await));
+        bob_posts.push(id(&write(&app, &bob, &format!("bob {i}")).await));
+        expected.push(*bob_posts.last().unwrap());
         expected.push(id(&write(&app, &cyd, &format!("cyd {i}")).await));
         write(&app, &dee, &format!("dee {i}")).await;
         write(&app, &ada, &format!("ada {i}")).await;
@@ -172,6 +174,7 @@ async fn the_feed_holds_the_members_posts_and_reposts_newest_first_across_pages(
     // Replies are read in threads, as on Friends.
     reply(&app, &bob, expected[1], "bob answers cyd").await;
     expected.reverse();
+    bob_posts.reverse();
 
     let first = feed(&app, &ada, list, "").await;
     assert_eq!(first, expected, "the default page holds all 19 newest first");
@@ -185,10 +188,20 @@ async fn the_feed_holds_the_members_posts_and_reposts_newest_first_across_pages(
         let (status, _) = get(&app, &ada, &format!("/api/lists/{list}/posts{bad}")).await;
         assert_eq!(status, 400, "{bad}");
     }
-    // A deleted post leaves the feed (Bob's newest: the third, after Cyd's repost and post).
-    let (status, _) = delete(&app, &bob, &format!("/api/posts/{}", expected[2])).await;
+    // Ada's own change of who is in the list shows at once, though her page was kept
+    // (`feeds::cache`): Cyd taken out takes his posts and repost with him.
+    let cyds: Vec<i64> = expected.iter().copied().filter(|post| !bob_posts.contains(post)).collect();
+    let (status, _) = members_request(&app, &ada, list, reqwest::Method::DELETE, &[cyd.id]).await;
+    assert_eq!(status, 200);
+    let without_cyd = feed(&app, &ada, list, "").await;
+    assert!(cyds.iter().all(|post| !without_cyd.contains(post)), "{without_cyd:?} holds one of Cyd's {cyds:?}");
+    assert_eq!(without_cyd, bob_posts, "Bob's posts stay, newest first");
+    // A post deleted by someone else leaves the feed within the few seconds a kept page is
+    // answered, as on Friends (Bob's newest).
+    let (status, _) = delete(&app, &bob, &format!("/api/posts/{}", bob_posts[0])).await;
     assert_eq!(status, 204);
-    assert!(!feed(&app, &ada, list, "").await.contains(&expected[2]));
+    app.clock.advance(std::time::Duration::from_secs(6));
+    assert!(!feed(&app, &ada, list, "").await.contains(&bob_posts[0]));
 }
 
 /// A list of 60 people reads its feed with SQLite's other form (`lists::feed`): the same posts.
