@@ -710,7 +710,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A list's feed: the newest posts and reposts of the people in it, paged like Friends. */
+        /**
+         * A list's feed: the newest posts and reposts of the people in it, paged like Friends.
+         * @description Pages are kept ready for a few seconds, as Friends' are.
+         */
         get: operations["list_feed"];
         put?: never;
         post?: never;

@@ -138,8 +138,9 @@ async fn remove_list_members(
     Ok(Json(lists::remove_members(&state.db, current.id, id, &body.user_ids).await?))
 }
 
-/// A list's feed: the newest posts and reposts of the people in it, paged like Friends (and
-/// kept ready for a few seconds as Friends' pages are).
+/// A list's feed: the newest posts and reposts of the people in it, paged like Friends.
+///
+/// Pages are kept ready for a few seconds, as Friends' are.
 #[utoipa::path(get, path = "/api/lists/{id}/posts", tag = "lists",
     params(("id" = i64, Path, minimum = 1, description = "List id"), PageParams),
     responses((status = 200, body = Vec<Post>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
