@@ -170,6 +170,50 @@ async fn sqlite_writes_reach_the_database_file_in_the_background() {
     assert_eq!(every, 0);
 }
 
+/// Under a steady load of reads and writes some reader always still reads from SQLite's log, so
+/// it never starts over by itself: a checkpoint restarts a log grown past its size limit
+/// (`db::checkpoint`), waiting for the readers of the moment to finish. Here two readers
+/// overlap while 80 MB are written, and the second ends while the checkpoint waits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_log_starts_over_under_overlapping_readers() {
+    use sqlx::Executor;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("log.db");
+    let url = format!("sqlite://{}?mode=rwc", file.display());
+    let db = murmur::db::Db::connect_with(&url, murmur::db::Checkpoints::Background).await.unwrap();
+    db.write.execute("CREATE TABLE blobs (b BLOB)").await.unwrap();
+    let write_mb = |megabytes: usize| {
+        let write = db.write.clone();
+        async move {
+            for _ in 0..megabytes {
+                write.execute("INSERT INTO blobs VALUES (randomblob(1048576))").await.unwrap();
+            }
+        }
+    };
+    let reader = || async {
+        let mut conn = db.read.acquire().await.unwrap();
+        conn.execute("BEGIN; SELECT COUNT(*) FROM blobs").await.unwrap();
+        conn
+    };
+    let mut one = reader().await;
+    write_mb(40).await;
+    let mut two = reader().await;
+    one.execute("COMMIT").await.unwrap();
+    write_mb(40).await;
+    let ends = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        two.execute("COMMIT").await.unwrap();
+    });
+    murmur::db::checkpoint(&db.checkpointing().unwrap()).await.unwrap();
+    ends.await.unwrap();
+    // The next write starts the log over: it then holds that write alone.
+    write_mb(1).await;
+    let (_, log_pages, _): (i64, i64, i64) =
+        sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&db.write).await.unwrap();
+    assert!(log_pages < 1000, "the log holds {log_pages} pages: it did not start over");
+    db.close().await;
+}
+
 /// A full disk refuses writes with a clear 503, not a 500, and writes succeed again once
 /// there is room, without a restart, and really reach the database. The writer's
 /// `max_page_count` at the database's size makes SQLite answer what a full disk does

@@ -233,7 +233,22 @@ async fn reads_go_to_a_replica_that_has_replayed_the_readers_writes() {
     assert_eq!(thread_status(&bob.client, &app, held_back).await, 200);
     assert!(replica_reads(&app) > served);
 
-    // (3) The replica stops: set aside, the process stays ready, reads and writes go on.
+    // (3) The replica's connections end under the process (as when it stops): the reads sent
+    // to them, before any poll has noticed, are answered by the primary, and the replica is set
+    // aside at once.
+    let reads = || futures::future::join_all((0..8).map(|_| thread_status(&bob.client, &app, held_back)));
+    assert!(reads().await.iter().all(|&status| status == 200));
+    let mut replica_admin = sqlx::PgConnection::connect(&clusters.url(clusters.replica_port, "postgres")).await.unwrap();
+    sqlx::raw_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'murmur'")
+        .execute(&mut replica_admin)
+        .await
+        .unwrap();
+    drop(replica_admin);
+    let statuses = reads().await;
+    assert!(statuses.iter().all(|&status| status == 200), "reads on the replica's ended connections: {statuses:?}");
+    until_in_use(&app, true).await;
+
+    // (4) The replica stops: set aside, the process stays ready, reads and writes go on.
     clusters.pg_ctl("replica", "stop");
     let stopped = until_in_use(&app, false).await;
     assert!(stopped["problem"].as_str().unwrap().contains("does not answer"), "{stopped}");
@@ -241,7 +256,7 @@ async fn reads_go_to_a_replica_that_has_replayed_the_readers_writes() {
     let while_down = write_post(&app, &ada.client, "while the replica is down").await;
     assert_eq!(thread_status(&bob.client, &app, while_down).await, 200);
 
-    // (4) Started again, it is used again and catches up.
+    // (5) Started again, it is used again and catches up.
     clusters.pg_ctl("replica", "start");
     until_in_use(&app, true).await;
     let served = replica_reads(&app);

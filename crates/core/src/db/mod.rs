@@ -18,6 +18,7 @@ pub mod backup;
 mod fills;
 pub mod full_text;
 pub mod member_writes;
+pub mod pgbouncer;
 pub mod replicas;
 pub mod schema;
 pub mod sql;
@@ -280,18 +281,18 @@ impl Db {
     /// tag pages, Trending, suggestions: `MomentOld` in the server): its `read` pool is a
     /// replica's that has replayed past `position` (the reader's last write; None for a
     /// visitor or a member without one), or the primary's when none has. Writes stay on the
-    /// primary.
-    pub fn a_moment_old(&self, position: Option<replicas::Lsn>) -> Db {
+    /// primary. With the replica's index when one was chosen.
+    pub fn a_moment_old(&self, position: Option<replicas::Lsn>) -> (Db, Option<usize>) {
         match self.replicas.pick(position) {
-            Some(replica) => {
+            Some((index, replica)) => {
                 crate::metrics::moment_old_read("replica");
-                Db { read: replica, ..self.clone() }
+                (Db { read: replica, ..self.clone() }, Some(index))
             }
             None => {
                 if !self.replicas.is_empty() {
                     crate::metrics::moment_old_read("primary");
                 }
-                self.clone()
+                (self.clone(), None)
             }
         }
     }
@@ -384,12 +385,35 @@ impl Db {
 /// connection opens the log at its first read, and until then `wal_checkpoint` on it does
 /// nothing and answers -1 ("not in WAL mode"). A reading connection that had only just been
 /// opened, or one that no request had read with yet, skipped its checkpoints.
+///
+/// A log past `journal_size_limit` is then restarted (`RESTART`): under a steady load of reads
+/// and writes some reader always still reads from the log, so it never starts over by itself
+/// and grew without end. The restart holds new writes back while the readers of the log finish
+/// (at most `RESTART_WAIT`, else it is tried at the next checkpoint).
 pub async fn checkpoint(read: &AnyPool) -> sqlx::Result<()> {
     let mut conn = read.acquire().await?;
     conn.execute("SELECT 1 FROM sqlite_schema LIMIT 1").await?;
-    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").await?;
+    let (_busy, log_pages, _copied): (i64, i64, i64) =
+        sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&mut *conn).await?;
+    let page_size: i64 = sqlx::query_scalar("PRAGMA page_size").fetch_one(&mut *conn).await?;
+    if log_pages * page_size > JOURNAL_SIZE_LIMIT {
+        conn.execute(sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", RESTART_WAIT.as_millis()))).await?;
+        let restarted = conn.execute("PRAGMA wal_checkpoint(RESTART)").await;
+        conn.execute(sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis()))).await?;
+        restarted?;
+    }
     Ok(())
 }
+
+/// The size SQLite trims its log back to after it starts over, and past which a checkpoint
+/// restarts it (`checkpoint`).
+const JOURNAL_SIZE_LIMIT: i64 = 64 * 1024 * 1024;
+
+/// How long SQLite waits for a lock another connection holds before it answers "busy".
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a restart of the log waits for its readers, holding new writes back meanwhile.
+const RESTART_WAIT: Duration = Duration::from_millis(100);
 
 /// How far below the writer SQLite's readers run under `murmur serve`, as a nice value.
 pub const READERS_NICE: i32 = 5;
@@ -467,49 +491,11 @@ fn postgres_options(url: &str, pooler: Pooler) -> anyhow::Result<AnyConnectOptio
     Ok(AnyConnectOptions::from_str(url.as_str())?)
 }
 
-/// The statement each use of a pooled connection begins with behind a pooler (`postgres_pool`):
-/// the statements the server connection's last client prepared are let go (their names would
-/// clash with ours), and the settings every connection has otherwise are made for this
-/// transaction.
-const POOLED_BEGIN: &str = "DEALLOCATE ALL; BEGIN; SET LOCAL jit = off";
-
-/// Begins the transaction a use of a pooled connection is, behind a pooler (`postgres_pool`).
-async fn begin_pooled(conn: &mut sqlx::AnyConnection) -> sqlx::Result<()> {
-    use sqlx::SqlSafeStr;
-    use sqlx_core::transaction::TransactionManager;
-    <sqlx::Any as sqlx::Database>::TransactionManager::begin(conn, Some(POOLED_BEGIN.into_sql_str())).await
-}
-
 fn postgres_pool(size: u32, pooler: Pooler) -> AnyPoolOptions {
     let pool =
         AnyPoolOptions::new().max_connections(size).test_before_acquire(false).acquire_timeout(Duration::from_secs(5));
     if pooler == Pooler::Pgbouncer {
-        // PgBouncer in transaction mode may hand the next statement to another server
-        // connection whenever no transaction is open: between sqlx's two steps of one statement
-        // (prepare, then run, each ending in a Sync), and between statements. So every use of a
-        // pooled connection is one transaction, from taking it to giving it back, and inside it
-        // sqlx prepares each statement anew (no cache: a statement prepared on one server
-        // connection is unknown to the next). `pool.begin()` then makes a savepoint inside it.
-        // Session settings would stay on whichever server connection ran them, so none are made.
-        // sqlx calls `after_connect` for a new connection and `before_acquire` for an idle one.
-        return pool
-            .after_connect(|conn, _meta| Box::pin(begin_pooled(conn)))
-            .before_acquire(|conn, _meta| {
-                Box::pin(async move {
-                    begin_pooled(conn).await?;
-                    Ok(true)
-                })
-            })
-            .after_release(|conn, _meta| {
-                Box::pin(async move {
-                    use sqlx_core::transaction::TransactionManager;
-                    type Manager = <sqlx::Any as sqlx::Database>::TransactionManager;
-                    while Manager::get_transaction_depth(conn) > 0 {
-                        Manager::commit(conn).await?;
-                    }
-                    Ok(true)
-                })
-            });
+        return pgbouncer::pool(pool);
     }
     pool.after_connect(|conn, _meta| {
         Box::pin(async move {
@@ -544,11 +530,12 @@ fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
                 // commits, never the database's consistency. See docs/operations.md.
                 // No mmap_size: a map saved little CPU on the feed and put every touched page of
                 // each connection's mapping into the process's RSS (docs/performance.md).
-                conn.execute(
-                    "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
+                conn.execute(sqlx::AssertSqlSafe(format!(
+                    "PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {}; \
                      PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; \
-                     PRAGMA journal_size_limit = 67108864;",
-                )
+                     PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT};",
+                    BUSY_TIMEOUT.as_millis()
+                )))
                 .await?;
                 if checkpoints == Checkpoints::Background {
                     conn.execute("PRAGMA wal_autocheckpoint = 0").await?;

@@ -113,21 +113,31 @@ impl Replicas {
     }
 
     /// A replica in use that has replayed past `position` (any in use without one), taking
-    /// turns; None when only the primary will do.
-    pub fn pick(&self, position: Option<Lsn>) -> Option<AnyPool> {
+    /// turns, with its index; None when only the primary will do.
+    pub fn pick(&self, position: Option<Lsn>) -> Option<(usize, AnyPool)> {
         let count = self.0.replicas.len();
         if count == 0 {
             return None;
         }
         let start = self.0.next.fetch_add(1, Ordering::Relaxed);
-        (0..count).map(|i| &self.0.replicas[(start + i) % count]).find_map(|replica| {
+        (0..count).map(|i| (start + i) % count).find_map(|index| {
+            let replica = &self.0.replicas[index];
             let state = replica.state.lock().expect("replica state");
             let caught_up = position.is_none_or(|position| state.replayed >= position);
             (state.in_use && caught_up).then(|| {
                 replica.reads.fetch_add(1, Ordering::Relaxed);
-                replica.pool.clone()
+                (index, replica.pool.clone())
             })
         })
+    }
+
+    /// Sets replica `index` aside until a poll finds it answering again: a read sent to it
+    /// found it unreachable.
+    pub fn set_aside(&self, index: usize) {
+        if let Some(replica) = self.0.replicas.get(index) {
+            let mut state = replica.state.lock().expect("replica state");
+            *state = ReplicaState { in_use: false, problem: Some("does not answer".into()), ..state.clone() };
+        }
     }
 
     /// Each replica's state, by index (the order of `--database-replica-url`).

@@ -16,7 +16,7 @@ mod moment_old;
 
 pub use feed_reader::FeedReader;
 pub use moderator::Moderator;
-pub use moment_old::{MomentOld, Writer, remember_positions};
+pub use moment_old::{MomentOld, Writer, fall_back_to_primary, remember_positions};
 
 /// The member making the request.
 #[derive(Clone, Debug)]

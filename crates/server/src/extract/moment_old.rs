@@ -23,15 +23,48 @@ impl FromRequestParts<AppState> for MomentOld {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
-        if state.db.replicas.is_empty() {
+        let Some(replica_read) = parts.extensions.get::<ReplicaRead>().cloned() else {
             return Ok(MomentOld(state.clone()));
-        }
+        };
         let position = match CurrentUser::from_request_parts(parts, state).await {
             Ok(user) => replicas::position_of(&state.db.write, user.id).await.map_err(murmur_core::Error::from)?,
             Err(ApiError(Error::Unauthorized)) => None,
             Err(other) => return Err(other),
         };
-        Ok(MomentOld(AppState { db: state.db.a_moment_old(position), ..state.clone() }))
+        let (db, replica) = state.db.a_moment_old(position);
+        if let Some(index) = replica {
+            let _ = replica_read.0.set(index);
+        }
+        Ok(MomentOld(AppState { db, ..state.clone() }))
+    }
+}
+
+/// Which replica a read was sent to, told by `MomentOld` to `fall_back_to_primary`; absent
+/// (the read goes to the primary) without replicas, and when the primary must answer.
+#[derive(Clone, Default)]
+struct ReplicaRead(Arc<OnceLock<usize>>);
+
+/// With replicas set: a read whose replica stopped answering under it (a 503) is answered again
+/// by the primary, and the replica set aside until a poll finds it answering (`replicas`).
+/// Only reads (GET, HEAD) are, as they may be run twice.
+pub async fn fall_back_to_primary(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if state.db.replicas.is_empty() || !crate::security::is_safe_method(request.method()) {
+        return next.run(request).await;
+    }
+    let (mut parts, body) = request.into_parts();
+    let again = parts.clone();
+    let replica_read = ReplicaRead::default();
+    parts.extensions.insert(replica_read.clone());
+    let response = next.clone().run(Request::from_parts(parts, body)).await;
+    match replica_read.0.get() {
+        Some(&index) if response.status().is_server_error() => {
+            if response.status() == axum::http::StatusCode::SERVICE_UNAVAILABLE {
+                state.db.replicas.set_aside(index);
+            }
+            tracing::warn!(replica = index, status = %response.status(), "a replica's read failed; the primary answers");
+            next.run(Request::from_parts(again, axum::body::Body::empty())).await
+        }
+        _ => response,
     }
 }
 
@@ -58,9 +91,14 @@ pub async fn remember_positions(State(state): State<AppState>, mut request: Requ
     let writer = Writer::default();
     request.extensions_mut().insert(writer.clone());
     let response = next.run(request).await;
-    if let Some(&member) = writer.0.get()
-        && let Err(error) = replicas::remember(&state.db.write, member).await
-    {
+    // Behind PgBouncer the position is kept before the answer, as the write was.
+    let remembered = async {
+        match writer.0.get() {
+            Some(&member) => replicas::remember(&state.db.write, member).await,
+            None => Ok(()),
+        }
+    };
+    if let (Err(error), _) = murmur_core::db::pgbouncer::committed(remembered).await {
         // The member's next reads may then come from a replica a moment behind their write.
         tracing::warn!(%error, "could not keep a member's position for the replicas");
     }
