@@ -1,14 +1,13 @@
-// Nothing typed is lost, in a real browser against the real `murmur serve`: Home's draft (text
-// and a picture) comes back after navigating away and after a reload; closing the Create Post
-// dialog with something written asks "Discard post?"; Ctrl+Enter posts, and focus goes back to
-// the composer (a new post) or to the card replied to (a reply); a draft whose upload the server
-// no longer knows posts its text after saying so; adding images, an avatar or a header is one
-// click to the file picker. Screenshots (360 and 1280 px, light and dark) go to /tmp.
-// Skips, saying why, when the server binary is missing.
-import { mkdirSync } from 'node:fs'
+// Nothing typed is lost, in a real browser against the real `murmur serve`: Home's draft (text and
+// a picture) comes back after navigating away and after a reload; closing the Create Post dialog
+// with something written asks "Discard post?"; Ctrl+Enter posts, and focus goes back to the
+// composer (a new post) or to the card replied to (a reply); a draft whose upload the server no
+// longer knows posts its text after saying so; adding images, an avatar or a header is one click to
+// the file picker. Screenshots (360 and 1280 px, light and dark) go to web/test-results/screenshots
+// (composer-…). Skips, saying why, when the server binary is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { DESKTOP, PHONE, launchBrowser, newContext } from './support/browser'
+import { DESKTOP, PHONE, launchBrowser, newContext, screenshot } from './support/browser'
 import { expectFailures } from './support/guard'
 import { call, expectAccessible, noHorizontalScroll, signUp, type Member } from './support/members'
 import { MURMUR_BIN, hasMurmur, startMurmur, type MurmurServer } from './support/murmur-server'
@@ -18,14 +17,8 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the composer journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = '/tmp/murmur-composer-screenshots'
-
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: `${SHOTS}/${name}.png` })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `composer-${name}`)
 
 const composerOf = (page: Page) => page.getByRole('textbox', { name: "What's happening?" }).first()
 

@@ -2,13 +2,11 @@
 // warning and a picture from Home's composer; Bob, who follows her, sees it behind its warning
 // (text hidden, picture blurred), shows it, replies (the reply starts with Ada's warning), and
 // turns on "Always expand posts with content warnings" in Settings, after which it shows whole.
-// Screenshots at 360 and 1280 px, light and dark, go to CW_SCREENSHOT_DIR (default
-// /tmp/murmur-content-warnings). Skips, saying why, when the server binary is missing.
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+// Screenshots at 360 and 1280 px, light and dark, go to web/test-results/screenshots
+// (content-warnings-…). Skips, saying why, when the server binary is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { DESKTOP, PHONE, newContext } from './support/browser'
+import { DESKTOP, PHONE, newContext, screenshot } from './support/browser'
 import { call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type AdaAndBob } from './support/members'
 import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
 import { makePng } from './support/png.mjs'
@@ -17,16 +15,11 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the content warnings journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = process.env.CW_SCREENSHOT_DIR ?? '/tmp/murmur-content-warnings'
 const WARNING = 'Spoilers for the season finale'
 const TEXT = 'The lighthouse keeper was the narrator all along'
 
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `content-warnings-${name}`)
 
 /** Ada's card on a page. */
 const adasCard = (page: Page): Locator => page.getByRole('article').filter({ hasText: WARNING }).first()

@@ -1,13 +1,11 @@
 // Followed tags in a real browser against the real `murmur serve`: Ada, who does not follow Bob,
 // follows #rust from its tag page; Bob's new #rust post reaches her Home marked "# rust"; Settings
 // lists the tag, and Unfollow there takes it out. Screenshots at 360 and 1280 px, light and dark,
-// go to FT_SCREENSHOT_DIR (default /tmp/murmur-followed-tags). Skips, saying why, when the server
-// binary is missing.
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+// go to web/test-results/screenshots (followed-tags-…). Skips, saying why, when the server binary
+// is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { DESKTOP, PHONE } from './support/browser'
+import { DESKTOP, PHONE, screenshot } from './support/browser'
 import { call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type AdaAndBob } from './support/members'
 import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
 
@@ -15,15 +13,10 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the followed tags journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = process.env.FT_SCREENSHOT_DIR ?? '/tmp/murmur-followed-tags'
 const TEXT = 'Ferris learned a new trick today #rust'
 
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `followed-tags-${name}`)
 
 /** Bob's tagged card on a page. */
 const bobsCard = (page: Page): Locator => page.getByRole('article').filter({ hasText: 'Ferris learned' }).first()

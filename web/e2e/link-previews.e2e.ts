@@ -3,14 +3,12 @@
 // 127.0.0.1 with MURMUR_OUTBOUND_ALLOW, as an operator would for an internal site); Ada posts its
 // link, and once the card was fetched in the background Bob sees it under her post (image, site,
 // title, description, the whole card a link to the page). Ada removes it with "Remove preview".
-// Screenshots at 360 and 1280 px, light and dark, go to LP_SCREENSHOT_DIR (default
-// /tmp/murmur-link-previews). Skips, saying why, when the server binary is missing.
-import { mkdirSync } from 'node:fs'
+// Screenshots at 360 and 1280 px, light and dark, go to web/test-results/screenshots
+// (link-previews-…). Skips, saying why, when the server binary is missing.
 import { createServer, type Server } from 'node:http'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { DESKTOP, PHONE, newContext } from './support/browser'
+import { DESKTOP, PHONE, newContext, screenshot } from './support/browser'
 import { call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type AdaAndBob } from './support/members'
 import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
 import { makePng } from './support/png.mjs'
@@ -19,17 +17,12 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the link previews journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = process.env.LP_SCREENSHOT_DIR ?? '/tmp/murmur-link-previews'
 const TITLE = 'How the lighthouse keepers kept the light'
 const DESCRIPTION = 'A short history of the keepers, their lamps and the long nights on the rock.'
 const SITE = 'Coastal Notes'
 
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `link-previews-${name}`)
 
 /** The local site: an article page and its picture. */
 async function startSite(): Promise<{ url: string; close: () => Promise<void> }> {

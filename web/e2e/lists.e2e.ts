@@ -1,13 +1,11 @@
 // Lists in a real browser against the real `murmur serve`: Bob, who follows Ada, opens Lists from
 // the navigation, makes a list, picks Ada in "Edit members", reads her posts in the list's feed
 // (the same cards as Friends), renames the list and deletes it. Screenshots at 360 and 1280 px,
-// light and dark, go to LISTS_SCREENSHOT_DIR (default /tmp/murmur-lists). Skips, saying why,
-// when the server binary is missing.
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+// light and dark, go to web/test-results/screenshots (lists-…). Skips, saying why, when the server
+// binary is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { DESKTOP, PHONE, newContext } from './support/browser'
+import { DESKTOP, PHONE, newContext, screenshot } from './support/browser'
 import { expectFailures } from './support/guard'
 import { call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type AdaAndBob } from './support/members'
 import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
@@ -16,16 +14,11 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the lists journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = process.env.LISTS_SCREENSHOT_DIR ?? '/tmp/murmur-lists'
 const TITLE = 'Lighthouse people'
 const ADAS = 'The lamp was lit at dusk, as every evening'
 
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `lists-${name}`)
 
 describe.skipIf(!hasMurmur)('lists in a browser', () => {
   let net: AdaAndBob

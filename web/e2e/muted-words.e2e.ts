@@ -1,14 +1,12 @@
 // Muted words in a real browser against the real `murmur serve`: Bob, who follows Ada, mutes
 // "spoilers" for 24 hours in Settings; Ada's post holding it leaves his Home at once while her
 // other post stays; in her thread a reply holding it is folded ("Hidden by a muted word — show")
-// and opens from the keyboard; removing the word brings the post back. Screenshots at 360 and
-// 1280 px, light and dark, go to MW_SCREENSHOT_DIR (default /tmp/murmur-muted-words). Skips,
-// saying why, when the server binary is missing.
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+// and opens from the keyboard; removing the word brings the post back. Screenshots at 360 and 1280
+// px, light and dark, go to web/test-results/screenshots (muted-words-…). Skips, saying why, when
+// the server binary is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { DESKTOP, PHONE, newContext } from './support/browser'
+import { DESKTOP, PHONE, newContext, screenshot } from './support/browser'
 import { call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type AdaAndBob } from './support/members'
 import { expectFailures } from './support/guard'
 import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
@@ -17,18 +15,13 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the muted words journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = process.env.MW_SCREENSHOT_DIR ?? '/tmp/murmur-muted-words'
 const MUTED = 'SPOILERS: the butler did it'
 const PLAIN = 'A quiet walk by the river'
 const ROOT = 'Movie night, who is in?'
 const MUTED_REPLY = 'Careful, spoilers ahead in the comments'
 
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `muted-words-${name}`)
 
 describe.skipIf(!hasMurmur)('muted words in a browser', () => {
   let net: AdaAndBob

@@ -1,14 +1,12 @@
 // Grouped notifications in a real browser against the real `murmur serve`: Bob follows Ada, Bob,
-// Cyd and Dan like Ada's post and Bob replies to it; Ada's Notifications show the three likes as one item ("Dan
-// and 2 others liked your post", three pictures), the badge counts it once, the Mentions tab
-// shows the reply alone, and opening the group reads all of it. Screenshots at 360 and 1280 px,
-// light and dark, go to GROUPS_SCREENSHOT_DIR (default /tmp/murmur-notification-groups). Skips,
+// Cyd and Dan like Ada's post and Bob replies to it; Ada's Notifications show the three likes as
+// one item ("Dan and 2 others liked your post", three pictures), the badge counts it once, the
+// Mentions tab shows the reply alone, and opening the group reads all of it. Screenshots at 360 and
+// 1280 px, light and dark, go to web/test-results/screenshots (notification-groups-…). Skips,
 // saying why, when the server binary is missing.
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { DESKTOP, PHONE, newContext } from './support/browser'
+import { DESKTOP, PHONE, newContext, screenshot } from './support/browser'
 import {
   call,
   darkPage,
@@ -25,14 +23,8 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the grouped notifications journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = process.env.GROUPS_SCREENSHOT_DIR ?? '/tmp/murmur-notification-groups'
-
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `notification-groups-${name}`)
 
 const unreadCount = async (member: Member) =>
   (await call(member.context.request, 'GET', '/api/notifications/unread-count')).count as number

@@ -1,14 +1,12 @@
 // Quote posts in a real browser against the real `murmur serve`: Bob, who follows Ada, quotes her
-// post from its card's repost menu (the composer shows her post under his text), and sees his
-// quote in his feed with her post in a box; Ada reads "Bob quoted your post", takes her post out of
-// his quote (which then shows "Removed by the author"), and turns quoting of her post off.
-// Screenshots at 360 and 1280 px, light and dark, go to QUOTES_SCREENSHOT_DIR (default
-// /tmp/murmur-quotes). Skips, saying why, when the server binary is missing.
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+// post from its card's repost menu (the composer shows her post under his text), and sees his quote
+// in his feed with her post in a box; Ada reads "Bob quoted your post", takes her post out of his
+// quote (which then shows "Removed by the author"), and turns quoting of her post off. Screenshots
+// at 360 and 1280 px, light and dark, go to web/test-results/screenshots (quotes-…). Skips, saying
+// why, when the server binary is missing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { DESKTOP, PHONE } from './support/browser'
+import { DESKTOP, PHONE, screenshot } from './support/browser'
 import { call, darkPage, expectAccessible, noHorizontalScroll, startAdaAndBob, type AdaAndBob } from './support/members'
 import { MURMUR_BIN, hasMurmur } from './support/murmur-server'
 
@@ -16,16 +14,11 @@ if (!hasMurmur) {
   console.warn(`\nSKIPPED the quote posts journey: no server binary at ${MURMUR_BIN}.\nBuild it with \`cargo build\` (or set MURMUR_BIN).\n`)
 }
 
-const SHOTS = process.env.QUOTES_SCREENSHOT_DIR ?? '/tmp/murmur-quotes'
 const ORIGINAL = 'The harbour lights are back on tonight'
 const QUOTE = 'Worth the walk down to see them'
 
-async function shot(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true })
-  await page.evaluate(() => document.fonts.ready)
-  await page.waitForTimeout(300)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
+/** A screenshot under test-results/screenshots, named for this area. */
+const shot = (page: Page, name: string) => screenshot(page, `quotes-${name}`)
 
 /** Bob's quote's card on a page. */
 const quoteCard = (page: Page): Locator => page.getByRole('article').filter({ hasText: QUOTE }).first()
