@@ -199,6 +199,7 @@ async fn sqlite_log_starts_over_under_overlapping_readers() {
     write_mb(40).await;
     let mut two = reader().await;
     one.execute("COMMIT").await.unwrap();
+    drop(one);
     write_mb(40).await;
     let ends = tokio::spawn(async move {
         tokio::time::sleep(Duration::from_millis(30)).await;

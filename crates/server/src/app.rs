@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::IntoResponse;
 use axum::routing::get;
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
@@ -21,7 +21,7 @@ use crate::error::{ApiError, Error};
 use crate::state::AppState;
 use murmur_core::clock::Clock;
 use murmur_core::config::Config;
-use murmur_core::db::{Db, Pooler};
+use murmur_core::db::Db;
 use murmur_domain::mail::Mailer;
 use murmur_domain::media::MediaStore;
 
@@ -44,15 +44,14 @@ pub fn router(state: AppState) -> Router {
     // thread that served it.
     let publishing = crate::live::Publishing { live: state.live.clone(), pushes: state.push.queue.clone() };
     let noting = || axum::middleware::from_fn_with_state(publishing.clone(), crate::live::publish_noted);
-    let committing = || axum::middleware::from_fn_with_state(state.db.options.pooler, once_committed);
     // A read whose replica stopped answering under it is answered by the primary.
     let falling_back = axum::middleware::from_fn_with_state(state.clone(), crate::extract::fall_back_to_primary);
-    let reads = routes().layer(committing()).layer(noting()).layer(falling_back).with_state(state.clone());
+    let reads = routes().layer(noting()).layer(falling_back).with_state(state.clone());
     let for_writes = state.for_writes();
     // Each write request leaves its member's position for the replicas (`extract::MomentOld`).
     let remembering = axum::middleware::from_fn_with_state(for_writes.clone(), crate::extract::remember_positions);
     let writes = WriteThread::start(
-        routes().layer(committing()).layer(noting()).layer(remembering).with_state(for_writes),
+        routes().layer(noting()).layer(remembering).with_state(for_writes),
     )
         .expect("a thread for writes can be started");
     let member_writes = state.db.member_writes.clone();
@@ -86,26 +85,6 @@ pub fn router(state: AppState) -> Router {
         )
         .layer(axum::middleware::from_fn(crate::request_id::assign))
         .layer(axum::middleware::from_fn(crate::metrics::record_requests))
-}
-
-/// Behind PgBouncer, a request answers only once the transactions it wrote in have committed
-/// (`db::pgbouncer`), and before what it changed is published; elsewhere each commit is awaited
-/// where it is made.
-async fn once_committed(
-    State(pooler): State<Pooler>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    if pooler != Pooler::Pgbouncer {
-        return next.run(request).await;
-    }
-    let (response, committed) = murmur_core::db::pgbouncer::committed(next.run(request)).await;
-    let status = response.status();
-    if committed || status.is_client_error() || status.is_server_error() {
-        return response;
-    }
-    // What it wrote may be lost: a success must not be answered.
-    ApiError(Error::Unavailable(murmur_core::error::UNAVAILABLE.into())).into_response()
 }
 
 /// The span every log line of a request is in: method, path, request id and the client's address. The path

@@ -18,7 +18,6 @@ pub mod backup;
 mod fills;
 pub mod full_text;
 pub mod member_writes;
-pub mod pgbouncer;
 pub mod replicas;
 pub mod schema;
 pub mod sql;
@@ -491,11 +490,49 @@ fn postgres_options(url: &str, pooler: Pooler) -> anyhow::Result<AnyConnectOptio
     Ok(AnyConnectOptions::from_str(url.as_str())?)
 }
 
+/// The statement each use of a pooled connection begins with behind a pooler (`postgres_pool`):
+/// the statements the server connection's last client prepared are let go (their names would
+/// clash with ours), and the settings every connection has otherwise are made for this
+/// transaction.
+const POOLED_BEGIN: &str = "DEALLOCATE ALL; BEGIN; SET LOCAL jit = off";
+
+/// Begins the transaction a use of a pooled connection is, behind a pooler (`postgres_pool`).
+async fn begin_pooled(conn: &mut sqlx::AnyConnection) -> sqlx::Result<()> {
+    use sqlx::SqlSafeStr;
+    use sqlx_core::transaction::TransactionManager;
+    <sqlx::Any as sqlx::Database>::TransactionManager::begin(conn, Some(POOLED_BEGIN.into_sql_str())).await
+}
+
 fn postgres_pool(size: u32, pooler: Pooler) -> AnyPoolOptions {
     let pool =
         AnyPoolOptions::new().max_connections(size).test_before_acquire(false).acquire_timeout(Duration::from_secs(5));
     if pooler == Pooler::Pgbouncer {
-        return pgbouncer::pool(pool);
+        // PgBouncer in transaction mode may hand the next statement to another server
+        // connection whenever no transaction is open: between sqlx's two steps of one statement
+        // (prepare, then run, each ending in a Sync), and between statements. So every use of a
+        // pooled connection is one transaction, from taking it to giving it back, and inside it
+        // sqlx prepares each statement anew (no cache: a statement prepared on one server
+        // connection is unknown to the next). `pool.begin()` then makes a savepoint inside it.
+        // Session settings would stay on whichever server connection ran them, so none are made.
+        // sqlx calls `after_connect` for a new connection and `before_acquire` for an idle one.
+        return pool
+            .after_connect(|conn, _meta| Box::pin(begin_pooled(conn)))
+            .before_acquire(|conn, _meta| {
+                Box::pin(async move {
+                    begin_pooled(conn).await?;
+                    Ok(true)
+                })
+            })
+            .after_release(|conn, _meta| {
+                Box::pin(async move {
+                    use sqlx_core::transaction::TransactionManager;
+                    type Manager = <sqlx::Any as sqlx::Database>::TransactionManager;
+                    while Manager::get_transaction_depth(conn) > 0 {
+                        Manager::commit(conn).await?;
+                    }
+                    Ok(true)
+                })
+            });
     }
     pool.after_connect(|conn, _meta| {
         Box::pin(async move {

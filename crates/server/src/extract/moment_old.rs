@@ -91,14 +91,9 @@ pub async fn remember_positions(State(state): State<AppState>, mut request: Requ
     let writer = Writer::default();
     request.extensions_mut().insert(writer.clone());
     let response = next.run(request).await;
-    // Behind PgBouncer the position is kept before the answer, as the write was.
-    let remembered = async {
-        match writer.0.get() {
-            Some(&member) => replicas::remember(&state.db.write, member).await,
-            None => Ok(()),
-        }
-    };
-    if let (Err(error), _) = murmur_core::db::pgbouncer::committed(remembered).await {
+    if let Some(&member) = writer.0.get()
+        && let Err(error) = replicas::remember(&state.db.write, member).await
+    {
         // The member's next reads may then come from a replica a moment behind their write.
         tracing::warn!(%error, "could not keep a member's position for the replicas");
     }
