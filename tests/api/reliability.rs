@@ -205,7 +205,7 @@ async fn sqlite_log_starts_over_under_overlapping_readers() {
         tokio::time::sleep(Duration::from_millis(30)).await;
         two.execute("COMMIT").await.unwrap();
     });
-    murmur::db::checkpoint(&db.checkpointing().unwrap()).await.unwrap();
+    murmur::db::checkpoint(&db.checkpointing().unwrap(), &db.write).await.unwrap();
     ends.await.unwrap();
     // The next write starts the log over: it then holds that write alone.
     write_mb(1).await;

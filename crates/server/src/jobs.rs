@@ -435,12 +435,13 @@ fn discovery_job(db: Db, clock: Clock) -> JoinHandle<()> {
 /// SQLite's checkpoints (`Db::checkpointing`); none on PostgreSQL.
 fn checkpoints_job(db: &Db) -> Option<JoinHandle<()>> {
     let pool = db.checkpointing()?;
+    let write = db.write.clone();
     Some(tokio::spawn(async move {
         let mut ticks = tokio::time::interval(murmur_core::db::CHECKPOINT_EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            if let Err(error) = murmur_core::db::checkpoint(&pool).await {
+            if let Err(error) = murmur_core::db::checkpoint(&pool, &write).await {
                 tracing::warn!(%error, "checkpoint failed; retrying");
             }
         }

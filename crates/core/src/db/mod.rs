@@ -385,20 +385,24 @@ impl Db {
 /// nothing and answers -1 ("not in WAL mode"). A reading connection that had only just been
 /// opened, or one that no request had read with yet, skipped its checkpoints.
 ///
-/// A log past `journal_size_limit` is then restarted (`RESTART`): under a steady load of reads
-/// and writes some reader always still reads from the log, so it never starts over by itself
-/// and grew without end. The restart holds new writes back while the readers of the log finish
-/// (at most `RESTART_WAIT`, else it is tried at the next checkpoint).
-pub async fn checkpoint(read: &AnyPool) -> sqlx::Result<()> {
+/// A log past `journal_size_limit` is then restarted (`RESTART`) on the writer (`write`): under
+/// a steady load of reads and writes some reader always still reads from the log, so it never
+/// started over by itself and grew without end. The restart waits for the log's readers to
+/// finish (at most `RESTART_WAIT`, else it is tried at the next checkpoint), and runs on the
+/// one writing connection because it rewrites the log's header: a write transaction open
+/// meanwhile on another connection would find its snapshot gone ("database is locked").
+pub async fn checkpoint(read: &AnyPool, write: &AnyPool) -> sqlx::Result<()> {
     let mut conn = read.acquire().await?;
     conn.execute("SELECT 1 FROM sqlite_schema LIMIT 1").await?;
     let (_busy, log_pages, _copied): (i64, i64, i64) =
         sqlx::query_as("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&mut *conn).await?;
     let page_size: i64 = sqlx::query_scalar("PRAGMA page_size").fetch_one(&mut *conn).await?;
+    drop(conn);
     if log_pages * page_size > JOURNAL_SIZE_LIMIT {
-        conn.execute(sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", RESTART_WAIT.as_millis()))).await?;
-        let restarted = conn.execute("PRAGMA wal_checkpoint(RESTART)").await;
-        conn.execute(sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis()))).await?;
+        let mut writer = write.acquire().await?;
+        writer.execute(sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", RESTART_WAIT.as_millis()))).await?;
+        let restarted = writer.execute("PRAGMA wal_checkpoint(RESTART)").await;
+        writer.execute(sqlx::AssertSqlSafe(format!("PRAGMA busy_timeout = {}", BUSY_TIMEOUT.as_millis()))).await?;
         restarted?;
     }
     Ok(())
