@@ -1000,7 +1000,7 @@ def main():
     parser.add_argument("--pg-port", type=int, default=55432, help="the primary's port; the replica's is the next")
     # Room for the seeded database and SQLite's log, which under this load grows to hundreds of
     # MB between the moments a checkpoint can start it over (docs/faults.md); the filler takes the rest.
-    parser.add_argument("--tmpfs-mb", type=int, default=1536, help="size of the SQLite run's tmpfs (default 1536)")
+    parser.add_argument("--tmpfs-mb", type=int, default=256, help="size of the SQLite run's tmpfs (default 256)")
     parser.add_argument("--no-faults", action="store_true", help="the load and the checks alone: a baseline")
     parser.add_argument("--keep", action="store_true", help="keep the working directory (logs, databases)")
     args = parser.parse_args()
