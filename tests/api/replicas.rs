@@ -238,7 +238,8 @@ async fn reads_go_to_a_replica_that_has_replayed_the_readers_writes() {
     // aside at once.
     let reads = || futures::future::join_all((0..8).map(|_| thread_status(&bob.client, &app, held_back)));
     assert!(reads().await.iter().all(|&status| status == 200));
-    let mut replica_admin = sqlx::PgConnection::connect(&clusters.url(clusters.replica_port, "postgres")).await.unwrap();
+    let mut replica_admin =
+        sqlx::PgConnection::connect(&clusters.url(clusters.replica_port, "postgres")).await.unwrap();
     sqlx::raw_sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'murmur'")
         .execute(&mut replica_admin)
         .await

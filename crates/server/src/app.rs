@@ -50,9 +50,7 @@ pub fn router(state: AppState) -> Router {
     let for_writes = state.for_writes();
     // Each write request leaves its member's position for the replicas (`extract::MomentOld`).
     let remembering = axum::middleware::from_fn_with_state(for_writes.clone(), crate::extract::remember_positions);
-    let writes = WriteThread::start(
-        routes().layer(noting()).layer(remembering).with_state(for_writes),
-    )
+    let writes = WriteThread::start(routes().layer(noting()).layer(remembering).with_state(for_writes))
         .expect("a thread for writes can be started");
     let member_writes = state.db.member_writes.clone();
     let config = state.config.clone();
