@@ -430,18 +430,29 @@ async fn the_archive_holds_image_descriptions_and_earlier_versions(app: TestApp)
     assert!(index.contains("First words") && index.contains("Second words"), "{index}");
 }
 
-/// A pending archive, as if asked for from another process (this one's job is not woken).
+/// A pending archive, as if asked for from another process, held until just before
+/// `ahead(app)`: the app's own export job, whose first round may run late on a busy machine,
+/// never claims it.
 async fn pending_export(app: &TestApp, member: &Member) {
-    sqlx::query("INSERT INTO data_exports (member_id, status, requested_at) VALUES ($1, 'pending', $2)")
-        .bind(member.id)
-        .bind(app.clock.now())
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    sqlx::query(
+        "INSERT INTO data_exports (member_id, status, requested_at, claimed_until) VALUES ($1, 'pending', $2, $3)",
+    )
+    .bind(member.id)
+    .bind(app.clock.now())
+    .bind(ahead(app) - 1)
+    .execute(&app.state.db.write)
+    .await
+    .unwrap();
+}
+
+/// The time of the other processes these tests play: an hour past the app's clock, which its
+/// export job reads.
+fn ahead(app: &TestApp) -> i64 {
+    app.clock.now() + murmur::clock::HOUR
 }
 
 async fn claim(app: &TestApp) -> Option<murmur::exports::store::Claimed> {
-    murmur::exports::store::claim_next(&app.state.db.write, app.clock.now()).await.unwrap()
+    murmur::exports::store::claim_next(&app.state.db.write, ahead(app)).await.unwrap()
 }
 
 /// A process that is killed while it writes an archive stops renewing its claim; another
@@ -466,14 +477,14 @@ async fn a_claim_lasts_while_its_holder_renews_it(app: TestApp) {
     let holder = claim(&app).await.expect("claimed");
     for _ in 0..3 {
         app.clock.advance(Duration::from_secs(40));
-        assert!(murmur::exports::store::renew(&app.state.db.write, &holder, app.clock.now()).await.unwrap());
+        assert!(murmur::exports::store::renew(&app.state.db.write, &holder, ahead(&app)).await.unwrap());
         assert!(claim(&app).await.is_none(), "still held");
     }
     app.clock.advance(Duration::from_secs(61));
     let taken = claim(&app).await.expect("taken over once the renewals stopped");
     assert_eq!(taken.member_id, ada.id);
     assert!(
-        !murmur::exports::store::renew(&app.state.db.write, &holder, app.clock.now()).await.unwrap(),
+        !murmur::exports::store::renew(&app.state.db.write, &holder, ahead(&app)).await.unwrap(),
         "the first holder learns it lost the archive"
     );
 }
