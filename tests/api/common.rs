@@ -318,6 +318,12 @@ impl FreshDatabase {
         FreshDatabase { url, ..self }
     }
 
+    /// The PostgreSQL database, which is then dropped with what this answers rather than with
+    /// this value (a check that outlives the app: `poolers::Carried`).
+    pub fn keep_postgres(&mut self) -> Option<PgDatabase> {
+        self.pg.take()
+    }
+
     /// A PostgreSQL database the test made itself at `url` (e.g. on a cluster of its own),
     /// left to the test to remove.
     pub fn postgres_at(url: String) -> FreshDatabase {

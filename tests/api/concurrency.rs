@@ -317,7 +317,7 @@ async fn a_like_does_not_wait_for_the_readers_connections(app: TestApp) {
     let hers = id(&write(&app, &ada, "Like me").await);
     let readers = &app.state.db.read;
     let mut taken = Vec::new();
-    for _ in 0..readers.options().get_max_connections() {
+    for _ in 0..readers.sqlx().options().get_max_connections() {
         taken.push(readers.acquire().await.unwrap());
     }
 

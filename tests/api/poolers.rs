@@ -24,7 +24,6 @@ macro_rules! through_pgbouncer {
         mod through_pgbouncer {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                #[ignore = "not yet reliable: behind PgBouncer 1.18 a pooled statement's commit lands after it answers (docs/scaling.md, PgBouncer)"]
                 async fn $name() {
                     if let Some((app, carried)) = $crate::poolers::spawn_through_pgbouncer().await {
                         super::$name(app).await;
@@ -130,11 +129,9 @@ impl Pgbouncer {
         let rows = sqlx::raw_sql("SHOW STATS").fetch_all(&mut admin).await.expect("SHOW STATS");
         rows.iter()
             .filter(|row| row.try_get::<String, _>("database").is_ok_and(|name| name == database))
-            .map(|row| {
-                row.try_get::<i64, _>("total_xact_count")
-                    .or_else(|_| row.try_get::<String, _>("total_xact_count").map(|n| n.parse().unwrap_or(0)))
-                    .unwrap_or(0)
-            })
+            // A NUMERIC, sent as text by the admin console's simple protocol.
+            .map(|row| row.try_get_unchecked::<String, _>("total_xact_count").expect("total_xact_count"))
+            .map(|count| count.parse::<i64>().expect("a count"))
             .sum()
     }
 }
@@ -150,6 +147,9 @@ pub struct Carried {
     bouncer: std::sync::Arc<Pgbouncer>,
     user: String,
     database: String,
+    /// The database itself, not through PgBouncer.
+    pub direct_url: String,
+    _kept: Option<crate::common::PgDatabase>,
 }
 
 impl Carried {
@@ -170,7 +170,9 @@ impl Carried {
 /// bus and the migrations on the direct URL); None, saying why, when either is missing.
 pub async fn spawn_through_pgbouncer() -> Option<(TestApp, Carried)> {
     let binary = Pgbouncer::binary()?;
-    let database = FreshDatabase::create(Backend::Postgres).await?;
+    let mut database = FreshDatabase::create(Backend::Postgres).await?;
+    // Kept until PgBouncer's figures are read: dropping the database takes its figures too.
+    let kept = database.keep_postgres();
     let direct = url::Url::parse(&database.url).unwrap();
     let user = direct.username().to_string();
     let name = direct.path().trim_start_matches('/').to_string();
@@ -180,13 +182,14 @@ pub async fn spawn_through_pgbouncer() -> Option<(TestApp, Carried)> {
     pooled.set_host(Some("127.0.0.1")).unwrap();
     pooled.set_port(Some(bouncer.port)).unwrap();
     let direct_url = database.url.clone();
+    let database_url = database.url.clone();
     let mut app = TestApp::spawn_on(database.reached_at(pooled.to_string()), |config: &mut murmur::Config| {
         config.database.pooler = murmur::db::Pooler::Pgbouncer;
         config.database.listen_url = Some(direct_url);
     })
     .await;
     app.between = Some(Box::new(bouncer.clone()));
-    Some((app, Carried { bouncer, user, database: name }))
+    Some((app, Carried { bouncer, user, database: name, direct_url: database_url, _kept: kept }))
 }
 
 /// Statements prepared by one client never reach another's, even when both take turns on one
@@ -223,3 +226,55 @@ async fn many_members_at_once_share_two_server_connections(app: TestApp) {
 }
 
 crate::through_pgbouncer!(many_members_at_once_share_two_server_connections);
+
+/// A held connection (a write's writer) commits as it is given back, a moment after its holder
+/// let go: the request's own next statement and its answer wait for that `COMMIT`
+/// (`db::Pool`). A trigger here makes each new post's and like's `COMMIT` take half a second,
+/// so without the wait the post would not yet be there for its own answer (404), nor the like
+/// for another process once answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_whose_commit_is_slow_is_there_for_its_answer_and_the_next_request() {
+    let Some((app, carried)) = spawn_through_pgbouncer().await else { return };
+    sqlx::raw_sql(
+        "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS \
+         $$ BEGIN PERFORM pg_sleep(0.5); RETURN NULL; END $$; \
+         CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON posts \
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit(); \
+         CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON likes \
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit();",
+    )
+    .execute(&app.state.db.write)
+    .await
+    .unwrap();
+    let ada = app.member("ada").await;
+    let made = ada
+        .client
+        .post(app.url("/api/posts"))
+        .json(&serde_json::json!({ "content": "Slow to commit" }))
+        .send()
+        .await
+        .unwrap();
+    let (status, post) = crate::common::json(made).await;
+    assert_eq!(status, 201, "{post}");
+    assert_eq!(post["content"], "Slow to commit");
+    let feed = ada.client.get(app.url("/api/posts/feed")).send().await.unwrap();
+    let (status, feed) = crate::common::json(feed).await;
+    assert_eq!(status, 200, "{feed}");
+    assert_eq!(feed[0]["id"], post["id"], "{feed}");
+
+    // Once a like is answered, a connection of another process (here the test's own, straight
+    // to the database) sees it.
+    let bob = app.member("bob").await;
+    let liked = bob.client.post(app.url(&format!("/api/posts/{}/like", post["id"]))).send().await.unwrap();
+    assert_eq!(liked.status(), 200);
+    let mut direct = sqlx::PgConnection::connect(&carried.direct_url).await.unwrap();
+    let likes: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM likes WHERE post_id = $1")
+        .bind(post["id"].as_i64().unwrap())
+        .fetch_one(&mut direct)
+        .await
+        .unwrap();
+    assert_eq!(likes, 1, "the like's answer came before its commit");
+    direct.close().await.unwrap();
+    drop(app);
+    carried.check().await;
+}

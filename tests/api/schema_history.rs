@@ -495,7 +495,7 @@ async fn upgrade_from(from: i64, database: FreshDatabase) {
     let at = |what: &str| format!("{backend:?}, upgrading from {from:04}: {what}");
     let db = murmur::db::Db::connect(&database.url).await.unwrap();
     migrator(backend)
-        .run_to(from, &db.write)
+        .run_to(from, db.write.sqlx())
         .await
         .unwrap_or_else(|e| panic!("{}", at(&format!("migrating to it: {e}"))));
 

@@ -1,11 +1,8 @@
 //! Abuse limits as fixed-window counters in the database, so they hold across every server
 //! process of an instance (nothing shared lives in one process's memory).
 
-use sqlx::Any;
-use sqlx::pool::PoolConnection;
-
 use crate::clock::{HOUR, MINUTE, Millis};
-use crate::db::Db;
+use crate::db::{Db, PoolConnection};
 use crate::error::{Error, Result};
 
 /// A limit: at most `max` events per `window` for one key.
@@ -90,7 +87,7 @@ pub async fn count_member_then_take_writer(
     member: i64,
     now: Millis,
     message: &str,
-) -> Result<PoolConnection<Any>> {
+) -> Result<PoolConnection> {
     count_then_take_writer(db, &kind.key(member), kind.limit(), now, message).await
 }
 
@@ -118,7 +115,7 @@ pub async fn count_then_take_writer(
     limit: Limit,
     now: Millis,
     message: &str,
-) -> Result<PoolConnection<Any>> {
+) -> Result<PoolConnection> {
     let asked = std::time::Instant::now();
     let mut writer = db.write.acquire().await?;
     crate::metrics::writer_wait(asked.elapsed());

@@ -17,7 +17,8 @@
 use std::collections::HashSet;
 
 use murmur_core::clock::Millis;
-use sqlx::{AnyConnection, AnyPool};
+use murmur_core::db::Pool;
+use sqlx::AnyConnection;
 
 use murmur_core::error::{Error, Result};
 
@@ -194,7 +195,7 @@ pub fn muted_post(viewer: &str, post: &str, now: &str) -> String {
 /// Which of the posts `ids` hold a word `viewer` mutes at `now` (`muted_post`): for lists cut
 /// into pages in Rust (For You) and for threads, which fold such replies instead of leaving
 /// them out.
-pub async fn muted_among(pool: &AnyPool, viewer: i64, ids: &[i64], now: Millis) -> Result<HashSet<i64>> {
+pub async fn muted_among(pool: &Pool, viewer: i64, ids: &[i64], now: Millis) -> Result<HashSet<i64>> {
     use murmur_core::db::sql::{in_list, padded_values};
     if ids.is_empty() {
         return Ok(HashSet::new());
@@ -245,7 +246,7 @@ pub async fn ensure_can_interact(conn: &mut AnyConnection, actor: i64, other: i6
 /// The members whose posts `viewer` does not see in the feeds at `now` (`visibility`, in
 /// `Scope::Feeds`): blocked either way, muted, or suspended. For a ranked list that is cut into
 /// pages after it is filtered (For You).
-pub async fn hidden_authors(pool: &AnyPool, viewer: i64, now: Millis) -> Result<HashSet<i64>> {
+pub async fn hidden_authors(pool: &Pool, viewer: i64, now: Millis) -> Result<HashSet<i64>> {
     static SQL: std::sync::LazyLock<String> =
         std::sync::LazyLock::new(|| hidden_members(Scope::Feeds { now: "$2" }, "$1"));
     let ids: Vec<i64> = sqlx::query_scalar(SQL.as_str()).bind(viewer).bind(now).fetch_all(pool).await?;

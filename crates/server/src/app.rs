@@ -32,6 +32,18 @@ use write_thread::WriteThread;
 /// JSON bodies are small; uploads have their own, larger limit on their own route.
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
+/// Answers once the connections the request held have committed: behind a pooler they commit
+/// as they are given back, a moment later (`db::Pool`); without one at once.
+async fn settle_commits(
+    State(db): State<Db>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let response = next.run(request).await;
+    db.read.settled().await;
+    response
+}
+
 /// The API routes of every area, with their OpenAPI description.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(crate::openapi::base()).merge(crate::routes::api())
@@ -46,12 +58,15 @@ pub fn router(state: AppState) -> Router {
     let noting = || axum::middleware::from_fn_with_state(publishing.clone(), crate::live::publish_noted);
     // A read whose replica stopped answering under it is answered by the primary.
     let falling_back = axum::middleware::from_fn_with_state(state.clone(), crate::extract::fall_back_to_primary);
-    let reads = routes().layer(noting()).layer(falling_back).with_state(state.clone());
+    // Behind a pooler, what a request wrote has committed before it is published or answered.
+    let settling = || axum::middleware::from_fn_with_state(state.db.clone(), settle_commits);
+    let reads = routes().layer(settling()).layer(noting()).layer(falling_back).with_state(state.clone());
     let for_writes = state.for_writes();
     // Each write request leaves its member's position for the replicas (`extract::MomentOld`).
     let remembering = axum::middleware::from_fn_with_state(for_writes.clone(), crate::extract::remember_positions);
-    let writes = WriteThread::start(routes().layer(noting()).layer(remembering).with_state(for_writes))
-        .expect("a thread for writes can be started");
+    let writes =
+        WriteThread::start(routes().layer(settling()).layer(noting()).layer(remembering).with_state(for_writes))
+            .expect("a thread for writes can be started");
     let member_writes = state.db.member_writes.clone();
     let config = state.config.clone();
     let by_method = tower::service_fn(move |request: axum::extract::Request| {

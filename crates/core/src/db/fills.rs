@@ -1,7 +1,7 @@
 //! What the migrations need Rust for: keys SQL cannot compute (look-alike skeletons, the NFKC
 //! case fold of tags), filled after the migrations by `Db::migrate`.
 
-use sqlx::AnyPool;
+use super::Pool;
 
 use crate::text::{look_alike_key, tag_key};
 
@@ -18,7 +18,7 @@ const FILL_BATCH: i64 = 500;
 /// the row's, so a member's edit in between is never overwritten; a row skipped that way is
 /// filled at the next start. Each column is walked by id from its index (`… IS NULL`), so a
 /// database with nothing to fill costs two index lookups.
-pub async fn fill_missing_keys(write: &AnyPool) -> anyhow::Result<u64> {
+pub async fn fill_missing_keys(write: &Pool) -> anyhow::Result<u64> {
     const COLUMNS: [(&str, &str, &str); 2] = [
         (
             "SELECT id, display_name FROM users WHERE name_skeleton IS NULL AND id > $1 ORDER BY id LIMIT $2",
@@ -64,7 +64,7 @@ const REKEY_BATCH: i64 = 500;
 ///
 /// SQL cannot fold text, so this is Rust. It walks every tag by id (the ones with ASCII keys
 /// change nothing), 500 at a time, in one transaction.
-pub async fn rekey_tags(write: &AnyPool) -> anyhow::Result<u64> {
+pub async fn rekey_tags(write: &Pool) -> anyhow::Result<u64> {
     let mut tx = write.begin().await?;
     let marked = sqlx::query("DELETE FROM jobs WHERE name = 'tag_keys'").execute(&mut *tx).await?;
     if marked.rows_affected() == 0 {

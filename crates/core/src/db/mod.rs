@@ -18,16 +18,20 @@ pub mod backup;
 mod fills;
 pub mod full_text;
 pub mod member_writes;
+mod pool;
 pub mod replicas;
 pub mod schema;
 pub mod sql;
 pub mod transfer;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyPool, Connection, Executor};
+use sqlx::{Connection, Executor};
+
+pub use pool::{Commits, Pool, PoolConnection};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -102,18 +106,18 @@ impl Backend {
 #[derive(Clone)]
 pub struct Db {
     /// Pool for reads (and for PostgreSQL, writes too).
-    pub read: AnyPool,
+    pub read: Pool,
     /// Pool for writes: a single connection on SQLite, the same pool as `read` on PostgreSQL
     /// (where write requests use `write_requests` instead: `Db::for_writes`).
-    pub write: AnyPool,
+    pub write: Pool,
     /// Pool of write requests (`Db::for_writes`): on SQLite `WRITE_READERS` connections for
     /// their reads (their writes go to the one writer); on PostgreSQL `WRITE_CONNECTIONS`
     /// connections for all their statements.
-    write_requests: AnyPool,
+    write_requests: Pool,
     /// SQLite with `Checkpoints::Background`: the connection the checkpoints job uses, opened
     /// by the caller of `connect_with` and never reopened, so that it keeps the caller's CPU
     /// priority when the readers' is lowered (`lower_reader_priority`).
-    checkpointer: Option<AnyPool>,
+    checkpointer: Option<Pool>,
     pub backend: Backend,
     /// Member write requests in flight, which background writes wait for (`member_writes`).
     pub member_writes: member_writes::MemberWrites,
@@ -200,30 +204,35 @@ impl Db {
                 // The readers' connections are opened on the runtime's threads, so their worker
                 // threads take those threads' priority (`lower_reader_priority`); the writer's and
                 // the write requests' readers' are opened here, keeping the caller's.
-                let read = tokio::spawn(sqlite_pool(pool_size(), Checkpoints::OnCommit).connect_with(options.clone()))
-                    .await
-                    .map_err(anyhow::Error::from)??;
-                let write_requests =
-                    sqlite_pool(WRITE_READERS, Checkpoints::OnCommit).connect_with(options.clone()).await?;
+                let read = Pool::direct(
+                    tokio::spawn(sqlite_pool(pool_size(), Checkpoints::OnCommit).connect_with(options.clone()))
+                        .await
+                        .map_err(anyhow::Error::from)??,
+                );
+                let write_requests = Pool::direct(
+                    sqlite_pool(WRITE_READERS, Checkpoints::OnCommit).connect_with(options.clone()).await?,
+                );
                 // One connection that lives as long as the pool, so its settings stay.
-                let write = sqlite_pool(1, checkpoints)
-                    .max_lifetime(None)
-                    .idle_timeout(None)
-                    .connect_with(options.clone())
-                    .await?;
+                let write = Pool::direct(
+                    sqlite_pool(1, checkpoints)
+                        .max_lifetime(None)
+                        .idle_timeout(None)
+                        .connect_with(options.clone())
+                        .await?,
+                );
                 // WAL is a property of the database file; set it once on the writer.
                 write.execute("PRAGMA journal_mode = WAL").await?;
                 // A checkpoint that falls behind lets the log grow, and every reader and the
                 // writer slow down with it: checkpoints get a connection of their own, which
                 // keeps the caller's priority (docs/performance.md, "Checkpoints off the writer").
                 let checkpointer = match checkpoints {
-                    Checkpoints::Background => Some(
+                    Checkpoints::Background => Some(Pool::direct(
                         sqlite_pool(1, Checkpoints::OnCommit)
                             .max_lifetime(None)
                             .idle_timeout(None)
                             .connect_with(options.clone())
                             .await?,
-                    ),
+                    )),
                     Checkpoints::OnCommit => None,
                 };
                 Ok(Db {
@@ -240,12 +249,18 @@ impl Db {
             Backend::Postgres => {
                 let pooler = db_options.pooler;
                 let options = postgres_options(url, pooler)?;
-                let pool = postgres_pool(pool_size(), pooler).connect_with(options.clone()).await?;
+                // Behind a pooler every pool of this database waits for the same commits.
+                let commits = (pooler == Pooler::Pgbouncer).then(|| Arc::new(Commits::default()));
+                let ours = |pool| match &commits {
+                    Some(commits) => Pool::pooled(pool, commits.clone()),
+                    None => Pool::direct(pool),
+                };
+                let pool = ours(postgres_pool(pool_size(), pooler).connect_with(options.clone()).await?);
                 // Connected lazily: a connection is opened by the first request that needs it,
                 // on the write thread (`app::WriteThread`), so its socket is driven by that
                 // thread's runtime and not by the readers' busy one.
-                let write_requests = postgres_pool(WRITE_CONNECTIONS, pooler).connect_lazy_with(options);
-                let replicas = replicas::Replicas::connect(&db_options.replica_urls, pooler)?;
+                let write_requests = ours(postgres_pool(WRITE_CONNECTIONS, pooler).connect_lazy_with(options));
+                let replicas = replicas::Replicas::connect(&db_options.replica_urls, pooler, &ours)?;
                 Ok(Db {
                     read: pool.clone(),
                     write: pool,
@@ -306,11 +321,11 @@ impl Db {
     /// (`--database-listen-url`): the migrator holds a session's advisory lock while it works.
     pub async fn migrate(&self) -> anyhow::Result<()> {
         let direct = match (&self.options.pooler, &self.options.listen_url) {
-            (Pooler::Pgbouncer, Some(url)) => Some(postgres_pool(1, Pooler::None).connect(url).await?),
+            (Pooler::Pgbouncer, Some(url)) => Some(Pool::direct(postgres_pool(1, Pooler::None).connect(url).await?)),
             _ => None,
         };
         let pool = direct.as_ref().unwrap_or(&self.write);
-        self.backend.migrator().run(pool).await?;
+        self.backend.migrator().run(pool.sqlx()).await?;
         fills::fill_missing_keys(pool).await?;
         fills::rekey_tags(pool).await?;
         if let Some(direct) = direct {
@@ -355,13 +370,16 @@ impl Db {
     /// writer's time under the benchmark's mixed load: docs/performance.md). A passive
     /// checkpoint runs beside the writer and the readers and never waits for them; it copies
     /// what no reader still needs, and the log starts over once all of it is copied.
-    pub fn checkpointing(&self) -> Option<AnyPool> {
+    pub fn checkpointing(&self) -> Option<Pool> {
         (self.backend == Backend::Sqlite).then(|| self.checkpointer.clone().unwrap_or_else(|| self.read.clone()))
     }
 
     /// Each pool's name, connections open, of which idle, and most it may open (`/metrics`).
     pub fn pool_figures(&self) -> Vec<(&'static str, u32, usize, u32)> {
-        let figures = |name, pool: &AnyPool| (name, pool.size(), pool.num_idle(), pool.options().get_max_connections());
+        let figures = |name, pool: &Pool| {
+            let pool = pool.sqlx();
+            (name, pool.size(), pool.num_idle(), pool.options().get_max_connections())
+        };
         let mut pools = vec![figures("read", &self.read), figures("write_requests", &self.write_requests)];
         if self.backend == Backend::Sqlite {
             pools.push(figures("write", &self.write));
@@ -391,7 +409,7 @@ impl Db {
 /// finish (at most `RESTART_WAIT`, else it is tried at the next checkpoint), and runs on the
 /// one writing connection because it rewrites the log's header: a write transaction open
 /// meanwhile on another connection would find its snapshot gone ("database is locked").
-pub async fn checkpoint(read: &AnyPool, write: &AnyPool) -> sqlx::Result<()> {
+pub async fn checkpoint(read: &Pool, write: &Pool) -> sqlx::Result<()> {
     let mut conn = read.acquire().await?;
     conn.execute("SELECT 1 FROM sqlite_schema LIMIT 1").await?;
     let (_busy, log_pages, _copied): (i64, i64, i64) =
@@ -494,49 +512,15 @@ fn postgres_options(url: &str, pooler: Pooler) -> anyhow::Result<AnyConnectOptio
     Ok(AnyConnectOptions::from_str(url.as_str())?)
 }
 
-/// The statement each use of a pooled connection begins with behind a pooler (`postgres_pool`):
-/// the statements the server connection's last client prepared are let go (their names would
-/// clash with ours), and the settings every connection has otherwise are made for this
-/// transaction.
-const POOLED_BEGIN: &str = "DEALLOCATE ALL; BEGIN; SET LOCAL jit = off";
-
-/// Begins the transaction a use of a pooled connection is, behind a pooler (`postgres_pool`).
-async fn begin_pooled(conn: &mut sqlx::AnyConnection) -> sqlx::Result<()> {
-    use sqlx::SqlSafeStr;
-    use sqlx_core::transaction::TransactionManager;
-    <sqlx::Any as sqlx::Database>::TransactionManager::begin(conn, Some(POOLED_BEGIN.into_sql_str())).await
-}
-
 fn postgres_pool(size: u32, pooler: Pooler) -> AnyPoolOptions {
     let pool =
         AnyPoolOptions::new().max_connections(size).test_before_acquire(false).acquire_timeout(Duration::from_secs(5));
     if pooler == Pooler::Pgbouncer {
-        // PgBouncer in transaction mode may hand the next statement to another server
-        // connection whenever no transaction is open: between sqlx's two steps of one statement
-        // (prepare, then run, each ending in a Sync), and between statements. So every use of a
-        // pooled connection is one transaction, from taking it to giving it back, and inside it
-        // sqlx prepares each statement anew (no cache: a statement prepared on one server
-        // connection is unknown to the next). `pool.begin()` then makes a savepoint inside it.
-        // Session settings would stay on whichever server connection ran them, so none are made.
-        // sqlx calls `after_connect` for a new connection and `before_acquire` for an idle one.
-        return pool
-            .after_connect(|conn, _meta| Box::pin(begin_pooled(conn)))
-            .before_acquire(|conn, _meta| {
-                Box::pin(async move {
-                    begin_pooled(conn).await?;
-                    Ok(true)
-                })
-            })
-            .after_release(|conn, _meta| {
-                Box::pin(async move {
-                    use sqlx_core::transaction::TransactionManager;
-                    type Manager = <sqlx::Any as sqlx::Database>::TransactionManager;
-                    while Manager::get_transaction_depth(conn) > 0 {
-                        Manager::commit(conn).await?;
-                    }
-                    Ok(true)
-                })
-            });
+        // Each use of a connection is a transaction of its own (`Pool`), so no session
+        // settings are made: they would stay on whichever server connection ran them. A
+        // connection given back inside a transaction (its holder's future dropped midway) is
+        // closed, and PgBouncer rolls its server connection back.
+        return pool.after_release(|conn, _meta| Box::pin(outside_any_transaction(conn)));
     }
     pool.after_connect(|conn, _meta| {
         Box::pin(async move {
@@ -587,8 +571,9 @@ fn sqlite_pool(size: u32, checkpoints: Checkpoints) -> AnyPoolOptions {
         .after_release(|conn, _meta| Box::pin(outside_any_transaction(conn)))
 }
 
-/// Whether a SQLite connection coming back to its pool may be used again: only outside any
-/// transaction. A statement that fails with SQLITE_FULL (a full disk) or an I/O error can make
+/// Whether a connection coming back to its pool may be used again: only outside any transaction.
+/// Behind a pooler, one whose holder was dropped midway through its transaction (`Pool`). On
+/// SQLite, a statement that fails with SQLITE_FULL (a full disk) or an I/O error can make
 /// SQLite roll the whole transaction back by itself, unseen by sqlx, which still counts it open:
 /// the connection's next `begin` then becomes a SAVEPOINT, and once a commit of those fails too,
 /// every later write is released into a transaction that never commits (acknowledged, unseen

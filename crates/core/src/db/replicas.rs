@@ -16,6 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use sqlx::AnyPool;
+
+use super::Pool;
 use sqlx::any::AnyConnectOptions;
 
 use super::Pooler;
@@ -56,7 +58,7 @@ struct Inner {
 }
 
 struct Replica {
-    pool: AnyPool,
+    pool: Pool,
     state: Mutex<ReplicaState>,
     /// Reads this replica served (`served`).
     reads: AtomicU64,
@@ -83,8 +85,8 @@ impl Default for ReplicaState {
 
 impl Replicas {
     /// Pools for the replicas the URLs name, connected when first used: a replica down at
-    /// start only stays set aside.
-    pub fn connect(urls: &[String], pooler: Pooler) -> anyhow::Result<Replicas> {
+    /// start only stays set aside. `ours` makes sqlx's pool Murmur's, as the primary's are.
+    pub fn connect(urls: &[String], pooler: Pooler, ours: &dyn Fn(AnyPool) -> Pool) -> anyhow::Result<Replicas> {
         if urls.len() > MOST_REPLICAS {
             anyhow::bail!(
                 "--database-replica-url names {} replicas; at most {MOST_REPLICAS} are read from",
@@ -100,9 +102,11 @@ impl Replicas {
                 Pooler::None => AnyConnectOptions::from_str(url)?,
                 Pooler::Pgbouncer => super::postgres_options(url, pooler)?,
             };
-            let pool = super::postgres_pool(REPLICA_CONNECTIONS, pooler)
-                .acquire_timeout(POLL_TIMEOUT)
-                .connect_lazy_with(options);
+            let pool = ours(
+                super::postgres_pool(REPLICA_CONNECTIONS, pooler)
+                    .acquire_timeout(POLL_TIMEOUT)
+                    .connect_lazy_with(options),
+            );
             replicas.push(Replica { pool, state: Mutex::new(ReplicaState::default()), reads: AtomicU64::new(0) });
         }
         Ok(Replicas(Arc::new(Inner { replicas, ..Default::default() })))
@@ -114,7 +118,7 @@ impl Replicas {
 
     /// A replica in use that has replayed past `position` (any in use without one), taking
     /// turns, with its index; None when only the primary will do.
-    pub fn pick(&self, position: Option<Lsn>) -> Option<(usize, AnyPool)> {
+    pub fn pick(&self, position: Option<Lsn>) -> Option<(usize, Pool)> {
         let count = self.0.replicas.len();
         if count == 0 {
             return None;
@@ -152,7 +156,7 @@ impl Replicas {
 
     /// One poll: the primary's position now, then each replica's replayed position, its lag,
     /// and whether reads may go to it.
-    pub async fn poll(&self, primary: &AnyPool) {
+    pub async fn poll(&self, primary: &Pool) {
         if self.is_empty() {
             return;
         }
@@ -211,7 +215,7 @@ const REPLAYED: &str = "SELECT CAST(pg_last_wal_replay_lsn() - '0/0' AS BIGINT)"
 
 /// Keeps `member`'s position after their write request, on the primary (`write`): their next
 /// reads wait for a replica that has replayed this far. Only a later position replaces one.
-pub async fn remember(write: &AnyPool, member: i64) -> sqlx::Result<()> {
+pub async fn remember(write: &Pool, member: i64) -> sqlx::Result<()> {
     sqlx::query(
         "INSERT INTO member_positions (member_id, position) \
          VALUES ($1, CAST(pg_current_wal_lsn() - '0/0' AS BIGINT)) \
@@ -224,7 +228,7 @@ pub async fn remember(write: &AnyPool, member: i64) -> sqlx::Result<()> {
 }
 
 /// `member`'s position after their last write request, read on the primary (`write`).
-pub async fn position_of(write: &AnyPool, member: i64) -> sqlx::Result<Option<Lsn>> {
+pub async fn position_of(write: &Pool, member: i64) -> sqlx::Result<Option<Lsn>> {
     sqlx::query_scalar("SELECT position FROM member_positions WHERE member_id = $1")
         .bind(member)
         .fetch_optional(write)

@@ -2,11 +2,10 @@
 //! new address, and following it makes that the member's address. The old address is told
 //! afterwards (`account_routes`). Sessions stay as they are.
 
-use sqlx::AnyPool;
-
 use super::magic_link;
 use super::magic_link::INVALID_LINK;
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 
 /// The address became another member's between the request and the link (409).
@@ -27,7 +26,7 @@ pub struct Changed {
 /// A link that is not an address change, or is unknown, used or expired: 400. A suspended
 /// member: 403. An address another member took meanwhile: 409, and the link stays unused (it
 /// can never succeed while the address is taken, and expires).
-pub async fn confirm(write: &AnyPool, token: &str, now: Millis) -> Result<Changed> {
+pub async fn confirm(write: &Pool, token: &str, now: Millis) -> Result<Changed> {
     let invalid = || Error::bad_request(INVALID_LINK);
     let mut tx = write.begin().await?;
     let link = magic_link::consume(&mut tx, token, magic_link::Use::EmailChange, now).await?.ok_or_else(invalid)?;

@@ -22,6 +22,7 @@ use crate::media::MediaStore;
 use crate::posts::store::{PostRef, TakenDownBy};
 use crate::timelines::changes::{self, FEED_CHANGED};
 use murmur_core::clock::{MINUTE, Millis};
+use murmur_core::db::Pool;
 use murmur_core::db::schema::{OnDelete, references_to};
 use murmur_core::db::sql::{in_list, padded_values};
 use murmur_core::db::{Backend, Db};
@@ -157,7 +158,7 @@ async fn forget_the_member(conn: &mut AnyConnection, member: i64, now: Millis) -
 pub const HELD: &str = "This account was deleted. Its username is not available to anyone for 30 days.";
 
 /// Whether `username` belonged to a member who deleted their account less than `HOLD` ago.
-pub async fn is_held(pool: &sqlx::AnyPool, username: &str, now: Millis) -> Result<bool> {
+pub async fn is_held(pool: &Pool, username: &str, now: Millis) -> Result<bool> {
     let held: Option<i64> = sqlx::query_scalar("SELECT 1 FROM username_holds WHERE username = $1 AND until > $2")
         .bind(username)
         .bind(now)

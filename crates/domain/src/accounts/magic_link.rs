@@ -3,11 +3,12 @@
 //! minutes and works once. Links log in, sign up, confirm a member's new address, or confirm
 //! deleting an account; each use takes only the purposes it is for (`consume`).
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
 use crate::mail::{Email, Mailer};
 use murmur_core::clock::{MINUTE, Millis};
 use murmur_core::config::Config;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 use murmur_core::secrets::{hash_token, random_token};
 
@@ -92,7 +93,7 @@ pub struct IssuedLink {
 /// `<public URL>/auth/verify?token=…` (and `&invite=CODE` for sign-up), or, to delete an
 /// account, `<public URL>/account/delete?token=…`.
 pub async fn issue(
-    write: &AnyPool,
+    write: &Pool,
     config: &Config,
     email: &str,
     purpose: Purpose,
@@ -113,7 +114,7 @@ pub async fn issue(
 /// `<public URL>/auth/confirm-email?token=…` (a page of its own: following it changes an
 /// address, it does not log in).
 pub async fn issue_email_change(
-    write: &AnyPool,
+    write: &Pool,
     config: &Config,
     member: i64,
     new_email: &str,
@@ -125,7 +126,7 @@ pub async fn issue_email_change(
 
 /// Stores a new link (after removing expired ones); answers its token and the token's hash.
 async fn store(
-    write: &AnyPool,
+    write: &Pool,
     email: &str,
     purpose: Purpose,
     invite_code: Option<&str>,
@@ -156,7 +157,7 @@ async fn store(
 impl IssuedLink {
     /// E-mails the link; when it cannot be sent, withdraws it (nothing half-done remains) and
     /// answers the failure, which the person is told so they ask again.
-    pub async fn send(&self, write: &AnyPool, mailer: &Mailer, email: impl FnOnce(&str) -> Email) -> Result<()> {
+    pub async fn send(&self, write: &Pool, mailer: &Mailer, email: impl FnOnce(&str) -> Email) -> Result<()> {
         if let Err(e) = mailer.send_link(email(&self.url), &self.url).await {
             withdraw(write, &self.token_hash).await?;
             return Err(e);
@@ -167,7 +168,7 @@ impl IssuedLink {
     /// E-mails the link from a task of its own, so the answer does not wait for the mail server
     /// (and takes as long whether or not a link is sent). A failure cannot be told to the
     /// person: it is logged and the link withdrawn, and the person asks again.
-    pub fn send_later(self, write: AnyPool, mailer: Mailer, email: impl FnOnce(&str) -> Email + Send + 'static) {
+    pub fn send_later(self, write: Pool, mailer: Mailer, email: impl FnOnce(&str) -> Email + Send + 'static) {
         tokio::spawn(async move {
             if let Err(e) = self.send(&write, &mailer, email).await {
                 tracing::warn!(error = %e, "a link could not be e-mailed; it was withdrawn");
@@ -177,7 +178,7 @@ impl IssuedLink {
 }
 
 /// Removes a link that could not be sent, so nothing half-done remains.
-pub async fn withdraw(write: &AnyPool, token_hash: &str) -> Result<()> {
+pub async fn withdraw(write: &Pool, token_hash: &str) -> Result<()> {
     sqlx::query("DELETE FROM magic_links WHERE token_hash = $1").bind(token_hash).execute(write).await?;
     Ok(())
 }
@@ -226,7 +227,7 @@ pub async fn remove_all_of(conn: &mut AnyConnection, email: &str) -> Result<()> 
 }
 
 /// Removes links that expired (used or not); they can never be used again.
-pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+pub async fn prune(write: &Pool, now: Millis) -> Result<u64> {
     let done = sqlx::query("DELETE FROM magic_links WHERE expires_at <= $1").bind(now).execute(write).await?;
     Ok(done.rows_affected())
 }

@@ -1,9 +1,8 @@
 //! Markers: where a member stopped reading their home timeline and their notifications, kept
 //! for every app of theirs (an app on the phone continues where the one on the laptop stopped).
 
-use sqlx::AnyPool;
-
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 
 /// The timelines a marker is kept for.
@@ -28,7 +27,7 @@ fn checked(timeline: &str) -> Result<&str> {
 }
 
 /// The member's markers of these timelines (those never set are left out).
-pub async fn read(pool: &AnyPool, member: i64, timelines: &[String]) -> Result<Vec<Marker>> {
+pub async fn read(pool: &Pool, member: i64, timelines: &[String]) -> Result<Vec<Marker>> {
     let mut found = Vec::new();
     for timeline in timelines {
         let marker: Option<Marker> = sqlx::query_as(
@@ -44,7 +43,7 @@ pub async fn read(pool: &AnyPool, member: i64, timelines: &[String]) -> Result<V
 }
 
 /// Sets the member's marker of `timeline` at `last_read_id`; answers it.
-pub async fn set(write: &AnyPool, member: i64, timeline: &str, last_read_id: i64, now: Millis) -> Result<Marker> {
+pub async fn set(write: &Pool, member: i64, timeline: &str, last_read_id: i64, now: Millis) -> Result<Marker> {
     if last_read_id < 0 {
         return Err(Error::bad_request("last_read_id must be an id"));
     }

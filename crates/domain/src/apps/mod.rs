@@ -10,10 +10,10 @@ pub mod scopes;
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
 use murmur_core::clock::{MINUTE, Millis};
-use murmur_core::db::Db;
+use murmur_core::db::{Db, Pool};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, Limit};
 use murmur_core::secrets::{hash_token, random_token};
@@ -149,7 +149,7 @@ fn plausible(text: &str) -> bool {
 }
 
 /// The app with this client id.
-pub async fn find(read: &AnyPool, client_id: &str) -> Result<Option<App>> {
+pub async fn find(read: &Pool, client_id: &str) -> Result<Option<App>> {
     if !plausible(client_id) {
         return Ok(None);
     }
@@ -162,7 +162,7 @@ pub async fn find(read: &AnyPool, client_id: &str) -> Result<Option<App>> {
 }
 
 /// The app with this client id, if `secret` is its secret.
-async fn find_with_secret(read: &AnyPool, client_id: &str, secret: &str) -> Result<Option<App>> {
+async fn find_with_secret(read: &Pool, client_id: &str, secret: &str) -> Result<Option<App>> {
     if !plausible(client_id) {
         return Ok(None);
     }
@@ -188,7 +188,7 @@ pub struct Request {
 /// the scopes are within its own. Refusals here are shown to the member, never redirected
 /// (a redirect to an unchecked URI would be an open redirect).
 pub async fn check_request(
-    read: &AnyPool,
+    read: &Pool,
     client_id: &str,
     redirect_uri: Option<&str>,
     scope: Option<&str>,
@@ -330,7 +330,7 @@ pub async fn app_token(db: &Db, client: Client<'_>, scope: Option<&str>, now: Mi
     issue(&db.write, app.id, None, scopes, now).await
 }
 
-async fn issue(write: &AnyPool, app: i64, member: Option<i64>, scopes: Scopes, now: Millis) -> Result<Issued> {
+async fn issue(write: &Pool, app: i64, member: Option<i64>, scopes: Scopes, now: Millis) -> Result<Issued> {
     let token = random_token();
     sqlx::query(
         "INSERT INTO app_tokens (token_hash, app_id, member_id, scopes, created_at, last_used_at) \
@@ -420,7 +420,7 @@ pub struct Connected {
 }
 
 /// The apps holding a token of `member`'s, most recently used first.
-pub async fn connected(read: &AnyPool, member: i64) -> Result<Vec<Connected>> {
+pub async fn connected(read: &Pool, member: i64) -> Result<Vec<Connected>> {
     // (app_id, name, website, scopes, first, last)
     type Row = (i64, String, Option<String>, String, Millis, Millis);
     let rows: Vec<Row> = sqlx::query_as(
@@ -462,7 +462,7 @@ pub async fn end_all_of(conn: &mut AnyConnection, member: i64) -> Result<()> {
 }
 
 /// Removes codes past their time (upkeep).
-pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+pub async fn prune(write: &Pool, now: Millis) -> Result<u64> {
     let done = sqlx::query("DELETE FROM app_codes WHERE expires_at <= $1").bind(now).execute(write).await?;
     Ok(done.rows_affected())
 }

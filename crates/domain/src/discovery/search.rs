@@ -2,14 +2,12 @@
 //! statement that finds its posts. Each database's full-text matching (SQLite's FTS5 table
 //! `post_search`, PostgreSQL's `tsvector` index `posts_search_idx`) is `murmur_core::db::full_text`.
 
-use sqlx::AnyPool;
-
 use crate::posts::entities::{is_tag_name, tag_key};
 use crate::visibility;
 use crate::visibility::Scope;
 use murmur_core::clock::Millis;
-use murmur_core::db::Backend;
 use murmur_core::db::full_text::{self, Index, Terms, Values};
+use murmur_core::db::{Backend, Pool};
 use murmur_core::error::{Error, Result};
 use murmur_core::page::Page;
 
@@ -208,7 +206,7 @@ fn raw_starts_excluded_phrase(chars: &mut std::iter::Peekable<std::str::Chars<'_
 /// muted words left out before the page is cut), in `sort` order. `from` and the tags are resolved first:
 /// an unknown member or tag matches nothing.
 pub async fn search(
-    pool: &AnyPool,
+    pool: &Pool,
     backend: Backend,
     viewer: i64,
     query: &SearchQuery,

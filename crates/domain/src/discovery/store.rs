@@ -2,12 +2,11 @@
 
 use std::sync::LazyLock;
 
-use sqlx::AnyPool;
-
 use crate::posts::hydrate::Selection;
 use crate::visibility;
 use crate::visibility::Scope;
 use murmur_core::clock::{DAY, Millis};
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 use murmur_core::page::Page;
 
@@ -22,12 +21,12 @@ pub struct TagRow {
 }
 
 /// The tag whose key is `key`, if any post ever used it.
-pub async fn tag(pool: &AnyPool, key: &str) -> Result<Option<TagRow>> {
+pub async fn tag(pool: &Pool, key: &str) -> Result<Option<TagRow>> {
     Ok(sqlx::query_as("SELECT id, name FROM tags WHERE key = $1").bind(key).fetch_optional(pool).await?)
 }
 
 /// Posts using the tag and distinct members using it since `since` (from the index alone).
-pub async fn tag_counts(pool: &AnyPool, tag_id: i64, since: Millis) -> Result<(i64, i64)> {
+pub async fn tag_counts(pool: &Pool, tag_id: i64, since: Millis) -> Result<(i64, i64)> {
     Ok(sqlx::query_as(
         "SELECT COUNT(*), COUNT(DISTINCT author_id) FROM post_tags WHERE tag_id = $1 AND created_at >= $2",
     )
@@ -61,7 +60,7 @@ pub struct TrendingRow {
 }
 
 /// The first `limit` of Trending.
-pub async fn trending(pool: &AnyPool, limit: i64) -> Result<Vec<TrendingRow>> {
+pub async fn trending(pool: &Pool, limit: i64) -> Result<Vec<TrendingRow>> {
     Ok(sqlx::query_as(
         "SELECT t.name, tt.people_count, tt.post_count FROM trending_tags tt JOIN tags t ON t.id = tt.tag_id \
          ORDER BY tt.rank LIMIT $1",

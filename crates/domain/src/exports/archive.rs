@@ -10,13 +10,13 @@ use std::sync::{Arc, Mutex};
 use futures::StreamExt as _;
 use futures::future::BoxFuture;
 use serde::{Serialize, Serializer};
-use sqlx::AnyPool;
 use tokio::io::AsyncWriteExt as _;
 use zip::write::{SimpleFileOptions, StreamWriter};
 use zip::{CompressionMethod, ZipWriter};
 
 use crate::media::MediaStore;
 use murmur_core::clock::{Millis, to_rfc3339};
+use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 use murmur_core::html::escape;
 
@@ -43,7 +43,7 @@ pub const PARTS: &[Part] = &[
 
 /// One archive being written: what it reads from and where its bytes go.
 pub struct Export {
-    pool: AnyPool,
+    pool: Pool,
     media: MediaStore,
     member: i64,
     zip: ZipWriter<StreamWriter<Spool>>,
@@ -77,7 +77,7 @@ impl Spool {
 
 /// Writes member `member`'s archive to the store as `archive_id`; answers its size in bytes.
 /// On failure nothing is left under the key.
-pub async fn build(pool: &AnyPool, media: &MediaStore, member: i64, archive_id: &str) -> Result<u64> {
+pub async fn build(pool: &Pool, media: &MediaStore, member: i64, archive_id: &str) -> Result<u64> {
     let spool = Spool::default();
     let mut export = Export {
         pool: pool.clone(),
@@ -144,7 +144,7 @@ impl Export {
     async fn json_list<T, F, Fut>(&mut self, page: F) -> Result<()>
     where
         T: Serialize + Keyed,
-        F: Fn(AnyPool, i64, i64) -> Fut,
+        F: Fn(Pool, i64, i64) -> Fut,
         Fut: Future<Output = Result<Vec<T>>>,
     {
         self.write(b"[").await?;
@@ -364,7 +364,7 @@ fn image_file(post_id: i64, position: i64, content_type: Option<&str>) -> String
 }
 
 /// A page of the member's posts after id `after`, with their images' file names and polls.
-async fn posts_page(pool: AnyPool, member: i64, after: i64) -> Result<Vec<ExportPost>> {
+async fn posts_page(pool: Pool, member: i64, after: i64) -> Result<Vec<ExportPost>> {
     let rows: Vec<PostRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT p.id, p.content, p.spoiler_text, p.entities, p.created_at, p.reply_to_id, p.repost_of_id, p.poll_expires_at, \
                 p.like_count, p.reply_count, p.repost_count, p.removed_at \

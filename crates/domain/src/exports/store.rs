@@ -4,10 +4,11 @@
 
 use std::collections::HashSet;
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
 use super::{CLAIM_FOR, KEEP_FOR, MAX_ATTEMPTS, RETRY_AFTER, REUSE_WITHIN};
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 
 /// A member's export as stored.
@@ -26,7 +27,7 @@ pub struct ExportRow {
 const COLUMNS: &str = "id, member_id, status, requested_at, archive_id, byte_size, finished_at, expires_at";
 
 /// The member's export, if they have one that has not expired.
-pub async fn find(pool: &AnyPool, member: i64, now: Millis) -> Result<Option<ExportRow>> {
+pub async fn find(pool: &Pool, member: i64, now: Millis) -> Result<Option<ExportRow>> {
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM data_exports WHERE member_id = $1 AND (expires_at IS NULL OR expires_at > $2)"
     )))
@@ -89,7 +90,7 @@ pub struct Claimed {
 /// Claims the oldest pending export no process holds (or whose holder stopped renewing its
 /// claim, `renew`) for `CLAIM_FOR`, under a fresh archive id. The conditions are checked again by the update, so of
 /// several processes choosing the same row one gets it.
-pub async fn claim_next(write: &AnyPool, now: Millis) -> Result<Option<Claimed>> {
+pub async fn claim_next(write: &Pool, now: Millis) -> Result<Option<Claimed>> {
     let archive_id = crate::media::new_media_id();
     Ok(sqlx::query_as(
         "UPDATE data_exports SET claimed_until = $1, attempts = attempts + 1, archive_id = $2 \
@@ -107,7 +108,7 @@ pub async fn claim_next(write: &AnyPool, now: Millis) -> Result<Option<Claimed>>
 
 /// Renews this attempt's claim for `CLAIM_FOR` from `now` (its heartbeat); false when it no
 /// longer holds the export (another process took it over, or it was finished).
-pub async fn renew(write: &AnyPool, claimed: &Claimed, now: Millis) -> Result<bool> {
+pub async fn renew(write: &Pool, claimed: &Claimed, now: Millis) -> Result<bool> {
     let done = sqlx::query(
         "UPDATE data_exports SET claimed_until = $1 WHERE id = $2 AND archive_id = $3 AND status = 'pending'",
     )
@@ -143,7 +144,7 @@ pub async fn mark_ready(conn: &mut AnyConnection, claimed: &Claimed, byte_size: 
 
 /// Lets the claimed export go after a failed attempt: any process tries again after
 /// `RETRY_AFTER`.
-pub async fn retry_later(write: &AnyPool, claimed: &Claimed, now: Millis) -> Result<()> {
+pub async fn retry_later(write: &Pool, claimed: &Claimed, now: Millis) -> Result<()> {
     sqlx::query("UPDATE data_exports SET claimed_until = $1 WHERE id = $2 AND archive_id = $3 AND status = 'pending'")
         .bind(now + RETRY_AFTER)
         .bind(claimed.id)
@@ -155,7 +156,7 @@ pub async fn retry_later(write: &AnyPool, claimed: &Claimed, now: Millis) -> Res
 
 /// Marks the claimed export failed (no archive); the member may ask again. The row stays
 /// `KEEP_FOR` so the member sees it failed.
-pub async fn mark_failed(write: &AnyPool, claimed: &Claimed, now: Millis) -> Result<()> {
+pub async fn mark_failed(write: &Pool, claimed: &Claimed, now: Millis) -> Result<()> {
     sqlx::query(
         "UPDATE data_exports SET status = 'failed', archive_id = NULL, finished_at = $1, expires_at = $2, claimed_until = NULL \
          WHERE id = $3 AND archive_id = $4 AND status = 'pending'",
@@ -170,7 +171,7 @@ pub async fn mark_failed(write: &AnyPool, claimed: &Claimed, now: Millis) -> Res
 }
 
 /// Exports whose time is up, with their archive if any (at most 1,000 a round).
-pub async fn expired(write: &AnyPool, now: Millis) -> Result<Vec<(i64, Option<String>)>> {
+pub async fn expired(write: &Pool, now: Millis) -> Result<Vec<(i64, Option<String>)>> {
     Ok(sqlx::query_as("SELECT id, archive_id FROM data_exports WHERE expires_at <= $1 ORDER BY expires_at LIMIT 1000")
         .bind(now)
         .fetch_all(write)
@@ -178,7 +179,7 @@ pub async fn expired(write: &AnyPool, now: Millis) -> Result<Vec<(i64, Option<St
 }
 
 /// Removes an expired export's row (unless a new request took its place meanwhile).
-pub async fn delete(write: &AnyPool, id: i64, now: Millis) -> Result<()> {
+pub async fn delete(write: &Pool, id: i64, now: Millis) -> Result<()> {
     sqlx::query("DELETE FROM data_exports WHERE id = $1 AND expires_at <= $2")
         .bind(id)
         .bind(now)
@@ -188,7 +189,7 @@ pub async fn delete(write: &AnyPool, id: i64, now: Millis) -> Result<()> {
 }
 
 /// Every archive id an export names (one per member at most).
-pub async fn archive_ids(write: &AnyPool) -> Result<HashSet<String>> {
+pub async fn archive_ids(write: &Pool) -> Result<HashSet<String>> {
     let ids: Vec<String> =
         sqlx::query_scalar("SELECT archive_id FROM data_exports WHERE archive_id IS NOT NULL").fetch_all(write).await?;
     Ok(ids.into_iter().collect())

@@ -40,13 +40,11 @@
 
 use std::collections::{HashSet, VecDeque};
 
-use sqlx::AnyPool;
-
 use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
 use murmur_core::clock::{DAY, HOUR, MINUTE, Millis};
-use murmur_core::db::Db;
 use murmur_core::db::sql::{in_list, padded_values};
+use murmur_core::db::{Db, Pool};
 use murmur_core::error::Result;
 use murmur_core::page::Page;
 
@@ -173,7 +171,7 @@ pub async fn ranked_page(db: &Db, ranker: &Ranker, viewer: i64, page: Page, now:
 /// (`visibility::muted_post`), so a page of 20 stays 20. The ids are checked a page's worth at
 /// a time, only as far as the page reaches: a first page checks about 20 posts, not the
 /// ranking's 500.
-async fn without_muted(pool: &AnyPool, viewer: i64, ids: &[i64], wanted: usize, now: Millis) -> Result<Vec<i64>> {
+async fn without_muted(pool: &Pool, viewer: i64, ids: &[i64], wanted: usize, now: Millis) -> Result<Vec<i64>> {
     let mut kept = Vec::with_capacity(wanted.min(ids.len()));
     let mut checked = 0;
     while kept.len() < wanted && checked < ids.len() {
@@ -186,7 +184,7 @@ async fn without_muted(pool: &AnyPool, viewer: i64, ids: &[i64], wanted: usize, 
 }
 
 /// The ranking the viewer's first page used, while it is fresh enough to continue.
-async fn continued(pool: &AnyPool, viewer: i64, now: Millis) -> Result<Option<Vec<(i64, i64)>>> {
+async fn continued(pool: &Pool, viewer: i64, now: Millis) -> Result<Option<Vec<(i64, i64)>>> {
     let row: Option<(Millis, String)> = sqlx::query_as(
         "SELECT r.created_at, r.ranked FROM for_you_snapshots s \
          JOIN for_you_rankings r ON r.id = s.ranking_id WHERE s.user_id = $1",
@@ -258,7 +256,7 @@ async fn rank_network(db: &Db, now: Millis) -> Result<()> {
 }
 
 /// Points the viewer's later pages at ranking `id`.
-async fn remember(write: &AnyPool, viewer: i64, id: i64) -> Result<()> {
+async fn remember(write: &Pool, viewer: i64, id: i64) -> Result<()> {
     sqlx::query(
         "INSERT INTO for_you_snapshots (user_id, ranking_id) VALUES ($1, $2) \
          ON CONFLICT (user_id) DO UPDATE SET ranking_id = excluded.ranking_id",
@@ -272,7 +270,7 @@ async fn remember(write: &AnyPool, viewer: i64, id: i64) -> Result<()> {
 
 /// Removes rankings no page can continue any more (the newest always stays). Their pointers
 /// go with them (foreign key).
-pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+pub async fn prune(write: &Pool, now: Millis) -> Result<u64> {
     let done = sqlx::query(
         "DELETE FROM for_you_rankings WHERE created_at < $1 \
          AND id < (SELECT MAX(id) FROM for_you_rankings)",

@@ -28,8 +28,6 @@
 //! Replies are not in this feed (they are read in threads and on profiles): the Friends feed is
 //! the posts and reposts of the people the caller follows.
 
-use sqlx::AnyPool;
-
 /// On SQLite, members following fewer than this read their feed member by member (see above):
 /// near the measured crossover between the two forms (docs/performance.md).
 pub(crate) const FEW_FOLLOWS: i64 = 50;
@@ -40,13 +38,13 @@ use crate::posts::Post;
 use crate::posts::hydrate::{self, Selection};
 use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
-use murmur_core::db::Backend;
+use murmur_core::db::{Backend, Pool};
 use murmur_core::error::Result;
 use murmur_core::page::Page;
 
 /// A page of the Friends feed: from the member's home timeline when it holds the page whole
 /// (nearly always), else from the fan-in read below; one card per post (`one_card_per_post`).
-pub async fn read_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
+pub async fn read_page(pool: &Pool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
     let entries = match whole_page(pool, backend, viewer, page, now).await? {
         Some(posts) => posts,
         None => fan_in_page(pool, backend, viewer, page, now).await?,
@@ -77,7 +75,7 @@ pub fn one_card_per_post(entries: Vec<Post>) -> Vec<Post> {
 
 /// A page of the Friends feed read from posts and follows (see the module's comment); answers
 /// the same posts as the timeline where both hold the page.
-pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
+pub async fn fan_in_page(pool: &Pool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
     let selection = fan_in_selection(pool, backend, viewer, page, now).await?;
     hydrate::list(pool, backend, viewer, &selection).await
 }
@@ -86,7 +84,7 @@ pub async fn fan_in_page(pool: &AnyPool, backend: Backend, viewer: i64, page: Pa
 /// out of the followed members, and reposts of their posts where each member's posts are
 /// taken, so every form still fills its page. The posts followed tags brought are read from
 /// the timeline's rows (`with_tags`), so where the timeline holds a page both reads agree.
-async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Selection> {
+async fn fan_in_selection(pool: &Pool, backend: Backend, viewer: i64, page: Page, now: Millis) -> Result<Selection> {
     static POSTGRES: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT latest.id FROM ( \
@@ -180,7 +178,7 @@ async fn fan_in_selection(pool: &AnyPool, backend: Backend, viewer: i64, page: P
 /// The Friends feed page from the timeline; None when the timeline cannot answer it whole (the
 /// caller reads it with the fan-in query).
 pub async fn whole_page(
-    pool: &AnyPool,
+    pool: &Pool,
     backend: Backend,
     viewer: i64,
     page: Page,

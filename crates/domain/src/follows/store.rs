@@ -4,12 +4,13 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
 use crate::timelines;
 use crate::timelines::changes::FEED_CHANGED;
 use crate::users::store as users;
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 
 /// What a follow did.
@@ -107,7 +108,7 @@ async fn in_id_order(
     Ok(())
 }
 
-pub async fn is_following(pool: &AnyPool, follower: i64, following: i64) -> Result<bool> {
+pub async fn is_following(pool: &Pool, follower: i64, following: i64) -> Result<bool> {
     let found: Option<i64> = sqlx::query_scalar("SELECT 1 FROM follows WHERE follower_id = $1 AND following_id = $2")
         .bind(follower)
         .bind(following)

@@ -2,13 +2,13 @@
 //! invite): the row, both counters and the timeline copy (`store::follow`) and the followed
 //! member's notification, together in one transaction.
 
-use sqlx::{AnyConnection, AnyPool, Connection};
+use sqlx::{AnyConnection, Connection};
 
 use super::store::{self, Followed};
 use crate::notifications::{self, Kind, store::NO_POST};
 use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
-use murmur_core::db::Db;
+use murmur_core::db::{Db, Pool};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
 
@@ -79,7 +79,7 @@ fn timeline_copy_lost_a_post(e: &sqlx::Error) -> bool {
 
 /// `member` stops following `target`, and the follow's notification is withdrawn; not
 /// following is fine too.
-pub async fn unfollow(pool: &AnyPool, member: i64, target: i64) -> Result<()> {
+pub async fn unfollow(pool: &Pool, member: i64, target: i64) -> Result<()> {
     let mut tx = pool.begin().await?;
     if store::unfollow(&mut tx, member, target).await? {
         notifications::withdraw(&mut tx, target, member, Kind::Follow, NO_POST).await?;

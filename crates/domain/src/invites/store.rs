@@ -3,9 +3,10 @@
 use std::sync::LazyLock;
 
 use chrono::Datelike;
-use sqlx::{Any, AnyConnection, AnyPool, Executor};
+use sqlx::{Any, AnyConnection, Executor};
 
 use murmur_core::clock::{DAY, Millis};
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 use murmur_core::secrets::random_code;
 
@@ -26,7 +27,7 @@ pub fn month_of(ms: Millis) -> i64 {
 /// allowance when it changed. The `invites_month < $2` guard makes each month count once even
 /// under concurrent calls. Months are compared as year*12+month (`invites_month` holds
 /// year*100+month; integer division on both backends).
-pub async fn top_up(write: &AnyPool, user_id: i64, month: i64) -> Result<Option<i64>> {
+pub async fn top_up(write: &Pool, user_id: i64, month: i64) -> Result<Option<i64>> {
     let available: Option<i64> = sqlx::query_scalar(
         "UPDATE users SET invites_available = invites_available + $1 * \
            (($2 / 100) * 12 + ($2 % 100) - ((invites_month / 100) * 12 + (invites_month % 100))), \
@@ -78,7 +79,7 @@ pub struct InviteRow {
 }
 
 /// A member's invites, newest first.
-pub async fn list_for_owner(read: &AnyPool, owner_id: i64) -> Result<Vec<InviteRow>> {
+pub async fn list_for_owner(read: &Pool, owner_id: i64) -> Result<Vec<InviteRow>> {
     Ok(sqlx::query_as(
         "SELECT id, code, created_at, expires_at, used_at FROM invites \
          WHERE owner_id = $1 ORDER BY created_at DESC, id DESC",
@@ -94,7 +95,7 @@ const USABLE: &str = "used_at IS NULL AND expires_at > $2 AND NOT EXISTS ( \
      SELECT 1 FROM users o WHERE o.id = invites.owner_id AND (o.suspended_until > $2 OR o.invites_taken <> 0))";
 
 /// True when a code exists and may be used (`USABLE`).
-pub async fn is_valid(pool: &AnyPool, code: &str, now: Millis) -> Result<bool> {
+pub async fn is_valid(pool: &Pool, code: &str, now: Millis) -> Result<bool> {
     static SQL: LazyLock<String> = LazyLock::new(|| format!("SELECT id FROM invites WHERE code = $1 AND {USABLE}"));
     let found: Option<i64> = sqlx::query_scalar(SQL.as_str()).bind(code).bind(now).fetch_optional(pool).await?;
     Ok(found.is_some())
@@ -123,7 +124,7 @@ pub async fn claim(conn: &mut AnyConnection, code: &str, user_id: i64, now: Mill
 
 /// A member spends one invite of their allowance on a fresh code, in one transaction; None
 /// when none is left.
-pub async fn spend_on_code(pool: &AnyPool, member: i64, now: Millis) -> Result<Option<(i64, String)>> {
+pub async fn spend_on_code(pool: &Pool, member: i64, now: Millis) -> Result<Option<(i64, String)>> {
     let mut tx = pool.begin().await?;
     if !take_from_allowance(&mut tx, member).await? {
         return Ok(None);

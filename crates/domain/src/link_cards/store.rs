@@ -1,8 +1,9 @@
 //! Queries of link preview cards (the `link_cards` table and `posts.link_card_id`).
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 
 /// The card row of `url` (made if there is none) and whether a fetch of it is due: a new card,
@@ -67,7 +68,7 @@ pub struct Claimed {
 
 /// Claims up to `limit` due cards nobody holds, for `CLAIM_FOR`: one process fetches a URL at a
 /// time, whichever processes share the database.
-pub async fn claim_due(write: &AnyPool, now: Millis, limit: i64) -> Result<Vec<Claimed>> {
+pub async fn claim_due(write: &Pool, now: Millis, limit: i64) -> Result<Vec<Claimed>> {
     Ok(sqlx::query_as(
         "UPDATE link_cards SET claimed_until = $1 \
          WHERE id IN (SELECT id FROM link_cards WHERE due_at <= $2 \
@@ -93,7 +94,7 @@ pub struct Found {
 
 /// Keeps what the fetch of a claimed card found (a `Found::default()`: no card) and lets it go;
 /// false when the claim was lost meanwhile (another process took it over), and nothing changed.
-pub async fn save(write: &AnyPool, claimed: &Claimed, found: &Found, now: Millis) -> Result<bool> {
+pub async fn save(write: &Pool, claimed: &Claimed, found: &Found, now: Millis) -> Result<bool> {
     let (image_id, image_type) = found.image.clone().unzip();
     let done = sqlx::query(
         "UPDATE link_cards SET title = $1, description = $2, site_name = $3, image_media_id = $4, \
@@ -114,7 +115,7 @@ pub async fn save(write: &AnyPool, claimed: &Claimed, found: &Found, now: Millis
 }
 
 /// The type of image `media_id` if it is a card's (`/objects/{id}` serves it like an upload).
-pub async fn image_content_type(read: &AnyPool, media_id: &str) -> Result<Option<String>> {
+pub async fn image_content_type(read: &Pool, media_id: &str) -> Result<Option<String>> {
     Ok(sqlx::query_scalar("SELECT image_content_type FROM link_cards WHERE image_media_id = $1")
         .bind(media_id)
         .fetch_optional(read)

@@ -4,8 +4,8 @@
 use std::sync::LazyLock;
 
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
-use sqlx::AnyPool;
 
 use crate::visibility::{self, Scope};
 
@@ -40,7 +40,7 @@ pub fn newer_in_group(now: &'static str, unread_only: bool) -> String {
 
 /// Unread notifications that `notifications::store::list_grouped` shows, a group counted once
 /// (index `notifications_unread_idx`).
-pub async fn unread_count(pool: &AnyPool, recipient: i64, now: Millis) -> Result<i64> {
+pub async fn unread_count(pool: &Pool, recipient: i64, now: Millis) -> Result<i64> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT CAST(COUNT(*) AS BIGINT) FROM notifications n \

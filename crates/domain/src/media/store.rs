@@ -1,9 +1,10 @@
 //! Queries about uploads (the `media` table).
 
-use sqlx::{Any, AnyPool, Executor};
+use sqlx::{Any, Executor};
 
 use super::images::CleanImage;
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 
 /// An upload as stored.
@@ -20,7 +21,7 @@ impl MediaRow {
     }
 }
 
-pub async fn insert_pending(pool: &AnyPool, id: &str, owner_id: i64, now: Millis) -> Result<()> {
+pub async fn insert_pending(pool: &Pool, id: &str, owner_id: i64, now: Millis) -> Result<()> {
     sqlx::query("INSERT INTO media (id, owner_id, created_at, status) VALUES ($1, $2, $3, 'pending')")
         .bind(id)
         .bind(owner_id)
@@ -84,20 +85,20 @@ macro_rules! orphan_condition {
 }
 
 /// Orphaned uploads made before `before`, oldest first.
-pub async fn orphans(pool: &AnyPool, before: Millis, limit: i64) -> Result<Vec<String>> {
+pub async fn orphans(pool: &Pool, before: Millis, limit: i64) -> Result<Vec<String>> {
     const SQL: &str = concat!("SELECT id FROM media WHERE ", orphan_condition!(), " ORDER BY created_at LIMIT $2");
     Ok(sqlx::query_scalar(SQL).bind(before).bind(limit).fetch_all(pool).await?)
 }
 
 /// Deletes an orphan's row unless it was claimed or referred to meanwhile; true when deleted.
-pub async fn delete_orphan(pool: &AnyPool, id: &str, before: Millis) -> Result<bool> {
+pub async fn delete_orphan(pool: &Pool, id: &str, before: Millis) -> Result<bool> {
     const SQL: &str = concat!("DELETE FROM media WHERE ", orphan_condition!(), " AND media.id = $2");
     let done = sqlx::query(SQL).bind(before).bind(id).execute(pool).await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Sets the description of one of `owner`'s images; false when it is not theirs.
-pub async fn set_description(pool: &AnyPool, owner: i64, id: &str, description: Option<&str>) -> Result<bool> {
+pub async fn set_description(pool: &Pool, owner: i64, id: &str, description: Option<&str>) -> Result<bool> {
     let done = sqlx::query("UPDATE media SET description = $1 WHERE id = $2 AND owner_id = $3")
         .bind(description)
         .bind(id)
@@ -117,7 +118,7 @@ pub struct OwnImage {
 }
 
 /// Image `id` if it is `owner`'s.
-pub async fn own_image(pool: &AnyPool, owner: i64, id: &str) -> Result<Option<OwnImage>> {
+pub async fn own_image(pool: &Pool, owner: i64, id: &str) -> Result<Option<OwnImage>> {
     Ok(sqlx::query_as("SELECT status, description, width, height FROM media WHERE id = $1 AND owner_id = $2")
         .bind(id)
         .bind(owner)

@@ -1,26 +1,27 @@
 //! Moderation queries: roles, reports, the actions' rows, the log, the queue and the invite
 //! tree. The transactions that use them are in `actions`.
 
-use sqlx::{AnyConnection, AnyPool, AssertSqlSafe};
+use sqlx::{AnyConnection, AssertSqlSafe};
 
 use super::domain::{Action, ActionReason, Moderator, ReportReason, Role};
 use crate::user_columns;
 use crate::users::UserRow;
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::db::sql::{in_list, padded_values};
 use murmur_core::error::Result;
 
 // ---- roles ----------------------------------------------------------------------------------
 
 /// The member's role; None when there is no such member.
-pub async fn role_of(pool: &AnyPool, member: i64) -> Result<Option<Role>> {
+pub async fn role_of(pool: &Pool, member: i64) -> Result<Option<Role>> {
     let role: Option<String> =
         sqlx::query_scalar("SELECT role FROM users WHERE id = $1").bind(member).fetch_optional(pool).await?;
     Ok(role.as_deref().map(Role::from_stored))
 }
 
 /// Gives the member called `username` a role (`murmur role set`); false when nobody is.
-pub async fn set_role(pool: &AnyPool, username: &str, role: Role) -> Result<bool> {
+pub async fn set_role(pool: &Pool, username: &str, role: Role) -> Result<bool> {
     let done = sqlx::query("UPDATE users SET role = $1 WHERE username = $2")
         .bind(role.as_str())
         .bind(username.trim_start_matches('@').to_lowercase())
@@ -202,7 +203,7 @@ pub async fn set_invites_taken(conn: &mut AnyConnection, member: i64, taken: boo
 
 /// Suspensions whose time is up end (upkeep): lists test `suspended_until IS NOT NULL`, so the
 /// member's posts and profile show again. Answers how many ended.
-pub async fn end_expired_suspensions(write: &AnyPool, now: Millis) -> Result<u64> {
+pub async fn end_expired_suspensions(write: &Pool, now: Millis) -> Result<u64> {
     let done = sqlx::query(
         "UPDATE users SET suspended_until = NULL WHERE suspended_until IS NOT NULL AND suspended_until <= $1",
     )
@@ -293,7 +294,7 @@ macro_rules! log_joins {
 }
 
 /// The log, newest first (its primary key).
-pub async fn log_page(pool: &AnyPool, limit: i64, offset: i64) -> Result<Vec<LogRow>> {
+pub async fn log_page(pool: &Pool, limit: i64, offset: i64) -> Result<Vec<LogRow>> {
     const SQL: &str = concat!(
         "SELECT ",
         log_columns!(),
@@ -304,14 +305,14 @@ pub async fn log_page(pool: &AnyPool, limit: i64, offset: i64) -> Result<Vec<Log
     Ok(sqlx::query_as(SQL).bind(limit).bind(offset).fetch_all(pool).await?)
 }
 
-pub async fn log_entry(pool: &AnyPool, id: i64) -> Result<Option<LogRow>> {
+pub async fn log_entry(pool: &Pool, id: i64) -> Result<Option<LogRow>> {
     const SQL: &str = concat!("SELECT ", log_columns!(), " FROM moderation_log l", log_joins!(), "WHERE l.id = $1");
     Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
 }
 
 /// The newest `per_member` log rows naming each of `members`, newest first
 /// (`moderation_log_member_idx`).
-pub async fn recent_actions(pool: &AnyPool, members: &[i64], per_member: i64) -> Result<Vec<LogRow>> {
+pub async fn recent_actions(pool: &Pool, members: &[i64], per_member: i64) -> Result<Vec<LogRow>> {
     if members.is_empty() {
         return Ok(Vec::new());
     }
@@ -363,7 +364,7 @@ impl OpenReportRow {
 /// when no newer open report is about its subject (`reports_member_idx`), up to the page's end;
 /// it reads the page and the pages before it, never the whole queue. Their reports then come
 /// from `reports_open_idx`.
-pub async fn open_page(pool: &AnyPool, limit: i64, offset: i64, per_subject: i64) -> Result<Vec<OpenReportRow>> {
+pub async fn open_page(pool: &Pool, limit: i64, offset: i64, per_subject: i64) -> Result<Vec<OpenReportRow>> {
     Ok(sqlx::query_as(
         "WITH subjects AS ( \
              SELECT r.member_id, r.post_id FROM reports r \
@@ -402,7 +403,7 @@ pub struct ReportedMemberRow {
     pub earlier_reports: i64,
 }
 
-pub async fn reported_members(pool: &AnyPool, ids: &[i64]) -> Result<Vec<ReportedMemberRow>> {
+pub async fn reported_members(pool: &Pool, ids: &[i64]) -> Result<Vec<ReportedMemberRow>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -445,13 +446,13 @@ macro_rules! tree_columns {
     };
 }
 
-pub async fn tree_member(pool: &AnyPool, id: i64) -> Result<Option<TreeRow>> {
+pub async fn tree_member(pool: &Pool, id: i64) -> Result<Option<TreeRow>> {
     const SQL: &str = concat!("SELECT ", tree_columns!(), " FROM users u WHERE u.id = $1");
     Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
 }
 
 /// A page of the members `inviter` invited, in the order they joined (`users_invited_by_idx`).
-pub async fn invited_by(pool: &AnyPool, inviter: i64, limit: i64, offset: i64) -> Result<Vec<TreeRow>> {
+pub async fn invited_by(pool: &Pool, inviter: i64, limit: i64, offset: i64) -> Result<Vec<TreeRow>> {
     const SQL: &str =
         concat!("SELECT ", tree_columns!(), " FROM users u WHERE u.invited_by = $1 ORDER BY u.id LIMIT $2 OFFSET $3");
     Ok(sqlx::query_as(SQL).bind(inviter).bind(limit).bind(offset).fetch_all(pool).await?)

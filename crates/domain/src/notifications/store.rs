@@ -1,11 +1,12 @@
 //! Notification queries. They are written inside the transaction of their cause (a follow, a
 //! like, …), so a notification exists exactly when its cause does.
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 use std::sync::LazyLock;
 
 use crate::live::Change;
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 use murmur_core::page::Page;
 
@@ -208,13 +209,7 @@ pub struct NotificationRow {
 /// are joined: PostgreSQL's first plans for the whole join, which guess a handful of rows, read
 /// every member for each notification.
 /// Only the `kinds` asked for are listed, left out before the page is cut.
-pub async fn list(
-    pool: &AnyPool,
-    recipient: i64,
-    kinds: Kinds,
-    page: Page,
-    now: Millis,
-) -> Result<Vec<NotificationRow>> {
+pub async fn list(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<NotificationRow>> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
@@ -284,7 +279,7 @@ struct GroupRow {
 /// placed where its newest is (the groups of one page are cut like `list`'s notifications).
 /// Two statements: the page's heads, then one walk of their groups that counts each (all and
 /// unread) and names its newest actors.
-pub async fn list_grouped(pool: &AnyPool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Group>> {
+pub async fn list_grouped(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Group>> {
     use crate::live::counts::{GROUPED, newer_in_group};
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(

@@ -1,10 +1,11 @@
 //! The passkeys' SQL: members' passkeys and the ceremonies under way.
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 use webauthn_rs::prelude::{CredentialID, Passkey, Uuid};
 
 use super::{CEREMONY_LIFETIME, EXPIRED, Kind, UNKNOWN_CEREMONY};
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 use murmur_core::secrets::{hash_token, random_token};
 
@@ -35,7 +36,7 @@ pub struct Ceremony {
 }
 
 /// The member's username and display name (what an authenticator shows for the passkey).
-pub async fn names(read: &AnyPool, member: i64) -> Result<Option<(String, String)>> {
+pub async fn names(read: &Pool, member: i64) -> Result<Option<(String, String)>> {
     Ok(sqlx::query_as("SELECT username, display_name FROM users WHERE id = $1 AND deleted_at IS NULL")
         .bind(member)
         .fetch_optional(read)
@@ -43,7 +44,7 @@ pub async fn names(read: &AnyPool, member: i64) -> Result<Option<(String, String
 }
 
 /// The member's WebAuthn user handle, if they have a passkey (all of theirs share one).
-pub async fn user_handle(read: &AnyPool, member: i64) -> Result<Option<Uuid>> {
+pub async fn user_handle(read: &Pool, member: i64) -> Result<Option<Uuid>> {
     let handle: Option<String> =
         sqlx::query_scalar("SELECT user_handle FROM passkeys WHERE user_id = $1 ORDER BY id LIMIT 1")
             .bind(member)
@@ -53,7 +54,7 @@ pub async fn user_handle(read: &AnyPool, member: i64) -> Result<Option<Uuid>> {
 }
 
 /// The credential ids of the member's passkeys (excluded when adding another).
-pub async fn credential_ids(read: &AnyPool, member: i64) -> Result<Vec<CredentialID>> {
+pub async fn credential_ids(read: &Pool, member: i64) -> Result<Vec<CredentialID>> {
     let ids: Vec<String> = sqlx::query_scalar("SELECT credential_id FROM passkeys WHERE user_id = $1")
         .bind(member)
         .fetch_all(read)
@@ -61,12 +62,12 @@ pub async fn credential_ids(read: &AnyPool, member: i64) -> Result<Vec<Credentia
     Ok(ids.iter().filter_map(|id| decode(id)).map(CredentialID::from).collect())
 }
 
-pub async fn count(read: &AnyPool, member: i64) -> Result<i64> {
+pub async fn count(read: &Pool, member: i64) -> Result<i64> {
     Ok(sqlx::query_scalar("SELECT COUNT(*) FROM passkeys WHERE user_id = $1").bind(member).fetch_one(read).await?)
 }
 
 /// Stores a ceremony's state; answers the id the browser sends back (its hash is the key).
-pub async fn begin(write: &AnyPool, kind: Kind, member: Option<i64>, state: &str, now: Millis) -> Result<String> {
+pub async fn begin(write: &Pool, kind: Kind, member: Option<i64>, state: &str, now: Millis) -> Result<String> {
     let id = random_token();
     sqlx::query(
         "INSERT INTO passkey_ceremonies (id_hash, kind, user_id, state, created_at, expires_at) \
@@ -85,7 +86,7 @@ pub async fn begin(write: &AnyPool, kind: Kind, member: Option<i64>, state: &str
 
 /// Takes the ceremony `id` of `kind` out of the table: it can be finished once. 400 when it is
 /// unknown (never begun, already finished, of the other kind) or expired.
-pub async fn finish(write: &AnyPool, kind: Kind, id: &str, now: Millis) -> Result<Ceremony> {
+pub async fn finish(write: &Pool, kind: Kind, id: &str, now: Millis) -> Result<Ceremony> {
     if !murmur_core::secrets::is_token(id) {
         return Err(Error::bad_request(UNKNOWN_CEREMONY));
     }
@@ -106,7 +107,7 @@ pub async fn finish(write: &AnyPool, kind: Kind, id: &str, now: Millis) -> Resul
 
 /// Stores a new passkey of `member`; 409 when its credential is already added (to anyone).
 pub async fn insert(
-    write: &AnyPool,
+    write: &Pool,
     member: i64,
     handle: &Uuid,
     name: &str,
@@ -131,7 +132,7 @@ pub async fn insert(
 }
 
 /// The passkey with this credential id, if any.
-pub async fn find_by_credential(read: &AnyPool, credential_id: &[u8]) -> Result<Option<Stored>> {
+pub async fn find_by_credential(read: &Pool, credential_id: &[u8]) -> Result<Option<Stored>> {
     let row: Option<(i64, i64, String, String)> =
         sqlx::query_as("SELECT id, user_id, user_handle, credential FROM passkeys WHERE credential_id = $1")
             .bind(encode(credential_id))
@@ -162,7 +163,7 @@ pub async fn used(
 }
 
 /// The member's passkeys, newest first.
-pub async fn list(read: &AnyPool, member: i64) -> Result<Vec<Listed>> {
+pub async fn list(read: &Pool, member: i64) -> Result<Vec<Listed>> {
     let rows: Vec<(i64, String, Millis, Option<Millis>)> = sqlx::query_as(
         "SELECT id, name, created_at, last_used_at FROM passkeys WHERE user_id = $1 ORDER BY created_at DESC, id DESC",
     )
@@ -176,7 +177,7 @@ pub async fn list(read: &AnyPool, member: i64) -> Result<Vec<Listed>> {
 }
 
 /// Removes the member's passkey `id`; false when they have none by that id.
-pub async fn remove(write: &AnyPool, member: i64, id: i64) -> Result<bool> {
+pub async fn remove(write: &Pool, member: i64, id: i64) -> Result<bool> {
     let done =
         sqlx::query("DELETE FROM passkeys WHERE id = $1 AND user_id = $2").bind(id).bind(member).execute(write).await?;
     Ok(done.rows_affected() == 1)
@@ -190,7 +191,7 @@ pub async fn remove_all_of(conn: &mut AnyConnection, member: i64) -> Result<()> 
 }
 
 /// Removes ceremonies that expired unfinished.
-pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+pub async fn prune(write: &Pool, now: Millis) -> Result<u64> {
     let done = sqlx::query("DELETE FROM passkey_ceremonies WHERE expires_at <= $1").bind(now).execute(write).await?;
     Ok(done.rows_affected())
 }

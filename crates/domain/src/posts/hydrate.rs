@@ -20,13 +20,12 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Deserialize;
-use sqlx::AnyPool;
 
 use super::model::{Author, AuthorMute, Post, PostApplication, PostImage, PostRow};
 use crate::post_columns;
 use crate::visibility::Scope;
 use murmur_core::clock::{Millis, to_rfc3339};
-use murmur_core::db::Backend;
+use murmur_core::db::{Backend, Pool};
 use murmur_core::error::Result;
 
 /// Which posts a list shows: SQL selecting `id` and `ord` (the page's order, ascending) that
@@ -67,7 +66,7 @@ impl Selection {
 
 /// The posts `selection` names, as `viewer` sees them, by their ord (each with it).
 pub async fn list_with_ord(
-    pool: &AnyPool,
+    pool: &Pool,
     backend: Backend,
     viewer: i64,
     selection: &Selection,
@@ -93,7 +92,7 @@ impl Seeing {
 
 /// The posts `selection` names as moderators see them (their reports queue), in its order.
 pub async fn list_for_moderators(
-    pool: &AnyPool,
+    pool: &Pool,
     backend: Backend,
     moderator: i64,
     selection: &Selection,
@@ -102,7 +101,7 @@ pub async fn list_for_moderators(
     Ok(posts.into_iter().map(|(_, post)| post).collect())
 }
 
-async fn read(pool: &AnyPool, backend: Backend, seeing: Seeing, selection: &Selection) -> Result<Vec<(i64, Post)>> {
+async fn read(pool: &Pool, backend: Backend, seeing: Seeing, selection: &Selection) -> Result<Vec<(i64, Post)>> {
     let sql = statement(backend, &selection.sql, selection.via_tag);
     let mut query = sqlx::query_as::<_, (String, String)>(sqlx::AssertSqlSafe(sql)).bind(seeing.viewer());
     for value in &selection.values {
@@ -115,7 +114,7 @@ async fn read(pool: &AnyPool, backend: Backend, seeing: Seeing, selection: &Sele
 }
 
 /// The posts `selection` names, as `viewer` sees them, in the selection's order.
-pub async fn list(pool: &AnyPool, backend: Backend, viewer: i64, selection: &Selection) -> Result<Vec<Post>> {
+pub async fn list(pool: &Pool, backend: Backend, viewer: i64, selection: &Selection) -> Result<Vec<Post>> {
     Ok(list_with_ord(pool, backend, viewer, selection).await?.into_iter().map(|(_, post)| post).collect())
 }
 
@@ -127,7 +126,7 @@ pub fn in_order(mut posts: Vec<Post>, ids: &[i64]) -> Vec<Post> {
 }
 
 /// One post, as `viewer` sees it; None when the id names no post.
-pub async fn one(pool: &AnyPool, backend: Backend, viewer: i64, id: i64) -> Result<Option<Post>> {
+pub async fn one(pool: &Pool, backend: Backend, viewer: i64, id: i64) -> Result<Option<Post>> {
     Ok(list(pool, backend, viewer, &Selection::ids(&[id])).await?.pop())
 }
 
@@ -566,7 +565,7 @@ impl Parts {
 /// Marks the posts of a thread (`posts`: its parents or replies, not the post opened) that
 /// hold a word `viewer` mutes, which the thread shows folded rather than leaving out: a
 /// conversation keeps its shape (`visibility::muted_post`; one statement).
-pub async fn mark_muted(pool: &AnyPool, viewer: i64, posts: &mut [Post], now: Millis) -> Result<()> {
+pub async fn mark_muted(pool: &Pool, viewer: i64, posts: &mut [Post], now: Millis) -> Result<()> {
     let ids: Vec<i64> = posts.iter().filter(|p| !p.is_unavailable && !p.is_deleted).map(|p| p.id).collect();
     let muted = crate::visibility::muted_among(pool, viewer, &ids, now).await?;
     for post in posts.iter_mut().filter(|p| muted.contains(&p.id)) {

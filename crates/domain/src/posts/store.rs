@@ -9,14 +9,14 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{AnyConnection, AnyPool, Connection};
+use sqlx::{AnyConnection, Connection};
 
 use super::entities::Entity;
 use super::hydrate::Selection;
 use crate::notifications::{self, Kind};
 use murmur_core::clock::Millis;
-use murmur_core::db::Backend;
 use murmur_core::db::sql::{in_list, padded_values};
+use murmur_core::db::{Backend, Pool};
 use murmur_core::error::{Error, Result};
 use murmur_core::page::Page;
 
@@ -544,7 +544,7 @@ pub struct VersionRow {
 }
 
 /// A page of post `id`'s earlier versions, newest first (index `post_edits_post_idx`).
-pub async fn history(pool: &sqlx::AnyPool, id: i64, page: Page) -> Result<Vec<VersionRow>> {
+pub async fn history(pool: &Pool, id: i64, page: Page) -> Result<Vec<VersionRow>> {
     Ok(sqlx::query_as(
         "SELECT content, spoiler_text, written_at, replaced_at FROM post_edits WHERE post_id = $1 \
          ORDER BY id DESC LIMIT $2 OFFSET $3",
@@ -648,7 +648,7 @@ pub async fn keep_key(conn: &mut AnyConnection, member: i64, key: &str, post_id:
 }
 
 /// Removes the keys past `KEY_KEPT_FOR` (upkeep); answers how many.
-pub async fn prune_keys(pool: &AnyPool, now: Millis) -> Result<u64> {
+pub async fn prune_keys(pool: &Pool, now: Millis) -> Result<u64> {
     let done =
         sqlx::query("DELETE FROM post_keys WHERE created_at <= $1").bind(now - KEY_KEPT_FOR).execute(pool).await?;
     Ok(done.rows_affected())
@@ -798,13 +798,7 @@ pub async fn backfill_muting_texts(conn: &mut AnyConnection) -> Result<bool> {
 
 /// Who liked post `post` (newest like first) or reposted it (newest repost first), without the
 /// members hidden from `viewer`: a page of their ids.
-pub async fn likers_or_reposters(
-    pool: &AnyPool,
-    viewer: i64,
-    post: i64,
-    reposters: bool,
-    page: Page,
-) -> Result<Vec<i64>> {
+pub async fn likers_or_reposters(pool: &Pool, viewer: i64, post: i64, reposters: bool, page: Page) -> Result<Vec<i64>> {
     static LIKERS: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT l.user_id FROM likes l WHERE l.post_id = $1 AND NOT {} \

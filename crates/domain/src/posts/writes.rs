@@ -3,8 +3,7 @@
 //! feed's rule (`timelines::changes`) taken first, then the block rule (`visibility::ensure_can_interact`). The routes parse the request and answer; the
 //! transactions are here.
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection, Connection};
+use sqlx::{AnyConnection, Connection};
 
 use super::domain::{
     ContentWarning, EDIT_WINDOW, IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent,
@@ -16,7 +15,7 @@ use crate::notifications::{self, Kind};
 use crate::timelines::FanOutQueue;
 use crate::timelines::changes::{self, MemberWrite};
 use murmur_core::clock::{Clock, Millis};
-use murmur_core::db::Db;
+use murmur_core::db::{Db, PoolConnection};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
 
@@ -62,7 +61,7 @@ impl Draft {
 impl PostWrites<'_> {
     /// Counts one post (or repost) against the member's allowance; 429 once it is spent.
     /// Answers the writer's connection for the post (`rate_limit::count_then_take_writer`).
-    async fn posting_allowed(&self, member: i64) -> Result<PoolConnection<Any>> {
+    async fn posting_allowed(&self, member: i64) -> Result<PoolConnection> {
         let message = "You are posting too fast. Please wait a minute.";
         rate_limit::count_member_then_take_writer(self.db, MemberLimit::Post, member, self.clock.now(), message).await
     }

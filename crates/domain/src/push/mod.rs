@@ -14,7 +14,7 @@ use base64::Engine as _;
 use url::Url;
 
 use murmur_core::clock::{MINUTE, Millis, SECOND};
-use murmur_core::db::Db;
+use murmur_core::db::{Db, PoolConnection};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
 
@@ -203,7 +203,7 @@ pub async fn change(
     store::change(&mut writer, owner, alerts, policy).await
 }
 
-async fn take_writer(db: &Db, member: i64, now: Millis) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
+async fn take_writer(db: &Db, member: i64, now: Millis) -> Result<PoolConnection> {
     rate_limit::count_member_then_take_writer(db, MemberLimit::PushSubscribe, member, now, SUBSCRIBING_TOO_OFTEN).await
 }
 

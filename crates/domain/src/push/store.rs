@@ -5,11 +5,12 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{AnyConnection, AnyPool, FromRow as _};
+use sqlx::{AnyConnection, FromRow as _};
 
 use super::{Alert, Alerts, CLAIM_FOR, NewSubscription, Owner, Policy};
 use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 
 /// A session's subscription as stored (its keys are only read to send).
@@ -96,7 +97,7 @@ pub async fn change(
 }
 
 /// The owner's subscription, if it has one.
-pub async fn find(pool: &AnyPool, owner: Owner<'_>) -> Result<Option<Subscription>> {
+pub async fn find(pool: &Pool, owner: Owner<'_>) -> Result<Option<Subscription>> {
     let query = sqlx::query(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM push_subscriptions WHERE {} = $1",
         owner.column()
@@ -106,14 +107,14 @@ pub async fn find(pool: &AnyPool, owner: Owner<'_>) -> Result<Option<Subscriptio
 }
 
 /// Ends the owner's subscription (and the pushes still queued for it); false when it had none.
-pub async fn unsubscribe(write: &AnyPool, owner: Owner<'_>) -> Result<bool> {
+pub async fn unsubscribe(write: &Pool, owner: Owner<'_>) -> Result<bool> {
     let query =
         sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM push_subscriptions WHERE {} = $1", owner.column())));
     Ok(owner.bind(query).execute(write).await?.rows_affected() > 0)
 }
 
 /// Ends a subscription the push service no longer knows (and its queued pushes).
-pub async fn end_subscription(write: &AnyPool, subscription_id: i64) -> Result<()> {
+pub async fn end_subscription(write: &Pool, subscription_id: i64) -> Result<()> {
     sqlx::query("DELETE FROM push_subscriptions WHERE id = $1").bind(subscription_id).execute(write).await?;
     Ok(())
 }
@@ -179,7 +180,7 @@ pub struct Claimed {
 
 /// Claims up to `limit` due pushes no process holds (or whose holder stopped). The conditions
 /// are checked again by the update, so of several processes choosing the same row one gets it.
-pub async fn claim_due(write: &AnyPool, now: Millis, limit: i64) -> Result<Vec<Claimed>> {
+pub async fn claim_due(write: &Pool, now: Millis, limit: i64) -> Result<Vec<Claimed>> {
     Ok(sqlx::query_as(
         "UPDATE push_deliveries SET claimed_until = $1, attempts = attempts + 1 \
          WHERE id IN (SELECT id FROM push_deliveries WHERE due_at <= $2 \
@@ -195,7 +196,7 @@ pub async fn claim_due(write: &AnyPool, now: Millis, limit: i64) -> Result<Vec<C
 }
 
 /// Removes a push this attempt still holds: sent, refused or given up.
-pub async fn forget(write: &AnyPool, claimed: &Claimed) -> Result<()> {
+pub async fn forget(write: &Pool, claimed: &Claimed) -> Result<()> {
     sqlx::query("DELETE FROM push_deliveries WHERE id = $1 AND attempts = $2")
         .bind(claimed.id)
         .bind(claimed.attempts)
@@ -205,7 +206,7 @@ pub async fn forget(write: &AnyPool, claimed: &Claimed) -> Result<()> {
 }
 
 /// Lets a push this attempt holds go until `due_at`.
-pub async fn retry_later(write: &AnyPool, claimed: &Claimed, due_at: Millis) -> Result<()> {
+pub async fn retry_later(write: &Pool, claimed: &Claimed, due_at: Millis) -> Result<()> {
     sqlx::query("UPDATE push_deliveries SET due_at = $1, claimed_until = NULL WHERE id = $2 AND attempts = $3")
         .bind(due_at)
         .bind(claimed.id)
@@ -234,7 +235,7 @@ pub struct Message {
 /// The claimed push's message; None when there is nothing to send any more: its notification
 /// was withdrawn or its subscription ended meanwhile, or its actor is now hidden from the
 /// recipient (blocked either way, muted, suspended) exactly as the notifications list hides them.
-pub async fn message(pool: &AnyPool, claimed: &Claimed, now: Millis) -> Result<Option<Message>> {
+pub async fn message(pool: &Pool, claimed: &Claimed, now: Millis) -> Result<Option<Message>> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT s.token_id, s.endpoint, s.p256dh, s.auth, n.type AS kind, n.post_id, \
@@ -318,13 +319,13 @@ fn excerpt(content: &str) -> String {
 }
 
 /// The instance's key pair as stored (private, public; base64url), if one was made.
-pub async fn stored_key(pool: &AnyPool) -> Result<Option<(String, String)>> {
+pub async fn stored_key(pool: &Pool) -> Result<Option<(String, String)>> {
     Ok(sqlx::query_as("SELECT private_key, public_key FROM push_keys WHERE id = 1").fetch_optional(pool).await?)
 }
 
 /// Keeps `private`/`public` as the instance's key pair unless one is kept already; answers the
 /// one kept, so processes starting together all use the first one written.
-pub async fn keep_key(write: &AnyPool, private: &str, public: &str, now: Millis) -> Result<(String, String)> {
+pub async fn keep_key(write: &Pool, private: &str, public: &str, now: Millis) -> Result<(String, String)> {
     sqlx::query(
         "INSERT INTO push_keys (id, private_key, public_key, created_at) VALUES (1, $1, $2, $3) \
          ON CONFLICT (id) DO NOTHING",

@@ -8,12 +8,12 @@ pub mod muted_words;
 pub mod store;
 
 use murmur_core::clock::Millis;
-use murmur_core::db::Db;
+use murmur_core::db::{Db, PoolConnection};
 use murmur_core::error::Result;
 use murmur_core::rate_limit::{self, MemberLimit};
 
 /// The writer for one of `member`'s blocks or mutes, counted against their allowance.
-async fn writer(db: &Db, member: i64, now: Millis) -> Result<sqlx::pool::PoolConnection<sqlx::Any>> {
+async fn writer(db: &Db, member: i64, now: Millis) -> Result<PoolConnection> {
     let message = "You are blocking or muting too fast. Please wait a minute.";
     rate_limit::count_member_then_take_writer(db, MemberLimit::Safety, member, now, message).await
 }

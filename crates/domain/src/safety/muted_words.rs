@@ -3,11 +3,9 @@
 //! for a time or until they remove it. Threads fold such posts instead. The lists apply them in
 //! their own SQL (`visibility::muted_post`); docs/feeds.md, "Muted words", says why that way.
 
-use sqlx::AnyPool;
-
 use crate::timelines::changes::member_changed;
 use murmur_core::clock::{HOUR, Millis};
-use murmur_core::db::Db;
+use murmur_core::db::{Db, Pool};
 use murmur_core::error::{Error, Result};
 use murmur_core::text::{self, Kind};
 
@@ -59,7 +57,7 @@ pub fn expiry(hours: Option<i64>, now: Millis) -> Result<Option<Millis>> {
 }
 
 /// The member's muted words that have not ended, newest first (at most `MAX_PER_MEMBER`).
-pub async fn list(pool: &AnyPool, member: i64, now: Millis) -> Result<Vec<MutedWord>> {
+pub async fn list(pool: &Pool, member: i64, now: Millis) -> Result<Vec<MutedWord>> {
     Ok(sqlx::query_as(
         "SELECT id, text, created_at, expires_at FROM muted_words \
          WHERE member_id = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at DESC, id DESC LIMIT $3",

@@ -2,13 +2,14 @@
 //! it undoes (follows both ways, with their counters, timelines and notifications) happen in
 //! one transaction.
 
-use sqlx::{AnyConnection, AnyPool, Connection};
+use sqlx::{AnyConnection, Connection};
 
 use crate::follows::store as follows;
 use crate::timelines::changes::member_changed;
 use crate::user_columns;
 use crate::users::UserRow;
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 use murmur_core::page::Page;
 
@@ -80,7 +81,7 @@ async fn block_in(conn: &mut AnyConnection, blocker: i64, blocked: i64, now: Mil
 }
 
 /// Ends a block; follows it ended stay ended.
-pub async fn unblock(pool: &AnyPool, blocker: i64, blocked: i64) -> Result<()> {
+pub async fn unblock(pool: &Pool, blocker: i64, blocked: i64) -> Result<()> {
     let mut tx = pool.begin().await?;
     both_changed(&mut tx, blocker, blocked).await?;
     sqlx::query("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2")
@@ -121,7 +122,7 @@ pub async fn mute(
 }
 
 /// Ends a mute; not muting is fine too.
-pub async fn unmute(pool: &AnyPool, muter: i64, muted: i64) -> Result<()> {
+pub async fn unmute(pool: &Pool, muter: i64, muted: i64) -> Result<()> {
     let mut tx = pool.begin().await?;
     member_changed(&mut tx, muter).await?;
     sqlx::query("DELETE FROM mutes WHERE muter_id = $1 AND muted_id = $2")
@@ -134,7 +135,7 @@ pub async fn unmute(pool: &AnyPool, muter: i64, muted: i64) -> Result<()> {
 }
 
 /// The members `blocker` blocked, newest block first.
-pub async fn blocked_by(pool: &AnyPool, blocker: i64, page: Page) -> Result<Vec<Listed>> {
+pub async fn blocked_by(pool: &Pool, blocker: i64, page: Page) -> Result<Vec<Listed>> {
     const SQL: &str = concat!(
         "SELECT ",
         user_columns!(),
@@ -147,7 +148,7 @@ pub async fn blocked_by(pool: &AnyPool, blocker: i64, page: Page) -> Result<Vec<
 }
 
 /// The members `muter` muted and whose mute has not ended at `now`, newest mute first.
-pub async fn muted_by(pool: &AnyPool, muter: i64, page: Page, now: Millis) -> Result<Vec<Listed>> {
+pub async fn muted_by(pool: &Pool, muter: i64, page: Page, now: Millis) -> Result<Vec<Listed>> {
     const SQL: &str = concat!(
         "SELECT ",
         user_columns!(),
@@ -170,7 +171,7 @@ pub struct Standing {
 }
 
 /// Whether `author` is hidden from `viewer` everywhere (`visibility::Scope::Anywhere`).
-pub async fn is_hidden(pool: &AnyPool, viewer: i64, author: i64) -> Result<bool> {
+pub async fn is_hidden(pool: &Pool, viewer: i64, author: i64) -> Result<bool> {
     static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         format!(
             "SELECT CASE WHEN {} THEN 1 ELSE 0 END",
@@ -181,7 +182,7 @@ pub async fn is_hidden(pool: &AnyPool, viewer: i64, author: i64) -> Result<bool>
     Ok(hidden == 1)
 }
 
-pub async fn standing(pool: &AnyPool, viewer: i64, other: i64, now: Millis) -> Result<Standing> {
+pub async fn standing(pool: &Pool, viewer: i64, other: i64, now: Millis) -> Result<Standing> {
     if viewer == other {
         return Ok(Standing::default());
     }

@@ -4,12 +4,13 @@
 //! and on logout. Its member sees it listed under a public id of its own (random, never the
 //! token or its hash), with the browser's user agent from login.
 
-use sqlx::{Any, AnyPool, Executor};
+use sqlx::{Any, Executor};
 
 pub mod reads;
 
 use crate::timelines::FeedMarks;
 use murmur_core::clock::{DAY, MINUTE, Millis};
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 use murmur_core::secrets::{hash_token, random_bytes, random_token};
 pub use reads::{Reading, SessionReads};
@@ -100,7 +101,7 @@ pub fn is_public_id(id: &str) -> bool {
 /// `TOUCH_EVERY` (the read itself stays the batched one of `reads`).
 pub async fn lookup(
     reads: &SessionReads,
-    write: &AnyPool,
+    write: &Pool,
     token: &str,
     network: Option<&str>,
     now: Millis,
@@ -140,7 +141,7 @@ pub enum One<'a> {
 /// so its next request (each reads its session afresh: `reads`) is a visitor's, and
 /// its member's open tabs are told (`live`: the stream of this session ends with
 /// `session-ended`).
-pub async fn delete(write: &AnyPool, one: One<'_>) -> Result<Option<String>> {
+pub async fn delete(write: &Pool, one: One<'_>) -> Result<Option<String>> {
     let ended: Option<(i64, String)> = match one {
         One::ByHash(id_hash) => {
             sqlx::query_as("DELETE FROM sessions WHERE id_hash = $1 RETURNING user_id, id_hash")
@@ -180,7 +181,7 @@ pub struct Listed {
 }
 
 /// The member's live sessions: the asker's (`current_hash`) first, then the most recently used.
-pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) -> Result<Vec<Listed>> {
+pub async fn list(read: &Pool, member: i64, current_hash: &str, now: Millis) -> Result<Vec<Listed>> {
     // public_id, user_agent, network, created_at, last_seen_at, signed_in_with, current (1 or 0)
     type Row = (String, Option<String>, Option<String>, Millis, Millis, String, i64);
     let rows: Vec<Row> = sqlx::query_as(
@@ -212,7 +213,7 @@ pub async fn list(read: &AnyPool, member: i64, current_hash: &str, now: Millis) 
 
 /// Ends every session of a member but one, and every app's token of theirs (logging out
 /// everywhere).
-pub async fn delete_others(write: &AnyPool, user_id: i64, keep_hash: &str) -> Result<u64> {
+pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str) -> Result<u64> {
     let mut tx = write.begin().await?;
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2")
         .bind(user_id)
@@ -235,7 +236,7 @@ pub async fn end_all(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<u64
 }
 
 /// Removes expired sessions (background task).
-pub async fn prune(write: &AnyPool, now: Millis) -> Result<u64> {
+pub async fn prune(write: &Pool, now: Millis) -> Result<u64> {
     let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at <= $2")
         .bind(now)
         .bind(now - IDLE)

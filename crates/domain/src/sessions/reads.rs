@@ -21,10 +21,10 @@
 
 use std::sync::{Arc, LazyLock};
 
-use sqlx::AnyPool;
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 
 /// What a lookup reads besides the session.
@@ -58,7 +58,7 @@ pub enum SessionReads {
     /// Through the batching tasks of this process, one per kind of reading.
     Together { session_only: mpsc::Sender<Ask>, with_marks: mpsc::Sender<Ask> },
     /// One statement per request, on this pool.
-    Alone(AnyPool),
+    Alone(Pool),
 }
 
 /// A request's ask: its session's hash, and where to send the row.
@@ -77,7 +77,7 @@ enum Failure {
 
 impl SessionReads {
     /// Starts the batching tasks on the current runtime; they end when the last clone is dropped.
-    pub fn together(pool: &AnyPool) -> SessionReads {
+    pub fn together(pool: &Pool) -> SessionReads {
         SessionReads::Together {
             session_only: spawn_batches(pool.clone(), Reading::SessionOnly),
             with_marks: spawn_batches(pool.clone(), Reading::WithFeedMarks),
@@ -85,7 +85,7 @@ impl SessionReads {
     }
 
     /// Each request's session in a statement of its own, on `pool`.
-    pub fn alone(pool: &AnyPool) -> SessionReads {
+    pub fn alone(pool: &Pool) -> SessionReads {
         SessionReads::Alone(pool.clone())
     }
 
@@ -112,14 +112,14 @@ impl SessionReads {
     }
 }
 
-fn spawn_batches(pool: AnyPool, reading: Reading) -> mpsc::Sender<Ask> {
+fn spawn_batches(pool: Pool, reading: Reading) -> mpsc::Sender<Ask> {
     let (asks, waiting) = mpsc::channel(4 * MAX_BATCH);
     tokio::spawn(batches(pool, reading, waiting));
     asks
 }
 
 /// Takes the waiting asks as batches, at most `in_flight()` statements at a time.
-async fn batches(pool: AnyPool, reading: Reading, mut waiting: mpsc::Receiver<Ask>) {
+async fn batches(pool: Pool, reading: Reading, mut waiting: mpsc::Receiver<Ask>) {
     let in_flight = Arc::new(Semaphore::new(in_flight()));
     loop {
         // A turn first, then the asks: while every turn is taken, asks gather in the channel.
@@ -142,7 +142,7 @@ async fn batches(pool: AnyPool, reading: Reading, mut waiting: mpsc::Receiver<As
 }
 
 /// Reads a batch of sessions in one statement and sends each waiting request its own.
-async fn read_batch_and_reply(pool: &AnyPool, reading: Reading, batch: Vec<Ask>) {
+async fn read_batch_and_reply(pool: &Pool, reading: Reading, batch: Vec<Ask>) {
     if batch.is_empty() {
         return;
     }
@@ -170,7 +170,7 @@ async fn read_batch_and_reply(pool: &AnyPool, reading: Reading, batch: Vec<Ask>)
 }
 
 /// The sessions among `hashes` (1 to `MAX_BATCH` of them) that exist, with their hash.
-async fn read_rows(pool: &AnyPool, reading: Reading, hashes: &[&str]) -> sqlx::Result<Vec<(String, SessionRow)>> {
+async fn read_rows(pool: &Pool, reading: Reading, hashes: &[&str]) -> sqlx::Result<Vec<(String, SessionRow)>> {
     let size = hashes.len().next_power_of_two();
     let mut query = sqlx::query_as(statement(reading, size));
     for i in 0..size {

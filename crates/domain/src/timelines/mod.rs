@@ -45,9 +45,9 @@ pub use marks::FeedMarks;
 
 use std::sync::LazyLock;
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
-use murmur_core::db::{Backend, Db};
+use murmur_core::db::{Backend, Db, Pool};
 use murmur_core::error::Result;
 
 /// Rows a timeline keeps after a trim (Mastodon keeps 400 per home feed).
@@ -153,7 +153,7 @@ const ROW_VIA_TAG: &str = "home_timeline (member_id, post_id, author_id, origina
 /// answers false when that queue is empty. A post deleted meanwhile has no tags left, so it
 /// reaches nobody more. As with `fan_out_chunk`, several workers may take the same chunk: each
 /// row is inserted at most once and the cursor only moves forward.
-async fn tag_fan_out_chunk(write: &AnyPool, read: &AnyPool) -> Result<bool> {
+async fn tag_fan_out_chunk(write: &Pool, read: &Pool) -> Result<bool> {
     let next: Option<(i64, i64)> =
         sqlx::query_as("SELECT post_id, after_member FROM tag_fanouts ORDER BY post_id LIMIT 1")
             .fetch_optional(read)
@@ -209,7 +209,7 @@ pub(super) async fn remove_post(conn: &mut AnyConnection, post_id: i64) -> Resul
 /// inserted at most once, and the cursor only moves forward. A post deleted meanwhile reaches
 /// nobody more. On PostgreSQL the chunk takes the author's row lock, like the post itself, so
 /// follows and unfollows of the author never interleave with it.
-pub async fn fan_out_chunk(write: &AnyPool, read: &AnyPool, backend: Backend) -> Result<bool> {
+pub async fn fan_out_chunk(write: &Pool, read: &Pool, backend: Backend) -> Result<bool> {
     let next: Option<(i64, i64, i64)> =
         sqlx::query_as("SELECT post_id, author_id, after_follower FROM timeline_fanouts ORDER BY post_id LIMIT 1")
             .fetch_optional(read)

@@ -2,7 +2,7 @@
 
 use std::sync::LazyLock;
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
 use super::model::{User, UserRow, username_changeable_at};
 use crate::timelines::changes::FEED_CHANGED;
@@ -10,6 +10,7 @@ use crate::user_columns;
 use crate::users::Username;
 use crate::visibility::{self, Scope};
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 use murmur_core::page::Page;
 use murmur_core::text;
@@ -24,19 +25,19 @@ pub async fn exists(conn: &mut AnyConnection, id: i64) -> Result<bool> {
     Ok(found.is_some())
 }
 
-pub async fn find_by_id(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
+pub async fn find_by_id(pool: &Pool, id: i64) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1");
     Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
 }
 
 /// The member with this id, unless they left.
-pub async fn find_live(pool: &AnyPool, id: i64) -> Result<Option<UserRow>> {
+pub async fn find_live(pool: &Pool, id: i64) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE id = $1 AND deleted_at IS NULL");
     Ok(sqlx::query_as(SQL).bind(id).fetch_optional(pool).await?)
 }
 
 /// The members with these ids (at most 64 at a time), in no particular order.
-pub async fn find_many(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
+pub async fn find_many(pool: &Pool, ids: &[i64]) -> Result<Vec<UserRow>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -53,19 +54,19 @@ pub async fn find_many(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
 }
 
 /// How many live posts, replies and reposts a member has (their profile's count).
-pub async fn post_count(pool: &AnyPool, member: i64) -> Result<i64> {
+pub async fn post_count(pool: &Pool, member: i64) -> Result<i64> {
     Ok(sqlx::query_scalar("SELECT COUNT(*) FROM posts WHERE author_id = $1 AND deleted_at IS NULL")
         .bind(member)
         .fetch_one(pool)
         .await?)
 }
 
-pub async fn find_by_username(pool: &AnyPool, username: &str) -> Result<Option<UserRow>> {
+pub async fn find_by_username(pool: &Pool, username: &str) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE username = $1");
     Ok(sqlx::query_as(SQL).bind(username.to_lowercase()).fetch_optional(pool).await?)
 }
 
-pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow>> {
+pub async fn find_by_email(pool: &Pool, email: &str) -> Result<Option<UserRow>> {
     const SQL: &str = concat!("SELECT ", user_columns!(), " FROM users WHERE email = $1");
     Ok(sqlx::query_as(SQL).bind(email).fetch_optional(pool).await?)
 }
@@ -74,7 +75,7 @@ pub async fn find_by_email(pool: &AnyPool, email: &str) -> Result<Option<UserRow
 /// now stand. A display name that looks like another member's name or username is refused
 /// (`name_stands_apart`), and the name's look-alike key is stored with it.
 pub async fn update_profile(
-    write: &AnyPool,
+    write: &Pool,
     id: i64,
     edit: &super::model::ProfileEdit,
     username: Option<&Username>,
@@ -206,7 +207,7 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
 }
 
 /// The member a name they gave up is held for (`change_username`), until the hold ends.
-pub async fn find_by_held_name(pool: &AnyPool, username: &str, now: Millis) -> Result<Option<UserRow>> {
+pub async fn find_by_held_name(pool: &Pool, username: &str, now: Millis) -> Result<Option<UserRow>> {
     // Not a deleted member's (the leaving job clears the hold's member soon after).
     const SQL: &str = concat!(
         "SELECT ",
@@ -218,7 +219,7 @@ pub async fn find_by_held_name(pool: &AnyPool, username: &str, now: Millis) -> R
 }
 
 /// Marks the member's first-run step done (idempotent).
-pub async fn finish_first_run(write: &AnyPool, member: i64) -> Result<()> {
+pub async fn finish_first_run(write: &Pool, member: i64) -> Result<()> {
     sqlx::query("UPDATE users SET first_run_done = 1 WHERE id = $1 AND first_run_done = 0")
         .bind(member)
         .execute(write)
@@ -227,7 +228,7 @@ pub async fn finish_first_run(write: &AnyPool, member: i64) -> Result<()> {
 }
 
 /// Sets the member's setting "Always expand posts with content warnings".
-pub async fn set_expand_warnings(write: &AnyPool, member: i64, on: bool) -> Result<()> {
+pub async fn set_expand_warnings(write: &Pool, member: i64, on: bool) -> Result<()> {
     sqlx::query("UPDATE users SET expand_warnings = $1 WHERE id = $2")
         .bind(i64::from(on))
         .bind(member)
@@ -253,7 +254,7 @@ pub async fn set_header_image(conn: &mut AnyConnection, member: i64, path: &str)
 
 /// A member's own view (with e-mail), with this month's invites counted (nothing is written);
 /// `Unauthorized` when the member is gone (a session that outlived its member).
-pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
+pub async fn own_user(pool: &Pool, id: i64, now: Millis) -> Result<User> {
     let row = find_by_id(pool, id).await?.ok_or(Error::Unauthorized)?;
     Ok(row.own(now))
 }
@@ -264,7 +265,7 @@ pub async fn own_user(pool: &AnyPool, id: i64, now: Millis) -> Result<User> {
 /// Two bounded queries instead of ranking every member: the friends-of-friends walk touches
 /// only the follows of the viewer's follows (`follows` primary key), and the most-followed
 /// query walks `users_follower_count_idx` from the top and stops after `limit` matches.
-pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<UserRow>> {
+pub async fn suggested(pool: &Pool, viewer: i64, limit: i64) -> Result<Vec<UserRow>> {
     // Hidden members are left out per candidate (`HAVING`), not per follow walked.
     static FRIENDS_OF_FRIENDS: LazyLock<String> = LazyLock::new(|| {
         format!(
@@ -308,7 +309,7 @@ pub async fn suggested(pool: &AnyPool, viewer: i64, limit: i64) -> Result<Vec<Us
     Ok(found)
 }
 
-async fn by_ids(pool: &AnyPool, ids: &[i64]) -> Result<Vec<UserRow>> {
+async fn by_ids(pool: &Pool, ids: &[i64]) -> Result<Vec<UserRow>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -342,13 +343,7 @@ pub struct Listed {
 
 /// A page of `member`'s followers or of the members they follow, newest follow first, without
 /// the members hidden from `viewer` (`visibility`, left out before the page is cut).
-pub async fn follow_list(
-    pool: &AnyPool,
-    viewer: i64,
-    member: i64,
-    list: FollowList,
-    page: Page,
-) -> Result<Vec<Listed>> {
+pub async fn follow_list(pool: &Pool, viewer: i64, member: i64, list: FollowList, page: Page) -> Result<Vec<Listed>> {
     fn sql(member_column: &str, listed_column: &str) -> String {
         format!(
             concat!(
@@ -380,7 +375,7 @@ pub const STARTER_PACK_SIZE: i64 = 20;
 
 /// Up to `STARTER_PACK_SIZE` members `inviter` follows, for `viewer` to follow: not the
 /// viewer, not already followed by them, not hidden from them; the most followed first.
-pub async fn starter_pack(pool: &AnyPool, viewer: i64, inviter: i64) -> Result<Vec<UserRow>> {
+pub async fn starter_pack(pool: &Pool, viewer: i64, inviter: i64) -> Result<Vec<UserRow>> {
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             concat!(
@@ -405,7 +400,7 @@ pub async fn starter_pack(pool: &AnyPool, viewer: i64, inviter: i64) -> Result<V
 /// matches come from the username key and `users_display_name_lower_idx`). Ranking every match
 /// in one `ORDER BY CASE …` sorted all of them, slow for a common term (docs/performance.md).
 /// A term matching few walks the index to its end (one pass over the members, no sort).
-pub async fn search(pool: &AnyPool, viewer: i64, term: &str, limit: i64) -> Result<Vec<UserRow>> {
+pub async fn search(pool: &Pool, viewer: i64, term: &str, limit: i64) -> Result<Vec<UserRow>> {
     // `$6` is the viewer: members hidden from them (`visibility`) are not found.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(

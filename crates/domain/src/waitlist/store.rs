@@ -1,13 +1,14 @@
 //! Waitlist queries.
 
-use sqlx::{AnyConnection, AnyPool};
+use sqlx::AnyConnection;
 
 use crate::accounts::Email;
 use murmur_core::clock::Millis;
+use murmur_core::db::Pool;
 use murmur_core::error::Result;
 
 /// Adds an address once; joining again changes nothing.
-pub async fn join(write: &AnyPool, email: &Email, now: Millis) -> Result<()> {
+pub async fn join(write: &Pool, email: &Email, now: Millis) -> Result<()> {
     sqlx::query("INSERT INTO waitlist (email, created_at) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING")
         .bind(email.as_str())
         .bind(now)
@@ -26,12 +27,12 @@ pub struct Entry {
 }
 
 /// Every entry, oldest first.
-pub async fn list(read: &AnyPool) -> Result<Vec<Entry>> {
+pub async fn list(read: &Pool) -> Result<Vec<Entry>> {
     Ok(sqlx::query_as("SELECT id, email, created_at, invited_at FROM waitlist ORDER BY id").fetch_all(read).await?)
 }
 
 /// The `count` oldest addresses not invited yet and not members meanwhile.
-pub async fn oldest_waiting(read: &AnyPool, count: u32) -> Result<Vec<Entry>> {
+pub async fn oldest_waiting(read: &Pool, count: u32) -> Result<Vec<Entry>> {
     Ok(sqlx::query_as(
         "SELECT id, email, created_at, invited_at FROM waitlist \
          WHERE invited_at IS NULL AND email NOT IN (SELECT email FROM users) \
