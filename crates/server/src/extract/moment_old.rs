@@ -62,6 +62,7 @@ pub async fn fall_back_to_primary(State(state): State<AppState>, request: Reques
                 state.db.replicas.set_aside(index);
             }
             tracing::warn!(replica = index, status = %response.status(), "a replica's read failed; the primary answers");
+            murmur_core::metrics::moment_old_read("primary");
             next.run(Request::from_parts(again, axum::body::Body::empty())).await
         }
         _ => response,
