@@ -3,7 +3,7 @@
 acknowledged was lost (issue 42, "Faults under load"; docs/faults.md).
 
 Usage:
-  nice -n 19 python3 bench/faults.py [--binary PATH] [--duration 60] [--seed 1] [--keep]
+  nice -n 19 python3 bench/faults.py [--binary PATH] [--duration 60] [--seed 1] [--pgbouncer] [--keep]
   nice -n 19 python3 bench/faults.py --sqlite [--binary PATH] [--duration 60]
 
 PostgreSQL mode (the default) starts its own primary and streaming replica (ports 55432 and
@@ -11,12 +11,15 @@ PostgreSQL mode (the default) starts its own primary and streaming replica (port
 serves it with three `murmur serve` processes behind Caddy (one reaches the database through a
 TCP proxy in this script), loads it through Caddy and meanwhile kills a process (-9), restarts
 the primary (fast), cuts the proxied process's database connections and stops the replica.
+With --pgbouncer the processes reach the primary through a PgBouncer in transaction mode
+(`--database-pooler pgbouncer`; the live bus on the direct URL), the proxied one through the
+proxy in front of it.
 --sqlite serves one process on SQLite in a tmpfs of its own, kills it (-9) and fills the disk.
 Afterwards it checks the database against every write answered 2xx, prints a report and exits
 1 when it found an anomaly (2 when the run itself could not be set up).
 
 Needs: a murmur binary (default: the release build at target/release/murmur), PostgreSQL 15's
-server programs, psql, caddy (scripts/install-test-deps.sh installs them); run as root or as
+server programs, psql, caddy, pgbouncer for --pgbouncer (scripts/install-test-deps.sh installs them); run as root or as
 a user who may run PostgreSQL (as root the clusters belong to the postgres user) and, for
 --sqlite, mount a tmpfs. Only Python's standard library.
 """
@@ -158,6 +161,41 @@ class SqliteReader:
             return [["" if v is None else str(v) for v in row] for row in conn.execute(sql)]
         finally:
             conn.close()
+
+
+# --- PgBouncer ---------------------------------------------------------------------------------
+
+
+class Pgbouncer:
+    """Debian's PgBouncer in transaction mode before the primary, with fewer server connections
+    than the processes' pools hold, so their transactions take turns (as tests/api/poolers.rs)."""
+
+    def __init__(self, work, upstream_port):
+        self.dir = os.path.join(work, "pgbouncer")
+        os.makedirs(self.dir)
+        self.port = free_port()
+        with open(os.path.join(self.dir, "users.txt"), "w") as f:
+            f.write('"postgres" ""\n')
+        ini = os.path.join(self.dir, "pgbouncer.ini")
+        with open(ini, "w") as f:
+            f.write(f"[databases]\n* = host=127.0.0.1 port={upstream_port}\n\n[pgbouncer]\n"
+                    f"listen_addr = 127.0.0.1\nlisten_port = {self.port}\nunix_socket_dir =\n"
+                    f"auth_type = trust\nauth_file = {self.dir}/users.txt\npool_mode = transaction\n"
+                    "default_pool_size = 10\nmax_client_conn = 500\nserver_login_retry = 1\n"
+                    "ignore_startup_parameters = extra_float_digits\n")
+        os.chmod(self.dir, 0o755)
+        command = ["/usr/sbin/pgbouncer", ini]
+        if os.getuid() == 0:
+            # PgBouncer refuses to run as root.
+            command = ["/usr/sbin/pgbouncer", "-u", "postgres", ini]
+        self.log_file = open(os.path.join(self.dir, "pgbouncer.log"), "w")
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self.log_file)
+        wait_until("pgbouncer", lambda: socket.create_connection(("127.0.0.1", self.port), timeout=1).close() or True)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+        self.log_file.close()
 
 
 # --- A TCP proxy that can cut -----------------------------------------------------------------
@@ -750,7 +788,7 @@ def report(mode, args, ledger, faults_log, anomalies, baseline_counters, logs, w
 
 def run_postgres(args, work):
     clusters = Clusters(os.path.join(work, "pg"), args.pg_port, args.pg_port + 1)
-    murmurs, caddy = [], None
+    murmurs, caddy, bouncer = [], None, None
     try:
         log(f"starting PostgreSQL: primary :{clusters.primary_port}, replica :{clusters.replica_port}")
         clusters.start()
@@ -760,11 +798,17 @@ def run_postgres(args, work):
         env.pop("DATABASE_REPLICA_URL", None)
         log(f"seeding {args.members} members, {args.posts} posts")
         members = seed(args.binary, env, work, args.members, args.posts, args.seed)
-        # The first process reaches the primary through the proxy the run can cut.
-        proxy = CuttableProxy(clusters.primary_port)
+        # The processes reach the primary directly or through PgBouncer; the first through the
+        # proxy the run can cut, in front of either.
+        database_port = clusters.primary_port
+        if args.pgbouncer:
+            bouncer = Pgbouncer(work, clusters.primary_port)
+            database_port = bouncer.port
+            env = dict(env, DATABASE_POOLER="pgbouncer", DATABASE_LISTEN_URL=clusters.url(clusters.primary_port))
+        proxy = CuttableProxy(database_port)
         caddy_port = free_port()
         for i in range(3):
-            db_port = proxy.port if i == 0 else clusters.primary_port
+            db_port = proxy.port if i == 0 else database_port
             process_env = dict(env, DATABASE_URL=clusters.url(db_port), DATABASE_REPLICA_URL=clusters.url(clusters.replica_port),
                                MURMUR_DATA_DIR=os.path.join(work, f"murmur{i}"))
             name = "murmur0-proxied" if i == 0 else f"murmur{i}"
@@ -820,7 +864,8 @@ def run_postgres(args, work):
                 m.start()
         anomalies = settle(query) + check(query, ledger, baseline, first_run_post)
         logs = {m.name: m.log_lines("ERROR", "WARN", "panicked") for m in murmurs}
-        report("PostgreSQL, 3 processes behind Caddy, 1 streaming replica", args, ledger, faults.log, anomalies,
+        mode = "PostgreSQL, 3 processes behind Caddy, 1 streaming replica" + (", through PgBouncer" if args.pgbouncer else "")
+        report(mode, args, ledger, faults.log, anomalies,
                baseline["counters"], logs, work)
         return anomalies
     finally:
@@ -828,6 +873,8 @@ def run_postgres(args, work):
             m.stop()
         if caddy:
             caddy.stop()
+        if bouncer:
+            bouncer.stop()
         clusters.stop()
 
 
@@ -997,6 +1044,7 @@ def main():
     parser.add_argument("--posts", type=int, default=5000)
     parser.add_argument("--threads", type=int, help="load threads, each driving its own members (default 24; --sqlite: 8)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the network and of the faults' moments")
+    parser.add_argument("--pgbouncer", action="store_true", help="PostgreSQL through PgBouncer in transaction mode")
     parser.add_argument("--pg-port", type=int, default=55432, help="the primary's port; the replica's is the next")
     # Room for the seeded database and SQLite's log, which under this load grows to hundreds of
     # MB between the moments a checkpoint can start it over (docs/faults.md); the filler takes the rest.
