@@ -31,7 +31,8 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{Connection, Executor};
 
-pub use pool::{Commits, Pool, PoolConnection};
+use pool::Commits;
+pub use pool::{Pool, PoolConnection};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

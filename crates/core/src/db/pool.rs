@@ -48,13 +48,13 @@ pub struct Pool {
 
 impl Pool {
     /// sqlx's pool as it is, for a database reached directly.
-    pub fn direct(inner: AnyPool) -> Pool {
+    pub(crate) fn direct(inner: AnyPool) -> Pool {
         Pool { inner, commits: None }
     }
 
     /// sqlx's pool behind a pooler in transaction mode; the pools of one database share
     /// `commits`, so a statement on one waits for a connection given back to another.
-    pub fn pooled(inner: AnyPool, commits: Arc<Commits>) -> Pool {
+    pub(crate) fn pooled(inner: AnyPool, commits: Arc<Commits>) -> Pool {
         Pool { inner, commits: Some(commits) }
     }
 
@@ -219,7 +219,7 @@ impl Drop for PoolConnection {
 /// The `COMMIT`s of held connections given back behind a pooler that have not yet landed,
 /// numbered in the order they were sent.
 #[derive(Debug, Default)]
-pub struct Commits {
+pub(crate) struct Commits {
     state: Mutex<InFlight>,
     landed: Notify,
 }
