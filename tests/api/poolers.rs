@@ -278,3 +278,45 @@ async fn a_post_whose_commit_is_slow_is_there_for_its_answer_and_the_next_reques
     drop(app);
     carried.check().await;
 }
+
+/// A held connection whose `COMMIT` fails lost its writes: the request answers 503, whatever
+/// its handler answered, and nothing of it is there (`db::Pool`). A trigger here makes each
+/// like's `COMMIT` fail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_whose_commit_fails_answers_503() {
+    let Some((app, carried)) = spawn_through_pgbouncer().await else { return };
+    sqlx::raw_sql(
+        "CREATE FUNCTION failed_commit() RETURNS trigger LANGUAGE plpgsql AS \
+         $$ BEGIN RAISE EXCEPTION 'the commit fails'; END $$; \
+         CREATE CONSTRAINT TRIGGER failed_commit AFTER INSERT ON likes \
+         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION failed_commit();",
+    )
+    .execute(&app.state.db.write)
+    .await
+    .unwrap();
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let made = ada
+        .client
+        .post(app.url("/api/posts"))
+        .json(&serde_json::json!({ "content": "Like me if you can" }))
+        .send()
+        .await
+        .unwrap();
+    let (status, post) = crate::common::json(made).await;
+    assert_eq!(status, 201, "{post}");
+    let liked = bob.client.post(app.url(&format!("/api/posts/{}/like", post["id"]))).send().await.unwrap();
+    let (status, body) = crate::common::json(liked).await;
+    assert_eq!(status, 503, "{body}");
+    let mut direct = sqlx::PgConnection::connect(&carried.direct_url).await.unwrap();
+    let (likes, counted): (i64, i64) =
+        sqlx::query_as("SELECT (SELECT COUNT(*) FROM likes WHERE post_id = $1), like_count FROM posts WHERE id = $1")
+            .bind(post["id"].as_i64().unwrap())
+            .fetch_one(&mut direct)
+            .await
+            .unwrap();
+    assert_eq!((likes, counted), (0, 0));
+    direct.close().await.unwrap();
+    drop(app);
+    carried.check().await;
+}

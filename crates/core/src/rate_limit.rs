@@ -98,8 +98,9 @@ pub async fn hit(db: &Db, key: &str, limit: Limit, now: Millis, message: &str) -
 }
 
 /// `hit`, on the writer's connection, which it then hands back for the write the event is
-/// about (`sqlx::Connection::begin` on it). The count commits on its own first, so it stands
-/// whatever the write then does, as with `hit`. Let the connection go before reading the
+/// about (`sqlx::Connection::begin` on it). The count commits on its own first (behind a
+/// pooler, with the writer's own transaction: `db::Pool`), so it stands whatever the write then
+/// does, as with `hit`. Let the connection go before reading the
 /// answer: on PostgreSQL a write request's reads come from the same few connections, and
 /// requests that each held one while waiting for another would wait until the pool's timeout.
 ///

@@ -33,15 +33,17 @@ use write_thread::WriteThread;
 pub const JSON_BODY_LIMIT: usize = 64 * 1024;
 
 /// Answers once the connections the request held have committed: behind a pooler they commit
-/// as they are given back, a moment later (`db::Pool`); without one at once.
+/// as they are given back, a moment later (`db::Pool`); without one at once. A 503 when one of
+/// them could not commit, whatever the handler answered: its writes are not there.
 async fn settle_commits(
     State(db): State<Db>,
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    let response = next.run(request).await;
-    db.read.settled().await;
-    response
+    match db.read.settling(next.run(request)).await {
+        (response, true) => response,
+        (_, false) => ApiError(Error::Unavailable(murmur_core::error::UNAVAILABLE.to_string())).into_response(),
+    }
 }
 
 /// The API routes of every area, with their OpenAPI description.

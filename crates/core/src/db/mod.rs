@@ -198,6 +198,14 @@ impl Db {
                  an SQLite database is one file served by one process"
             );
         }
+        if options.pooler == Pooler::Pgbouncer && options.listen_url.is_none() {
+            // Through PgBouncer in transaction mode a `LISTEN` or a session's lock would stay on
+            // whichever server connection ran it.
+            anyhow::bail!(
+                "--database-pooler pgbouncer needs --database-listen-url (DATABASE_LISTEN_URL): a direct URL \
+                 of the database for the live events' LISTEN and the migrations"
+            );
+        }
         let db_options = options;
         let options = AnyConnectOptions::from_str(url)?;
         match backend {
@@ -250,18 +258,26 @@ impl Db {
             Backend::Postgres => {
                 let pooler = db_options.pooler;
                 let options = postgres_options(url, pooler)?;
-                // Behind a pooler every pool of this database waits for the same commits.
-                let commits = (pooler == Pooler::Pgbouncer).then(|| Arc::new(Commits::default()));
-                let ours = |pool| match &commits {
-                    Some(commits) => Pool::pooled(pool, commits.clone()),
-                    None => Pool::direct(pool),
+                // Behind a pooler the primary's pools wait for the same commits, the replicas'
+                // for their own (read-only: nothing on the primary waits for them).
+                let ours_with = |commits: Option<Arc<Commits>>| {
+                    move |pool| match &commits {
+                        Some(commits) => Pool::pooled(pool, commits.clone()),
+                        None => Pool::direct(pool),
+                    }
                 };
+                let pooled = pooler == Pooler::Pgbouncer;
+                let ours = ours_with(pooled.then(|| Arc::new(Commits::default())));
                 let pool = ours(postgres_pool(pool_size(), pooler).connect_with(options.clone()).await?);
                 // Connected lazily: a connection is opened by the first request that needs it,
                 // on the write thread (`app::WriteThread`), so its socket is driven by that
                 // thread's runtime and not by the readers' busy one.
                 let write_requests = ours(postgres_pool(WRITE_CONNECTIONS, pooler).connect_lazy_with(options));
-                let replicas = replicas::Replicas::connect(&db_options.replica_urls, pooler, &ours)?;
+                let replicas = replicas::Replicas::connect(
+                    &db_options.replica_urls,
+                    pooler,
+                    &ours_with(pooled.then(|| Arc::new(Commits::default()))),
+                )?;
                 Ok(Db {
                     read: pool.clone(),
                     write: pool,
@@ -519,8 +535,8 @@ fn postgres_pool(size: u32, pooler: Pooler) -> AnyPoolOptions {
     if pooler == Pooler::Pgbouncer {
         // Each use of a connection is a transaction of its own (`Pool`), so no session
         // settings are made: they would stay on whichever server connection ran them. A
-        // connection given back inside a transaction (its holder's future dropped midway) is
-        // closed, and PgBouncer rolls its server connection back.
+        // connection given back inside a transaction (its holder's future dropped midway through
+        // a statement) is closed, and PgBouncer rolls its server connection back.
         return pool.after_release(|conn, _meta| Box::pin(outside_any_transaction(conn)));
     }
     pool.after_connect(|conn, _meta| {

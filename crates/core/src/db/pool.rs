@@ -14,14 +14,19 @@
 //! - `Pool::begin` is a transaction like sqlx's: its `commit` is the `COMMIT`.
 //! - A held connection (`Pool::acquire`) is one transaction from taking it to giving it back,
 //!   its own transactions savepoints inside. Giving it back commits in a task of its own, and
-//!   until that `COMMIT` has landed every statement of this process waits (`Commits`), and so
-//!   does the answer of the request (`Pool::settled`).
+//!   until that `COMMIT` has landed every later statement on a pool of the database, every new
+//!   held connection and transaction waits (`Commits`), and so does the answer of the request
+//!   (`Pool::settling`), which is a 503 if it failed. Held connections and transactions already
+//!   held do not wait; Murmur never waits for one while holding a lock another needs.
 //!
 //! Without a pooler every method is sqlx's own, with nothing added.
 
 use std::collections::BTreeSet;
+use std::future::Future;
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use futures::stream::{self, BoxStream};
@@ -37,6 +42,15 @@ type Manager = <Any as sqlx::Database>::TransactionManager;
 /// connection's last client prepared are let go (their names would clash with ours), and the
 /// settings every connection has otherwise are made for this transaction.
 const POOLED_BEGIN: &str = "DEALLOCATE ALL; BEGIN; SET LOCAL jit = off";
+
+/// How long a given-back connection's `COMMIT` may take before the connection is closed (and
+/// its transaction rolled back by the server): every statement of the process waits for it.
+const COMMIT_WAIT: Duration = Duration::from_secs(10);
+
+tokio::task_local! {
+    /// Set by `Pool::settling` for a request: whether a connection it held failed to commit.
+    static FAILED_COMMIT: Arc<AtomicBool>;
+}
 
 /// A pool of connections to the database (module docs).
 #[derive(Clone, Debug)]
@@ -86,11 +100,22 @@ impl Pool {
     }
 
     /// Waits until every connection given back so far has committed (behind a pooler; at once
-    /// otherwise): a request answers only then, so its member's next request sees its writes.
+    /// otherwise): what a job publishes after letting its writer go is then there for readers.
     pub async fn settled(&self) {
         if let Some(commits) = &self.commits {
             commits.settled().await;
         }
+    }
+
+    /// Runs `work` (a request), then waits until the connections given back so far have
+    /// committed, so the member's next request sees its writes; answers its output, and whether
+    /// every connection `work` held committed (always, without a pooler).
+    pub async fn settling<F: Future>(&self, work: F) -> (F::Output, bool) {
+        let Some(commits) = &self.commits else { return (work.await, true) };
+        let failed = Arc::new(AtomicBool::new(false));
+        let output = FAILED_COMMIT.scope(failed.clone(), work).await;
+        commits.settled().await;
+        (output, !failed.load(Ordering::Acquire))
     }
 
     pub async fn close(&self) {
@@ -199,20 +224,51 @@ impl std::fmt::Debug for PoolConnection {
 impl Drop for PoolConnection {
     fn drop(&mut self) {
         let (Some(commits), Some(mut conn)) = (self.commits.take(), self.conn.take()) else { return };
-        let commit = commits.start();
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let sent = Sent::new(commits);
+        let failed = FAILED_COMMIT.try_with(Arc::clone).ok();
         // As sqlx gives a connection back: in a task, since a drop cannot wait.
-        tokio::spawn(async move {
+        runtime.spawn(async move {
             // What the holder's own transactions left open (a savepoint dropped unfinished) was
             // rolled back by sqlx; the transaction the holding is, is committed.
-            while Manager::get_transaction_depth(&conn) > 0 {
-                if Manager::commit(&mut conn).await.is_err() {
-                    // Gone with its connection: nothing of it was committed. The pool closes it.
-                    break;
+            let committed = tokio::time::timeout(COMMIT_WAIT, async {
+                while Manager::get_transaction_depth(&conn) > 0 {
+                    Manager::commit(&mut conn).await?;
+                }
+                Ok::<(), sqlx::Error>(())
+            })
+            .await;
+            if !matches!(committed, Ok(Ok(()))) {
+                // Nothing of it was committed: the server rolls it back with the connection.
+                tracing::error!(?committed, "a held database connection could not commit its writes");
+                conn.close_on_drop();
+                if let Some(failed) = failed {
+                    failed.store(true, Ordering::Release);
                 }
             }
             drop(conn);
-            commits.finish(commit);
+            drop(sent);
         });
+    }
+}
+
+/// A `COMMIT` on its way: landed (`Commits::finish`) when dropped, even by a task that ends
+/// before it ran.
+struct Sent {
+    commits: Arc<Commits>,
+    number: u64,
+}
+
+impl Sent {
+    fn new(commits: Arc<Commits>) -> Sent {
+        let number = commits.start();
+        Sent { commits, number }
+    }
+}
+
+impl Drop for Sent {
+    fn drop(&mut self) {
+        self.commits.finish(self.number);
     }
 }
 
@@ -264,6 +320,21 @@ impl Commits {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[tokio::test]
+    async fn pgbouncer_without_a_direct_url_is_refused_before_connecting() {
+        let options = super::super::DbOptions { pooler: super::super::Pooler::Pgbouncer, ..Default::default() };
+        // Nothing listens on port 1: the refusal comes before any connection is tried.
+        let refused = super::super::Db::connect_with_options(
+            "postgres://murmur@127.0.0.1:1/murmur",
+            super::super::Checkpoints::OnCommit,
+            options,
+        )
+        .await
+        .err()
+        .expect("refused");
+        assert!(refused.to_string().contains("needs --database-listen-url"), "{refused}");
+    }
 
     #[tokio::test]
     async fn settled_waits_for_the_commits_sent_before_it_only() {

@@ -223,6 +223,8 @@ async fn clean_up(db: &Db, media: &MediaStore, live: &Live, member: i64, now: Mi
             let done = step.batch(&mut tx, member, now).await?;
             tx.commit().await?;
             drop(writer);
+            // Behind a pooler the writer commits as it is given back: published once it has.
+            db.write.settled().await;
             for change in &done.changes {
                 live.publish(*change);
             }
