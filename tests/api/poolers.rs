@@ -247,15 +247,7 @@ async fn a_post_whose_commit_is_slow_is_there_for_its_answer_and_the_next_reques
     .await
     .unwrap();
     let ada = app.member("ada").await;
-    let made = ada
-        .client
-        .post(app.url("/api/posts"))
-        .json(&serde_json::json!({ "content": "Slow to commit" }))
-        .send()
-        .await
-        .unwrap();
-    let (status, post) = crate::common::json(made).await;
-    assert_eq!(status, 201, "{post}");
+    let post = crate::posts::write(&app, &ada, "Slow to commit").await;
     assert_eq!(post["content"], "Slow to commit");
     let feed = ada.client.get(app.url("/api/posts/feed")).send().await.unwrap();
     let (status, feed) = crate::common::json(feed).await;
@@ -296,15 +288,7 @@ async fn a_write_whose_commit_fails_answers_503() {
     .unwrap();
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
-    let made = ada
-        .client
-        .post(app.url("/api/posts"))
-        .json(&serde_json::json!({ "content": "Like me if you can" }))
-        .send()
-        .await
-        .unwrap();
-    let (status, post) = crate::common::json(made).await;
-    assert_eq!(status, 201, "{post}");
+    let post = crate::posts::write(&app, &ada, "Like me if you can").await;
     let liked = bob.client.post(app.url(&format!("/api/posts/{}/like", post["id"]))).send().await.unwrap();
     let (status, body) = crate::common::json(liked).await;
     assert_eq!(status, 503, "{body}");
