@@ -1,10 +1,17 @@
 //! A list's feed: the newest posts and reposts of the people in the list whom its owner still
-//! follows and sees, read by author as the Friends feed's fan-in read is
-//! (`feeds::friends::fan_in_page`, whose comment says why each form): on PostgreSQL a
-//! `LATERAL` walk of `posts_author_live_idx (author_id, id)` for each person; on SQLite that
-//! walk emulated by a correlated subquery for lists of fewer than `FEW_FOLLOWS` people, else
-//! the newest-first walk of all posts. Hidden people (blocks, mutes, suspensions, removals:
-//! `visibility`) are left out before the page is cut; one card per post as on Friends.
+//! follows and sees. A list holds only people its owner follows, so their posts are in the
+//! owner's home timeline: a page is read there first, the rows of the list's people (as
+//! Friends' `whole_page`: only a full page from rows at or above the floor counts). Otherwise
+//! it is read by author as the Friends feed's fan-in read is (`feeds::friends::fan_in_page`,
+//! whose comment says why each form): on PostgreSQL a `LATERAL` walk of
+//! `posts_author_live_idx (author_id, id)` for each person; on SQLite that walk emulated by a
+//! correlated subquery for lists of fewer than `FEW_FOLLOWS` people, else the newest-first walk
+//! of all posts. Hidden people (blocks, mutes, suspensions, removals: `visibility`) are left out
+//! before the page is cut; one card per post as on Friends.
+//!
+//! Why the timeline first: the walk by author reads `offset + limit` posts of every person in
+//! the list from the heap (a list of 50: 1,000 posts for a page of 20), the timeline walk reads
+//! about a page of one member's timeline rows.
 
 use std::sync::LazyLock;
 
@@ -20,9 +27,32 @@ use murmur_core::page::Page;
 /// A page of one of the owner's lists' feed; 404 for another's list.
 pub async fn page(db: &Db, owner: i64, id: i64, page: Page, now: Millis) -> Result<Vec<Post>> {
     let list = super::get(db, owner, id).await?;
+    let from_timeline = hydrate::list(&db.read, db.backend, owner, &timeline_selection(id, page, now)).await?;
+    // A safety net as Friends' (`whole_page`): a row of a deleted post sends the page to the
+    // read by author, which leaves it out.
+    if from_timeline.len() as i64 == page.limit && !from_timeline.iter().any(|post| post.is_deleted) {
+        return Ok(one_card_per_post(from_timeline));
+    }
     let few = list.member_count < FEW_FOLLOWS;
     let selection = selection(db.backend.plans_by_statistics(), few, id, page, now);
     Ok(one_card_per_post(hydrate::list(&db.read, db.backend, owner, &selection).await?))
+}
+
+/// The page from the owner's home timeline (`$1` is the owner, `$7` the list): the rows at or
+/// above its floor whose author is in the list, the hidden ones left out as the read by author
+/// leaves them out (`visibility::written_hidden` on the rows' authors).
+fn timeline_selection(list: i64, page: Page, now: Millis) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT t.post_id, -t.post_id FROM home_timeline t \
+             WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
+             AND t.author_id IN (SELECT m.member_id FROM list_members m WHERE m.list_id = $7) \
+             AND t.post_id < $5 AND t.post_id > $6 AND NOT {} \
+             ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
+            visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
+        )
+    });
+    Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above, list])
 }
 
 /// The page's selection (`$1` is the owner, `$7` the list).
