@@ -839,7 +839,54 @@ async fn an_app_changes_the_profile_with_images(app: TestApp) {
     assert_eq!(reader.patch_form(UPDATE_CREDENTIALS, &[("display_name", "Mallory")]).await.0, 403);
 }
 
+/// Home pages are kept ready as Friends' are (crates/domain/src/feeds/cache.rs): what the member
+/// does shows at once, what others do to posts on the page within the 5 s a page is kept, and
+/// a kept page keeps its `Link` header.
+async fn a_kept_home_page_shows_what_its_reader_does_at_once(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
+    let bob_app = AppClient::new(&app, &token_for(&app, &bob, "read write follow").await);
+    let (status, _) = ada_app.post(&format!("/api/v1/accounts/{}/follow", bob.id), json!({})).await;
+    assert_eq!(status, 200);
+    let (_, first) = bob_app.post("/api/v1/statuses", json!({"status": "hello"})).await;
+    let first = first["id"].as_str().unwrap().to_string();
+    let home = |client: &AppClient<'_>| {
+        let request = reqwest::Client::new().get(app.url("/api/v1/timelines/home")).bearer_auth(client.token.clone());
+        async move {
+            let response = request.send().await.unwrap();
+            let link = response.headers().get("link").map(|l| l.to_str().unwrap().to_string());
+            let (status, body) = json(response).await;
+            assert_eq!(status, 200, "{body}");
+            (body.as_array().unwrap().clone(), link)
+        }
+    };
+    let (page, link) = home(&ada_app).await;
+    assert_eq!((page.len(), page[0]["favourited"].clone()), (1, json!(false)));
+    assert_eq!(home(&ada_app).await, (page.clone(), link.clone()), "the kept page, its Link header with it");
+    assert!(link.is_some_and(|link| link.contains(&format!("max_id={first}"))));
+
+    // Her own like shows at once; Bob's page is his own.
+    let (status, _) = ada_app.post(&format!("/api/v1/statuses/{first}/favourite"), json!({})).await;
+    assert_eq!(status, 200);
+    let (page, _) = home(&ada_app).await;
+    assert_eq!((page[0]["favourited"].clone(), page[0]["favourites_count"].clone()), (json!(true), json!(1)));
+    let (bobs, _) = home(&bob_app).await;
+    assert_eq!(bobs[0]["favourited"], false);
+
+    // Another's like waits for the page's time; a new post makes it anew at once.
+    let (status, _) = bob_app.post(&format!("/api/v1/statuses/{first}/favourite"), json!({})).await;
+    assert_eq!(status, 200);
+    assert_eq!(home(&ada_app).await.0[0]["favourites_count"], 1, "the kept page answers");
+    app.clock.advance(std::time::Duration::from_secs(5));
+    assert_eq!(home(&ada_app).await.0[0]["favourites_count"], 2, "kept for 5 s at most");
+    let (_, second) = bob_app.post("/api/v1/statuses", json!({"status": "news"})).await;
+    let (page, _) = home(&ada_app).await;
+    assert_eq!(page[0]["id"], second["id"]);
+}
+
 both_databases!(
+    a_kept_home_page_shows_what_its_reader_does_at_once,
     a_post_names_the_app_it_was_written_from,
     an_app_changes_the_profile_with_images,
     an_app_uploads_described_images_and_posts_them,

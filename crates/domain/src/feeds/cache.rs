@@ -1,4 +1,5 @@
-//! The Friends feed's and lists' pages kept ready in each process.
+//! The Friends feed's and lists' pages kept ready in each process, and Mastodon apps' home
+//! timeline (the Friends page as Mastodon's statuses).
 //!
 //! Why: building a Friends page (its cards' index lookups and JSON, then the answer's bytes)
 //! costs several times the session's statement, which alone costs what `/api/auth/me` does
@@ -47,6 +48,8 @@ pub enum Feed {
     Friends,
     /// One of the member's lists, by id.
     List(i64),
+    /// The Friends page as Mastodon apps are answered it (`GET /api/v1/timelines/home`).
+    MastodonHome,
 }
 
 impl Feed {
@@ -55,6 +58,7 @@ impl Feed {
         match self {
             Feed::Friends => 0,
             Feed::List(id) => id,
+            Feed::MastodonHome => -1,
         }
     }
 }
@@ -66,7 +70,25 @@ type Key = (i64, i64, i64, i64);
 struct Kept {
     marks: FeedMarks,
     made_at: Millis,
-    body: Bytes,
+    answer: Answer,
+}
+
+/// A page's answer: its body and, for answers whose paging names items' ids (Mastodon's `Link`
+/// header), the ids of its first and last items.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub body: Bytes,
+    pub edges: Option<(i64, i64)>,
+}
+
+impl Answer {
+    /// `value` as a JSON answer. Kept answers are weighed by their length, so it keeps no
+    /// spare capacity beside it.
+    pub fn json(value: &impl serde::Serialize, edges: Option<(i64, i64)>) -> murmur_core::error::Result<Answer> {
+        let mut json = serde_json::to_vec(value).map_err(anyhow::Error::from)?;
+        json.shrink_to_fit();
+        Ok(Answer { body: Bytes::from(json), edges })
+    }
 }
 
 /// A kept page weighs its answer's bytes and a little for its key and bookkeeping.
@@ -75,7 +97,7 @@ struct ByBytes;
 
 impl quick_cache::Weighter<Key, Kept> for ByBytes {
     fn weight(&self, _key: &Key, kept: &Kept) -> u64 {
-        kept.body.len() as u64 + 64
+        kept.answer.body.len() as u64 + 64
     }
 }
 
@@ -94,18 +116,18 @@ impl FeedCache {
 
     /// The answer kept for this member, feed and page, if it was made under these marks less
     /// than `keep_for` before `now`.
-    pub fn get(&self, member: i64, feed: Feed, page: Page, marks: FeedMarks, now: Millis) -> Option<Bytes> {
+    pub fn get(&self, member: i64, feed: Feed, page: Page, marks: FeedMarks, now: Millis) -> Option<Answer> {
         if page.is_windowed() {
             return None;
         }
         let kept = self.pages.as_ref()?.get(&(member, feed.key(), page.offset, page.limit))?;
-        (kept.marks == marks && now - kept.made_at < self.keep_for).then_some(kept.body)
+        (kept.marks == marks && now - kept.made_at < self.keep_for).then_some(kept.answer)
     }
 
     /// Keeps an answer made under `marks`, reading at `made_at` or later.
-    pub fn keep(&self, member: i64, feed: Feed, page: Page, marks: FeedMarks, made_at: Millis, body: Bytes) {
+    pub fn keep(&self, member: i64, feed: Feed, page: Page, marks: FeedMarks, made_at: Millis, answer: Answer) {
         if let Some(pages) = self.pages.as_ref().filter(|_| !page.is_windowed()) {
-            pages.insert((member, feed.key(), page.offset, page.limit), Kept { marks, made_at, body });
+            pages.insert((member, feed.key(), page.offset, page.limit), Kept { marks, made_at, answer });
         }
     }
 }
@@ -117,11 +139,15 @@ mod tests {
     const PAGE: Page = Page::new(20, 0);
     const MARKS: FeedMarks = FeedMarks { version: 3, newest: Some(40) };
 
+    fn answer(body: &'static [u8]) -> Answer {
+        Answer { body: Bytes::from_static(body), edges: None }
+    }
+
     #[test]
     fn a_kept_page_is_answered_under_the_same_marks_within_its_time() {
         let cache = FeedCache::new(1 << 20, 5_000);
-        cache.keep(7, Feed::Friends, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
-        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 5_999).as_deref(), Some(&b"[1]"[..]));
+        cache.keep(7, Feed::Friends, PAGE, MARKS, 1_000, answer(b"[1]"));
+        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 5_999), Some(answer(b"[1]")));
         assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 6_000), None, "kept for less than keep_for");
         assert_eq!(cache.get(8, Feed::Friends, PAGE, MARKS, 1_000), None, "another member's");
         assert_eq!(cache.get(7, Feed::Friends, Page::new(20, 20), MARKS, 1_000), None, "another page");
@@ -141,16 +167,21 @@ mod tests {
             "a post left"
         );
         assert_eq!(cache.get(7, Feed::List(1), PAGE, MARKS, 1_000), None, "a list's page");
-        cache.keep(7, Feed::List(1), PAGE, MARKS, 1_000, Bytes::from_static(b"[2]"));
-        assert_eq!(cache.get(7, Feed::List(1), PAGE, MARKS, 1_000).as_deref(), Some(&b"[2]"[..]));
+        cache.keep(7, Feed::List(1), PAGE, MARKS, 1_000, answer(b"[2]"));
+        assert_eq!(cache.get(7, Feed::List(1), PAGE, MARKS, 1_000), Some(answer(b"[2]")));
         assert_eq!(cache.get(7, Feed::List(2), PAGE, MARKS, 1_000), None, "another list's page");
-        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 1_000).as_deref(), Some(&b"[1]"[..]));
+        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 1_000), Some(answer(b"[1]")));
+        assert_eq!(cache.get(7, Feed::MastodonHome, PAGE, MARKS, 1_000), None, "the apps' home");
+        let home = Answer { body: Bytes::from_static(b"[3]"), edges: Some((9, 4)) };
+        cache.keep(7, Feed::MastodonHome, PAGE, MARKS, 1_000, home.clone());
+        assert_eq!(cache.get(7, Feed::MastodonHome, PAGE, MARKS, 1_000), Some(home));
+        assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 1_000), Some(answer(b"[1]")));
     }
 
     #[test]
     fn nothing_is_kept_when_keeping_is_off() {
         for cache in [FeedCache::new(0, 5_000), FeedCache::new(1 << 20, 0)] {
-            cache.keep(7, Feed::Friends, PAGE, MARKS, 1_000, Bytes::from_static(b"[1]"));
+            cache.keep(7, Feed::Friends, PAGE, MARKS, 1_000, answer(b"[1]"));
             assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 1_000), None);
         }
     }
@@ -158,9 +189,9 @@ mod tests {
     #[test]
     fn the_kept_pages_stay_within_their_bytes() {
         let cache = FeedCache::new(64 * 1024, 5_000);
-        let body = Bytes::from(vec![b' '; 16 * 1024]);
+        let page = Answer { body: Bytes::from(vec![b' '; 16 * 1024]), edges: None };
         for member in 0..100 {
-            cache.keep(member, Feed::Friends, PAGE, MARKS, 1_000, body.clone());
+            cache.keep(member, Feed::Friends, PAGE, MARKS, 1_000, page.clone());
         }
         let pages = cache.pages.as_ref().unwrap();
         assert!(pages.weight() <= 64 * 1024, "{} bytes kept", pages.weight());

@@ -20,3 +20,12 @@ pub fn columns(member: &str) -> String {
          (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = {member})"
     )
 }
+
+/// The member's marks alone, for callers that did not read them with the session (Mastodon
+/// apps' bearer tokens); default marks for a member who is gone.
+pub async fn read(pool: &murmur_core::db::Pool, member: i64) -> murmur_core::error::Result<FeedMarks> {
+    use std::sync::LazyLock;
+    static SQL: LazyLock<String> = LazyLock::new(|| format!("SELECT {} FROM users u WHERE u.id = $1", columns("u.id")));
+    let marks: Option<(i64, Option<i64>)> = sqlx::query_as(SQL.as_str()).bind(member).fetch_optional(pool).await?;
+    Ok(marks.map(|(version, newest)| FeedMarks { version, newest }).unwrap_or_default())
+}

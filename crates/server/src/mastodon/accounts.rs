@@ -64,13 +64,13 @@ async fn visible_member(state: &AppState, viewer: i64, id: i64) -> Result<UserRo
     Ok(member)
 }
 
-async fn own_account(state: &AppState, member: i64) -> Result<Value> {
+async fn own_account(state: &AppState, member: i64) -> Result<entities::Account> {
     let row = store::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
     let posts = store::post_count(&state.db.read, member).await?;
     Ok(entities::credential_account(&Urls::of(state), &row, posts))
 }
 
-async fn verify_credentials(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
+async fn verify_credentials(State(state): State<AppState>, token: Token) -> Result<Json<entities::Account>> {
     let member = token.member("profile")?;
     Ok(Json(own_account(&state, member).await?))
 }
@@ -87,7 +87,7 @@ async fn update_credentials(
     State(state): State<AppState>,
     token: Token,
     request: axum::extract::Request,
-) -> Result<Json<Value>> {
+) -> Result<Json<entities::Account>> {
     let member = token.member("write:accounts")?;
     let (body, mut images) = if super::params::content_type(request.headers()).starts_with("multipart/form-data") {
         let form = axum::extract::Multipart::from_request(request, &state)
@@ -128,7 +128,11 @@ async fn update_credentials(
     Ok(Json(own_account(&state, member).await?))
 }
 
-async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+async fn show(
+    State(state): State<AppState>,
+    token: Token,
+    Path(text): Path<String>,
+) -> Result<Json<entities::Account>> {
     let viewer = token.member("read:accounts")?;
     let member = visible_member(&state, viewer, id(&text)?).await?;
     let posts = store::post_count(&state.db.read, member.id).await?;
@@ -160,7 +164,7 @@ async fn statuses(
     let member = visible_member(&state, viewer, id(&text)?).await?;
     let page = params.paging.page()?;
     if params.pinned == Some(true) {
-        return paged(&state, &uri, Vec::new(), |_| 0);
+        return paged(&state, &uri, Vec::<Value>::new(), |_| 0);
     }
     use murmur_domain::posts::profile;
     let posts = if params.only_media == Some(true) {
@@ -195,7 +199,7 @@ async fn follow_list(
     let page = offset_page(paging)?;
     let listed = store::follow_list(&state.db.read, viewer, member.id, list, page).await?;
     let urls = Urls::of(state);
-    let accounts: Vec<Value> = listed.iter().map(|l| entities::account(&urls, &l.user, 0)).collect();
+    let accounts: Vec<entities::Account> = listed.iter().map(|l| entities::account(&urls, &l.user, 0)).collect();
     let next = page.offset + accounts.len() as i64;
     paged(state, uri, accounts, |_| next)
 }
@@ -282,7 +286,7 @@ async fn lookup(
     State(state): State<AppState>,
     token: Token,
     QueryParams(params): QueryParams<LookupParams>,
-) -> Result<Json<Value>> {
+) -> Result<Json<entities::Account>> {
     let viewer = token.member("read:accounts")?;
     // `user` or `@user`; another server's `user@host` is nobody here.
     let name = params.acct.trim_start_matches('@');
@@ -310,7 +314,7 @@ async fn search(
     State(state): State<AppState>,
     token: Token,
     QueryParams(params): QueryParams<SearchParams>,
-) -> Result<Json<Vec<Value>>> {
+) -> Result<Json<Vec<entities::Account>>> {
     let viewer = token.member("read:accounts")?;
     let term = murmur_domain::users::model::search_term(Some(params.q.trim_start_matches('@')))?;
     let limit = params.limit.unwrap_or(40).clamp(1, 80);

@@ -167,7 +167,7 @@ async fn unfollow_tag(State(state): State<AppState>, token: Token, Path(name): P
     Ok(Json(tag_entity(&Urls::of(&state), &named, false)))
 }
 
-async fn suggested(state: &AppState, token: &Token, limit: Option<i64>) -> Result<Vec<Value>> {
+async fn suggested(state: &AppState, token: &Token, limit: Option<i64>) -> Result<Vec<entities::Account>> {
     let viewer = token.member("read:accounts")?;
     let rows = murmur_domain::users::store::suggested(&state.db.read, viewer, limit.unwrap_or(20).clamp(1, 40)).await?;
     let urls = Urls::of(state);
@@ -193,6 +193,6 @@ async fn suggested_accounts(
     State(state): State<AppState>,
     token: Token,
     QueryParams(params): QueryParams<LimitParams>,
-) -> Result<Json<Vec<Value>>> {
+) -> Result<Json<Vec<entities::Account>>> {
     Ok(Json(suggested(&state, &token, params.limit).await?))
 }

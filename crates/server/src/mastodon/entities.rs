@@ -1,8 +1,10 @@
 //! Murmur's members, posts and notifications as Mastodon's entities: ids as strings, times in
 //! ISO 8601 with milliseconds, a post's text as HTML with its mention, hashtag and link anchors.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::state::AppState;
@@ -39,60 +41,97 @@ impl Urls {
     }
 }
 
+/// Mastodon's Account. A typed entity, not a `Value`: lists build hundreds of them, and each
+/// `Value` is a map of owned keys. Fields in the order Mastodon documents them.
+#[derive(Clone, Debug, Serialize)]
+pub struct Account {
+    pub id: String,
+    pub username: String,
+    pub acct: String,
+    pub display_name: String,
+    locked: bool,
+    bot: bool,
+    discoverable: bool,
+    indexable: bool,
+    group: bool,
+    noindex: bool,
+    created_at: String,
+    note: String,
+    url: String,
+    uri: String,
+    avatar: String,
+    avatar_static: String,
+    header: String,
+    header_static: String,
+    followers_count: i64,
+    following_count: i64,
+    statuses_count: i64,
+    last_status_at: Option<String>,
+    emojis: [Value; 0],
+    fields: Vec<Value>,
+    roles: [Value; 0],
+    /// What the member wrote, as they wrote it: only on their own account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<Value>,
+}
+
 /// Mastodon's Account. `post_count` is known on a profile's own read; lists show 0.
-pub fn account(urls: &Urls, member: &UserRow, post_count: i64) -> Value {
+pub fn account(urls: &Urls, member: &UserRow, post_count: i64) -> Account {
     let avatar = member.profile_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
     let header = member.header_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
     let fields = if member.website.is_empty() {
-        json!([])
+        Vec::new()
     } else {
         let link = format!(
             "<a href=\"{0}\" rel=\"nofollow noopener noreferrer\" target=\"_blank\">{0}</a>",
             escape(&member.website)
         );
-        json!([{ "name": "Website", "value": link, "verified_at": null }])
+        vec![json!({ "name": "Website", "value": link, "verified_at": null })]
     };
-    json!({
-        "id": member.id.to_string(),
-        "username": member.username,
-        "acct": member.username,
-        "display_name": member.display_name,
-        "locked": false,
-        "bot": false,
-        "discoverable": true,
-        "indexable": false,
-        "group": false,
-        "noindex": true,
-        "created_at": to_rfc3339(member.created_at - member.created_at.rem_euclid(murmur_core::clock::DAY)),
-        "note": paragraphs(&escape(&member.bio)),
-        "url": urls.member(&member.username),
-        "uri": urls.member(&member.username),
-        "avatar": avatar,
-        "avatar_static": avatar,
-        "header": header,
-        "header_static": header,
-        "followers_count": member.follower_count,
-        "following_count": member.following_count,
-        "statuses_count": post_count,
-        "last_status_at": null,
-        "emojis": [],
-        "fields": fields,
-        "roles": [],
-    })
+    let url = urls.member(&member.username);
+    Account {
+        id: member.id.to_string(),
+        username: member.username.clone(),
+        acct: member.username.clone(),
+        display_name: member.display_name.clone(),
+        locked: false,
+        bot: false,
+        discoverable: true,
+        indexable: false,
+        group: false,
+        noindex: true,
+        created_at: to_rfc3339(member.created_at - member.created_at.rem_euclid(murmur_core::clock::DAY)),
+        note: paragraphs(&escape(&member.bio)),
+        uri: url.clone(),
+        url,
+        avatar_static: avatar.clone(),
+        avatar,
+        header_static: header.clone(),
+        header,
+        followers_count: member.follower_count,
+        following_count: member.following_count,
+        statuses_count: post_count,
+        last_status_at: None,
+        emojis: [],
+        fields,
+        roles: [],
+        source: None,
+    }
 }
 
 /// The member's own account, with `source` (what they wrote, as they wrote it).
-pub fn credential_account(urls: &Urls, member: &UserRow, post_count: i64) -> Value {
-    let mut value = account(urls, member, post_count);
-    value["source"] = json!({
-        "privacy": "public",
-        "sensitive": false,
-        "language": null,
-        "note": member.bio,
-        "fields": [],
-        "follow_requests_count": 0,
-    });
-    value
+pub fn credential_account(urls: &Urls, member: &UserRow, post_count: i64) -> Account {
+    Account {
+        source: Some(json!({
+            "privacy": "public",
+            "sensitive": false,
+            "language": null,
+            "note": member.bio,
+            "fields": [],
+            "follow_requests_count": 0,
+        })),
+        ..account(urls, member, post_count)
+    }
 }
 
 /// Text with its line breaks as HTML paragraphs (already escaped).
@@ -148,6 +187,20 @@ pub struct Context<'a> {
     pub authors: &'a HashMap<i64, UserRow>,
     pub viewer: i64,
     pub now: Millis,
+    /// Each member's Account, made once: a page's posts and notifications name few members
+    /// many times (a member's notifications are mostly about their own posts).
+    accounts: RefCell<HashMap<i64, Account>>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(urls: &'a Urls, authors: &'a HashMap<i64, UserRow>, viewer: i64, now: Millis) -> Context<'a> {
+        Context { urls, authors, viewer, now, accounts: RefCell::default() }
+    }
+
+    /// The member's Account as lists show it (`account`, no post count).
+    pub fn account(&self, member: &UserRow) -> Account {
+        self.accounts.borrow_mut().entry(member.id).or_insert_with(|| account(self.urls, member, 0)).clone()
+    }
 }
 
 /// The authors of these posts (and of their originals), for `status`.
@@ -178,21 +231,57 @@ pub async fn members_by_id(state: &AppState, mut ids: Vec<i64>) -> murmur_core::
     Ok(found)
 }
 
+/// Mastodon's Status (typed, as `Account` is).
+#[derive(Clone, Debug, Serialize)]
+pub struct Status {
+    pub id: String,
+    uri: String,
+    url: String,
+    pub created_at: String,
+    edited_at: Option<String>,
+    pub account: Account,
+    content: String,
+    visibility: &'static str,
+    sensitive: bool,
+    spoiler_text: String,
+    language: Option<String>,
+    in_reply_to_id: Option<String>,
+    in_reply_to_account_id: Option<String>,
+    pub reblog: Option<Box<Status>>,
+    quote: Value,
+    application: Option<Value>,
+    media_attachments: Vec<Value>,
+    mentions: Vec<Value>,
+    tags: Vec<Value>,
+    emojis: [Value; 0],
+    pub card: Option<Value>,
+    pub poll: Option<Value>,
+    replies_count: i64,
+    reblogs_count: i64,
+    favourites_count: i64,
+    favourited: bool,
+    reblogged: bool,
+    bookmarked: bool,
+    muted: bool,
+    pinned: bool,
+    filtered: [Value; 0],
+}
+
 /// Mastodon's Status; None for a post the viewer may not see or a deleted one (Mastodon has no
 /// placeholder: a list leaves it out).
-pub fn status(context: &Context, post: &Post) -> Option<Value> {
+pub fn status(context: &Context, post: &Post) -> Option<Status> {
     if post.is_unavailable || post.is_deleted {
         return None;
     }
     let author = context.authors.get(&post.author.id)?;
     let reblog = match &post.repost_of {
-        Some(original) => Some(status(context, original)?),
+        Some(original) => Some(Box::new(status(context, original)?)),
         None if post.repost_of_id.is_some() => return None,
         None => None,
     };
     let urls = context.urls;
     let (content, mentions, tags) = if reblog.is_some() {
-        (String::new(), json!([]), json!([]))
+        (String::new(), Vec::new(), Vec::new())
     } else {
         let mentions: Vec<Value> = post
             .entities
@@ -209,9 +298,9 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
             .filter(|e| e.kind == EntityKind::Hashtag)
             .map(|e| json!({"name": e.value.to_lowercase(), "url": urls.tag(&e.value)}))
             .collect();
-        (content_html(urls, &post.content, &post.entities), json!(mentions), json!(tags))
+        (content_html(urls, &post.content, &post.entities), mentions, tags)
     };
-    let media: Vec<Value> = post
+    let media_attachments: Vec<Value> = post
         .images
         .iter()
         .enumerate()
@@ -222,40 +311,41 @@ pub fn status(context: &Context, post: &Post) -> Option<Value> {
             media_attachment(urls, &id, &image.url, (image.width, image.height), image.alt.as_deref())
         })
         .collect();
-    Some(json!({
-        "id": post.id.to_string(),
-        "uri": urls.post(post.id),
-        "url": urls.post(post.id),
-        "created_at": post.created_at,
-        "edited_at": post.edited_at,
-        "account": account(urls, author, 0),
-        "content": content,
-        "visibility": "public",
+    let url = urls.post(post.id);
+    Some(Status {
+        id: post.id.to_string(),
+        uri: url.clone(),
+        url,
+        created_at: post.created_at.clone(),
+        edited_at: post.edited_at.clone(),
+        account: context.account(author),
+        content,
+        visibility: "public",
         // A post with a content warning is sensitive: apps hide its text and media behind it.
-        "sensitive": post.spoiler_text.is_some(),
-        "spoiler_text": post.spoiler_text.as_deref().unwrap_or_default(),
-        "language": null,
-        "in_reply_to_id": post.reply_to_id.map(|id| id.to_string()),
-        "in_reply_to_account_id": null,
-        "reblog": reblog,
-        "quote": quote(context, post),
-        "application": post.application.as_ref().map(|app| json!({"name": app.name, "website": app.website})),
-        "media_attachments": media,
-        "mentions": mentions,
-        "tags": tags,
-        "emojis": [],
-        "card": post.card.as_ref().map(|card| preview_card(urls, card)),
-        "poll": poll(post, context.viewer, context.now),
-        "replies_count": post.reply_count,
-        "reblogs_count": post.repost_count,
-        "favourites_count": post.like_count,
-        "favourited": post.is_liked,
-        "reblogged": post.is_reposted,
-        "bookmarked": post.is_bookmarked,
-        "muted": false,
-        "pinned": false,
-        "filtered": [],
-    }))
+        sensitive: post.spoiler_text.is_some(),
+        spoiler_text: post.spoiler_text.clone().unwrap_or_default(),
+        language: None,
+        in_reply_to_id: post.reply_to_id.map(|id| id.to_string()),
+        in_reply_to_account_id: None,
+        reblog,
+        quote: quote(context, post),
+        application: post.application.as_ref().map(|app| json!({"name": app.name, "website": app.website})),
+        media_attachments,
+        mentions,
+        tags,
+        emojis: [],
+        card: post.card.as_ref().map(|card| preview_card(urls, card)),
+        poll: poll(post, context.viewer, context.now),
+        replies_count: post.reply_count,
+        reblogs_count: post.repost_count,
+        favourites_count: post.like_count,
+        favourited: post.is_liked,
+        reblogged: post.is_reposted,
+        bookmarked: post.is_bookmarked,
+        muted: false,
+        pinned: false,
+        filtered: [],
+    })
 }
 
 /// Mastodon 4.5's Quote of a status that quotes one: accepted with the quoted status, revoked
@@ -357,10 +447,10 @@ pub fn poll(post: &Post, viewer: i64, now: Millis) -> Option<Value> {
 }
 
 /// Statuses of these posts, in order, leaving out those the viewer may not see.
-pub async fn statuses(state: &AppState, viewer: i64, posts: &[Post]) -> murmur_core::error::Result<Vec<Value>> {
+pub async fn statuses(state: &AppState, viewer: i64, posts: &[Post]) -> murmur_core::error::Result<Vec<Status>> {
     let authors = authors_of(state, posts).await?;
     let urls = Urls::of(state);
-    let context = Context { urls: &urls, authors: &authors, viewer, now: state.clock.now() };
+    let context = Context::new(&urls, &authors, viewer, state.clock.now());
     Ok(posts.iter().filter_map(|post| status(&context, post)).collect())
 }
 
@@ -376,20 +466,32 @@ pub fn notification_type(kind: &str) -> Option<&'static str> {
     })
 }
 
+/// Mastodon's Notification (typed, as `Account` is).
+#[derive(Clone, Debug, Serialize)]
+pub struct Notification {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    group_key: String,
+    pub created_at: String,
+    pub account: Account,
+    pub status: Option<Status>,
+}
+
 /// Mastodon's Notification, with the status it is about when there is one to show.
-pub fn notification(urls: &Urls, row: &NotificationRow, actor: &UserRow, status: Option<Value>) -> Option<Value> {
+pub fn notification(account: Account, row: &NotificationRow, status: Option<Status>) -> Option<Notification> {
     let kind = notification_type(&row.kind)?;
     if kind != "follow" && status.is_none() {
         return None;
     }
-    Some(json!({
-        "id": row.id.to_string(),
-        "type": kind,
-        "group_key": format!("ungrouped-{}", row.id),
-        "created_at": to_rfc3339(row.created_at),
-        "account": account(urls, actor, 0),
-        "status": status,
-    }))
+    Some(Notification {
+        id: row.id.to_string(),
+        kind,
+        group_key: format!("ungrouped-{}", row.id),
+        created_at: to_rfc3339(row.created_at),
+        account,
+        status,
+    })
 }
 
 #[cfg(test)]

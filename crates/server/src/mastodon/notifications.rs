@@ -69,7 +69,11 @@ fn kinds(params: &ListParams) -> Kinds {
 }
 
 /// The notifications as Mastodon's entities, with their actors and posts read in one go each.
-pub(super) async fn entities_of(state: &AppState, viewer: i64, rows: &[NotificationRow]) -> Result<Vec<Value>> {
+pub(super) async fn entities_of(
+    state: &AppState,
+    viewer: i64,
+    rows: &[NotificationRow],
+) -> Result<Vec<entities::Notification>> {
     let mut post_ids: Vec<i64> = rows.iter().map(|row| row.post_id).filter(|id| *id != NO_POST).collect();
     // Several notifications are often of one post (its likes).
     post_ids.sort_unstable();
@@ -79,14 +83,14 @@ pub(super) async fn entities_of(state: &AppState, viewer: i64, rows: &[Notificat
     let members = rows.iter().map(|row| row.actor_id).chain(entities::author_ids(&posts)).collect();
     let authors = entities::members_by_id(state, members).await?;
     let urls = Urls::of(state);
-    let context = Context { urls: &urls, authors: &authors, viewer, now: state.clock.now() };
-    let by_id: HashMap<i64, Value> =
+    let context = Context::new(&urls, &authors, viewer, state.clock.now());
+    let by_id: HashMap<i64, entities::Status> =
         posts.iter().filter_map(|post| Some((post.id, entities::status(&context, post)?))).collect();
     Ok(rows
         .iter()
         .filter_map(|row| {
-            let actor = authors.get(&row.actor_id)?;
-            entities::notification(&urls, row, actor, by_id.get(&row.post_id).cloned())
+            let actor = context.account(authors.get(&row.actor_id)?);
+            entities::notification(actor, row, by_id.get(&row.post_id).cloned())
         })
         .collect())
 }
@@ -101,7 +105,7 @@ async fn list(
     let page = params.paging.page()?;
     let rows = store::list(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
     let answer = entities_of(&state, viewer, &rows).await?;
-    let ids: Vec<i64> = answer.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
+    let ids: Vec<i64> = answer.iter().map(|n| n.id.parse().unwrap_or(0)).collect();
     paged(&state, &uri, answer, |index| ids[index])
 }
 
@@ -129,26 +133,28 @@ async fn list_grouped(
     let samples: Vec<i64> = sizes.values().flat_map(|(_, actors)| actors.iter().copied()).collect();
     let members = entities::members_by_id(&state, samples).await?;
     let urls = Urls::of(&state);
-    let mut accounts: Vec<Value> = Vec::new();
-    let mut statuses: Vec<Value> = Vec::new();
+    let mut accounts: Vec<entities::Account> = Vec::new();
+    let mut statuses: Vec<&entities::Status> = Vec::new();
     let mut groups: Vec<Value> = Vec::new();
     for notification in &shown {
-        let id = notification["id"].as_str().unwrap_or_default();
+        let id = notification.id.as_str();
         let Some((size, actors)) = id.parse().ok().and_then(|head: i64| sizes.get(&head)) else { continue };
-        let status_id = notification["status"]["id"].as_str();
-        if status_id.is_some() && !statuses.iter().any(|s| s["id"] == notification["status"]["id"]) {
-            statuses.push(notification["status"].clone());
+        let status_id = notification.status.as_ref().map(|status| status.id.as_str());
+        if let Some(status) = &notification.status
+            && !statuses.iter().any(|s| s.id == status.id)
+        {
+            statuses.push(status);
         }
         let mut sample_ids = Vec::new();
         for actor in actors {
             let Some(member) = members.get(actor) else { continue };
             let account = entities::account(&urls, member, 0);
-            sample_ids.push(account["id"].clone());
-            if !accounts.iter().any(|a| a["id"] == account["id"]) {
+            sample_ids.push(account.id.clone());
+            if !accounts.iter().any(|a| a.id == account.id) {
                 accounts.push(account);
             }
         }
-        let kind = notification["type"].as_str().unwrap_or_default();
+        let kind = notification.kind;
         let key = match (kind, status_id) {
             ("favourite" | "reblog", Some(status)) => format!("{kind}-{status}"),
             _ => format!("ungrouped-{id}"),
@@ -160,18 +166,22 @@ async fn list_grouped(
             "most_recent_notification_id": id,
             "page_min_id": id,
             "page_max_id": id,
-            "latest_page_notification_at": notification["created_at"],
+            "latest_page_notification_at": notification.created_at,
             "sample_account_ids": sample_ids,
             "status_id": status_id,
         }));
     }
-    let ids: Vec<i64> = shown.iter().filter_map(|n| n["id"].as_str()?.parse().ok()).collect();
+    let ids: Vec<i64> = shown.iter().filter_map(|n| n.id.parse().ok()).collect();
     let keys = ids.first().zip(ids.last()).map(|(first, last)| (*first, *last));
     let body = json!({ "accounts": accounts, "statuses": statuses, "notification_groups": groups });
     Ok(with_links(&state, &uri, keys, Json(body).into_response()))
 }
 
-async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+async fn show(
+    State(state): State<AppState>,
+    token: Token,
+    Path(text): Path<String>,
+) -> Result<Json<entities::Notification>> {
     let viewer = token.member("read:notifications")?;
     let wanted = id(&text)?;
     // The one notification: the list's page just above it.

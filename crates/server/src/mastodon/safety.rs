@@ -54,7 +54,7 @@ async fn filters(State(state): State<AppState>, token: Token) -> Result<Json<Val
 /// Accounts of a list paged by offset (the list's order is not by id).
 fn listed(state: &AppState, uri: &Uri, rows: &[store::Listed], offset: i64) -> Result<Response> {
     let urls = Urls::of(state);
-    let accounts: Vec<Value> = rows.iter().map(|row| entities::account(&urls, &row.user, 0)).collect();
+    let accounts: Vec<entities::Account> = rows.iter().map(|row| entities::account(&urls, &row.user, 0)).collect();
     let next = offset + accounts.len() as i64;
     paged(state, uri, accounts, |_| next)
 }

@@ -56,7 +56,8 @@ async fn post_and_status(state: &AppState, viewer: i64, id: i64) -> Result<(Post
         .await?
         .pop()
         .ok_or_else(MastodonError::not_found)?;
-    Ok((post, status))
+    // Single statuses are answered as values: some answers add to them (`delete`'s text).
+    Ok((post, serde_json::to_value(status).map_err(anyhow::Error::from)?))
 }
 
 /// Post `id` as a status for `viewer`: not found when they may not see it.
@@ -357,7 +358,7 @@ async fn members_of(
     let rows = murmur_domain::users::store::find_many(&state.db.read, &ids).await?;
     let urls = Urls::of(state);
     // In the list's order.
-    let accounts: Vec<Value> = ids
+    let accounts: Vec<entities::Account> = ids
         .iter()
         .filter_map(|id| rows.iter().find(|row| row.id == *id))
         .map(|row| entities::account(&urls, row, 0))

@@ -96,7 +96,7 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
                     let mut ok = true;
                     for notification in shown.into_iter().rev() {
                         ok &= tx
-                            .send(Outgoing { event: "notification", payload: notification.to_string() })
+                            .send(Outgoing { event: "notification", payload: json_text(&notification) })
                             .await
                             .is_ok();
                     }
@@ -152,11 +152,16 @@ async fn send_statuses(
         .unwrap_or_default();
     let statuses = super::entities::statuses(state, member, &posts).await.unwrap_or_default();
     for status in statuses {
-        if tx.send(Outgoing { event, payload: status.to_string() }).await.is_err() {
+        if tx.send(Outgoing { event, payload: json_text(&status) }).await.is_err() {
             return false;
         }
     }
     !tx.is_closed()
+}
+
+/// An entity as an event's text (entities always serialize).
+fn json_text(entity: &impl serde::Serialize) -> String {
+    serde_json::to_string(entity).unwrap_or_default()
 }
 
 fn outgoing_stream(rx: mpsc::Receiver<Outgoing>) -> impl Stream<Item = Outgoing> {

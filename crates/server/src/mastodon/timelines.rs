@@ -17,6 +17,7 @@ use super::error::{MastodonError, Result};
 use super::params::{QueryParams, lenient};
 use crate::state::AppState;
 use murmur_core::page::Page;
+use murmur_domain::feeds::cache::{Answer, Feed};
 use murmur_domain::posts::hydrate;
 
 pub fn router() -> Router<AppState> {
@@ -70,7 +71,12 @@ pub fn offset_page(paging: &Paging) -> Result<Page> {
 
 /// A list's answer with its `Link` header: `next` (older, `max_id`) and `prev` (newer,
 /// `min_id`), keyed by `key(index)` of the last and first items.
-pub fn paged(state: &AppState, uri: &Uri, items: Vec<Value>, key: impl Fn(usize) -> i64) -> Result<Response> {
+pub fn paged<T: serde::Serialize>(
+    state: &AppState,
+    uri: &Uri,
+    items: Vec<T>,
+    key: impl Fn(usize) -> i64,
+) -> Result<Response> {
     let keys = (!items.is_empty()).then(|| (key(0), key(items.len() - 1)));
     Ok(with_links(state, uri, keys, Json(items).into_response()))
 }
@@ -105,11 +111,12 @@ pub async fn posts_page(
     posts: Vec<murmur_domain::posts::Post>,
 ) -> Result<Response> {
     let statuses = entities::statuses(state, viewer, &posts).await?;
-    let ids: Vec<i64> = statuses.iter().map(|s| s["id"].as_str().and_then(|id| id.parse().ok()).unwrap_or(0)).collect();
+    let ids: Vec<i64> = statuses.iter().map(|status| status.id.parse().unwrap_or(0)).collect();
     paged(state, uri, statuses, |index| ids[index])
 }
 
-/// Home: the member's Friends feed (their own and followed members' posts and reposts).
+/// Home: the member's Friends feed (their own and followed members' posts and reposts). Its
+/// pages are kept ready as Friends' are (`feeds::cache`), under the marks read first.
 async fn home(
     State(state): State<AppState>,
     token: Token,
@@ -118,8 +125,22 @@ async fn home(
 ) -> Result<Response> {
     let viewer = token.member("read:statuses")?;
     let page = paging.page()?;
-    let posts = murmur_domain::feeds::friends_page(&state.db, viewer, page, state.clock.now()).await?;
-    posts_page(&state, &uri, viewer, posts).await
+    let now = state.clock.now();
+    let marks = murmur_domain::timelines::marks::read(&state.db.read, viewer).await?;
+    let answer = match state.feed_cache.get(viewer, Feed::MastodonHome, page, marks, now) {
+        Some(kept) => kept,
+        None => {
+            let posts = murmur_domain::feeds::friends_page(&state.db, viewer, page, now).await?;
+            let statuses = entities::statuses(&state, viewer, &posts).await?;
+            let id = |status: &entities::Status| status.id.parse().unwrap_or(0);
+            let edges = statuses.first().zip(statuses.last()).map(|(first, last)| (id(first), id(last)));
+            let answer = Answer::json(&statuses, edges)?;
+            state.feed_cache.keep(viewer, Feed::MastodonHome, page, marks, now, answer.clone());
+            answer
+        }
+    };
+    let body = ([(header::CONTENT_TYPE, "application/json")], answer.body).into_response();
+    Ok(with_links(&state, &uri, answer.edges, body))
 }
 
 /// Every member's posts, newest first, without those hidden from the viewer.

@@ -12,7 +12,7 @@ use crate::extract::{CurrentUser, FeedReader, MomentOld};
 use crate::state::AppState;
 use murmur_domain::posts::Post;
 
-use murmur_domain::feeds::cache::Feed;
+use murmur_domain::feeds::cache::{Answer, Feed};
 use murmur_domain::feeds::{PAGE_SIZE, for_you, friends_page};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -48,15 +48,11 @@ pub(crate) async fn kept_answer(
 ) -> Result<Response> {
     let (viewer, marks, now) = (reader.user.id, reader.marks, state.clock.now());
     let body = match state.feed_cache.get(viewer, feed, page, marks, now) {
-        Some(kept) => kept,
+        Some(kept) => kept.body,
         None => {
-            let posts = make.await?;
-            let mut json = serde_json::to_vec(&posts).map_err(anyhow::Error::from)?;
-            // Kept pages are weighed by their length: keep no spare capacity beside them.
-            json.shrink_to_fit();
-            let body = bytes::Bytes::from(json);
-            state.feed_cache.keep(viewer, feed, page, marks, now, body.clone());
-            body
+            let answer = Answer::json(&make.await?, None)?;
+            state.feed_cache.keep(viewer, feed, page, marks, now, answer.clone());
+            answer.body
         }
     };
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
