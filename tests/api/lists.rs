@@ -280,6 +280,44 @@ async fn hidden_people_leave_the_feed_before_the_page_is_cut(app: TestApp) {
     assert_eq!(member_names(&app, &ada, list).await, ["bob"]);
 }
 
+/// A page read from the owner's home timeline goes on below its floor, read by author
+/// (`lists::feed`): a trimmed timeline (upkeep keeps the newest rows and raises the floor)
+/// still gives every page whole, with no post twice and none missing.
+async fn pages_go_on_below_the_timelines_floor(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let dee = app.member("dee").await;
+    for whom in [&bob, &cyd, &dee] {
+        follow(&app, &ada, whom).await;
+    }
+    let list = id(&make(&app, &ada, "Bob and Cyd").await);
+    add(&app, &ada, list, &[bob.id, cyd.id]).await;
+    let mut expected = Vec::new();
+    for i in 0..8 {
+        expected.push(id(&write(&app, &bob, &format!("bob {i}")).await));
+        write(&app, &dee, &format!("dee {i}")).await;
+        expected.push(id(&write(&app, &cyd, &format!("cyd {i}")).await));
+    }
+    expected.reverse();
+    // Ada's timeline trimmed to the rows from Cyd's fifth-newest post up.
+    let floor = expected[8];
+    for sql in [
+        "UPDATE users SET home_floor = $1 WHERE id = $2",
+        "DELETE FROM home_timeline WHERE post_id < $1 AND member_id = $2",
+    ] {
+        sqlx::query(sql).bind(floor).bind(ada.id).execute(&app.state.db.write).await.unwrap();
+    }
+    assert_eq!(feed(&app, &ada, list, "?limit=20").await, expected, "9 from the timeline, 7 below it");
+    for limit in [3, 5, 9] {
+        let mut seen = Vec::new();
+        for offset in (0..expected.len()).step_by(limit) {
+            seen.extend(feed(&app, &ada, list, &format!("?limit={limit}&offset={offset}")).await);
+        }
+        assert_eq!(seen, expected, "pages of {limit}");
+    }
+}
+
 async fn a_list_is_its_owners_alone(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
@@ -347,6 +385,7 @@ async fn mastodon_apps_read_the_lists_and_their_timelines(app: TestApp) {
 }
 
 both_databases!(
+    pages_go_on_below_the_timelines_floor,
     lists_are_made_renamed_and_deleted_within_their_bounds,
     only_followed_people_are_added_and_unfollowing_takes_them_out,
     the_feed_holds_the_members_posts_and_reposts_newest_first_across_pages,
