@@ -12,11 +12,14 @@ use crate::visibility::{self, Scope};
 /// Notifications from members hidden from the recipient (blocked either way, muted, suspended:
 /// `visibility`) or about a post holding a word the recipient mutes (a reply, a mention:
 /// `visibility::muted_post`, which never hides the recipient's own posts) are not shown or
-/// counted; moderators' notices and the member's own (`notify_self`) always are. `$1` is the
-/// recipient, `now` the time's placeholder.
+/// counted; moderators' notices and the member's own (`notify_self`) always are. Likes and
+/// reposts (`GROUPED`) are of the recipient's own posts (the original, never a repost), so
+/// their posts are not read for muted words. `$1` is the recipient, `now` the time's
+/// placeholder.
 pub fn shown(now: &'static str) -> String {
     format!(
-        "(n.type = 'removed' OR n.actor_id = n.recipient_id OR NOT ({} OR (n.post_id <> 0 AND {})))",
+        "(n.type = 'removed' OR n.actor_id = n.recipient_id OR NOT ({} OR \
+          (n.post_id <> 0 AND n.type NOT IN {GROUPED} AND {})))",
         visibility::hidden(Scope::Feeds { now }, "$1", "n.actor_id"),
         visibility::muted_post("$1", "n.post_id", now)
     )
