@@ -155,7 +155,9 @@ const VIA_TAG: i64 = 9;
 /// reposts (a repost's card shows its original's), and the viewer's mutes of the cards' authors
 /// (post_id = the author, a = when it ends; by the primary key of `mutes`), and the members the
 /// cards mention (a = the member's id, text = their username now: a mention names the member,
-/// whatever they are called since; each by the primary key of `users`); on a home timeline's
+/// whatever they are called since; each by the primary key of `users`), and the app each card
+/// was written from (by the card's own `app_id`: joining `posts` again let PostgreSQL walk every
+/// post apps wrote, by `posts_app_idx`, when its statistics were older than those posts); on a home timeline's
 /// range (`Selection::with_via_tag`), the tag that brought each selected post (text = its name).
 fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
     let cards = backend.json_rows(
@@ -174,7 +176,7 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
              selected AS ( \
                  SELECT page.ord AS ord, ",
             post_columns!(),
-            ", p.removed_at, {hidden} AS hidden, {card} FROM page \
+            ", p.removed_at, {hidden} AS hidden, {card}, p.app_id FROM page \
                  JOIN posts p ON p.id = page.id JOIN users u ON u.id = p.author_id \
                  LEFT JOIN link_cards lc ON lc.id = p.link_card_id \
              ), \
@@ -183,7 +185,7 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
                  UNION ALL \
                  SELECT CAST(NULL AS BIGINT), ",
             post_columns!(),
-            ", p.removed_at, {hidden}, {card} FROM posts p \
+            ", p.removed_at, {hidden}, {card}, p.app_id FROM posts p \
                  JOIN users u ON u.id = p.author_id \
                  LEFT JOIN link_cards lc ON lc.id = p.link_card_id \
                  WHERE p.id IN (SELECT repost_of_id FROM selected UNION SELECT quote_of_id FROM selected \
@@ -209,9 +211,8 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
                  UNION ALL SELECT {MENTIONED}, mc.id, 0, mu.id, 0, mu.username, NULL \
                  FROM cards mc, {mentions}, users mu \
                  WHERE mu.id = {mentioned_id} AND mc.entities LIKE '%\"userId\"%' \
-                 UNION ALL SELECT {APPLICATION}, ap.id, 0, 0, 0, a.name, a.website FROM posts ap \
-                 JOIN apps a ON a.id = ap.app_id \
-                 WHERE ap.id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) AND ap.app_id IS NOT NULL \
+                 UNION ALL SELECT {APPLICATION}, ac.id, 0, 0, 0, a.name, a.website FROM cards ac \
+                 JOIN apps a ON a.id = ac.app_id WHERE ac.repost_of_id IS NULL \
                  {via_tags} \
              ) \
              SELECT (SELECT {cards} FROM cards), (SELECT {parts} FROM parts)"
