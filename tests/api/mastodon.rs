@@ -865,6 +865,13 @@ async fn a_kept_home_page_shows_what_its_reader_does_at_once(app: TestApp) {
     assert_eq!((page.len(), page[0]["favourited"].clone()), (1, json!(false)));
     assert_eq!(home(&ada_app).await, (page.clone(), link.clone()), "the kept page, its Link header with it");
     assert!(link.is_some_and(|link| link.contains(&format!("max_id={first}"))));
+    // No list id names a kept page of another feed.
+    let (_, friends) = crate::posts::get(&app, &ada, "/api/posts/feed").await;
+    assert_eq!(friends.as_array().map(Vec::len), Some(1));
+    for list in [0, -1] {
+        let (status, body) = crate::posts::get(&app, &ada, &format!("/api/lists/{list}/posts")).await;
+        assert_eq!(status, 404, "{body}");
+    }
 
     // Her own like shows at once; Bob's page is his own.
     let (status, _) = ada_app.post(&format!("/api/v1/statuses/{first}/favourite"), json!({})).await;

@@ -8,8 +8,9 @@
 //! keeps the answers it made, bounded by their bytes, and answers a page again after the
 //! session's statement alone.
 //!
-//! When a kept page is used: only for the member it was made for, for the same offset and
-//! limit, while the member's `FeedMarks` (read in the session's statement) are what they were
+//! When a kept page is used: only for the member it was made for, for the same feed, offset and
+//! limit, while the member's `FeedMarks` (read in the session's statement; for an app's bearer
+//! token, in a statement of their own) are what they were
 //! when it was made, and for at most `keep_for` after it was made. So:
 //! - what the member does shows on their next read, through any process: every write of theirs
 //!   that can change their own page (a post, reply, repost, like, bookmark, vote, follow,
@@ -43,7 +44,7 @@ pub struct FeedCache {
 }
 
 /// Which of a member's feeds a page is of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Feed {
     Friends,
     /// One of the member's lists, by id.
@@ -52,19 +53,8 @@ pub enum Feed {
     MastodonHome,
 }
 
-impl Feed {
-    /// The feed as a key part: list ids are 1 or more.
-    fn key(self) -> i64 {
-        match self {
-            Feed::Friends => 0,
-            Feed::List(id) => id,
-            Feed::MastodonHome => -1,
-        }
-    }
-}
-
 /// `(member, feed, offset, limit)`.
-type Key = (i64, i64, i64, i64);
+type Key = (i64, Feed, i64, i64);
 
 #[derive(Clone)]
 struct Kept {
@@ -120,14 +110,14 @@ impl FeedCache {
         if page.is_windowed() {
             return None;
         }
-        let kept = self.pages.as_ref()?.get(&(member, feed.key(), page.offset, page.limit))?;
+        let kept = self.pages.as_ref()?.get(&(member, feed, page.offset, page.limit))?;
         (kept.marks == marks && now - kept.made_at < self.keep_for).then_some(kept.answer)
     }
 
     /// Keeps an answer made under `marks`, reading at `made_at` or later.
     pub fn keep(&self, member: i64, feed: Feed, page: Page, marks: FeedMarks, made_at: Millis, answer: Answer) {
         if let Some(pages) = self.pages.as_ref().filter(|_| !page.is_windowed()) {
-            pages.insert((member, feed.key(), page.offset, page.limit), Kept { marks, made_at, answer });
+            pages.insert((member, feed, page.offset, page.limit), Kept { marks, made_at, answer });
         }
     }
 }
@@ -175,6 +165,9 @@ mod tests {
         let home = Answer { body: Bytes::from_static(b"[3]"), edges: Some((9, 4)) };
         cache.keep(7, Feed::MastodonHome, PAGE, MARKS, 1_000, home.clone());
         assert_eq!(cache.get(7, Feed::MastodonHome, PAGE, MARKS, 1_000), Some(home));
+        for list in [0, -1] {
+            assert_eq!(cache.get(7, Feed::List(list), PAGE, MARKS, 1_000), None, "no list is another feed");
+        }
         assert_eq!(cache.get(7, Feed::Friends, PAGE, MARKS, 1_000), Some(answer(b"[1]")));
     }
 
