@@ -231,7 +231,15 @@ async fn websocket(
         Some(protocol) if !headers.contains_key(header::AUTHORIZATION) => upgrade.protocols([protocol]),
         _ => upgrade,
     };
-    Ok(upgrade.on_upgrade(move |socket| serve_socket(socket, state, token, secret, named)))
+    // A stream named in the URL is opened before the handshake is answered, so nothing that
+    // happens once the client holds the socket is missed.
+    let opened = match &named {
+        Some((name, wanted)) => {
+            Some((name.clone(), events(state.clone(), token.clone(), secret.clone(), *wanted).await?))
+        }
+        None => None,
+    };
+    Ok(upgrade.on_upgrade(move |socket| serve_socket(socket, state, token, secret, opened)))
 }
 
 async fn serve_socket(
@@ -239,16 +247,16 @@ async fn serve_socket(
     state: AppState,
     token: Token,
     secret: String,
-    named: Option<(String, Wanted)>,
+    opened: Option<(String, mpsc::Receiver<Outgoing>)>,
 ) {
-    let (name, wanted) = match named {
-        Some(named) => named,
-        None => match first_subscription(&mut socket).await {
-            Some(named) => named,
-            None => return,
-        },
+    let (name, mut rx) = match opened {
+        Some(opened) => opened,
+        None => {
+            let Some((name, wanted)) = first_subscription(&mut socket).await else { return };
+            let Ok(rx) = events(state, token, secret, wanted).await else { return };
+            (name, rx)
+        }
     };
-    let Ok(mut rx) = events(state, token, secret, wanted).await else { return };
     // A ping now and then keeps proxies from closing a quiet socket.
     let heartbeat = crate::routes::live::HEARTBEAT;
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + heartbeat, heartbeat);
