@@ -12,7 +12,8 @@
 //! Why the timeline first: the walk by author reads `offset + limit` posts of every person in
 //! the list (a list of 50: 1,000 posts for a page of 20), the timeline walk reads index entries
 //! of one member's timeline until the page is full, and the walk by author after it only what
-//! the page still lacks.
+//! the page still lacks (a page that begins below the floor is read by author whole). As on
+//! Friends, a post whose fan-out goes in chunks (`timelines`) reaches the list a moment later.
 
 use std::sync::LazyLock;
 

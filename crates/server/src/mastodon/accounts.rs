@@ -164,7 +164,7 @@ async fn statuses(
     let member = visible_member(&state, viewer, id(&text)?).await?;
     let page = params.paging.page()?;
     if params.pinned == Some(true) {
-        return paged(&state, &uri, Vec::<Value>::new(), |_| 0);
+        return paged(&state, &uri, Vec::<entities::Status>::new(), |_| 0);
     }
     use murmur_domain::posts::profile;
     let posts = if params.only_media == Some(true) {
