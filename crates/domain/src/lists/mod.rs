@@ -5,7 +5,7 @@
 //! A list holds only people its owner follows: adding anyone else is refused (422), and an
 //! unfollow (a block too, which ends follows) takes the person out of the follower's lists in
 //! its transaction (`follows::store::unfollow`). The feed and the members' list also read only
-//! people still followed (the timeline part of the feed reads only the rows of the list.s
+//! people still followed (the timeline part of the feed reads only the rows of the list's
 //! people), so a follow ending at the same moment as an add shows nowhere.
 
 pub mod feed;
