@@ -46,6 +46,20 @@ async fn stored(app: &TestApp, sql: &str) -> i64 {
     sqlx::query_scalar(sqlx::AssertSqlSafe(sql.to_string())).fetch_one(&app.state.db.read).await.unwrap()
 }
 
+/// Ada follows Bob, Cyd and Dee, and lists Bob and Cyd: `(ada, bob, cyd, dee, list)`.
+async fn ada_lists_bob_and_cyd(app: &TestApp) -> (Member, Member, Member, Member, i64) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let dee = app.member("dee").await;
+    for whom in [&bob, &cyd, &dee] {
+        follow(app, &ada, whom).await;
+    }
+    let list = id(&make(app, &ada, "Bob and Cyd").await);
+    add(app, &ada, list, &[bob.id, cyd.id]).await;
+    (ada, bob, cyd, dee, list)
+}
+
 async fn lists_are_made_renamed_and_deleted_within_their_bounds(app: TestApp) {
     let ada = app.member("ada").await;
 
@@ -149,15 +163,7 @@ async fn only_followed_people_are_added_and_unfollowing_takes_them_out(app: Test
 }
 
 async fn the_feed_holds_the_members_posts_and_reposts_newest_first_across_pages(app: TestApp) {
-    let ada = app.member("ada").await;
-    let bob = app.member("bob").await;
-    let cyd = app.member("cyd").await;
-    let dee = app.member("dee").await;
-    for whom in [&bob, &cyd, &dee] {
-        follow(&app, &ada, whom).await;
-    }
-    let list = id(&make(&app, &ada, "Bob and Cyd").await);
-    add(&app, &ada, list, &[bob.id, cyd.id]).await;
+    let (ada, bob, cyd, dee, list) = ada_lists_bob_and_cyd(&app).await;
     assert_eq!(feed(&app, &ada, list, "").await, Vec::<i64>::new());
 
     let mut expected = Vec::new();
@@ -284,15 +290,7 @@ async fn hidden_people_leave_the_feed_before_the_page_is_cut(app: TestApp) {
 /// (`lists::feed`): a trimmed timeline (upkeep keeps the newest rows and raises the floor)
 /// still gives every page whole, with no post twice and none missing.
 async fn pages_go_on_below_the_timelines_floor(app: TestApp) {
-    let ada = app.member("ada").await;
-    let bob = app.member("bob").await;
-    let cyd = app.member("cyd").await;
-    let dee = app.member("dee").await;
-    for whom in [&bob, &cyd, &dee] {
-        follow(&app, &ada, whom).await;
-    }
-    let list = id(&make(&app, &ada, "Bob and Cyd").await);
-    add(&app, &ada, list, &[bob.id, cyd.id]).await;
+    let (ada, bob, cyd, dee, list) = ada_lists_bob_and_cyd(&app).await;
     let mut expected = Vec::new();
     for i in 0..8 {
         expected.push(id(&write(&app, &bob, &format!("bob {i}")).await));
