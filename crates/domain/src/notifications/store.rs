@@ -187,15 +187,22 @@ pub async fn remove_about_post(conn: &mut AnyConnection, post_id: i64) -> Result
     Ok(())
 }
 
-/// A notification row with its actor and quoted post.
+/// One notification as stored: what happened, when, by whom, about which post.
 #[derive(Debug, sqlx::FromRow)]
-pub struct NotificationRow {
+pub struct Entry {
     pub id: i64,
     pub kind: String,
     pub read_at: Option<Millis>,
     pub created_at: Millis,
     pub post_id: i64,
     pub actor_id: i64,
+}
+
+/// A notification with its actor's name and picture and its post's text.
+#[derive(Debug, sqlx::FromRow)]
+pub struct NotificationRow {
+    #[sqlx(flatten)]
+    pub entry: Entry,
     pub actor_username: String,
     pub actor_display_name: String,
     pub actor_profile_image_url: Option<String>,
@@ -204,32 +211,33 @@ pub struct NotificationRow {
     pub reason: Option<String>,
 }
 
-/// The member's newest notifications, in one query (index `notifications_recipient_idx`; a
-/// removal's reason by `moderation_log_post_idx`). The page is cut before its actors and posts
-/// are joined: PostgreSQL's first plans for the whole join, which guess a handful of rows, read
-/// every member for each notification.
-/// Only the `kinds` asked for are listed, left out before the page is cut.
-pub async fn list(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<NotificationRow>> {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
-                    u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
-                    u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
-                    (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
-                     AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
-             FROM ( \
-                 SELECT n.* FROM notifications n \
-                 WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} \
-                 ORDER BY n.id DESC LIMIT $2 OFFSET $3 \
-             ) n \
-             JOIN users u ON u.id = n.actor_id \
-             LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
-             ORDER BY n.id DESC",
-            Kinds::sql_bit(),
-            crate::live::counts::shown("$4")
-        )
-    });
-    Ok(sqlx::query_as(SQL.as_str())
+/// SQL of one page of the member's notifications newest first (index
+/// `notifications_recipient_idx`): of the `kinds` bound as `$7`, the shown ones (`shown`) that
+/// also pass `also`, left out before the page (`$2` rows after `$3`, ids between `$6` and `$5`)
+/// is cut. `$1` is the recipient, `$4` the time.
+fn page_sql(also: &str) -> String {
+    format!(
+        "SELECT n.* FROM notifications n \
+         WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} AND {also} \
+         ORDER BY n.id DESC LIMIT $2 OFFSET $3",
+        Kinds::sql_bit(),
+        crate::live::counts::shown("$4")
+    )
+}
+
+/// The rows of a statement around `page_sql`, its placeholders bound.
+async fn page_rows<T>(
+    pool: &Pool,
+    sql: &'static str,
+    recipient: i64,
+    kinds: Kinds,
+    page: Page,
+    now: Millis,
+) -> Result<Vec<T>>
+where
+    T: for<'r> sqlx::FromRow<'r, sqlx::any::AnyRow> + Send + Unpin,
+{
+    Ok(sqlx::query_as(sql)
         .bind(recipient)
         .bind(page.limit)
         .bind(page.offset)
@@ -239,6 +247,41 @@ pub async fn list(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Mi
         .bind(kinds.0)
         .fetch_all(pool)
         .await?)
+}
+
+/// The SQL joining a page (`page_sql`) to its actors and posts, and a removal's reason (by
+/// `moderation_log_post_idx`). The page is cut before the join: PostgreSQL's first plans for
+/// the whole join, which guess a handful of rows, read every member for each notification.
+fn joined_sql(page: &str) -> String {
+    format!(
+        "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, n.actor_id, \
+                u.username AS actor_username, u.display_name AS actor_display_name, \
+                u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
+                (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
+                 AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
+         FROM ({page}) n \
+         JOIN users u ON u.id = n.actor_id \
+         LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
+         ORDER BY n.id DESC"
+    )
+}
+
+/// The member's newest notifications (`page_sql`) with their actors and posts, in one query.
+pub async fn list(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<NotificationRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| joined_sql(&page_sql("TRUE")));
+    page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await
+}
+
+/// The member's newest notifications as `list` pages them, without their actors and posts: for
+/// readers that read those whole in a statement of their own (the Mastodon API).
+pub async fn entries(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Entry>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, n.actor_id FROM ({}) n ORDER BY n.id DESC",
+            page_sql("TRUE")
+        )
+    });
+    page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await
 }
 
 /// A group of notifications as a grouped list shows it: its newest notification (`head`), how
@@ -281,40 +324,13 @@ struct GroupRow {
 /// unread) and names its newest actors.
 pub async fn list_grouped(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Group>> {
     use crate::live::counts::{GROUPED, newer_in_group};
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, \
-                    u.id AS actor_id, u.username AS actor_username, u.display_name AS actor_display_name, \
-                    u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
-                    (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
-                     AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
-             FROM ( \
-                 SELECT n.* FROM notifications n \
-                 WHERE n.recipient_id = $1 AND n.id < $5 AND n.id > $6 AND ({} & $7) <> 0 AND {} AND NOT {} \
-                 ORDER BY n.id DESC LIMIT $2 OFFSET $3 \
-             ) n \
-             JOIN users u ON u.id = n.actor_id \
-             LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
-             ORDER BY n.id DESC",
-            Kinds::sql_bit(),
-            crate::live::counts::shown("$4"),
-            newer_in_group("$4", false)
-        )
-    });
-    let heads: Vec<NotificationRow> = sqlx::query_as(SQL.as_str())
-        .bind(recipient)
-        .bind(page.limit)
-        .bind(page.offset)
-        .bind(now)
-        .bind(page.below)
-        .bind(page.above)
-        .bind(kinds.0)
-        .fetch_all(pool)
-        .await?;
+    static SQL: LazyLock<String> =
+        LazyLock::new(|| joined_sql(&page_sql(&format!("NOT {}", newer_in_group("$4", false)))));
+    let heads: Vec<NotificationRow> = page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await?;
     let grouped_posts: Vec<i64> = heads
         .iter()
-        .filter(|head| Kind::parse(&head.kind).is_some_and(Kind::is_grouped))
-        .map(|head| head.post_id)
+        .filter(|head| Kind::parse(&head.entry.kind).is_some_and(Kind::is_grouped))
+        .map(|head| head.entry.post_id)
         .collect();
     let mut groups: Vec<GroupRow> = Vec::new();
     if !grouped_posts.is_empty() {
@@ -343,7 +359,7 @@ pub async fn list_grouped(pool: &Pool, recipient: i64, kinds: Kinds, page: Page,
     Ok(heads
         .into_iter()
         .map(|head| {
-            let of_group = |row: &&GroupRow| row.kind == head.kind && row.post_id == head.post_id;
+            let of_group = |row: &&GroupRow| row.kind == head.entry.kind && row.post_id == head.entry.post_id;
             match groups.iter().find(|row| of_group(row) && row.place == 1) {
                 Some(first) => Group {
                     size: first.size,
@@ -354,9 +370,9 @@ pub async fn list_grouped(pool: &Pool, recipient: i64, kinds: Kinds, page: Page,
                 // Not grouped, or its group gone between the statements: the notification alone.
                 None => Group {
                     size: 1,
-                    unread: i64::from(head.read_at.is_none()),
+                    unread: i64::from(head.entry.read_at.is_none()),
                     actors: vec![Actor {
-                        id: head.actor_id,
+                        id: head.entry.actor_id,
                         username: head.actor_username.clone(),
                         display_name: head.actor_display_name.clone(),
                         profile_image_url: head.actor_profile_image_url.clone(),

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use crate::state::AppState;
 use murmur_core::clock::{Millis, to_rfc3339};
 use murmur_core::html::escape;
-use murmur_domain::notifications::store::NotificationRow;
+use murmur_domain::notifications::store::Entry;
 use murmur_domain::posts::Post;
 use murmur_domain::posts::entities::{Entity, EntityKind};
 use murmur_domain::users::UserRow;
@@ -479,7 +479,7 @@ pub struct Notification {
 }
 
 /// Mastodon's Notification, with the status it is about when there is one to show.
-pub fn notification(account: Account, row: &NotificationRow, status: Option<Status>) -> Option<Notification> {
+pub fn notification(account: Account, row: &Entry, status: Option<Status>) -> Option<Notification> {
     let kind = notification_type(&row.kind)?;
     if kind != "follow" && status.is_none() {
         return None;

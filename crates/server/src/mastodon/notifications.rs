@@ -20,7 +20,7 @@ use super::error::{MastodonError, Result};
 use super::params::{QueryParams, lenient};
 use super::timelines::{Paging, paged, with_links};
 use crate::state::AppState;
-use murmur_domain::notifications::store::{self, Kind, Kinds, NO_POST, NotificationRow};
+use murmur_domain::notifications::store::{self, Entry, Kind, Kinds, NO_POST};
 use murmur_domain::posts::hydrate::{self, Selection};
 
 pub fn router() -> Router<AppState> {
@@ -69,11 +69,7 @@ fn kinds(params: &ListParams) -> Kinds {
 }
 
 /// The notifications as Mastodon's entities, with their actors and posts read in one go each.
-pub(super) async fn entities_of(
-    state: &AppState,
-    viewer: i64,
-    rows: &[NotificationRow],
-) -> Result<Vec<entities::Notification>> {
+pub(super) async fn entities_of(state: &AppState, viewer: i64, rows: &[Entry]) -> Result<Vec<entities::Notification>> {
     let mut post_ids: Vec<i64> = rows.iter().map(|row| row.post_id).filter(|id| *id != NO_POST).collect();
     // Several notifications are often of one post (its likes).
     post_ids.sort_unstable();
@@ -103,7 +99,7 @@ async fn list(
 ) -> Result<Response> {
     let viewer = token.member("read:notifications")?;
     let page = params.paging.page()?;
-    let rows = store::list(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
+    let rows = store::entries(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
     let answer = entities_of(&state, viewer, &rows).await?;
     let ids: Vec<i64> = answer.iter().map(|n| n.id.parse().unwrap_or(0)).collect();
     paged(&state, &uri, answer, |index| ids[index])
@@ -125,8 +121,8 @@ async fn list_grouped(
     let mut sizes: HashMap<i64, (i64, Vec<i64>)> = HashMap::new();
     let mut heads = Vec::with_capacity(groups.len());
     for group in groups {
-        sizes.insert(group.head.id, (group.size, group.actors.iter().map(|actor| actor.id).collect()));
-        heads.push(group.head);
+        sizes.insert(group.head.entry.id, (group.size, group.actors.iter().map(|actor| actor.id).collect()));
+        heads.push(group.head.entry);
     }
     let shown = entities_of(&state, viewer, &heads).await?;
     // The groups' other actors, beside the heads' ones each entity carries.
@@ -186,7 +182,7 @@ async fn show(
     let wanted = id(&text)?;
     // The one notification: the list's page just above it.
     let page = murmur_core::page::Page::window(1, Some(wanted.saturating_add(1)), Some(wanted - 1));
-    let rows = store::list(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
+    let rows = store::entries(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
     entities_of(&state, viewer, &rows).await?.pop().map(Json).ok_or_else(MastodonError::not_found)
 }
 

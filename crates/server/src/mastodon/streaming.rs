@@ -75,7 +75,7 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
         })?;
     let now = state.clock.now();
     // Notifications newer than the newest one now are the stream's.
-    let newest = notifications::list(&state.db.read, member, Kinds::ALL, Page::new(1, 0), now).await?;
+    let newest = notifications::entries(&state.db.read, member, Kinds::ALL, Page::new(1, 0), now).await?;
     let mut last_notification = newest.first().map_or(0, |row| row.id);
     let (tx, rx) = mpsc::channel(32);
     let mut frames = opened.frames;
@@ -86,11 +86,12 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
             let sent = match name {
                 "notification" => {
                     let page = Page::window(20, None, Some(last_notification));
-                    let rows =
-                        match notifications::list(&state.db.read, member, Kinds::ALL, page, state.clock.now()).await {
-                            Ok(rows) => rows,
-                            Err(_) => continue,
-                        };
+                    let rows = match notifications::entries(&state.db.read, member, Kinds::ALL, page, state.clock.now())
+                        .await
+                    {
+                        Ok(rows) => rows,
+                        Err(_) => continue,
+                    };
                     last_notification = rows.first().map_or(last_notification, |row| row.id);
                     let shown = super::notifications::entities_of(&state, member, &rows).await.unwrap_or_default();
                     let mut ok = true;

@@ -132,7 +132,7 @@ async fn list(
     Ok(Json(
         rows.into_iter()
             .map(|row| {
-                let read = row.read_at.is_some();
+                let read = row.entry.read_at.is_some();
                 notification(row, 1, read, Vec::new())
             })
             .collect(),
@@ -151,22 +151,26 @@ fn author(actor: store::Actor) -> Author {
 /// The answer for a notification standing for `count` (its group's `actors`, or none: its own).
 fn notification(row: store::NotificationRow, count: i64, is_read: bool, actors: Vec<Author>) -> Notification {
     let actor = Author {
-        id: row.actor_id,
+        id: row.entry.actor_id,
         username: row.actor_username,
         display_name: row.actor_display_name,
         profile_image_url: row.actor_profile_image_url,
     };
-    let grouped = store::Kind::parse(&row.kind).is_some_and(store::Kind::is_grouped);
+    let grouped = store::Kind::parse(&row.entry.kind).is_some_and(store::Kind::is_grouped);
     Notification {
-        id: row.id,
-        group_key: if grouped { format!("{}-{}", row.kind, row.post_id) } else { format!("n-{}", row.id) },
+        id: row.entry.id,
+        group_key: if grouped {
+            format!("{}-{}", row.entry.kind, row.entry.post_id)
+        } else {
+            format!("n-{}", row.entry.id)
+        },
         count,
         actors: if actors.is_empty() { vec![actor.clone()] } else { actors },
-        kind: row.kind,
+        kind: row.entry.kind,
         is_read,
-        created_at: to_rfc3339(row.created_at),
+        created_at: to_rfc3339(row.entry.created_at),
         actor,
-        post: match (row.post_id, row.post_content) {
+        post: match (row.entry.post_id, row.post_content) {
             (store::NO_POST, _) | (_, None) => None,
             (id, Some(content)) => Some(QuotedPost { id, content }),
         },
