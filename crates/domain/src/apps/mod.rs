@@ -11,6 +11,7 @@ pub mod scopes;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 use sqlx::AnyConnection;
+use std::sync::LazyLock;
 
 use murmur_core::clock::{MINUTE, Millis};
 use murmur_core::db::{Db, Pool};
@@ -18,6 +19,8 @@ use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, Limit};
 use murmur_core::secrets::{hash_token, random_token};
 use murmur_core::text::Kind;
+
+use crate::timelines::marks::FeedMarks;
 pub use scopes::Scopes;
 
 /// The redirect URI of apps that show the code to the member to copy (no browser redirect).
@@ -371,6 +374,9 @@ pub struct Holder {
     pub app_name: String,
     pub app_website: Option<String>,
     pub scopes: Scopes,
+    /// The member's `FeedMarks`, read with the token so that a kept home page is answered
+    /// after this one statement (default ones for an app's own token).
+    pub marks: FeedMarks,
 }
 
 /// The holder of `token`, if it is live: not revoked, and its member neither suspended nor gone
@@ -381,17 +387,21 @@ pub async fn holder(db: &Db, token: &str, now: Millis) -> Result<Option<Holder>>
         return Ok(None);
     }
     let hash = hash_token(token);
-    // (id, member_id, app_id, name, website, scopes, last_used_at, suspended_until)
-    type Row = (i64, Option<i64>, i64, String, Option<String>, String, Millis, Option<Millis>);
-    let row: Option<Row> = sqlx::query_as(
-        "SELECT t.id, t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, u.suspended_until \
-         FROM app_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN users u ON u.id = t.member_id \
-         WHERE t.token_hash = $1",
-    )
-    .bind(&hash)
-    .fetch_optional(&db.read)
-    .await?;
-    let Some((token_id, member, app_id, app_name, app_website, scopes, last_used_at, suspended_until)) = row else {
+    // (id, member_id, app_id, name, website, scopes, last_used_at, suspended_until, feed version, newest)
+    type Row =
+        (i64, Option<i64>, i64, String, Option<String>, String, Millis, Option<Millis>, Option<i64>, Option<i64>);
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT t.id, t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, u.suspended_until, {} \
+             FROM app_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN users u ON u.id = t.member_id \
+             WHERE t.token_hash = $1",
+            crate::timelines::marks::columns("t.member_id")
+        )
+    });
+    let row: Option<Row> = sqlx::query_as(SQL.as_str()).bind(&hash).fetch_optional(&db.read).await?;
+    let Some((token_id, member, app_id, app_name, app_website, scopes, last_used_at, suspended_until, version, newest)) =
+        row
+    else {
         return Ok(None);
     };
     if member.is_some() && crate::users::model::is_suspended(suspended_until, now) {
@@ -405,7 +415,8 @@ pub async fn holder(db: &Db, token: &str, now: Millis) -> Result<Option<Holder>>
             .execute(&db.write)
             .await?;
     }
-    Ok(Some(Holder { token_id, member, app_id, app_name, app_website, scopes: Scopes::parse(Some(&scopes))? }))
+    let marks = FeedMarks { version: version.unwrap_or_default(), newest };
+    Ok(Some(Holder { token_id, member, app_id, app_name, app_website, scopes: Scopes::parse(Some(&scopes))?, marks }))
 }
 
 /// An app a member has given access to, as their settings list it.

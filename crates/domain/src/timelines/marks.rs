@@ -1,5 +1,6 @@
-//! What a member's kept Friends pages are checked against (`cache`): read in the session's own
-//! statement, so a kept page is answered after that one statement (`sessions::reads`).
+//! What a member's kept Friends pages are checked against (`cache`): read in the statement that
+//! reads the session (`sessions::reads`) or the app's token (`apps::holder`), so a kept page is
+//! answered after that one statement.
 
 /// The member's `feed_version` (raised by every write of theirs: `changes`) plus the newest
 /// moderators' action (a post removed or a member suspended changes every member's pages), and
@@ -19,13 +20,4 @@ pub fn columns(member: &str) -> String {
         "u.feed_version + (SELECT COALESCE(MAX(l.id), 0) FROM moderation_log l), \
          (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = {member})"
     )
-}
-
-/// The member's marks alone, for callers that did not read them with the session (Mastodon
-/// apps' bearer tokens); default marks for a member who is gone.
-pub async fn read(pool: &murmur_core::db::Pool, member: i64) -> murmur_core::error::Result<FeedMarks> {
-    use std::sync::LazyLock;
-    static SQL: LazyLock<String> = LazyLock::new(|| format!("SELECT {} FROM users u WHERE u.id = $1", columns("u.id")));
-    let marks: Option<(i64, Option<i64>)> = sqlx::query_as(SQL.as_str()).bind(member).fetch_optional(pool).await?;
-    Ok(marks.map(|(version, newest)| FeedMarks { version, newest }).unwrap_or_default())
 }

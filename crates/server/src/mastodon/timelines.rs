@@ -126,7 +126,7 @@ async fn home(
     let viewer = token.member("read:statuses")?;
     let page = paging.page()?;
     let now = state.clock.now();
-    let marks = murmur_domain::timelines::marks::read(&state.db.read, viewer).await?;
+    let marks = token.0.marks;
     let answer = match state.feed_cache.get(viewer, Feed::MastodonHome, page, marks, now) {
         Some(kept) => kept,
         None => {
