@@ -249,20 +249,21 @@ where
         .await?)
 }
 
-/// The SQL joining a page (`page_sql`) to its actors and posts, and a removal's reason (by
-/// `moderation_log_post_idx`). The page is cut before the join: PostgreSQL's first plans for
-/// the whole join, which guess a handful of rows, read every member for each notification.
+/// A notification's columns as `NotificationRow` reads them: `n` the notification, `u` its
+/// actor, `p` its post (LEFT joined), and a removal's reason (by `moderation_log_post_idx`).
+const ROW_COLUMNS: &str = "n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, u.id AS actor_id, \
+     u.username AS actor_username, u.display_name AS actor_display_name, \
+     u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
+     (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
+      AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason";
+
+/// The SQL joining a page (`page_sql`) to its actors and posts. The page is cut before the
+/// join: PostgreSQL's first plans for the whole join, which guess a handful of rows, read every
+/// member for each notification.
 fn joined_sql(page: &str) -> String {
     format!(
-        "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, n.actor_id, \
-                u.username AS actor_username, u.display_name AS actor_display_name, \
-                u.profile_image_url AS actor_profile_image_url, p.content AS post_content, \
-                (SELECT l.reason FROM moderation_log l WHERE n.type = 'removed' AND l.post_id = n.post_id \
-                 AND l.action = 'remove_post' ORDER BY l.id DESC LIMIT 1) AS reason \
-         FROM ({page}) n \
-         JOIN users u ON u.id = n.actor_id \
-         LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
-         ORDER BY n.id DESC"
+        "SELECT {ROW_COLUMNS} FROM ({page}) n JOIN users u ON u.id = n.actor_id \
+         LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 ORDER BY n.id DESC"
     )
 }
 
@@ -307,81 +308,60 @@ pub struct Actor {
 /// How many of a group's actors are shown with it ("Ada, Bob and 3 others").
 pub const GROUP_ACTORS: i64 = 3;
 
+/// A group's head with one of its actors (`NotificationRow::actor_*`), and the group's counts.
 #[derive(sqlx::FromRow)]
 struct GroupRow {
-    kind: String,
-    post_id: i64,
+    #[sqlx(flatten)]
+    row: NotificationRow,
     size: i64,
     unread: i64,
-    place: i64,
-    #[sqlx(flatten)]
-    actor: Actor,
 }
 
 /// The member's newest notifications with the likes and reposts of one post as one group,
-/// placed where its newest is (the groups of one page are cut like `list`'s notifications).
-/// Two statements: the page's heads, then one walk of their groups that counts each (all and
-/// unread) and names its newest actors.
+/// placed where its newest is (the groups of one page are cut like `list`'s notifications). One
+/// statement: the page's heads, then one walk of their groups that counts each (all and unread)
+/// and names its newest actors, a row per actor.
 pub async fn list_grouped(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Group>> {
     use crate::live::counts::{GROUPED, newer_in_group};
-    static SQL: LazyLock<String> =
-        LazyLock::new(|| joined_sql(&page_sql(&format!("NOT {}", newer_in_group("$4", false)))));
-    let heads: Vec<NotificationRow> = page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await?;
-    let grouped_posts: Vec<i64> = heads
-        .iter()
-        .filter(|head| Kind::parse(&head.entry.kind).is_some_and(Kind::is_grouped))
-        .map(|head| head.entry.post_id)
-        .collect();
-    let mut groups: Vec<GroupRow> = Vec::new();
-    if !grouped_posts.is_empty() {
-        // A group is its kind's notifications of one post from members not hidden from the
-        // recipient, as `newer_in_group` decides which one heads it.
-        let sql = format!(
-            "SELECT kind, post_id, size, unread, place, id, username, display_name, profile_image_url FROM ( \
-               SELECT g.type AS kind, g.post_id, u.id, u.username, u.display_name, u.profile_image_url, \
-                      ROW_NUMBER() OVER (PARTITION BY g.type, g.post_id ORDER BY g.id DESC) AS place, \
-                      CAST(COUNT(*) OVER (PARTITION BY g.type, g.post_id) AS BIGINT) AS size, \
-                      CAST(SUM(CASE WHEN g.read_at IS NULL THEN 1 ELSE 0 END) \
-                           OVER (PARTITION BY g.type, g.post_id) AS BIGINT) AS unread \
-               FROM notifications g JOIN users u ON u.id = g.actor_id \
-               WHERE g.recipient_id = $1 AND g.type IN {GROUPED} AND g.post_id IN ({}) AND NOT {} \
-             ) ranked WHERE place <= {GROUP_ACTORS} ORDER BY place",
-            murmur_core::db::sql::in_list(3, grouped_posts.len()),
-            crate::visibility::hidden(crate::visibility::Scope::Feeds { now: "$2" }, "$1", "g.actor_id")
-        );
-        // Only the placeholders are built; the post ids are bound.
-        let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(recipient).bind(now);
-        for post in murmur_core::db::sql::padded_values(&grouped_posts) {
-            query = query.bind(post);
+    // A group is its kind's notifications of one post from members not hidden from the
+    // recipient, as `newer_in_group` decides which one heads it: the head is the group's first.
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "WITH heads AS MATERIALIZED ({page}), \
+             ranked AS MATERIALIZED ( \
+                 SELECT g.type, g.post_id, g.actor_id, \
+                        ROW_NUMBER() OVER (PARTITION BY g.type, g.post_id ORDER BY g.id DESC) AS place, \
+                        COUNT(*) OVER (PARTITION BY g.type, g.post_id) AS size, \
+                        SUM(CASE WHEN g.read_at IS NULL THEN 1 ELSE 0 END) OVER (PARTITION BY g.type, g.post_id) AS unread \
+                 FROM heads h JOIN notifications g ON g.recipient_id = $1 AND g.type = h.type AND g.post_id = h.post_id \
+                 WHERE h.type IN {GROUPED} AND NOT {hidden} \
+             ) \
+             SELECT {columns}, CAST(COALESCE(r.size, 1) AS BIGINT) AS size, \
+                    CAST(COALESCE(r.unread, CASE WHEN n.read_at IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS unread \
+             FROM heads n LEFT JOIN ranked r ON r.type = n.type AND r.post_id = n.post_id AND r.place <= {GROUP_ACTORS} \
+             JOIN users u ON u.id = COALESCE(r.actor_id, n.actor_id) \
+             LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
+             ORDER BY n.id DESC, r.place",
+            page = page_sql(&format!("NOT {}", newer_in_group("$4", false))),
+            hidden = crate::visibility::hidden(crate::visibility::Scope::Feeds { now: "$4" }, "$1", "g.actor_id"),
+            columns = ROW_COLUMNS,
+        )
+    });
+    let rows: Vec<GroupRow> = page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await?;
+    let mut groups: Vec<Group> = Vec::new();
+    for GroupRow { row, size, unread } in rows {
+        let actor = Actor {
+            id: row.entry.actor_id,
+            username: row.actor_username.clone(),
+            display_name: row.actor_display_name.clone(),
+            profile_image_url: row.actor_profile_image_url.clone(),
+        };
+        match groups.last_mut() {
+            Some(group) if group.head.entry.id == row.entry.id => group.actors.push(actor),
+            _ => groups.push(Group { head: row, size, unread, actors: vec![actor] }),
         }
-        groups = query.fetch_all(pool).await?;
     }
-    Ok(heads
-        .into_iter()
-        .map(|head| {
-            let of_group = |row: &&GroupRow| row.kind == head.entry.kind && row.post_id == head.entry.post_id;
-            match groups.iter().find(|row| of_group(row) && row.place == 1) {
-                Some(first) => Group {
-                    size: first.size,
-                    unread: first.unread,
-                    actors: groups.iter().filter(of_group).map(|row| row.actor.clone()).collect(),
-                    head,
-                },
-                // Not grouped, or its group gone between the statements: the notification alone.
-                None => Group {
-                    size: 1,
-                    unread: i64::from(head.entry.read_at.is_none()),
-                    actors: vec![Actor {
-                        id: head.entry.actor_id,
-                        username: head.actor_username.clone(),
-                        display_name: head.actor_display_name.clone(),
-                        profile_image_url: head.actor_profile_image_url.clone(),
-                    }],
-                    head,
-                },
-            }
-        })
-        .collect())
+    Ok(groups)
 }
 
 /// Marks one of the member's notifications read, with the rest of its group (the likes or
