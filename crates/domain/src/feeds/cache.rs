@@ -9,9 +9,9 @@
 //! session's statement alone.
 //!
 //! When a kept page is used: only for the member it was made for, for the same feed, offset and
-//! limit, while the member's `FeedMarks` (read in the session's statement; for an app's bearer
-//! token, in a statement of their own) are what they were
-//! when it was made, and for at most `keep_for` after it was made. So:
+//! limit, while the member's `FeedMarks` (read in the statement that reads the session or the
+//! app's bearer token) are what they were when it was made, and for at most `keep_for` after it
+//! was made. So:
 //! - what the member does shows on their next read, through any process: every write of theirs
 //!   that can change their own page (a post, reply, repost, like, bookmark, vote, follow,
 //!   unfollow, deletion, post or profile edit) adds one to `users.feed_version` in its own transaction (`changes`);

@@ -297,7 +297,7 @@ pub struct Group {
 }
 
 /// One member who did what a group tells.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct Actor {
     pub id: i64,
     pub username: String,
