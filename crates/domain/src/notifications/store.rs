@@ -325,20 +325,24 @@ pub async fn list_grouped(pool: &Pool, recipient: i64, kinds: Kinds, page: Page,
     use crate::live::counts::{GROUPED, newer_in_group};
     // A group is its kind's notifications of one post from members not hidden from the
     // recipient, as `newer_in_group` decides which one heads it: the head is the group's first.
+    // Each part is materialized once (PostgreSQL ran the groups again for each head), and the
+    // CROSS JOIN keeps SQLite's order: each head's group by `notifications_group_idx`, not a walk
+    // of all the member's likes.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             "WITH heads AS MATERIALIZED ({page}), \
-             ranked AS MATERIALIZED ( \
+             ranked AS MATERIALIZED (SELECT * FROM ( \
                  SELECT g.type, g.post_id, g.actor_id, \
                         ROW_NUMBER() OVER (PARTITION BY g.type, g.post_id ORDER BY g.id DESC) AS place, \
                         COUNT(*) OVER (PARTITION BY g.type, g.post_id) AS size, \
                         SUM(CASE WHEN g.read_at IS NULL THEN 1 ELSE 0 END) OVER (PARTITION BY g.type, g.post_id) AS unread \
-                 FROM heads h JOIN notifications g ON g.recipient_id = $1 AND g.type = h.type AND g.post_id = h.post_id \
-                 WHERE h.type IN {GROUPED} AND NOT {hidden} \
-             ) \
+                 FROM heads h CROSS JOIN notifications g \
+                 WHERE g.recipient_id = $1 AND g.type = h.type AND g.post_id = h.post_id AND h.type IN {GROUPED} \
+                 AND NOT {hidden} \
+             ) w WHERE place <= {GROUP_ACTORS}) \
              SELECT {columns}, CAST(COALESCE(r.size, 1) AS BIGINT) AS size, \
                     CAST(COALESCE(r.unread, CASE WHEN n.read_at IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS unread \
-             FROM heads n LEFT JOIN ranked r ON r.type = n.type AND r.post_id = n.post_id AND r.place <= {GROUP_ACTORS} \
+             FROM heads n LEFT JOIN ranked r ON r.type = n.type AND r.post_id = n.post_id \
              JOIN users u ON u.id = COALESCE(r.actor_id, n.actor_id) \
              LEFT JOIN posts p ON p.id = n.post_id AND n.post_id <> 0 \
              ORDER BY n.id DESC, r.place",
