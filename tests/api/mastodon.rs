@@ -885,6 +885,10 @@ async fn a_kept_home_page_shows_what_its_reader_does_at_once(app: TestApp) {
     let (status, _) = bob_app.post(&format!("/api/v1/statuses/{first}/favourite"), json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(home(&ada_app).await.0[0]["favourites_count"], 1, "the kept page answers");
+    // A post that reaches other members' timelines but not hers leaves her page kept.
+    let carol = app.member("carol").await;
+    crate::posts::write(&app, &carol, "elsewhere").await;
+    assert_eq!(home(&ada_app).await.0[0]["favourites_count"], 1, "still the kept page");
     app.clock.advance(std::time::Duration::from_secs(5));
     assert_eq!(home(&ada_app).await.0[0]["favourites_count"], 2, "kept for 5 s at most");
     let (_, second) = bob_app.post("/api/v1/statuses", json!({"status": "news"})).await;

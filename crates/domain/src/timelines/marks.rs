@@ -14,10 +14,12 @@ pub struct FeedMarks {
 /// The marks as two columns of a statement that joins the member's `users` row as `u`, their
 /// id being the SQL expression `member`: a primary-key join and two indexes' last entries on
 /// top of the statement's own row. Both parts of `version` only grow, so their sum changes
-/// whenever either does.
+/// whenever either does. The subqueries' aliases are their own: a statement's alias of the same
+/// name would be shadowed inside them (`t.member_id = t.member_id` read every timeline).
 pub fn columns(member: &str) -> String {
     format!(
-        "u.feed_version + (SELECT COALESCE(MAX(l.id), 0) FROM moderation_log l), \
-         (SELECT MAX(t.post_id) FROM home_timeline t WHERE t.member_id = {member})"
+        "u.feed_version + (SELECT COALESCE(MAX(marks_log.id), 0) FROM moderation_log marks_log), \
+         (SELECT MAX(marks_timeline.post_id) FROM home_timeline marks_timeline \
+          WHERE marks_timeline.member_id = {member})"
     )
 }
