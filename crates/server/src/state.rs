@@ -29,6 +29,8 @@ pub struct AppState {
     pub feed_cache: murmur_domain::feeds::cache::FeedCache,
     /// How requests read their session: together with the others waiting, or alone for writes.
     pub sessions: murmur_domain::sessions::reads::SessionReads,
+    /// How requests read their app's token (the Mastodon API): the same way as sessions.
+    pub tokens: murmur_domain::apps::TokenReads,
     /// When this process's background workers last went round (`/readyz`).
     pub heartbeats: crate::health::Heartbeats,
     /// Live events: what writers publish, and this process's open streams.
@@ -65,10 +67,11 @@ impl AppState {
 
     /// The state of the handlers on the write thread: the same, but their reads (and on
     /// PostgreSQL their writes) go through the write requests' own pool (`Db::for_writes`),
-    /// and each reads its session alone.
+    /// and each reads its session or token alone.
     pub(crate) fn for_writes(&self) -> AppState {
         let db = self.db.for_writes();
         let sessions = murmur_domain::sessions::reads::SessionReads::alone(&db.read);
-        AppState { db, sessions, ..self.clone() }
+        let tokens = murmur_domain::apps::TokenReads::alone(&db.read);
+        AppState { db, sessions, tokens, ..self.clone() }
     }
 }

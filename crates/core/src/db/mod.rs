@@ -15,6 +15,7 @@
 //! own for all their statements (`Db::for_writes`).
 
 pub mod backup;
+pub mod batched;
 mod fills;
 pub mod full_text;
 pub mod member_writes;

@@ -14,6 +14,7 @@ use sqlx::AnyConnection;
 use std::sync::LazyLock;
 
 use murmur_core::clock::{MINUTE, Millis};
+use murmur_core::db::batched::{self, BatchedReads, Keyed};
 use murmur_core::db::{Db, Pool};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, Limit};
@@ -379,28 +380,64 @@ pub struct Holder {
     pub marks: FeedMarks,
 }
 
+/// A token's row as read: `(token_hash, id, member_id, app_id, name, website, scopes,
+/// last_used_at, suspended_until, feed version, newest)`.
+type TokenRow =
+    (String, i64, Option<i64>, i64, String, Option<String>, String, Millis, Option<Millis>, Option<i64>, Option<i64>);
+
+/// How the tokens of a state's requests are read: together with the other requests' waiting
+/// at the same moment, as sessions are (`murmur_core::db::batched`), or alone for writes.
+/// Cheap to clone.
+#[derive(Clone)]
+pub struct TokenReads(BatchedReads<TokenRow>);
+
+static TOKEN: Keyed<TokenRow> = Keyed { statements: &TOKEN_STATEMENTS, key: |row| &row.0 };
+static TOKEN_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    batched::statements(|hashes| {
+        format!(
+            "SELECT t.token_hash, t.id, t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, \
+             u.suspended_until, {} \
+             FROM app_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN users u ON u.id = t.member_id \
+             WHERE t.token_hash IN ({hashes})",
+            crate::timelines::marks::columns("t.member_id")
+        )
+    })
+});
+
+impl TokenReads {
+    /// Reads each token together with the others waiting (starts the batching task on the
+    /// current runtime; it ends when the last clone is dropped).
+    pub fn together(pool: &Pool) -> TokenReads {
+        TokenReads(BatchedReads::together(pool, &TOKEN))
+    }
+
+    /// Each request's token in a statement of its own, on `pool`.
+    pub fn alone(pool: &Pool) -> TokenReads {
+        TokenReads(BatchedReads::alone(pool, &TOKEN))
+    }
+}
+
 /// The holder of `token`, if it is live: not revoked, and its member neither suspended nor gone
 /// (their tokens end with their sessions; the check here also covers a suspension's race).
-/// Records its last use at most every few minutes.
-pub async fn holder(db: &Db, token: &str, now: Millis) -> Result<Option<Holder>> {
+/// Records its last use at most every few minutes, on `write`.
+pub async fn holder(reads: &TokenReads, write: &Pool, token: &str, now: Millis) -> Result<Option<Holder>> {
     if token.len() > 100 {
         return Ok(None);
     }
     let hash = hash_token(token);
-    // (id, member_id, app_id, name, website, scopes, last_used_at, suspended_until, feed version, newest)
-    type Row =
-        (i64, Option<i64>, i64, String, Option<String>, String, Millis, Option<Millis>, Option<i64>, Option<i64>);
-    static SQL: LazyLock<String> = LazyLock::new(|| {
-        format!(
-            "SELECT t.id, t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, u.suspended_until, {} \
-             FROM app_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN users u ON u.id = t.member_id \
-             WHERE t.token_hash = $1",
-            crate::timelines::marks::columns("t.member_id")
-        )
-    });
-    let row: Option<Row> = sqlx::query_as(SQL.as_str()).bind(&hash).fetch_optional(&db.read).await?;
-    let Some((token_id, member, app_id, app_name, app_website, scopes, last_used_at, suspended_until, version, newest)) =
-        row
+    let Some((
+        _,
+        token_id,
+        member,
+        app_id,
+        app_name,
+        app_website,
+        scopes,
+        last_used_at,
+        suspended_until,
+        version,
+        newest,
+    )) = reads.0.read(&hash).await?
     else {
         return Ok(None);
     };
@@ -412,7 +449,7 @@ pub async fn holder(db: &Db, token: &str, now: Millis) -> Result<Option<Holder>>
             .bind(now)
             .bind(&hash)
             .bind(last_used_at)
-            .execute(&db.write)
+            .execute(write)
             .await?;
     }
     let marks = FeedMarks { version: version.unwrap_or_default(), newest };

@@ -1,5 +1,5 @@
 //! What a member's kept Friends pages are checked against (`cache`): read in the statement that
-//! reads the session (`sessions::reads`) or the app's token (`apps::holder`), so a kept page is
+//! reads the session (`sessions::reads`) or the app's token (`apps::TokenReads`), so a kept page is
 //! answered after that one statement.
 
 /// The member's `feed_version` (raised by every write of theirs: `changes`) plus the newest

@@ -60,8 +60,9 @@ impl FromRequestParts<AppState> for Token {
             return Ok(token.clone());
         }
         let secret = bearer_of(&parts.headers, parts.uri.query()).ok_or(MastodonError(Error::Unauthorized))?;
-        let holder =
-            apps::holder(&state.db, &secret, state.clock.now()).await?.ok_or(MastodonError(Error::Unauthorized))?;
+        let holder = apps::holder(&state.tokens, &state.db.write, &secret, state.clock.now())
+            .await?
+            .ok_or(MastodonError(Error::Unauthorized))?;
         if let Some(member) = holder.member {
             crate::extract::Writer::note(parts, member);
         }

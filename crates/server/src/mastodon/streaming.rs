@@ -120,9 +120,11 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
                     None => true,
                 },
                 // Some session of the member ended: the stream lives on while its token does.
-                "session-ended" => murmur_domain::apps::holder(&state.db, &secret, state.clock.now())
-                    .await
-                    .is_ok_and(|holder| holder.is_some()),
+                "session-ended" => {
+                    murmur_domain::apps::holder(&state.tokens, &state.db.write, &secret, state.clock.now())
+                        .await
+                        .is_ok_and(|holder| holder.is_some())
+                }
                 _ => !tx.is_closed(),
             };
             if !sent {
