@@ -896,8 +896,67 @@ async fn a_kept_home_page_shows_what_its_reader_does_at_once(app: TestApp) {
     assert_eq!(page[0]["id"], second["id"]);
 }
 
+/// Tokens read together (`apps::TokenReads`): many apps' requests at once, with an app's own
+/// token and revoked, unknown and over-long tokens among them, each answered as its own
+/// member, as its app, or as nobody.
+async fn requests_at_once_are_each_answered_for_their_own_token(app: TestApp) {
+    let mut readers = Vec::new();
+    for i in 0..8 {
+        let member = app.member(&format!("reader{i}")).await;
+        crate::posts::write(&app, &member, &format!("the post of reader{i}")).await;
+        readers.push((member.username.clone(), token_for(&app, &member, "read").await));
+    }
+    let (client_id, secret) = register_app(&app, "read").await;
+    let form = [("grant_type", "client_credentials"), ("client_id", &client_id), ("client_secret", &secret)];
+    let (status, body) =
+        json(reqwest::Client::new().post(app.url("/oauth/token")).form(&form).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{body}");
+    let app_only = body["access_token"].as_str().unwrap().to_string();
+    let verifier = "a-verifier-of-enough-length-0123456789-abcdefghij";
+    let code = consent(&app, &app.member("gone").await, &client_id, "read", verifier).await;
+    let (_, body) = exchange(&app, &client_id, Some(&secret), &code, verifier).await;
+    let revoked = body["access_token"].as_str().unwrap().to_string();
+    let revoke = [("client_id", client_id.as_str()), ("client_secret", secret.as_str()), ("token", revoked.as_str())];
+    let response = reqwest::Client::new().post(app.url("/oauth/revoke")).form(&revoke).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(AppClient::new(&app, &revoked).get("/api/v1/accounts/verify_credentials").await.0, 401);
+
+    enum Who {
+        Member(String),
+        App,
+        Nobody,
+    }
+    let ask = |token: &str, path: &str| reqwest::Client::new().get(app.url(path)).bearer_auth(token).send();
+    let mut asks = Vec::new();
+    for round in 0..6 {
+        for (username, token) in &readers {
+            // Both kinds of answer: the account alone, and the home page read with the marks.
+            let path = if round % 2 == 0 { "/api/v1/accounts/verify_credentials" } else { "/api/v1/timelines/home" };
+            asks.push((Who::Member(username.clone()), ask(token, path)));
+        }
+        asks.push((Who::App, ask(&app_only, "/api/v1/apps/verify_credentials")));
+        for token in [revoked.clone(), "x".repeat(43), "y".repeat(101)] {
+            asks.push((Who::Nobody, ask(&token, "/api/v1/accounts/verify_credentials")));
+        }
+    }
+    let tasks: Vec<_> = asks.into_iter().map(|(who, ask)| (who, tokio::spawn(ask))).collect();
+    for (who, task) in tasks {
+        let (status, body) = json(task.await.unwrap().unwrap()).await;
+        match who {
+            Who::Nobody => assert_eq!(status, 401, "{body}"),
+            Who::App => assert_eq!((status, body["name"].clone()), (200, json!("Test App")), "{body}"),
+            Who::Member(username) => {
+                assert_eq!(status, 200, "{body}");
+                let answered = if body.is_array() { &body[0]["account"]["username"] } else { &body["username"] };
+                assert_eq!(answered, username.as_str(), "{body}");
+            }
+        }
+    }
+}
+
 both_databases!(
     a_kept_home_page_shows_what_its_reader_does_at_once,
+    requests_at_once_are_each_answered_for_their_own_token,
     a_post_names_the_app_it_was_written_from,
     an_app_changes_the_profile_with_images,
     an_app_uploads_described_images_and_posts_them,

@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 /// The most keys one statement reads (statements are made for 1, 2, 4 … `MAX_BATCH` keys, the
 /// list padded by repeating its last key, so each connection prepares at most seven of them
 /// per kind of read).
-pub const MAX_BATCH: usize = 64;
+const MAX_BATCH: usize = 64;
 
 /// Batch statements running at once, per kind of read: one per core. Fewer in flight make
 /// bigger batches, more keep the cores busy; more than one per core gained nothing in the
@@ -39,7 +39,7 @@ fn in_flight() -> usize {
 }
 
 /// A kind of read: its statement for each batch size, and the key of a row it answers.
-pub struct Keyed<R: 'static> {
+pub struct KeyedRead<R: 'static> {
     /// The statements for 1, 2, 4 … `MAX_BATCH` keys (`statements`).
     pub statements: &'static LazyLock<Vec<String>>,
     /// A row's key, as it was asked for.
@@ -59,7 +59,7 @@ pub fn statements(text: impl Fn(&str) -> String) -> Vec<String> {
 
 /// How the rows of a kind of read are read in this process. Cheap to clone.
 pub struct BatchedReads<R: 'static> {
-    keyed: &'static Keyed<R>,
+    keyed: &'static KeyedRead<R>,
     how: How<R>,
 }
 
@@ -99,14 +99,14 @@ where
     R: for<'r> sqlx::FromRow<'r, AnyRow> + Clone + Send + Unpin + 'static,
 {
     /// Starts the batching task on the current runtime; it ends when the last clone is dropped.
-    pub fn together(pool: &Pool, keyed: &'static Keyed<R>) -> Self {
+    pub fn together(pool: &Pool, keyed: &'static KeyedRead<R>) -> Self {
         let (asks, waiting) = mpsc::channel(4 * MAX_BATCH);
         tokio::spawn(batches(pool.clone(), keyed, waiting));
         BatchedReads { keyed, how: How::Together(asks) }
     }
 
     /// Each request's row in a statement of its own, on `pool`.
-    pub fn alone(pool: &Pool, keyed: &'static Keyed<R>) -> Self {
+    pub fn alone(pool: &Pool, keyed: &'static KeyedRead<R>) -> Self {
         BatchedReads { keyed, how: How::Alone(pool.clone()) }
     }
 
@@ -128,7 +128,7 @@ where
 }
 
 /// Takes the waiting asks as batches, at most `in_flight()` statements at a time.
-async fn batches<R>(pool: Pool, keyed: &'static Keyed<R>, mut waiting: mpsc::Receiver<Ask<R>>)
+async fn batches<R>(pool: Pool, keyed: &'static KeyedRead<R>, mut waiting: mpsc::Receiver<Ask<R>>)
 where
     R: for<'r> sqlx::FromRow<'r, AnyRow> + Clone + Send + Unpin + 'static,
 {
@@ -154,7 +154,7 @@ where
 }
 
 /// Reads a batch in one statement and sends each waiting request its own row.
-async fn read_batch_and_reply<R>(pool: &Pool, keyed: &'static Keyed<R>, batch: Vec<Ask<R>>)
+async fn read_batch_and_reply<R>(pool: &Pool, keyed: &'static KeyedRead<R>, batch: Vec<Ask<R>>)
 where
     R: for<'r> sqlx::FromRow<'r, AnyRow> + Clone + Send + Unpin + 'static,
 {
@@ -185,7 +185,7 @@ where
 }
 
 /// The rows of `keys` (1 to `MAX_BATCH` of them) that exist.
-async fn read_rows<R>(pool: &Pool, keyed: &'static Keyed<R>, keys: &[&str]) -> sqlx::Result<Vec<R>>
+async fn read_rows<R>(pool: &Pool, keyed: &'static KeyedRead<R>, keys: &[&str]) -> sqlx::Result<Vec<R>>
 where
     R: for<'r> sqlx::FromRow<'r, AnyRow> + Send + Unpin,
 {

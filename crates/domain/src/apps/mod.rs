@@ -14,7 +14,7 @@ use sqlx::AnyConnection;
 use std::sync::LazyLock;
 
 use murmur_core::clock::{MINUTE, Millis};
-use murmur_core::db::batched::{self, BatchedReads, Keyed};
+use murmur_core::db::batched::{self, BatchedReads, KeyedRead};
 use murmur_core::db::{Db, Pool};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, Limit};
@@ -385,13 +385,13 @@ pub struct Holder {
 type TokenRow =
     (String, i64, Option<i64>, i64, String, Option<String>, String, Millis, Option<Millis>, Option<i64>, Option<i64>);
 
-/// How the tokens of a state's requests are read: together with the other requests' waiting
+/// How the tokens of a state's requests are read: together with those of other requests waiting
 /// at the same moment, as sessions are (`murmur_core::db::batched`), or alone for writes.
 /// Cheap to clone.
 #[derive(Clone)]
 pub struct TokenReads(BatchedReads<TokenRow>);
 
-static TOKEN: Keyed<TokenRow> = Keyed { statements: &TOKEN_STATEMENTS, key: |row| &row.0 };
+static TOKEN_READ: KeyedRead<TokenRow> = KeyedRead { statements: &TOKEN_STATEMENTS, key: |row| &row.0 };
 static TOKEN_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
     batched::statements(|hashes| {
         format!(
@@ -408,12 +408,12 @@ impl TokenReads {
     /// Reads each token together with the others waiting (starts the batching task on the
     /// current runtime; it ends when the last clone is dropped).
     pub fn together(pool: &Pool) -> TokenReads {
-        TokenReads(BatchedReads::together(pool, &TOKEN))
+        TokenReads(BatchedReads::together(pool, &TOKEN_READ))
     }
 
     /// Each request's token in a statement of its own, on `pool`.
     pub fn alone(pool: &Pool) -> TokenReads {
-        TokenReads(BatchedReads::alone(pool, &TOKEN))
+        TokenReads(BatchedReads::alone(pool, &TOKEN_READ))
     }
 }
 

@@ -1,4 +1,4 @@
-//! The session reads that start members' requests, made together with the other requests'
+//! The session reads that start members' requests, made together with those of other requests
 //! waiting at the same moment (`murmur_core::db::batched`): a kept Friends page costs nothing
 //! else (`feeds::cache`).
 //!
@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use murmur_core::clock::Millis;
 use murmur_core::db::Pool;
-use murmur_core::db::batched::{self, BatchedReads, Keyed};
+use murmur_core::db::batched::{self, BatchedReads, KeyedRead};
 use murmur_core::error::Result;
 
 /// What a lookup reads besides the session.
@@ -26,16 +26,16 @@ pub enum Reading {
 pub type SessionRow = (i64, Millis, Millis, i64, Option<i64>);
 
 /// The row as read: the session's hash first.
-type Read = (String, i64, Millis, Millis, i64, Option<i64>);
+type HashedRow = (String, i64, Millis, Millis, i64, Option<i64>);
 
-/// How the sessions of a state's requests are read. Cheap to clone.
+/// How the sessions of a state's requests are read (both kinds of reading). Cheap to clone.
 #[derive(Clone)]
 pub struct SessionReads {
-    session_only: BatchedReads<Read>,
-    with_marks: BatchedReads<Read>,
+    session_only: BatchedReads<HashedRow>,
+    with_marks: BatchedReads<HashedRow>,
 }
 
-static SESSION_ONLY: Keyed<Read> = Keyed { statements: &SESSION_ONLY_STATEMENTS, key: |row| &row.0 };
+static SESSION_ONLY: KeyedRead<HashedRow> = KeyedRead { statements: &SESSION_ONLY_STATEMENTS, key: |row| &row.0 };
 static SESSION_ONLY_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
     batched::statements(|hashes| {
         format!(
@@ -45,7 +45,7 @@ static SESSION_ONLY_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
     })
 });
 
-static WITH_MARKS: Keyed<Read> = Keyed { statements: &WITH_MARKS_STATEMENTS, key: |row| &row.0 };
+static WITH_MARKS: KeyedRead<HashedRow> = KeyedRead { statements: &WITH_MARKS_STATEMENTS, key: |row| &row.0 };
 static WITH_MARKS_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
     batched::statements(|hashes| {
         format!(
