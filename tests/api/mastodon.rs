@@ -182,6 +182,13 @@ async fn a_member_signs_in_an_app_and_posts_reads_and_is_notified(app: TestApp) 
     assert_eq!(status, 200, "{notes}");
     let kinds: Vec<&str> = notes.as_array().unwrap().iter().map(|n| n["type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["reblog", "favourite", "follow"], "{notes}");
+    // Each names its actor, and its post's author, whole.
+    for note in notes.as_array().unwrap() {
+        assert_eq!(note["account"]["id"], bob.id.to_string(), "{note}");
+        assert_eq!(note["account"]["following_count"], 1, "{note}");
+    }
+    assert_eq!(notes[0]["status"]["account"]["id"], ada.id.to_string(), "{notes}");
+    assert_eq!(notes[0]["status"]["account"]["followers_count"], 1, "{notes}");
     let (_, only) = ada_app.get("/api/v1/notifications?types[]=favourite").await;
     assert_eq!(only.as_array().unwrap().len(), 1);
     assert_eq!(only[0]["status"]["id"], post_id.as_str());

@@ -238,15 +238,13 @@ impl Application {
         }
         let feed_cache =
             murmur_domain::feeds::cache::FeedCache::new(config.feed_cache.bytes, config.feed_cache.keep_for);
-        let sessions = murmur_domain::sessions::reads::SessionReads::together(&db.read);
-        let tokens = murmur_domain::apps::TokenReads::together(&db.read);
+        let credentials = crate::state::CredentialReads::together(&db.read);
         let keys = crate::push::PushKeys::load(&db, &config, clock.now()).await?;
         let push = crate::push::Push { keys: Arc::new(keys), queue: Default::default() };
         let outbound = crate::outbound::Outbound::new(config.outbound_allow.clone());
         let state = AppState {
             db,
-            sessions,
-            tokens,
+            credentials,
             config: Arc::new(config),
             clock,
             mailer,

@@ -5,9 +5,11 @@ use std::sync::Arc;
 
 use murmur_core::clock::Clock;
 use murmur_core::config::Config;
-use murmur_core::db::Db;
+use murmur_core::db::{Db, Pool};
+use murmur_domain::apps::TokenReads;
 use murmur_domain::mail::Mailer;
 use murmur_domain::media::MediaStore;
+use murmur_domain::sessions::SessionReads;
 
 /// Everything a handler may need; cheap to clone.
 #[derive(Clone)]
@@ -27,10 +29,8 @@ pub struct AppState {
     pub for_you: murmur_domain::feeds::for_you::Ranker,
     /// The Friends pages this process keeps ready.
     pub feed_cache: murmur_domain::feeds::cache::FeedCache,
-    /// How requests read their session: together with the others waiting, or alone for writes.
-    pub sessions: murmur_domain::sessions::reads::SessionReads,
-    /// How requests read their app's token (the Mastodon API): the same way as sessions.
-    pub tokens: murmur_domain::apps::TokenReads,
+    /// How requests read their session or app's token.
+    pub credentials: CredentialReads,
     /// When this process's background workers last went round (`/readyz`).
     pub heartbeats: crate::health::Heartbeats,
     /// Live events: what writers publish, and this process's open streams.
@@ -70,8 +70,27 @@ impl AppState {
     /// and each reads its session or token alone.
     pub(crate) fn for_writes(&self) -> AppState {
         let db = self.db.for_writes();
-        let sessions = murmur_domain::sessions::reads::SessionReads::alone(&db.read);
-        let tokens = murmur_domain::apps::TokenReads::alone(&db.read);
-        AppState { db, sessions, tokens, ..self.clone() }
+        let credentials = CredentialReads::alone(&db.read);
+        AppState { db, credentials, ..self.clone() }
+    }
+}
+
+/// How requests read their session (the web app's API) or their app's token (the Mastodon
+/// API): together with the other requests waiting, or each alone for writes. Cheap to clone.
+#[derive(Clone)]
+pub struct CredentialReads {
+    pub sessions: SessionReads,
+    pub tokens: TokenReads,
+}
+
+impl CredentialReads {
+    /// Read together (starts the batching tasks on the current runtime).
+    pub fn together(pool: &Pool) -> CredentialReads {
+        CredentialReads { sessions: SessionReads::together(pool), tokens: TokenReads::together(pool) }
+    }
+
+    /// Each in a statement of its own: the write thread's handlers read so.
+    pub fn alone(pool: &Pool) -> CredentialReads {
+        CredentialReads { sessions: SessionReads::alone(pool), tokens: TokenReads::alone(pool) }
     }
 }

@@ -38,10 +38,11 @@ fn in_flight() -> usize {
     crate::db::cores().max(2)
 }
 
-/// A kind of read: its statement for each batch size, and the key of a row it answers.
+/// A kind of read: its statement for each batch size, and the key of a row it answers. Made as
+/// a `static`: `KeyedRead { statements: LazyLock::new(|| statements(…)), key: … }`.
 pub struct KeyedRead<R: 'static> {
-    /// The statements for 1, 2, 4 … `MAX_BATCH` keys (`statements`).
-    pub statements: &'static LazyLock<Vec<String>>,
+    /// The statements for 1, 2, 4 … `MAX_BATCH` keys (`statements`), made on first use.
+    pub statements: LazyLock<Vec<String>>,
     /// A row's key, as it was asked for.
     pub key: fn(&R) -> &str,
 }

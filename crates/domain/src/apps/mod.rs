@@ -391,18 +391,20 @@ type TokenRow =
 #[derive(Clone)]
 pub struct TokenReads(BatchedReads<TokenRow>);
 
-static TOKEN_READ: KeyedRead<TokenRow> = KeyedRead { statements: &TOKEN_STATEMENTS, key: |row| &row.0 };
-static TOKEN_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    batched::statements(|hashes| {
-        format!(
-            "SELECT t.token_hash, t.id, t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, \
-             u.suspended_until, {} \
-             FROM app_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN users u ON u.id = t.member_id \
-             WHERE t.token_hash IN ({hashes})",
-            crate::timelines::marks::columns("t.member_id")
-        )
-    })
-});
+static TOKEN_READ: KeyedRead<TokenRow> = KeyedRead {
+    statements: LazyLock::new(|| {
+        batched::statements(|hashes| {
+            format!(
+                "SELECT t.token_hash, t.id, t.member_id, t.app_id, a.name, a.website, t.scopes, t.last_used_at, \
+                 u.suspended_until, {} \
+                 FROM app_tokens t JOIN apps a ON a.id = t.app_id LEFT JOIN users u ON u.id = t.member_id \
+                 WHERE t.token_hash IN ({hashes})",
+                crate::timelines::marks::columns("t.member_id")
+            )
+        })
+    }),
+    key: |row| &row.0,
+};
 
 impl TokenReads {
     /// Reads each token together with the others waiting (starts the batching task on the

@@ -1,10 +1,14 @@
 //! Notification queries. They are written inside the transaction of their cause (a follow, a
 //! like, …), so a notification exists exactly when its cause does.
 
-use sqlx::AnyConnection;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use sqlx::AnyConnection;
+
 use crate::live::Change;
+use crate::user_columns;
+use crate::users::UserRow;
 use murmur_core::clock::Millis;
 use murmur_core::db::Pool;
 use murmur_core::error::Result;
@@ -273,16 +277,61 @@ pub async fn list(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Mi
     page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await
 }
 
-/// The member's newest notifications as `list` pages them, without their actors and posts: for
-/// readers that read those whole in a statement of their own (the Mastodon API).
-pub async fn entries(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Vec<Entry>> {
+/// A page of notifications as `entries` reads it: the notifications, and the records of the
+/// members they name (each actor, and the recipient, who wrote the liked and reposted posts).
+pub struct Entries {
+    pub rows: Vec<Entry>,
+    pub members: HashMap<i64, UserRow>,
+}
+
+/// A row of `entries`' statement: a notification with its actor's record, or (no notification)
+/// the recipient's record.
+#[derive(sqlx::FromRow)]
+struct EntryRow {
+    notification_id: Option<i64>,
+    kind: Option<String>,
+    read_at: Option<Millis>,
+    notified_at: Option<Millis>,
+    post_id: Option<i64>,
+    #[sqlx(flatten)]
+    member: UserRow,
+}
+
+/// The member's newest notifications as `list` pages them, with the whole records of the
+/// members they name but not their posts: for readers that show every member whole and read
+/// the posts in a statement of their own (the Mastodon API). One statement: a members' read of
+/// its own cost a round trip per page.
+pub async fn entries(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Entries> {
+    // The page's columns are renamed so that the members' columns (`id`, `created_at`) are
+    // unambiguous without an alias.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
-            "SELECT n.id, n.type AS kind, n.read_at, n.created_at, n.post_id, n.actor_id FROM ({}) n ORDER BY n.id DESC",
-            page_sql("TRUE")
+            concat!(
+                "SELECT n.notification_id, n.kind, n.read_at, n.notified_at, n.post_id, ",
+                user_columns!(),
+                " FROM (SELECT p.id AS notification_id, p.type AS kind, p.read_at, p.created_at AS notified_at, \
+                   p.post_id, p.actor_id FROM ({page}) p) n \
+                 JOIN users ON users.id = n.actor_id \
+                 UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, ",
+                user_columns!(),
+                " FROM users WHERE id = $1"
+            ),
+            page = page_sql("TRUE")
         )
     });
-    page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await
+    let found: Vec<EntryRow> = page_rows(pool, SQL.as_str(), recipient, kinds, page, now).await?;
+    let mut entries = Entries { rows: Vec::with_capacity(found.len()), members: HashMap::new() };
+    for row in found {
+        if let (Some(id), Some(kind), Some(created_at), Some(post_id)) =
+            (row.notification_id, row.kind, row.notified_at, row.post_id)
+        {
+            let actor_id = row.member.id;
+            entries.rows.push(Entry { id, kind, read_at: row.read_at, created_at, post_id, actor_id });
+        }
+        entries.members.insert(row.member.id, row.member);
+    }
+    entries.rows.sort_unstable_by_key(|entry| std::cmp::Reverse(entry.id));
+    Ok(entries)
 }
 
 /// A group of notifications as a grouped list shows it: its newest notification (`head`), how

@@ -35,26 +35,30 @@ pub struct SessionReads {
     with_marks: BatchedReads<HashedRow>,
 }
 
-static SESSION_ONLY: KeyedRead<HashedRow> = KeyedRead { statements: &SESSION_ONLY_STATEMENTS, key: |row| &row.0 };
-static SESSION_ONLY_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    batched::statements(|hashes| {
-        format!(
-            "SELECT id_hash, user_id, last_seen_at, expires_at, CAST(0 AS BIGINT), CAST(NULL AS BIGINT) \
-             FROM sessions WHERE id_hash IN ({hashes})"
-        )
-    })
-});
+static SESSION_ONLY: KeyedRead<HashedRow> = KeyedRead {
+    statements: LazyLock::new(|| {
+        batched::statements(|hashes| {
+            format!(
+                "SELECT id_hash, user_id, last_seen_at, expires_at, CAST(0 AS BIGINT), CAST(NULL AS BIGINT) \
+                 FROM sessions WHERE id_hash IN ({hashes})"
+            )
+        })
+    }),
+    key: |row| &row.0,
+};
 
-static WITH_MARKS: KeyedRead<HashedRow> = KeyedRead { statements: &WITH_MARKS_STATEMENTS, key: |row| &row.0 };
-static WITH_MARKS_STATEMENTS: LazyLock<Vec<String>> = LazyLock::new(|| {
-    batched::statements(|hashes| {
-        format!(
-            "SELECT s.id_hash, s.user_id, s.last_seen_at, s.expires_at, {} \
-             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash IN ({hashes})",
-            crate::timelines::marks::columns("s.user_id")
-        )
-    })
-});
+static WITH_MARKS: KeyedRead<HashedRow> = KeyedRead {
+    statements: LazyLock::new(|| {
+        batched::statements(|hashes| {
+            format!(
+                "SELECT s.id_hash, s.user_id, s.last_seen_at, s.expires_at, {} \
+                 FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash IN ({hashes})",
+                crate::timelines::marks::columns("s.user_id")
+            )
+        })
+    }),
+    key: |row| &row.0,
+};
 
 impl SessionReads {
     /// Reads each session together with the others waiting (starts the batching tasks on the
@@ -93,8 +97,8 @@ mod tests {
 
     #[test]
     fn only_the_marks_reading_reads_the_marks() {
-        assert!(WITH_MARKS_STATEMENTS[1].contains("feed_version"));
-        assert!(WITH_MARKS_STATEMENTS[1].ends_with("IN ($1, $2)"));
-        assert!(!SESSION_ONLY_STATEMENTS[1].contains("feed_version"));
+        assert!(WITH_MARKS.statements[1].contains("feed_version"));
+        assert!(WITH_MARKS.statements[1].ends_with("IN ($1, $2)"));
+        assert!(!SESSION_ONLY.statements[1].contains("feed_version"));
     }
 }

@@ -47,10 +47,16 @@ pub(crate) async fn authenticate(
 ) -> Result<(CurrentUser, FeedMarks)> {
     let token = crate::session_cookie::token(&state.config, &parts.headers).ok_or(Error::Unauthorized)?;
     let network = ClientIp::resolve(peer(&parts.extensions), &parts.headers, &state.config.trusted_proxies).network();
-    let (id, session_hash, marks) =
-        sessions::lookup(&state.sessions, &state.db.write, token, network.as_deref(), state.clock.now(), reading)
-            .await?
-            .ok_or(Error::Unauthorized)?;
+    let (id, session_hash, marks) = sessions::lookup(
+        &state.credentials.sessions,
+        &state.db.write,
+        token,
+        network.as_deref(),
+        state.clock.now(),
+        reading,
+    )
+    .await?
+    .ok_or(Error::Unauthorized)?;
     let user = CurrentUser { id, session_hash };
     Writer::note(parts, id);
     parts.extensions.insert(user.clone());

@@ -60,7 +60,7 @@ impl FromRequestParts<AppState> for Token {
             return Ok(token.clone());
         }
         let secret = bearer_of(&parts.headers, parts.uri.query()).ok_or(MastodonError(Error::Unauthorized))?;
-        let holder = apps::holder(&state.tokens, &state.db.write, &secret, state.clock.now())
+        let holder = apps::holder(&state.credentials.tokens, &state.db.write, &secret, state.clock.now())
             .await?
             .ok_or(MastodonError(Error::Unauthorized))?;
         if let Some(member) = holder.member {

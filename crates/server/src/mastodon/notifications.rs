@@ -22,6 +22,7 @@ use super::timelines::{Paging, paged, with_links};
 use crate::state::AppState;
 use murmur_domain::notifications::store::{self, Entry, Kind, Kinds, NO_POST};
 use murmur_domain::posts::hydrate::{self, Selection};
+use murmur_domain::users::UserRow;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -68,16 +69,23 @@ fn kinds(params: &ListParams) -> Kinds {
     kinds
 }
 
-/// The notifications as Mastodon's entities, with their actors and posts read in one go each.
-pub(super) async fn entities_of(state: &AppState, viewer: i64, rows: &[Entry]) -> Result<Vec<entities::Notification>> {
+/// The notifications as Mastodon's entities: their posts read in one go, and the members they
+/// name (actors, the posts' authors) but those in `known` in another.
+pub(super) async fn entities_of(
+    state: &AppState,
+    viewer: i64,
+    rows: &[Entry],
+    known: HashMap<i64, UserRow>,
+) -> Result<Vec<entities::Notification>> {
     let mut post_ids: Vec<i64> = rows.iter().map(|row| row.post_id).filter(|id| *id != NO_POST).collect();
     // Several notifications are often of one post (its likes).
     post_ids.sort_unstable();
     post_ids.dedup();
     let posts = hydrate::list(&state.db.read, state.db.backend, viewer, &Selection::ids(&post_ids)).await?;
-    // The actors and the posts' authors, in one read.
-    let members = rows.iter().map(|row| row.actor_id).chain(entities::author_ids(&posts)).collect();
-    let authors = entities::members_by_id(state, members).await?;
+    let missing = rows.iter().map(|row| row.actor_id).chain(entities::author_ids(&posts));
+    let missing = missing.filter(|id| !known.contains_key(id)).collect();
+    let mut authors = entities::members_by_id(state, missing).await?;
+    authors.extend(known);
     let urls = Urls::of(state);
     let context = Context::new(&urls, &authors, viewer, state.clock.now());
     let by_id: HashMap<i64, entities::Status> =
@@ -99,8 +107,8 @@ async fn list(
 ) -> Result<Response> {
     let viewer = token.member("read:notifications")?;
     let page = params.paging.page()?;
-    let rows = store::entries(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
-    let answer = entities_of(&state, viewer, &rows).await?;
+    let entries = store::entries(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
+    let answer = entities_of(&state, viewer, &entries.rows, entries.members).await?;
     let ids: Vec<i64> = answer.iter().map(|n| n.id.parse().unwrap_or(0)).collect();
     paged(&state, &uri, answer, |index| ids[index])
 }
@@ -124,7 +132,7 @@ async fn list_grouped(
         sizes.insert(group.head.entry.id, (group.size, group.actors.iter().map(|actor| actor.id).collect()));
         heads.push(group.head.entry);
     }
-    let shown = entities_of(&state, viewer, &heads).await?;
+    let shown = entities_of(&state, viewer, &heads, HashMap::new()).await?;
     // The groups' other actors, beside the heads' ones each entity carries.
     let samples: Vec<i64> = sizes.values().flat_map(|(_, actors)| actors.iter().copied()).collect();
     let members = entities::members_by_id(&state, samples).await?;
@@ -182,8 +190,12 @@ async fn show(
     let wanted = id(&text)?;
     // The one notification: the list's page just above it.
     let page = murmur_core::page::Page::window(1, Some(wanted.saturating_add(1)), Some(wanted - 1));
-    let rows = store::entries(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
-    entities_of(&state, viewer, &rows).await?.pop().map(Json).ok_or_else(MastodonError::not_found)
+    let entries = store::entries(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
+    entities_of(&state, viewer, &entries.rows, entries.members)
+        .await?
+        .pop()
+        .map(Json)
+        .ok_or_else(MastodonError::not_found)
 }
 
 async fn dismiss(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {

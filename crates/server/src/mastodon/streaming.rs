@@ -76,7 +76,7 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
     let now = state.clock.now();
     // Notifications newer than the newest one now are the stream's.
     let newest = notifications::entries(&state.db.read, member, Kinds::ALL, Page::new(1, 0), now).await?;
-    let mut last_notification = newest.first().map_or(0, |row| row.id);
+    let mut last_notification = newest.rows.first().map_or(0, |row| row.id);
     let (tx, rx) = mpsc::channel(32);
     let mut frames = opened.frames;
     murmur_core::metrics::live_stream_opened();
@@ -86,14 +86,16 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
             let sent = match name {
                 "notification" => {
                     let page = Page::window(20, None, Some(last_notification));
-                    let rows = match notifications::entries(&state.db.read, member, Kinds::ALL, page, state.clock.now())
+                    let entries =
+                        match notifications::entries(&state.db.read, member, Kinds::ALL, page, state.clock.now()).await
+                        {
+                            Ok(entries) => entries,
+                            Err(_) => continue,
+                        };
+                    last_notification = entries.rows.first().map_or(last_notification, |row| row.id);
+                    let shown = super::notifications::entities_of(&state, member, &entries.rows, entries.members)
                         .await
-                    {
-                        Ok(rows) => rows,
-                        Err(_) => continue,
-                    };
-                    last_notification = rows.first().map_or(last_notification, |row| row.id);
-                    let shown = super::notifications::entities_of(&state, member, &rows).await.unwrap_or_default();
+                        .unwrap_or_default();
                     let mut ok = true;
                     for notification in shown.into_iter().rev() {
                         ok &= tx
@@ -121,7 +123,7 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
                 },
                 // Some session of the member ended: the stream lives on while its token does.
                 "session-ended" => {
-                    murmur_domain::apps::holder(&state.tokens, &state.db.write, &secret, state.clock.now())
+                    murmur_domain::apps::holder(&state.credentials.tokens, &state.db.write, &secret, state.clock.now())
                         .await
                         .is_ok_and(|holder| holder.is_some())
                 }
