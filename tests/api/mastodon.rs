@@ -177,7 +177,7 @@ async fn a_member_signs_in_an_app_and_posts_reads_and_is_notified(app: TestApp) 
     assert_eq!(status, 200, "{reblog}");
     assert_eq!(reblog["reblog"]["id"], post_id.as_str());
 
-    // Ada's notifications: the like, the repost, the follow and the mention, newest first.
+    // Ada's notifications: the repost, the like and the follow, newest first.
     let (status, notes) = ada_app.get("/api/v1/notifications").await;
     assert_eq!(status, 200, "{notes}");
     let kinds: Vec<&str> = notes.as_array().unwrap().iter().map(|n| n["type"].as_str().unwrap()).collect();

@@ -306,6 +306,21 @@ async fn mastodon_apps_quote_and_read_quotes(app: TestApp) {
     assert_eq!(plain["quote"], Value::Null, "{plain}");
     let (status, body) = bob_app.post("/api/v1/statuses", json!({"status": "x", "quoted_status_id": "999999"})).await;
     assert_eq!(status, 404, "{body}");
+
+    // A post that mentions Ada and quotes Carl: her notification shows Carl whole in the quote
+    // (read apart: he is neither its actor nor its recipient), and reads alone as in the list.
+    let carl = app.member("carl").await;
+    let carls = write(&app, &carl, "Soup is a tea").await;
+    let (status, created) = bob_app
+        .post("/api/v1/statuses", json!({"status": "@ada see", "quoted_status_id": id(&carls).to_string()}))
+        .await;
+    assert_eq!(status, 200, "{created}");
+    let (_, mentions) = ada_app.get("/api/v1/notifications?types[]=mention").await;
+    assert_eq!(mentions[0]["status"]["id"], created["id"], "{mentions}");
+    let quoted_author = &mentions[0]["status"]["quote"]["quoted_status"]["account"];
+    assert_eq!(quoted_author["id"], carl.id.to_string(), "{mentions}");
+    let (status, one) = ada_app.get(&format!("/api/v1/notifications/{}", mentions[0]["id"].as_str().unwrap())).await;
+    assert_eq!((status, &one["account"]["id"]), (200, &json!(bob.id.to_string())), "{one}");
 }
 
 both_databases!(

@@ -76,7 +76,7 @@ impl AppState {
 }
 
 /// How requests read their session (the web app's API) or their app's token (the Mastodon
-/// API): together with the other requests waiting, or each alone for writes. Cheap to clone.
+/// API). Cheap to clone.
 #[derive(Clone)]
 pub struct CredentialReads {
     pub sessions: SessionReads,
@@ -89,7 +89,7 @@ impl CredentialReads {
         CredentialReads { sessions: SessionReads::together(pool), tokens: TokenReads::together(pool) }
     }
 
-    /// Each in a statement of its own: the write thread's handlers read so.
+    /// Each in a statement of its own (`AppState::for_writes`).
     pub fn alone(pool: &Pool) -> CredentialReads {
         CredentialReads { sessions: SessionReads::alone(pool), tokens: TokenReads::alone(pool) }
     }

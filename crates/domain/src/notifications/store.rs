@@ -280,6 +280,7 @@ pub async fn list(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Mi
 /// A page of notifications as `entries` reads it: the notifications, and the records of the
 /// members they name (each actor, and the recipient, who wrote the liked and reposted posts).
 pub struct Entries {
+    /// Newest first.
     pub rows: Vec<Entry>,
     pub members: HashMap<i64, UserRow>,
 }
@@ -303,16 +304,17 @@ struct EntryRow {
 /// its own cost a round trip per page.
 pub async fn entries(pool: &Pool, recipient: i64, kinds: Kinds, page: Page, now: Millis) -> Result<Entries> {
     // The page's columns are renamed so that the members' columns (`id`, `created_at`) are
-    // unambiguous without an alias.
+    // unambiguous without an alias: no other column of the page may be a `users` column.
     static SQL: LazyLock<String> = LazyLock::new(|| {
         format!(
             concat!(
                 "SELECT n.notification_id, n.kind, n.read_at, n.notified_at, n.post_id, ",
                 user_columns!(),
-                " FROM (SELECT p.id AS notification_id, p.type AS kind, p.read_at, p.created_at AS notified_at, \
-                   p.post_id, p.actor_id FROM ({page}) p) n \
+                " FROM (SELECT page.id AS notification_id, page.type AS kind, page.read_at, \
+                   page.created_at AS notified_at, page.post_id, page.actor_id FROM ({page}) page) n \
                  JOIN users ON users.id = n.actor_id \
-                 UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, ",
+                 UNION ALL SELECT CAST(NULL AS BIGINT), CAST(NULL AS TEXT), CAST(NULL AS BIGINT), \
+                   CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), ",
                 user_columns!(),
                 " FROM users WHERE id = $1"
             ),

@@ -70,7 +70,7 @@ fn kinds(params: &ListParams) -> Kinds {
 }
 
 /// The notifications as Mastodon's entities: their posts read in one go, and the members they
-/// name (actors, the posts' authors) but those in `known` in another.
+/// name (actors, the posts' authors) that `known` lacks in another.
 pub(super) async fn entities_of(
     state: &AppState,
     viewer: i64,
@@ -82,8 +82,8 @@ pub(super) async fn entities_of(
     post_ids.sort_unstable();
     post_ids.dedup();
     let posts = hydrate::list(&state.db.read, state.db.backend, viewer, &Selection::ids(&post_ids)).await?;
-    let missing = rows.iter().map(|row| row.actor_id).chain(entities::author_ids(&posts));
-    let missing = missing.filter(|id| !known.contains_key(id)).collect();
+    let named = rows.iter().map(|row| row.actor_id).chain(entities::author_ids(&posts));
+    let missing = named.filter(|id| !known.contains_key(id)).collect();
     let mut authors = entities::members_by_id(state, missing).await?;
     authors.extend(known);
     let urls = Urls::of(state);

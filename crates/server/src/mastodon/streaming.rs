@@ -86,12 +86,8 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
             let sent = match name {
                 "notification" => {
                     let page = Page::window(20, None, Some(last_notification));
-                    let entries =
-                        match notifications::entries(&state.db.read, member, Kinds::ALL, page, state.clock.now()).await
-                        {
-                            Ok(entries) => entries,
-                            Err(_) => continue,
-                        };
+                    let read = notifications::entries(&state.db.read, member, Kinds::ALL, page, state.clock.now());
+                    let Ok(entries) = read.await else { continue };
                     last_notification = entries.rows.first().map_or(last_notification, |row| row.id);
                     let shown = super::notifications::entities_of(&state, member, &entries.rows, entries.members)
                         .await
