@@ -51,6 +51,7 @@ mod safety;
 mod schema_history;
 mod seed;
 mod sessions;
+mod stream_ends;
 mod timeline;
 mod transfer;
 mod users;

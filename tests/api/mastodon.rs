@@ -57,7 +57,7 @@ pub async fn consent(app: &impl Served, member: &Member, client_id: &str, scope:
 }
 
 /// Exchanges a code for a token: the answer's status and body.
-async fn exchange(
+pub async fn exchange(
     app: &impl Served,
     client_id: &str,
     secret: Option<&str>,

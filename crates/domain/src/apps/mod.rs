@@ -357,12 +357,28 @@ pub async fn revoke(db: &Db, client: Client<'_>, token: &str) -> Result<()> {
         None => find(&db.read, client.id).await?,
     }
     .ok_or(Error::Unauthorized)?;
-    sqlx::query("DELETE FROM app_tokens WHERE token_hash = $1 AND app_id = $2")
-        .bind(hash_token(token))
-        .bind(app.id)
-        .execute(&db.write)
-        .await?;
+    let revoked: Option<Option<i64>> =
+        sqlx::query_scalar("DELETE FROM app_tokens WHERE token_hash = $1 AND app_id = $2 RETURNING member_id")
+            .bind(hash_token(token))
+            .bind(app.id)
+            .fetch_optional(&db.write)
+            .await?;
+    if let Some(Some(member)) = revoked {
+        crate::sessions::ended(member);
+    }
     Ok(())
+}
+
+/// Whether the token hashing to `hash` is live: not revoked, its member not suspended
+/// (`sessions::Credential::holds`).
+pub(crate) async fn token_holds(write: &Pool, hash: &str, now: Millis) -> Result<bool> {
+    let found: Option<Option<Millis>> = sqlx::query_scalar(
+        "SELECT u.suspended_until FROM app_tokens t LEFT JOIN users u ON u.id = t.member_id WHERE t.token_hash = $1",
+    )
+    .bind(hash)
+    .fetch_optional(write)
+    .await?;
+    Ok(found.is_some_and(|suspended_until| !crate::users::model::is_suspended(suspended_until, now)))
 }
 
 /// Who holds a live token.
@@ -500,7 +516,11 @@ pub async fn disconnect(db: &Db, member: i64, app: i64) -> Result<bool> {
         .bind(app)
         .execute(&db.write)
         .await?;
-    Ok(done.rows_affected() > 0)
+    let any = done.rows_affected() > 0;
+    if any {
+        crate::sessions::ended(member);
+    }
+    Ok(any)
 }
 
 /// Ends every token and pending code of `member`, in the caller's transaction (with their
