@@ -39,6 +39,9 @@ on_localhost!(
     expired_and_replayed_ceremonies_are_refused,
     another_origin_is_refused,
     passkey_sign_ins_are_rate_limited,
+    adding_a_passkey_needs_a_recent_sign_in,
+    another_accounts_passkey_or_link_confirms_nothing,
+    logging_out_everywhere_can_remove_the_passkeys_too,
 );
 crate::both_databases!(passkeys_need_a_domain_name);
 
@@ -386,10 +389,12 @@ async fn expired_and_replayed_ceremonies_are_refused(app: TestApp) {
     let (status, _) = get(&app, &eve, "/api/auth/me").await;
     assert_eq!(status, 401);
 
-    // A ceremony of one kind does not finish the other; nonsense is refused as such.
+    // A ceremony of one kind does not finish the other; nonsense is refused as such. (Cyd has
+    // just signed in: Ada's sign-in is too old by now to add a passkey at all.)
+    let (_, cyd) = member(&app, "cyd").await;
     let (_, begun) = post(&app, &eve, "/api/auth/passkeys/login/start", json!({})).await;
     let body = json!({ "ceremony": begun["ceremony"], "name": "Mixed", "credential": credential });
-    let (status, _) = post(&app, &ada, "/api/auth/passkeys/register/finish", body).await;
+    let (status, _) = post(&app, &cyd, "/api/auth/passkeys/register/finish", body).await;
     assert_eq!(status, 400);
     let (_, begun) = post(&app, &eve, "/api/auth/passkeys/login/start", json!({})).await;
     let body = json!({ "ceremony": begun["ceremony"], "credential": { "id": "x" } });
@@ -451,6 +456,167 @@ async fn passkey_sign_ins_are_rate_limited(app: TestApp) {
     }
     let (status, _) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
     assert_eq!(status, 429);
+}
+
+const SIGN_IN_AGAIN: &str = "Please confirm it's you first: sign in again with a passkey or an e-mailed link. \
+                             Adding a passkey needs a sign-in within the last 10 minutes.";
+
+/// A browser's user agent, kept with a session as at sign-in.
+const FIREFOX_ON_LINUX: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+
+/// Confirms `browser`'s session with `device`'s passkey; answers the status and body.
+async fn confirm_with_passkey(app: &TestApp, browser: &reqwest::Client, device: &mut Device) -> (u16, Value) {
+    let (ceremony, credential) = sign_in_answer(app, browser, device, &origin(app)).await;
+    let body = json!({ "ceremony": ceremony, "credential": credential });
+    post(app, browser, "/api/auth/passkeys/reauthenticate", body).await
+}
+
+/// Asks for a link to confirm `browser`'s session; answers the link's token (the `nth` mail to `email`).
+async fn confirmation_link(app: &TestApp, browser: &reqwest::Client, email: &str, nth: usize) -> String {
+    let (status, sent) = post(app, browser, "/api/auth/reauthenticate/request-link", json!({})).await;
+    assert_eq!(status, 200, "{sent}");
+    let mail = mailbox::nth_mail(&outbox(app), email, nth).await;
+    assert_eq!(mail.subject(), "Confirm it's you on Murmur");
+    mailbox::token_of(&mail.link_starting("/auth/reauthenticate?token=").expect("a confirmation link"))
+}
+
+async fn sessions_of(app: &TestApp, member: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE user_id = $1")
+        .bind(member)
+        .fetch_one(&app.state.db.read)
+        .await
+        .unwrap()
+}
+
+/// A copied session cookie alone cannot add a passkey (which would outlive "log out
+/// everywhere"): adding one takes a sign-in within 10 minutes, or a confirmation since with an
+/// e-mailed link or a passkey, which keeps the session.
+async fn adding_a_passkey_needs_a_recent_sign_in(app: TestApp) {
+    let (ada_id, ada) = member(&app, "ada").await;
+    sqlx::query("UPDATE sessions SET user_agent = $1 WHERE user_id = $2")
+        .bind(FIREFOX_ON_LINUX)
+        .bind(ada_id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let mut laptop = Device::default();
+
+    // Ten minutes after signing in, still; a minute later, no more.
+    app.clock.advance(Duration::from_secs(10 * 60));
+    let (_, begun) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    assert!(begun["ceremony"].is_string(), "{begun}");
+    app.clock.advance(Duration::from_secs(60));
+    let (status, refused) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    assert_eq!((status, refused["message"].as_str()), (403, Some(SIGN_IN_AGAIN)), "{refused}");
+    // A ceremony begun in time is not finished after it.
+    let credential = laptop.create(&origin(&app), &begun["options"]).await;
+    let body = json!({ "ceremony": begun["ceremony"], "name": "Late", "credential": credential });
+    let (status, refused) = post(&app, &ada, "/api/auth/passkeys/register/finish", body).await;
+    assert_eq!((status, refused["message"].as_str()), (403, Some(SIGN_IN_AGAIN)), "{refused}");
+
+    // An e-mailed link confirms this very session: no new one, and the link works once.
+    let token = confirmation_link(&app, &ada, "ada@example.com", 1).await;
+    let (status, body) = post(&app, &ada, "/api/auth/reauthenticate/verify", json!({ "token": token })).await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(sessions_of(&app, ada_id).await, 1, "the session is confirmed, not replaced");
+    let (status, refused) = post(&app, &ada, "/api/auth/reauthenticate/verify", json!({ "token": token })).await;
+    assert_eq!((status, refused["message"].as_str()), (400, Some("Invalid or expired link")), "{refused}");
+    let (status, added) = add_passkey(&app, &ada, &mut laptop, "Laptop").await;
+    assert_eq!(status, 201, "{added}");
+
+    // The notice names the passkey and the browser it came from, and links to Settings.
+    let notice = mailbox::nth_mail(&outbox(&app), "ada@example.com", 2).await;
+    assert_eq!(notice.subject(), "A passkey was added to your account");
+    assert!(notice.decoded.contains("\"Laptop\""), "{}", notice.decoded);
+    assert!(notice.decoded.contains("from Firefox 128 on Linux"), "{}", notice.decoded);
+    assert!(notice.decoded.contains(&format!("{}settings", origin(&app))), "{}", notice.decoded);
+
+    // Later again, the passkey itself confirms the session.
+    app.clock.advance(Duration::from_secs(11 * 60));
+    let mut phone = Device::default();
+    let (status, refused) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    assert_eq!(status, 403, "{refused}");
+    let (status, body) = confirm_with_passkey(&app, &ada, &mut laptop).await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(sessions_of(&app, ada_id).await, 1);
+    let (status, added) = add_passkey(&app, &ada, &mut phone, "Phone").await;
+    assert_eq!(status, 201, "{added}");
+
+    // A visitor has no session to confirm.
+    let (status, _) = post(&app, &visitor(&app), "/api/auth/reauthenticate/request-link", json!({})).await;
+    assert_eq!(status, 401);
+}
+
+async fn another_accounts_passkey_or_link_confirms_nothing(app: TestApp) {
+    let (_, ada) = member(&app, "ada").await;
+    let (_, bob) = member(&app, "bob").await;
+    let mut bobs_phone = Device::default();
+    let (status, _) = add_passkey(&app, &bob, &mut bobs_phone, "Bob's phone").await;
+    assert_eq!(status, 201);
+    app.clock.advance(Duration::from_secs(11 * 60));
+
+    let (status, refused) = confirm_with_passkey(&app, &ada, &mut bobs_phone).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["message"], "This passkey signs in to another account: use one of your own.");
+    let bobs_link = confirmation_link(&app, &bob, "bob@example.com", 2).await;
+    let (status, refused) = post(&app, &ada, "/api/auth/reauthenticate/verify", json!({ "token": bobs_link })).await;
+    assert_eq!((status, refused["message"].as_str()), (400, Some("This link was sent to another account's address.")));
+    let (status, _) = post(&app, &ada, "/api/auth/passkeys/register/start", json!({})).await;
+    assert_eq!(status, 403, "Ada's session is not confirmed");
+
+    // Bob's link stays unused: it still signs Bob in, in a browser without his session.
+    let (status, user) = read(
+        visitor(&app).get(app.url(&format!("/api/auth/verify?token={bobs_link}"))).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!((status, &user["username"]), (200, &json!("bob")), "{user}");
+}
+
+async fn logging_out_everywhere_can_remove_the_passkeys_too(app: TestApp) {
+    let (ada_id, ada) = member(&app, "ada").await;
+    let mut phone = Device::default();
+    let (status, _) = add_passkey(&app, &ada, &mut phone, "Phone").await;
+    assert_eq!(status, 201);
+    let logout_others = |body: Option<Value>| {
+        let request = ada.post(app.url("/api/auth/logout-others"));
+        let request = match body {
+            Some(body) => request.json(&body),
+            None => request,
+        };
+        async move { read(request.send().await.unwrap()).await }
+    };
+
+    // As the web app calls it without a choice: the passkeys stay, and sign in.
+    let (status, body) = logout_others(None).await;
+    assert_eq!(status, 204, "{body}");
+    let (status, _, _) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 200);
+    let (status, body) = logout_others(Some(json!({ "removePasskeys": false }))).await;
+    assert_eq!(status, 204, "{body}");
+    let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+
+    // A body that is not as expected is refused, and nothing ends.
+    let (status, refused) = logout_others(Some(json!({ "removePasskeys": "yes" }))).await;
+    assert_eq!(status, 400, "{refused}");
+    let (status, refused) = logout_others(Some(json!({ "removePasskey": true }))).await;
+    assert_eq!(status, 400, "{refused}");
+    let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+
+    // Asked to, the passkeys go with the other sessions: one added with a copied cookie signs
+    // nobody in afterwards.
+    let (status, _, elsewhere) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 200);
+    let (status, body) = logout_others(Some(json!({ "removePasskeys": true }))).await;
+    assert_eq!(status, 204, "{body}");
+    let (status, _) = get(&app, &elsewhere, "/api/auth/me").await;
+    assert_eq!(status, 401, "the other session ended");
+    let (_, listed) = get(&app, &ada, "/api/auth/passkeys").await;
+    assert_eq!(listed, json!([]));
+    let (status, refused, _) = sign_in(&app, &mut phone).await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(sessions_of(&app, ada_id).await, 1, "this session stays");
 }
 
 /// An instance reached by an IP address cannot be a relying party: it says so.

@@ -564,8 +564,17 @@ async fn a_retried_post_with_its_idempotency_key_is_made_once(app: TestApp) {
     let bob = app.member("bob").await;
     let (status, first) = post_with_key(&app, &ada, "k-1", json!({ "content": "Once only" })).await;
     assert_eq!(status, 201, "{first}");
-    // The retry answers the first post, as the first time; the text it carries does not matter.
-    let (status, again) = post_with_key(&app, &ada, "k-1", json!({ "content": "Once only, again" })).await;
+    // The retry answers the first post, as the first time, however its JSON is spaced.
+    let retry = ada
+        .client
+        .post(app.url("/api/posts"))
+        .header("Idempotency-Key", "k-1")
+        .header("Content-Type", "application/json")
+        .body(r#"{ "content" :  "Once only" }"#)
+        .send()
+        .await
+        .unwrap();
+    let (status, again) = read(retry).await;
     assert_eq!((status, id(&again), again["content"].as_str()), (201, id(&first), Some("Once only")));
     assert_eq!(posts_by(&app, &ada).await, 1);
     // A key is the member's own: Bob's same key makes his own post; Ada's next key, a new post.
@@ -593,6 +602,63 @@ async fn a_retried_post_with_its_idempotency_key_is_made_once(app: TestApp) {
     assert_eq!(status, 201);
     assert_ne!(id(&later), id(&first));
     assert_eq!(posts_by(&app, &ada).await, 3);
+}
+
+/// The IETF Idempotency-Key draft: a key answers only a retry of the request it first served.
+/// Another request with it (another body, another endpoint) is refused with a 422 and makes
+/// nothing; a retry once its post is gone is a 409, never a blank deleted post.
+async fn a_key_answers_only_the_request_it_first_served(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let bobs = id(&write(&app, &bob, "Bob's post").await);
+    let (status, first) = post_with_key(&app, &ada, "k-1", json!({ "content": "Hello" })).await;
+    assert_eq!(status, 201, "{first}");
+
+    // The key of a post, reused for a repost: refused, and no repost is made.
+    let (status, refused) = post_with_key(&app, &ada, "k-1", json!({ "content": "♻️", "repostOfId": bobs })).await;
+    assert_eq!(status, 422, "{refused}");
+    assert_eq!(
+        refused["message"],
+        "This Idempotency-Key was used for a different request: send a new key with a new request."
+    );
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{bobs}/thread")).await;
+    assert_eq!(thread["post"]["repostCount"], 0, "{thread}");
+    // Another text with it is another request too.
+    let (status, _) = post_with_key(&app, &ada, "k-1", json!({ "content": "Hello, again" })).await;
+    assert_eq!(status, 422);
+    assert_eq!(posts_by(&app, &ada).await, 1);
+
+    // Once its post is deleted, a retry is told so rather than answered a blank post.
+    let (status, _) = delete(&app, &ada, &format!("/api/posts/{}", id(&first))).await;
+    assert_eq!(status, 204);
+    let (status, refused) = post_with_key(&app, &ada, "k-1", json!({ "content": "Hello" })).await;
+    assert_eq!(status, 409, "{refused}");
+    assert_eq!(refused["message"], "The post made with this Idempotency-Key was deleted.");
+
+    // A repost undone is gone for good: its key stays spent.
+    let repost_body = json!({ "content": "♻️", "repostOfId": bobs });
+    let (status, shared) = post_with_key(&app, &ada, "r-1", repost_body.clone()).await;
+    assert_eq!(status, 201, "{shared}");
+    let (status, _) = delete(&app, &ada, &format!("/api/posts/{}", id(&shared))).await;
+    assert_eq!(status, 204);
+    let (status, refused) = post_with_key(&app, &ada, "r-1", repost_body).await;
+    assert_eq!(status, 409, "{refused}");
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{bobs}/thread")).await;
+    assert_eq!(thread["post"]["repostCount"], 0, "no repost was made again: {thread}");
+
+    // An app's key is bound to its endpoint as well: a post's key does not repost.
+    let token = crate::mastodon::token_for(&app, &ada, "read write").await;
+    let with_key = |path: &str| {
+        reqwest::Client::new().post(app.url(path)).bearer_auth(&token).header("Idempotency-Key", "m-1")
+    };
+    let (status, status_made) = read(with_key("/api/v1/statuses").json(&json!({ "status": "From an app" })).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{status_made}");
+    let (status, again) = read(with_key("/api/v1/statuses").json(&json!({ "status": "From an app" })).send().await.unwrap()).await;
+    assert_eq!((status, &again["id"]), (200, &status_made["id"]));
+    let (status, refused) = read(with_key(&format!("/api/v1/statuses/{bobs}/reblog")).send().await.unwrap()).await;
+    assert_eq!(status, 422, "{refused}");
+    let (_, thread) = get(&app, &ada, &format!("/api/posts/{bobs}/thread")).await;
+    assert_eq!(thread["post"]["repostCount"], 0, "{thread}");
 }
 
 async fn a_post_refused_keeps_its_key_unused(app: TestApp) {
@@ -644,6 +710,7 @@ both_databases!(
     only_the_author_deletes_a_post,
     a_deleted_post_leaves_its_replies_and_a_placeholder,
     a_retried_post_with_its_idempotency_key_is_made_once,
+    a_key_answers_only_the_request_it_first_served,
     a_post_refused_keeps_its_key_unused,
     a_bad_idempotency_key_is_refused_saying_why,
     concurrent_requests_with_one_key_make_one_post,

@@ -370,6 +370,53 @@ async fn an_apps_subscription_is_its_tokens_and_gets_mastodons_payload(app: Test
     assert_eq!(left, 0, "revoking the app ended its subscription");
 }
 
+/// A warned post's text is behind its warning in the app; a push, shown on a lock screen, keeps
+/// it there too: in the web app's payload and in an app's (Mastodon's shape) alike.
+async fn a_reply_with_a_content_warning_is_pushed_with_the_warning_never_its_text(app: TestApp) {
+    use crate::mastodon::{AppClient, token_for};
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let key = instance_key(&app, &ada).await;
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let (status, body) = subscribe(&app, &ada, service.subscription("/ada", every_alert(), "all")).await;
+    assert_eq!(status, 201, "{body}");
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write push").await);
+    let endpoint = service.endpoint("/ada-app");
+    let (status, body) = ada_app
+        .post(
+            APP_PUSH,
+            json!({ "subscription": { "endpoint": endpoint, "keys": { "p256dh": service.keys["p256dh"], "auth": service.keys["auth"] } },
+                    "data": { "alerts": { "mention": true } } }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let post_id = id(&write(&app, &ada, "Who did it?").await);
+
+    let (status, body) = post(
+        &app,
+        &bob,
+        "/api/posts",
+        json!({ "content": "Snape kills Dumbledore", "replyToId": post_id, "spoilerText": "Book spoilers" }),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+
+    let mut bodies = Vec::new();
+    for _ in 0..2 {
+        let push = service.next(Duration::from_secs(20)).await.expect("the reply is pushed to both subscriptions");
+        assert!(!push.to_string().contains("Snape"), "the warned text never leaves: {push}");
+        bodies.push((push["path"].as_str().unwrap().to_string(), push["payload"]["body"].clone()));
+    }
+    bodies.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        bodies,
+        [
+            ("/ada".to_string(), json!("Content warning: Book spoilers")),
+            ("/ada-app".to_string(), json!("Content warning: Book spoilers")),
+        ]
+    );
+}
+
 both_databases_with!(a_like_is_pushed_encrypted_and_signed_by_the_instance, super::allow_loopback);
 both_databases_with!(only_the_alerts_asked_for_and_only_from_followed_members_are_pushed, super::allow_loopback);
 both_databases_with!(a_subscription_the_push_service_forgot_is_removed, super::allow_loopback);
@@ -377,6 +424,7 @@ both_databases_with!(blocked_and_muted_members_send_nothing, super::allow_loopba
 both_databases_with!(bad_subscriptions_are_refused_with_a_reason, |_: &mut murmur::Config| {});
 both_databases_with!(a_subscription_ends_with_its_session, super::allow_loopback);
 both_databases_with!(an_apps_subscription_is_its_tokens_and_gets_mastodons_payload, super::allow_loopback);
+both_databases_with!(a_reply_with_a_content_warning_is_pushed_with_the_warning_never_its_text, super::allow_loopback);
 
 /// Two `murmur serve` processes on one PostgreSQL database share one VAPID key, and each push
 /// is sent once although both send (each woken by the likes it served, and sweeping).

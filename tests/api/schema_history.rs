@@ -421,6 +421,23 @@ const STEPS: &[Step] = &[
     },
     // PostgreSQL's `instr` (the muted words' test): a function, no rows.
     Step { version: 42, rows: &[], until: None, drops: &[] },
+    // Ada confirmed her session with a passkey a little after signing in.
+    Step {
+        version: 43,
+        rows: &["UPDATE sessions SET reauthenticated_at = :now - 300000 WHERE id_hash = ':ada_session'"],
+        until: None,
+        drops: &[],
+    },
+    // Bob's reply was made with an Idempotency-Key bound to its request.
+    Step {
+        version: 44,
+        rows: &[
+            "INSERT INTO post_keys (member_id, key, post_id, created_at, endpoint, body_hash) VALUES \
+             (2, 'k-2', 2, :now - 50000, 'POST /api/posts', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

@@ -109,7 +109,8 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO post_edits (post_id, content, spoiler_text, written_at, replaced_at) VALUES (1, 'before', $1, 8, 9)",
         "UPDATE users SET expand_warnings = 1 WHERE id = 2",
         "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (3, 1, 9)",
-        "INSERT INTO post_keys (member_id, key, post_id, created_at) VALUES (1, $1, 1, 9), (2, 'k-2', NULL, 10)",
+        "INSERT INTO post_keys (member_id, key, post_id, created_at, endpoint, body_hash) \
+         VALUES (1, $1, 1, 9, 'POST /api/posts', 'abc'), (2, 'k-2', NULL, 10, NULL, NULL)",
         "INSERT INTO apps (client_id, secret_hash, name, website, redirect_uris, scopes, created_at) \
          VALUES ('c-1', 's', $1, NULL, 'urn:ietf:wg:oauth:2.0:oob', 'read write', 1)",
         "INSERT INTO app_codes (code_hash, app_id, member_id, redirect_uri, scopes, code_challenge, expires_at) \
@@ -135,7 +136,7 @@ async fn seeded(target: &Target) -> i64 {
          VALUES (1, 'AAECAwQFBgcICQ', '6f1c2a4e-0000-4000-8000-000000000001', $1, '{}', 2, NULL)",
         "INSERT INTO passkey_ceremonies (id_hash, kind, user_id, state, created_at, expires_at) \
          VALUES ('ceremony-1', 'register', 1, '{}', 2, 3), ('ceremony-2', 'login', NULL, '{}', 2, 3)",
-        "UPDATE sessions SET signed_in_with = 'passkey' WHERE user_id = 1",
+        "UPDATE sessions SET signed_in_with = 'passkey', reauthenticated_at = 4 WHERE user_id = 1",
         "INSERT INTO lists (owner_id, title, created_at) VALUES (1, $1, 2)",
         "INSERT INTO list_members (list_id, member_id, created_at) SELECT MAX(id), 2, 3 FROM lists",
         "INSERT INTO muted_words (member_id, text, word_key, created_at, expires_at) VALUES (1, $1, ' muted ', 2, NULL), \

@@ -1,7 +1,8 @@
 // A member's own account in a real browser against the real `murmur serve` (fresh SQLite data
 // dir): the sessions on Settings, ending one from another browser (which is logged out at
-// once), logging out everywhere else after a confirm, and changing the e-mail address through
-// the link sent to the new one. Skips, saying why, when the server binary is missing.
+// once, and keeps no draft), logging out everywhere else after a confirm, changing the e-mail
+// address through the link sent to the new one, and logging out (which leaves no draft in the
+// browser). Skips, saying why, when the server binary is missing.
 //
 // The person: Ada, in two or three browser contexts of her own (a laptop and a phone).
 import { readFileSync, readdirSync } from 'node:fs'
@@ -28,6 +29,16 @@ async function logInElsewhere(browser: Browser, server: MurmurServer, email: str
   await page.goto(await server.magicLinkFor(email, sentAt))
   await page.getByRole('heading', { name: 'Home', exact: true }).waitFor({ timeout: 15_000 })
   return { context, page }
+}
+
+/** Everything the page's storage holds, as text: a draft's words show in it while it is kept. */
+const storedText = (page: Page) =>
+  page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))
+
+/** Types `text` in Home's composer and waits until the draft is kept in the browser. */
+async function writeDraft(page: Page, text: string) {
+  await page.getByRole('textbox', { name: "What's happening?" }).first().fill(text)
+  await expect.poll(() => storedText(page)).toContain(text)
 }
 
 async function openSettings(page: Page) {
@@ -84,7 +95,9 @@ describe.skipIf(!hasMurmur)("a member's account in a browser", () => {
     await screenshot(ada.page, 'account-desktop-settings')
     await expectAccessible(ada.page, 'settings with sessions')
 
-    // The phone's page is open: its live stream hears of the end and takes it to the login dialog.
+    // The phone's page is open, with a draft: its live stream hears of the end and takes it to the
+    // login dialog, and the draft is not left behind in that browser.
+    await writeDraft(phone.page, 'A draft only the phone knows')
     expectFailures(phone.context, { path: /^\/api\/auth\/me$/, status: 401 })
     await sessions.getByRole('button', { name: /^Log out Chrome \d+ on Linux, logged in / }).click()
     await toasts(ada.page).getByText(/^Logged out Chrome \d+ on Linux$/).waitFor()
@@ -92,6 +105,7 @@ describe.skipIf(!hasMurmur)("a member's account in a browser", () => {
     await phone.page.getByRole('dialog', { name: 'Welcome back' }).waitFor()
     const refused = await phone.context.request.get('/api/auth/me')
     expect(refused.status()).toBe(401)
+    expect(await storedText(phone.page)).not.toContain('A draft only the phone knows')
 
     // Ada's own browser is untouched.
     await ada.page.reload()
@@ -171,5 +185,16 @@ describe.skipIf(!hasMurmur)("a member's account in a browser", () => {
     await page.getByRole('heading', { name: 'Address not changed' }).waitFor()
     await noHorizontalScroll(page)
     await screenshot(page, 'account-phone-dark-confirm-failed')
+  })
+
+  it('logging out leaves no draft in the browser', async () => {
+    const { page } = ada
+    await page.goto('/')
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor()
+    await writeDraft(page, 'Half a thought nobody else should read')
+    await page.getByRole('button', { name: /User menu/ }).click()
+    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await page.getByRole('heading', { name: 'The human network' }).waitFor()
+    expect(await storedText(page)).not.toContain('Half a thought nobody else should read')
   })
 })

@@ -1,11 +1,13 @@
 // Passkeys in a real browser against the real `murmur serve`: Chromium's virtual authenticator
 // (DevTools' WebAuthn domain: a platform authenticator with resident keys and user verification)
 // stands in for a fingerprint reader. Ada adds a passkey in Settings, logs out, and signs in
-// with it from the login dialog; once she removes it, it signs nobody in. Skips, saying why,
-// when the server binary is missing.
+// with it from the login dialog; once she removes it, it signs nobody in. Bob, signed in a
+// while ago, confirms it's him (with his passkey, then with an e-mailed link) before he adds
+// another. Skips, saying why, when the server binary is missing.
 //
 // WebAuthn needs a secure context and a domain: the instance's public URL is
 // http://localhost:<port> here, and the browser uses that very host (the passkey's site).
+import { execFileSync } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -36,6 +38,20 @@ async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; a
     },
   })
   return { cdp, authenticatorId }
+}
+
+/** Makes `email`'s sessions as old as a sign-in 11 minutes ago: too old to add a passkey. */
+function signedInLongAgo(server: MurmurServer, email: string) {
+  const statement =
+    'UPDATE sessions SET created_at = created_at - 660000, reauthenticated_at = NULL ' +
+    `WHERE user_id = (SELECT id FROM users WHERE email = '${email}')`
+  execFileSync('sqlite3', ['-cmd', '.timeout 5000', join(server.dataDir, 'murmur.db'), statement])
+}
+
+/** Swaps the page's authenticator for a new one (a second device): it holds none of the passkeys. */
+async function anotherAuthenticator(page: Page, old: { cdp: CDPSession; authenticatorId: string }) {
+  await old.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: old.authenticatorId })
+  return addVirtualAuthenticator(page)
 }
 
 async function logOut(page: Page) {
@@ -73,6 +89,7 @@ describe.skipIf(!hasMurmur)('passkeys in a browser', () => {
   let server: MurmurServer
   let browser: Browser
   let ada: Member
+  let bob: Member | undefined
 
   beforeAll(async () => {
     server = await startMurmur({ host: 'localhost' })
@@ -82,6 +99,7 @@ describe.skipIf(!hasMurmur)('passkeys in a browser', () => {
 
   afterAll(async () => {
     await ada?.context.close()
+    await bob?.context.close()
     await browser?.close()
     await server?.stop()
   })
@@ -151,5 +169,53 @@ describe.skipIf(!hasMurmur)('passkeys in a browser', () => {
     await page.getByRole('dialog', { name: 'Welcome back' }).waitFor()
     const me = await page.request.get('/api/auth/me')
     expect(me.status()).toBe(401)
+  })
+
+  it("a sign-in over 10 minutes old is confirmed, with a passkey or an e-mailed link, before a passkey is added", async () => {
+    bob = await signUp(browser, server, 'bob@example.com', await server.createInvite())
+    const { page, context } = bob
+    let authenticator = await addVirtualAuthenticator(page)
+    await page.goto('/settings')
+    const card = page.getByRole('region', { name: 'Passkeys' })
+    const add = async (name: string) => {
+      await card.getByLabel('Passkey name').fill(name)
+      await card.getByRole('button', { name: 'Add a passkey' }).click()
+    }
+    await add('Laptop')
+    await toasts(page).getByText('Passkey added').waitFor()
+
+    // Eleven minutes later the server asks for a fresh sign-in; his passkey gives one.
+    signedInLongAgo(server, 'bob@example.com')
+    expectFailures(context, { path: /^\/api\/auth\/passkeys\/register\/start$/, status: 403, method: 'POST' })
+    await add('Second key')
+    let dialog = page.getByRole('dialog', { name: "Confirm it's you" })
+    await dialog.getByText('You signed in a while ago.', { exact: false }).waitFor()
+    await screenshot(page, 'passkeys-confirm-its-you')
+    await expectAccessible(page, "Confirm it's you")
+    await dialog.getByRole('button', { name: 'Use a passkey' }).click()
+    await toasts(page).getByText("It's you", { exact: true }).waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    authenticator = await anotherAuthenticator(page, authenticator)
+    await card.getByRole('button', { name: 'Add a passkey' }).click()
+    await card.getByRole('listitem').filter({ hasText: 'Second key' }).waitFor()
+
+    // Later again, an e-mailed link opened in this browser confirms the same session.
+    signedInLongAgo(server, 'bob@example.com')
+    await add('Third key')
+    dialog = page.getByRole('dialog', { name: "Confirm it's you" })
+    const sentAt = Date.now()
+    await dialog.getByRole('button', { name: 'E-mail me a link' }).click()
+    await dialog.getByText('We sent a link to bob@example.com.', { exact: false }).waitFor()
+    await dialog.getByRole('button', { name: 'Done' }).click()
+    const mailTab = await context.newPage()
+    await mailTab.goto(await server.linkFor('bob@example.com', '/auth/reauthenticate', sentAt))
+    await mailTab.getByRole('heading', { name: "It's you" }).waitFor()
+    await mailTab.close()
+    await anotherAuthenticator(page, authenticator)
+    await card.getByRole('button', { name: 'Add a passkey' }).click()
+    await card.getByRole('listitem').filter({ hasText: 'Third key' }).waitFor()
+    expect(await card.getByRole('listitem').count()).toBe(3)
+    const me = await page.request.get('/api/auth/me')
+    expect(me.status(), 'the same session all along').toBe(200)
   })
 })

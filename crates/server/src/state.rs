@@ -8,6 +8,7 @@ use murmur_core::config::Config;
 use murmur_core::db::{Db, Pool};
 use murmur_domain::apps::TokenReads;
 use murmur_domain::mail::Mailer;
+use murmur_domain::posts::domain::{IdempotencyKey, KeyedRequest};
 use murmur_domain::media::MediaStore;
 use murmur_domain::sessions::SessionReads;
 
@@ -55,14 +56,18 @@ impl AppState {
         }
     }
 
-    /// The `Idempotency-Key` a retried post carries (both APIs honour it); 400 when malformed.
-    pub fn idempotency_key(
+    /// The `Idempotency-Key` a retried post carries (both APIs honour it), bound to the request
+    /// it came with: `endpoint` and `body` as parsed (serialized again, so a retry spaced or
+    /// ordered otherwise is the same request); 400 when malformed.
+    pub fn keyed_request(
         headers: &axum::http::HeaderMap,
-    ) -> murmur_core::error::Result<Option<murmur_domain::posts::domain::IdempotencyKey>> {
-        headers
-            .get("idempotency-key")
-            .map(|value| murmur_domain::posts::domain::IdempotencyKey::parse(value.to_str().unwrap_or_default()))
-            .transpose()
+        endpoint: &'static str,
+        body: &impl serde::Serialize,
+    ) -> murmur_core::error::Result<Option<KeyedRequest>> {
+        let Some(value) = headers.get("idempotency-key") else { return Ok(None) };
+        let key = IdempotencyKey::parse(value.to_str().unwrap_or_default())?;
+        let body = serde_json::to_vec(body).map_err(|e| murmur_core::error::Error::Internal(e.into()))?;
+        Ok(Some(KeyedRequest::new(key, endpoint, &body)))
     }
 
     /// The state of the handlers on the write thread: the same, but their reads (and on

@@ -29,6 +29,24 @@ pub struct Device {
     pub os: Option<&'static str>,
 }
 
+impl Device {
+    /// "Firefox 128 on Linux", as far as the agent says: the words the web app's list of
+    /// sessions uses (`deviceName`), so a notice and the list name a browser alike.
+    pub fn name(&self) -> String {
+        match (&self.browser, self.os) {
+            (Some(browser), Some(os)) => format!("{browser} on {os}"),
+            (Some(browser), None) => browser.clone(),
+            (None, Some(os)) => format!("A browser on {os}"),
+            (None, None) => "Unknown browser".to_string(),
+        }
+    }
+}
+
+/// The name of the browser a stored user agent says (`Device::name`); "Unknown browser" without one.
+pub fn device_name(user_agent: Option<&str>) -> String {
+    user_agent.map(describe).map_or_else(|| "Unknown browser".to_string(), |device| device.name())
+}
+
 /// Reads a user agent. The order matters: most browsers name others for compatibility (Edge
 /// says Chrome and Safari; Chrome says Safari), so the most specific token is looked for first.
 pub fn describe(user_agent: &str) -> Device {
@@ -160,6 +178,14 @@ mod tests {
         // A version that is not a number is left out rather than shown.
         assert_eq!(read("Firefox/abc (Windows)"), (Some("Firefox".to_string()), Some("Windows")));
         assert_eq!(read("Mozilla/5.0 (Windows NT 10.0) Firefox/"), (Some("Firefox".to_string()), Some("Windows")));
+    }
+
+    #[test]
+    fn a_device_is_named_as_the_list_of_sessions_names_it() {
+        assert_eq!(device_name(Some("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")), "Firefox 128 on Linux");
+        assert_eq!(device_name(Some("Mozilla/5.0 (Windows NT 10.0)")), "A browser on Windows");
+        assert_eq!(device_name(Some("curl/8.5.0")), "Unknown browser");
+        assert_eq!(device_name(None), "Unknown browser");
     }
 
     #[test]

@@ -14,6 +14,7 @@ import { PrepaintDone } from './prepaint-done'
 const LandingRoute = React.lazy(loadLanding)
 const VerifyRoute = React.lazy(() => import('./routes/verify'))
 const ConfirmEmailRoute = React.lazy(() => import('./routes/confirm-email'))
+const ReauthenticateRoute = React.lazy(() => import('./routes/reauthenticate'))
 const AuthorizeRoute = React.lazy(() => import('./routes/authorize'))
 // Here rather than in preload.ts, which member-routes.tsx imports: the two would import each other.
 const loadMemberRoutes = () => import('./member-routes')
@@ -24,9 +25,9 @@ const MemberRoutes = React.lazy(loadMemberRoutes)
 const blank = <div className="min-h-dvh" aria-busy="true" />
 
 /**
- * Visitors see the landing page on any path; members get the app; /auth/verify and
- * /auth/confirm-email (the e-mailed links) and /oauth/authorize (an app asking to connect) are
- * for both.
+ * Visitors see the landing page on any path; members get the app; /auth/verify,
+ * /auth/confirm-email and /auth/reauthenticate (the e-mailed links) and /oauth/authorize (an app
+ * asking to connect) are for both.
  */
 export function AppRoutes() {
   const [location] = useLocation()
@@ -57,6 +58,14 @@ export function AppRoutes() {
     return (
       <React.Suspense fallback={null}>
         <ConfirmEmailRoute />
+        <PrepaintDone />
+      </React.Suspense>
+    )
+  }
+  if (location === '/auth/reauthenticate') {
+    return (
+      <React.Suspense fallback={null}>
+        <ReauthenticateRoute />
         <PrepaintDone />
       </React.Suspense>
     )

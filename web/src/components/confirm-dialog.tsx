@@ -16,6 +16,8 @@ interface ConfirmDialogProps {
   onConfirm: () => void
   /** Where focus goes when the dialog closes (the menu's trigger, not the body). */
   onCloseAutoFocus?: (event: Event) => void
+  /** Choices that go with the action (a checkbox), between the question and the buttons. */
+  children?: React.ReactNode
 }
 
 /** Asks before a destructive action: Cancel, or the action (disabled while it runs). */
@@ -30,6 +32,7 @@ export function ConfirmDialog({
   pending,
   onConfirm,
   onCloseAutoFocus,
+  children,
 }: ConfirmDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -38,6 +41,7 @@ export function ConfirmDialog({
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
+        {children}
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             {cancelLabel}

@@ -110,6 +110,14 @@ pub async fn issue(
     Ok(IssuedLink { token_hash, url })
 }
 
+/// Stores a new login link for a signed-in member to confirm it is them (adding a passkey asks
+/// for a recent sign-in), and answers its URL: `<public URL>/auth/reauthenticate?token=…`, a page
+/// that confirms the browser's session, or signs the browser in like any login link.
+pub async fn issue_reauthentication(write: &Pool, config: &Config, email: &str, now: Millis) -> Result<IssuedLink> {
+    let (token, token_hash) = store(write, email, Purpose::Login, None, None, now).await?;
+    Ok(IssuedLink { token_hash, url: config.link(&format!("/auth/reauthenticate?token={token}")) })
+}
+
 /// Stores a new link that makes `new_email` the address of `member`, and answers its URL:
 /// `<public URL>/auth/confirm-email?token=…` (a page of its own: following it changes an
 /// address, it does not log in).

@@ -55,3 +55,27 @@ pub async fn use_link(db: &Db, token: &str, browser: sessions::Browser<'_>, now:
     tx.commit().await?;
     Ok((user_id, session_token))
 }
+
+/// What a member reads about someone else's login link used to confirm their session.
+pub const ANOTHER_ACCOUNTS_LINK: &str = "This link was sent to another account's address.";
+
+/// Uses the login link `token` to confirm that `session` is still its member's: the link must
+/// have been sent to that member's address. The session's sign-in becomes now
+/// (`sessions::RECENT_SIGN_IN`). 400 for a link that is not live or is another account's (it
+/// stays unused).
+pub async fn reauthenticate_with_link(db: &Db, token: &str, session: sessions::Current<'_>, now: Millis) -> Result<()> {
+    let mut tx = db.write.begin().await?;
+    let link = magic_link::consume(&mut tx, token, magic_link::Use::SignIn, now)
+        .await?
+        .filter(|link| link.purpose == Purpose::Login)
+        .ok_or_else(|| Error::bad_request(INVALID_LINK))?;
+    // Returning before the commit rolls the use back: the link still signs its owner in.
+    if store::member_id_by_email(&mut tx, &link.email).await? != Some(session.member) {
+        return Err(Error::bad_request(ANOTHER_ACCOUNTS_LINK));
+    }
+    if !sessions::reauthenticated(&mut tx, session.hash, now).await? {
+        return Err(Error::Unauthorized);
+    }
+    tx.commit().await?;
+    Ok(())
+}

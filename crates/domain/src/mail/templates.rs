@@ -21,6 +21,18 @@ pub fn login_link(to: &str, link: &str) -> Email {
     link_message(to, "Your Murmur login link", "Follow this link to log in to Murmur:", "Log in to Murmur", link)
 }
 
+/// A link a signed-in member asked for to confirm it is them (before adding a passkey).
+pub fn reauthentication_link(to: &str, link: &str) -> Email {
+    link_message(
+        to,
+        "Confirm it's you on Murmur",
+        "You asked to confirm it's you, to add a passkey to your Murmur account. Open this link in \
+         the browser where you asked:",
+        "Confirm it's me",
+        link,
+    )
+}
+
 /// A link that makes this address a member's new address.
 pub fn email_change_link(to: &str, link: &str) -> Email {
     link_message(
@@ -67,20 +79,25 @@ pub fn email_changed_notice(to: &str, new_email: &str) -> Email {
 }
 
 /// Sent when a passkey is added to an account: if the member did not add it, this is how they
-/// learn of it.
-pub fn passkey_added_notice(to: &str, name: &str) -> Email {
+/// learn of it. Names the passkey and the browser it was added from (`device`, as the list of
+/// sessions names it), and links to Settings, where both can be removed.
+pub fn passkey_added_notice(to: &str, name: &str, device: &str, settings: &str) -> Email {
     let subject = "A passkey was added to your account";
-    let lead = format!("A passkey named \"{name}\" was added to your Murmur account. It can sign in to your account.");
-    let after = "You can see and remove your passkeys in Settings.";
-    let footer = "If you did not add it, remove it in Settings, log out your other sessions there, \
-                  and contact the people who run this Murmur instance.";
-    let text = format!("Hi,\n\n{lead}\n\n{after}\n\n{footer}\n\n-- Murmur\n");
+    let lead = format!(
+        "A passkey named \"{name}\" was added to your Murmur account from {device}. It can sign in to your account."
+    );
+    let after = "You can see and remove your passkeys, and log out your sessions, in Settings:";
+    let footer = "If you did not add it, remove it there, choose \"Log out everywhere else\" with \
+                  \"Also remove all passkeys\", and contact the people who run this Murmur instance.";
+    let text = format!("Hi,\n\n{lead}\n\n{after}\n{settings}\n\n{footer}\n\n-- Murmur\n");
     let html = html_page(
         subject,
         &format!(
-            "<p>Hi,</p>\n<p>{lead}</p>\n<p>{after}</p>\n<p>{footer}</p>",
+            "<p>Hi,</p>\n<p>{lead}</p>\n<p>{after}<br><a href=\"{href}\">{link}</a></p>\n<p>{footer}</p>",
             lead = escape(&lead),
             after = escape(after),
+            href = escape(settings),
+            link = escape(settings),
             footer = escape(footer),
         ),
     );

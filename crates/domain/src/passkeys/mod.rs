@@ -46,6 +46,7 @@ pub const NAME_MISSING: &str = "Please give the passkey a name.";
 pub const NAME_TOO_LONG: &str = "A passkey's name can be at most 64 characters.";
 pub const ALREADY_ADDED: &str = "This passkey is already added.";
 pub const TOO_MANY: &str = "You have as many passkeys as an account can keep (20). Remove one first.";
+pub const ANOTHER_ACCOUNT: &str = "This passkey signs in to another account: use one of your own.";
 pub const NO_DOMAIN: &str = "Passkeys need this Murmur to be reached at a domain name (its public URL).";
 
 /// What a ceremony is for; a ceremony of one kind cannot finish the other.
@@ -90,9 +91,13 @@ struct Registering {
 }
 
 /// Begins adding a passkey for `member`: answers the creation options, which ask for a
-/// discoverable credential and exclude the member's passkeys already added.
-pub async fn start_registration(db: &Db, config: &Config, member: i64, now: Millis) -> Result<Begun> {
+/// discoverable credential and exclude the member's passkeys already added. Only from a session
+/// signed in recently (`sessions::require_recent_sign_in`): a copied cookie alone cannot add a
+/// passkey that would outlive logging out everywhere.
+pub async fn start_registration(db: &Db, config: &Config, session: sessions::Current<'_>, now: Millis) -> Result<Begun> {
     let webauthn = relying_party(config)?;
+    sessions::require_recent_sign_in(&db.write, session.hash, now).await?;
+    let member = session.member;
     if store::count(&db.read, member).await? >= MAX_PER_MEMBER {
         return Err(Error::conflict(TOO_MANY));
     }
@@ -116,11 +121,11 @@ pub async fn start_registration(db: &Db, config: &Config, member: i64, now: Mill
 }
 
 /// Finishes adding a passkey: the browser's `credential` must answer the ceremony `member`
-/// began; the passkey is stored under `name`.
+/// began, from a session still signed in recently; the passkey is stored under `name`.
 pub async fn finish_registration(
     db: &Db,
     config: &Config,
-    member: i64,
+    session: sessions::Current<'_>,
     ceremony: &str,
     name: &str,
     credential: Value,
@@ -128,6 +133,8 @@ pub async fn finish_registration(
 ) -> Result<Listed> {
     let name = clean_name(name)?;
     let webauthn = relying_party(config)?;
+    sessions::require_recent_sign_in(&db.write, session.hash, now).await?;
+    let member = session.member;
     let state = store::finish(&db.write, Kind::Register, ceremony, now).await?;
     // Another member's ceremony is as unknown as none.
     if state.member != Some(member) {
@@ -157,17 +164,16 @@ pub async fn start_login(db: &Db, config: &Config, now: Millis) -> Result<Begun>
     Ok(Begun { ceremony, options: serde_json::to_value(options).map_err(internal)? })
 }
 
-/// Finishes a sign-in: the browser's `credential` must answer the ceremony, with a passkey of
-/// a member who may sign in. The passkey's counter and backup state are updated, its last use
-/// recorded, and a session started in `browser` (its member's id and the session's token).
-pub async fn finish_login(
-    db: &Db,
-    config: &Config,
-    ceremony: &str,
-    credential: Value,
-    browser: sessions::Browser<'_>,
-    now: Millis,
-) -> Result<(i64, String)> {
+/// A sign-in ceremony's answer, verified: the passkey that signed, and its credential as the
+/// answer updated it (its counter, its backup state; None when unchanged).
+struct Signed {
+    stored: store::Stored,
+    credential: Option<String>,
+}
+
+/// Checks the browser's `credential` against the sign-in ceremony: a passkey kept here, of the
+/// member its user handle names, that verifies.
+async fn verify_sign_in(db: &Db, config: &Config, ceremony: &str, credential: Value, now: Millis) -> Result<Signed> {
     let webauthn = relying_party(config)?;
     let begun = store::finish(&db.write, Kind::Login, ceremony, now).await?;
     let state: DiscoverableAuthentication = serde_json::from_str(&begun.state).map_err(internal)?;
@@ -183,13 +189,28 @@ pub async fn finish_login(
     let result = webauthn
         .finish_discoverable_authentication(&credential, state, &[DiscoverableKey::from(&passkey)])
         .map_err(refusal)?;
+    let updated = passkey.update_credential(&result).unwrap_or(false);
+    let credential = if updated { Some(serde_json::to_string(&passkey).map_err(internal)?) } else { None };
+    Ok(Signed { stored, credential })
+}
+
+/// Finishes a sign-in: the browser's `credential` must answer the ceremony, with a passkey of
+/// a member who may sign in. The passkey's counter and backup state are updated, its last use
+/// recorded, and a session started in `browser` (its member's id and the session's token).
+pub async fn finish_login(
+    db: &Db,
+    config: &Config,
+    ceremony: &str,
+    credential: Value,
+    browser: sessions::Browser<'_>,
+    now: Millis,
+) -> Result<(i64, String)> {
+    let Signed { stored, credential } = verify_sign_in(db, config, ceremony, credential, now).await?;
     // One transaction: the passkey's new counter, its last use and the session, or none.
     let mut tx = db.write.begin().await?;
     if crate::users::store::is_suspended(&mut tx, stored.member, now).await? {
         return Err(Error::forbidden(crate::users::model::SUSPENDED));
     }
-    let updated = passkey.update_credential(&result).unwrap_or(false);
-    let credential = if updated { Some(serde_json::to_string(&passkey).map_err(internal)?) } else { None };
     if !store::used(&mut tx, stored.id, stored.member, credential.as_deref(), now).await? {
         // Removed between the look-up and here.
         return Err(Error::bad_request(UNKNOWN_PASSKEY));
@@ -197,6 +218,32 @@ pub async fn finish_login(
     let token = sessions::create_in_browser(&mut *tx, stored.member, browser, now).await?;
     tx.commit().await?;
     Ok((stored.member, token))
+}
+
+/// Confirms with one of its member's passkeys that the session is still theirs:
+/// its sign-in becomes now (`sessions::RECENT_SIGN_IN`). The ceremony is a sign-in's
+/// (`start_login`); a passkey of another account is refused.
+pub async fn reauthenticate(
+    db: &Db,
+    config: &Config,
+    session: sessions::Current<'_>,
+    ceremony: &str,
+    credential: Value,
+    now: Millis,
+) -> Result<()> {
+    let Signed { stored, credential } = verify_sign_in(db, config, ceremony, credential, now).await?;
+    if stored.member != session.member {
+        return Err(Error::bad_request(ANOTHER_ACCOUNT));
+    }
+    let mut tx = db.write.begin().await?;
+    if !store::used(&mut tx, stored.id, stored.member, credential.as_deref(), now).await? {
+        return Err(Error::bad_request(UNKNOWN_PASSKEY));
+    }
+    if !sessions::reauthenticated(&mut tx, session.hash, now).await? {
+        return Err(Error::Unauthorized);
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// A member's passkeys, newest first.

@@ -187,6 +187,30 @@ impl IdempotencyKey {
     }
 }
 
+/// An `Idempotency-Key` bound to the request it came with, as the IETF Idempotency-Key draft
+/// asks: its endpoint and the SHA-256 of its body, so the key answers a retry of that very
+/// request and refuses any other (`writes`: 422 for another request, 409 once its post is gone).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyedRequest {
+    pub key: IdempotencyKey,
+    /// The method and route, e.g. `POST /api/posts`.
+    pub endpoint: &'static str,
+    /// SHA-256 (hex) of the body as the server read it: the same request retried hashes alike
+    /// however its JSON is spaced or ordered.
+    pub body_hash: String,
+}
+
+impl KeyedRequest {
+    pub fn new(key: IdempotencyKey, endpoint: &'static str, body: &[u8]) -> KeyedRequest {
+        use sha2::Digest as _;
+        KeyedRequest { key, endpoint, body_hash: hex::encode(sha2::Sha256::digest(body)) }
+    }
+
+    pub fn key(&self) -> &str {
+        self.key.as_str()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 
 use sqlx::{AnyConnection, Connection};
 
+use super::domain::KeyedRequest;
 use super::entities::Entity;
 use super::hydrate::Selection;
 use crate::notifications::{self, Kind};
@@ -602,35 +603,60 @@ pub async fn members_by_username(conn: &mut AnyConnection, usernames: &[String])
 /// How long a post's `Idempotency-Key` answers retries with it (as Mastodon's).
 pub const KEY_KEPT_FOR: Millis = murmur_core::clock::HOUR;
 
-/// The post `member` made with `key` within `KEY_KEPT_FOR`, if any.
-pub async fn post_of_key<'c, E>(executor: E, member: i64, key: &str, now: Millis) -> Result<Option<i64>>
+/// What a key `member` used within `KEY_KEPT_FOR` served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyUse {
+    /// The post it made; None once that post is gone for good (a repost undone), or while it
+    /// is being made.
+    pub post_id: Option<i64>,
+    /// Whether that post was deleted since.
+    pub post_deleted: bool,
+    /// The request it first served (`KeyedRequest`); None for keys taken before keys kept it.
+    pub endpoint: Option<String>,
+    pub body_hash: Option<String>,
+}
+
+/// What `member`'s `key` served within `KEY_KEPT_FOR`, if it did.
+pub async fn key_use<'c, E>(executor: E, member: i64, key: &str, now: Millis) -> Result<Option<KeyUse>>
 where
     E: sqlx::Executor<'c, Database = sqlx::Any>,
 {
-    Ok(sqlx::query_scalar(
-        "SELECT post_id FROM post_keys WHERE member_id = $1 AND key = $2 AND created_at > $3 AND post_id IS NOT NULL",
+    let row: Option<(Option<i64>, i64, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT k.post_id, CAST(CASE WHEN p.deleted_at IS NULL THEN 0 ELSE 1 END AS BIGINT), k.endpoint, k.body_hash \
+         FROM post_keys k LEFT JOIN posts p ON p.id = k.post_id \
+         WHERE k.member_id = $1 AND k.key = $2 AND k.created_at > $3",
     )
     .bind(member)
     .bind(key)
     .bind(now - KEY_KEPT_FOR)
     .fetch_optional(executor)
-    .await?
-    .flatten())
+    .await?;
+    Ok(row.map(|(post_id, deleted, endpoint, body_hash)| KeyUse {
+        post_id,
+        post_deleted: deleted == 1,
+        endpoint,
+        body_hash,
+    }))
 }
 
-/// Takes `key` for the post `member` is making, first in its transaction; false when a post made
-/// with it within `KEY_KEPT_FOR` holds it (on PostgreSQL, a concurrent request with the same
-/// key waits here for the first to commit). `keep_key` names the post once it exists.
-pub async fn take_key(conn: &mut AnyConnection, member: i64, key: &str, now: Millis) -> Result<bool> {
+/// Takes the key of `request` for the post `member` is making, first in its transaction, with
+/// the request it serves; false when a use within `KEY_KEPT_FOR` holds it (on PostgreSQL, a
+/// concurrent request with the same key waits here for the first to commit). `keep_key` names
+/// the post once it exists.
+pub async fn take_key(conn: &mut AnyConnection, member: i64, request: &KeyedRequest, now: Millis) -> Result<bool> {
     let taken = sqlx::query(
-        "INSERT INTO post_keys (member_id, key, post_id, created_at) VALUES ($1, $2, NULL, $3) \
-         ON CONFLICT (member_id, key) DO UPDATE SET post_id = NULL, created_at = excluded.created_at \
+        "INSERT INTO post_keys (member_id, key, post_id, created_at, endpoint, body_hash) \
+         VALUES ($1, $2, NULL, $3, $5, $6) \
+         ON CONFLICT (member_id, key) DO UPDATE SET post_id = NULL, created_at = excluded.created_at, \
+             endpoint = excluded.endpoint, body_hash = excluded.body_hash \
          WHERE post_keys.created_at <= $4",
     )
     .bind(member)
-    .bind(key)
+    .bind(request.key())
     .bind(now)
     .bind(now - KEY_KEPT_FOR)
+    .bind(request.endpoint)
+    .bind(&request.body_hash)
     .execute(conn)
     .await?;
     Ok(taken.rows_affected() == 1)

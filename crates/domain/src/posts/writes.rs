@@ -6,7 +6,7 @@
 use sqlx::{AnyConnection, Connection};
 
 use super::domain::{
-    ContentWarning, EDIT_WINDOW, IdempotencyKey, ImageDescription, PollDuration, PollOptions, PostContent,
+    ContentWarning, EDIT_WINDOW, ImageDescription, KeyedRequest, PollDuration, PollOptions, PostContent,
 };
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
@@ -58,6 +58,31 @@ impl Draft {
     }
 }
 
+pub const ALREADY_REPOSTED: &str = "Already reposted";
+pub const KEY_REUSED: &str = "This Idempotency-Key was used for a different request: send a new key with a new request.";
+pub const KEY_POST_GONE: &str = "The post made with this Idempotency-Key was deleted.";
+const KEY_IN_USE: &str = "A post with this Idempotency-Key is being made; try again";
+
+/// What a retry with a key already used answers (the IETF Idempotency-Key draft): the post its
+/// request made, when it is that request again; 422 for another request; 409 while its post is
+/// being made or once it is gone. Keys taken before keys kept their request answer their post.
+fn answer_retry(used: &store::KeyUse, request: &KeyedRequest) -> Result<i64> {
+    let same_request = match (&used.endpoint, &used.body_hash) {
+        (Some(endpoint), Some(body_hash)) => endpoint == request.endpoint && *body_hash == request.body_hash,
+        _ => true,
+    };
+    if !same_request {
+        return Err(Error::unprocessable(KEY_REUSED));
+    }
+    match used.post_id {
+        Some(_) if used.post_deleted => Err(Error::conflict(KEY_POST_GONE)),
+        Some(post) => Ok(post),
+        // Named once its post exists, in the same transaction: a committed key without one
+        // lost its post (a repost undone).
+        None => Err(Error::conflict(KEY_POST_GONE)),
+    }
+}
+
 impl PostWrites<'_> {
     /// Counts one post (or repost) against the member's allowance; 429 once it is spent.
     /// Answers the writer's connection for the post (`rate_limit::count_then_take_writer`).
@@ -66,31 +91,32 @@ impl PostWrites<'_> {
         rate_limit::count_member_then_take_writer(self.db, MemberLimit::Post, member, self.clock.now(), message).await
     }
 
-    /// The post `member` already made with `key`, if any: a retry answers it.
-    async fn made_with(&self, member: i64, key: Option<&IdempotencyKey>) -> Result<Option<i64>> {
-        match key {
-            Some(key) => store::post_of_key(&self.db.read, member, key.as_str(), self.clock.now()).await,
-            None => Ok(None),
-        }
+    /// The post `member` already made with this keyed request, if any: a retry answers it.
+    async fn made_with(&self, member: i64, request: Option<&KeyedRequest>) -> Result<Option<i64>> {
+        let Some(request) = request else { return Ok(None) };
+        let used = store::key_use(&self.db.read, member, request.key(), self.clock.now()).await?;
+        used.map(|used| answer_retry(&used, request)).transpose()
     }
 
-    /// Takes `key` first in the post's transaction. When another request took it meanwhile
-    /// (PostgreSQL: it waited for that one to commit), answers that request's post, and this
-    /// transaction is to be dropped before it wrote anything.
-    async fn take(&self, tx: &mut AnyConnection, member: i64, key: Option<&IdempotencyKey>) -> Result<Option<i64>> {
-        let Some(key) = key else { return Ok(None) };
-        if store::take_key(tx, member, key.as_str(), self.clock.now()).await? {
+    /// Takes the request's key first in the post's transaction. When another request took it
+    /// meanwhile (PostgreSQL: it waited for that one to commit), answers that request's post,
+    /// and this transaction is to be dropped before it wrote anything.
+    async fn take(&self, tx: &mut AnyConnection, member: i64, request: Option<&KeyedRequest>) -> Result<Option<i64>> {
+        let Some(request) = request else { return Ok(None) };
+        if store::take_key(tx, member, request, self.clock.now()).await? {
             return Ok(None);
         }
         // In this transaction: the request that holds the key has committed (or this one would
         // not have come back), and a second connection could wait behind requests like this one.
-        let made = store::post_of_key(&mut *tx, member, key.as_str(), self.clock.now()).await?;
-        Ok(Some(made.ok_or_else(|| Error::conflict("A post with this Idempotency-Key is being made; try again"))?))
+        let used = store::key_use(&mut *tx, member, request.key(), self.clock.now())
+            .await?
+            .ok_or_else(|| Error::conflict(KEY_IN_USE))?;
+        answer_retry(&used, request).map(Some)
     }
 
     /// Writes a post or reply with its images, poll, mentions and the reply's notification;
     /// answers its id. With a `key` the member already made a post with, answers that post.
-    pub async fn post(&self, author: i64, draft: &Draft, key: Option<&IdempotencyKey>) -> Result<i64> {
+    pub async fn post(&self, author: i64, draft: &Draft, key: Option<&KeyedRequest>) -> Result<i64> {
         if let Some(made) = self.made_with(author, key).await? {
             return Ok(made);
         }
@@ -155,7 +181,7 @@ impl PostWrites<'_> {
         let id = store::insert_post(&mut tx, &new).await?;
         let card_wanted = crate::link_cards::attach(&mut tx, id, entities::first_link(&text.entities), now).await?;
         if let Some(key) = key {
-            store::keep_key(&mut tx, author, key.as_str(), id).await?;
+            store::keep_key(&mut tx, author, key.key(), id).await?;
         }
         // Replies are read in threads, not in the Friends feed.
         let after_commit = match parent {
@@ -339,7 +365,7 @@ impl PostWrites<'_> {
     }
 
     /// Reposts post `target` (a repost: its original) once; answers the repost's id.
-    pub async fn repost(&self, member: i64, target: i64, key: Option<&IdempotencyKey>) -> Result<i64> {
+    pub async fn repost(&self, member: i64, target: i64, key: Option<&KeyedRequest>) -> Result<i64> {
         if let Some(made) = self.made_with(member, key).await? {
             return Ok(made);
         }
@@ -355,9 +381,9 @@ impl PostWrites<'_> {
         crate::visibility::ensure_can_interact(&mut tx, member, original.author_id).await?;
         let id = store::insert_repost(&mut tx, member, original.id, now)
             .await?
-            .ok_or_else(|| Error::conflict("Already reposted"))?;
+            .ok_or_else(|| Error::conflict(ALREADY_REPOSTED))?;
         if let Some(key) = key {
-            store::keep_key(&mut tx, member, key.as_str(), id).await?;
+            store::keep_key(&mut tx, member, key.key(), id).await?;
         }
         let after_commit = changing.published(&mut tx, id).await?;
         if !store::bump(&mut tx, original.id, Counter::Reposts, 1).await? {

@@ -230,6 +230,8 @@ pub struct Message {
     pub actor_display_name: String,
     pub actor_image: Option<String>,
     pub post_content: Option<String>,
+    /// The post's content warning: when it has one, the push shows it in place of the text.
+    pub post_warning: Option<String>,
 }
 
 /// The claimed push's message; None when there is nothing to send any more: its notification
@@ -240,7 +242,8 @@ pub async fn message(pool: &Pool, claimed: &Claimed, now: Millis) -> Result<Opti
         format!(
             "SELECT s.token_id, s.endpoint, s.p256dh, s.auth, n.type AS kind, n.post_id, \
                     u.username AS actor_username, u.display_name AS actor_display_name, \
-                    u.profile_image_url AS actor_image, p.content AS post_content \
+                    u.profile_image_url AS actor_image, p.content AS post_content, \
+                    p.spoiler_text AS post_warning \
              FROM notifications n \
              JOIN push_subscriptions s ON s.id = $2 AND s.member_id = n.recipient_id \
              JOIN users u ON u.id = n.actor_id \
@@ -285,8 +288,10 @@ impl Message {
             "follow" => format!("{who} followed you"),
             _ => format!("{who} did something"),
         };
-        let body = match &self.post_content {
-            Some(content) if self.kind != "follow" => excerpt(content),
+        // A warned post's text stays behind its warning on a lock screen too, as in the app.
+        let body = match (&self.post_content, &self.post_warning) {
+            (Some(_), Some(warning)) if self.kind != "follow" => format!("Content warning: {}", excerpt(warning)),
+            (Some(content), None) if self.kind != "follow" => excerpt(content),
             _ => format!("@{}", self.actor_username),
         };
         let link = if self.kind == "follow" || self.post_id == 0 {
@@ -354,6 +359,7 @@ mod tests {
             actor_display_name: "Bob".into(),
             actor_image: None,
             post_content: content.map(String::from),
+            post_warning: None,
         }
     }
 
@@ -367,6 +373,13 @@ mod tests {
         assert_eq!(message("like", Some("Hi")).payload(4, "https://m.example").tag, "like-7");
         let follow = message("follow", None).payload(5, "https://m.example");
         assert_eq!((follow.link.as_str(), follow.tag.as_str()), ("https://m.example/profile/bob", "notification-5"));
+    }
+
+    #[test]
+    fn a_warned_post_is_pushed_with_its_warning_never_its_text() {
+        let warned = Message { post_warning: Some("Book spoilers".into()), ..message("reply", Some("Snape did it")) };
+        let body = warned.payload(1, "").body;
+        assert_eq!(body, "Content warning: Book spoilers");
     }
 
     #[test]

@@ -11,12 +11,18 @@ pub mod reads;
 use crate::timelines::FeedMarks;
 use murmur_core::clock::{DAY, MINUTE, Millis};
 use murmur_core::db::Pool;
-use murmur_core::error::Result;
+use murmur_core::error::{Error, Result};
 use murmur_core::secrets::{hash_token, random_bytes, random_token};
 pub use reads::{Reading, SessionReads};
 
 pub const LIFETIME: Millis = 30 * DAY;
 pub const IDLE: Millis = 7 * DAY;
+/// How recent a sign-in must be for what a copied cookie must not do alone (adding a passkey):
+/// the session's start, or a later confirmation with a passkey or an e-mailed link.
+pub const RECENT_SIGN_IN: Millis = 10 * MINUTE;
+/// What a member is told when their sign-in is not recent enough.
+pub const SIGN_IN_AGAIN: &str = "Please confirm it's you first: sign in again with a passkey or an e-mailed link. \
+                                 Adding a passkey needs a sign-in within the last 10 minutes.";
 /// `last_seen_at` (and the network it was used from) is written at most this often per
 /// session, so reads seldom become writes: the list of sessions shows the last use to within
 /// this.
@@ -163,6 +169,47 @@ pub async fn lookup(
     Ok(Some((user_id, id_hash, FeedMarks { version, newest })))
 }
 
+/// The session a request came with: its member and the hash of its token.
+#[derive(Clone, Copy, Debug)]
+pub struct Current<'a> {
+    pub member: i64,
+    pub hash: &'a str,
+}
+
+/// Refuses (403, `SIGN_IN_AGAIN`) unless the session's member signed in, or confirmed it was
+/// them, within `RECENT_SIGN_IN`. Read from the writer: a confirmation just made must count.
+pub async fn require_recent_sign_in(pool: &Pool, session_hash: &str, now: Millis) -> Result<()> {
+    let signed_in_at: Option<Millis> =
+        sqlx::query_scalar("SELECT COALESCE(reauthenticated_at, created_at) FROM sessions WHERE id_hash = $1")
+            .bind(session_hash)
+            .fetch_optional(pool)
+            .await?;
+    match signed_in_at {
+        Some(at) if now - at <= RECENT_SIGN_IN => Ok(()),
+        _ => Err(Error::forbidden(SIGN_IN_AGAIN)),
+    }
+}
+
+/// The session's member proved it was them again (a passkey, an e-mailed link): its sign-in
+/// is now, in the caller's transaction. False when the session is gone.
+pub async fn reauthenticated(conn: &mut sqlx::AnyConnection, session_hash: &str, now: Millis) -> Result<bool> {
+    let done = sqlx::query("UPDATE sessions SET reauthenticated_at = $1 WHERE id_hash = $2")
+        .bind(now)
+        .bind(session_hash)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// The user agent a session was signed in with, as kept (what its member's list shows).
+pub async fn user_agent(read: &Pool, session_hash: &str) -> Result<Option<String>> {
+    Ok(sqlx::query_scalar("SELECT user_agent FROM sessions WHERE id_hash = $1")
+        .bind(session_hash)
+        .fetch_optional(read)
+        .await?
+        .flatten())
+}
+
 /// One session to end.
 #[derive(Clone, Copy, Debug)]
 pub enum One<'a> {
@@ -246,9 +293,17 @@ pub async fn list(read: &Pool, member: i64, current_hash: &str, now: Millis) -> 
         .collect())
 }
 
+/// What logging out everywhere does with the member's passkeys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passkeys {
+    Keep,
+    /// Removed too: a passkey someone added with a copied session would sign them in again.
+    Remove,
+}
+
 /// Ends every session of a member but one, and every app's token of theirs (logging out
-/// everywhere).
-pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str) -> Result<u64> {
+/// everywhere), and their passkeys when asked.
+pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str, passkeys: Passkeys) -> Result<u64> {
     let mut tx = write.begin().await?;
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2")
         .bind(user_id)
@@ -256,6 +311,9 @@ pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str) -> Resul
         .execute(&mut *tx)
         .await?;
     crate::apps::end_all_of(&mut tx, user_id).await?;
+    if passkeys == Passkeys::Remove {
+        crate::passkeys::store::remove_all_of(&mut tx, user_id).await?;
+    }
     tx.commit().await?;
     ended(user_id);
     Ok(done.rows_affected())

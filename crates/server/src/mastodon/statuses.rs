@@ -65,7 +65,7 @@ async fn status_of(state: &AppState, viewer: i64, id: i64) -> Result<Value> {
     Ok(post_and_status(state, viewer, id).await?.1)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, serde::Serialize)]
 struct NewStatus {
     status: Option<String>,
     #[serde(default, deserialize_with = "lenient::strings")]
@@ -83,7 +83,7 @@ struct NewStatus {
     scheduled_at: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, serde::Serialize)]
 struct NewPoll {
     #[serde(default, deserialize_with = "lenient::strings")]
     options: Vec<String>,
@@ -129,7 +129,7 @@ async fn create(
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     check_supported(&body)?;
-    let key = AppState::idempotency_key(&headers)?;
+    let key = AppState::keyed_request(&headers, "POST /api/v1/statuses", &body)?;
     if body.media_ids.len() > murmur_domain::media::MAX_IMAGES {
         return Err(MastodonError::unprocessable("A post can have at most 4 images"));
     }
@@ -314,10 +314,13 @@ async fn reblog(
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let target = id(&text)?;
-    let key = AppState::idempotency_key(&headers)?;
+    // The post reposted is the request's whole content: its id in the path.
+    let key = AppState::keyed_request(&headers, "POST /api/v1/statuses/:id/reblog", &target)?;
     match state.post_writes().repost(member, target, key.as_ref()).await {
         Ok(repost) => Ok(Json(status_of(&state, member, repost).await?)),
-        Err(murmur_core::error::Error::Conflict(_)) => Ok(Json(status_of(&state, member, target).await?)),
+        Err(murmur_core::error::Error::Conflict(why)) if why == murmur_domain::posts::writes::ALREADY_REPOSTED => {
+            Ok(Json(status_of(&state, member, target).await?))
+        }
         Err(other) => Err(other.into()),
     }
 }

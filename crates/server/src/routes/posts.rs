@@ -36,7 +36,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// A new post, reply or repost.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatePost {
     /// 1 to 500 characters after trimming. Ignored on a repost (stored as "♻️").
@@ -82,7 +82,7 @@ pub struct Quoting {
 }
 
 /// An uploaded image of a new post, with what it shows for those who cannot see it.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NewImage {
     /// The URL the upload call answered (or `/objects/{id}`).
@@ -181,7 +181,9 @@ pub struct Thread {
 /// A repost's content is ignored: the spec's client sends "♻️", and that is what is stored.
 /// A member reposts a post once; a second attempt is a 409 "Already reposted". A request
 /// retried with the `Idempotency-Key` of a post the member made within the hour answers that
-/// post (201, as the first time) instead of making a second one.
+/// post (201, as the first time) instead of making a second one. The key answers only that
+/// request: another request (another body) with it is a 422, and a retry once its post was
+/// deleted a 409.
 #[utoipa::path(post, path = "/api/posts", tag = "posts", operation_id = "create_post", request_body = CreatePost,
     params(("Idempotency-Key" = Option<String>, Header,
         description = "Chosen by the client for this post (1 to 128 visible ASCII characters, e.g. a UUID); a retry sends it again")),
@@ -199,7 +201,8 @@ pub struct Thread {
                   ("delete" = (operation_id = "delete", parameters(("id" = "$response.body#/id")),
                       description = "Deletes the new post")))),
               (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
 async fn create(
     State(state): State<AppState>,
@@ -207,7 +210,7 @@ async fn create(
     headers: HeaderMap,
     Json(mut body): Json<CreatePost>,
 ) -> Result<(StatusCode, Json<Post>)> {
-    let key = AppState::idempotency_key(&headers)?;
+    let key = AppState::keyed_request(&headers, "POST /api/posts", &body)?;
     let key = key.as_ref();
     let writes = state.post_writes();
     let id = match body.repost_of_id {

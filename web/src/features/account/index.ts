@@ -1,5 +1,6 @@
 // What the app may use from account; anything else here is internal.
 export { ConfirmEmailChange } from './components/confirm-email-change'
+export { ConfirmSignIn } from './components/confirm-sign-in'
 export { EmailCard } from './components/email-card'
 export { SessionsCard } from './components/sessions-card'
 export { PasskeysCard } from './components/passkeys-card'

@@ -39,6 +39,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(remove))
         .routes(routes!(start_login))
         .routes(routes!(finish_login))
+        .routes(routes!(reauthenticate))
 }
 
 /// A begun ceremony: its id, to send back with the browser's answer, and the options to give
@@ -105,25 +106,31 @@ pub struct LoginFinish {
     credential: Value,
 }
 
-/// Begins adding a passkey to the member's account: answers the options for the browser. At
+/// Begins adding a passkey to the member's account: answers the options for the browser. Only
+/// within 10 minutes of signing in, or of confirming it is them
+/// (`/api/auth/passkeys/reauthenticate`, `/api/auth/reauthenticate/verify`): 403 otherwise. At
 /// most 10 an hour; 409 with 20 passkeys already.
 #[utoipa::path(post, path = "/api/auth/passkeys/register/start", tag = "accounts",
-    responses((status = 200, body = Ceremony), (status = 401, body = ErrorBody), (status = 409, body = ErrorBody),
-              (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
+    responses((status = 200, body = Ceremony), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 async fn start_registration(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Ceremony>> {
     let now = state.clock.now();
     rate_limit::hit_member(&state.db, MemberLimit::Passkey, current.id, now, TOO_MANY_ADDED).await?;
-    let begun = passkeys::start_registration(&state.db, &state.config, current.id, now).await?;
+    let begun = passkeys::start_registration(&state.db, &state.config, session_of(&current), now).await?;
     Ok(Json(begun.into()))
 }
 
-/// Finishes adding a passkey with the browser's answer, and e-mails the member a notice.
-/// A ceremony that is unknown, finished, expired or another member's, or an answer that does not
-/// verify (another origin, a cancelled or altered one): 400 with what went wrong. A passkey
-/// already added: 409.
+fn session_of(current: &CurrentUser) -> sessions::Current<'_> {
+    sessions::Current { member: current.id, hash: &current.session_hash }
+}
+
+/// Finishes adding a passkey with the browser's answer, and e-mails the member a notice naming
+/// it and the browser it was added from. A ceremony that is unknown, finished, expired or
+/// another member's, or an answer that does not verify (another origin, a cancelled or altered
+/// one): 400 with what went wrong. The sign-in no longer recent: 403. A passkey already added: 409.
 #[utoipa::path(post, path = "/api/auth/passkeys/register/finish", tag = "accounts", request_body = RegistrationFinish,
     responses((status = 201, body = PasskeyInfo), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-              (status = 409, body = ErrorBody)))]
+              (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn finish_registration(
     State(state): State<AppState>,
     current: CurrentUser,
@@ -133,7 +140,7 @@ async fn finish_registration(
     let added = passkeys::finish_registration(
         &state.db,
         &state.config,
-        current.id,
+        session_of(&current),
         &body.ceremony,
         &body.name,
         body.credential,
@@ -142,8 +149,11 @@ async fn finish_registration(
     .await?;
     tracing::info!(user_id = current.id, passkey = added.id, "a passkey was added");
     // After the commit: the passkey stands even if the notice cannot be sent (it is logged).
+    let device = user_agent::device_name(sessions::user_agent(&state.db.read, &current.session_hash).await?.as_deref());
+    let settings = state.config.link("/settings");
     if let Some(member) = users::find_by_id(&state.db.read, current.id).await?
-        && let Err(e) = state.mailer.send(templates::passkey_added_notice(&member.email, &added.name)).await
+        && let Err(e) =
+            state.mailer.send(templates::passkey_added_notice(&member.email, &added.name, &device, &settings)).await
     {
         tracing::warn!(error = %e, user_id = current.id, "the member could not be told of the new passkey");
     }
@@ -209,4 +219,26 @@ async fn finish_login(
         passkeys::finish_login(&state.db, &state.config, &body.ceremony, body.credential, browser, now).await?;
     tracing::info!(user_id, "logged in with a passkey");
     signed_in(&state, &headers, user_id, &session_token).await
+}
+
+/// Confirms with one of the member's passkeys that this session is still theirs, as adding a
+/// passkey asks (403 from `register/start` when the sign-in is over 10 minutes old): the
+/// ceremony is a sign-in's (`login/start`), and the session's sign-in becomes now. A passkey of
+/// another account, or one that is unknown or does not verify: 400 with what went wrong.
+#[utoipa::path(post, path = "/api/auth/passkeys/reauthenticate", tag = "accounts", request_body = LoginFinish,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+async fn reauthenticate(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ip: ClientIp,
+    Json(body): Json<LoginFinish>,
+) -> Result<StatusCode> {
+    let now = state.clock.now();
+    let key = format!("passkey-login-finish:ip:{}", ip.limit_key());
+    rate_limit::hit(&state.db, &key, LOGINS_PER_IP, now, TOO_MANY_LOGINS).await?;
+    passkeys::reauthenticate(&state.db, &state.config, session_of(&current), &body.ceremony, body.credential, now)
+        .await?;
+    tracing::info!(user_id = current.id, "a session was confirmed with a passkey");
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -1,6 +1,7 @@
 //! HTTP routes of the accounts area: magic-link sign-up and login, verification, sessions and
 //! the current member. The design (and what each choice defends against) is in docs/auth.md.
 
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
@@ -43,6 +44,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(user))
         .routes(routes!(logout))
         .routes(routes!(logout_others))
+        .routes(routes!(request_reauthentication_link))
+        .routes(routes!(reauthenticate_with_link))
         .routes(routes!(login))
 }
 
@@ -262,12 +265,80 @@ async fn logout(State(state): State<AppState>, current: CurrentUser) -> Result<i
     Ok((StatusCode::NO_CONTENT, [(header::SET_COOKIE, crate::session_cookie::clear(&state.config))]))
 }
 
-/// Ends every other session of the member (other browsers and devices); this one stays.
-#[utoipa::path(post, path = "/api/auth/logout-others", tag = "accounts",
-    responses((status = 204), (status = 401, body = crate::error::ErrorBody)))]
-async fn logout_others(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
-    let ended = sessions::delete_others(&state.db.write, current.id, &current.session_hash).await?;
-    tracing::info!(user_id = current.id, ended, "other sessions ended");
+#[derive(Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LogoutOthers {
+    /// Also removes every passkey of the member (default false): a passkey someone added with a
+    /// copied session would sign them in again.
+    #[serde(default)]
+    remove_passkeys: bool,
+}
+
+/// Ends every other session of the member (other browsers and devices) and every app's token;
+/// this one stays. With `{"removePasskeys": true}` the member's passkeys are removed too. The
+/// body is optional.
+#[utoipa::path(post, path = "/api/auth/logout-others", tag = "accounts", request_body(content = Option<LogoutOthers>),
+    responses((status = 204), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+async fn logout_others(State(state): State<AppState>, current: CurrentUser, body: Bytes) -> Result<StatusCode> {
+    let asked: LogoutOthers = if body.iter().all(u8::is_ascii_whitespace) {
+        LogoutOthers::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| Error::bad_request(format!("The body is not as expected: {e}")))?
+    };
+    let passkeys = if asked.remove_passkeys { sessions::Passkeys::Remove } else { sessions::Passkeys::Keep };
+    let ended = sessions::delete_others(&state.db.write, current.id, &current.session_hash, passkeys).await?;
+    tracing::info!(user_id = current.id, ended, removed_passkeys = asked.remove_passkeys, "other sessions ended");
+    Ok(StatusCode::NO_CONTENT)
+}
+
+const REAUTHENTICATION_SENT: &str = "We sent you a link. Open it in this browser to confirm it's you.";
+
+/// E-mails the member a link that confirms this session is still theirs, as adding a passkey
+/// asks (403 from `passkeys/register/start` when the sign-in is over 10 minutes old). Counted
+/// with the login links (5 an hour per address).
+#[utoipa::path(post, path = "/api/auth/reauthenticate/request-link", tag = "accounts",
+    responses((status = 200, body = Message), (status = 401, body = crate::error::ErrorBody),
+              (status = 429, body = crate::error::ErrorBody), (status = 503, body = crate::error::ErrorBody)))]
+async fn request_reauthentication_link(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    ip: ClientIp,
+) -> Result<Json<Message>> {
+    let now = state.clock.now();
+    let member = users::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
+    let email = Email::parse(&member.email)?;
+    limit_link_requests(&state, &email, ip, now).await?;
+    let link = magic_link::issue_reauthentication(&state.db.write, &state.config, email.as_str(), now).await?;
+    link.send(&state.db.write, &state.mailer, |url| templates::reauthentication_link(email.as_str(), url)).await?;
+    Ok(Message::new(REAUTHENTICATION_SENT))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ReauthenticationLink {
+    /// The token of the e-mailed link (`/auth/reauthenticate?token=…`).
+    #[schema(pattern = "^[A-Za-z0-9_-]{43}$")]
+    token: String,
+}
+
+/// Uses an e-mailed login link to confirm this session is still the member's: the session's
+/// sign-in becomes now, and it may add a passkey for the next 10 minutes. A link that is not
+/// live: 400; one sent to another account: 400 and it stays unused. Without a session (the
+/// link opened in another browser): 401, and the link still signs in with `verify`.
+#[utoipa::path(post, path = "/api/auth/reauthenticate/verify", tag = "accounts", request_body = ReauthenticationLink,
+    responses((status = 204), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
+async fn reauthenticate_with_link(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    headers: HeaderMap,
+    Json(body): Json<ReauthenticationLink>,
+) -> Result<StatusCode> {
+    refuse_cross_site(&headers)?;
+    if !magic_link::is_well_formed(&body.token) {
+        return Err(Error::bad_request(INVALID_LINK).into());
+    }
+    let session = sessions::Current { member: current.id, hash: &current.session_hash };
+    sign_in::reauthenticate_with_link(&state.db, &body.token, session, state.clock.now()).await?;
+    tracing::info!(user_id = current.id, "a session was confirmed with an e-mailed link");
     Ok(StatusCode::NO_CONTENT)
 }
 

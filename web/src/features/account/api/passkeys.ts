@@ -6,6 +6,7 @@ import { toast } from '@/components/ui/use-toast'
 import { toastFailure } from '@/lib/toast-failure'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { isPasskeyCancelled, passkeyFailure } from '@/features/auth'
+import { needsRecentSignIn } from './confirm-its-you'
 
 /** One of the member's passkeys (GET /api/auth/passkeys). */
 export interface MemberPasskey {
@@ -31,6 +32,7 @@ export function usePasskeys() {
 /**
  * Adds a passkey named `name`: the server begins the ceremony, the browser makes the passkey
  * (asking the person), and the server checks and keeps it (and e-mails the member a notice).
+ * A session signed in too long ago is refused (`needsRecentSignIn`) until the member confirms it.
  */
 export async function addPasskey(name: string): Promise<MemberPasskey> {
   const begun = await api.post<RegistrationCeremony>('/api/auth/passkeys/register/start')
@@ -47,7 +49,8 @@ export function useAddPasskey() {
       toast({ title: 'Passkey added', description: `You can sign in with “${added.name}” from now on.` })
     },
     onError: (error) => {
-      if (isPasskeyCancelled(error) || handleUnauthorized(error)) return
+      // The form asks the member to confirm it's them instead.
+      if (needsRecentSignIn(error) || isPasskeyCancelled(error) || handleUnauthorized(error)) return
       toast({ title: 'Passkey not added', description: passkeyFailure(error, 'add'), variant: 'destructive' })
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.passkeys() }),

@@ -1,7 +1,13 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { browserSupportsWebAuthn, startRegistration, type RegistrationResponseJSON } from '@simplewebauthn/browser'
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  startRegistration,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/browser'
 import { json, jsonBody, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
 import type { MemberPasskey } from '../api/passkeys'
 import { PasskeysCard } from './passkeys-card'
@@ -10,6 +16,7 @@ vi.mock('@simplewebauthn/browser', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@simplewebauthn/browser')>()),
   browserSupportsWebAuthn: vi.fn(() => true),
   startRegistration: vi.fn(),
+  startAuthentication: vi.fn(),
 }))
 
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000).toISOString()
@@ -112,6 +119,70 @@ describe('the passkeys card', () => {
     expect(await screen.findByText('Removed “Laptop”')).toBeInTheDocument()
     expect(requestsOf(fetch).map(({ call }) => call)).toContain('DELETE /api/auth/passkeys/7')
     await vi.waitFor(() => expect(within(region).getAllByRole('listitem')).toHaveLength(1))
+  })
+
+  it('asks the member to confirm with a passkey first when they signed in too long ago', async () => {
+    vi.mocked(startRegistration).mockResolvedValue(created)
+    const signed: AuthenticationResponseJSON = {
+      id: 'cred',
+      rawId: 'cred',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { authenticatorData: 'ad', clientDataJSON: 'cd', signature: 'sig' },
+    }
+    vi.mocked(startAuthentication).mockResolvedValue(signed)
+    let confirmed = false
+    const fetch = mockFetch((url, init) => {
+      if (url === '/api/auth/passkeys/register/start') {
+        return confirmed ? json({ ceremony: 'c-1', options }) : json({ message: "Please confirm it's you first" }, 403)
+      }
+      if (url === '/api/auth/passkeys/login/start') return json({ ceremony: 'l-1', options })
+      if (url === '/api/auth/passkeys/reauthenticate') {
+        confirmed = true
+        return new Response(null, { status: 204 })
+      }
+      if (url === '/api/auth/passkeys/register/finish') return json({ ...phone, id: 9, name: 'Tablet' }, 201)
+      if (url === '/api/auth/me') return json({ email: 'ada@example.com' })
+      if (init.method === undefined || init.method === 'GET') return json([laptop])
+      return json({}, 404)
+    })
+    renderWithProviders(<PasskeysCard />)
+    const region = await screen.findByRole('region', { name: 'Passkeys' })
+    await within(region).findByText('Laptop')
+    await userEvent.type(within(region).getByLabelText('Passkey name'), 'Tablet')
+    await userEvent.click(within(region).getByRole('button', { name: 'Add a passkey' }))
+
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" })
+    expect(screen.queryByText('Passkey not added')).not.toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Use a passkey' }))
+    expect(await screen.findByText("It's you")).toBeInTheDocument()
+    expect(jsonBody(fetch.mock.calls.find(([url]) => url === '/api/auth/passkeys/reauthenticate')?.[1])).toEqual({
+      ceremony: 'l-1',
+      credential: signed,
+    })
+
+    await userEvent.click(within(region).getByRole('button', { name: 'Add a passkey' }))
+    expect(await screen.findByText('Passkey added')).toBeInTheDocument()
+  })
+
+  it('offers an e-mailed link to confirm it is them, the only way without a passkey', async () => {
+    const fetch = mockFetch((url, init) => {
+      if (url === '/api/auth/passkeys/register/start') return json({ message: "Please confirm it's you first" }, 403)
+      if (url === '/api/auth/reauthenticate/request-link') return json({ message: 'We sent you a link.' })
+      if (url === '/api/auth/me') return json({ email: 'ada@example.com' })
+      if (init.method === undefined || init.method === 'GET') return json([])
+      return json({}, 404)
+    })
+    renderWithProviders(<PasskeysCard />)
+    const region = await screen.findByRole('region', { name: 'Passkeys' })
+    await userEvent.type(await within(region).findByLabelText('Passkey name'), 'Phone')
+    await userEvent.click(within(region).getByRole('button', { name: 'Add a passkey' }))
+
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" })
+    expect(within(dialog).queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'E-mail me a link' }))
+    expect(await within(dialog).findByText(/We sent a link to ada@example.com\. Open it in this browser/)).toBeInTheDocument()
+    expect(requestsOf(fetch).map(({ call }) => call)).toContain('POST /api/auth/reauthenticate/request-link')
   })
 
   it('offers no adding where the browser cannot make passkeys', async () => {

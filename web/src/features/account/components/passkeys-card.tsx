@@ -6,10 +6,13 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
+import { toast } from '@/components/ui/use-toast'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { dateTime, relativeTime } from '@/lib/utils'
 import { passkeysWorkHere } from '@/features/auth'
+import { needsRecentSignIn } from '../api/confirm-its-you'
 import { type MemberPasskey, useAddPasskey, usePasskeys, useRemovePasskey } from '../api/passkeys'
+import { ConfirmItsYouDialog } from './confirm-its-you-dialog'
 
 /** The longest name a passkey can have (the server's limit). */
 const MAX_NAME = 64
@@ -51,7 +54,7 @@ export function PasskeysCard() {
             ))}
           </ul>
         )}
-        <AddPasskeyForm />
+        <AddPasskeyForm hasPasskeys={list.length > 0} />
       </CardContent>
       <RemovePasskeyDialog passkey={removing} onDone={() => setRemoving(null)} />
     </Card>
@@ -76,10 +79,12 @@ function PasskeyRow({ passkey, onRemove }: { passkey: MemberPasskey; onRemove: (
   )
 }
 
-function AddPasskeyForm() {
+function AddPasskeyForm({ hasPasskeys }: { hasPasskeys: boolean }) {
   const add = useAddPasskey()
   const [name, setName] = React.useState('')
   const [error, setError] = React.useState<string | null>(null)
+  const [confirming, setConfirming] = React.useState(false)
+  const addButton = React.useRef<HTMLButtonElement>(null)
   const supported = React.useMemo(() => passkeysWorkHere(), [])
   if (!supported) {
     return <p className="text-sm text-muted-foreground">This browser can&apos;t add passkeys here.</p>
@@ -93,24 +98,38 @@ function AddPasskeyForm() {
       return
     }
     setError(null)
-    add.mutate(trimmed, { onSuccess: () => setName('') })
+    add.mutate(trimmed, {
+      onSuccess: () => setName(''),
+      onError: (failure) => needsRecentSignIn(failure) && setConfirming(true),
+    })
   }
 
   return (
-    <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={handleSubmit} noValidate>
-      <Field id="passkey-name" label="Passkey name" error={error} className="flex-1">
-        <Input
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="My phone"
-          maxLength={MAX_NAME}
-          autoComplete="off"
-        />
-      </Field>
-      <Button type="submit" disabled={add.isPending}>
-        {add.isPending ? 'Adding...' : 'Add a passkey'}
-      </Button>
-    </form>
+    <>
+      <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={handleSubmit} noValidate>
+        <Field id="passkey-name" label="Passkey name" error={error} className="flex-1">
+          <Input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="My phone"
+            maxLength={MAX_NAME}
+            autoComplete="off"
+          />
+        </Field>
+        <Button ref={addButton} type="submit" disabled={add.isPending}>
+          {add.isPending ? 'Adding...' : 'Add a passkey'}
+        </Button>
+      </form>
+      <ConfirmItsYouDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        canUsePasskey={hasPasskeys}
+        onConfirmed={() => {
+          toast({ title: "It's you", description: 'Add your passkey now: press “Add a passkey” again.' })
+          addButton.current?.focus()
+        }}
+      />
+    </>
   )
 }
 

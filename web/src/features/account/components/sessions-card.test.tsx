@@ -86,6 +86,25 @@ describe('the sessions list', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Log out everywhere else' }))
     expect(await screen.findByText('Logged out everywhere else')).toBeInTheDocument()
     await vi.waitFor(() => expect(within(region).getAllByRole('listitem')).toHaveLength(1))
-    expect(requestsOf(fetch).map(({ call }) => call)).toContain('POST /api/auth/logout-others')
+    expect(requestsOf(fetch)).toContainEqual({ call: 'POST /api/auth/logout-others', body: { removePasskeys: false } })
+  })
+
+  it('removes the passkeys too when asked to, in the same call', async () => {
+    const fetch = mockFetch((url, init) => {
+      if (url === '/api/auth/logout-others' && init.method === 'POST') return new Response(null, { status: 204 })
+      return json([laptop, phone])
+    })
+    renderWithProviders(<SessionsCard />)
+    const region = await screen.findByRole('region', { name: 'Sessions' })
+    await userEvent.click(await within(region).findByRole('button', { name: 'Log out everywhere else' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Log out everywhere else?' })
+    const passkeys = within(dialog).getByRole('checkbox', { name: 'Also remove all passkeys' })
+    expect(passkeys).not.toBeChecked()
+
+    await userEvent.click(passkeys)
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Log out everywhere else' }))
+
+    expect(await screen.findByText('Your passkeys were removed too.')).toBeInTheDocument()
+    expect(requestsOf(fetch)).toContainEqual({ call: 'POST /api/auth/logout-others', body: { removePasskeys: true } })
   })
 })

@@ -106,10 +106,17 @@ function LogOutEverywhereElseDialog({
   others: number
 }) {
   const endOthers = useEndOtherSessions()
+  const id = React.useId()
+  const [removePasskeys, setRemovePasskeys] = React.useState(false)
+  // Each time it opens, the choice starts unticked.
+  const changeOpen = (next: boolean) => {
+    if (!next) setRemovePasskeys(false)
+    onOpenChange(next)
+  }
   return (
     <ConfirmDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onOpenChange={changeOpen}
       title="Log out everywhere else?"
       description={
         <>
@@ -120,7 +127,27 @@ function LogOutEverywhereElseDialog({
       confirmLabel="Log out everywhere else"
       pendingLabel="Logging out..."
       pending={endOthers.isPending}
-      onConfirm={() => endOthers.mutate(undefined, { onSuccess: () => onOpenChange(false) })}
-    />
+      onConfirm={() => endOthers.mutate(removePasskeys, { onSuccess: () => changeOpen(false) })}
+    >
+      <div className="grid gap-1">
+        <div className="flex items-center gap-3">
+          <input
+            id={`${id}-passkeys`}
+            type="checkbox"
+            checked={removePasskeys}
+            onChange={(e) => setRemovePasskeys(e.target.checked)}
+            aria-describedby={`${id}-passkeys-hint`}
+            className="size-5 shrink-0 accent-primary"
+          />
+          <label htmlFor={`${id}-passkeys`} className="font-medium">
+            Also remove all passkeys
+          </label>
+        </div>
+        <p id={`${id}-passkeys-hint`} className="pl-8 text-sm text-muted-foreground">
+          A passkey signs in again after this. If someone may have added one, remove them all; you can add yours again
+          here.
+        </p>
+      </div>
+    </ConfirmDialog>
   )
 }

@@ -1,5 +1,6 @@
 import { MutationObserver, QueryObserver, type InfiniteData } from '@tanstack/react-query'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DRAFT_KEY_PREFIX } from '@/lib/member-storage'
 import { createQueryClient } from '@/lib/query-client'
 import type { Notification, Post } from '@/lib/types'
 import { sendToLogin } from '@/lib/unauthorized'
@@ -136,6 +137,14 @@ describe('a live event', () => {
   it('session-ended: takes the way of a 401, to the landing page', () => {
     handle({ type: 'session-ended' })
     expect(sendToLogin).toHaveBeenCalledTimes(1)
+  })
+
+  it("session-ended: forgets the member's drafts in this browser, even while the tab logs out", () => {
+    localStorage.setItem(`${DRAFT_KEY_PREFIX}1:home`, '{"content":"A secret half-thought"}')
+    const logout = new MutationObserver(queryClient, { mutationKey: authKeys.logout(), mutationFn: () => new Promise<void>(() => {}) })
+    void logout.mutate()
+    handle({ type: 'session-ended' })
+    expect(localStorage.length).toBe(0)
   })
 
   it("session-ended: leaves a tab that is logging out to its own way", () => {

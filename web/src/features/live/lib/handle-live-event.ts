@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import { forgetMemberStorage } from '@/lib/member-storage'
 import { sendToLogin } from '@/lib/unauthorized'
 import { authKeys, notificationKeys, postKeys } from '@/lib/query-keys'
 import { mergeLatestNotifications } from '@/features/notifications'
@@ -43,6 +44,8 @@ export function handleLiveEvent(event: LiveEvent, { queryClient, addNewFeedPosts
       void queryClient.invalidateQueries({ queryKey: postKeys.feed(), exact: true })
       return
     case 'session-ended':
+      // The member's drafts go at once, however the session ended (even by this tab's logout).
+      forgetMemberStorage()
       // As on a 401; the tab's own logout goes to the landing page by itself.
       if (!loggingOut(queryClient)) sendToLogin()
       return

@@ -149,6 +149,24 @@ describe('the composer', () => {
     expect(next).not.toBe(first)
   })
 
+  it('sends a new Idempotency-Key when the post was changed after a failure (the server binds a key to its request)', async () => {
+    let fail = true
+    const { fetch, textbox } = setup(() => (fail ? json({ message: 'boom' }, 500) : json(aPost(), 201)))
+    const keys = () =>
+      fetch.mock.calls
+        .filter(([url, init]) => url === '/api/posts' && init?.method === 'POST')
+        .map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'))
+    await userEvent.type(textbox, 'Helo')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    await screen.findByText('Failed to create post. Please try again.')
+    fail = false
+    await userEvent.type(textbox, '!')
+    await userEvent.click(screen.getByRole('button', { name: 'Post' }))
+    await waitFor(() => expect(keys()).toHaveLength(2))
+    const [first, changed] = keys()
+    expect(changed).not.toBe(first)
+  })
+
   it('keeps the text and says so when posting fails', async () => {
     const { textbox } = setup(() => json({ message: 'boom' }, 500))
     await userEvent.type(textbox, 'Hello')

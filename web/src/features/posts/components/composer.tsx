@@ -150,8 +150,9 @@ export function Composer({
   // The reminder asks once per post: "Post anyway" is an answer, not to be asked again.
   const reminded = React.useRef(false)
   // One Idempotency-Key per post: sending it again after a failure (the answer lost on the way)
-  // answers the post already made instead of making a second one.
-  const postKey = React.useRef<string | null>(null)
+  // answers the post already made instead of making a second one. The server binds a key to the
+  // request it first came with, so a post changed after a failure is sent with a new key.
+  const postKey = React.useRef<{ key: string; request: string } | null>(null)
 
   // Counted as the server counts: the trimmed text, in code points.
   const length = postLength(content)
@@ -250,17 +251,18 @@ export function Composer({
       : attached.images.length > 0
         ? { imageUrls: attached.images.map((image) => image.uploadUrl) }
         : {}
-    postKey.current ??= newIdempotencyKey()
+    const request = {
+      content: content.trim(),
+      ...(warning?.trim() ? { spoilerText: warning.trim() } : {}),
+      ...images,
+      ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
+      replyToId,
+      ...(quote ? { quoteOfId: quote.id } : {}),
+    }
+    const sent = JSON.stringify(request)
+    if (postKey.current?.request !== sent) postKey.current = { key: newIdempotencyKey(), request: sent }
     createPost.mutate(
-      {
-        idempotencyKey: postKey.current,
-        content: content.trim(),
-        ...(warning?.trim() ? { spoilerText: warning.trim() } : {}),
-        ...images,
-        ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
-        replyToId,
-        ...(quote ? { quoteOfId: quote.id } : {}),
-      },
+      { idempotencyKey: postKey.current.key, ...request },
       {
         onSuccess: () => {
           reset()

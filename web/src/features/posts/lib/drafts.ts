@@ -1,5 +1,7 @@
 // What a member is writing, kept in this browser until it is posted or discarded: one draft per
-// member and composer context, in localStorage (it never leaves the browser).
+// member and composer context, in localStorage (it never leaves the browser). Forgotten when the
+// member's session here ends (`forgetMemberStorage`).
+import { DRAFT_KEY_PREFIX } from '@/lib/member-storage'
 
 /** Where a composer is: Home's inline composer, the "Create Post" dialog, or a reply to a post. */
 export type DraftContext = { kind: 'home' } | { kind: 'dialog' } | { kind: 'reply'; postId: number }
@@ -24,7 +26,7 @@ export interface Draft {
   savedAt: number
 }
 
-const PREFIX = 'murmur-draft:'
+const PREFIX = DRAFT_KEY_PREFIX
 /** Drafts not touched for a week are dropped: an upload is long gone by then anyway. */
 export const DRAFT_MAX_AGE_MS = 7 * 24 * 3600_000
 /** At most this many drafts are kept (replies to many posts add up); the oldest go first. */

@@ -1,0 +1,5 @@
+import { ConfirmSignIn } from '@/features/account'
+
+export default function ReauthenticateRoute() {
+  return <ConfirmSignIn />
+}
