@@ -29,6 +29,7 @@ mod link_previews;
 mod lists;
 mod live;
 mod mastodon;
+mod mastodon_apps;
 mod mastodon_clients;
 mod media;
 mod media_cleanup;

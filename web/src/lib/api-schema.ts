@@ -1050,7 +1050,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What an app asks of the signed-in member (checked: the app, its redirect URI and scopes). */
+        /**
+         * What an app asks of the signed-in member (checked: the app and its redirect URI; scopes it
+         *     did not register are named, for the page to refuse).
+         */
         get: operations["authorization"];
         put?: never;
         /** Allows or denies an app's request as the signed-in member. */
@@ -1853,6 +1856,11 @@ export interface components {
             redirectUri: string;
             /** @description The scopes asked for, as sent back with the answer. */
             scope: string;
+            /**
+             * @description The scopes asked for that the app did not register: such a request cannot be allowed,
+             *     only sent back to the app (`error=invalid_scope`). Empty when it may be allowed.
+             */
+            scopesBeyondApp: string[];
         };
         /** @description Who wrote a post (or acted, in a notification). */
         Author: {

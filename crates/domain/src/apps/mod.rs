@@ -188,10 +188,39 @@ pub struct Request {
     pub scopes: Scopes,
 }
 
+impl Request {
+    /// The scopes asked for that the app did not register (none for a request that may be
+    /// allowed).
+    pub fn scopes_beyond_app(&self) -> Vec<&str> {
+        self.scopes.beyond(&self.app.scopes)
+    }
+}
+
 /// Checks an authorization request: the app exists, the redirect URI is one it registered, and
 /// the scopes are within its own. Refusals here are shown to the member, never redirected
 /// (a redirect to an unchecked URI would be an open redirect).
 pub async fn check_request(
+    read: &Pool,
+    client_id: &str,
+    redirect_uri: Option<&str>,
+    scope: Option<&str>,
+) -> Result<Request> {
+    let request = read_request(read, client_id, redirect_uri, scope).await?;
+    let beyond = request.scopes_beyond_app();
+    if !beyond.is_empty() {
+        return Err(Error::bad_request(format!(
+            "{} asks for scopes it did not register ({}), so it cannot connect",
+            request.app.name,
+            beyond.join(", ")
+        )));
+    }
+    Ok(request)
+}
+
+/// An authorization request whose app and redirect URI are checked, its scopes read but not yet
+/// held against the app's (`Request::scopes_beyond_app`): the consent page shows such a
+/// request refused, with a way back to the app's redirect URI, which is checked.
+pub async fn read_request(
     read: &Pool,
     client_id: &str,
     redirect_uri: Option<&str>,
@@ -210,9 +239,6 @@ pub async fn check_request(
         Some(scope) => Scopes::parse(Some(scope))?,
         None => app.scopes.clone(),
     };
-    if !scopes.within(&app.scopes) {
-        return Err(Error::bad_request("The scopes asked for are not within the app's"));
-    }
     Ok(Request { app, redirect_uri, scopes })
 }
 

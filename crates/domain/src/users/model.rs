@@ -130,13 +130,18 @@ impl UserRow {
     /// What a member who blocked the viewer shows them ("You can't view this profile"): who
     /// it is, and nothing of what they wrote about themselves or of their network.
     pub fn blocked_view(self) -> User {
-        User {
+        self.shut_out().public()
+    }
+
+    /// The record as `blocked_view` shows it, for interfaces that make their own entities.
+    pub fn shut_out(self) -> UserRow {
+        UserRow {
             bio: String::new(),
             website: String::new(),
             header_image_url: None,
             follower_count: 0,
             following_count: 0,
-            ..self.public()
+            ..self
         }
     }
 

@@ -370,6 +370,28 @@ pub async fn follow_list(pool: &Pool, viewer: i64, member: i64, list: FollowList
     Ok(sqlx::query_as(sql).bind(viewer).bind(member).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
 }
 
+/// Members named in one account's familiar followers at most.
+pub const FAMILIAR_FOLLOWERS: i64 = 40;
+
+/// The members `viewer` follows who follow `member` (Mastodon's familiar followers), without
+/// those hidden from the viewer; the most followed first, at most `FAMILIAR_FOLLOWERS`.
+pub async fn familiar_followers(pool: &Pool, viewer: i64, member: i64) -> Result<Vec<UserRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "SELECT ",
+                user_columns!(),
+                " FROM users WHERE id IN (SELECT f.follower_id FROM follows f \
+                     JOIN follows vf ON vf.follower_id = $1 AND vf.following_id = f.follower_id \
+                     WHERE f.following_id = $2) \
+                 AND id <> $2 AND NOT {} ORDER BY follower_count DESC, id LIMIT $3"
+            ),
+            visibility::hidden(Scope::Anywhere, "$1", "users.id")
+        )
+    });
+    Ok(sqlx::query_as(SQL.as_str()).bind(viewer).bind(member).bind(FAMILIAR_FOLLOWERS).fetch_all(pool).await?)
+}
+
 /// Members in a starter pack at most.
 pub const STARTER_PACK_SIZE: i64 = 20;
 

@@ -35,11 +35,21 @@ impl Urls {
         format!("{}/tag/{}", self.0, percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC))
     }
 
+    /// The picture of a member who has none (`MISSING_AVATAR`, `MISSING_HEADER`), or theirs.
+    fn picture(&self, path: Option<&str>, missing: &str) -> String {
+        self.media(path.unwrap_or(missing))
+    }
+
     /// An image path of Murmur's (`/objects/…`) as an absolute URL; other URLs as they are.
     pub(super) fn media(&self, path: &str) -> String {
         if path.starts_with('/') { format!("{}{path}", self.0) } else { path.to_string() }
     }
 }
+
+/// Where the avatar and header of a member without one are served (Mastodon's own paths): apps
+/// draw `avatar` and `header` as they are, so they are always an image's URL.
+pub const MISSING_AVATAR: &str = "/avatars/original/missing.png";
+pub const MISSING_HEADER: &str = "/headers/original/missing.png";
 
 /// Mastodon's Account. A typed entity, not a `Value`: lists build hundreds of them, and each
 /// `Value` is a map of owned keys. Fields in the order Mastodon documents them.
@@ -77,8 +87,8 @@ pub struct Account {
 
 /// Mastodon's Account. `post_count` is known on a profile's own read; lists show 0.
 pub fn account(urls: &Urls, member: &UserRow, post_count: i64) -> Account {
-    let avatar = member.profile_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
-    let header = member.header_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
+    let avatar = urls.picture(member.profile_image_url.as_deref(), MISSING_AVATAR);
+    let header = urls.picture(member.header_image_url.as_deref(), MISSING_HEADER);
     let fields = if member.website.is_empty() {
         Vec::new()
     } else {

@@ -12,6 +12,7 @@ const request = {
   scope: 'read write',
   abilities: ['Read your feeds', 'Post as you'],
   redirectUri: 'ivory://oauth',
+  scopesBeyondApp: [],
 }
 const query = '?response_type=code&client_id=abc&redirect_uri=ivory%3A%2F%2Foauth&scope=read+write&state=s1'
 
@@ -51,6 +52,25 @@ describe('the consent page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
     expect(takePendingAuthorization()).toBe(`/oauth/authorize${query}`)
     expect(takePendingAuthorization()).toBeNull()
+  })
+
+  it('refuses scopes the app never registered, naming them, with a way back to the app', async () => {
+    vi.stubGlobal('location', { ...window.location, search: query, pathname: '/oauth/authorize' })
+    mockFetch((url) => (url === '/api/auth/me' ? json(ada) : json({ ...request, scopesBeyondApp: ['push', 'write:lists'] })))
+    renderWithProviders(<ConsentScreen />)
+    expect(await screen.findByRole('heading', { name: 'Ivory cannot connect' })).toBeInTheDocument()
+    expect(screen.getByText(/Ivory asks for push and write:lists, which it did not register, so it cannot connect/)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Back to Ivory' })).toHaveAttribute('href', 'ivory://oauth?error=invalid_scope&state=s1')
+    expect(screen.queryByRole('button', { name: 'Allow' })).not.toBeInTheDocument()
+  })
+
+  it('sends an app without a redirect back Home when it asks beyond its scopes', async () => {
+    vi.stubGlobal('location', { ...window.location, search: query, pathname: '/oauth/authorize' })
+    const outOfBand = { ...request, redirectUri: 'urn:ietf:wg:oauth:2.0:oob', scopesBeyondApp: ['push'] }
+    mockFetch((url) => (url === '/api/auth/me' ? json(ada) : json(outOfBand)))
+    renderWithProviders(<ConsentScreen />)
+    expect(await screen.findByText(/Ivory asks for push, which it did not register/)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Go to Home' })).toHaveAttribute('href', '/')
   })
 
   it('refuses a page that names no app', async () => {
