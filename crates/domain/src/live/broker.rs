@@ -56,7 +56,10 @@ impl Wants {
         match change {
             Change::Counted { post } => self.counts_of == Some(post),
             Change::Edited { .. } | Change::Deleted { .. } => self.edits,
-            Change::Notified { .. } | Change::Published { .. } | Change::SessionsEnded { .. } => true,
+            Change::Notified { .. }
+            | Change::Published { .. }
+            | Change::SessionsEnded { .. }
+            | Change::CardFetched { .. } => true,
         }
     }
 }
@@ -175,6 +178,7 @@ impl Broker {
         }
         let members: Vec<i64> = match change {
             Change::Notified { member, .. } | Change::SessionsEnded { member } => vec![member],
+            Change::CardFetched { author, .. } => vec![author],
             Change::Published { author, .. } => {
                 let followers = followers(db, author, now).await?;
                 let inner = self.inner();
@@ -291,7 +295,9 @@ impl Broker {
         for (seq, change) in missed {
             let mine = wants.takes(change)
                 && match change {
-                    Change::Notified { member: m, .. } | Change::SessionsEnded { member: m } => m == member,
+                    Change::Notified { member: m, .. }
+                    | Change::SessionsEnded { member: m }
+                    | Change::CardFetched { author: m, .. } => m == member,
                     Change::Counted { .. } => true,
                     Change::Published { author, .. }
                     | Change::Edited { author, .. }
@@ -349,6 +355,7 @@ async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &s
         Change::Published { post, .. } => vec![event("feed", json!({ "postIds": [post] }))],
         Change::Edited { post, .. } => vec![event("post-edited", json!({ "postId": post }))],
         Change::Deleted { post, .. } => vec![event("post-deleted", json!({ "postId": post }))],
+        Change::CardFetched { post, .. } => vec![event("post-card", json!({ "postId": post }))],
         Change::Counted { post } => {
             // A post hidden from the member (blocked either way, a suspended author) tells them
             // nothing, as its card does not (`posts::hydrate`).

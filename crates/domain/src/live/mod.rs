@@ -40,6 +40,9 @@ pub enum Change {
     Deleted { author: i64, post: i64, removed: bool },
     /// Some of `member`'s sessions ended (logged out, logged out elsewhere, suspended).
     SessionsEnded { member: i64 },
+    /// The link preview card of `author`'s new post `post` was fetched: the author's own open
+    /// pages, which got the post before its card, show it.
+    CardFetched { author: i64, post: i64 },
 }
 
 /// Changes waiting for the bus, at most this many: past it they are dropped, and every stream
