@@ -8,7 +8,7 @@ import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { dateTime, relativeTime } from '@/lib/utils'
-import { passkeysWorkHere } from '@/features/auth'
+import { whyNoPasskeys } from '@/features/auth'
 import { type MemberPasskey, useAddPasskey, usePasskeys, useRemovePasskey } from '../api/passkeys'
 
 /** The longest name a passkey can have (the server's limit). */
@@ -80,10 +80,8 @@ function AddPasskeyForm() {
   const add = useAddPasskey()
   const [name, setName] = React.useState('')
   const [error, setError] = React.useState<string | null>(null)
-  const supported = React.useMemo(() => passkeysWorkHere(), [])
-  if (!supported) {
-    return <p className="text-sm text-muted-foreground">This browser can&apos;t add passkeys here.</p>
-  }
+  const unavailable = React.useMemo(() => whyNoPasskeys(), [])
+  if (unavailable) return <p className="text-sm text-muted-foreground">{unavailable}</p>
 
   function handleSubmit(event: React.FormEvent) {
     event.preventDefault()
