@@ -1006,6 +1006,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The caller has seen their notifications up to `lastSeenId` (their Notifications screen
+         *     showed them): those are read, and the notifications marker of their apps
+         *     (`/api/v1/markers`) is set there, as an app setting it does.
+         */
+        put: operations["mark_seen"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications/unread-count": {
         parameters: {
             query?: never;
@@ -2202,6 +2223,13 @@ export interface components {
              * @description Trimmed and lower-cased; at most 254 characters.
              */
             email: string;
+            /**
+             * @description The page of this site to open once signed in (a shared post: `/post/42`): a path that
+             *     starts with one `/`, without `//` or a backslash; anything else answers 400. The e-mailed
+             *     link carries it (`&next=`).
+             * @example /post/42
+             */
+            next?: string | null;
         };
         /** @description A short answer for the person. */
         Message: {
@@ -2348,8 +2376,9 @@ export interface components {
              */
             feedEntries?: number | null;
             /**
-             * @description In a thread: true on a reply or parent holding a word the caller mutes, which the thread
-             *     shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+             * @description In a thread or a profile's tab: true on a post holding a word the caller mutes, which
+             *     the screen shows folded ("Hidden by a muted word"); absent otherwise (feeds leave such
+             *     posts out).
              */
             hiddenByMutedWord?: boolean | null;
             /** Format: int64 */
@@ -2601,6 +2630,14 @@ export interface components {
              * @description The member reported.
              */
             userId?: number | null;
+        };
+        /** @description What the member's Notifications screen showed them. */
+        Seen: {
+            /**
+             * Format: int64
+             * @description The id of the newest notification shown (in a grouped list: a group's id).
+             */
+            lastSeenId: number;
         };
         /** @description One of the member's live sessions. */
         SessionInfo: {
@@ -5873,6 +5910,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_seen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Seen"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             401: {
                 headers: {

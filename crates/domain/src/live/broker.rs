@@ -57,7 +57,10 @@ impl Wants {
         match change {
             Change::Counted { post } => self.counts_of == Some(post),
             Change::Edited { .. } | Change::Deleted { .. } => self.edits,
-            Change::Notified { .. } | Change::Published { .. } | Change::CredentialsEnded { .. } => true,
+            Change::Notified { .. }
+            | Change::Published { .. }
+            | Change::CredentialsEnded { .. }
+            | Change::CardFetched { .. } => true,
         }
     }
 }
@@ -183,6 +186,7 @@ impl Broker {
         }
         let members: Vec<i64> = match change {
             Change::Notified { member, .. } | Change::CredentialsEnded { member } => vec![member],
+            Change::CardFetched { author, .. } => vec![author],
             Change::Published { author, .. } => {
                 let followers = followers(db, author, now).await?;
                 let inner = self.inner();
@@ -301,7 +305,9 @@ impl Broker {
         for (seq, change) in missed {
             let mine = wants.takes(change)
                 && match change {
-                    Change::Notified { member: m, .. } | Change::CredentialsEnded { member: m } => m == member,
+                    Change::Notified { member: m, .. }
+                    | Change::CredentialsEnded { member: m }
+                    | Change::CardFetched { author: m, .. } => m == member,
                     Change::Counted { .. } => true,
                     Change::Published { author, .. }
                     | Change::Edited { author, .. }
@@ -366,6 +372,7 @@ async fn frames(
         Change::Published { post, .. } => vec![event("feed", json!({ "postIds": [post] }))],
         Change::Edited { post, .. } => vec![event("post-edited", json!({ "postId": post }))],
         Change::Deleted { post, .. } => vec![event("post-deleted", json!({ "postId": post }))],
+        Change::CardFetched { post, .. } => vec![event("post-card", json!({ "postId": post }))],
         Change::Counted { post } => {
             // A post hidden from the member (blocked either way, a suspended author) tells them
             // nothing, as its card does not (`posts::hydrate`).

@@ -42,6 +42,9 @@ pub enum Change {
     /// Some of `member`'s credentials ended (`sessions::ended`): each of their streams checks
     /// its own, and those whose credential ended close.
     CredentialsEnded { member: i64 },
+    /// The link preview card of `author`'s new post `post` was fetched: the author's own open
+    /// pages, which got the post before its card, show it.
+    CardFetched { author: i64, post: i64 },
 }
 
 /// Changes waiting for the bus, at most this many: past it they are dropped, and every stream

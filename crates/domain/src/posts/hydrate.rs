@@ -563,9 +563,10 @@ impl Parts {
     }
 }
 
-/// Marks the posts of a thread (`posts`: its parents or replies, not the post opened) that
-/// hold a word `viewer` mutes, which the thread shows folded rather than leaving out: a
-/// conversation keeps its shape (`visibility::muted_post`; one statement).
+/// Marks the posts of a thread (`posts`: its parents or replies, not the post opened) or of a
+/// profile's tab that hold a word `viewer` mutes, which those screens show folded rather than
+/// leaving out: a conversation keeps its shape, a profile shows what the member wrote
+/// (`visibility::muted_post`; one statement).
 pub async fn mark_muted(pool: &Pool, viewer: i64, posts: &mut [Post], now: Millis) -> Result<()> {
     let ids: Vec<i64> = posts.iter().filter(|p| !p.is_unavailable && !p.is_deleted).map(|p| p.id).collect();
     let muted = crate::visibility::muted_among(pool, viewer, &ids, now).await?;

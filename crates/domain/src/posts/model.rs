@@ -173,8 +173,9 @@ pub struct Post {
     /// on a followed member's post and in every other list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via_tag: Option<String>,
-    /// In a thread: true on a reply or parent holding a word the caller mutes, which the thread
-    /// shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+    /// In a thread or a profile's tab: true on a post holding a word the caller mutes, which
+    /// the screen shows folded ("Hidden by a muted word"); absent otherwise (feeds leave such
+    /// posts out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden_by_muted_word: Option<bool>,
     /// The preview card of the post's first link (fetched in the background after it was

@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use sqlx::AnyConnection;
 
-use super::model::{User, UserRow, username_changeable_at};
+use super::model::{User, UserRow, username_change_stamp, username_changeable_at};
 use crate::timelines::changes::FEED_CHANGED;
 use crate::user_columns;
 use crate::users::Username;
@@ -114,13 +114,14 @@ pub const USERNAME_TAKEN: &str = "That username is taken.";
 pub const USERNAME_LOOKS_LIKE_ANOTHER: &str = "That username looks like another member's name or username.";
 
 /// Gives `member` the username `new` (nothing to do when it is theirs already), in the profile
-/// edit's transaction: at most once in `USERNAME_CHANGE_EVERY`, never a name another member has
+/// edit's transaction: at most once in `USERNAME_CHANGE_EVERY` (the first choice on the first
+/// day is free: `username_change_stamp`), never a name another member has
 /// or holds (409) or one that looks like another member's name (400). The old name is held for
 /// the member for `leaving::HOLD`: links to it find them, nobody else takes it, and they may
 /// take it back at any time.
 async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, now: Millis) -> Result<()> {
-    let Some((current, changed_at)): Option<(String, Option<Millis>)> =
-        sqlx::query_as("SELECT username, username_changed_at FROM users WHERE id = $1")
+    let Some((current, changed_at, joined_at)): Option<(String, Option<Millis>, Millis)> =
+        sqlx::query_as("SELECT username, username_changed_at, created_at FROM users WHERE id = $1")
             .bind(member)
             .fetch_optional(&mut *conn)
             .await?
@@ -175,7 +176,7 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
     let renamed = sqlx::query(RENAME.as_str())
         .bind(new.as_str())
         .bind(&key)
-        .bind((!taking_back).then_some(now))
+        .bind((!taking_back).then_some(username_change_stamp(changed_at, joined_at, now)))
         .bind(member)
         .bind(&current)
         .execute(&mut *conn)

@@ -145,7 +145,8 @@ async fn events(state: AppState, token: Token, secret: String, named: Named) -> 
                         .unwrap_or_default();
                     send_statuses(&state, member, &ids, "update", &tx).await
                 }
-                "post-edited" if carried.statuses => match post_id_of(&data) {
+                // A new post's card, fetched after it was sent: an update of the post.
+                "post-edited" | "post-card" if carried.statuses => match post_id_of(&data) {
                     Some(id) => send_statuses(&state, member, &[id], "status.update", &tx).await,
                     None => true,
                 },

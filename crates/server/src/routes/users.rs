@@ -385,7 +385,10 @@ async fn tab(
         return Ok(Json(Vec::new()));
     }
     let selection = select(member.id, page);
-    Ok(Json(hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?))
+    let mut posts = hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?;
+    // Folded, as in threads: a profile shows the member as they are.
+    hydrate::mark_muted(&state.db.read, viewer, &mut posts, state.clock.now()).await?;
+    Ok(Json(posts))
 }
 
 /// The posts a member liked, newest like first.

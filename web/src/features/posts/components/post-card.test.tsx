@@ -121,7 +121,7 @@ describe('a post card', () => {
     expect(screen.queryByRole('button')).not.toBeInTheDocument()
   })
 
-  it("shows a poll's percentages to a member who has not voted, with every option still a vote button", () => {
+  it('offers a poll to a member who has not voted as one button per choice, no results yet', () => {
     mockFetch(() => json([]))
     renderFeed([
       aPost({
@@ -132,9 +132,26 @@ describe('a post card', () => {
         myVote: null,
       }),
     ])
-    expect(screen.getByRole('button', { name: 'Vote for Tea 75%' })).toBeEnabled()
-    expect(screen.getByRole('button', { name: 'Vote for Coffee 25%' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Vote for Tea' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Vote for Coffee' })).toBeEnabled()
+    expect(screen.queryByText('75%')).not.toBeInTheDocument()
     expect(screen.getByText('4 votes', { exact: false })).toBeInTheDocument()
+  })
+
+  it("shows a poll's results once the member voted", () => {
+    mockFetch(() => json([]))
+    renderFeed([
+      aPost({
+        author: { id: 2, username: 'bob', displayName: 'Bob', profileImageUrl: null },
+        pollOptions: ['Tea', 'Coffee'],
+        pollVotes: { Tea: [3, 4, 5], Coffee: [1] },
+        pollExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+        myVote: 'Coffee',
+      }),
+    ])
+    expect(screen.queryByRole('button', { name: /^Vote for/ })).not.toBeInTheDocument()
+    expect(screen.getByText('75%')).toBeInTheDocument()
+    expect(screen.getByText('(your vote)')).toBeInTheDocument()
   })
 
   it('draws a post by a blocked or suspended author as "Post unavailable", with no author, content or actions', () => {

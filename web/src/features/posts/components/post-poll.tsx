@@ -24,7 +24,11 @@ function useHasPassed(iso: string | null | undefined): boolean {
 
 const rowClass = 'relative flex h-10 w-full items-center justify-between overflow-hidden rounded-md border border-border px-3 text-sm'
 
-/** Every option with its share of the votes; while the poll is open and the member has not voted, each option is a vote button. */
+/**
+ * While the poll is open and the member has not voted, each option is a button that votes for it
+ * (no results yet, so nothing reads as a 0% bar); once they voted or it ended, every option with
+ * its share of the votes.
+ */
 export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: number }) {
   const vote = useVote()
   const votes = post.pollVotes ?? {}
@@ -40,48 +44,46 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
   return (
     <div className="mt-3 grid gap-2" role="group" aria-label="Poll">
       <ul className="grid gap-2">
-        {post.pollOptions.map((option) => {
+        {canVote &&
+          post.pollOptions.map((option) => (
+            <li key={option}>
+              <button
+                type="button"
+                disabled={vote.isPending}
+                onClick={() => vote.mutate({ postId: post.id, option })}
+                className={cn(
+                  rowClass,
+                  'justify-start border-primary/60 font-medium text-primary hover:bg-primary/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60',
+                )}
+              >
+                {/* The space is text of its own, so the button's name reads "Vote for Tacos". */}
+                <span className="sr-only">Vote for</span> <span className="truncate">{option}</span>
+              </button>
+            </li>
+          ))}
+        {!canVote && post.pollOptions.map((option) => {
           const count = votes[option]?.length ?? 0
           const percent = total === 0 ? 0 : Math.round((count / total) * 100)
           const mine = myVote === option
-          // The spaces are text of their own, so a vote button's name reads "Vote for Tacos 75%".
-          const content = (
-            <>
-              <span
-                aria-hidden="true"
-                className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/25' : 'bg-muted')}
-                style={{ width: `${percent}%` }}
-              />
-              <span className="relative flex min-w-0 items-center gap-1.5 font-medium">
-                {canVote && <span className="sr-only">Vote for</span>}{' '}
-                <span className="truncate">{option}</span>
-                {mine && (
-                  <>
-                    <Check className="size-4 shrink-0 text-primary" aria-hidden="true" />
-                    <span className="sr-only">(your vote)</span>
-                  </>
-                )}
-              </span>{' '}
-              <span className="relative tabular-nums">{percent}%</span>
-            </>
-          )
           return (
             <li key={option}>
-              {canVote ? (
-                <button
-                  type="button"
-                  disabled={vote.isPending}
-                  onClick={() => vote.mutate({ postId: post.id, option })}
-                  className={cn(
-                    rowClass,
-                    'text-left hover:border-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60',
+              <div className={rowClass}>
+                <span
+                  aria-hidden="true"
+                  className={cn('absolute inset-y-0 left-0', mine ? 'bg-primary/25' : 'bg-muted')}
+                  style={{ width: `${percent}%` }}
+                />
+                <span className="relative flex min-w-0 items-center gap-1.5 font-medium">
+                  <span className="truncate">{option}</span>
+                  {mine && (
+                    <>
+                      <Check className="size-4 shrink-0 text-primary" aria-hidden="true" />
+                      <span className="sr-only">(your vote)</span>
+                    </>
                   )}
-                >
-                  {content}
-                </button>
-              ) : (
-                <div className={rowClass}>{content}</div>
-              )}
+                </span>{' '}
+                <span className="relative tabular-nums">{percent}%</span>
+              </div>
             </li>
           )
         })}
