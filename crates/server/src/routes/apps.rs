@@ -45,6 +45,10 @@ pub struct AppRequest {
     pub abilities: Vec<String>,
     /// Where the answer goes.
     pub redirect_uri: String,
+    /// Where Allow and Deny send the browser, for the member to read: the redirect URI's host
+    /// (`app.example`), or an app's own scheme and host (`ivory://oauth`); null for the
+    /// out-of-band URI, where the code shows on the consent page itself.
+    pub redirect_host: Option<String>,
 }
 
 /// What an app asks of the signed-in member (checked: the app, its redirect URI and scopes).
@@ -59,7 +63,9 @@ async fn authorization(
     let request =
         apps::check_request(&state.db.read, &params.client_id, params.redirect_uri.as_deref(), params.scope.as_deref())
             .await?;
+    let redirect_host = request.destination();
     Ok(Json(AppRequest {
+        redirect_host,
         app_name: request.app.name,
         app_website: request.app.website,
         scope: request.scopes.to_string(),
