@@ -41,6 +41,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/accounts/{id}/statuses", get(statuses))
         .route("/api/v1/accounts/{id}/followers", get(followers))
         .route("/api/v1/accounts/{id}/following", get(following))
+        .route("/api/v1/accounts/{id}/featured_tags", get(featured_tags))
         .route("/api/v1/accounts/{id}/follow", post(follow))
         .route("/api/v1/accounts/{id}/unfollow", post(unfollow))
         .route("/api/v1/accounts/{id}/block", post(block))
@@ -137,6 +138,14 @@ async fn show(
     let member = visible_member(&state, viewer, id(&text)?).await?;
     let posts = store::post_count(&state.db.read, member.id).await?;
     Ok(Json(entities::account(&Urls::of(&state), &member, posts)))
+}
+
+/// The tags a member features on their profile: Murmur has none, so an empty list, for a member
+/// the caller may see (apps ask for it with every profile they open).
+async fn featured_tags(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:accounts")?;
+    visible_member(&state, viewer, id(&text)?).await?;
+    Ok(Json(json!([])))
 }
 
 #[derive(Deserialize)]
