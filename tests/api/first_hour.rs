@@ -167,7 +167,7 @@ async fn rename(app: &TestApp, who: &Member, username: &str) -> (u16, Value) {
 }
 
 /// `who` with a new session (after the clock moved past their old one's end).
-async fn again(app: &TestApp, who: &Member) -> Member {
+pub async fn again(app: &TestApp, who: &Member) -> Member {
     let token = murmur::sessions::create(&app.state.db.write, who.id, app.clock.now()).await.unwrap();
     let cookie = format!("{}={token}", murmur::session_cookie::name(&app.state.config));
     Member {

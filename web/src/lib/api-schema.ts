@@ -1873,6 +1873,12 @@ export interface components {
             abilities: string[];
             appName: string;
             appWebsite?: string | null;
+            /**
+             * @description Where Allow and Deny send the browser, for the member to read: the redirect URI's host
+             *     (`app.example`), or an app's own scheme and host (`ivory://oauth`); null for the
+             *     out-of-band URI, where the code shows on the consent page itself.
+             */
+            redirectHost?: string | null;
             /** @description Where the answer goes. */
             redirectUri: string;
             /** @description The scopes asked for, as sent back with the answer. */

@@ -42,6 +42,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/accounts/{id}/statuses", get(statuses))
         .route("/api/v1/accounts/{id}/followers", get(followers))
         .route("/api/v1/accounts/{id}/following", get(following))
+        .route("/api/v1/accounts/{id}/featured_tags", get(featured_tags))
         .route("/api/v1/accounts/{id}/follow", post(follow))
         .route("/api/v1/accounts/{id}/unfollow", post(unfollow))
         .route("/api/v1/accounts/{id}/block", post(block))
@@ -247,6 +248,14 @@ async fn account_read(state: &AppState, readable: &Readable) -> Result<entities:
     let member = &readable.member;
     let posts = if readable.account_only { 0 } else { store::post_count(&state.db.read, member.id).await? };
     Ok(entities::account(&Urls::of(state), member, posts))
+}
+
+/// The tags a member features on their profile: Murmur has none, so an empty list, for a member
+/// the caller may see (apps ask for it with every profile they open).
+async fn featured_tags(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:accounts")?;
+    visible_member(&state, viewer, id(&text)?).await?;
+    Ok(Json(json!([])))
 }
 
 #[derive(Deserialize)]

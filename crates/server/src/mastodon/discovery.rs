@@ -67,8 +67,9 @@ async fn search(
         accounts = super::accounts::search_accounts(&state, viewer, term, page.limit).await?;
     }
     let mut statuses = Vec::new();
-    if wants("statuses") && !q.is_empty() {
-        let query = SearchQuery::parse(q)?;
+    if wants("statuses")
+        && let Some(query) = SearchQuery::parse_or_plain_words(q)
+    {
         let db = &state.db;
         let ids = murmur_domain::discovery::search::search(
             &db.read,

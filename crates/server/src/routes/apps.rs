@@ -48,6 +48,10 @@ pub struct AppRequest {
     /// The scopes asked for that the app did not register: such a request cannot be allowed,
     /// only sent back to the app (`error=invalid_scope`). Empty when it may be allowed.
     pub scopes_beyond_app: Vec<String>,
+    /// Where Allow and Deny send the browser, for the member to read: the redirect URI's host
+    /// (`app.example`), or an app's own scheme and host (`ivory://oauth`); null for the
+    /// out-of-band URI, where the code shows on the consent page itself.
+    pub redirect_host: Option<String>,
 }
 
 /// What an app asks of the signed-in member (checked: the app and its redirect URI; scopes it
@@ -64,8 +68,10 @@ async fn authorization(
         apps::read_request(&state.db.read, &params.client_id, params.redirect_uri.as_deref(), params.scope.as_deref())
             .await?;
     let scopes_beyond_app = request.scopes_beyond_app().into_iter().map(str::to_string).collect();
+    let redirect_host = request.destination();
     Ok(Json(AppRequest {
         scopes_beyond_app,
+        redirect_host,
         app_name: request.app.name,
         app_website: request.app.website,
         scope: request.scopes.to_string(),

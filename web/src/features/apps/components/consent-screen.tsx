@@ -117,6 +117,9 @@ function Consent({ params, username }: { params: AuthorizationParams; username: 
         </ul>
       </div>
       <p className="text-sm text-muted-foreground">You can revoke its access at any time in Settings, under Connected apps.</p>
+      <p className="text-sm">
+        Allow and Deny send you to <strong className="break-all font-semibold">{app.redirectHost ?? 'this page'}</strong>
+      </p>
       <div className="flex w-full gap-3">
         <Button variant="outline" className="flex-1" disabled={done} onClick={() => decide(false)}>
           Deny
