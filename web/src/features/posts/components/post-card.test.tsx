@@ -130,6 +130,9 @@ describe('a post card', () => {
         pollVotes: { Tea: [3, 4, 5], Coffee: [6] },
         pollExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
         myVote: null,
+        myVotes: [],
+        pinned: false,
+        pollMultiple: false,
       }),
     ])
     expect(screen.getByRole('button', { name: 'Vote for Tea 75%' })).toBeEnabled()
