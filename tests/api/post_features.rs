@@ -6,10 +6,10 @@ use serde_json::{Value, json};
 
 use crate::both_databases;
 use crate::common::{Member, TestApp};
+use crate::edits::patch;
 use crate::fixtures::png;
 use crate::mastodon::{AppClient, token_for};
 use crate::media::uploaded;
-use crate::edits::patch;
 use crate::posts::{get, id, post, seen_by};
 
 /// An app's upload of a small picture with `description`: its media id.
@@ -72,7 +72,8 @@ async fn an_image_only_post_may_lose_its_text_by_an_edit_but_not_its_last_image_
 
 /// Milliseconds from a post's creation to its poll's end, from Murmur's post JSON.
 fn poll_length(post: &Value) -> i64 {
-    let at = |field: &str| chrono::DateTime::parse_from_rfc3339(post[field].as_str().unwrap()).unwrap().timestamp_millis();
+    let at =
+        |field: &str| chrono::DateTime::parse_from_rfc3339(post[field].as_str().unwrap()).unwrap().timestamp_millis();
     at("pollExpiresAt") - at("createdAt")
 }
 
@@ -81,7 +82,8 @@ async fn a_five_minute_poll_lasts_five_minutes_from_an_app_and_the_web(app: Test
     let ada_app = app_of(&app, &ada).await;
     let poll = [("status", "Quick one"), ("poll[options][]", "Tea"), ("poll[options][]", "Coffee")];
 
-    let (status, from_app) = ada_app.form("/api/v1/statuses", &[&poll[..], &[("poll[expires_in]", "300")]].concat()).await;
+    let (status, from_app) =
+        ada_app.form("/api/v1/statuses", &[&poll[..], &[("poll[expires_in]", "300")]].concat()).await;
     let (_, from_web) = post(
         &app,
         &ada,
@@ -120,7 +122,8 @@ async fn a_poll_length_outside_five_minutes_to_seven_days_is_refused_naming_the_
         assert_eq!((status, refusal["error"].as_str()), (422, Some(app_range)), "{seconds}: {refusal}");
     }
     for minutes in [4, 10081] {
-        let (status, refusal) = post(&app, &ada, "/api/posts", web_poll(json!({ "pollDurationMinutes": minutes }))).await;
+        let (status, refusal) =
+            post(&app, &ada, "/api/posts", web_poll(json!({ "pollDurationMinutes": minutes }))).await;
         assert_eq!((status, refusal["message"].as_str()), (400, Some(web_range)), "{minutes}: {refusal}");
     }
     let (status, refusal) = post(&app, &ada, "/api/posts", web_poll(json!({ "pollDurationHours": 169 }))).await;
@@ -170,11 +173,17 @@ async fn a_single_choice_poll_takes_one_option_and_apps_may_ask_for_several(app:
     let bob = app.member("bob").await;
     let ada_app = app_of(&app, &ada).await;
     let bob_app = app_of(&app, &bob).await;
-    let (_, single) = post(&app, &ada, "/api/posts", json!({ "content": "One", "pollOptions": ["Tea", "Coffee"] })).await;
+    let (_, single) =
+        post(&app, &ada, "/api/posts", json!({ "content": "One", "pollOptions": ["Tea", "Coffee"] })).await;
     let (_, from_app) = ada_app
         .form(
             "/api/v1/statuses",
-            &[("status", "Several"), ("poll[options][]", "Tea"), ("poll[options][]", "Coffee"), ("poll[multiple]", "true")],
+            &[
+                ("status", "Several"),
+                ("poll[options][]", "Tea"),
+                ("poll[options][]", "Coffee"),
+                ("poll[multiple]", "true"),
+            ],
         )
         .await;
 

@@ -601,13 +601,14 @@ pub async fn pin_count(conn: &mut AnyConnection, member: i64) -> Result<i64> {
 
 /// `member` pins their post `post_id`; true when it was not pinned yet.
 pub async fn pin(conn: &mut AnyConnection, member: i64, post_id: i64, now: Millis) -> Result<bool> {
-    let done =
-        sqlx::query("INSERT INTO pinned_posts (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
-            .bind(member)
-            .bind(post_id)
-            .bind(now)
-            .execute(conn)
-            .await?;
+    let done = sqlx::query(
+        "INSERT INTO pinned_posts (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    )
+    .bind(member)
+    .bind(post_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
     Ok(done.rows_affected() == 1)
 }
 

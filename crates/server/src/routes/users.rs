@@ -253,7 +253,11 @@ async fn posts(
     params(("username" = String, Path, description = "Username")),
     responses((status = 200, body = Vec<Post>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
-async fn pinned(MomentOld(state): MomentOld, current: CurrentUser, Path(username): Path<String>) -> Result<Json<Vec<Post>>> {
+async fn pinned(
+    MomentOld(state): MomentOld,
+    current: CurrentUser,
+    Path(username): Path<String>,
+) -> Result<Json<Vec<Post>>> {
     tab(&state, current.id, &username, &PageParams { limit: None, offset: None }, |member, _| {
         murmur_domain::posts::profile::pinned_of(member)
     })
