@@ -41,6 +41,7 @@ mod notifications;
 mod operator;
 mod passkeys;
 mod poolers;
+mod post_features;
 mod posts;
 mod processes;
 mod proxy;

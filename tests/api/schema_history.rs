@@ -452,6 +452,23 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Multiple-choice polls: Bob took both options of Ada's poll.
+    Step {
+        version: 46,
+        rows: &[
+            "UPDATE posts SET poll_multiple = 1 WHERE id = 4",
+            "INSERT INTO poll_votes (post_id, user_id, position, created_at) VALUES (4, 2, 0, :now), (4, 2, 1, :now)",
+        ],
+        until: None,
+        drops: &[],
+    },
+    // Pinned posts: Ada pinned her first post.
+    Step {
+        version: 47,
+        rows: &["INSERT INTO pinned_posts (user_id, post_id, created_at) VALUES (1, 1, :now)"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

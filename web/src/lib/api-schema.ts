@@ -1314,6 +1314,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pins one of the caller's own posts (not a repost) to their profile, where it shows first
+         *     with a "Pinned" label; pinning twice changes nothing. At most 5 at once: a sixth is a 400
+         *     saying so. Another member's post is a 404, as a post that is not there. Answers the post
+         *     (`pinned: true`).
+         */
+        post: operations["pin"];
+        /**
+         * Unpins one of the caller's posts; unpinning a post not pinned changes nothing. Answers the
+         *     post.
+         */
+        delete: operations["unpin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/posts/{id}/quotes/{quoteId}/detach": {
         parameters: {
             query?: never;
@@ -1421,7 +1447,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Votes in a post's poll, once. Answers the post with the new tally. */
+        /**
+         * Votes in a post's poll, once: one option, or on a multiple-choice poll one or more. Answers
+         *     the post with the new tally.
+         */
         post: operations["vote"];
         delete?: never;
         options?: never;
@@ -1788,6 +1817,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{username}/pinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The posts a member pinned to their profile (at most 5), newest pin first: the profile shows
+         *     them above its Posts tab with a "Pinned" label. One page; paging parameters are ignored.
+         */
+        get: operations["pinned"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{username}/posts": {
         parameters: {
             query?: never;
@@ -1961,7 +2010,10 @@ export interface components {
         };
         /** @description A new post, reply or repost. */
         CreatePost: {
-            /** @description 1 to 500 characters after trimming. Ignored on a repost (stored as "♻️"). */
+            /**
+             * @description At most 500 characters after trimming; empty only on a post with at least one image.
+             *     Ignored on a repost (stored as "♻️").
+             */
             content?: string;
             /**
              * @description At most 4 uploaded images (the URLs the upload call answered). Send these or `images`,
@@ -1972,9 +2024,17 @@ export interface components {
             images?: components["schemas"]["NewImage"][];
             /**
              * Format: int64
-             * @description How long the poll stays open: 1 to 168 hours (default 24).
+             * @description How long the poll stays open: 1 to 168 hours (default 24). Send this or
+             *     `pollDurationMinutes`, not both.
              */
             pollDurationHours?: number | null;
+            /**
+             * Format: int64
+             * @description How long the poll stays open, in minutes: 5 to 10080 (7 days).
+             */
+            pollDurationMinutes?: number | null;
+            /** @description The poll takes one or more options from each voter (default: exactly one). */
+            pollMultiple?: boolean;
             /** @description Blank options are dropped; then 2 to 4 distinct options of at most 80 characters. */
             pollOptions?: string[];
             /**
@@ -2017,7 +2077,7 @@ export interface components {
         };
         /** @description A post's new text, as its author edits it. */
         EditPost: {
-            /** @description 1 to 500 characters after trimming. */
+            /** @description At most 500 characters after trimming; empty only while the post keeps an image. */
             content: string;
             /**
              * @description The images the post keeps: some of its own (the URLs it shows); left out, it keeps them
@@ -2412,10 +2472,23 @@ export interface components {
             isUnavailable: boolean;
             /** Format: int64 */
             likeCount: number;
-            /** @description The option the caller voted for, if any. */
+            /**
+             * @description The option the caller voted for, if any (on a multiple-choice poll: the first of
+             *     `myVotes`).
+             */
             myVote?: string | null;
+            /** @description Every option the caller voted for, in the poll's order; empty before they vote. */
+            myVotes: string[];
+            /**
+             * @description The caller pinned this post, one of their own, to their profile (always false on
+             *     others' posts and on a repost row: a pin is its author's, seen on their profile through
+             *     `/api/users/{username}/pinned`).
+             */
+            pinned: boolean;
             /** @description RFC 3339, or null when the post has no poll. */
             pollExpiresAt?: string | null;
+            /** @description The poll takes one or more options from each voter (else exactly one). */
+            pollMultiple: boolean;
             pollOptions: string[];
             /** @description Every option of the poll, with the ids of the members who voted for it. */
             pollVotes: {
@@ -2820,9 +2893,12 @@ export interface components {
             usernameChangeableAt?: string | null;
             website: string;
         };
+        /** @description A vote: `option`, or on a multiple-choice poll `options` (one or more), not both. */
         VoteRequest: {
             /** @description The text of the chosen option. */
-            option: string;
+            option?: string | null;
+            /** @description The texts of the chosen options (a single-choice poll takes one). */
+            options?: string[] | null;
         };
     };
     responses: never;
@@ -6993,6 +7069,108 @@ export interface operations {
             };
         };
     };
+    pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unpin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     detach_quote: {
         parameters: {
             query?: never;
@@ -8402,6 +8580,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pinned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Username */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"][];
                 };
             };
             401: {

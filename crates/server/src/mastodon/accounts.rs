@@ -271,7 +271,7 @@ struct StatusesParams {
 }
 
 /// A member's posts, newest first: their Posts tab, with replies unless `exclude_replies`, or
-/// their Media tab (`only_media`). Murmur has no pinned posts: `pinned` answers none.
+/// their Media tab (`only_media`), or the posts they pinned (`pinned`).
 async fn statuses(
     State(state): State<AppState>,
     token: Token,
@@ -282,10 +282,16 @@ async fn statuses(
     let viewer = token.member("read:statuses")?;
     let Readable { member, account_only } = readable_member(&state, viewer, id(&text)?).await?;
     let page = params.paging.page()?;
-    if params.pinned == Some(true) || account_only {
+    if account_only {
         return paged(&state, &uri, Vec::<entities::Status>::new(), |_| 0);
     }
     use murmur_domain::posts::profile;
+    if params.pinned == Some(true) {
+        // Five at most: one page, newest pin first, with no further pages.
+        let pinned = hydrate::list(&state.db.read, state.db.backend, viewer, &profile::pinned_of(member.id)).await?;
+        let statuses = entities::statuses(&state, viewer, &pinned).await?;
+        return Ok(axum::response::IntoResponse::into_response(Json(statuses)));
+    }
     let posts = if params.only_media == Some(true) {
         hydrate::list(&state.db.read, state.db.backend, viewer, &profile::media_of(member.id, page)).await?
     } else if params.exclude_replies == Some(true) {

@@ -353,7 +353,7 @@ pub fn status(context: &Context, post: &Post) -> Option<Status> {
         reblogged: post.is_reposted,
         bookmarked: post.is_bookmarked,
         muted: false,
-        pinned: false,
+        pinned: post.pinned,
         filtered: [],
     })
 }
@@ -435,6 +435,7 @@ pub fn poll(post: &Post, viewer: i64, now: Millis) -> Option<Value> {
     let options: Vec<Value> =
         post.poll_options.iter().map(|option| json!({"title": option, "votes_count": votes(option)})).collect();
     let total: usize = post.poll_options.iter().map(votes).sum();
+    let voters = post.poll_votes.values().flatten().collect::<std::collections::HashSet<_>>().len();
     let own: Vec<usize> = post
         .poll_options
         .iter()
@@ -446,9 +447,9 @@ pub fn poll(post: &Post, viewer: i64, now: Millis) -> Option<Value> {
         "id": post.id.to_string(),
         "expires_at": expires_at,
         "expired": expired,
-        "multiple": false,
+        "multiple": post.poll_multiple,
         "votes_count": total,
-        "voters_count": total,
+        "voters_count": voters,
         "options": options,
         "emojis": [],
         "voted": !own.is_empty(),

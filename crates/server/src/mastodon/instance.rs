@@ -77,8 +77,8 @@ fn configuration(state: &AppState) -> Value {
         "polls": {
             "max_options": posts::POLL_MAX_OPTIONS,
             "max_characters_per_option": posts::POLL_OPTION_MAX_CHARS,
-            "min_expiration": 3600,
-            "max_expiration": posts::POLL_MAX_HOURS * 3600,
+            "min_expiration": posts::POLL_MIN.as_millis() / murmur_core::clock::SECOND,
+            "max_expiration": posts::POLL_MAX.as_millis() / murmur_core::clock::SECOND,
         },
         "translation": { "enabled": false },
         "vapid": { "public_key": state.push.keys.public_key() },

@@ -93,7 +93,7 @@ pub async fn without_trailing_slash(mut request: axum::extract::Request) -> axum
     request
 }
 
-/// `seconds` as whole hours, rounded up (Murmur's polls and mutes last whole hours).
+/// `seconds` as whole hours, rounded up (Murmur's mutes last whole hours).
 fn whole_hours(seconds: i64) -> i64 {
     (seconds.max(1) + 3599) / 3600
 }

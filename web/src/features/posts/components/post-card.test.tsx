@@ -130,6 +130,9 @@ describe('a post card', () => {
         pollVotes: { Tea: [3, 4, 5], Coffee: [6] },
         pollExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
         myVote: null,
+        myVotes: [],
+        pinned: false,
+        pollMultiple: false,
       }),
     ])
     expect(screen.getByRole('button', { name: 'Vote for Tea' })).toBeEnabled()
@@ -287,11 +290,13 @@ describe('a post card', () => {
     expect(screen.getByRole('button', { name: /^Edited/ })).toBeInTheDocument()
   })
 
-  it('has no member menu on your own posts', () => {
+  it('offers Pin to profile, not the member menu, on your own posts', async () => {
     mockFetch(() => json([]))
     renderFeed([aPost({ author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } })])
     expect(screen.getByRole('button', { name: 'Delete post' })).toBeInTheDocument()
-    expect(screen.queryByRole('button', { name: 'More actions' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }))
+    expect(await screen.findByRole('menuitem', { name: 'Pin to profile' })).toBeInTheDocument()
+    expect(screen.queryByRole('menuitem', { name: /Mute/ })).not.toBeInTheDocument()
   })
 
   it("stays put when its menu and the dialogs it opens are clicked (they are portals, not the card)", async () => {
