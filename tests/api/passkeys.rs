@@ -565,10 +565,8 @@ async fn another_accounts_passkey_or_link_confirms_nothing(app: TestApp) {
     assert_eq!(status, 403, "Ada's session is not confirmed");
 
     // Bob's link stays unused: it still signs Bob in, in a browser without his session.
-    let (status, user) = read(
-        visitor(&app).get(app.url(&format!("/api/auth/verify?token={bobs_link}"))).send().await.unwrap(),
-    )
-    .await;
+    let (status, user) =
+        read(visitor(&app).get(app.url(&format!("/api/auth/verify?token={bobs_link}"))).send().await.unwrap()).await;
     assert_eq!((status, &user["username"]), (200, &json!("bob")), "{user}");
 }
 

@@ -254,7 +254,7 @@ async fn account_read(state: &AppState, readable: &Readable) -> Result<entities:
 /// the caller may see (apps ask for it with every profile they open).
 async fn featured_tags(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let viewer = token.member("read:accounts")?;
-    visible_member(&state, viewer, id(&text)?).await?;
+    readable_member(&state, viewer, id(&text)?).await?;
     Ok(Json(json!([])))
 }
 
