@@ -648,12 +648,13 @@ async fn a_key_answers_only_the_request_it_first_served(app: TestApp) {
 
     // An app's key is bound to its endpoint as well: a post's key does not repost.
     let token = crate::mastodon::token_for(&app, &ada, "read write").await;
-    let with_key = |path: &str| {
-        reqwest::Client::new().post(app.url(path)).bearer_auth(&token).header("Idempotency-Key", "m-1")
-    };
-    let (status, status_made) = read(with_key("/api/v1/statuses").json(&json!({ "status": "From an app" })).send().await.unwrap()).await;
+    let with_key =
+        |path: &str| reqwest::Client::new().post(app.url(path)).bearer_auth(&token).header("Idempotency-Key", "m-1");
+    let (status, status_made) =
+        read(with_key("/api/v1/statuses").json(&json!({ "status": "From an app" })).send().await.unwrap()).await;
     assert_eq!(status, 200, "{status_made}");
-    let (status, again) = read(with_key("/api/v1/statuses").json(&json!({ "status": "From an app" })).send().await.unwrap()).await;
+    let (status, again) =
+        read(with_key("/api/v1/statuses").json(&json!({ "status": "From an app" })).send().await.unwrap()).await;
     assert_eq!((status, &again["id"]), (200, &status_made["id"]));
     let (status, refused) = read(with_key(&format!("/api/v1/statuses/{bobs}/reblog")).send().await.unwrap()).await;
     assert_eq!(status, 422, "{refused}");

@@ -431,10 +431,8 @@ const STEPS: &[Step] = &[
     // Bob's reply was made with an Idempotency-Key bound to its request.
     Step {
         version: 44,
-        rows: &[
-            "INSERT INTO post_keys (member_id, key, post_id, created_at, endpoint, body_hash) VALUES \
-             (2, 'k-2', 2, :now - 50000, 'POST /api/posts', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')",
-        ],
+        rows: &["INSERT INTO post_keys (member_id, key, post_id, created_at, endpoint, body_hash) VALUES \
+             (2, 'k-2', 2, :now - 50000, 'POST /api/posts', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')"],
         until: None,
         drops: &[],
     },

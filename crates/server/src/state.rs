@@ -8,8 +8,8 @@ use murmur_core::config::Config;
 use murmur_core::db::{Db, Pool};
 use murmur_domain::apps::TokenReads;
 use murmur_domain::mail::Mailer;
-use murmur_domain::posts::domain::{IdempotencyKey, KeyedRequest};
 use murmur_domain::media::MediaStore;
+use murmur_domain::posts::domain::{IdempotencyKey, KeyedRequest};
 use murmur_domain::sessions::SessionReads;
 
 /// Everything a handler may need; cheap to clone.

@@ -182,7 +182,10 @@ mod tests {
 
     #[test]
     fn a_device_is_named_as_the_list_of_sessions_names_it() {
-        assert_eq!(device_name(Some("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")), "Firefox 128 on Linux");
+        assert_eq!(
+            device_name(Some("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")),
+            "Firefox 128 on Linux"
+        );
         assert_eq!(device_name(Some("Mozilla/5.0 (Windows NT 10.0)")), "A browser on Windows");
         assert_eq!(device_name(Some("curl/8.5.0")), "Unknown browser");
         assert_eq!(device_name(None), "Unknown browser");

@@ -196,7 +196,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends every other session of the member (other browsers and devices); this one stays. */
+        /**
+         * Ends every other session of the member (other browsers and devices) and every app's token;
+         *     this one stays. With `{"removePasskeys": true}` the member's passkeys are removed too. The
+         *     body is optional.
+         */
         post: operations["logout_others"];
         delete?: never;
         options?: never;
@@ -281,6 +285,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/passkeys/reauthenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms with one of the member's passkeys that this session is still theirs, as adding a
+         *     passkey asks (403 from `register/start` when the sign-in is over 10 minutes old): the
+         *     ceremony is a sign-in's (`login/start`), and the session's sign-in becomes now. A passkey of
+         *     another account, or one that is unknown or does not verify: 400 with what went wrong.
+         */
+        post: operations["reauthenticate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/passkeys/register/finish": {
         parameters: {
             query?: never;
@@ -291,10 +317,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Finishes adding a passkey with the browser's answer, and e-mails the member a notice.
-         *     A ceremony that is unknown, finished, expired or another member's, or an answer that does not
-         *     verify (another origin, a cancelled or altered one): 400 with what went wrong. A passkey
-         *     already added: 409.
+         * Finishes adding a passkey with the browser's answer, and e-mails the member a notice naming
+         *     it and the browser it was added from. A ceremony that is unknown, finished, expired or
+         *     another member's, or an answer that does not verify (another origin, a cancelled or altered
+         *     one): 400 with what went wrong. The sign-in no longer recent: 403. A passkey already added: 409.
          */
         post: operations["finish_registration"];
         delete?: never;
@@ -313,7 +339,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Begins adding a passkey to the member's account: answers the options for the browser. At
+         * Begins adding a passkey to the member's account: answers the options for the browser. Only
+         *     within 10 minutes of signing in, or of confirming it is them
+         *     (`/api/auth/passkeys/reauthenticate`, `/api/auth/reauthenticate/verify`): 403 otherwise. At
          *     most 10 an hour; 409 with 20 passkeys already.
          */
         post: operations["start_registration"];
@@ -338,6 +366,49 @@ export interface paths {
          *     one already removed: 404.
          */
         delete: operations["remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reauthenticate/request-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mails the member a link that confirms this session is still theirs, as adding a passkey
+         *     asks (403 from `passkeys/register/start` when the sign-in is over 10 minutes old). Counted
+         *     with the login links (5 an hour per address).
+         */
+        post: operations["request_reauthentication_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reauthenticate/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Uses an e-mailed login link to confirm this session is still the member's: the session's
+         *     sign-in becomes now, and it may add a passkey for the next 10 minutes. A link that is not
+         *     live: 400; one sent to another account: 400 and it stays unused. Without a session (the
+         *     link opened in another browser): 401, and the link still signs in with `verify`.
+         */
+        post: operations["reauthenticate_with_link"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1115,7 +1186,9 @@ export interface paths {
          * @description A repost's content is ignored: the spec's client sends "♻️", and that is what is stored.
          *     A member reposts a post once; a second attempt is a 409 "Already reposted". A request
          *     retried with the `Idempotency-Key` of a post the member made within the hour answers that
-         *     post (201, as the first time) instead of making a second one.
+         *     post (201, as the first time) instead of making a second one. The key answers only that
+         *     request: another request (another body) with it is a 422, and a retry once its post was
+         *     deleted a 409.
          */
         post: operations["create_post"];
         delete?: never;
@@ -2195,6 +2268,13 @@ export interface components {
              */
             email: string;
         };
+        LogoutOthers: {
+            /**
+             * @description Also removes every passkey of the member (default false): a passkey someone added with a
+             *     copied session would sign them in again.
+             */
+            removePasskeys?: boolean;
+        };
         /** @description A short answer for the person. */
         Message: {
             message: string;
@@ -2520,6 +2600,10 @@ export interface components {
         /** @description Whether others may quote a post. */
         Quoting: {
             allowed: boolean;
+        };
+        ReauthenticationLink: {
+            /** @description The token of the e-mailed link (`/auth/reauthenticate?token=…`). */
+            token: string;
         };
         RegistrationFinish: {
             /** @description The id `register/start` answered. */
@@ -3239,13 +3323,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["LogoutOthers"] | null;
+            };
+        };
         responses: {
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             401: {
                 headers: {
@@ -3438,6 +3534,60 @@ export interface operations {
             };
         };
     };
+    reauthenticate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginFinish"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     finish_registration: {
         parameters: {
             query?: never;
@@ -3468,6 +3618,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3512,6 +3670,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3581,6 +3747,104 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    request_reauthentication_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reauthenticate_with_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReauthenticationLink"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6253,6 +6517,14 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -94,7 +94,12 @@ struct Registering {
 /// discoverable credential and exclude the member's passkeys already added. Only from a session
 /// signed in recently (`sessions::require_recent_sign_in`): a copied cookie alone cannot add a
 /// passkey that would outlive logging out everywhere.
-pub async fn start_registration(db: &Db, config: &Config, session: sessions::Current<'_>, now: Millis) -> Result<Begun> {
+pub async fn start_registration(
+    db: &Db,
+    config: &Config,
+    session: sessions::Current<'_>,
+    now: Millis,
+) -> Result<Begun> {
     let webauthn = relying_party(config)?;
     sessions::require_recent_sign_in(&db.write, session.hash, now).await?;
     let member = session.member;

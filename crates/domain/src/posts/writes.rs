@@ -59,7 +59,8 @@ impl Draft {
 }
 
 pub const ALREADY_REPOSTED: &str = "Already reposted";
-pub const KEY_REUSED: &str = "This Idempotency-Key was used for a different request: send a new key with a new request.";
+pub const KEY_REUSED: &str =
+    "This Idempotency-Key was used for a different request: send a new key with a new request.";
 pub const KEY_POST_GONE: &str = "The post made with this Idempotency-Key was deleted.";
 const KEY_IN_USE: &str = "A post with this Idempotency-Key is being made; try again";
 
