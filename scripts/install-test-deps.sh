@@ -6,9 +6,10 @@
 #   - Debian's caddy (the real reverse proxy of tests/api/proxy.rs), nginx and systemd-analyze
 #     (scripts/check-deploy.sh checks the files under deploy/ with them)
 #   - Debian's sqlite3 (a browser test writes rows a fresh server cannot make yet)
-#   - a Python virtualenv with aiosmtpd (a real SMTP server), schemathesis (API fuzzing) and
-#     Mastodon.py (a Mastodon API client written by others, tests/mastodon/) and http-ece (an
-#     independent decryption of Web Push messages, tests/push/)
+#   - a Python virtualenv with aiosmtpd (a real SMTP server), schemathesis (API fuzzing),
+#     Mastodon.py (a Mastodon API client written by others, tests/mastodon/), toot (the Mastodon
+#     command-line client, web/e2e/toot.e2e.ts) and http-ece (an independent decryption of Web
+#     Push messages, tests/push/)
 #   - s3s-fs, a real S3-compatible server that checks signatures
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,10 +64,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-if [ ! -x "$SERVICES/venv/bin/python" ] || ! "$SERVICES/venv/bin/python" -c 'import aiosmtpd, schemathesis, mastodon, http_ece' 2>/dev/null; then
-  echo "== Python test tools (aiosmtpd, schemathesis, Mastodon.py, http-ece) in $SERVICES/venv"
+if [ ! -x "$SERVICES/venv/bin/python" ] || [ ! -x "$SERVICES/venv/bin/toot" ] \
+  || ! "$SERVICES/venv/bin/python" -c 'import aiosmtpd, schemathesis, mastodon, http_ece, toot' 2>/dev/null; then
+  echo "== Python test tools (aiosmtpd, schemathesis, Mastodon.py, toot, http-ece) in $SERVICES/venv"
   python3 -m venv "$SERVICES/venv"
-  "$SERVICES/venv/bin/pip" install -q --disable-pip-version-check 'aiosmtpd==1.4.6' 'schemathesis==4.32.5' 'Mastodon.py==2.3.3' 'http-ece==1.2.1'
+  "$SERVICES/venv/bin/pip" install -q --disable-pip-version-check 'aiosmtpd==1.4.6' 'schemathesis==4.32.5' \
+    'Mastodon.py==2.3.3' 'toot==0.52.*' 'http-ece==1.2.1'
 fi
 
 if [ ! -x "$SERVICES/bin/s3s-fs" ]; then

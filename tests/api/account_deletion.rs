@@ -492,6 +492,37 @@ async fn a_deleted_members_username_is_held_for_thirty_days(app: TestApp) {
 }
 both_databases!(a_deleted_members_username_is_held_for_thirty_days);
 
+/// While a deleted member's username is held, nobody is named like it: not as a username, not as
+/// a display name, and not by sign-up's display name either; after the hold, anyone may be.
+async fn a_deleted_members_held_name_has_no_look_alikes(app: TestApp) {
+    let leaver = app.member("leaver").await;
+    let eve = app.member("eve").await;
+    let token = token_of(&deletion_link(&app, &leaver).await);
+    assert_eq!(confirm(&app, &leaver, &token).await.0, 204);
+    cleaned_up(&app).await;
+
+    let profile = |display_name: &str, username: &str| json!({ "displayName": display_name, "username": username });
+    for (body, status, message) in [
+        (profile("Eve", "1eaver"), 400, "That username looks like another member's name or username."),
+        (profile("Eve", "LEAVER"), 409, "That username is taken."),
+        (profile("Leaver", "eve"), 400, "Display name looks like another member's name or username"),
+        (profile("1eaver", "eve"), 400, "Display name looks like another member's name or username"),
+    ] {
+        let response = eve.client.put(app.url("/api/users/profile")).json(&body).send().await.unwrap();
+        let (got, answer) = json(response).await;
+        assert_eq!((got, answer["message"].as_str()), (status, Some(message)), "{body}");
+    }
+    let (_, newcomer) = sign_up(&app, "leaver@elsewhere.example", &operator_code(&app).await).await;
+    assert_eq!((&newcomer["username"], &newcomer["displayName"]), (&json!("leaver2"), &json!("leaver2")));
+
+    app.clock.advance(Duration::from_millis((30 * DAY + MINUTE) as u64));
+    let eve = crate::first_hour::again(&app, &eve).await;
+    let response = eve.client.put(app.url("/api/users/profile")).json(&profile("Leaver", "1eaver")).send().await;
+    let (status, answer) = json(response.unwrap()).await;
+    assert_eq!((status, &answer["username"], &answer["displayName"]), (200, &json!("1eaver"), &json!("Leaver")));
+}
+both_databases!(a_deleted_members_held_name_has_no_look_alikes);
+
 // ---------------------------------------------------------------------------------------------
 // Moderators
 

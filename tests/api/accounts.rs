@@ -386,6 +386,31 @@ async fn login_link_answers_members_and_strangers_alike(app: TestApp) {
     assert_eq!(count(&app, "SELECT COUNT(*) FROM magic_links").await, 2, "the same database work for both");
 }
 
+async fn a_login_link_leads_on_to_the_page_the_member_came_for(app: TestApp) {
+    let ada = app.member("ada").await;
+    let send = |next: &str| {
+        let body = json!({ "email": ada.email, "next": next });
+        app.client.post(app.url("/api/auth/request-login-link")).json(&body).send()
+    };
+    let (status, body) = json(send("/post/42?reply=1").await.unwrap()).await;
+    assert_eq!(status, 200, "{body}");
+    let link = mailbox::nth_mail(&outbox(&app), &ada.email, 1).await.verify_link();
+    assert!(link.ends_with("&next=%2Fpost%2F42%3Freply%3D1"), "{link}");
+    let (_, status, user) = follow(&app, &link).await;
+    assert_eq!((status, &user["id"]), (200, &json!(ada.id)), "{user}");
+
+    // Never another site: refused before any link is made.
+    for next in ["//evil.example", "//evil.example/post/1", "/\\evil.example", "https://evil.example/", "post/42"] {
+        let (status, body) = json(send(next).await.unwrap()).await;
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (400, Some("next must be a page of this site, such as /post/42")),
+            "{next:?}"
+        );
+    }
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM magic_links").await, 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sessions
 
@@ -625,6 +650,7 @@ both_databases!(
     one_invite_claimed_by_two_concurrent_verifies_makes_one_account,
     a_cross_site_verify_is_refused,
     login_link_answers_members_and_strangers_alike,
+    a_login_link_leads_on_to_the_page_the_member_came_for,
     the_session_cookie_is_http_only_lax_and_site_wide,
     logout_ends_the_session_on_the_server,
     logout_others_ends_every_other_session,

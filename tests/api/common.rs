@@ -111,6 +111,7 @@ impl TestApp {
             vapid_private_key: None,
             database: Default::default(),
             link_previews: Default::default(),
+            legal: Default::default(),
         };
         // The port is known only once bound; bind first, then set the public URL to match. The
         // app serves on this very socket (`build_on`): a port let go could be taken meanwhile.

@@ -10,7 +10,7 @@ use crate::both_databases;
 use crate::common::{Member, TestApp, json as read};
 use crate::posts::{delete, get, id, ids, post, repost, seen_by, write};
 
-async fn patch(app: &TestApp, who: &Member, post_id: i64, body: Value) -> (u16, Value) {
+pub(crate) async fn patch(app: &TestApp, who: &Member, post_id: i64, body: Value) -> (u16, Value) {
     read(who.client.request(Method::PATCH, app.url(&format!("/api/posts/{post_id}"))).json(&body).send().await.unwrap())
         .await
 }

@@ -167,7 +167,7 @@ async fn rename(app: &TestApp, who: &Member, username: &str) -> (u16, Value) {
 }
 
 /// `who` with a new session (after the clock moved past their old one's end).
-async fn again(app: &TestApp, who: &Member) -> Member {
+pub async fn again(app: &TestApp, who: &Member) -> Member {
     let token = murmur::sessions::create(&app.state.db.write, who.id, app.clock.now()).await.unwrap();
     let cookie = format!("{}={token}", murmur::session_cookie::name(&app.state.config));
     Member {
@@ -178,9 +178,15 @@ async fn again(app: &TestApp, who: &Member) -> Member {
     }
 }
 
+/// Past a member's first day, when their first choice of username is no longer free.
+fn after_the_first_day(app: &TestApp) {
+    app.clock.advance(Duration::from_millis((murmur::users::model::FREE_FIRST_CHOICE_WITHIN + MINUTE) as u64));
+}
+
 async fn a_member_changes_their_username_and_the_old_one_finds_them_for_thirty_days(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
+    after_the_first_day(&app);
     let (status, user) = rename(&app, &ada, " Ada_L ").await;
     assert_eq!(status, 200, "{user}");
     assert_eq!(user["username"], "ada_l");
@@ -210,6 +216,7 @@ async fn a_member_changes_their_username_and_the_old_one_finds_them_for_thirty_d
 
 async fn a_username_changes_at_most_once_in_thirty_days(app: TestApp) {
     let ada = app.member("ada").await;
+    after_the_first_day(&app);
     let (status, _) = rename(&app, &ada, "ada_l").await;
     assert_eq!(status, 200);
     let (status, body) = rename(&app, &ada, "lovelace").await;
@@ -244,7 +251,24 @@ async fn a_newcomer_chooses_a_username_at_once(app: TestApp) {
     assert_eq!(grace.username, "friend_of_ada");
     let (status, user) = rename(&app, &grace, "grace").await;
     assert_eq!((status, &user["username"]), (200, &json!("grace")), "{user}");
-    assert!(user["usernameChangeableAt"].is_string(), "the clock starts at the first change: {user}");
+    assert_eq!(user["usernameChangeableAt"], Value::Null, "the first choice on the first day is free: {user}");
+    assert_eq!(me(&app, &grace).await["usernameChangeableAt"], Value::Null);
+
+    // The change after it is the once-in-30-days one.
+    let (status, user) = rename(&app, &grace, "grace_h").await;
+    assert_eq!((status, &user["username"]), (200, &json!("grace_h")), "{user}");
+    assert!(user["usernameChangeableAt"].is_string(), "the clock starts at the second change: {user}");
+    let (status, body) = rename(&app, &grace, "hopper").await;
+    assert_eq!(status, 400, "{body}");
+}
+
+async fn a_first_choice_after_the_first_day_starts_the_clock(app: TestApp) {
+    let ada = app.member("ada").await;
+    let grace = newcomer(&app, "friend.of.ada@example.com", &invite_code(&app, &ada).await).await;
+    after_the_first_day(&app);
+    let (status, user) = rename(&app, &grace, "grace").await;
+    assert_eq!((status, &user["username"]), (200, &json!("grace")), "{user}");
+    assert!(user["usernameChangeableAt"].is_string(), "{user}");
 }
 
 async fn a_username_is_checked_as_at_sign_up(app: TestApp) {
@@ -482,6 +506,7 @@ both_databases!(
     a_member_changes_their_username_and_the_old_one_finds_them_for_thirty_days,
     a_username_changes_at_most_once_in_thirty_days,
     a_newcomer_chooses_a_username_at_once,
+    a_first_choice_after_the_first_day_starts_the_clock,
     a_username_is_checked_as_at_sign_up,
     a_mention_follows_the_member_to_their_new_username,
     a_new_username_shows_on_the_members_kept_pages,

@@ -357,7 +357,34 @@ async fn no_card_is_fetched_when_link_previews_are_off(app: TestApp) {
     assert_eq!(seen_by(&app, &ada, id(&written)).await["card"], Value::Null);
 }
 
+/// The author's own open pages had the post before its card: their stream says it came.
+async fn the_author_hears_when_the_card_of_their_new_post_came(app: TestApp) {
+    use crate::live::Events;
+    let site = Site::start().await;
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    crate::posts::follow(&app, &bob, &ada).await;
+    let mut adas = Events::open(&ada.client, &app.url("/api/events"), None).await;
+    adas.expect("hello").await;
+    let mut bobs = Events::open(&bob.client, &app.url("/api/events"), None).await;
+    bobs.expect("hello").await;
+
+    let post = write(&app, &ada, &format!("Read this: {}", site.url("/article"))).await;
+    let (_, name, data) = adas.expect("post-card").await;
+    assert_eq!((name.as_str(), &data), ("post-card", &json!({ "postId": id(&post) })));
+    assert_eq!(seen_by(&app, &ada, id(&post)).await["card"]["title"], "The Analytical Engine");
+    let heard: Vec<String> = bobs.drain(Duration::from_millis(400)).await.into_iter().map(|e| e.1).collect();
+    assert!(!heard.contains(&"post-card".to_string()), "only the author: {heard:?}");
+
+    // A link whose card is there already comes with its post: nothing to hear of.
+    let again = write(&app, &ada, &format!("Again: {}", site.url("/article"))).await;
+    assert_eq!(again["card"]["title"], "The Analytical Engine", "{again}");
+    let heard: Vec<String> = adas.drain(Duration::from_millis(400)).await.into_iter().map(|e| e.1).collect();
+    assert!(!heard.contains(&"post-card".to_string()), "{heard:?}");
+}
+
 both_databases_with!(a_pages_opengraph_tags_make_the_posts_card_with_its_image, crate::link_previews::fast);
+both_databases_with!(the_author_hears_when_the_card_of_their_new_post_came, crate::link_previews::fast);
 both_databases_with!(
     a_title_alone_makes_a_card_and_three_redirects_are_followed_but_not_four,
     crate::link_previews::fast

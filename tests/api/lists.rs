@@ -141,7 +141,7 @@ async fn only_followed_people_are_added_and_unfollowing_takes_them_out(app: Test
     }
     let too_many: Vec<i64> = (1..=101).collect();
     let (status, body) = add(&app, &ada, list, &too_many).await;
-    assert_eq!((status, body["message"].as_str()), (400, Some("userIds must name 1 to 100 members")));
+    assert_eq!((status, body["message"].as_str()), (400, Some("Name 1 to 100 members to add or remove at once")));
 
     let (status, removed) = members_request(&app, &ada, list, reqwest::Method::DELETE, &[cyd.id, dee.id]).await;
     assert_eq!((status, &removed["memberCount"]), (200, &json!(1)), "{removed}");

@@ -34,6 +34,12 @@ impl Events {
 
     /// The next event within `wait`; None when none came or the stream ended.
     pub async fn next(&mut self, wait: Duration) -> Option<Event> {
+        self.next_or_end(wait).await.flatten()
+    }
+
+    /// The next event within `wait` (`Some(Some(event))`), the stream's end (`Some(None)`), or
+    /// None when neither came.
+    pub async fn next_or_end(&mut self, wait: Duration) -> Option<Option<Event>> {
         let deadline = tokio::time::Instant::now() + wait;
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
@@ -53,10 +59,12 @@ impl Events {
                 if name.is_empty() {
                     continue; // a comment (the heartbeat) or a retry hint
                 }
-                return Some((id, name, serde_json::from_str(&data).unwrap_or(Value::Null)));
+                return Some(Some((id, name, serde_json::from_str(&data).unwrap_or(Value::Null))));
             }
-            let chunk = tokio::time::timeout_at(deadline, self.body.next()).await.ok()??.ok()?;
-            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
+            match tokio::time::timeout_at(deadline, self.body.next()).await.ok()? {
+                Some(Ok(chunk)) => self.buffer.push_str(&String::from_utf8_lossy(&chunk)),
+                None | Some(Err(_)) => return Some(None),
+            }
         }
     }
 
@@ -235,7 +243,9 @@ async fn a_reader_that_stops_reading_is_cut_off(app: TestApp) {
     follow(&app, &bob, &ada).await;
     let broker = &app.state.live.broker;
     // Bob's stream as the route opens it, never read.
-    let opened = broker.open(bob.id, "a-session", Default::default(), None).unwrap();
+    let opened = broker
+        .open(bob.id, murmur::sessions::Credential::Session("a-session".into()), Default::default(), None)
+        .unwrap();
     for post in 0..(murmur::live::broker::STREAM_BUFFER as i64 + 10) {
         let change = murmur::live::Change::Published { author: ada.id, post };
         broker.deliver(&app.state.db, change, app.clock.now()).await.unwrap();

@@ -57,7 +57,7 @@ pub async fn consent(app: &impl Served, member: &Member, client_id: &str, scope:
 }
 
 /// Exchanges a code for a token: the answer's status and body.
-async fn exchange(
+pub async fn exchange(
     app: &impl Served,
     client_id: &str,
     secret: Option<&str>,
@@ -306,9 +306,9 @@ async fn codes_are_single_use_bound_to_their_app_and_verifier(app: TestApp) {
         json(ada.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
     assert_eq!(status, 400);
     let query = [("client_id", client_id.as_str()), ("redirect_uri", REDIRECT), ("scope", "read push")];
-    let (status, _) =
+    let (status, asked) =
         json(ada.client.get(app.url("/api/oauth/authorization")).query(&query).send().await.unwrap()).await;
-    assert_eq!(status, 400);
+    assert_eq!((status, &asked["scopesBeyondApp"]), (200, &json!(["push"])), "named for the page to refuse");
     // U+0000 (which PostgreSQL refuses in a parameter) is nobody's client id.
     let query = [("client_id", "\u{0}"), ("scope", "read")];
     let (status, _) =
@@ -961,7 +961,118 @@ async fn requests_at_once_are_each_answered_for_their_own_token(app: TestApp) {
     }
 }
 
+/// Registers an app named `name` with `redirect_uris`: the answer's status and body.
+async fn register_named(app: &TestApp, name: &str, redirect_uris: &str) -> (u16, Value) {
+    let form = [("client_name", name), ("redirect_uris", redirect_uris), ("scopes", "read write")];
+    json(reqwest::Client::new().post(app.url("/api/v1/apps")).form(&form).send().await.unwrap()).await
+}
+
+/// What the consent page is told of an authorization request.
+async fn asked(app: &TestApp, member: &Member, query: &[(&str, &str)]) -> Value {
+    let (status, asked) =
+        json(member.client.get(app.url("/api/oauth/authorization")).query(query).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{asked}");
+    asked
+}
+
+async fn an_app_cannot_pass_for_the_instance_and_the_consent_page_says_where_the_answer_goes(app: TestApp) {
+    let ada = app.member("ada").await;
+    for name in ["Murmur", "MURMUR team", "Adm1n", "Murmur Support"] {
+        let (status, body) = register_named(&app, name, REDIRECT).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (422, Some("An app's name looks like the name of Murmur or of its staff")),
+            "{name:?}"
+        );
+    }
+    let (status, web) = register_named(&app, "Murmuring Reader", REDIRECT).await;
+    assert_eq!(status, 200, "{web}");
+    let asked_web =
+        asked(&app, &ada, &[("client_id", web["client_id"].as_str().unwrap()), ("redirect_uri", REDIRECT)]).await;
+    assert_eq!(
+        (&asked_web["appName"], &asked_web["redirectHost"]),
+        (&json!("Murmuring Reader"), &json!("app.example"))
+    );
+
+    let (_, copy) = register_named(&app, "Copy Reader", murmur::apps::OUT_OF_BAND).await;
+    let asked_copy = asked(&app, &ada, &[("client_id", copy["client_id"].as_str().unwrap())]).await;
+    assert_eq!(asked_copy["redirectHost"], Value::Null, "the code shows on the page: {asked_copy}");
+}
+
+async fn a_token_request_names_the_redirect_uri_its_authorization_request_named(app: TestApp) {
+    let ada = app.member("ada").await;
+    let (client_id, secret) = register_app(&app, "read").await;
+    let verifier = "the-verifier-0123456789-0123456789-0123456789-abc";
+    let exchange_without_uri = |code: String| {
+        let form = [
+            ("grant_type", "authorization_code".to_string()),
+            ("code", code),
+            ("client_id", client_id.clone()),
+            ("client_secret", secret.clone()),
+            ("code_verifier", verifier.to_string()),
+        ];
+        let request = reqwest::Client::new().post(app.url("/oauth/token")).form(&form);
+        async move { json(request.send().await.unwrap()).await }
+    };
+
+    let code = consent(&app, &ada, &client_id, "read", verifier).await;
+    let (status, body) = exchange_without_uri(code.clone()).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("invalid_grant")), "{body}");
+    let (status, _) = exchange(&app, &client_id, Some(&secret), &code, verifier).await;
+    assert_eq!(status, 400, "a code refused once is gone");
+
+    // An authorization request without one (the app's only URI) needs none at the exchange.
+    let answer = json!({
+        "clientId": client_id, "scope": "read", "codeChallenge": challenge(verifier),
+        "codeChallengeMethod": "S256", "allow": true,
+    });
+    let (status, result) =
+        json(ada.client.post(app.url("/api/oauth/authorization")).json(&answer).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{result}");
+    let to = url::Url::parse(result["redirectTo"].as_str().unwrap()).unwrap();
+    let code = to.query_pairs().find(|(key, _)| key == "code").unwrap().1.into_owned();
+    let (status, body) = exchange_without_uri(code).await;
+    assert_eq!((status, body["token_type"].as_str()), (200, Some("Bearer")), "{body}");
+}
+
+async fn apps_exploring_get_empty_featured_tags_and_searches_they_can_always_run(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let eve = app.member("eve").await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
+    let eve_app = AppClient::new(&app, &token_for(&app, &eve, "read write follow").await);
+
+    for whom in [bob.id, ada.id] {
+        let (status, tags) = ada_app.get(&format!("/api/v1/accounts/{whom}/featured_tags")).await;
+        assert_eq!((status, tags), (200, json!([])));
+    }
+    for unknown in ["999999", "abc"] {
+        let (status, body) = ada_app.get(&format!("/api/v1/accounts/{unknown}/featured_tags")).await;
+        assert_eq!((status, body["error"].as_str()), (404, Some("Record not found")), "{unknown}");
+    }
+    eve_app.post(&format!("/api/v1/accounts/{}/block", ada.id), json!({})).await;
+    let (status, _) = ada_app.get(&format!("/api/v1/accounts/{}/featured_tags", eve.id)).await;
+    assert_eq!(status, 404, "hidden from Ada as Eve's profile is");
+
+    // A query Murmur's syntax refuses is searched as plain words through the Mastodon API.
+    let bob_app = AppClient::new(&app, &token_for(&app, &bob, "read write").await);
+    let (_, post) = bob_app.post("/api/v1/statuses", json!({"status": "Greetings from the lighthouse"})).await;
+    for q in ["from%3A", "from%3A%20lighthouse", "%23%20from"] {
+        let (status, found) = ada_app.get(&format!("/api/v2/search?q={q}&type=statuses")).await;
+        assert_eq!(status, 200, "{q}: {found}");
+        assert_eq!(found["statuses"][0]["id"], post["id"], "{q}: {found}");
+    }
+    let (status, found) = ada_app.get("/api/v2/search?q=%23&type=statuses").await;
+    assert_eq!((status, &found["statuses"]), (200, &json!([])), "nothing to search for finds nothing");
+    // Murmur's own search still says what is wrong.
+    let (status, body) = json(ada.client.get(app.url("/api/posts/search?q=from%3A")).send().await.unwrap()).await;
+    assert_eq!((status, body["message"].as_str()), (400, Some("from: needs a username, like from:ada")));
+}
+
 both_databases!(
+    an_app_cannot_pass_for_the_instance_and_the_consent_page_says_where_the_answer_goes,
+    a_token_request_names_the_redirect_uri_its_authorization_request_named,
+    apps_exploring_get_empty_featured_tags_and_searches_they_can_always_run,
     a_kept_home_page_shows_what_its_reader_does_at_once,
     requests_at_once_are_each_answered_for_their_own_token,
     a_post_names_the_app_it_was_written_from,

@@ -227,6 +227,61 @@ async fn a_thread_folds_a_reply_holding_a_muted_word(app: TestApp) {
     assert!(bobs["replies"].as_array().unwrap().iter().all(|r| r["hiddenByMutedWord"].is_null()), "{bobs}");
 }
 
+async fn a_muted_word_hides_posts_from_a_list_feed_as_from_friends(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    follow(&app, &ada, &bob).await;
+    follow(&app, &ada, &cyd).await;
+    let (status, list) = post(&app, &ada, "/api/lists", json!({ "title": "Friends of tea" })).await;
+    assert_eq!(status, 201, "{list}");
+    let path = format!("/api/lists/{}/members", id(&list));
+    let (status, body) = post(&app, &ada, &path, json!({ "userIds": [bob.id, cyd.id] })).await;
+    assert!(status < 300, "{body}");
+    write(&app, &bob, "Tea at four").await;
+    write(&app, &cyd, "Best coffee in town").await;
+    write(&app, &bob, "Green tea").await;
+    let coffee_again = write(&app, &cyd, "More COFFEE").await;
+    crate::posts::repost(&app, &bob, id(&coffee_again)).await;
+    write(&app, &cyd, "Oolong").await;
+    mute(&app, &ada, json!({ "text": "coffee" })).await;
+
+    let posts = format!("/api/lists/{}/posts", id(&list));
+    let shown = ["Oolong", "Green tea", "Tea at four"];
+    assert_eq!(friends(&app, &ada).await, shown);
+    assert_eq!(contents(&app, &ada, &posts).await, shown, "the list as Friends");
+    assert_eq!(contents(&app, &ada, &format!("{posts}?limit=2")).await, shown[..2], "a page stays whole");
+
+    // Read by author too (below the home timeline's floor, as after a trim; pages not read
+    // before, so none was kept).
+    for sql in [
+        "UPDATE users SET home_floor = (SELECT MAX(id) + 1 FROM posts) WHERE id = $1",
+        "DELETE FROM home_timeline WHERE member_id = $1",
+    ] {
+        sqlx::query(sql).bind(ada.id).execute(&app.state.db.write).await.unwrap();
+    }
+    assert_eq!(contents(&app, &ada, &format!("{posts}?limit=3")).await, shown, "read by author");
+    assert_eq!(contents(&app, &ada, &format!("{posts}?limit=2&offset=1")).await, shown[1..]);
+}
+
+async fn a_profile_folds_a_post_holding_a_muted_word(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let coffee = write(&app, &bob, "Best coffee in town").await;
+    write(&app, &bob, "Tea at four").await;
+    mute(&app, &ada, json!({ "text": "coffee" })).await;
+
+    let (status, page) = get(&app, &ada, "/api/users/bob/posts").await;
+    assert_eq!(status, 200, "{page}");
+    let folded: Vec<(i64, &Value)> =
+        page.as_array().unwrap().iter().map(|p| (p["id"].as_i64().unwrap(), &p["hiddenByMutedWord"])).collect();
+    assert_eq!(folded.len(), 2, "folded, not left out: {page}");
+    assert_eq!(folded[1], (id(&coffee), &json!(true)), "{page}");
+    assert_eq!(folded[0].1, &Value::Null, "{page}");
+    let (_, own) = get(&app, &bob, "/api/users/bob/posts").await;
+    assert!(own.as_array().unwrap().iter().all(|p| p["hiddenByMutedWord"].is_null()), "{own}");
+}
+
 async fn an_edit_brings_the_new_words_under_the_mute(app: TestApp) {
     let ada = app.member("ada").await;
     let bob = app.member("bob").await;
@@ -278,6 +333,8 @@ both_databases!(
     a_muted_word_for_a_time_ends_by_itself,
     a_page_of_twenty_stays_twenty_when_muted_posts_are_in_the_middle,
     a_thread_folds_a_reply_holding_a_muted_word,
+    a_muted_word_hides_posts_from_a_list_feed_as_from_friends,
+    a_profile_folds_a_post_holding_a_muted_word,
     an_edit_brings_the_new_words_under_the_mute,
     mastodon_apps_read_muted_words_as_v2_filters,
 );

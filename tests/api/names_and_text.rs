@@ -9,13 +9,21 @@ use crate::accounts::{operator_code, sign_up};
 use crate::both_databases;
 use crate::common::{Member, TestApp};
 use crate::fixtures::png;
+use crate::mastodon::{AppClient, token_for};
 use crate::media::uploaded;
 use crate::posts::{get, post, put, write};
 
 const LOOKS_LIKE: &str = "Display name looks like another member's name or username";
+const USERNAME_LOOKS_LIKE: &str = "That username looks like another member's name or username.";
+const RESERVED: &str = "Display name looks like the name of Murmur or of its staff";
 
 async fn rename(app: &TestApp, who: &Member, display_name: &str) -> (u16, Value) {
     put(app, who, "/api/users/profile", Some(json!({ "displayName": display_name, "bio": "", "website": "" }))).await
+}
+
+/// Changes `who`'s username and display name at once, as the profile form does.
+async fn rename_to(app: &TestApp, who: &Member, display_name: &str, username: &str) -> (u16, Value) {
+    put(app, who, "/api/users/profile", Some(json!({ "displayName": display_name, "username": username }))).await
 }
 
 /// What the database holds for a member: display name, bio and both look-alike keys.
@@ -265,6 +273,69 @@ async fn a_name_in_greek_or_cyrillic_capitals_looks_like_the_username_it_copies(
     assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{answer}");
 }
 
+async fn a_name_held_after_a_rename_is_its_owners_to_take_back_and_nobodys_look_alike(app: TestApp) {
+    let bob = app.member("bob").await;
+    let eve = app.member("eve").await;
+    let (status, body) = rename_to(&app, &bob, "Robert", "robert").await;
+    assert_eq!(status, 200, "{body}");
+
+    // While "bob" is held for Bob, nobody else is named like it.
+    let (status, body) = rename_to(&app, &eve, "Eve", "b0b").await;
+    assert_eq!((status, body["message"].as_str()), (400, Some(USERNAME_LOOKS_LIKE)), "{body}");
+    for name in ["Bob", "B0B", "\u{392}ob"] {
+        let (status, answer) = rename(&app, &eve, name).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(LOOKS_LIKE)), "{name:?}");
+    }
+    assert_eq!(stored(&app, eve.id).await.0, "Eve", "Eve's name is unchanged");
+
+    // Bob may look like his old name, and take it back.
+    let (status, body) = rename(&app, &bob, "B0B").await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = rename_to(&app, &bob, "B0B", "bob").await;
+    assert_eq!((status, &body["username"]), (200, &json!("bob")), "{body}");
+}
+
+async fn display_names_that_read_as_the_instance_or_its_staff_are_refused(app: TestApp) {
+    let cyd = app.member("cyd").await;
+    for name in
+        ["Admin", "Moderator", "Murmur", "Murmur Team", "MURMUR team", "Adm1n", "The Moderators", "Murmur_Support"]
+    {
+        let (status, answer) = rename(&app, &cyd, name).await;
+        assert_eq!((status, answer["message"].as_str()), (400, Some(RESERVED)), "{name:?}");
+    }
+    assert_eq!(stored(&app, cyd.id).await.0, "Cyd", "Cyd's name is unchanged");
+    for name in ["Admiral Cyd", "Murmuring Brook", "Cyd, moderator"] {
+        let (status, answer) = rename(&app, &cyd, name).await;
+        assert_eq!(status, 200, "{name:?}: {answer}");
+    }
+    // Nor as a username, where it would be the fallback display name.
+    let (status, answer) = rename_to(&app, &cyd, "Cyd", "murmur_team").await;
+    assert_eq!((status, answer["message"].as_str()), (400, Some("That username is not available.")), "{answer}");
+
+    // Through an app, in Mastodon's shape.
+    let app_client = AppClient::new(&app, &token_for(&app, &cyd, "read write").await);
+    let (status, answer) =
+        app_client.patch_form("/api/v1/accounts/update_credentials", &[("display_name", "Adm1n")]).await;
+    assert_eq!((status, answer["error"].as_str()), (422, Some(RESERVED)), "{answer}");
+
+    // A newcomer whose address reads as staff is named by their username.
+    let (_, newcomer) = sign_up(&app, "murmur.team@example.org", &operator_code(&app).await).await;
+    assert_eq!((&newcomer["username"], &newcomer["displayName"]), (&json!("murmur_team2"), &json!("murmur_team2")));
+
+    // A member who took such a name before the rule keeps it through other edits.
+    sqlx::query("UPDATE users SET display_name = 'Admin', name_skeleton = $1 WHERE id = $2")
+        .bind(murmur::text::look_alike_key("Admin"))
+        .bind(cyd.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let (status, answer) =
+        put(&app, &cyd, "/api/users/profile", Some(json!({ "displayName": "Admin", "bio": "Still me" }))).await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, answer) = app_client.patch_form("/api/v1/accounts/update_credentials", &[("note", "Me again")]).await;
+    assert_eq!(status, 200, "{answer}");
+}
+
 /// A report of `post` with `comment`, by `who`.
 async fn report_with(app: &TestApp, who: &Member, post: i64, comment: &str) -> (u16, Value) {
     crate::posts::post(app, who, "/api/reports", json!({ "postId": post, "reason": "other", "comment": comment })).await
@@ -401,6 +472,8 @@ async fn make_moderator(app: &TestApp, member: &Member) {
 }
 
 both_databases!(
+    a_name_held_after_a_rename_is_its_owners_to_take_back_and_nobodys_look_alike,
+    display_names_that_read_as_the_instance_or_its_staff_are_refused,
     a_name_in_greek_or_cyrillic_capitals_looks_like_the_username_it_copies,
     control_characters_are_refused_in_every_field_naming_it,
     report_comments_and_moderators_reasons_follow_the_member_text_rules,

@@ -316,6 +316,49 @@ async fn every_social_endpoint_is_in_the_openapi_document(app: TestApp) {
     assert!(doc["components"]["schemas"]["Post"].is_object());
 }
 
+/// What the member's Notifications screen showed is seen: read up to the newest shown, and the
+/// notifications marker their apps read is there; an app setting that marker does the same.
+async fn seeing_notifications_reads_them_and_sets_the_marker_apps_read(app: TestApp) {
+    use crate::mastodon::{AppClient, token_for};
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let carol = app.member("carol").await;
+    let p = write(&app, &ada, "hello").await;
+    follow(&app, &bob, &ada).await;
+    reply(&app, &bob, id(&p), "hi").await;
+    let shown = list(&app, &ada).await;
+    assert_eq!(unread(&app, &ada).await, 2);
+    // One arrives after the screen was drawn: not seen.
+    follow(&app, &carol, &ada).await;
+
+    let newest_shown = shown[0]["id"].as_i64().unwrap();
+    let (status, body) = put(&app, &ada, "/api/notifications/seen", Some(json!({ "lastSeenId": newest_shown }))).await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(unread(&app, &ada).await, 1, "the one that came later is still unread");
+    let read: Vec<(String, bool)> = list(&app, &ada)
+        .await
+        .iter()
+        .map(|n| (n["actor"]["username"].as_str().unwrap().to_string(), n["isRead"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(read, [("carol".into(), false), ("bob".into(), true), ("bob".into(), true)]);
+
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write").await);
+    let (_, markers) = ada_app.get("/api/v1/markers?timeline[]=notifications").await;
+    assert_eq!(markers["notifications"]["last_read_id"], newest_shown.to_string(), "{markers}");
+
+    // An app moving the marker to the newest reads the rest, as the screen would.
+    let newest = list(&app, &ada).await[0]["id"].as_i64().unwrap();
+    let (status, set) =
+        ada_app.post("/api/v1/markers", json!({ "notifications": { "last_read_id": newest.to_string() } })).await;
+    assert_eq!(status, 200, "{set}");
+    assert_eq!(unread(&app, &ada).await, 0);
+
+    for bad in [json!({ "lastSeenId": 0 }), json!({ "lastSeenId": -3 }), json!({}), json!({ "lastSeenId": "x" })] {
+        let (status, body) = put(&app, &ada, "/api/notifications/seen", Some(bad.clone())).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+}
+
 both_databases!(
     each_kind_of_notification_is_made_newest_first,
     nobody_is_notified_of_their_own_actions,
@@ -326,6 +369,7 @@ both_databases!(
     likes_and_reposts_of_one_post_are_one_group,
     the_list_is_narrowed_to_the_kinds_asked_for,
     every_social_endpoint_is_in_the_openapi_document,
+    seeing_notifications_reads_them_and_sets_the_marker_apps_read,
 );
 
 // The API suite's core, once more through PgBouncer in transaction mode (`poolers`).

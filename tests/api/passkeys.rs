@@ -623,7 +623,7 @@ async fn passkeys_need_a_domain_name(app: TestApp) {
     let (status, refused) =
         read(member.client.post(app.url("/api/auth/passkeys/register/start")).send().await.unwrap()).await;
     assert_eq!(status, 503, "{refused}");
-    assert_eq!(refused["message"], "Passkeys need this Murmur to be reached at a domain name (its public URL).");
+    assert_eq!(refused["message"], "Passkeys need the instance to be reached by a domain name, not an IP address.");
     let (status, _) = read(app.client.post(app.url("/api/auth/passkeys/login/start")).send().await.unwrap()).await;
     assert_eq!(status, 503);
 }

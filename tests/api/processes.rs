@@ -433,6 +433,45 @@ async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_revoked_on_one_process_closes_its_streams_on_another() {
+    use crate::mastodon::{AppClient, consent, exchange, open_stream, register_app, token_for};
+    use crate::stream_ends::{Carried, open_socket, socket_events, sse_events};
+    let Some(two) = TwoProcesses::start().await else { return };
+    let TwoProcesses { a, b, db, .. } = &two;
+    let now = chrono::Utc::now().timestamp_millis();
+    let member_on = |server: &Server, (id, session): (i64, String), name: &str| Member {
+        id,
+        username: name.to_string(),
+        email: format!("{name}@example.com"),
+        client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
+    };
+    let ada = member_on(a, insert_member(db, now, "ada").await, "ada");
+    let bob = member_on(b, insert_member(db, now, "bob").await, "bob");
+    let (client_id, secret) = register_app(a, "read write follow").await;
+    let verifier = "a-verifier-of-enough-length-0123456789-abcdefghij";
+    let code = consent(a, &ada, &client_id, "read write follow", verifier).await;
+    let (_, issued) = exchange(a, &client_id, Some(&secret), &code, verifier).await;
+    let token = issued["access_token"].as_str().unwrap().to_string();
+    let ada_app = AppClient::new(a, &token);
+    assert_eq!(ada_app.post(&format!("/api/v1/accounts/{}/follow", bob.id), json!({})).await.0, 200);
+    let bob_app = AppClient::new(b, &token_for(b, &bob, "read write").await);
+
+    // Ada's app streams from A, over SSE and a WebSocket; the app revokes its token on B.
+    let mut sse = open_stream(&a.url("/api/v1/streaming/user"), &token).await;
+    let mut socket = open_socket(a, "user", &token, Carried::Header).await;
+    let revoke = [("client_id", client_id.as_str()), ("client_secret", secret.as_str()), ("token", token.as_str())];
+    let response = reqwest::Client::new().post(b.url("/oauth/revoke")).form(&revoke).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    // Bob posts at once, on B: nothing of it reaches the ended streams.
+    let (status, _) = bob_app.post("/api/v1/statuses", json!({"status": "after the revoke"})).await;
+    assert_eq!(status, 200);
+    let within = Duration::from_secs(1);
+    assert_eq!(sse_events(&mut sse, within).await, (vec![], true), "the SSE stream on A closes");
+    assert_eq!(socket_events(&mut socket, within).await, (vec![], true), "the WebSocket on A closes");
+    assert_eq!(ada_app.get("/api/v1/accounts/verify_credentials").await.0, 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_on_one_postgres_share_sessions_posts_and_limits() {
     let Some(two) = TwoProcesses::start().await else { return };
     let TwoProcesses { a, b, db, .. } = &two;

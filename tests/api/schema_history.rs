@@ -436,6 +436,37 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Held names' look-alike keys: the earlier holds keyed as the app keys them, a deleted
+    // member's name held with its key; a consent whose authorization request left the redirect
+    // URI out.
+    Step {
+        version: 45,
+        rows: &[
+            "UPDATE username_holds SET skeleton = username",
+            "INSERT INTO username_holds (username, until, user_id, skeleton) VALUES ('eve', :now + 2592000000, NULL, 'eve')",
+            "INSERT INTO app_codes (code_hash, app_id, member_id, redirect_uri, redirect_uri_named, scopes, code_challenge, expires_at) \
+             VALUES ('c2', 1, 1, 'ivory://oauth', 0, 'read', NULL, :now + 600000)",
+        ],
+        until: None,
+        drops: &[],
+    },
+    // Multiple-choice polls: Bob took both options of Ada's poll.
+    Step {
+        version: 46,
+        rows: &[
+            "UPDATE posts SET poll_multiple = 1 WHERE id = 4",
+            "INSERT INTO poll_votes (post_id, user_id, position, created_at) VALUES (4, 2, 0, :now), (4, 2, 1, :now)",
+        ],
+        until: None,
+        drops: &[],
+    },
+    // Pinned posts: Ada pinned her first post.
+    Step {
+        version: 47,
+        rows: &["INSERT INTO pinned_posts (user_id, post_id, created_at) VALUES (1, 1, :now)"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new
@@ -738,6 +769,16 @@ fn backfilled_right(from: i64, after: &Snapshot, at: &dyn Fn(&str) -> String) {
         after["jobs"].iter().filter(|j| j["name"] == json!("muting_texts")).map(|j| int(j, "cursor")).collect();
     let expected: Vec<i64> = if from < 35 { vec![newest_post] } else { vec![] };
     assert_eq!(muting_job, expected, "{}", at("the muting texts' backfill cursor"));
+    // 0043: every held name has its look-alike key; consents from before it named their
+    // redirect URI, as far as the token request knows.
+    for hold in &after["username_holds"] {
+        let name = hold["username"].as_str().unwrap();
+        let expected = murmur::text::look_alike_key(name);
+        assert_eq!(hold["skeleton"], json!(expected), "{}", at(&format!("the key of held name {name}")));
+    }
+    for code in after["app_codes"].iter().filter(|code| code["code_hash"] != json!("c2")) {
+        assert_eq!(code["redirect_uri_named"], json!(1), "{}", at(&format!("app code {code:?}")));
+    }
     for post in posts {
         let id = int(post, "id");
         // 0010: how many images each post carries.

@@ -109,6 +109,7 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO post_edits (post_id, content, spoiler_text, written_at, replaced_at) VALUES (1, 'before', $1, 8, 9)",
         "UPDATE users SET expand_warnings = 1 WHERE id = 2",
         "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (3, 1, 9)",
+        "INSERT INTO pinned_posts (user_id, post_id, created_at) SELECT author_id, id, 9 FROM posts WHERE id = 1",
         "INSERT INTO post_keys (member_id, key, post_id, created_at, endpoint, body_hash) \
          VALUES (1, $1, 1, 9, 'POST /api/posts', 'abc'), (2, 'k-2', NULL, 10, NULL, NULL)",
         "INSERT INTO apps (client_id, secret_hash, name, website, redirect_uris, scopes, created_at) \

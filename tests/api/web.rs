@@ -294,6 +294,23 @@ async fn the_service_worker_is_served_from_the_root_as_javascript_always_revalid
     assert_eq!(response.headers()["cache-control"], "public, max-age=31536000, immutable");
 }
 
+/// Without pages of the operator's, `/terms` and `/privacy` are the web app's plain defaults.
+async fn terms_and_privacy_are_murmurs_default_pages(app: TestApp) {
+    for path in ["/terms", "/privacy"] {
+        let Some((headers, _)) = document(&app, &app.client, path).await else { return };
+        assert_eq!(headers["content-type"], "text/html; charset=utf-8", "{path}");
+    }
+}
+
+/// `--terms-url` and `--privacy-url`: the operator's own pages.
+async fn terms_and_privacy_lead_to_the_operators_pages(app: TestApp) {
+    for (path, page) in [("/terms", "https://example.org/terms"), ("/privacy", "https://example.org/privacy")] {
+        let response = app.client.get(app.url(path)).send().await.unwrap();
+        assert_eq!(response.status(), 303, "{path}");
+        assert_eq!(response.headers()["location"], page, "{path}");
+    }
+}
+
 both_databases!(
     the_service_worker_is_served_from_the_root_as_javascript_always_revalidated,
     a_visitors_document_says_nobody_is_asking,
@@ -304,4 +321,10 @@ both_databases!(
     home_preloads_its_first_image,
     the_document_is_served_while_the_database_is_not,
     a_newcomers_home_is_the_first_run_step_not_the_feed,
+    terms_and_privacy_are_murmurs_default_pages,
 );
+
+crate::both_databases_with!(terms_and_privacy_lead_to_the_operators_pages, |c: &mut murmur::Config| {
+    c.legal.terms = Some("https://example.org/terms".parse().unwrap());
+    c.legal.privacy = Some("https://example.org/privacy".parse().unwrap());
+});

@@ -338,7 +338,7 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     const { page } = alice
     await page.goto('/')
     await page.getByRole('button', { name: /User menu/ }).click()
-    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await page.getByRole('menuitem', { name: 'Log out' }).click()
     await page.getByRole('heading', { name: 'The human network' }).waitFor()
     await page.goto('/invites')
     await page.getByRole('heading', { name: 'The human network' }).waitFor()
@@ -391,7 +391,7 @@ describe.skipIf(!hasMurmur)('Murmur in a browser', () => {
     expect(overflow).toBeLessThanOrEqual(0)
 
     await page.getByRole('button', { name: 'Open menu' }).click()
-    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Logout' }).click()
+    await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Log out' }).click()
     await page.getByRole('heading', { name: 'The human network' }).waitFor()
     await mobile.context.close()
   })

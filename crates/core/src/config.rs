@@ -102,6 +102,30 @@ pub struct ServerArgs {
     /// linked page through the outbound guard (docs/discovery.md). false: nothing is fetched.
     #[arg(long, env = "MURMUR_LINK_PREVIEWS", default_value_t = true, action = clap::ArgAction::Set)]
     pub link_previews: bool,
+    /// The instance's Terms of Service, an http(s) page of the operator's: `/terms` (linked from
+    /// the sign-up dialog) leads there. Unset: Murmur's plain default page.
+    #[arg(long, env = "MURMUR_TERMS_URL", value_parser = web_page)]
+    pub terms_url: Option<Url>,
+    /// The instance's Privacy Policy, as `--terms-url`: `/privacy` leads there. Unset: Murmur's
+    /// plain default page.
+    #[arg(long, env = "MURMUR_PRIVACY_URL", value_parser = web_page)]
+    pub privacy_url: Option<Url>,
+}
+
+/// An http(s) page, for the flags that name one.
+fn web_page(value: &str) -> Result<Url, String> {
+    let url = Url::parse(value).map_err(|e| format!("not a URL: {e}"))?;
+    match url.scheme() {
+        "http" | "https" => Ok(url),
+        other => Err(format!("must be an http or https page, not {other}:")),
+    }
+}
+
+/// Where `/terms` and `/privacy` lead: the operator's own pages, or (None) Murmur's defaults.
+#[derive(Clone, Debug, Default)]
+pub struct LegalPages {
+    pub terms: Option<Url>,
+    pub privacy: Option<Url>,
 }
 
 /// The running application's configuration, built from the flags (or directly by tests).
@@ -133,6 +157,8 @@ pub struct Config {
     pub database: DbOptions,
     /// Link preview cards' fetching (`murmur_server::link_cards`).
     pub link_previews: LinkPreviewSettings,
+    /// The Terms of Service and Privacy Policy the operator set.
+    pub legal: LegalPages,
 }
 
 /// How link preview cards are fetched: `--link-previews`, and the waits, which tests shorten.
@@ -199,6 +225,7 @@ impl Config {
                 replica_urls: args.database_replica_url.iter().filter(|s| !s.is_empty()).cloned().collect(),
             },
             link_previews: LinkPreviewSettings { enabled: args.link_previews, ..Default::default() },
+            legal: LegalPages { terms: args.terms_url.clone(), privacy: args.privacy_url.clone() },
         }
     }
 

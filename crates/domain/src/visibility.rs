@@ -192,6 +192,28 @@ pub fn muted_post(viewer: &str, post: &str, now: &str) -> String {
     )
 }
 
+/// SQL true when row `row` of `viewer`'s home timeline (`home_timeline`) is not shown in their
+/// feeds, Friends and each of their lists alike: its author or its original's author is hidden
+/// from them, or it holds a word they mute. `now` is the time's placeholder.
+pub fn timeline_row_hidden(now: &str, viewer: &str, row: &str) -> String {
+    format!(
+        "({} OR {})",
+        written_hidden(Scope::Feeds { now }, viewer, &format!("{row}.author_id"), &format!("{row}.original_author_id")),
+        muted_post(viewer, &format!("{row}.post_id"), now)
+    )
+}
+
+/// SQL true when `post`, a post of a member a feed walks by author (Friends' fan-in, a list's
+/// older posts), is not shown to `viewer` in their feeds: a repost of a hidden member's post, or
+/// one holding a word they mute. The walk leaves hidden authors out first.
+pub fn walked_post_hidden(now: &str, viewer: &str, post: &str) -> String {
+    format!(
+        "({} OR {})",
+        original_hidden(Scope::Feeds { now }, viewer, post),
+        muted_post(viewer, &format!("{post}.id"), now)
+    )
+}
+
 /// Which of the posts `ids` hold a word `viewer` mutes at `now` (`muted_post`): for lists cut
 /// into pages in Rust (For You) and for threads, which fold such replies instead of leaving
 /// them out.

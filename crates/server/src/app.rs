@@ -145,6 +145,8 @@ fn routes() -> Router<AppState> {
         .merge(crate::routes::media::object_routes())
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
+        .route("/terms", get(crate::web::terms))
+        .route("/privacy", get(crate::web::privacy))
         .fallback(crate::web::serve_app)
         .layer(axum::middleware::from_fn(crate::metrics::note_route))
 }

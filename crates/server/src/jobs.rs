@@ -139,6 +139,7 @@ pub fn start(state: &AppState) -> Jobs {
                 outbound: state.outbound.clone(),
                 clock: state.clock.clone(),
                 settings: state.config.link_previews,
+                live: state.live.clone(),
             },
             state.link_cards.clone(),
         ));

@@ -33,6 +33,8 @@ pub struct LinkCardJob {
     pub outbound: Outbound,
     pub clock: Clock,
     pub settings: LinkPreviewSettings,
+    /// Tells the authors of new posts that their card came.
+    pub live: murmur_domain::live::Live,
 }
 
 /// Fetches every due card, `BATCH` at a time, until none is left.
@@ -70,6 +72,12 @@ async fn fetch_one(job: &LinkCardJob, claimed: &Claimed) -> Result<()> {
         None => Found::default(),
     };
     let saved = store::save(&job.db.write, claimed, &found, job.clock.now()).await?;
+    // A new link's card: its posts' authors had them without it.
+    if saved && claimed.fetched_at.is_none() && found.title.is_some() {
+        for (post, author) in store::posts_awaiting(&job.db.write, claimed.id).await? {
+            job.live.publish(murmur_domain::live::Change::CardFetched { author, post });
+        }
+    }
     // The image no card names any more: the new one when another process took the card over
     // meanwhile, else the one the card had.
     let unused = if saved { claimed.image_media_id.clone() } else { found.image.map(|(id, _)| id) };

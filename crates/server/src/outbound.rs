@@ -297,22 +297,18 @@ fn forbidden_v4(ip: Ipv4Addr) -> bool {
 
 fn forbidden_v6(ip: Ipv6Addr) -> bool {
     let segments = ip.segments();
-    // IPv4 inside IPv6: judged as the IPv4 address it carries.
-    if let Some(v4) = ip.to_ipv4_mapped() {
+    // IPv4 inside IPv6 is judged as the IPv4 address it carries: a gateway on the way (a
+    // NAT64, a 6to4 or Teredo relay, the host's own stack) would deliver it there.
+    if let Some(v4) = embedded_v4(ip) {
         return forbidden_v4(v4);
     }
-    let embedded = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
     if segments[..6] == [0, 0, 0, 0, 0, 0] {
         // `::`, `::1` and the deprecated IPv4-compatible addresses
         return true;
     }
-    if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        // NAT64
-        return forbidden_v4(embedded(segments[6], segments[7]));
-    }
-    if segments[0] == 0x2002 {
-        // 6to4
-        return forbidden_v4(embedded(segments[1], segments[2]));
+    if segments[..3] == [0x64, 0xff9b, 1] {
+        // NAT64 for local use (RFC 8215): translated inside one network, never a public place
+        return true;
     }
     ip.is_multicast()
         || (segments[0] & 0xfe00) == 0xfc00 // unique local
@@ -321,6 +317,21 @@ fn forbidden_v6(ip: Ipv6Addr) -> bool {
         || (segments[0] == 0x2001 && segments[1] == 0x0db8) // documentation
         || (segments[0] == 0x0100 && segments[1..4] == [0, 0, 0]) // discard-only
         || (segments[0] == 0x2001 && segments[1] < 0x0200) // IETF protocol assignments (Teredo, ORCHID, …)
+}
+
+/// The IPv4 address an IPv6 address carries, in every form that embeds one: mapped
+/// (`::ffff:a.b.c.d`), translated (`::ffff:0:a.b.c.d`), NAT64's well-known prefix
+/// (`64:ff9b::/96`) and 6to4 (`2002::/16`). Teredo (`2001::/32`) is refused whatever it
+/// carries, with the rest of the IETF's protocol assignments.
+fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let s = ip.segments();
+    let v4 = |hi: u16, lo: u16| Ipv4Addr::from((u32::from(hi) << 16) | u32::from(lo));
+    match s {
+        [0, 0, 0, 0, 0, 0xffff, hi, lo] | [0, 0, 0, 0, 0xffff, 0, hi, lo] => Some(v4(hi, lo)),
+        [0x64, 0xff9b, 0, 0, 0, 0, hi, lo] => Some(v4(hi, lo)),
+        [0x2002, hi, lo, ..] => Some(v4(hi, lo)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -360,7 +371,15 @@ mod tests {
             "::ffff:10.0.0.1",
             "::ffff:169.254.169.254",
             "64:ff9b::7f00:1",
+            "::ffff:0:7f00:1",
+            "::ffff:0:a9fe:a9fe",
+            "64:ff9b:1::7f00:1",
+            "64:ff9b:1:7f00:1::",
+            "64:ff9b:1::808:808",
             "2002:7f00:1::",
+            "2002:a9fe:a9fe::1",
+            "2001:0:4136:e378:8000:63bf:80ff:fffe",
+            "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
             "fc00::1",
             "fd12:3456::1",
             "fe80::1",
@@ -374,6 +393,8 @@ mod tests {
         }
         assert!(!forbidden(ip("::ffff:8.8.8.8")), "a mapped public address is public");
         assert!(!forbidden(ip("64:ff9b::808:808")), "NAT64 of a public address is public");
+        assert!(!forbidden(ip("::ffff:0:808:808")), "a translated public address is public");
+        assert!(!forbidden(ip("2002:808:808::1")), "6to4 of a public address is public");
     }
 
     fn url(text: &str) -> Url {

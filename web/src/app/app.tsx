@@ -16,6 +16,7 @@ const VerifyRoute = React.lazy(() => import('./routes/verify'))
 const ConfirmEmailRoute = React.lazy(() => import('./routes/confirm-email'))
 const ReauthenticateRoute = React.lazy(() => import('./routes/reauthenticate'))
 const AuthorizeRoute = React.lazy(() => import('./routes/authorize'))
+const LegalRoute = React.lazy(() => import('./routes/legal'))
 // Here rather than in preload.ts, which member-routes.tsx imports: the two would import each other.
 const loadMemberRoutes = () => import('./member-routes')
 const MemberRoutes = React.lazy(loadMemberRoutes)
@@ -26,8 +27,8 @@ const blank = <div className="min-h-dvh" aria-busy="true" />
 
 /**
  * Visitors see the landing page on any path; members get the app; /auth/verify,
- * /auth/confirm-email and /auth/reauthenticate (the e-mailed links) and /oauth/authorize (an app
- * asking to connect) are for both.
+ * /auth/confirm-email and /auth/reauthenticate (the e-mailed links), /oauth/authorize (an app
+ * asking to connect) and the default /terms and /privacy are for both.
  */
 export function AppRoutes() {
   const [location] = useLocation()
@@ -74,6 +75,14 @@ export function AppRoutes() {
     return (
       <React.Suspense fallback={null}>
         <AuthorizeRoute />
+        <PrepaintDone />
+      </React.Suspense>
+    )
+  }
+  if (location === '/terms' || location === '/privacy') {
+    return (
+      <React.Suspense fallback={null}>
+        <LegalRoute page={location === '/terms' ? 'terms' : 'privacy'} />
         <PrepaintDone />
       </React.Suspense>
     )

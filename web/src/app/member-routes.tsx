@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { Route, Switch, useRoute } from 'wouter'
+import { Redirect, Route, Switch, useRoute } from 'wouter'
 import { canModerate, useRole } from '@/features/auth/api/get-me'
 import { LiveProvider } from '@/features/live'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
@@ -86,6 +86,10 @@ export default function MemberRoutes() {
                 <ModeratorsOnly>
                   <ModerationMemberRoute />
                 </ModeratorsOnly>
+              </Route>
+              {/* An invite link opened by someone who is a member already: nothing to join. */}
+              <Route path="/join/:code">
+                <Redirect to="/" replace />
               </Route>
               <Route component={NotFoundRoute} />
             </Switch>

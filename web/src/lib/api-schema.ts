@@ -1077,6 +1077,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The caller has seen their notifications up to `lastSeenId` (their Notifications screen
+         *     showed them): those are read, and the notifications marker of their apps
+         *     (`/api/v1/markers`) is set there, as an app setting it does.
+         */
+        put: operations["mark_seen"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications/unread-count": {
         parameters: {
             query?: never;
@@ -1121,7 +1142,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What an app asks of the signed-in member (checked: the app, its redirect URI and scopes). */
+        /**
+         * What an app asks of the signed-in member (checked: the app and its redirect URI; scopes it
+         *     did not register are named, for the page to refuse).
+         */
         get: operations["authorization"];
         put?: never;
         /** Allows or denies an app's request as the signed-in member. */
@@ -1363,6 +1387,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{id}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pins one of the caller's own posts (not a repost) to their profile, where it shows first
+         *     with a "Pinned" label; pinning twice changes nothing. At most 5 at once: a sixth is a 400
+         *     saying so. Another member's post is a 404, as a post that is not there. Answers the post
+         *     (`pinned: true`).
+         */
+        post: operations["pin"];
+        /**
+         * Unpins one of the caller's posts; unpinning a post not pinned changes nothing. Answers the
+         *     post.
+         */
+        delete: operations["unpin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/posts/{id}/quotes/{quoteId}/detach": {
         parameters: {
             query?: never;
@@ -1470,7 +1520,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Votes in a post's poll, once. Answers the post with the new tally. */
+        /**
+         * Votes in a post's poll, once: one option, or on a multiple-choice poll one or more. Answers
+         *     the post with the new tally.
+         */
         post: operations["vote"];
         delete?: never;
         options?: never;
@@ -1837,6 +1890,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{username}/pinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The posts a member pinned to their profile (at most 5), newest pin first: the profile shows
+         *     them above its Posts tab with a "Pinned" label. One page; paging parameters are ignored.
+         */
+        get: operations["pinned"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{username}/posts": {
         parameters: {
             query?: never;
@@ -1922,10 +1995,21 @@ export interface components {
             abilities: string[];
             appName: string;
             appWebsite?: string | null;
+            /**
+             * @description Where Allow and Deny send the browser, for the member to read: the redirect URI's host
+             *     (`app.example`), or an app's own scheme and host (`ivory://oauth`); null for the
+             *     out-of-band URI, where the code shows on the consent page itself.
+             */
+            redirectHost?: string | null;
             /** @description Where the answer goes. */
             redirectUri: string;
             /** @description The scopes asked for, as sent back with the answer. */
             scope: string;
+            /**
+             * @description The scopes asked for that the app did not register: such a request cannot be allowed,
+             *     only sent back to the app (`error=invalid_scope`). Empty when it may be allowed.
+             */
+            scopesBeyondApp: string[];
         };
         /** @description Who wrote a post (or acted, in a notification). */
         Author: {
@@ -1999,7 +2083,10 @@ export interface components {
         };
         /** @description A new post, reply or repost. */
         CreatePost: {
-            /** @description 1 to 500 characters after trimming. Ignored on a repost (stored as "♻️"). */
+            /**
+             * @description At most 500 characters after trimming; empty only on a post with at least one image.
+             *     Ignored on a repost (stored as "♻️").
+             */
             content?: string;
             /**
              * @description At most 4 uploaded images (the URLs the upload call answered). Send these or `images`,
@@ -2010,9 +2097,17 @@ export interface components {
             images?: components["schemas"]["NewImage"][];
             /**
              * Format: int64
-             * @description How long the poll stays open: 1 to 168 hours (default 24).
+             * @description How long the poll stays open: 1 to 168 hours (default 24). Send this or
+             *     `pollDurationMinutes`, not both.
              */
             pollDurationHours?: number | null;
+            /**
+             * Format: int64
+             * @description How long the poll stays open, in minutes: 5 to 10080 (7 days).
+             */
+            pollDurationMinutes?: number | null;
+            /** @description The poll takes one or more options from each voter (default: exactly one). */
+            pollMultiple?: boolean;
             /** @description Blank options are dropped; then 2 to 4 distinct options of at most 80 characters. */
             pollOptions?: string[];
             /**
@@ -2055,7 +2150,7 @@ export interface components {
         };
         /** @description A post's new text, as its author edits it. */
         EditPost: {
-            /** @description 1 to 500 characters after trimming. */
+            /** @description At most 500 characters after trimming; empty only while the post keeps an image. */
             content: string;
             /**
              * @description The images the post keeps: some of its own (the URLs it shows); left out, it keeps them
@@ -2267,6 +2362,13 @@ export interface components {
              * @description Trimmed and lower-cased; at most 254 characters.
              */
             email: string;
+            /**
+             * @description The page of this site to open once signed in (a shared post: `/post/42`): a path that
+             *     starts with one `/`, without `//` or a backslash; anything else answers 400. The e-mailed
+             *     link carries it (`&next=`).
+             * @example /post/42
+             */
+            next?: string | null;
         };
         LogoutOthers: {
             /**
@@ -2420,8 +2522,9 @@ export interface components {
              */
             feedEntries?: number | null;
             /**
-             * @description In a thread: true on a reply or parent holding a word the caller mutes, which the thread
-             *     shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+             * @description In a thread or a profile's tab: true on a post holding a word the caller mutes, which
+             *     the screen shows folded ("Hidden by a muted word"); absent otherwise (feeds leave such
+             *     posts out).
              */
             hiddenByMutedWord?: boolean | null;
             /** Format: int64 */
@@ -2449,10 +2552,23 @@ export interface components {
             isUnavailable: boolean;
             /** Format: int64 */
             likeCount: number;
-            /** @description The option the caller voted for, if any. */
+            /**
+             * @description The option the caller voted for, if any (on a multiple-choice poll: the first of
+             *     `myVotes`).
+             */
             myVote?: string | null;
+            /** @description Every option the caller voted for, in the poll's order; empty before they vote. */
+            myVotes: string[];
+            /**
+             * @description The caller pinned this post, one of their own, to their profile (always false on
+             *     others' posts and on a repost row: a pin is its author's, seen on their profile through
+             *     `/api/users/{username}/pinned`).
+             */
+            pinned: boolean;
             /** @description RFC 3339, or null when the post has no poll. */
             pollExpiresAt?: string | null;
+            /** @description The poll takes one or more options from each voter (else exactly one). */
+            pollMultiple: boolean;
             pollOptions: string[];
             /** @description Every option of the poll, with the ids of the members who voted for it. */
             pollVotes: {
@@ -2678,6 +2794,14 @@ export interface components {
              */
             userId?: number | null;
         };
+        /** @description What the member's Notifications screen showed them. */
+        Seen: {
+            /**
+             * Format: int64
+             * @description The id of the newest notification shown (in a grouped list: a group's id).
+             */
+            lastSeenId: number;
+        };
         /** @description One of the member's live sessions. */
         SessionInfo: {
             /** @description The browser and its major version read from the user agent ("Firefox 128"), if known. */
@@ -2853,9 +2977,12 @@ export interface components {
             usernameChangeableAt?: string | null;
             website: string;
         };
+        /** @description A vote: `option`, or on a multiple-choice poll `options` (one or more), not both. */
         VoteRequest: {
             /** @description The text of the chosen option. */
-            option: string;
+            option?: string | null;
+            /** @description The texts of the chosen options (a single-choice poll takes one). */
+            options?: string[] | null;
         };
     };
     responses: never;
@@ -6157,6 +6284,60 @@ export interface operations {
             };
         };
     };
+    mark_seen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Seen"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     unread_count: {
         parameters: {
             query?: never;
@@ -7114,6 +7295,108 @@ export interface operations {
         };
     };
     unlike: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Post id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unpin: {
         parameters: {
             query?: never;
             header?: never;
@@ -8569,6 +8852,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any error: a 4xx status for a request that cannot be served as sent, 503 while a dependency is down, 500 otherwise; the message says what is wrong. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pinned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Username */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"][];
                 };
             };
             401: {

@@ -53,6 +53,8 @@ export const postKeys = {
   /** Every member's profile lists. */
   byAnyUser: () => [POSTS_ROOT, 'user'] as const,
   byUser: (username: string, tab: ProfilePostsTab = 'posts') => [POSTS_ROOT, 'user', username, tab] as const,
+  /** A member's pinned posts (under `byAnyUser`, read again with their lists). */
+  pinnedBy: (username: string) => [POSTS_ROOT, 'user', username, 'pinned'] as const,
   replies: (postId: number) => [POSTS_ROOT, 'replies', postId] as const,
   likedBy: (username: string) => [POSTS_ROOT, 'liked-by', username] as const,
   /** A tag's posts; tags are case-insensitive, so is the key. */

@@ -67,11 +67,15 @@ export const LIST_TITLE_MAX_LENGTH = limits.listTitleMaxLength
 export const MAX_POLL_OPTIONS = limits.maxPollOptions
 export const POLL_OPTION_MAX_LENGTH = limits.pollOptionMaxLength
 /** The poll lengths the composer offers, in hours; the server takes 1 to 168 (default 24). */
+/** The poll lengths the composer offers, in minutes (the server takes 5 minutes to 7 days). */
 export const POLL_DURATIONS = [
-  { hours: 1, label: '1 hour' },
-  { hours: 24, label: '1 day' },
-  { hours: 72, label: '3 days' },
-  { hours: 168, label: '7 days' },
+  { minutes: 5, label: '5 minutes' },
+  { minutes: 30, label: '30 minutes' },
+  { minutes: 60, label: '1 hour' },
+  { minutes: 360, label: '6 hours' },
+  { minutes: 1440, label: '1 day' },
+  { minutes: 4320, label: '3 days' },
+  { minutes: 10080, label: '7 days' },
 ] as const
 /** How long a mute lasts, in hours; none is until the member unmutes. */
 export const MUTE_DURATIONS = [

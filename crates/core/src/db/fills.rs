@@ -9,15 +9,15 @@ use crate::text::{look_alike_key, tag_key};
 const FILL_BATCH: i64 = 500;
 
 /// Computes the look-alike keys the database does not have yet (members from before migration
-/// 0012, or written by an older version of murmur), 500 members a transaction; answers how many
-/// keys it wrote. `Db::migrate` calls it after the migrations, so the look-alike test sees every
+/// 0012, or written by an older version of murmur, and held usernames from before 0045), 500
+/// rows a transaction; answers how many keys it wrote. `Db::migrate` calls it after the migrations, so the look-alike test sees every
 /// member before the server answers.
 ///
 /// SQL cannot compute a skeleton, so this is Rust. Idempotent and safe in several processes at
 /// once: a key is written only where it is still NULL and the name it was computed from is still
 /// the row's, so a member's edit in between is never overwritten; a row skipped that way is
 /// filled at the next start. Each column is walked by id from its index (`… IS NULL`), so a
-/// database with nothing to fill costs two index lookups.
+/// database with nothing to fill costs three index lookups.
 pub async fn fill_missing_keys(write: &Pool) -> anyhow::Result<u64> {
     const COLUMNS: [(&str, &str, &str); 2] = [
         (
@@ -47,6 +47,40 @@ pub async fn fill_missing_keys(write: &Pool) -> anyhow::Result<u64> {
             after = last;
             tracing::info!(up_to_member = last, "look-alike keys of {what} filled");
         }
+    }
+    written += fill_held_name_keys(write).await?;
+    Ok(written)
+}
+
+/// The look-alike keys of the held usernames from before migration 0045, as
+/// `fill_missing_keys` fills the members' (by the name, the table's key; holds last 30 days, so
+/// there are few).
+async fn fill_held_name_keys(write: &Pool) -> anyhow::Result<u64> {
+    let mut written = 0;
+    let mut after = String::new();
+    loop {
+        let mut tx = write.begin().await?;
+        let names: Vec<String> = sqlx::query_scalar(
+            "SELECT username FROM username_holds WHERE skeleton IS NULL AND username > $1 ORDER BY username LIMIT $2",
+        )
+        .bind(&after)
+        .bind(FILL_BATCH)
+        .fetch_all(&mut *tx)
+        .await?;
+        let Some(last) = names.last().cloned() else { break };
+        for name in &names {
+            let done = sqlx::query("UPDATE username_holds SET skeleton = $1 WHERE username = $2 AND skeleton IS NULL")
+                .bind(look_alike_key(name))
+                .bind(name)
+                .execute(&mut *tx)
+                .await?;
+            written += done.rows_affected();
+        }
+        tx.commit().await?;
+        after = last;
+    }
+    if written > 0 {
+        tracing::info!(written, "look-alike keys of held usernames filled");
     }
     Ok(written)
 }

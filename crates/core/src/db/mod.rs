@@ -330,9 +330,9 @@ impl Db {
     }
 
     /// Applies the migrations of this backend that are not applied yet, then fills what only
-    /// Rust can compute and the rows do not hold yet: the look-alike keys of members' names
-    /// (migrations 0012 and 0026, `fills::fill_missing_keys`; a database with none
-    /// missing costs two index lookups), and the keys of tags from before 0026
+    /// Rust can compute and the rows do not hold yet: the look-alike keys of members' names and
+    /// of held usernames (migrations 0012, 0026 and 0045, `fills::fill_missing_keys`; a database
+    /// with none missing costs three index lookups), and the keys of tags from before 0026
     /// (`fills::rekey_tags`, once; afterwards one lookup).
     ///
     /// Behind a pooler they run on a connection of their own to the direct URL

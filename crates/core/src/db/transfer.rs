@@ -51,6 +51,7 @@ pub const TABLES: &[&str] = &[
     "poll_votes",
     "likes",
     "bookmarks",
+    "pinned_posts",
     "post_keys",
     "follows",
     "notifications",

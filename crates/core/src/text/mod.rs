@@ -17,10 +17,12 @@
 //!   and U+2800) is refused, but in a bio: it would show as nothing. Zero-width characters
 //!   inside visible text stay (emoji sequences and several scripts need them); the look-alike
 //!   key ignores them.
-//! - A display name may not look like another member's username or display name: both are
-//!   stored as their `look_alike_key` (`users.username_skeleton`, `users.name_skeleton`,
-//!   indexed) and a new name is refused when its key is another member's
-//!   (`users::store::name_stands_apart`).
+//! - A display name may not look like another member's username or display name, nor like a
+//!   username held after a rename or a deletion: all are stored as their `look_alike_key`
+//!   (`users.username_skeleton`, `users.name_skeleton`, `username_holds.skeleton`, indexed) and
+//!   a new name is refused when its key is another member's (`users::store::name_stands_apart`).
+//! - A display name or an app's name may not read as the instance or its staff ("Murmur",
+//!   "Admin", "Murmur Team": `is_reserved_name`).
 //!
 //! docs/safety.md, "Names and text", says why.
 
@@ -89,6 +91,66 @@ impl Kind {
 
 /// The message when a display name's look-alike key is another member's.
 pub const LOOKS_LIKE_ANOTHER: &str = "Display name looks like another member's name or username";
+
+/// The words only the instance and its staff go by: a display name or an app's name made of
+/// nothing else ("Murmur", "Admin", "Murmur Team", "The Moderators") reads as the instance
+/// speaking (`is_reserved_name`). Usernames have their own list (`users::username::RESERVED`).
+pub const RESERVED_NAME_WORDS: &[&str] = &[
+    "murmur",
+    "the",
+    "official",
+    "team",
+    "staff",
+    "admin",
+    "admins",
+    "administrator",
+    "administrators",
+    "moderator",
+    "moderators",
+    "mod",
+    "mods",
+    "operator",
+    "support",
+    "help",
+    "security",
+    "system",
+];
+
+/// Refuses a name (`kind`: a display name, an app's name) that `is_reserved_name` finds.
+pub fn refuse_reserved_name(kind: Kind, name: &str) -> Result<()> {
+    if is_reserved_name(name) {
+        return Err(Error::bad_request(format!("{} looks like the name of Murmur or of its staff", kind.label())));
+    }
+    Ok(())
+}
+
+/// Whether `name` is made only of `RESERVED_NAME_WORDS`, compared as they look: by their
+/// look-alike keys, with anything between them ignored ("MURMUR team", "Murmur_Support",
+/// "AdminTeam"), and small i read as l, since "Adm1n" and "Admin" differ only by a stroke that
+/// the skeleton keeps apart ("1" reads as "l" there, "i" as itself).
+pub fn is_reserved_name(name: &str) -> bool {
+    static WORDS: std::sync::LazyLock<Vec<String>> =
+        std::sync::LazyLock::new(|| RESERVED_NAME_WORDS.iter().map(|word| reserved_key(word)).collect());
+    let key = reserved_key(name);
+    // Whether key[..end] splits wholly into reserved words, for each end (a word break).
+    let mut splits = vec![false; key.len() + 1];
+    splits[0] = true;
+    for end in 1..=key.len() {
+        splits[end] = key.is_char_boundary(end)
+            && WORDS.iter().any(|word| {
+                end >= word.len()
+                    && key.is_char_boundary(end - word.len())
+                    && splits[end - word.len()]
+                    && key[end - word.len()..end] == **word
+            });
+    }
+    !key.is_empty() && splits[key.len()]
+}
+
+/// A name's look-alike key without what is not a letter or digit, small i read as l.
+fn reserved_key(name: &str) -> String {
+    look_alike_key(name).chars().filter(|c| c.is_alphanumeric()).map(|c| if c == 'i' { 'l' } else { c }).collect()
+}
 
 /// `text` as it is stored: NFC-normalized with CR LF as LF, after refusing control characters
 /// (but line feeds and tabs in multi-line text), text-direction controls and, but for a bio,
@@ -468,6 +530,36 @@ mod tests {
         }
         assert!(lines >= 36, "{lines} lines read");
         assert!(apart.is_empty(), "keys apart:\n{}", apart.join("\n"));
+    }
+
+    #[test]
+    fn names_of_the_instance_and_its_staff_are_reserved_however_written() {
+        for name in [
+            "Murmur",
+            "Admin",
+            "Moderator",
+            "Murmur Team",
+            "MURMUR team",
+            "Adm1n",
+            "ADMIN",
+            "\u{410}dmin",
+            "M\u{1d42e}rmur",
+            "Murmur_Support",
+            "AdminTeam",
+            "The Moderators",
+            "Murmur \u{2713}",
+            "M u r m u r",
+        ] {
+            assert!(is_reserved_name(name), "{name:?} should be reserved");
+        }
+        for name in ["Ada", "Admiral", "Murmuring Brook", "Ada, Admin", "Team Ada", "Modest", "\u{2615}", ""] {
+            assert!(!is_reserved_name(name), "{name:?} is anyone's");
+        }
+        assert_eq!(
+            refuse_reserved_name(Kind::AppName, "Murmur").unwrap_err().to_string(),
+            "An app's name looks like the name of Murmur or of its staff"
+        );
+        assert!(refuse_reserved_name(Kind::DisplayName, "Ada").is_ok());
     }
 
     #[test]

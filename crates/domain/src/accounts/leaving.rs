@@ -63,14 +63,7 @@ pub async fn delete_account(db: &Db, member: i64, token: &str, now: Millis) -> R
         .filter(|link| link.email == email)
         .ok_or_else(invalid)?;
     changes::member_changed(&mut tx, member).await?;
-    sqlx::query(
-        "INSERT INTO username_holds (username, until) VALUES ($1, $2) \
-         ON CONFLICT (username) DO UPDATE SET until = excluded.until",
-    )
-    .bind(&username)
-    .bind(now + HOLD)
-    .execute(&mut *tx)
-    .await?;
+    crate::users::store::hold_username(&mut tx, &username, None, now).await?;
     end_follows(&mut tx, member).await?;
     for sql in [
         "DELETE FROM blocks WHERE blocker_id = $1",

@@ -118,6 +118,50 @@ pub async fn issue_reauthentication(write: &Pool, config: &Config, email: &str, 
     Ok(IssuedLink { token_hash, url: config.link(&format!("/auth/reauthenticate?token={token}")) })
 }
 
+impl IssuedLink {
+    /// The link, leading on to `next` once the member is signed in (`&next=…`, which the web
+    /// app checks again before it goes there).
+    pub fn leading_to(mut self, next: Option<&ReturnPath>) -> IssuedLink {
+        if let Some(next) = next {
+            let encoded: String = url::form_urlencoded::byte_serialize(next.as_str().as_bytes()).collect();
+            self.url = format!("{}&next={encoded}", self.url);
+        }
+        self
+    }
+}
+
+/// The longest page a sign-in link leads on to.
+pub const RETURN_PATH_MAX: usize = 512;
+
+const NOT_A_RETURN_PATH: &str = "next must be a page of this site, such as /post/42";
+
+/// A page of this site a member goes to once signed in (the shared post they opened): a path
+/// that starts with one `/`, never `//` (another site), a backslash (which browsers read as `/`),
+/// a scheme, spaces or control characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReturnPath(String);
+
+impl ReturnPath {
+    pub fn parse(input: &str) -> Result<ReturnPath> {
+        let plain = input.len() <= RETURN_PATH_MAX
+            && input.starts_with('/')
+            && !input.contains("//")
+            && !input.contains('\\')
+            && input.bytes().all(|b| b.is_ascii_graphic());
+        // However a browser reads it, it stays on this site.
+        let base = url::Url::parse("https://murmur.invalid/").expect("a URL");
+        let same_site = plain && base.join(input).is_ok_and(|joined| joined.origin() == base.origin());
+        if !same_site {
+            return Err(murmur_core::error::Error::bad_request(NOT_A_RETURN_PATH));
+        }
+        Ok(ReturnPath(input.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Stores a new link that makes `new_email` the address of `member`, and answers its URL:
 /// `<public URL>/auth/confirm-email?token=…` (a page of its own: following it changes an
 /// address, it does not log in).
@@ -243,6 +287,39 @@ pub async fn prune(write: &Pool, now: Millis) -> Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_return_path_is_a_page_of_this_site() {
+        for good in ["/post/42", "/profile/ada?tab=likes", "/tag/caf%C3%A9", "/"] {
+            assert_eq!(ReturnPath::parse(good).map(|p| p.as_str().to_string()).ok().as_deref(), Some(good));
+        }
+        for bad in [
+            "//evil.example",
+            "//evil.example/post/1",
+            "/\\evil.example",
+            "\\\\evil.example",
+            "https://evil.example/",
+            "javascript:alert(1)",
+            "post/42",
+            "",
+            "/post/42 x",
+            "/post/\n42",
+            "/a//b",
+        ] {
+            assert!(ReturnPath::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(ReturnPath::parse(&format!("/{}", "a".repeat(RETURN_PATH_MAX))).is_err());
+    }
+
+    #[test]
+    fn a_link_leads_on_to_its_page_encoded() {
+        let link = IssuedLink { token_hash: String::new(), url: "https://m.example/auth/verify?token=t".into() };
+        let next = ReturnPath::parse("/profile/ada?tab=likes").unwrap();
+        assert_eq!(
+            link.leading_to(Some(&next)).url,
+            "https://m.example/auth/verify?token=t&next=%2Fprofile%2Fada%3Ftab%3Dlikes"
+        );
+    }
 
     #[test]
     fn only_token_shaped_strings_are_looked_up() {

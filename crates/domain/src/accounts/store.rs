@@ -27,14 +27,14 @@ pub async fn set_invited_by(conn: &mut AnyConnection, id: i64, inviter: Option<i
 /// They start with this month's invites; the instance's first member is its admin. Call inside
 /// the sign-up transaction.
 ///
-/// The display name comes from the address; when it looks like another member's name or
-/// username (`text`: a second Ada, whose username is `ada2`), the member is named by
-/// their own username instead, which they can change. Both names' look-alike keys are stored.
+/// The display name comes from the address; when it may not be chosen (`text`: a second Ada,
+/// whose username is `ada2`, or an address that reads as the instance's staff), the member is
+/// named by their own username instead, which they can change. Both names' look-alike keys are stored.
 pub async fn create_member(conn: &mut AnyConnection, backend: Backend, email: &Email, now: Millis) -> Result<i64> {
     let base = Username::derive_base(email.local_part());
     let derived = display_name_from(email.local_part(), &base);
     let derived_key = text::look_alike_key(&derived);
-    let derived_is_free = !crate::users::store::name_is_taken(conn, None, &derived_key).await?;
+    let derived_is_free = crate::users::store::display_name_refusal(conn, None, &derived, now).await?.is_none();
     if backend.writes_run_at_once() {
         wait_for_the_first_member(conn).await?;
     }

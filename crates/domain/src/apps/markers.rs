@@ -1,12 +1,14 @@
 //! Markers: where a member stopped reading their home timeline and their notifications, kept
 //! for every app of theirs (an app on the phone continues where the one on the laptop stopped).
 
+use sqlx::AnyConnection;
+
 use murmur_core::clock::Millis;
 use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
 
 /// The timelines a marker is kept for.
-pub const TIMELINES: [&str; 2] = ["home", "notifications"];
+pub const TIMELINES: [&str; 2] = [HOME, NOTIFICATIONS];
 
 /// A marker as kept.
 #[derive(Debug, sqlx::FromRow)]
@@ -42,8 +44,23 @@ pub async fn read(pool: &Pool, member: i64, timelines: &[String]) -> Result<Vec<
     Ok(found)
 }
 
-/// Sets the member's marker of `timeline` at `last_read_id`; answers it.
-pub async fn set(write: &Pool, member: i64, timeline: &str, last_read_id: i64, now: Millis) -> Result<Marker> {
+/// Sets the member's marker of their home timeline at `last_read_id`; answers it. (The
+/// notifications' marker is set with what it means: `notifications::mark_seen`.)
+pub async fn set_home(write: &Pool, member: i64, last_read_id: i64, now: Millis) -> Result<Marker> {
+    put(&mut *write.acquire().await?, member, HOME, last_read_id, now).await
+}
+
+pub const HOME: &str = "home";
+pub const NOTIFICATIONS: &str = "notifications";
+
+/// Sets the member's marker of `timeline` at `last_read_id`, on `conn`; answers it.
+pub(crate) async fn put(
+    conn: &mut AnyConnection,
+    member: i64,
+    timeline: &str,
+    last_read_id: i64,
+    now: Millis,
+) -> Result<Marker> {
     if last_read_id < 0 {
         return Err(Error::bad_request("last_read_id must be an id"));
     }
@@ -57,6 +74,6 @@ pub async fn set(write: &Pool, member: i64, timeline: &str, last_read_id: i64, n
     .bind(checked(timeline)?)
     .bind(last_read_id)
     .bind(now)
-    .fetch_one(write)
+    .fetch_one(conn)
     .await?)
 }

@@ -69,6 +69,8 @@ pub async fn register(db: &Db, new: NewApp<'_>, network: &str, now: Millis) -> R
     if name.is_empty() || name.chars().count() > MAX_NAME {
         return Err(Error::bad_request("client_name must be 1 to 100 characters"));
     }
+    // Members read the name on the consent page: it must not pass for the instance's own.
+    murmur_core::text::refuse_reserved_name(Kind::AppName, &name)?;
     let website = match new.website.map(str::trim).filter(|w| !w.is_empty()) {
         Some(website) => {
             Some(web_url(website).ok_or_else(|| Error::bad_request("website must be an http or https URL"))?)
@@ -185,7 +187,43 @@ async fn find_with_secret(read: &Pool, client_id: &str, secret: &str) -> Result<
 pub struct Request {
     pub app: App,
     pub redirect_uri: String,
+    /// Whether the request named `redirect_uri` (else it is the app's only one): the token
+    /// request must name it again when it did (RFC 6749 §4.1.3).
+    pub redirect_uri_named: bool,
     pub scopes: Scopes,
+}
+
+impl Request {
+    /// The scopes asked for that the app did not register (none for a request that may be
+    /// allowed).
+    pub fn scopes_beyond_app(&self) -> Vec<&str> {
+        self.scopes.beyond(&self.app.scopes)
+    }
+
+    /// Where the member's answer sends their browser, as the consent page shows it: the redirect
+    /// URI's host (with its port, if any) for a web address, the scheme and host of an app's own
+    /// (`ivory://oauth`), or None for the out-of-band URI, which shows the code on the page.
+    pub fn destination(&self) -> Option<String> {
+        destination(&self.redirect_uri)
+    }
+}
+
+fn destination(redirect_uri: &str) -> Option<String> {
+    if redirect_uri == OUT_OF_BAND {
+        return None;
+    }
+    // Registered URIs were parsed at registration (`check_redirect_uri`).
+    let url = url::Url::parse(redirect_uri).ok()?;
+    let host = url.host_str().unwrap_or_default();
+    let host = match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_string(),
+    };
+    Some(match url.scheme() {
+        "http" | "https" => host,
+        scheme if host.is_empty() => format!("{scheme}:"),
+        scheme => format!("{scheme}://{host}"),
+    })
 }
 
 /// Checks an authorization request: the app exists, the redirect URI is one it registered, and
@@ -197,7 +235,29 @@ pub async fn check_request(
     redirect_uri: Option<&str>,
     scope: Option<&str>,
 ) -> Result<Request> {
+    let request = read_request(read, client_id, redirect_uri, scope).await?;
+    let beyond = request.scopes_beyond_app();
+    if !beyond.is_empty() {
+        return Err(Error::bad_request(format!(
+            "{} asks for scopes it did not register ({}), so it cannot connect",
+            request.app.name,
+            beyond.join(", ")
+        )));
+    }
+    Ok(request)
+}
+
+/// An authorization request whose app and redirect URI are checked, its scopes read but not yet
+/// held against the app's (`Request::scopes_beyond_app`): the consent page shows such a
+/// request refused, with a way back to the app's redirect URI, which is checked.
+pub async fn read_request(
+    read: &Pool,
+    client_id: &str,
+    redirect_uri: Option<&str>,
+    scope: Option<&str>,
+) -> Result<Request> {
     let app = find(read, client_id).await?.ok_or_else(|| Error::bad_request("Unknown client_id"))?;
+    let redirect_uri_named = redirect_uri.is_some();
     let redirect_uri = match redirect_uri {
         Some(uri) => uri.to_string(),
         None if app.redirect_uris.len() == 1 => app.redirect_uris[0].clone(),
@@ -210,10 +270,7 @@ pub async fn check_request(
         Some(scope) => Scopes::parse(Some(scope))?,
         None => app.scopes.clone(),
     };
-    if !scopes.within(&app.scopes) {
-        return Err(Error::bad_request("The scopes asked for are not within the app's"));
-    }
-    Ok(Request { app, redirect_uri, scopes })
+    Ok(Request { app, redirect_uri, redirect_uri_named, scopes })
 }
 
 /// PKCE's `S256`: the challenge is the base64url SHA-256 of the verifier. Only S256 is taken
@@ -241,13 +298,14 @@ fn challenge_of(verifier: &str) -> String {
 pub async fn consent(db: &Db, member: i64, request: &Request, challenge: Option<&str>, now: Millis) -> Result<String> {
     let code = random_token();
     sqlx::query(
-        "INSERT INTO app_codes (code_hash, app_id, member_id, redirect_uri, scopes, code_challenge, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO app_codes (code_hash, app_id, member_id, redirect_uri, redirect_uri_named, scopes, \
+         code_challenge, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(hash_token(&code))
     .bind(request.app.id)
     .bind(member)
     .bind(&request.redirect_uri)
+    .bind(i64::from(request.redirect_uri_named))
     .bind(request.scopes.to_string())
     .bind(challenge)
     .bind(now + CODE_LIFETIME)
@@ -276,8 +334,9 @@ fn invalid_grant() -> Error {
 }
 
 /// Exchanges a member's consent for a token: the code is taken (once; a second exchange finds
-/// nothing), and must be this app's, for this redirect URI, unexpired, with the verifier of its
-/// PKCE challenge. A client with a challenge-less code must show its secret.
+/// nothing), and must be this app's, unexpired, with the verifier of its PKCE challenge, and
+/// name the redirect URI the authorization request named (left out only when that request left
+/// it out too, RFC 6749 §4.1.3). A client with a challenge-less code must show its secret.
 pub async fn exchange_code(
     db: &Db,
     client: Client<'_>,
@@ -295,19 +354,23 @@ pub async fn exchange_code(
         return Err(invalid_grant());
     }
     let mut tx = db.write.begin().await?;
-    // (app_id, member_id, redirect_uri, scopes, code_challenge, expires_at)
-    type CodeRow = (i64, i64, String, String, Option<String>, Millis);
+    // (app_id, member_id, redirect_uri, redirect_uri_named, scopes, code_challenge, expires_at)
+    type CodeRow = (i64, i64, String, i64, String, Option<String>, Millis);
     let taken: Option<CodeRow> = sqlx::query_as(
         "DELETE FROM app_codes WHERE code_hash = $1 \
-         RETURNING app_id, member_id, redirect_uri, scopes, code_challenge, expires_at",
+         RETURNING app_id, member_id, redirect_uri, redirect_uri_named, scopes, code_challenge, expires_at",
     )
     .bind(hash_token(code))
     .fetch_optional(&mut *tx)
     .await?;
     // The code is gone whatever follows: a refused exchange does not leave it to be tried again.
     tx.commit().await?;
-    let (app_id, member, bound_uri, scopes, challenge, expires_at) = taken.ok_or_else(invalid_grant)?;
-    if app_id != app.id || expires_at <= now || redirect_uri.is_some_and(|uri| uri != bound_uri) {
+    let (app_id, member, bound_uri, uri_named, scopes, challenge, expires_at) = taken.ok_or_else(invalid_grant)?;
+    let uri_fits = match redirect_uri {
+        Some(uri) => uri == bound_uri,
+        None => uri_named == 0,
+    };
+    if app_id != app.id || expires_at <= now || !uri_fits {
         return Err(invalid_grant());
     }
     match (challenge, verifier) {
@@ -357,12 +420,28 @@ pub async fn revoke(db: &Db, client: Client<'_>, token: &str) -> Result<()> {
         None => find(&db.read, client.id).await?,
     }
     .ok_or(Error::Unauthorized)?;
-    sqlx::query("DELETE FROM app_tokens WHERE token_hash = $1 AND app_id = $2")
-        .bind(hash_token(token))
-        .bind(app.id)
-        .execute(&db.write)
-        .await?;
+    let revoked: Option<Option<i64>> =
+        sqlx::query_scalar("DELETE FROM app_tokens WHERE token_hash = $1 AND app_id = $2 RETURNING member_id")
+            .bind(hash_token(token))
+            .bind(app.id)
+            .fetch_optional(&db.write)
+            .await?;
+    if let Some(Some(member)) = revoked {
+        crate::sessions::ended(member);
+    }
     Ok(())
+}
+
+/// Whether the token hashing to `hash` is live: not revoked, its member not suspended
+/// (`sessions::Credential::holds`).
+pub(crate) async fn token_holds(write: &Pool, hash: &str, now: Millis) -> Result<bool> {
+    let found: Option<Option<Millis>> = sqlx::query_scalar(
+        "SELECT u.suspended_until FROM app_tokens t LEFT JOIN users u ON u.id = t.member_id WHERE t.token_hash = $1",
+    )
+    .bind(hash)
+    .fetch_optional(write)
+    .await?;
+    Ok(found.is_some_and(|suspended_until| !crate::users::model::is_suspended(suspended_until, now)))
 }
 
 /// Who holds a live token.
@@ -500,7 +579,11 @@ pub async fn disconnect(db: &Db, member: i64, app: i64) -> Result<bool> {
         .bind(app)
         .execute(&db.write)
         .await?;
-    Ok(done.rows_affected() > 0)
+    let any = done.rows_affected() > 0;
+    if any {
+        crate::sessions::ended(member);
+    }
+    Ok(any)
 }
 
 /// Ends every token and pending code of `member`, in the caller's transaction (with their
@@ -519,7 +602,7 @@ pub async fn prune(write: &Pool, now: Millis) -> Result<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{challenge_of, check_challenge, check_redirect_uri};
+    use super::{OUT_OF_BAND, challenge_of, check_challenge, check_redirect_uri, destination};
 
     #[test]
     fn redirect_uris_that_would_run_code_are_refused() {
@@ -532,6 +615,15 @@ mod tests {
         assert!(check_redirect_uri("https://user:pw@app.example/cb").is_err());
         assert!(check_redirect_uri("/relative").is_err());
         assert!(check_redirect_uri("https://app.example/\u{0}").is_err());
+    }
+
+    #[test]
+    fn the_consent_page_names_where_the_answer_goes() {
+        assert_eq!(destination("https://app.example/callback?x=1").as_deref(), Some("app.example"));
+        assert_eq!(destination("http://127.0.0.1:8080/cb").as_deref(), Some("127.0.0.1:8080"));
+        assert_eq!(destination("ivory://oauth").as_deref(), Some("ivory://oauth"));
+        assert_eq!(destination("com.example.app:/oauth").as_deref(), Some("com.example.app:"));
+        assert_eq!(destination(OUT_OF_BAND), None);
     }
 
     #[test]

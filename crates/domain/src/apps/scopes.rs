@@ -92,12 +92,21 @@ impl Scopes {
     /// Whether every scope of `self` is allowed by `granted` (an authorization may ask for the
     /// app's scopes or fewer).
     pub fn within(&self, granted: &Scopes) -> bool {
-        self.0.iter().all(|scope| {
-            granted.allow(scope)
-                || (scope == "follow" && FOLLOW_COVERS.iter().all(|part| granted.allow(part)))
-                || (matches!(scope.as_str(), "read" | "write")
-                    && parts(scope).iter().all(|part| granted.allow(&format!("{scope}:{part}"))))
-        })
+        self.beyond(granted).is_empty()
+    }
+
+    /// The scopes of `self` that `granted` does not allow (what an authorization asks for
+    /// beyond the app's registration), in order.
+    pub fn beyond<'a>(&'a self, granted: &Scopes) -> Vec<&'a str> {
+        self.iter()
+            .filter(|scope| {
+                let covered = granted.allow(scope)
+                    || (*scope == "follow" && FOLLOW_COVERS.iter().all(|part| granted.allow(part)))
+                    || (matches!(*scope, "read" | "write")
+                        && parts(scope).iter().all(|part| granted.allow(&format!("{scope}:{part}"))));
+                !covered
+            })
+            .collect()
     }
 
     /// What the scopes let an app do, in the words the consent page shows, one line each.
@@ -184,5 +193,13 @@ mod tests {
         let parts =
             Scopes::parse(Some("read:blocks read:follows read:mutes write:blocks write:follows write:mutes")).unwrap();
         assert!(Scopes::parse(Some("follow")).unwrap().within(&parts));
+    }
+
+    #[test]
+    fn what_an_authorization_asks_beyond_the_apps_scopes_is_named() {
+        let app = Scopes::parse(Some("read write:statuses")).unwrap();
+        let asked = Scopes::parse(Some("read:accounts write push write:statuses")).unwrap();
+        assert_eq!(asked.beyond(&app), ["push", "write"]);
+        assert!(Scopes::parse(Some("read:lists")).unwrap().beyond(&app).is_empty());
     }
 }

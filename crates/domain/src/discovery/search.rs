@@ -150,6 +150,18 @@ impl SearchQuery {
         Ok(query)
     }
 
+    /// A search as an app sends it (the Mastodon API, where a query is plain text, never refused):
+    /// Murmur's syntax when the query reads as it, else its words, each one required (the
+    /// first `MAX_TERMS`; the last a prefix as `parse` makes it). None when it holds no word,
+    /// which finds nothing.
+    pub fn parse_or_plain_words(raw: &str) -> Option<SearchQuery> {
+        if let Ok(query) = SearchQuery::parse(raw) {
+            return Some(query);
+        }
+        let plain: Vec<String> = words(raw).into_iter().take(MAX_TERMS).collect();
+        SearchQuery::parse(&plain.join(" ")).ok()
+    }
+
     /// What the full-text index is asked for.
     pub fn terms(&self) -> Terms {
         Terms {
@@ -348,5 +360,27 @@ mod tests {
     #[test]
     fn punctuation_alone_is_nothing_to_search() {
         assert!(SearchQuery::parse("!!! ...").is_err());
+    }
+
+    #[test]
+    fn an_apps_query_that_murmur_cannot_parse_is_searched_as_plain_words() {
+        let plain = |raw: &str| SearchQuery::parse_or_plain_words(raw);
+        // Murmur's syntax where it parses.
+        assert_eq!(plain("from:ada coffee"), Some(SearchQuery::parse("from:ada coffee").unwrap()));
+        // Else the words, every one required.
+        let q = plain("from:").unwrap();
+        assert_eq!((q.words, q.prefix, q.from), (vec![], Some("from".to_string()), None));
+        let q = plain("tea from:a!").unwrap();
+        assert_eq!((q.words, q.prefix), (words(&["tea", "from", "a"]), None));
+        let q = plain("#123 -only").unwrap();
+        assert_eq!((q.words, q.prefix.as_deref(), q.tags, q.excluded), (words(&["123"]), Some("only"), vec![], vec![]));
+        let q = plain("from:ada from:bob").unwrap();
+        assert_eq!((q.words, q.prefix.as_deref(), q.from), (words(&["from", "ada", "from"]), Some("bob"), None));
+        let q = plain(&"word ".repeat(60)).unwrap();
+        assert_eq!(q.words.len() + q.prefix.iter().count(), MAX_TERMS, "the first terms of a long query");
+        // Nothing to search for.
+        assert_eq!(plain("!!! ..."), None);
+        assert_eq!(plain("#"), None);
+        assert_eq!(plain(""), None);
     }
 }

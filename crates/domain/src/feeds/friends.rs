@@ -93,13 +93,12 @@ async fn fan_in_selection(pool: &Pool, backend: Backend, viewer: i64, page: Page
              ) a \
              CROSS JOIN LATERAL ( \
                  SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} AND NOT {muted} \
+                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {walked_hidden} \
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) latest \
              ORDER BY latest.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
-            original_hidden = original_hidden("q"),
-            muted = muted("q")
+            walked_hidden = walked_hidden("q")
         )
     });
     static SQLITE: LazyLock<String> = LazyLock::new(|| {
@@ -109,11 +108,10 @@ async fn fan_in_selection(pool: &Pool, backend: Backend, viewer: i64, page: Page
                  SELECT following_id FROM follows WHERE follower_id = $1 AND NOT {author_hidden} \
                  UNION ALL SELECT $1) \
              AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND p.id < $5 AND p.id > $6 \
-             AND NOT {original_hidden} AND NOT {muted} \
+             AND NOT {walked_hidden} \
              ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
-            original_hidden = original_hidden("p"),
-            muted = muted("p")
+            walked_hidden = walked_hidden("p")
         )
     });
     static SQLITE_FEW: LazyLock<String> = LazyLock::new(|| {
@@ -124,24 +122,20 @@ async fn fan_in_selection(pool: &Pool, backend: Backend, viewer: i64, page: Page
              ) a \
              JOIN posts p ON p.id IN ( \
                  SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
-                 AND NOT {muted} ORDER BY q.id DESC LIMIT $2 + $3 \
+                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {walked_hidden} \
+                 ORDER BY q.id DESC LIMIT $2 + $3 \
              ) \
              ORDER BY p.id DESC LIMIT $2 + $3",
             author_hidden = author_hidden(),
-            original_hidden = original_hidden("q"),
-            muted = muted("q")
+            walked_hidden = walked_hidden("q")
         )
     });
     const FEEDS: Scope<'static> = Scope::Feeds { now: "$4" };
     fn author_hidden() -> String {
         visibility::hidden(FEEDS, "$1", "following_id")
     }
-    fn original_hidden(post: &str) -> String {
-        visibility::original_hidden(FEEDS, "$1", post)
-    }
-    fn muted(post: &str) -> String {
-        visibility::muted_post("$1", &format!("{post}.id"), "$4")
+    fn walked_hidden(post: &str) -> String {
+        visibility::walked_post_hidden("$4", "$1", post)
     }
     /// The followed members' entries (one of the forms above) and the posts followed tags
     /// brought into the timeline (`home_timeline.via_tag_id`: no other table knows which tagged
@@ -152,12 +146,11 @@ async fn fan_in_selection(pool: &Pool, backend: Backend, viewer: i64, page: Page
                  SELECT id FROM ({followed}) followed \
                  UNION SELECT post_id FROM ( \
                      SELECT t.post_id FROM home_timeline t WHERE t.member_id = $1 AND t.via_tag_id IS NOT NULL \
-                     AND t.post_id < $5 AND t.post_id > $6 AND NOT {hidden} AND NOT {muted} \
+                     AND t.post_id < $5 AND t.post_id > $6 AND NOT {hidden} \
                      ORDER BY t.post_id DESC LIMIT $2 + $3 \
                  ) tagged \
              ) e ORDER BY e.id DESC LIMIT $2 OFFSET $3",
-            hidden = visibility::written_hidden(FEEDS, "$1", "t.author_id", "t.original_author_id"),
-            muted = visibility::muted_post("$1", "t.post_id", "$4")
+            hidden = visibility::timeline_row_hidden("$4", "$1", "t")
         )
     }
     static POSTGRES_PAGE: LazyLock<String> = LazyLock::new(|| with_tags(&POSTGRES));
@@ -203,10 +196,9 @@ fn selection(page: Page, now: Millis) -> Selection {
         format!(
             "SELECT t.post_id, -t.post_id FROM home_timeline t \
              WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
-             AND t.post_id < $5 AND t.post_id > $6 AND NOT {} AND NOT {} \
+             AND t.post_id < $5 AND t.post_id > $6 AND NOT {} \
              ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
-            visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id"),
-            visibility::muted_post("$1", "t.post_id", "$4")
+            visibility::timeline_row_hidden("$4", "$1", "t")
         )
     });
     Selection::new(SQL.as_str(), vec![page.limit, page.offset, now, page.below, page.above]).with_via_tag()

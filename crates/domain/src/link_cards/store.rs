@@ -64,6 +64,8 @@ pub struct Claimed {
     pub claimed_until: Millis,
     /// The image it has now (replaced by the fetch).
     pub image_media_id: Option<String>,
+    /// When it was last fetched; None: never (a new link's card).
+    pub fetched_at: Option<Millis>,
 }
 
 /// Claims up to `limit` due cards nobody holds, for `CLAIM_FOR`: one process fetches a URL at a
@@ -74,7 +76,7 @@ pub async fn claim_due(write: &Pool, now: Millis, limit: i64) -> Result<Vec<Clai
          WHERE id IN (SELECT id FROM link_cards WHERE due_at <= $2 \
                       AND (claimed_until IS NULL OR claimed_until < $2) ORDER BY due_at, id LIMIT $3) \
            AND due_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2) \
-         RETURNING id, url, claimed_until, image_media_id",
+         RETURNING id, url, claimed_until, image_media_id, fetched_at",
     )
     .bind(now + super::CLAIM_FOR)
     .bind(now)
@@ -112,6 +114,19 @@ pub async fn save(write: &Pool, claimed: &Claimed, found: &Found, now: Millis) -
     .execute(write)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// The most posts told at once that their new card came (`posts_awaiting`).
+const AWAITING_MAX: i64 = 100;
+
+/// The posts (and their authors) that point at card `card`, first fetched just now: new posts
+/// whose authors saw them before their card. A new link is in few posts; at most `AWAITING_MAX`.
+pub async fn posts_awaiting(read: &Pool, card: i64) -> Result<Vec<(i64, i64)>> {
+    Ok(sqlx::query_as("SELECT id, author_id FROM posts WHERE link_card_id = $1 AND deleted_at IS NULL LIMIT $2")
+        .bind(card)
+        .bind(AWAITING_MAX)
+        .fetch_all(read)
+        .await?)
 }
 
 /// The type of image `media_id` if it is a card's (`/objects/{id}` serves it like an upload).

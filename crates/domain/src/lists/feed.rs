@@ -6,8 +6,10 @@
 //! whose comment says why each form): on PostgreSQL a `LATERAL` walk of
 //! `posts_author_live_idx (author_id, id)` for each person; on SQLite that walk emulated by a
 //! correlated subquery for lists of fewer than `FEW_FOLLOWS` people, else the newest-first walk
-//! of all posts. Hidden people (blocks, mutes, suspensions, removals: `visibility`) are left out
-//! before the page is cut; one card per post as on Friends.
+//! of all posts. Hidden people (blocks, mutes, suspensions, removals: `visibility`) and posts
+//! holding the owner's muted words are left out before the page is cut, by the rules Friends
+//! applies (`visibility::timeline_row_hidden`, `walked_post_hidden`); one card per post as on
+//! Friends.
 //!
 //! Why the timeline first: the walk by author reads `offset + limit` posts of every person in
 //! the list (a list of 50: 1,000 posts for a page of 20), the timeline walk reads index entries
@@ -53,8 +55,8 @@ pub async fn page(db: &Db, owner: i64, id: i64, page: Page, now: Millis) -> Resu
 }
 
 /// The page from the owner's home timeline (`$1` is the owner, `$7` the list): the rows at or
-/// above its floor whose author is in the list, the hidden ones left out as the read by author
-/// leaves them out (`visibility::written_hidden` on the rows' authors). The list is tested
+/// above its floor whose author is in the list, the hidden ones left out as Friends leaves them
+/// out (`visibility::timeline_row_hidden`). The list is tested
 /// first, a cheap test that leaves out most rows: on PostgreSQL as an array read once (an `IN`
 /// becomes a join made after the rows' other tests).
 fn timeline_selection(postgres: bool, list: i64, page: Page, now: Millis) -> Selection {
@@ -64,7 +66,7 @@ fn timeline_selection(postgres: bool, list: i64, page: Page, now: Millis) -> Sel
              WHERE t.member_id = $1 AND t.post_id >= (SELECT home_floor FROM users WHERE id = $1) \
              AND t.post_id < $5 AND t.post_id > $6 AND {in_list} AND NOT {} \
              ORDER BY t.post_id DESC LIMIT $2 OFFSET $3",
-            visibility::written_hidden(Scope::Feeds { now: "$4" }, "$1", "t.author_id", "t.original_author_id")
+            visibility::timeline_row_hidden("$4", "$1", "t")
         )
     }
     static POSTGRES: LazyLock<String> =
@@ -91,12 +93,12 @@ fn selection(postgres: bool, few: bool, list: i64, page: Page, now: Millis) -> S
             "SELECT latest.id, -latest.id FROM ({authors}) a \
              CROSS JOIN LATERAL ( \
                  SELECT id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
+                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {walked_hidden} \
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) latest \
              ORDER BY latest.id DESC LIMIT $2 OFFSET $3",
             authors = authors(),
-            original_hidden = visibility::original_hidden(FEEDS, "$1", "q")
+            walked_hidden = visibility::walked_post_hidden("$4", "$1", "q")
         )
     });
     static SQLITE_FEW: LazyLock<String> = LazyLock::new(|| {
@@ -104,12 +106,12 @@ fn selection(postgres: bool, few: bool, list: i64, page: Page, now: Millis) -> S
             "SELECT p.id, -p.id FROM ({authors}) a \
              JOIN posts p ON p.id IN ( \
                  SELECT q.id FROM posts q WHERE q.author_id = a.author AND q.deleted_at IS NULL \
-                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {original_hidden} \
+                 AND q.reply_to_id IS NULL AND q.id < $5 AND q.id > $6 AND NOT {walked_hidden} \
                  ORDER BY q.id DESC LIMIT $2 + $3 \
              ) \
              ORDER BY p.id DESC LIMIT $2 OFFSET $3",
             authors = authors(),
-            original_hidden = visibility::original_hidden(FEEDS, "$1", "q")
+            walked_hidden = visibility::walked_post_hidden("$4", "$1", "q")
         )
     });
     static SQLITE: LazyLock<String> = LazyLock::new(|| {
@@ -117,10 +119,10 @@ fn selection(postgres: bool, few: bool, list: i64, page: Page, now: Millis) -> S
             "SELECT p.id, -p.id FROM posts p \
              WHERE p.author_id IN ({authors}) \
              AND p.deleted_at IS NULL AND p.reply_to_id IS NULL AND p.id < $5 AND p.id > $6 \
-             AND NOT {original_hidden} \
+             AND NOT {walked_hidden} \
              ORDER BY p.id DESC LIMIT $2 OFFSET $3",
             authors = authors(),
-            original_hidden = visibility::original_hidden(FEEDS, "$1", "p")
+            walked_hidden = visibility::walked_post_hidden("$4", "$1", "p")
         )
     });
     let sql = match (postgres, few) {

@@ -167,10 +167,10 @@ pub async fn delete(db: &Db, owner: i64, id: i64) -> Result<()> {
 /// The ids one request names: 1 to `MAX_PER_REQUEST` member ids, each once.
 fn request_ids(ids: &[i64]) -> Result<Vec<i64>> {
     if ids.is_empty() || ids.len() > MAX_PER_REQUEST {
-        return Err(Error::bad_request(format!("userIds must name 1 to {MAX_PER_REQUEST} members")));
+        return Err(Error::bad_request(format!("Name 1 to {MAX_PER_REQUEST} members to add or remove at once")));
     }
     if ids.iter().any(|id| *id < 1) {
-        return Err(Error::bad_request("userIds must be member ids (1 or more)"));
+        return Err(Error::bad_request("Members are named by their ids (1 or more)"));
     }
     let mut ids = ids.to_vec();
     ids.sort_unstable();
@@ -237,6 +237,24 @@ pub async fn remove_members(db: &Db, owner: i64, id: i64, members: &[i64]) -> Re
 /// The people in one of the owner's lists whom the owner still follows and sees (blocks and
 /// suspensions: `visibility`), by name; at most `MAX_MEMBERS`.
 pub async fn members(db: &Db, owner: i64, id: i64) -> Result<Vec<User>> {
+    Ok(member_rows(db, owner, id).await?.into_iter().map(UserRow::public).collect())
+}
+
+/// The owner's lists that hold `member` (whom the owner still follows), oldest first.
+pub async fn lists_holding(db: &Db, owner: i64, member: i64) -> Result<Vec<List>> {
+    let sql = format!(
+        "SELECT {LIST_COLUMNS} FROM lists l WHERE l.owner_id = $1 \
+         AND EXISTS (SELECT 1 FROM list_members m WHERE m.list_id = l.id AND m.member_id = $2) \
+         AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.following_id = $2) \
+         ORDER BY l.id"
+    );
+    let rows: Vec<ListRow> =
+        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(owner).bind(member).fetch_all(&db.read).await?;
+    Ok(rows.into_iter().map(List::from).collect())
+}
+
+/// `members`, as stored (for interfaces that make their own entities of them).
+pub async fn member_rows(db: &Db, owner: i64, id: i64) -> Result<Vec<UserRow>> {
     let mut conn = db.read.acquire().await?;
     find(&mut conn, owner, id).await?;
     let sql = format!(
@@ -248,9 +266,7 @@ pub async fn members(db: &Db, owner: i64, id: i64) -> Result<Vec<User>> {
         user_columns!(),
         visibility::hidden(Scope::Anywhere, "$1", "users.id")
     );
-    let rows: Vec<UserRow> =
-        sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(owner).bind(id).fetch_all(&mut *conn).await?;
-    Ok(rows.into_iter().map(UserRow::public).collect())
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(owner).bind(id).fetch_all(&mut *conn).await?)
 }
 
 /// Takes `member` out of `owner`'s lists, in the caller's transaction: `owner` stopped

@@ -11,6 +11,7 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::Change;
+use crate::sessions::Credential;
 use crate::visibility::Scope;
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;
@@ -40,7 +41,7 @@ pub enum Frame {
     Retry(Duration),
 }
 
-/// What a stream is sent besides its member's notifications, feed and session ends.
+/// What a stream is sent besides its member's notifications, feed and the end of its credential.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Wants {
     /// The post whose counts it follows (the thread screen open), if any.
@@ -56,7 +57,10 @@ impl Wants {
         match change {
             Change::Counted { post } => self.counts_of == Some(post),
             Change::Edited { .. } | Change::Deleted { .. } => self.edits,
-            Change::Notified { .. } | Change::Published { .. } | Change::SessionsEnded { .. } => true,
+            Change::Notified { .. }
+            | Change::Published { .. }
+            | Change::CredentialsEnded { .. }
+            | Change::CardFetched { .. } => true,
         }
     }
 }
@@ -64,7 +68,8 @@ impl Wants {
 /// One open stream.
 struct Stream {
     id: u64,
-    session_hash: String,
+    /// What it was opened with; it closes when that ends.
+    credential: Credential,
     wants: Wants,
     tx: mpsc::Sender<Frame>,
 }
@@ -111,10 +116,16 @@ impl Broker {
         format!("{}-{seq}", self.boot)
     }
 
-    /// Opens a stream for `member` in session `session_hash`, sent what it `wants` besides;
+    /// Opens a stream for `member`, held by `credential`, sent what it `wants` besides;
     /// `last_event_id` is what the client saw last. Closes the member's oldest stream past
     /// `MAX_STREAMS_PER_MEMBER`. None while the server is closing.
-    pub fn open(&self, member: i64, session_hash: &str, wants: Wants, last_event_id: Option<&str>) -> Option<Opened> {
+    pub fn open(
+        &self,
+        member: i64,
+        credential: Credential,
+        wants: Wants,
+        last_event_id: Option<&str>,
+    ) -> Option<Opened> {
         let (tx, frames) = mpsc::channel(STREAM_BUFFER);
         let mut inner = self.inner();
         if inner.closing {
@@ -135,7 +146,7 @@ impl Broker {
             let oldest = streams.remove(0);
             let _ = oldest.tx.try_send(Frame::Retry(RETRY_AFTER_REPLACED));
         }
-        streams.push(Stream { id, session_hash: session_hash.to_string(), wants, tx });
+        streams.push(Stream { id, credential, wants, tx });
         Some(Opened { frames, missed, hello_id })
     }
 
@@ -174,7 +185,8 @@ impl Broker {
             return Ok(());
         }
         let members: Vec<i64> = match change {
-            Change::Notified { member, .. } | Change::SessionsEnded { member } => vec![member],
+            Change::Notified { member, .. } | Change::CredentialsEnded { member } => vec![member],
+            Change::CardFetched { author, .. } => vec![author],
             Change::Published { author, .. } => {
                 let followers = followers(db, author, now).await?;
                 let inner = self.inner();
@@ -193,21 +205,23 @@ impl Broker {
         };
         let id = self.event_id(seq);
         for member in members {
-            let streams: Vec<(u64, String)> = match self.inner().by_member.get(&member) {
+            let streams: Vec<(u64, Credential)> = match self.inner().by_member.get(&member) {
                 Some(streams) => {
-                    streams.iter().filter(|s| s.wants.takes(change)).map(|s| (s.id, s.session_hash.clone())).collect()
+                    streams.iter().filter(|s| s.wants.takes(change)).map(|s| (s.id, s.credential.clone())).collect()
                 }
                 None => continue,
             };
             // A change makes the same events on each of a member's streams (read once), but for
-            // a session's end, which each stream checks for its own session.
+            // a credential's end, which each stream checks for its own credential.
             let mut made_for_member: Option<Vec<Frame>> = None;
-            for (stream, session_hash) in streams {
+            for (stream, credential) in streams {
                 let made = match (&made_for_member, change) {
                     (Some(made), _) => made.clone(),
-                    (None, Change::SessionsEnded { .. }) => frames(db, change, &id, member, &session_hash, now).await?,
+                    (None, Change::CredentialsEnded { .. }) => {
+                        frames(db, change, &id, member, &credential, now).await?
+                    }
                     (None, _) => {
-                        made_for_member.insert(frames(db, change, &id, member, &session_hash, now).await?).clone()
+                        made_for_member.insert(frames(db, change, &id, member, &credential, now).await?).clone()
                     }
                 };
                 for frame in made {
@@ -273,13 +287,13 @@ impl Broker {
         inner.by_member.clear();
     }
 
-    /// The frames replaying `missed` for `member`'s new stream (session `session_hash`,
-    /// sent what it `wants`), or a `reset` when they were not all kept.
+    /// The frames replaying `missed` for `member`'s new stream (held by `credential`, sent
+    /// what it `wants`), or a `reset` when they were not all kept.
     pub async fn replay(
         &self,
         db: &Db,
         member: i64,
-        session_hash: &str,
+        credential: &Credential,
         wants: Wants,
         missed: Option<Vec<(u64, Change)>>,
         now: Millis,
@@ -291,7 +305,9 @@ impl Broker {
         for (seq, change) in missed {
             let mine = wants.takes(change)
                 && match change {
-                    Change::Notified { member: m, .. } | Change::SessionsEnded { member: m } => m == member,
+                    Change::Notified { member: m, .. }
+                    | Change::CredentialsEnded { member: m }
+                    | Change::CardFetched { author: m, .. } => m == member,
                     Change::Counted { .. } => true,
                     Change::Published { author, .. }
                     | Change::Edited { author, .. }
@@ -300,7 +316,7 @@ impl Broker {
                     }
                 };
             if mine {
-                out.extend(frames(db, change, &self.event_id(seq), member, session_hash, now).await?);
+                out.extend(frames(db, change, &self.event_id(seq), member, credential, now).await?);
             }
         }
         Ok(out)
@@ -332,8 +348,15 @@ async fn followers(db: &Db, author: i64, now: Millis) -> Result<std::collections
     Ok(followers.into_iter().collect())
 }
 
-/// The events `change` makes on a stream of `member` (in session `session_hash`).
-async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &str, now: Millis) -> Result<Vec<Frame>> {
+/// The events `change` makes on a stream of `member` (held by `credential`).
+async fn frames(
+    db: &Db,
+    change: Change,
+    id: &str,
+    member: i64,
+    credential: &Credential,
+    now: Millis,
+) -> Result<Vec<Frame>> {
     let event =
         |name: &'static str, data: serde_json::Value| Frame::Event { id: id.to_string(), name, data: data.to_string() };
     Ok(match change {
@@ -349,6 +372,7 @@ async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &s
         Change::Published { post, .. } => vec![event("feed", json!({ "postIds": [post] }))],
         Change::Edited { post, .. } => vec![event("post-edited", json!({ "postId": post }))],
         Change::Deleted { post, .. } => vec![event("post-deleted", json!({ "postId": post }))],
+        Change::CardFetched { post, .. } => vec![event("post-card", json!({ "postId": post }))],
         Change::Counted { post } => {
             // A post hidden from the member (blocked either way, a suspended author) tells them
             // nothing, as its card does not (`posts::hydrate`).
@@ -369,13 +393,12 @@ async fn frames(db: &Db, change: Change, id: &str, member: i64, session_hash: &s
                 None => Vec::new(),
             }
         }
-        Change::SessionsEnded { .. } => {
-            let live: Option<i64> = sqlx::query_scalar("SELECT 1 FROM sessions WHERE id_hash = $1 AND expires_at > $2")
-                .bind(session_hash)
-                .bind(now)
-                .fetch_optional(&db.read)
-                .await?;
-            if live.is_some() { Vec::new() } else { vec![event("session-ended", json!({}))] }
+        Change::CredentialsEnded { .. } => {
+            if credential.holds(&db.write, now).await? {
+                Vec::new()
+            } else {
+                vec![event("session-ended", json!({}))]
+            }
         }
     })
 }

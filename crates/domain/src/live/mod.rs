@@ -3,7 +3,8 @@
 //!
 //! A write notes what it changed (`note`, called by the functions every writer calls:
 //! `notifications::notify`, `timelines::changes::MemberWrite::published`, the posts' counters,
-//! a post's edit and take-down and a repost's undoing, the end of sessions). Once the request
+//! a post's edit and take-down and a repost's undoing, the end of a session or an app's token:
+//! `sessions::ended`). Once the request
 //! succeeded (its transaction committed), the notes are published (`Live::publish`); the bus
 //! carries them to every process (PostgreSQL: one `LISTEN` connection per process; SQLite:
 //! this process), and each process's broker turns a change into events for its own streams,
@@ -38,8 +39,12 @@ pub enum Change {
     /// `author`'s post or repost `post` was deleted: by them, or `removed` by moderators (then
     /// its author still sees it).
     Deleted { author: i64, post: i64, removed: bool },
-    /// Some of `member`'s sessions ended (logged out, logged out elsewhere, suspended).
-    SessionsEnded { member: i64 },
+    /// Some of `member`'s credentials ended (`sessions::ended`): each of their streams checks
+    /// its own, and those whose credential ended close.
+    CredentialsEnded { member: i64 },
+    /// The link preview card of `author`'s new post `post` was fetched: the author's own open
+    /// pages, which got the post before its card, show it.
+    CardFetched { author: i64, post: i64 },
 }
 
 /// Changes waiting for the bus, at most this many: past it they are dropped, and every stream

@@ -7,6 +7,7 @@
 
 pub mod checks;
 pub mod images;
+pub mod placeholders;
 pub mod storage;
 pub mod store;
 

@@ -458,6 +458,27 @@ pub async fn mark_all_read(conn: &mut AnyConnection, recipient: i64, now: Millis
     Ok(())
 }
 
+/// Marks the member's unread notifications up to `last_seen` (their ids) read; open tabs hear
+/// of it only when there was one. `notifications::mark_seen` is its one caller.
+pub(crate) async fn mark_read_up_to(
+    conn: &mut AnyConnection,
+    recipient: i64,
+    last_seen: i64,
+    now: Millis,
+) -> Result<()> {
+    let marked =
+        sqlx::query("UPDATE notifications SET read_at = $1 WHERE recipient_id = $2 AND read_at IS NULL AND id <= $3")
+            .bind(now)
+            .bind(recipient)
+            .bind(last_seen)
+            .execute(conn)
+            .await?;
+    if marked.rows_affected() > 0 {
+        crate::live::note(Change::Notified { member: recipient, new: false });
+    }
+    Ok(())
+}
+
 /// Deletes one of the member's notifications (an app's "dismiss"); false when it is not theirs.
 pub async fn dismiss(conn: &mut AnyConnection, recipient: i64, id: i64) -> Result<bool> {
     let done = sqlx::query("DELETE FROM notifications WHERE id = $1 AND recipient_id = $2")

@@ -47,7 +47,7 @@ pub const NAME_TOO_LONG: &str = "A passkey's name can be at most 64 characters."
 pub const ALREADY_ADDED: &str = "This passkey is already added.";
 pub const TOO_MANY: &str = "You have as many passkeys as an account can keep (20). Remove one first.";
 pub const ANOTHER_ACCOUNT: &str = "This passkey signs in to another account: use one of your own.";
-pub const NO_DOMAIN: &str = "Passkeys need this Murmur to be reached at a domain name (its public URL).";
+pub const NO_DOMAIN: &str = "Passkeys need the instance to be reached by a domain name, not an IP address.";
 
 /// What a ceremony is for; a ceremony of one kind cannot finish the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

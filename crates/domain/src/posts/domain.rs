@@ -1,7 +1,7 @@
 //! What a member sends when posting, parsed at the edge: handlers and queries only ever see
 //! valid values.
 
-use murmur_core::clock::{MINUTE, Millis};
+use murmur_core::clock::{HOUR, MINUTE, Millis, SECOND};
 use murmur_core::error::{Error, Result};
 use murmur_core::text::{self, Kind};
 
@@ -14,8 +14,8 @@ pub const POST_MAX_CHARS: usize = 500;
 pub const POLL_MIN_OPTIONS: usize = 2;
 pub const POLL_MAX_OPTIONS: usize = 4;
 pub const POLL_OPTION_MAX_CHARS: usize = 80;
-pub const POLL_DEFAULT_HOURS: i64 = 24;
-pub const POLL_MAX_HOURS: i64 = 168;
+/// How many of their posts a member may pin to their profile at once.
+pub const MAX_PINS: i64 = 5;
 /// Longest content warning, in code points as a post is counted.
 pub const CONTENT_WARNING_MAX_CHARS: usize = 100;
 /// Longest image description (alt text), in code points as a post is counted.
@@ -27,22 +27,29 @@ pub fn no_nul(what: &str) -> Error {
     Error::bad_request(format!("{what} cannot contain the character U+0000"))
 }
 
-/// A post's text: trimmed, NFC-normalized, 1 to 500 code points, and as `text` has it
+/// A post's text: trimmed, NFC-normalized, at most 500 code points, and as `text` has it
 /// (no control characters but line breaks and tabs, no text-direction controls, not only
-/// invisible characters).
+/// invisible characters). It may be empty: whether the post is then allowed depends on its
+/// images (`PostContent::ensure_post_has`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PostContent(String);
 
 impl PostContent {
     pub fn parse(raw: &str) -> Result<PostContent> {
         let text = &text::normalize(Kind::Post, raw.trim())?;
-        if text.is_empty() {
-            return Err(Error::bad_request("A post cannot be empty"));
-        }
         if text.chars().count() > POST_MAX_CHARS {
             return Err(Error::bad_request(format!("A post can be at most {POST_MAX_CHARS} characters long")));
         }
         Ok(PostContent(text.to_string()))
+    }
+
+    /// The one rule of what a post needs: text, or at least one image (an image-only post,
+    /// as Mastodon allows). Posting and editing, from the web and from apps, all check here.
+    pub fn ensure_post_has(&self, images: usize) -> Result<()> {
+        if self.0.is_empty() && images == 0 {
+            return Err(Error::bad_request("A post cannot be empty"));
+        }
+        Ok(())
     }
 
     pub fn as_str(&self) -> &str {
@@ -145,23 +152,58 @@ impl ImageDescription {
     }
 }
 
-/// How long a poll stays open, in hours: 1 to 168 (a week), 24 unless said otherwise.
+/// How long a poll stays open: 5 minutes to 7 days (Mastodon's range), a day unless said
+/// otherwise. A length outside the range is refused naming it, never rounded into it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PollDuration(i64);
+pub struct PollDuration(Millis);
 
 impl PollDuration {
-    pub fn parse(hours: Option<i64>) -> Result<PollDuration> {
-        let hours = hours.unwrap_or(POLL_DEFAULT_HOURS);
-        if !(1..=POLL_MAX_HOURS).contains(&hours) {
-            return Err(Error::bad_request(format!("pollDurationHours must be between 1 and {POLL_MAX_HOURS}")));
+    /// From Murmur's API: `pollDurationHours` (1 to 168) or `pollDurationMinutes` (5 to
+    /// 10080), not both.
+    pub fn parse(hours: Option<i64>, minutes: Option<i64>) -> Result<PollDuration> {
+        match (hours, minutes) {
+            (Some(_), Some(_)) => Err(Error::bad_request("Send pollDurationHours or pollDurationMinutes, not both")),
+            (Some(hours), None) => {
+                let max = POLL_MAX.as_millis() / HOUR;
+                if !(1..=max).contains(&hours) {
+                    return Err(Error::bad_request(format!("pollDurationHours must be between 1 and {max}")));
+                }
+                Ok(PollDuration(hours * HOUR))
+            }
+            (None, Some(minutes)) => {
+                let (min, max) = (POLL_MIN.as_millis() / MINUTE, POLL_MAX.as_millis() / MINUTE);
+                if !(min..=max).contains(&minutes) {
+                    return Err(Error::bad_request(format!(
+                        "pollDurationMinutes must be between {min} and {max} (5 minutes to 7 days)"
+                    )));
+                }
+                Ok(PollDuration(minutes * MINUTE))
+            }
+            (None, None) => Ok(POLL_DEFAULT),
         }
-        Ok(PollDuration(hours))
     }
 
-    pub fn millis(self) -> murmur_core::clock::Millis {
-        self.0 * murmur_core::clock::HOUR
+    /// From an app: `poll[expires_in]`, in seconds (300 to 604800).
+    pub fn from_seconds(seconds: Option<i64>) -> Result<PollDuration> {
+        let Some(seconds) = seconds else { return Ok(POLL_DEFAULT) };
+        let (min, max) = (POLL_MIN.as_millis() / SECOND, POLL_MAX.as_millis() / SECOND);
+        if !(min..=max).contains(&seconds) {
+            return Err(Error::bad_request(format!(
+                "poll[expires_in] must be between {min} and {max} seconds (5 minutes to 7 days)"
+            )));
+        }
+        Ok(PollDuration(seconds * SECOND))
+    }
+
+    pub fn as_millis(self) -> Millis {
+        self.0
     }
 }
+
+/// The shortest, longest and default poll.
+pub const POLL_MIN: PollDuration = PollDuration(5 * MINUTE);
+pub const POLL_MAX: PollDuration = PollDuration(7 * 24 * HOUR);
+pub const POLL_DEFAULT: PollDuration = PollDuration(24 * HOUR);
 
 /// A client's `Idempotency-Key` for a post it makes: retried with the same key within
 /// `store::KEY_KEPT_FOR`, the request answers the first post instead of a second one.
@@ -226,10 +268,12 @@ mod tests {
     }
 
     #[test]
-    fn content_is_trimmed_and_must_not_be_empty() {
+    fn content_is_trimmed_and_a_post_needs_text_or_an_image() {
         assert_eq!(PostContent::parse("  hello \n").unwrap().as_str(), "hello");
-        assert!(PostContent::parse("").is_err());
-        assert!(PostContent::parse(" \n\t ").is_err());
+        let blank = PostContent::parse(" \n\t ").unwrap();
+        assert_eq!(blank.ensure_post_has(0).unwrap_err().to_string(), "A post cannot be empty");
+        assert!(blank.ensure_post_has(1).is_ok());
+        assert!(PostContent::parse("hi").unwrap().ensure_post_has(0).is_ok());
     }
 
     #[test]
@@ -238,7 +282,7 @@ mod tests {
         // 500 decomposed letters are 1000 code points typed but 500 stored.
         assert!(PostContent::parse(&"e\u{301}".repeat(500)).is_ok());
         assert!(PostContent::parse("look \u{202e}txt.exe").is_err());
-        assert!(PostContent::parse("\u{200b}\u{3164}").is_err());
+        assert!(PostContent::parse("\u{200b}\u{3164}").is_err_and(|e| e.to_string() != "A post cannot be empty"));
     }
 
     #[test]
@@ -274,12 +318,23 @@ mod tests {
     }
 
     #[test]
-    fn poll_duration_defaults_to_a_day_and_stays_within_a_week() {
-        assert_eq!(PollDuration::parse(None).unwrap().millis(), 24 * murmur_core::clock::HOUR);
-        assert!(PollDuration::parse(Some(1)).is_ok());
-        assert!(PollDuration::parse(Some(168)).is_ok());
-        assert!(PollDuration::parse(Some(0)).is_err());
-        assert!(PollDuration::parse(Some(169)).is_err());
+    fn poll_duration_defaults_to_a_day_and_stays_within_five_minutes_and_a_week() {
+        assert_eq!(PollDuration::parse(None, None).unwrap().as_millis(), 24 * HOUR);
+        assert_eq!(PollDuration::parse(Some(1), None).unwrap().as_millis(), HOUR);
+        assert!(PollDuration::parse(Some(168), None).is_ok());
+        assert!(PollDuration::parse(Some(0), None).is_err());
+        assert!(PollDuration::parse(Some(169), None).is_err());
+        assert_eq!(PollDuration::parse(None, Some(5)).unwrap().as_millis(), 5 * MINUTE);
+        assert!(PollDuration::parse(None, Some(10080)).is_ok());
+        assert_eq!(
+            PollDuration::parse(None, Some(4)).unwrap_err().to_string(),
+            "pollDurationMinutes must be between 5 and 10080 (5 minutes to 7 days)"
+        );
+        assert!(PollDuration::parse(Some(1), Some(60)).is_err());
+        assert_eq!(PollDuration::from_seconds(Some(300)).unwrap().as_millis(), 5 * MINUTE);
+        assert!(PollDuration::from_seconds(Some(604_800)).is_ok());
+        assert!(PollDuration::from_seconds(Some(299)).is_err());
+        assert!(PollDuration::from_seconds(Some(604_801)).is_err());
     }
 
     #[test]

@@ -145,6 +145,8 @@ const MENTIONED: i64 = 7;
 const APPLICATION: i64 = 8;
 /// `text` = the followed tag that brought the post into the viewer's home timeline.
 const VIA_TAG: i64 = 9;
+/// The viewer pinned the post (only their own posts are pinned by them).
+const PINNED: i64 = 10;
 
 /// The statement around a selection: `cards` are the selected posts (with their ord) and the
 /// originals of their reposts that are not selected themselves (ord NULL); `parts` are, per
@@ -196,8 +198,9 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
                  SELECT CAST({IMAGE} AS BIGINT), i.post_id, i.position, COALESCE(m.width, 0), COALESCE(m.height, 0), \
                  i.media_id, i.alt FROM post_images i JOIN media m ON m.id = i.media_id \
                  WHERE i.post_id IN (SELECT id FROM cards) \
-                 UNION ALL SELECT {POLL_OPTION}, post_id, position, 0, 0, text, NULL FROM poll_options \
-                 WHERE post_id IN (SELECT id FROM cards WHERE poll_expires_at IS NOT NULL) \
+                 UNION ALL SELECT {POLL_OPTION}, o.post_id, o.position, po.poll_multiple, 0, o.text, NULL \
+                 FROM poll_options o JOIN posts po ON po.id = o.post_id \
+                 WHERE o.post_id IN (SELECT id FROM cards WHERE poll_expires_at IS NOT NULL) \
                  UNION ALL SELECT {POLL_VOTE}, post_id, created_at, user_id, position, NULL, NULL FROM poll_votes \
                  WHERE post_id IN (SELECT id FROM cards WHERE poll_expires_at IS NOT NULL) \
                  UNION ALL SELECT {LIKED}, post_id, 0, 0, 0, NULL, NULL FROM likes \
@@ -206,6 +209,8 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
                  WHERE author_id = $1 AND repost_of_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
                  UNION ALL SELECT {BOOKMARKED}, post_id, 0, 0, 0, NULL, NULL FROM bookmarks \
                  WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE repost_of_id IS NULL) \
+                 UNION ALL SELECT {PINNED}, post_id, 0, 0, 0, NULL, NULL FROM pinned_posts \
+                 WHERE user_id = $1 AND post_id IN (SELECT id FROM cards WHERE author_id = $1) \
                  UNION ALL SELECT {AUTHOR_MUTED}, muted_id, 0, COALESCE(expires_at, {UNTIL_UNMUTED}), 0, NULL, NULL \
                  FROM mutes WHERE muter_id = $1 AND muted_id IN (SELECT author_id FROM cards) \
                  UNION ALL SELECT {MENTIONED}, mc.id, 0, mu.id, 0, mu.username, NULL \
@@ -228,6 +233,7 @@ fn statement(backend: Backend, selection: &str, via_tag: bool) -> String {
         LIKED = LIKED,
         REPOSTED = REPOSTED,
         BOOKMARKED = BOOKMARKED,
+        PINNED = PINNED,
         AUTHOR_MUTED = AUTHOR_MUTED,
         UNTIL_UNMUTED = UNTIL_UNMUTED,
         MENTIONED = MENTIONED,
@@ -411,11 +417,14 @@ fn quoting(parts: &Parts, row: &PostRow, post: Post, by_id: &HashMap<i64, PostRo
 struct Parts {
     images: HashMap<i64, Vec<PostImage>>,
     options: HashMap<i64, Vec<String>>,
+    /// the posts whose poll takes several options from each voter
+    multiple: HashSet<i64>,
     /// post id → (voter id, option position), in the order they voted
     votes: HashMap<i64, Vec<(i64, i64)>>,
     liked: HashSet<i64>,
     reposted: HashSet<i64>,
     bookmarked: HashSet<i64>,
+    pinned: HashSet<i64>,
     /// author id → when the viewer's mute of them ends (None: until unmuted)
     muted: HashMap<i64, Option<i64>>,
     /// member id → username, of the members the cards mention
@@ -433,10 +442,12 @@ impl Parts {
         let mut out = Parts {
             images: HashMap::new(),
             options: HashMap::new(),
+            multiple: HashSet::new(),
             votes: HashMap::new(),
             liked: HashSet::new(),
             reposted: HashSet::new(),
             bookmarked: HashSet::new(),
+            pinned: HashSet::new(),
             muted: HashMap::new(),
             usernames: HashMap::new(),
             applications: HashMap::new(),
@@ -454,7 +465,12 @@ impl Parts {
                     width: known(a),
                     height: known(b),
                 }),
-                (POLL_OPTION, Some(text)) => out.options.entry(post_id).or_default().push(text),
+                (POLL_OPTION, Some(text)) => {
+                    if a == 1 {
+                        out.multiple.insert(post_id);
+                    }
+                    out.options.entry(post_id).or_default().push(text)
+                }
                 (POLL_VOTE, _) => out.votes.entry(post_id).or_default().push((a, b)),
                 (LIKED, _) => {
                     out.liked.insert(post_id);
@@ -464,6 +480,9 @@ impl Parts {
                 }
                 (BOOKMARKED, _) => {
                     out.bookmarked.insert(post_id);
+                }
+                (PINNED, _) => {
+                    out.pinned.insert(post_id);
                 }
                 (AUTHOR_MUTED, _) => {
                     out.muted.insert(post_id, (a != UNTIL_UNMUTED).then_some(a));
@@ -507,15 +526,17 @@ impl Parts {
         let images = self.images.get(&row.id).cloned().unwrap_or_default();
         let options = self.options.get(&row.id).cloned().unwrap_or_default();
         let mut poll_votes: BTreeMap<String, Vec<i64>> = options.iter().map(|o| (o.clone(), Vec::new())).collect();
-        let mut my_vote = None;
+        let mut my_votes = Vec::new();
         for &(voter, position) in self.votes.get(&row.id).map(Vec::as_slice).unwrap_or_default() {
             if let Some(option) = options.get(position as usize) {
                 poll_votes.entry(option.clone()).or_default().push(voter);
                 if voter == self.seeing.viewer() {
-                    my_vote = Some(option.clone());
+                    my_votes.push(option.clone());
                 }
             }
         }
+        // In the poll's order, as the card lists them.
+        my_votes.sort_by_key(|vote| options.iter().position(|option| option == vote));
         Post {
             id: row.id,
             content: row.content.clone(),
@@ -535,7 +556,9 @@ impl Parts {
             poll_options: options,
             poll_votes,
             poll_expires_at: row.poll_expires_at.map(to_rfc3339),
-            my_vote,
+            poll_multiple: self.multiple.contains(&row.id),
+            my_vote: my_votes.first().cloned(),
+            my_votes,
             reply_to_id: row.reply_to_id,
             repost_of_id: row.repost_of_id,
             repost_of: None,
@@ -549,6 +572,7 @@ impl Parts {
             is_liked: self.liked.contains(&row.id),
             is_reposted: self.reposted.contains(&row.id),
             is_bookmarked: self.bookmarked.contains(&row.id),
+            pinned: self.pinned.contains(&row.id),
             is_deleted: row.deleted_at.is_some(),
             is_unavailable: false,
             is_removed: false,
@@ -563,9 +587,10 @@ impl Parts {
     }
 }
 
-/// Marks the posts of a thread (`posts`: its parents or replies, not the post opened) that
-/// hold a word `viewer` mutes, which the thread shows folded rather than leaving out: a
-/// conversation keeps its shape (`visibility::muted_post`; one statement).
+/// Marks the posts of a thread (`posts`: its parents or replies, not the post opened) or of a
+/// profile's tab that hold a word `viewer` mutes, which those screens show folded rather than
+/// leaving out: a conversation keeps its shape, a profile shows what the member wrote
+/// (`visibility::muted_post`; one statement).
 pub async fn mark_muted(pool: &Pool, viewer: i64, posts: &mut [Post], now: Millis) -> Result<()> {
     let ids: Vec<i64> = posts.iter().filter(|p| !p.is_unavailable && !p.is_deleted).map(|p| p.id).collect();
     let muted = crate::visibility::muted_among(pool, viewer, &ids, now).await?;
@@ -588,6 +613,7 @@ fn unavailable(post: Post) -> Post {
         is_liked: false,
         is_reposted: false,
         is_bookmarked: false,
+        pinned: false,
         is_deleted: false,
         is_unavailable: true,
         ..unseen(post)
@@ -621,7 +647,9 @@ fn unseen(post: Post) -> Post {
         poll_options: Vec::new(),
         poll_votes: BTreeMap::new(),
         poll_expires_at: None,
+        poll_multiple: false,
         my_vote: None,
+        my_votes: Vec::new(),
         author_mute: None,
         application: None,
         via_tag: None,

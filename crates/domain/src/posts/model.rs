@@ -119,8 +119,13 @@ pub struct Post {
     pub poll_votes: BTreeMap<String, Vec<i64>>,
     /// RFC 3339, or null when the post has no poll.
     pub poll_expires_at: Option<String>,
-    /// The option the caller voted for, if any.
+    /// The poll takes one or more options from each voter (else exactly one).
+    pub poll_multiple: bool,
+    /// The option the caller voted for, if any (on a multiple-choice poll: the first of
+    /// `myVotes`).
     pub my_vote: Option<String>,
+    /// Every option the caller voted for, in the poll's order; empty before they vote.
+    pub my_votes: Vec<String>,
     pub reply_to_id: Option<i64>,
     pub repost_of_id: Option<i64>,
     /// The original post, on reposts.
@@ -148,6 +153,10 @@ pub struct Post {
     pub is_reposted: bool,
     /// The caller bookmarked this post (on a repost: its original). Nobody else sees it.
     pub is_bookmarked: bool,
+    /// The caller pinned this post, one of their own, to their profile (always false on
+    /// others' posts and on a repost row: a pin is its author's, seen on their profile through
+    /// `/api/users/{username}/pinned`).
+    pub pinned: bool,
     /// True for a deleted post (its content is gone; replies still point at it), and for a
     /// post moderators removed, except to its author.
     pub is_deleted: bool,
@@ -173,8 +182,9 @@ pub struct Post {
     /// on a followed member's post and in every other list.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via_tag: Option<String>,
-    /// In a thread: true on a reply or parent holding a word the caller mutes, which the thread
-    /// shows folded ("Hidden by a muted word"); absent otherwise (lists leave such posts out).
+    /// In a thread or a profile's tab: true on a post holding a word the caller mutes, which
+    /// the screen shows folded ("Hidden by a muted word"); absent otherwise (feeds leave such
+    /// posts out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden_by_muted_word: Option<bool>,
     /// The preview card of the post's first link (fetched in the background after it was

@@ -50,6 +50,13 @@ pub fn liked_by(member: i64, page: Page) -> Selection {
     Selection::new(SQL.as_str(), vec![member, page.limit, page.offset])
 }
 
+/// The live posts a member pinned to their profile that the viewer (`$1`) may see, newest pin
+/// first (at most `MAX_PINS`).
+pub fn pinned_of(member: i64) -> Selection {
+    static SQL: LazyLock<String> = LazyLock::new(|| marked_by("pinned_posts"));
+    Selection::new(SQL.as_str(), vec![member, crate::posts::domain::MAX_PINS, 0])
+}
+
 /// The viewer's own bookmarks of live posts they may see, newest bookmark first (index
 /// `bookmarks_user_created_idx`).
 pub fn bookmarks(viewer: i64, page: Page) -> Selection {

@@ -71,6 +71,8 @@ pub struct NewPost<'a> {
     /// The post it quotes; the caller checked it may.
     pub quote_of_id: Option<i64>,
     pub poll: Option<(&'a [String], Millis)>,
+    /// Its poll takes several options from each voter.
+    pub poll_multiple: bool,
     /// Claimed uploads (`media::claim`) with their descriptions, in the order they show.
     pub images: &'a [NewImage<'a>],
     /// What `content` holds (`posts::entities`).
@@ -97,7 +99,8 @@ pub struct NewImage<'a> {
 pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<i64> {
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO posts (author_id, content, created_at, reply_to_id, poll_expires_at, image_count, entities, app_id, \
-         spoiler_text, muting_text, quote_of_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+         spoiler_text, muting_text, quote_of_id, poll_multiple) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         RETURNING id",
     )
     .bind(new.author_id)
     .bind(new.content)
@@ -110,6 +113,7 @@ pub async fn insert_post(conn: &mut AnyConnection, new: &NewPost<'_>) -> Result<
     .bind(new.spoiler_text)
     .bind(muting_text(new.content, new.spoiler_text))
     .bind(new.quote_of_id)
+    .bind(i64::from(new.poll_multiple))
     .fetch_one(&mut *conn)
     .await?;
     if let Some((options, _)) = new.poll {
@@ -376,7 +380,25 @@ pub async fn poll_position(conn: &mut AnyConnection, post_id: i64, option: &str)
         .await?)
 }
 
-/// True when the vote was recorded; false when the member had already voted.
+/// Whether post `post_id`'s poll takes several options from each voter.
+pub async fn poll_is_multiple(conn: &mut AnyConnection, post_id: i64) -> Result<bool> {
+    let multiple: Option<i64> =
+        sqlx::query_scalar("SELECT poll_multiple FROM posts WHERE id = $1").bind(post_id).fetch_optional(conn).await?;
+    Ok(multiple == Some(1))
+}
+
+/// Whether the member voted in post `post_id`'s poll.
+pub async fn has_voted(conn: &mut AnyConnection, post_id: i64, user_id: i64) -> Result<bool> {
+    let voted: Option<i64> =
+        sqlx::query_scalar("SELECT position FROM poll_votes WHERE post_id = $1 AND user_id = $2 LIMIT 1")
+            .bind(post_id)
+            .bind(user_id)
+            .fetch_optional(conn)
+            .await?;
+    Ok(voted.is_some())
+}
+
+/// True when the vote (one chosen option) was recorded; false when it already was.
 pub async fn insert_vote(
     conn: &mut AnyConnection,
     post_id: i64,
@@ -426,8 +448,10 @@ pub async fn soft_delete(conn: &mut AnyConnection, post_id: i64, now: Millis, by
     if done.rows_affected() != 1 {
         return Ok(false);
     }
-    const WHAT_OTHERS_DID: [&str; 3] = [
+    const WHAT_OTHERS_DID: [&str; 4] = [
         "DELETE FROM likes WHERE post_id = $1",
+        // a deleted post leaves its author's pins, freeing its place among them
+        "DELETE FROM pinned_posts WHERE post_id = $1",
         // a bookmark of a post nobody can read any more leaves its member's list
         "DELETE FROM bookmarks WHERE post_id = $1",
         // reposts of it: the reposted thing is gone, so are they (their timeline rows go
@@ -563,6 +587,37 @@ pub async fn bookmark(conn: &mut AnyConnection, member: i64, post_id: i64, now: 
         .bind(member)
         .bind(post_id)
         .bind(now)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// How many posts `member` has pinned.
+pub async fn pin_count(conn: &mut AnyConnection, member: i64) -> Result<i64> {
+    Ok(sqlx::query_scalar("SELECT CAST(COUNT(*) AS BIGINT) FROM pinned_posts WHERE user_id = $1")
+        .bind(member)
+        .fetch_one(conn)
+        .await?)
+}
+
+/// `member` pins their post `post_id`; true when it was not pinned yet.
+pub async fn pin(conn: &mut AnyConnection, member: i64, post_id: i64, now: Millis) -> Result<bool> {
+    let done = sqlx::query(
+        "INSERT INTO pinned_posts (user_id, post_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    )
+    .bind(member)
+    .bind(post_id)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// `member` unpins post `post_id`; not pinned changes nothing.
+pub async fn unpin(conn: &mut AnyConnection, member: i64, post_id: i64) -> Result<()> {
+    sqlx::query("DELETE FROM pinned_posts WHERE user_id = $1 AND post_id = $2")
+        .bind(member)
+        .bind(post_id)
         .execute(conn)
         .await?;
     Ok(())

@@ -6,7 +6,7 @@
 use sqlx::{AnyConnection, Connection};
 
 use super::domain::{
-    ContentWarning, EDIT_WINDOW, ImageDescription, KeyedRequest, PollDuration, PollOptions, PostContent,
+    ContentWarning, EDIT_WINDOW, ImageDescription, KeyedRequest, MAX_PINS, PollDuration, PollOptions, PostContent,
 };
 use super::entities;
 use super::store::{self, Counter, NewPost, PostRef, TakenDownBy};
@@ -39,6 +39,8 @@ pub struct Draft {
     pub images: Vec<DraftImage>,
     pub poll: Option<PollOptions>,
     pub duration: PollDuration,
+    /// Its poll takes several options from each voter (Mastodon's `multiple`).
+    pub poll_multiple: bool,
     pub reply_to_id: Option<i64>,
     /// The post it quotes (a repost: its original), shown inside its card.
     pub quote_of_id: Option<i64>,
@@ -118,6 +120,7 @@ impl PostWrites<'_> {
     /// Writes a post or reply with its images, poll, mentions and the reply's notification;
     /// answers its id. With a `key` the member already made a post with, answers that post.
     pub async fn post(&self, author: i64, draft: &Draft, key: Option<&KeyedRequest>) -> Result<i64> {
+        draft.content.ensure_post_has(draft.images.len())?;
         if let Some(made) = self.made_with(author, key).await? {
             return Ok(made);
         }
@@ -173,7 +176,8 @@ impl PostWrites<'_> {
             spoiler_text: draft.content_warning.as_ref().map(ContentWarning::as_str),
             reply_to_id: parent.as_ref().map(|p| p.id),
             quote_of_id: quoted.as_ref().map(|q| q.id),
-            poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.millis())),
+            poll: draft.poll.as_ref().map(|p| (p.as_slice(), now + draft.duration.as_millis())),
+            poll_multiple: draft.poll.is_some() && draft.poll_multiple,
             images: &images,
             entities: &text.entities,
             app_id: draft.app_id,
@@ -262,6 +266,7 @@ impl PostWrites<'_> {
             return Err(Error::conflict("This post can no longer be edited"));
         }
         let kept = kept_media(&current, kept_images)?;
+        content.ensure_post_has(kept.len())?;
         let spoiler_text = match warning {
             Some(warning) => warning.map(ContentWarning::as_str),
             None => current.spoiler_text.as_deref(),
@@ -350,6 +355,34 @@ impl PostWrites<'_> {
         changes::member_changed(&mut tx, member).await?;
         let post = store::live_original(&mut tx, id).await?.ok_or_else(|| Error::not_found("Post not found"))?;
         store::bookmark(&mut tx, member, post.id, now).await?;
+        tx.commit().await?;
+        Ok(post.id)
+    }
+
+    /// The member pins their own post `id` (not a repost) to their profile, shown first there;
+    /// twice changes nothing. At most `MAX_PINS` at once. 404 for a post that is not their own
+    /// live post. Answers the post's id.
+    pub async fn pin(&self, member: i64, id: i64) -> Result<i64> {
+        let mut tx = self.db.write.begin().await?;
+        let post = own_post(&mut tx, member, id).await?;
+        // The member's writes take turns here (their row's lock on PostgreSQL, the writer on
+        // SQLite), so two pins at once cannot both take the last place.
+        changes::member_changed(&mut tx, member).await?;
+        let pinned_before = store::pin_count(&mut tx, member).await?;
+        // A new pin past the limit is refused, and the transaction dropped with it.
+        if store::pin(&mut tx, member, post.id, self.clock.now()).await? && pinned_before >= MAX_PINS {
+            return Err(Error::bad_request(format!("You can pin at most {MAX_PINS} posts: unpin one first")));
+        }
+        tx.commit().await?;
+        Ok(post.id)
+    }
+
+    /// The member unpins their post `id`; not pinned changes nothing. Answers the post's id.
+    pub async fn unpin(&self, member: i64, id: i64) -> Result<i64> {
+        let mut tx = self.db.write.begin().await?;
+        let post = own_post(&mut tx, member, id).await?;
+        changes::member_changed(&mut tx, member).await?;
+        store::unpin(&mut tx, member, post.id).await?;
         tx.commit().await?;
         Ok(post.id)
     }
@@ -459,9 +492,9 @@ impl PostWrites<'_> {
         Ok(post)
     }
 
-    /// The member votes `option` in post `id`'s poll, once, while it is open; answers the id
-    /// of the post voted in.
-    pub async fn vote(&self, member: i64, id: i64, option: &str) -> Result<i64> {
+    /// The member votes in post `id`'s poll, once, while it is open: one of its options, or on
+    /// a multiple-choice poll one or more; answers the id of the post voted in.
+    pub async fn vote(&self, member: i64, id: i64, options: &[String]) -> Result<i64> {
         let now = self.clock.now();
         let mut tx = self.db.write.begin().await?;
         changes::member_changed(&mut tx, member).await?;
@@ -474,15 +507,41 @@ impl PostWrites<'_> {
         if now >= expires_at {
             return Err(Error::bad_request("This poll has ended"));
         }
-        let position = store::poll_position(&mut tx, post.id, option)
-            .await?
-            .ok_or_else(|| Error::bad_request("That option is not in this poll"))?;
-        if !store::insert_vote(&mut tx, post.id, member, position, now).await? {
+        if options.is_empty() {
+            return Err(Error::bad_request("Choose an option to vote"));
+        }
+        if options.len() > 1 && !store::poll_is_multiple(&mut tx, post.id).await? {
+            return Err(Error::bad_request("This poll takes one choice"));
+        }
+        let mut positions = Vec::with_capacity(options.len());
+        for option in options {
+            let position = store::poll_position(&mut tx, post.id, option)
+                .await?
+                .ok_or_else(|| Error::bad_request("That option is not in this poll"))?;
+            if positions.contains(&position) {
+                return Err(Error::bad_request("Each option can be chosen once"));
+            }
+            positions.push(position);
+        }
+        // Under the post's row lock: a second vote of the member waits here, then sees the first.
+        if store::has_voted(&mut tx, post.id, member).await? {
             return Err(Error::conflict("You have already voted"));
+        }
+        for position in positions {
+            store::insert_vote(&mut tx, post.id, member, position, now).await?;
         }
         tx.commit().await?;
         Ok(post.id)
     }
+}
+
+/// Member `member`'s own live post `id` (not a repost): 404 for any other, as for a post that
+/// is not there.
+async fn own_post(tx: &mut AnyConnection, member: i64, id: i64) -> Result<PostRef> {
+    store::find_ref(&mut *tx, id)
+        .await?
+        .filter(|p| p.author_id == member && p.deleted_at.is_none() && p.repost_of_id.is_none())
+        .ok_or_else(|| Error::not_found("Post not found"))
 }
 
 /// The post `member` quotes when they name post `id` (a repost: its original): 404 when it is

@@ -28,6 +28,41 @@ pub const SIGN_IN_AGAIN: &str = "Please confirm it's you first: sign in again wi
 /// this.
 pub const TOUCH_EVERY: Millis = 5 * MINUTE;
 
+/// What a browser or an app holds to act as a member: a session, or an app's token, each known
+/// by its SHA-256. Every way one ends (logout, logging out everywhere, an app's token revoked or
+/// the app disconnected, a suspension, leaving) calls `ended`, and the streams it opened close.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Credential {
+    Session(String),
+    AppToken(String),
+}
+
+impl Credential {
+    /// Whether it still holds. Read from `write` (the primary): a replica may not have seen its
+    /// end yet.
+    pub async fn holds(&self, write: &Pool, now: Millis) -> Result<bool> {
+        match self {
+            Credential::Session(hash) => {
+                let live: Option<i64> =
+                    sqlx::query_scalar("SELECT 1 FROM sessions WHERE id_hash = $1 AND expires_at > $2")
+                        .bind(hash)
+                        .bind(now)
+                        .fetch_optional(write)
+                        .await?;
+                Ok(live.is_some())
+            }
+            Credential::AppToken(hash) => crate::apps::token_holds(write, hash, now).await,
+        }
+    }
+}
+
+/// Notes that some credential of `member` ended, once the request that ended it succeeds: each of
+/// their open streams, on every process, checks its own (`Credential::holds`) and closes if it
+/// ended (`live`).
+pub fn ended(member: i64) {
+    crate::live::note(crate::live::Change::CredentialsEnded { member });
+}
+
 /// Starts a session for a member without a browser to name (tests, `murmur seed`); answers
 /// the cookie value to hand out.
 pub async fn create<'c, E>(executor: E, user_id: i64, now: Millis) -> Result<String>
@@ -205,7 +240,7 @@ pub async fn delete(write: &Pool, one: One<'_>) -> Result<Option<String>> {
         }
     };
     Ok(ended.map(|(member, id_hash)| {
-        crate::live::note(crate::live::Change::SessionsEnded { member });
+        self::ended(member);
         id_hash
     }))
 }
@@ -280,7 +315,7 @@ pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str, passkeys
         crate::passkeys::store::remove_all_of(&mut tx, user_id).await?;
     }
     tx.commit().await?;
-    crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
+    ended(user_id);
     Ok(done.rows_affected())
 }
 
@@ -289,7 +324,7 @@ pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str, passkeys
 pub async fn end_all(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<u64> {
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *conn).await?;
     crate::apps::end_all_of(conn, user_id).await?;
-    crate::live::note(crate::live::Change::SessionsEnded { member: user_id });
+    ended(user_id);
     Ok(done.rows_affected())
 }
 

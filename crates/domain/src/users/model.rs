@@ -99,9 +99,21 @@ pub struct User {
 /// A member changes their username at most once in this long.
 pub const USERNAME_CHANGE_EVERY: Millis = 30 * murmur_core::clock::DAY;
 
+/// A member's first username choice within this long of joining is free (the Welcome card
+/// offers one, and says it can be changed later).
+pub const FREE_FIRST_CHOICE_WITHIN: Millis = murmur_core::clock::DAY;
+
 /// When a member whose username last changed at `changed_at` may change it again; None: now.
 pub fn username_changeable_at(changed_at: Option<Millis>, now: Millis) -> Option<Millis> {
     changed_at.map(|at| at + USERNAME_CHANGE_EVERY).filter(|from| *from > now)
+}
+
+/// What a change of username at `now` stores as the member's last change, for a member who
+/// joined at `joined_at` and last changed it at `changed_at`: `now`, which starts the wait, but
+/// for the first choice within `FREE_FIRST_CHOICE_WITHIN` of joining, stored as a change whose
+/// wait is already over: the next change may come at once, and that one starts the wait.
+pub fn username_change_stamp(changed_at: Option<Millis>, joined_at: Millis, now: Millis) -> Millis {
+    if changed_at.is_none() && now < joined_at + FREE_FIRST_CHOICE_WITHIN { now - USERNAME_CHANGE_EVERY } else { now }
 }
 
 impl UserRow {
@@ -130,13 +142,18 @@ impl UserRow {
     /// What a member who blocked the viewer shows them ("You can't view this profile"): who
     /// it is, and nothing of what they wrote about themselves or of their network.
     pub fn blocked_view(self) -> User {
-        User {
+        self.shut_out().public()
+    }
+
+    /// The record as `blocked_view` shows it, for interfaces that make their own entities.
+    pub fn shut_out(self) -> UserRow {
+        UserRow {
             bio: String::new(),
             website: String::new(),
             header_image_url: None,
             follower_count: 0,
             following_count: 0,
-            ..self.public()
+            ..self
         }
     }
 
@@ -248,6 +265,21 @@ pub fn search_term(q: Option<&str>) -> murmur_core::error::Result<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_username_choice_on_the_first_day_is_free() {
+        use murmur_core::clock::{DAY, MINUTE};
+        let joined = 100 * DAY;
+        let first = username_change_stamp(None, joined, joined + MINUTE);
+        assert_eq!(
+            username_changeable_at(Some(first), joined + MINUTE),
+            None,
+            "free: the next change may come at once"
+        );
+        let second = username_change_stamp(Some(first), joined, joined + 2 * MINUTE);
+        assert_eq!(second, joined + 2 * MINUTE, "the second choice starts the wait");
+        assert_eq!(username_change_stamp(None, joined, joined + DAY), joined + DAY, "not after the first day");
+    }
 
     #[test]
     fn a_profile_edit_is_trimmed() {

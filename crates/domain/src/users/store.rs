@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use sqlx::AnyConnection;
 
-use super::model::{User, UserRow, username_changeable_at};
+use super::model::{User, UserRow, username_change_stamp, username_changeable_at};
 use crate::timelines::changes::FEED_CHANGED;
 use crate::user_columns;
 use crate::users::Username;
@@ -72,8 +72,9 @@ pub async fn find_by_email(pool: &Pool, email: &str) -> Result<Option<UserRow>> 
 }
 
 /// Saves a profile edit (and a new username, if one is given) and answers the member as they
-/// now stand. A display name that looks like another member's name or username is refused
-/// (`name_stands_apart`), and the name's look-alike key is stored with it.
+/// now stand. A display name that looks like another member's name, username or held username,
+/// or like the instance's or its staff's, is refused (`name_stands_apart`), and the name's
+/// look-alike key is stored with it.
 pub async fn update_profile(
     write: &Pool,
     id: i64,
@@ -97,7 +98,7 @@ pub async fn update_profile(
     if let Some(username) = username {
         change_username(&mut tx, id, username, now).await?;
     }
-    name_stands_apart(&mut tx, Some(id), &key).await?;
+    name_stands_apart(&mut tx, Some(id), &edit.display_name, now).await?;
     let row = sqlx::query_as(SQL.as_str())
         .bind(&edit.display_name)
         .bind(&edit.bio)
@@ -114,13 +115,14 @@ pub const USERNAME_TAKEN: &str = "That username is taken.";
 pub const USERNAME_LOOKS_LIKE_ANOTHER: &str = "That username looks like another member's name or username.";
 
 /// Gives `member` the username `new` (nothing to do when it is theirs already), in the profile
-/// edit's transaction: at most once in `USERNAME_CHANGE_EVERY`, never a name another member has
-/// or holds (409) or one that looks like another member's name (400). The old name is held for
-/// the member for `leaving::HOLD`: links to it find them, nobody else takes it, and they may
-/// take it back at any time.
+/// edit's transaction: at most once in `USERNAME_CHANGE_EVERY` (the first choice on the first
+/// day is free: `username_change_stamp`), never a name another member has or holds (409) or one
+/// that looks like another member's name or a name held for someone else (400). The old name is
+/// held for the member for `leaving::HOLD`: links to it find them, nobody else takes it or a
+/// look-alike of it, and they may take it back at any time.
 async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, now: Millis) -> Result<()> {
-    let Some((current, changed_at)): Option<(String, Option<Millis>)> =
-        sqlx::query_as("SELECT username, username_changed_at FROM users WHERE id = $1")
+    let Some((current, changed_at, joined_at)): Option<(String, Option<Millis>, Millis)> =
+        sqlx::query_as("SELECT username, username_changed_at, created_at FROM users WHERE id = $1")
             .bind(member)
             .fetch_optional(&mut *conn)
             .await?
@@ -160,7 +162,7 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
         return Err(Error::conflict(USERNAME_TAKEN));
     }
     let key = text::look_alike_key(new.as_str());
-    if name_is_taken(&mut *conn, Some(member), &key).await? {
+    if name_is_taken(&mut *conn, Some(member), &key, now).await? {
         return Err(Error::bad_request(USERNAME_LOOKS_LIKE_ANOTHER));
     }
     // The name is on the member's own cards in their Friends page (`timelines::changes`). The old
@@ -175,7 +177,7 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
     let renamed = sqlx::query(RENAME.as_str())
         .bind(new.as_str())
         .bind(&key)
-        .bind((!taking_back).then_some(now))
+        .bind((!taking_back).then_some(username_change_stamp(changed_at, joined_at, now)))
         .bind(member)
         .bind(&current)
         .execute(&mut *conn)
@@ -188,21 +190,31 @@ async fn change_username(conn: &mut AnyConnection, member: i64, new: &Username, 
         }
         Err(e) => return Err(e.into()),
     }
-    sqlx::query(
-        "INSERT INTO username_holds (username, until, user_id) VALUES ($1, $2, $3) \
-         ON CONFLICT (username) DO UPDATE SET until = excluded.until, user_id = excluded.user_id",
-    )
-    .bind(&current)
-    .bind(now + crate::users::model::HOLD)
-    .bind(member)
-    .execute(&mut *conn)
-    .await?;
+    hold_username(&mut *conn, &current, Some(member), now).await?;
     // Taking back a name of their own that was held.
     sqlx::query("DELETE FROM username_holds WHERE username = $1 AND user_id = $2")
         .bind(new.as_str())
         .bind(member)
         .execute(&mut *conn)
         .await?;
+    Ok(())
+}
+
+/// Holds `username` for `member` (who gave it up) or for nobody (a deleted member's) until
+/// `leaving::HOLD` from now, with its look-alike key: nobody else takes it or a name that looks
+/// like it (`name_is_taken`).
+pub async fn hold_username(conn: &mut AnyConnection, username: &str, member: Option<i64>, now: Millis) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO username_holds (username, until, user_id, skeleton) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (username) DO UPDATE SET until = excluded.until, user_id = excluded.user_id, \
+         skeleton = excluded.skeleton",
+    )
+    .bind(username)
+    .bind(now + crate::users::model::HOLD)
+    .bind(member)
+    .bind(text::look_alike_key(username))
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -370,6 +382,28 @@ pub async fn follow_list(pool: &Pool, viewer: i64, member: i64, list: FollowList
     Ok(sqlx::query_as(sql).bind(viewer).bind(member).bind(page.limit).bind(page.offset).fetch_all(pool).await?)
 }
 
+/// Members named in one account's familiar followers at most.
+pub const FAMILIAR_FOLLOWERS: i64 = 40;
+
+/// The members `viewer` follows who follow `member` (Mastodon's familiar followers), without
+/// those hidden from the viewer; the most followed first, at most `FAMILIAR_FOLLOWERS`.
+pub async fn familiar_followers(pool: &Pool, viewer: i64, member: i64) -> Result<Vec<UserRow>> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            concat!(
+                "SELECT ",
+                user_columns!(),
+                " FROM users WHERE id IN (SELECT f.follower_id FROM follows f \
+                     JOIN follows vf ON vf.follower_id = $1 AND vf.following_id = f.follower_id \
+                     WHERE f.following_id = $2) \
+                 AND id <> $2 AND NOT {} ORDER BY follower_count DESC, id LIMIT $3"
+            ),
+            visibility::hidden(Scope::Anywhere, "$1", "users.id")
+        )
+    });
+    Ok(sqlx::query_as(SQL.as_str()).bind(viewer).bind(member).bind(FAMILIAR_FOLLOWERS).fetch_all(pool).await?)
+}
+
 /// Members in a starter pack at most.
 pub const STARTER_PACK_SIZE: i64 = 20;
 
@@ -474,27 +508,58 @@ pub fn escape_like(term: &str) -> String {
     out
 }
 
-/// Refuses a display name whose look-alike `key` is another member's username or display name.
-/// `member` is the one choosing it (None at sign-up, before their row exists): their own
-/// username never counts against them, and a member keeping their current name is never
-/// refused, even if it looks like someone's who took theirs before this rule. One statement,
-/// each half an index lookup (`users_username_skeleton_idx`, `users_name_skeleton_idx`).
-pub async fn name_stands_apart(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<()> {
-    if name_is_taken(conn, member, key).await? {
-        return Err(Error::bad_request(text::LOOKS_LIKE_ANOTHER));
+/// Refuses a display name `member` may not choose (`display_name_refusal`), with its reason.
+pub async fn name_stands_apart(conn: &mut AnyConnection, member: Option<i64>, name: &str, now: Millis) -> Result<()> {
+    match display_name_refusal(conn, member, name, now).await? {
+        Some(refusal) => Err(refusal),
+        None => Ok(()),
     }
-    Ok(())
 }
 
-/// True when a display name with look-alike `key` would look like another member's name or
-/// username, as `name_stands_apart` decides.
-pub async fn name_is_taken(conn: &mut AnyConnection, member: Option<i64>, key: &str) -> Result<bool> {
+/// Why `member` may not choose the display name `name`, if they may not: it reads as the
+/// instance or its staff (`text::is_reserved_name`), or it looks like another member's name or
+/// username or a name held for someone else (`name_is_taken`). `member` is the one choosing it
+/// (None at sign-up, before their row exists). A member keeping their current name is never
+/// refused, even if it broke a rule that came after they took it.
+pub async fn display_name_refusal(
+    conn: &mut AnyConnection,
+    member: Option<i64>,
+    name: &str,
+    now: Millis,
+) -> Result<Option<Error>> {
+    let key = text::look_alike_key(name);
+    let current: Option<i64> = sqlx::query_scalar("SELECT 1 FROM users WHERE id = $1 AND name_skeleton = $2")
+        .bind(member.unwrap_or(0))
+        .bind(&key)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if current.is_some() {
+        return Ok(None);
+    }
+    if let Err(reserved) = text::refuse_reserved_name(text::Kind::DisplayName, name) {
+        return Ok(Some(reserved));
+    }
+    if name_is_taken(conn, member, &key, now).await? {
+        return Ok(Some(Error::bad_request(text::LOOKS_LIKE_ANOTHER)));
+    }
+    Ok(None)
+}
+
+/// True when a name with look-alike `key` would look like another member's name or username,
+/// or like a username held for someone else (a deleted member's, or one another member gave up
+/// and may take back), while `member` chooses it: their own username and the names held for
+/// them never count against them, and their current display name is theirs to keep. One
+/// statement, each part an index lookup (`users_username_skeleton_idx`,
+/// `users_name_skeleton_idx`, `username_holds_skeleton_idx`).
+pub async fn name_is_taken(conn: &mut AnyConnection, member: Option<i64>, key: &str, now: Millis) -> Result<bool> {
     const SQL: &str = "SELECT CAST(CASE \
          WHEN EXISTS (SELECT 1 FROM users WHERE id = $2 AND name_skeleton = $1) THEN 0 \
          WHEN EXISTS (SELECT 1 FROM users WHERE username_skeleton = $1 AND id <> $2) \
-           OR EXISTS (SELECT 1 FROM users WHERE name_skeleton = $1 AND id <> $2) THEN 1 \
+           OR EXISTS (SELECT 1 FROM users WHERE name_skeleton = $1 AND id <> $2) \
+           OR EXISTS (SELECT 1 FROM username_holds WHERE skeleton = $1 AND until > $3 \
+                      AND (user_id IS NULL OR user_id <> $2)) THEN 1 \
          ELSE 0 END AS BIGINT)";
-    let taken: i64 = sqlx::query_scalar(SQL).bind(key).bind(member.unwrap_or(0)).fetch_one(conn).await?;
+    let taken: i64 = sqlx::query_scalar(SQL).bind(key).bind(member.unwrap_or(0)).bind(now).fetch_one(conn).await?;
     Ok(taken == 1)
 }
 

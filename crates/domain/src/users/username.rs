@@ -173,8 +173,11 @@ fn is_well_formed(value: &str) -> bool {
         && value.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
+/// A word of `RESERVED`, or a name only the instance and its staff go by however written
+/// (`murmur_team`, `adm1n`: `text::is_reserved_name`), which would also be the display name of a
+/// newcomer named by their username.
 pub fn is_reserved(value: &str) -> bool {
-    RESERVED.contains(&value)
+    RESERVED.contains(&value) || murmur_core::text::is_reserved_name(value)
 }
 
 impl fmt::Display for Username {
@@ -230,6 +233,8 @@ mod tests {
         assert!(Username::candidate("search", 1).is_none());
         assert!(Username::candidate("suggested", 1).is_none());
         assert!(Username::candidate("admin", 1).is_none());
+        assert!(Username::candidate("murmur_team", 1).is_none());
+        assert!(Username::parse("adm1n").is_err());
         assert_eq!(Username::candidate("search", 2).unwrap().as_str(), "search2");
         assert_eq!(Username::derive_base("Search"), "search");
     }

@@ -37,10 +37,12 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/accounts/relationships", get(relationships))
         .route("/api/v1/accounts/lookup", get(lookup))
         .route("/api/v1/accounts/search", get(search))
+        .route("/api/v1/accounts/familiar_followers", get(familiar_followers))
         .route("/api/v1/accounts/{id}", get(show))
         .route("/api/v1/accounts/{id}/statuses", get(statuses))
         .route("/api/v1/accounts/{id}/followers", get(followers))
         .route("/api/v1/accounts/{id}/following", get(following))
+        .route("/api/v1/accounts/{id}/featured_tags", get(featured_tags))
         .route("/api/v1/accounts/{id}/follow", post(follow))
         .route("/api/v1/accounts/{id}/unfollow", post(unfollow))
         .route("/api/v1/accounts/{id}/block", post(block))
@@ -54,14 +56,78 @@ pub fn id(text: &str) -> Result<i64> {
     text.parse::<i64>().ok().filter(|id| *id > 0).ok_or_else(MastodonError::not_found)
 }
 
-/// The member `id` as `viewer` may see them: not found when they left, or are hidden from the
-/// viewer (a block either way, a suspension).
-async fn visible_member(state: &AppState, viewer: i64, id: i64) -> Result<UserRow> {
+/// A member's account as a viewer reads it.
+struct Readable {
+    member: UserRow,
+    /// The viewer blocked them: their account reads (so an app can show and unblock them), but
+    /// none of their posts or their network.
+    account_only: bool,
+}
+
+/// The member `id` as `viewer` may read their account: not found when they left, or are hidden
+/// from the viewer (a suspension, a block by them), but for a member the viewer blocked, whose
+/// account alone reads (shut out too when the block is mutual, as Murmur's profile shows it).
+async fn readable_member(state: &AppState, viewer: i64, id: i64) -> Result<Readable> {
     let member = store::find_live(&state.db.read, id).await?.ok_or_else(MastodonError::not_found)?;
-    if member.id != viewer && safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
+    if member.id == viewer || !safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
+        return Ok(Readable { member, account_only: false });
+    }
+    let standing = safety::store::standing(&state.db.read, viewer, member.id, state.clock.now()).await?;
+    if !standing.blocking || member.suspended_until.is_some() {
         return Err(MastodonError::not_found());
     }
-    Ok(member)
+    let member = if standing.blocked_by { member.shut_out() } else { member };
+    Ok(Readable { member, account_only: true })
+}
+
+/// The username a handle names on this instance: `ada`, `@ada`, or `ada@` followed by this
+/// instance's host (with or without its port); None for another server's handle.
+fn local_username<'a>(state: &AppState, handle: &'a str) -> Option<&'a str> {
+    let handle = handle.trim().trim_start_matches('@');
+    let Some((name, host)) = handle.split_once('@') else { return Some(handle) };
+    let url = &state.config.public_url;
+    let host_str = url.host_str().unwrap_or_default();
+    let with_port = url.port().map(|port| format!("{host_str}:{port}"));
+    let own = host.eq_ignore_ascii_case(host_str) || with_port.is_some_and(|h| host.eq_ignore_ascii_case(&h));
+    own.then_some(name)
+}
+
+/// The member a handle names (`local_username`), as `viewer` may read them; None when it names
+/// nobody they may read.
+async fn member_by_handle(state: &AppState, viewer: i64, handle: &str) -> Result<Option<Readable>> {
+    let Some(username) = local_username(state, handle).and_then(|n| murmur_domain::users::Username::parse(n).ok())
+    else {
+        return Ok(None);
+    };
+    let Some(row) = store::find_by_username(&state.db.read, username.as_str()).await? else { return Ok(None) };
+    match readable_member(state, viewer, row.id).await {
+        Ok(readable) => Ok(Some(readable)),
+        Err(MastodonError(murmur_core::error::Error::NotFound(_))) => Ok(None),
+        Err(other) => Err(other),
+    }
+}
+
+/// Members as apps search for them (`term` as `search_term` checked it): the member a handle
+/// names first, whether `ada`, `@ada` or `ada@` this host, one the viewer blocked included (so
+/// an app finds them to unblock), then those whose name holds the term; at most `limit`.
+pub(super) async fn search_accounts(
+    state: &AppState,
+    viewer: i64,
+    term: &str,
+    limit: i64,
+) -> Result<Vec<entities::Account>> {
+    let mut rows: Vec<UserRow> = member_by_handle(state, viewer, term).await?.map(|r| r.member).into_iter().collect();
+    let name = local_username(state, term).unwrap_or_else(|| term.trim_start_matches('@'));
+    if let Ok(name) = murmur_domain::users::model::search_term(Some(name)) {
+        for row in store::search(&state.db.read, viewer, name, limit).await? {
+            if !rows.iter().any(|found| found.id == row.id) {
+                rows.push(row);
+            }
+        }
+    }
+    rows.truncate(usize::try_from(limit).unwrap_or(0));
+    let urls = Urls::of(state);
+    Ok(rows.iter().map(|row| entities::account(&urls, row, 0)).collect())
 }
 
 async fn own_account(state: &AppState, member: i64) -> Result<entities::Account> {
@@ -79,10 +145,45 @@ async fn verify_credentials(State(state): State<AppState>, token: Token) -> Resu
 struct Credentials {
     display_name: Option<String>,
     note: Option<String>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    locked: Option<bool>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    bot: Option<bool>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    discoverable: Option<bool>,
+    #[serde(default)]
+    source: Source,
+}
+
+#[derive(Default, Deserialize)]
+struct Source {
+    privacy: Option<String>,
+    #[serde(default, deserialize_with = "lenient::bool")]
+    sensitive: Option<bool>,
+}
+
+impl Credentials {
+    /// The settings asked for that Murmur does not offer (each named as an app sends it); a
+    /// value equal to what every Murmur account is (`locked=false`) asks for nothing.
+    fn not_offered(&self) -> Vec<&'static str> {
+        let privacy = self.source.privacy.as_deref().filter(|p| !p.is_empty());
+        [
+            (self.locked == Some(true), "locked accounts (locked)"),
+            (self.bot == Some(true), "bot accounts (bot)"),
+            (self.discoverable == Some(false), "accounts kept out of discovery (discoverable)"),
+            (privacy.is_some_and(|p| p != "public"), "posts that are not public (source[privacy])"),
+            (self.source.sensitive == Some(true), "media marked sensitive by default (source[sensitive])"),
+        ]
+        .into_iter()
+        .filter_map(|(asked, what)| asked.then_some(what))
+        .collect()
+    }
 }
 
 /// Changes the display name, bio, avatar and header (the website stays as set in Murmur). Apps
-/// send a multipart form when it carries images, else JSON or a form.
+/// send a multipart form when it carries images, else JSON or a form. Settings Murmur does not
+/// offer (a locked or bot account, posts that are not public) are refused by name, rather than
+/// answered as if kept.
 async fn update_credentials(
     State(state): State<AppState>,
     token: Token,
@@ -94,16 +195,19 @@ async fn update_credentials(
             .await
             .map_err(|e| MastodonError::unprocessable(e.body_text()))?;
         let form = super::media::Form::read(form, &["avatar", "header"]).await?;
-        let body = Credentials {
-            display_name: form.fields.get("display_name").cloned(),
-            note: form.fields.get("note").cloned(),
-        };
+        let fields = form.fields.iter().map(|(key, value)| (key.into(), value.into()));
+        let body = serde_json::from_value(super::params::from_pairs(fields)?)
+            .map_err(|e| MastodonError::unprocessable(format!("Invalid parameters: {e}")))?;
         (body, form.files)
     } else {
         let Params(body) = Params::<Credentials>::from_request(request, &state).await?;
         (body, Default::default())
     };
     // Everything is checked before anything is kept, so a refusal changes nothing.
+    let not_offered = body.not_offered();
+    if !not_offered.is_empty() {
+        return Err(MastodonError::unprocessable(format!("Murmur does not offer {}", not_offered.join(", "))));
+    }
     let current = store::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
     let edit = ProfileEdit::parse(
         body.display_name.as_deref().unwrap_or(&current.display_name),
@@ -134,9 +238,24 @@ async fn show(
     Path(text): Path<String>,
 ) -> Result<Json<entities::Account>> {
     let viewer = token.member("read:accounts")?;
-    let member = visible_member(&state, viewer, id(&text)?).await?;
-    let posts = store::post_count(&state.db.read, member.id).await?;
-    Ok(Json(entities::account(&Urls::of(&state), &member, posts)))
+    let readable = readable_member(&state, viewer, id(&text)?).await?;
+    Ok(Json(account_read(&state, &readable).await?))
+}
+
+/// A member's account read on its own, with their post count (none for a member the viewer
+/// blocked).
+async fn account_read(state: &AppState, readable: &Readable) -> Result<entities::Account> {
+    let member = &readable.member;
+    let posts = if readable.account_only { 0 } else { store::post_count(&state.db.read, member.id).await? };
+    Ok(entities::account(&Urls::of(state), member, posts))
+}
+
+/// The tags a member features on their profile: Murmur has none, so an empty list, for a member
+/// the caller may see (apps ask for it with every profile they open).
+async fn featured_tags(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let viewer = token.member("read:accounts")?;
+    visible_member(&state, viewer, id(&text)?).await?;
+    Ok(Json(json!([])))
 }
 
 #[derive(Deserialize)]
@@ -152,7 +271,7 @@ struct StatusesParams {
 }
 
 /// A member's posts, newest first: their Posts tab, with replies unless `exclude_replies`, or
-/// their Media tab (`only_media`). Murmur has no pinned posts: `pinned` answers none.
+/// their Media tab (`only_media`), or the posts they pinned (`pinned`).
 async fn statuses(
     State(state): State<AppState>,
     token: Token,
@@ -161,12 +280,18 @@ async fn statuses(
     QueryParams(params): QueryParams<StatusesParams>,
 ) -> Result<Response> {
     let viewer = token.member("read:statuses")?;
-    let member = visible_member(&state, viewer, id(&text)?).await?;
+    let Readable { member, account_only } = readable_member(&state, viewer, id(&text)?).await?;
     let page = params.paging.page()?;
-    if params.pinned == Some(true) {
+    if account_only {
         return paged(&state, &uri, Vec::<entities::Status>::new(), |_| 0);
     }
     use murmur_domain::posts::profile;
+    if params.pinned == Some(true) {
+        // Five at most: one page, newest pin first, with no further pages.
+        let pinned = hydrate::list(&state.db.read, state.db.backend, viewer, &profile::pinned_of(member.id)).await?;
+        let statuses = entities::statuses(&state, viewer, &pinned).await?;
+        return Ok(axum::response::IntoResponse::into_response(Json(statuses)));
+    }
     let posts = if params.only_media == Some(true) {
         hydrate::list(&state.db.read, state.db.backend, viewer, &profile::media_of(member.id, page)).await?
     } else if params.exclude_replies == Some(true) {
@@ -195,9 +320,12 @@ async fn follow_list(
     list: FollowList,
 ) -> Result<Response> {
     let viewer = token.member("read:accounts")?;
-    let member = visible_member(state, viewer, id(text)?).await?;
+    let readable = readable_member(state, viewer, id(text)?).await?;
     let page = offset_page(paging)?;
-    let listed = store::follow_list(&state.db.read, viewer, member.id, list, page).await?;
+    if readable.account_only {
+        return paged(state, uri, Vec::<entities::Account>::new(), |_| 0);
+    }
+    let listed = store::follow_list(&state.db.read, viewer, readable.member.id, list, page).await?;
     let urls = Urls::of(state);
     let accounts: Vec<entities::Account> = listed.iter().map(|l| entities::account(&urls, &l.user, 0)).collect();
     let next = page.offset + accounts.len() as i64;
@@ -277,6 +405,36 @@ async fn relationships(
     Ok(Json(answers))
 }
 
+/// For each member asked about, the members the viewer follows who follow them (hidden members
+/// left out; none for a member the viewer may not read).
+async fn familiar_followers(
+    State(state): State<AppState>,
+    token: Token,
+    QueryParams(params): QueryParams<RelationshipsParams>,
+) -> Result<Json<Vec<Value>>> {
+    let viewer = token.member("read:follows")?;
+    if params.id.len() > MAX_RELATIONSHIPS {
+        return Err(MastodonError::unprocessable("At most 40 ids at once"));
+    }
+    let urls = Urls::of(&state);
+    let mut answers = Vec::with_capacity(params.id.len());
+    for other in params.id {
+        let readable = match readable_member(&state, viewer, other).await {
+            Ok(readable) => readable,
+            Err(MastodonError(murmur_core::error::Error::NotFound(_))) => continue,
+            Err(other) => return Err(other),
+        };
+        let familiar = if readable.account_only {
+            Vec::new()
+        } else {
+            store::familiar_followers(&state.db.read, viewer, other).await?
+        };
+        let accounts: Vec<entities::Account> = familiar.iter().map(|row| entities::account(&urls, row, 0)).collect();
+        answers.push(json!({ "id": other.to_string(), "accounts": accounts }));
+    }
+    Ok(Json(answers))
+}
+
 #[derive(Deserialize)]
 struct LookupParams {
     acct: String,
@@ -288,19 +446,9 @@ async fn lookup(
     QueryParams(params): QueryParams<LookupParams>,
 ) -> Result<Json<entities::Account>> {
     let viewer = token.member("read:accounts")?;
-    // `user` or `@user`; another server's `user@host` is nobody here.
-    let name = params.acct.trim_start_matches('@');
-    let name = match name.split_once('@') {
-        Some((user, host)) if Some(host) == state.config.public_url.host_str() => user,
-        Some(_) => return Err(MastodonError::not_found()),
-        None => name,
-    };
-    let username = murmur_domain::users::Username::parse(name).map_err(|_| MastodonError::not_found())?;
-    let member =
-        store::find_by_username(&state.db.read, username.as_str()).await?.ok_or_else(MastodonError::not_found)?;
-    let member = visible_member(&state, viewer, member.id).await?;
-    let posts = store::post_count(&state.db.read, member.id).await?;
-    Ok(Json(entities::account(&Urls::of(&state), &member, posts)))
+    // `user`, `@user` or `user@` this host; another server's `user@host` is nobody here.
+    let readable = member_by_handle(&state, viewer, &params.acct).await?.ok_or_else(MastodonError::not_found)?;
+    Ok(Json(account_read(&state, &readable).await?))
 }
 
 #[derive(Deserialize)]
@@ -316,11 +464,9 @@ async fn search(
     QueryParams(params): QueryParams<SearchParams>,
 ) -> Result<Json<Vec<entities::Account>>> {
     let viewer = token.member("read:accounts")?;
-    let term = murmur_domain::users::model::search_term(Some(params.q.trim_start_matches('@')))?;
+    let term = murmur_domain::users::model::search_term(Some(&params.q))?;
     let limit = params.limit.unwrap_or(40).clamp(1, 80);
-    let rows = store::search(&state.db.read, viewer, term, limit).await?;
-    let urls = Urls::of(&state);
-    Ok(Json(rows.iter().map(|row| entities::account(&urls, row, 0)).collect()))
+    Ok(Json(search_accounts(&state, viewer, term, limit).await?))
 }
 
 async fn follow(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {

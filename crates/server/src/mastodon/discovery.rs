@@ -62,14 +62,14 @@ async fn search(
     let mut accounts = Vec::new();
     if wants("accounts")
         && page.offset == 0
-        && let Ok(term) = murmur_domain::users::model::search_term(Some(q.trim_start_matches('@')))
+        && let Ok(term) = murmur_domain::users::model::search_term(Some(q))
     {
-        let rows = murmur_domain::users::store::search(&state.db.read, viewer, term, page.limit).await?;
-        accounts = rows.iter().map(|row| entities::account(&urls, row, 0)).collect();
+        accounts = super::accounts::search_accounts(&state, viewer, term, page.limit).await?;
     }
     let mut statuses = Vec::new();
-    if wants("statuses") && !q.is_empty() {
-        let query = SearchQuery::parse(q)?;
+    if wants("statuses")
+        && let Some(query) = SearchQuery::parse_or_plain_words(q)
+    {
         let db = &state.db;
         let ids = murmur_domain::discovery::search::search(
             &db.read,
@@ -90,9 +90,8 @@ async fn search(
         && let Ok(name) = tag_name(q)
         && let Some(tag) = store::tag(&state.db.read, &tag_key(name)).await?
     {
-        hashtags.push(
-            json!({"name": tag.name.to_lowercase(), "url": format!("{}/tag/{}", urls.0, tag.name), "history": []}),
-        );
+        let following = murmur_domain::discovery::followed::is_following(&state.db, viewer, &tag_key(name)).await?;
+        hashtags.push(tag_entity(&urls, &tag.name, following));
     }
     Ok(Json(json!({ "accounts": accounts, "statuses": statuses, "hashtags": hashtags })))
 }

@@ -35,11 +35,21 @@ impl Urls {
         format!("{}/tag/{}", self.0, percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC))
     }
 
+    /// The picture of a member who has none (`MISSING_AVATAR`, `MISSING_HEADER`), or theirs.
+    fn picture(&self, path: Option<&str>, missing: &str) -> String {
+        self.media(path.unwrap_or(missing))
+    }
+
     /// An image path of Murmur's (`/objects/…`) as an absolute URL; other URLs as they are.
     pub(super) fn media(&self, path: &str) -> String {
         if path.starts_with('/') { format!("{}{path}", self.0) } else { path.to_string() }
     }
 }
+
+/// Where the avatar and header of a member without one are served (Mastodon's own paths): apps
+/// draw `avatar` and `header` as they are, so they are always an image's URL.
+pub const MISSING_AVATAR: &str = "/avatars/original/missing.png";
+pub const MISSING_HEADER: &str = "/headers/original/missing.png";
 
 /// Mastodon's Account. A typed entity, not a `Value`: lists build hundreds of them, and each
 /// `Value` is a map of owned keys. Fields in the order Mastodon documents them.
@@ -77,8 +87,8 @@ pub struct Account {
 
 /// Mastodon's Account. `post_count` is known on a profile's own read; lists show 0.
 pub fn account(urls: &Urls, member: &UserRow, post_count: i64) -> Account {
-    let avatar = member.profile_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
-    let header = member.header_image_url.as_deref().map(|p| urls.media(p)).unwrap_or_default();
+    let avatar = urls.picture(member.profile_image_url.as_deref(), MISSING_AVATAR);
+    let header = urls.picture(member.header_image_url.as_deref(), MISSING_HEADER);
     let fields = if member.website.is_empty() {
         Vec::new()
     } else {
@@ -343,7 +353,7 @@ pub fn status(context: &Context, post: &Post) -> Option<Status> {
         reblogged: post.is_reposted,
         bookmarked: post.is_bookmarked,
         muted: false,
-        pinned: false,
+        pinned: post.pinned,
         filtered: [],
     })
 }
@@ -425,6 +435,7 @@ pub fn poll(post: &Post, viewer: i64, now: Millis) -> Option<Value> {
     let options: Vec<Value> =
         post.poll_options.iter().map(|option| json!({"title": option, "votes_count": votes(option)})).collect();
     let total: usize = post.poll_options.iter().map(votes).sum();
+    let voters = post.poll_votes.values().flatten().collect::<std::collections::HashSet<_>>().len();
     let own: Vec<usize> = post
         .poll_options
         .iter()
@@ -436,9 +447,9 @@ pub fn poll(post: &Post, viewer: i64, now: Millis) -> Option<Value> {
         "id": post.id.to_string(),
         "expires_at": expires_at,
         "expired": expired,
-        "multiple": false,
+        "multiple": post.poll_multiple,
         "votes_count": total,
-        "voters_count": total,
+        "voters_count": voters,
         "options": options,
         "emojis": [],
         "voted": !own.is_empty(),

@@ -25,6 +25,23 @@ impl MastodonError {
     pub fn forbidden(message: impl Into<String>) -> MastodonError {
         MastodonError(Error::forbidden(message))
     }
+
+    /// The status Mastodon answers it with; Murmur's own answer decides, but a request it
+    /// cannot take is a 422.
+    pub fn status(&self) -> StatusCode {
+        match &self.0 {
+            Error::BadRequest(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            other => crate::error::status_of(other),
+        }
+    }
+
+    /// What the body's `error` says: no internals.
+    pub fn message(&self) -> String {
+        match &self.0 {
+            Error::Unauthorized => "The access token is invalid".to_string(),
+            other => crate::error::public_message(other),
+        }
+    }
 }
 
 impl From<Error> for MastodonError {
@@ -53,15 +70,7 @@ impl From<ApiError> for MastodonError {
 
 impl IntoResponse for MastodonError {
     fn into_response(self) -> Response {
-        // Murmur's own answer decides the status and hides internals; the body is Mastodon's.
-        let status = match &self.0 {
-            Error::BadRequest(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            other => crate::error::status_of(other),
-        };
-        let message = match &self.0 {
-            Error::Unauthorized => "The access token is invalid".to_string(),
-            other => crate::error::public_message(other),
-        };
+        let (status, message) = (self.status(), self.message());
         let mut response = (status, Json(serde_json::json!({ "error": message }))).into_response();
         if let Error::TooManyRequests { retry_after_secs, .. } = &self.0
             && let Ok(value) = HeaderValue::from_str(&retry_after_secs.max(&1).to_string())

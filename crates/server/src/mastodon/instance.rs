@@ -26,6 +26,9 @@ const DESCRIPTION: &str = "The human network: real voices, no bots. Members join
 pub const INVITE_ONLY: &str =
     "Murmur is invite-only: join with an invite code from a member, on the instance's website.";
 
+/// The languages Murmur speaks (its pages, messages and e-mails), by ISO 639-1 code and name.
+const LANGUAGES: [(&str, &str); 1] = [("en", "English")];
+
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/instance", get(instance_v1))
@@ -48,6 +51,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/trends/links", get(empty_list))
         .route("/api/v1/preferences", get(preferences))
         .route("/api/v1/accounts", axum::routing::post(registration_refused))
+        .route("/api/v1/instance/languages", get(languages))
+        .route(super::entities::MISSING_AVATAR, get(missing_avatar))
+        .route(super::entities::MISSING_HEADER, get(missing_header))
 }
 
 fn configuration(state: &AppState) -> Value {
@@ -71,8 +77,8 @@ fn configuration(state: &AppState) -> Value {
         "polls": {
             "max_options": posts::POLL_MAX_OPTIONS,
             "max_characters_per_option": posts::POLL_OPTION_MAX_CHARS,
-            "min_expiration": 3600,
-            "max_expiration": posts::POLL_MAX_HOURS * 3600,
+            "min_expiration": posts::POLL_MIN.as_millis() / murmur_core::clock::SECOND,
+            "max_expiration": posts::POLL_MAX.as_millis() / murmur_core::clock::SECOND,
         },
         "translation": { "enabled": false },
         "vapid": { "public_key": state.push.keys.public_key() },
@@ -104,7 +110,7 @@ async fn instance_v1(State(state): State<AppState>) -> Json<Value> {
         "urls": { "streaming_api": urls["streaming"] },
         "stats": { "user_count": 0, "status_count": 0, "domain_count": 1 },
         "thumbnail": null,
-        "languages": ["en"],
+        "languages": LANGUAGES.iter().map(|(code, _)| code).collect::<Vec<_>>(),
         "registrations": false,
         "approval_required": true,
         "invites_enabled": true,
@@ -123,7 +129,7 @@ async fn instance_v2(State(state): State<AppState>) -> Json<Value> {
         "usage": { "users": { "active_month": 0 } },
         "thumbnail": { "url": format!("{}/icon-512.png", state.config.public_origin()) },
         "icon": [],
-        "languages": ["en"],
+        "languages": LANGUAGES.iter().map(|(code, _)| code).collect::<Vec<_>>(),
         "configuration": configuration(&state),
         "registrations": { "enabled": false, "approval_required": true, "message": INVITE_ONLY, "url": null },
         "api_versions": { "mastodon": 2 },
@@ -183,6 +189,24 @@ async fn preferences(State(state): State<AppState>, token: Token) -> Result<Json
         "reading:expand:media": "default",
         "reading:expand:spoilers": row.expand_warnings != 0,
     })))
+}
+
+/// The languages Murmur knows, as Mastodon lists the ones its posts may be in.
+async fn languages() -> Json<Value> {
+    Json(Value::Array(LANGUAGES.iter().map(|(code, name)| json!({"code": code, "name": name})).collect()))
+}
+
+/// A picture of a member who has none: the same for everyone, so kept by caches for a day.
+fn picture(png: &'static [u8]) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "image/png"), (header::CACHE_CONTROL, "public, max-age=86400")], png)
+}
+
+async fn missing_avatar() -> impl IntoResponse {
+    picture(murmur_domain::media::placeholders::avatar_png())
+}
+
+async fn missing_header() -> impl IntoResponse {
+    picture(murmur_domain::media::placeholders::header_png())
 }
 
 async fn registration_refused() -> super::MastodonError {

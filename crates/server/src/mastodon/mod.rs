@@ -70,11 +70,17 @@ pub fn router() -> Router<AppState> {
         .layer(axum::middleware::map_response(no_store))
 }
 
-/// Mastodon answers its paths with a trailing slash too (`/api/v1/instance/`), and apps use both:
-/// such a path is taken without it, before routing.
+/// Whether a path with a trailing slash is taken as the path without: every API and OAuth path
+/// (`toot` opens `/oauth/authorize/?…`, other apps call `/api/v1/instance/`), as Mastodon takes them.
+fn takes_trailing_slash(path: &str) -> bool {
+    is_mastodon_path(path) || path.starts_with("/api/") || path.starts_with("/oauth/")
+}
+
+/// A path of the API or of OAuth with a trailing slash is taken without it, before routing (the
+/// web app does the same with its address for `/oauth/authorize/`).
 pub async fn without_trailing_slash(mut request: axum::extract::Request) -> axum::extract::Request {
     let path = request.uri().path();
-    if path.len() > 1 && path.ends_with('/') && is_mastodon_path(path) {
+    if path.len() > 1 && path.ends_with('/') && takes_trailing_slash(path) {
         let trimmed = path.trim_end_matches('/');
         let rebuilt = match request.uri().query() {
             Some(query) => format!("{trimmed}?{query}"),
@@ -87,7 +93,7 @@ pub async fn without_trailing_slash(mut request: axum::extract::Request) -> axum
     request
 }
 
-/// `seconds` as whole hours, rounded up (Murmur's polls and mutes last whole hours).
+/// `seconds` as whole hours, rounded up (Murmur's mutes last whole hours).
 fn whole_hours(seconds: i64) -> i64 {
     (seconds.max(1) + 3599) / 3600
 }

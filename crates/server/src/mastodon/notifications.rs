@@ -1,5 +1,5 @@
 //! Notifications: the member's list (`types[]`, `exclude_types[]`), one, dismissing and
-//! clearing. Murmur's replies and mentions are both Mastodon's `mention`; its own notices (a
+//! clearing, how many are unread, and the filtering policy (Murmur filters none). Murmur's replies and mentions are both Mastodon's `mention`; its own notices (a
 //! moderators' removal, a data archive ready) are not shown to apps.
 
 use std::collections::HashMap;
@@ -17,7 +17,7 @@ use super::accounts::id;
 use super::auth::Token;
 use super::entities::{self, Context, Urls};
 use super::error::{MastodonError, Result};
-use super::params::{QueryParams, lenient};
+use super::params::{Params, QueryParams, lenient};
 use super::timelines::{Paging, paged, with_links};
 use crate::state::AppState;
 use murmur_domain::notifications::store::{self, Entry, Kind, Kinds, NO_POST};
@@ -29,6 +29,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/notifications", get(list))
         .route("/api/v2/notifications", get(list_grouped))
         .route("/api/v1/notifications/clear", post(clear))
+        .route("/api/v1/notifications/unread_count", get(unread_count))
+        .route("/api/v2/notifications/policy", get(policy).patch(set_policy))
         .route("/api/v1/notifications/{id}", get(show))
         .route("/api/v1/notifications/{id}/dismiss", post(dismiss))
 }
@@ -215,4 +217,49 @@ async fn clear(State(state): State<AppState>, token: Token) -> Result<Json<Value
     let mut writer = murmur_domain::notifications::writer(&state.db, viewer, now).await?;
     store::clear(&mut writer, viewer).await?;
     Ok(Json(json!({})))
+}
+
+/// How many of the member's notifications are unread, as Murmur's badge counts them (a group of
+/// likes or reposts of one post once).
+async fn unread_count(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
+    let viewer = token.member("read:notifications")?;
+    let count = murmur_domain::live::counts::unread_count(&state.db.read, viewer, state.clock.now()).await?;
+    Ok(Json(json!({ "count": count })))
+}
+
+/// The filters of Mastodon's notification policy: Murmur filters no notifications into requests,
+/// so each is `accept`.
+const POLICY_FILTERS: [&str; 5] =
+    ["for_not_following", "for_not_followers", "for_new_accounts", "for_private_mentions", "for_limited_accounts"];
+
+/// Mastodon 4.3's NotificationPolicy of a member: everything accepted, no requests pending.
+fn policy_entity() -> Json<Value> {
+    let mut policy = serde_json::Map::new();
+    for filter in POLICY_FILTERS {
+        policy.insert(filter.to_string(), json!("accept"));
+    }
+    policy.insert("summary".to_string(), json!({ "pending_requests_count": 0, "pending_notifications_count": 0 }));
+    Json(Value::Object(policy))
+}
+
+async fn policy(token: Token) -> Result<Json<Value>> {
+    token.member("read:notifications")?;
+    Ok(policy_entity())
+}
+
+/// Takes a policy only as Murmur's is (`accept`): filtering notifications into requests is not
+/// something Murmur does, so asking for it is refused by name rather than answered as kept.
+async fn set_policy(token: Token, Params(body): Params<serde_json::Map<String, Value>>) -> Result<Json<Value>> {
+    token.member("write:notifications")?;
+    let refused: Vec<&str> = POLICY_FILTERS
+        .into_iter()
+        .filter(|filter| body.get(*filter).is_some_and(|value| value.as_str() != Some("accept")))
+        .collect();
+    if !refused.is_empty() {
+        return Err(MastodonError::unprocessable(format!(
+            "Murmur does not filter notifications: {} can only be accept",
+            refused.join(", ")
+        )));
+    }
+    Ok(policy_entity())
 }

@@ -1,5 +1,6 @@
 //! The member's blocks and mutes as lists, their muted words as v2 filters (read only), and
-//! reports to the moderators.
+//! reports to the moderators. Murmur has no other servers, so no domain blocks: their list is
+//! empty.
 
 use axum::Json;
 use axum::Router;
@@ -24,6 +25,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/blocks", get(blocks))
         .route("/api/v1/mutes", get(mutes))
+        .route("/api/v1/domain_blocks", get(domain_blocks))
         .route("/api/v1/reports", post(report))
         .route("/api/v2/filters", get(filters))
 }
@@ -81,6 +83,12 @@ async fn mutes(
     let page = offset_page(&paging)?;
     let rows = store::muted_by(&state.db.read, viewer, page, state.clock.now()).await?;
     listed(&state, &uri, &rows, page.offset)
+}
+
+/// The domains the member blocks: none, as Murmur is one server.
+async fn domain_blocks(token: Token) -> Result<Json<Value>> {
+    token.member("read:blocks")?;
+    Ok(Json(json!([])))
 }
 
 #[derive(Deserialize)]

@@ -40,6 +40,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/statuses/{id}/unreblog", post(unreblog))
         .route("/api/v1/statuses/{id}/favourited_by", get(favourited_by))
         .route("/api/v1/statuses/{id}/reblogged_by", get(reblogged_by))
+        .route("/api/v1/statuses/{id}/pin", post(pin))
+        .route("/api/v1/statuses/{id}/unpin", post(unpin))
         .route("/api/v1/statuses/{id}/bookmark", post(bookmark))
         .route("/api/v1/statuses/{id}/unbookmark", post(unbookmark))
         .route("/api/v1/bookmarks", get(bookmarks))
@@ -94,8 +96,7 @@ struct NewPoll {
     multiple: Option<bool>,
 }
 
-/// Murmur's posts are public, single-choice polls last whole hours, a post is sensitive only
-/// by its content warning, and there are no scheduled posts yet: what an app asks beyond that is
+/// Murmur's posts are public, a post is sensitive only by its content warning, and there are no scheduled posts yet: what an app asks beyond that is
 /// refused, not dropped.
 fn check_supported(body: &NewStatus) -> Result<()> {
     if body.visibility.as_deref().is_some_and(|v| v != "public") {
@@ -104,9 +105,6 @@ fn check_supported(body: &NewStatus) -> Result<()> {
     check_sensitive(body.sensitive, body.spoiler_text.as_deref())?;
     if body.scheduled_at.is_some() {
         return Err(MastodonError::unprocessable("Murmur cannot schedule posts"));
-    }
-    if body.poll.as_ref().is_some_and(|p| p.multiple == Some(true)) {
-        return Err(MastodonError::unprocessable("Murmur's polls take one choice"));
     }
     Ok(())
 }
@@ -133,13 +131,9 @@ async fn create(
     if body.media_ids.len() > murmur_domain::media::MAX_IMAGES {
         return Err(MastodonError::unprocessable("A post can have at most 4 images"));
     }
-    let (options, hours) = match &body.poll {
-        Some(poll) => {
-            // Whole hours, rounded up.
-            let hours = poll.expires_in.map(super::whole_hours);
-            (poll.options.clone(), hours)
-        }
-        None => (Vec::new(), None),
+    let (options, duration, multiple) = match &body.poll {
+        Some(poll) => (poll.options.clone(), PollDuration::from_seconds(poll.expires_in)?, poll.multiple == Some(true)),
+        None => (Vec::new(), murmur_domain::posts::domain::POLL_DEFAULT, false),
     };
     let mut images = Vec::with_capacity(body.media_ids.len());
     for id in &body.media_ids {
@@ -158,7 +152,8 @@ async fn create(
         content_warning: ContentWarning::parse(body.spoiler_text.as_deref())?,
         images,
         poll: PollOptions::parse(&options)?,
-        duration: PollDuration::parse(hours)?,
+        duration,
+        poll_multiple: multiple,
         reply_to_id: body.in_reply_to_id,
         quote_of_id: body.quoted_status_id,
         app_id: Some(token.0.app_id),
@@ -290,6 +285,32 @@ async fn source(State(state): State<AppState>, token: Token, Path(text): Path<St
         "text": post.content,
         "spoiler_text": post.spoiler_text.unwrap_or_default(),
     })))
+}
+
+/// Mastodon refuses another member's post with 422, and Murmur's domain with 404 (as a post
+/// that is not there): one the member may see but did not write answers Mastodon's refusal.
+async fn own_or_refused(state: &AppState, member: i64, post_id: i64) -> Result<()> {
+    let (post, _) = post_and_status(state, member, post_id).await?;
+    if post.author.id != member || post.repost_of_id.is_some() {
+        return Err(MastodonError::unprocessable("Validation failed: Someone else's post cannot be pinned"));
+    }
+    Ok(())
+}
+
+async fn pin(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:accounts")?;
+    let post_id = id(&text)?;
+    own_or_refused(&state, member, post_id).await?;
+    let id = state.post_writes().pin(member, post_id).await?;
+    Ok(Json(status_of(&state, member, id).await?))
+}
+
+async fn unpin(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
+    let member = token.member("write:accounts")?;
+    let post_id = id(&text)?;
+    own_or_refused(&state, member, post_id).await?;
+    let id = state.post_writes().unpin(member, post_id).await?;
+    Ok(Json(status_of(&state, member, id).await?))
 }
 
 async fn favourite(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
@@ -454,15 +475,18 @@ async fn vote(
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let post_id = id(&text)?;
-    let [choice] = body.choices[..] else {
-        return Err(MastodonError::unprocessable("Murmur's polls take exactly one choice"));
-    };
     let post =
         hydrate::one(&state.db.read, state.db.backend, member, post_id).await?.ok_or_else(MastodonError::not_found)?;
-    let option = usize::try_from(choice)
-        .ok()
-        .and_then(|index| post.poll_options.get(index))
-        .ok_or_else(|| MastodonError::unprocessable("That choice is not in this poll"))?;
-    let id = state.post_writes().vote(member, post_id, option).await?;
+    let options = body
+        .choices
+        .iter()
+        .map(|&choice| {
+            usize::try_from(choice)
+                .ok()
+                .and_then(|index| post.poll_options.get(index).cloned())
+                .ok_or_else(|| MastodonError::unprocessable("That choice is not in this poll"))
+        })
+        .collect::<Result<Vec<String>>>()?;
+    let id = state.post_writes().vote(member, post_id, &options).await?;
     poll_of(status_of(&state, member, id).await?)
 }

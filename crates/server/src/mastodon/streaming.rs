@@ -6,6 +6,10 @@
 //! Both are fed by Murmur's live bus (`murmur_domain::live`), so they work across processes: a
 //! stream is opened on this process's broker, and each of its events is turned into
 //! Mastodon's entities for the member.
+//! A stream carries only what its token's scopes let the REST endpoints show (`read:statuses`
+//! for posts, `read:notifications` for notifications; none of it: 403 before it opens), and
+//! lives while its token does: it closes when the token ends (`sessions::ended`), and its token
+//! is read again before each event, as a request's is.
 
 use std::convert::Infallible;
 
@@ -27,8 +31,10 @@ use super::params::QueryParams;
 use crate::state::AppState;
 use murmur_core::error::Error;
 use murmur_core::page::Page;
+use murmur_domain::apps;
 use murmur_domain::live::broker::{Frame, Wants};
 use murmur_domain::notifications::store::{self as notifications, Kinds};
+use murmur_domain::sessions::Credential;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -42,19 +48,43 @@ async fn health() -> &'static str {
     "OK"
 }
 
-/// Which of a member's events a stream carries.
-#[derive(Clone, Copy, Debug)]
-struct Wanted {
-    updates: bool,
+/// A stream as an app names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Named {
+    /// `user`: posts and notifications.
+    User,
+    /// `user:notification`: notifications only.
+    UserNotification,
 }
 
-impl Wanted {
-    fn of(stream: &str) -> Option<Wanted> {
+impl Named {
+    fn of(stream: &str) -> Option<Named> {
         match stream {
-            "user" => Some(Wanted { updates: true }),
-            "user:notification" => Some(Wanted { updates: false }),
+            "user" => Some(Named::User),
+            "user:notification" => Some(Named::UserNotification),
             _ => None,
         }
+    }
+}
+
+/// Which of a member's events a stream carries: what it names, within its token's scopes.
+#[derive(Clone, Copy, Debug)]
+struct Carried {
+    statuses: bool,
+    notifications: bool,
+}
+
+impl Carried {
+    /// What `token` may read of the stream `named`: refused (403) when nothing.
+    fn of(named: Named, token: &Token) -> Result<Carried> {
+        let carried = Carried {
+            statuses: named == Named::User && token.0.scopes.allow("read:statuses"),
+            notifications: token.0.scopes.allow("read:notifications"),
+        };
+        if !carried.statuses && !carried.notifications {
+            return Err(MastodonError::forbidden("This stream is outside the authorized scopes"));
+        }
+        Ok(carried)
     }
 }
 
@@ -64,13 +94,14 @@ struct Outgoing {
     payload: String,
 }
 
-/// The member's Mastodon events until their stream or token ends.
-async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -> Result<mpsc::Receiver<Outgoing>> {
-    let member = token.member("read:statuses").or_else(|_| token.member("read:notifications"))?;
-    let hash = murmur_core::secrets::hash_token(&secret);
-    let wants = Wants { counts_of: None, edits: wanted.updates };
+/// The member's Mastodon events of stream `named` until the stream or its token ends.
+async fn events(state: AppState, token: Token, secret: String, named: Named) -> Result<mpsc::Receiver<Outgoing>> {
+    let carried = Carried::of(named, &token)?;
+    let member = token.any_member()?;
+    let credential = Credential::AppToken(murmur_core::secrets::hash_token(&secret));
+    let wants = Wants { counts_of: None, edits: carried.statuses };
     let opened =
-        state.live.broker.open(member, &hash, wants, None).ok_or_else(|| {
+        state.live.broker.open(member, credential, wants, None).ok_or_else(|| {
             MastodonError(Error::Unavailable("The server is restarting; try again in a moment".into()))
         })?;
     let now = state.clock.now();
@@ -83,8 +114,14 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
     tokio::spawn(async move {
         while let Some(frame) = frames.recv().await {
             let Frame::Event { name, data, .. } = frame else { break };
+            // Its token ended (the broker says so once it knows), or ends before this event is
+            // sent (its end may be on its way from another process).
+            let holds = apps::holder(&state.credentials.tokens, &state.db.write, &secret, state.clock.now()).await;
+            if name == "session-ended" || !holds.is_ok_and(|holder| holder.is_some()) {
+                break;
+            }
             let sent = match name {
-                "notification" => {
+                "notification" if carried.notifications => {
                     let page = Page::window(20, None, Some(last_notification));
                     let read = notifications::entries(&state.db.read, member, Kinds::ALL, page, state.clock.now());
                     let Ok(entries) = read.await else { continue };
@@ -101,28 +138,23 @@ async fn events(state: AppState, token: Token, secret: String, wanted: Wanted) -
                     }
                     ok
                 }
-                "feed" if wanted.updates => {
+                "feed" if carried.statuses => {
                     let ids: Vec<i64> = serde_json::from_str::<Value>(&data)
                         .ok()
                         .and_then(|v| v["postIds"].as_array().map(|ids| ids.iter().filter_map(Value::as_i64).collect()))
                         .unwrap_or_default();
                     send_statuses(&state, member, &ids, "update", &tx).await
                 }
-                "post-edited" if wanted.updates => match post_id_of(&data) {
+                // A new post's card, fetched after it was sent: an update of the post.
+                "post-edited" | "post-card" if carried.statuses => match post_id_of(&data) {
                     Some(id) => send_statuses(&state, member, &[id], "status.update", &tx).await,
                     None => true,
                 },
                 // Mastodon's payload is the bare id, not JSON.
-                "post-deleted" if wanted.updates => match post_id_of(&data) {
+                "post-deleted" if carried.statuses => match post_id_of(&data) {
                     Some(id) => tx.send(Outgoing { event: "delete", payload: id.to_string() }).await.is_ok(),
                     None => true,
                 },
-                // Some session of the member ended: the stream lives on while its token does.
-                "session-ended" => {
-                    murmur_domain::apps::holder(&state.credentials.tokens, &state.db.write, &secret, state.clock.now())
-                        .await
-                        .is_ok_and(|holder| holder.is_some())
-                }
                 _ => !tx.is_closed(),
             };
             if !sent {
@@ -174,10 +206,10 @@ async fn sse(
     token: Token,
     headers: &HeaderMap,
     query: Option<&str>,
-    wanted: Wanted,
+    named: Named,
 ) -> Result<Response> {
     let secret = bearer_of(headers, query).ok_or(MastodonError(Error::Unauthorized))?;
-    let rx = events(state, token, secret, wanted).await?;
+    let rx = events(state, token, secret, named).await?;
     let events =
         outgoing_stream(rx).map(|out| Ok::<_, Infallible>(Event::default().event(out.event).data(out.payload)));
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(crate::routes::live::HEARTBEAT)).into_response())
@@ -189,7 +221,7 @@ async fn user_sse(
     headers: HeaderMap,
     uri: axum::http::Uri,
 ) -> Result<Response> {
-    sse(state, token, &headers, uri.query(), Wanted { updates: true }).await
+    sse(state, token, &headers, uri.query(), Named::User).await
 }
 
 async fn notification_sse(
@@ -198,7 +230,7 @@ async fn notification_sse(
     headers: HeaderMap,
     uri: axum::http::Uri,
 ) -> Result<Response> {
-    sse(state, token, &headers, uri.query(), Wanted { updates: false }).await
+    sse(state, token, &headers, uri.query(), Named::UserNotification).await
 }
 
 #[derive(Deserialize)]
@@ -220,8 +252,8 @@ async fn websocket(
     let secret = bearer_of(&headers, uri.query()).ok_or(MastodonError(Error::Unauthorized))?;
     let named = match params.stream.as_deref() {
         Some(stream) => Some(
-            Wanted::of(stream)
-                .map(|w| (stream.to_string(), w))
+            Named::of(stream)
+                .map(|n| (stream.to_string(), n))
                 .ok_or_else(|| MastodonError::unprocessable("stream must be user or user:notification"))?,
         ),
         None => None,
@@ -235,8 +267,8 @@ async fn websocket(
     // A stream named in the URL is opened before the handshake is answered, so nothing that
     // happens once the client holds the socket is missed.
     let opened = match &named {
-        Some((name, wanted)) => {
-            Some((name.clone(), events(state.clone(), token.clone(), secret.clone(), *wanted).await?))
+        Some((name, named)) => {
+            Some((name.clone(), events(state.clone(), token.clone(), secret.clone(), *named).await?))
         }
         None => None,
     };
@@ -253,9 +285,17 @@ async fn serve_socket(
     let (name, mut rx) = match opened {
         Some(opened) => opened,
         None => {
-            let Some((name, wanted)) = first_subscription(&mut socket).await else { return };
-            let Ok(rx) = events(state, token, secret, wanted).await else { return };
-            (name, rx)
+            let Some((name, named)) = first_subscription(&mut socket).await else { return };
+            match events(state, token, secret, named).await {
+                Ok(rx) => (name, rx),
+                // Told as Mastodon's streaming server tells it, then closed.
+                Err(refused) => {
+                    let error = json!({ "error": refused.message(), "status": refused.status().as_u16() });
+                    let _ = socket.send(Message::Text(error.to_string().into())).await;
+                    let _ = socket.send(Message::Close(None)).await;
+                    return;
+                }
+            }
         }
     };
     // A ping now and then keeps proxies from closing a quiet socket.
@@ -276,23 +316,25 @@ async fn serve_socket(
                 }
             }
             incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                 _ => {}
             },
         }
     }
+    // The stream ended on the server's side (its token ended, the server is closing).
+    let _ = socket.send(Message::Close(None)).await;
 }
 
 /// The first `subscribe` message's stream, for a socket opened without `stream=`.
-async fn first_subscription(socket: &mut WebSocket) -> Option<(String, Wanted)> {
+async fn first_subscription(socket: &mut WebSocket) -> Option<(String, Named)> {
     while let Some(Ok(message)) = socket.recv().await {
         if let Message::Text(text) = message
             && let Ok(asked) = serde_json::from_str::<Value>(text.as_str())
             && asked["type"] == "subscribe"
             && let Some(stream) = asked["stream"].as_str()
-            && let Some(wanted) = Wanted::of(stream)
+            && let Some(named) = Named::of(stream)
         {
-            return Some((stream.to_string(), wanted));
+            return Some((stream.to_string(), named));
         }
     }
     None

@@ -222,11 +222,15 @@ async fn set_markers(
     let member = token.member("write:statuses")?;
     let now = state.clock.now();
     let mut set = Vec::new();
-    for (timeline, update) in [("home", body.home), ("notifications", body.notifications)] {
-        if let Some(update) = update {
-            let last = update.last_read_id.ok_or_else(|| MastodonError::unprocessable("last_read_id is required"))?;
-            set.push(murmur_domain::apps::markers::set(&state.db.write, member, timeline, last, now).await?);
-        }
+    let last_read = |update: MarkerUpdate| {
+        update.last_read_id.ok_or_else(|| MastodonError::unprocessable("last_read_id is required"))
+    };
+    if let Some(update) = body.home {
+        set.push(murmur_domain::apps::markers::set_home(&state.db.write, member, last_read(update)?, now).await?);
+    }
+    if let Some(update) = body.notifications {
+        // As the web app's Notifications screen: the notifications up to the marker are read.
+        set.push(murmur_domain::notifications::mark_seen(&state.db, member, last_read(update)?, now).await?);
     }
     Ok(markers_answer(set))
 }

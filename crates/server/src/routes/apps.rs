@@ -45,9 +45,17 @@ pub struct AppRequest {
     pub abilities: Vec<String>,
     /// Where the answer goes.
     pub redirect_uri: String,
+    /// The scopes asked for that the app did not register: such a request cannot be allowed,
+    /// only sent back to the app (`error=invalid_scope`). Empty when it may be allowed.
+    pub scopes_beyond_app: Vec<String>,
+    /// Where Allow and Deny send the browser, for the member to read: the redirect URI's host
+    /// (`app.example`), or an app's own scheme and host (`ivory://oauth`); null for the
+    /// out-of-band URI, where the code shows on the consent page itself.
+    pub redirect_host: Option<String>,
 }
 
-/// What an app asks of the signed-in member (checked: the app, its redirect URI and scopes).
+/// What an app asks of the signed-in member (checked: the app and its redirect URI; scopes it
+/// did not register are named, for the page to refuse).
 #[utoipa::path(get, path = "/api/oauth/authorization", tag = "apps", params(AuthorizationParams),
     responses((status = 200, body = AppRequest), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state, params), fields(user = _current.id))]
@@ -57,9 +65,13 @@ async fn authorization(
     Query(params): Query<AuthorizationParams>,
 ) -> Result<Json<AppRequest>> {
     let request =
-        apps::check_request(&state.db.read, &params.client_id, params.redirect_uri.as_deref(), params.scope.as_deref())
+        apps::read_request(&state.db.read, &params.client_id, params.redirect_uri.as_deref(), params.scope.as_deref())
             .await?;
+    let scopes_beyond_app = request.scopes_beyond_app().into_iter().map(str::to_string).collect();
+    let redirect_host = request.destination();
     Ok(Json(AppRequest {
+        scopes_beyond_app,
+        redirect_host,
         app_name: request.app.name,
         app_website: request.app.website,
         scope: request.scopes.to_string(),

@@ -20,6 +20,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(mark_read))
         .routes(routes!(mark_all_read))
+        .routes(routes!(mark_seen))
         .routes(routes!(unread_count))
 }
 
@@ -203,6 +204,30 @@ async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> R
     let now = state.clock.now();
     let mut writer = murmur_domain::notifications::writer(&state.db, current.id, now).await?;
     store::mark_all_read(&mut writer, current.id, now).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// What the member's Notifications screen showed them.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Seen {
+    /// The id of the newest notification shown (in a grouped list: a group's id).
+    #[schema(minimum = 1)]
+    pub last_seen_id: i64,
+}
+
+/// The caller has seen their notifications up to `lastSeenId` (their Notifications screen
+/// showed them): those are read, and the notifications marker of their apps
+/// (`/api/v1/markers`) is set there, as an app setting it does.
+#[utoipa::path(put, path = "/api/notifications/seen", tag = "notifications", request_body = Seen,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 429, body = ErrorBody)))]
+#[tracing::instrument(skip(state, body), fields(user = current.id))]
+async fn mark_seen(State(state): State<AppState>, current: CurrentUser, Json(body): Json<Seen>) -> Result<StatusCode> {
+    if body.last_seen_id < 1 {
+        return Err(Error::bad_request("lastSeenId must be a notification's id").into());
+    }
+    murmur_domain::notifications::mark_seen(&state.db, current.id, body.last_seen_id, state.clock.now()).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

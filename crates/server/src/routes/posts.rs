@@ -25,6 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(history))
         .routes(routes!(like, unlike))
         .routes(routes!(bookmark, unbookmark))
+        .routes(routes!(pin, unpin))
         .routes(routes!(bookmarks))
         .routes(routes!(remove_card))
         .routes(routes!(unrepost))
@@ -39,9 +40,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreatePost {
-    /// 1 to 500 characters after trimming. Ignored on a repost (stored as "♻️").
+    /// At most 500 characters after trimming; empty only on a post with at least one image.
+    /// Ignored on a repost (stored as "♻️").
     #[serde(default)]
-    #[schema(min_length = 1, max_length = 500)]
+    #[schema(max_length = 500)]
     pub content: String,
     /// A content warning shown in place of the post until the reader opens it: at most 100
     /// characters after trimming, on one line; blank or missing means none. Not on a repost.
@@ -60,9 +62,16 @@ pub struct CreatePost {
     #[serde(default)]
     #[schema(schema_with = poll_options_schema)]
     pub poll_options: Vec<String>,
-    /// How long the poll stays open: 1 to 168 hours (default 24).
+    /// How long the poll stays open: 1 to 168 hours (default 24). Send this or
+    /// `pollDurationMinutes`, not both.
     #[schema(minimum = 1, maximum = 168)]
     pub poll_duration_hours: Option<i64>,
+    /// How long the poll stays open, in minutes: 5 to 10080 (7 days).
+    #[schema(minimum = 5, maximum = 10080)]
+    pub poll_duration_minutes: Option<i64>,
+    /// The poll takes one or more options from each voter (default: exactly one).
+    #[serde(default)]
+    pub poll_multiple: bool,
     /// The post this one answers.
     #[schema(minimum = 1)]
     pub reply_to_id: Option<i64>,
@@ -128,8 +137,8 @@ fn poll_options_schema() -> utoipa::openapi::schema::Array {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditPost {
-    /// 1 to 500 characters after trimming.
-    #[schema(min_length = 1, max_length = 500)]
+    /// At most 500 characters after trimming; empty only while the post keeps an image.
+    #[schema(max_length = 500)]
     pub content: String,
     /// The post's content warning from now on (at most 100 characters after trimming, on one
     /// line); null or blank takes it away, left out it stays as it is.
@@ -160,11 +169,15 @@ pub struct PostVersion {
     pub replaced_at: String,
 }
 
+/// A vote: `option`, or on a multiple-choice poll `options` (one or more), not both.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct VoteRequest {
     /// The text of the chosen option.
     #[schema(min_length = 1, max_length = 80)]
-    pub option: String,
+    pub option: Option<String>,
+    /// The texts of the chosen options (a single-choice poll takes one).
+    #[schema(max_items = 4)]
+    pub options: Option<Vec<String>>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -238,7 +251,8 @@ async fn create(
                 content,
                 content_warning: ContentWarning::parse(body.spoiler_text.as_deref())?,
                 poll: PollOptions::parse(&body.poll_options)?,
-                duration: PollDuration::parse(body.poll_duration_hours)?,
+                duration: PollDuration::parse(body.poll_duration_hours, body.poll_duration_minutes)?,
+                poll_multiple: body.poll_multiple,
                 images,
                 reply_to_id: body.reply_to_id,
                 quote_of_id: body.quote_of_id,
@@ -323,6 +337,28 @@ async fn history(
             })
             .collect(),
     ))
+}
+
+/// Pins one of the caller's own posts (not a repost) to their profile, where it shows first
+/// with a "Pinned" label; pinning twice changes nothing. At most 5 at once: a sixth is a 400
+/// saying so. Another member's post is a 404, as a post that is not there. Answers the post
+/// (`pinned: true`).
+#[utoipa::path(post, path = "/api/posts/{id}/pin", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn pin(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = state.post_writes().pin(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
+}
+
+/// Unpins one of the caller's posts; unpinning a post not pinned changes nothing. Answers the
+/// post.
+#[utoipa::path(delete, path = "/api/posts/{id}/pin", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
+    responses((status = 200, body = Post), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn unpin(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<Json<Post>> {
+    let post = state.post_writes().unpin(current.id, id).await?;
+    post_as_seen(&state, current.id, post).await
 }
 
 /// Bookmarks a post (a repost: its original) for the caller alone: nobody is told, nobody else
@@ -437,7 +473,8 @@ async fn unlike(State(state): State<AppState>, current: CurrentUser, Path(id): P
     post_as_seen(&state, current.id, post).await
 }
 
-/// Votes in a post's poll, once. Answers the post with the new tally.
+/// Votes in a post's poll, once: one option, or on a multiple-choice poll one or more. Answers
+/// the post with the new tally.
 #[utoipa::path(post, path = "/api/posts/{id}/vote", tag = "posts", params(("id" = i64, Path, minimum = 1, description = "Post id")),
     request_body = VoteRequest,
     responses((status = 200, body = Post), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
@@ -449,13 +486,18 @@ async fn vote(
     Path(id): Path<i64>,
     Json(body): Json<VoteRequest>,
 ) -> Result<Json<Post>> {
+    let chosen = match (body.option, body.options) {
+        (Some(option), None) => vec![option],
+        (None, Some(options)) => options,
+        _ => return Err(Error::bad_request("Send option or options, not both").into()),
+    };
     // No option holds U+0000 (PollOptions refuses it) and PostgreSQL refuses it in a parameter.
-    if body.option.contains('\0') {
+    if chosen.iter().any(|option| option.contains('\0')) {
         return Err(Error::bad_request("That option is not in this poll").into());
     }
     // Options are stored NFC-normalized (`text`): the same words typed another way match.
-    let option = murmur_core::text::nfc(&body.option);
-    let post = state.post_writes().vote(current.id, id, &option).await?;
+    let chosen: Vec<String> = chosen.iter().map(|option| murmur_core::text::nfc(option)).collect();
+    let post = state.post_writes().vote(current.id, id, &chosen).await?;
     post_as_seen(&state, current.id, post).await
 }
 

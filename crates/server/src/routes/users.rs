@@ -32,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(starter_pack))
         .routes(routes!(profile))
         .routes(routes!(posts))
+        .routes(routes!(pinned))
         .routes(routes!(replies))
         .routes(routes!(media))
         .routes(routes!(likes))
@@ -246,6 +247,23 @@ async fn posts(
     tab(&state, current.id, &username, &params, murmur_domain::posts::profile::posts_of).await
 }
 
+/// The posts a member pinned to their profile (at most 5), newest pin first: the profile shows
+/// them above its Posts tab with a "Pinned" label. One page; paging parameters are ignored.
+#[utoipa::path(get, path = "/api/users/{username}/pinned", tag = "users",
+    params(("username" = String, Path, description = "Username")),
+    responses((status = 200, body = Vec<Post>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[tracing::instrument(skip(state), fields(user = current.id))]
+async fn pinned(
+    MomentOld(state): MomentOld,
+    current: CurrentUser,
+    Path(username): Path<String>,
+) -> Result<Json<Vec<Post>>> {
+    tab(&state, current.id, &username, &PageParams { limit: None, offset: None }, |member, _| {
+        murmur_domain::posts::profile::pinned_of(member)
+    })
+    .await
+}
+
 /// A member's replies to other posts, newest first: the profile's Replies tab.
 #[utoipa::path(get, path = "/api/users/{username}/replies", tag = "users",
     params(("username" = String, Path, description = "Username"), PageParams),
@@ -385,7 +403,10 @@ async fn tab(
         return Ok(Json(Vec::new()));
     }
     let selection = select(member.id, page);
-    Ok(Json(hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?))
+    let mut posts = hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?;
+    // Folded, as in threads: a profile shows the member as they are.
+    hydrate::mark_muted(&state.db.read, viewer, &mut posts, state.clock.now()).await?;
+    Ok(Json(posts))
 }
 
 /// The posts a member liked, newest like first.

@@ -99,6 +99,26 @@ pub async fn serve_app(State(state): State<AppState>, request: Request) -> Respo
     response
 }
 
+/// `/terms`: the operator's Terms of Service when they set one (`--terms-url`), else the web
+/// app's plain default page.
+pub async fn terms(State(state): State<AppState>, request: Request) -> Response {
+    let page = state.config.legal.terms.clone();
+    legal_page(page, State(state), request).await
+}
+
+/// `/privacy`: the operator's Privacy Policy (`--privacy-url`), else the web app's default.
+pub async fn privacy(State(state): State<AppState>, request: Request) -> Response {
+    let page = state.config.legal.privacy.clone();
+    legal_page(page, State(state), request).await
+}
+
+async fn legal_page(page: Option<url::Url>, state: State<AppState>, request: Request) -> Response {
+    match page {
+        Some(url) => axum::response::Redirect::to(url.as_str()).into_response(),
+        None => serve_app(state, request).await,
+    }
+}
+
 /// What the app's first screen would otherwise fetch (web/src/app/first-screen.ts).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -7,14 +7,14 @@ import { aUser, json, mockFetch, renderWithProviders } from '@/test/test-utils'
 import { LiveProvider } from '@/features/live'
 import { MemberLayout } from './member-layout'
 
-function openLayout(unread: number) {
+function openLayout(unread: number, me: Partial<typeof aUser> & { firstRunDone?: boolean } = {}) {
   mockFetch((url) => {
     if (url === '/api/auth/me') return json(aUser)
     if (url === '/api/notifications/unread-count') return json({ count: unread })
     return json([])
   })
   const queryClient = createQueryClient()
-  queryClient.setQueryData(authKeys.me(), { ...aUser, role: 'member' })
+  queryClient.setQueryData(authKeys.me(), { ...aUser, role: 'member', ...me })
   return renderWithProviders(
     <LiveProvider>
       <MemberLayout>
@@ -68,5 +68,18 @@ describe('the unread badge and the tab title', () => {
     await vi.waitFor(() => expect(document.title).toBe('(4) Murmur'))
     unmount()
     expect(document.title).toBe('Murmur')
+  })
+})
+
+describe('the floating New Post button', () => {
+  it('floats on the member screens', () => {
+    openLayout(0, { firstRunDone: true })
+    expect(screen.getAllByRole('button', { name: 'New Post' })).toHaveLength(2)
+  })
+
+  it("is not over the Welcome card, a new member's whole screen (its Continue is where the button floats)", () => {
+    openLayout(0, { firstRunDone: false })
+    // The sidebar's, for wide screens, only.
+    expect(screen.getAllByRole('button', { name: 'New Post' })).toHaveLength(1)
   })
 })

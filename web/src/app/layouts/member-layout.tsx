@@ -7,6 +7,7 @@ import { Deferred, DeferredMenu } from '@/components/ui/deferred'
 import { Logo } from '@/components/logo'
 import { ModeToggle } from '@/components/theme/mode-toggle'
 import { cn } from '@/lib/utils'
+import { useMe } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 import { useUnreadTitle } from '@/features/notifications/lib/unread-title'
@@ -133,10 +134,11 @@ function FloatingCompose() {
 /**
  * Sidebar on large screens; top bar, floating compose and bottom bar on small ones; the unread
  * count in the tab's title. A screen with a right column (`aside`, even empty while it loads)
- * has it on wide screens, beside the same main column.
+ * has it on wide screens, beside the same main column, at the same place as on every screen.
  */
 export function MemberLayout({ children, aside }: { children: React.ReactNode; aside?: React.ReactNode }) {
   const { data: user } = useCurrentUser()
+  const { data: me } = useMe()
   const unread = useUnreadCount(Boolean(user))
   useUnreadTitle(unread.data?.count ?? 0)
   return (
@@ -148,9 +150,11 @@ export function MemberLayout({ children, aside }: { children: React.ReactNode; a
         Skip to content
       </a>
       <MobileTopBar />
-      <div className={cn('mx-auto flex max-w-6xl', aside !== undefined && 'xl:max-w-7xl')}>
+      {/* One width on every screen, with a right column or not: the sidebar stays where it is. */}
+      <div className="mx-auto flex max-w-6xl xl:max-w-7xl">
         <Sidebar />
-        <main id="main" className="min-w-0 flex-1 border-border pb-24 lg:max-w-2xl lg:border-x lg:pb-0">
+        {/* Room below the last control for the floating New Post button and the bottom bar. */}
+        <main id="main" className="min-w-0 flex-1 border-border pb-36 lg:max-w-2xl lg:border-x lg:pb-0">
           {children}
         </main>
         {aside !== undefined && (
@@ -162,7 +166,8 @@ export function MemberLayout({ children, aside }: { children: React.ReactNode; a
           </aside>
         )}
       </div>
-      <FloatingCompose />
+      {/* The Welcome card is the new member's whole screen, its Continue where the button floats. */}
+      {me?.firstRunDone !== false && <FloatingCompose />}
       <MobileBottomBar />
     </div>
   )

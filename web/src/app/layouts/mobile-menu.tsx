@@ -42,7 +42,7 @@ export default function MobileMenu({ open, onOpenChange }: { open: boolean; onOp
           onNavigate={() => onOpenChange(false)}
         />
         <Button variant="outline" onClick={() => logout.mutate()}>
-          <LogOut aria-hidden="true" /> Logout
+          <LogOut aria-hidden="true" /> Log out
         </Button>
       </DialogContent>
     </Dialog>

@@ -10,13 +10,13 @@ afterEach(() => {
 })
 
 describe('the user menu', () => {
-  it('links Settings and the moderation log, before Logout', async () => {
+  it('links Settings and the moderation log, before Log out', async () => {
     mockFetch(() => json(aUser))
     const queryClient = createQueryClient()
     queryClient.setQueryData(authKeys.me(), aUser)
     renderWithProviders(<UserMenu trigger={<button type="button">User menu</button>} defaultOpen />, queryClient)
     const items = await screen.findAllByRole('menuitem')
-    expect(items.map((item) => item.textContent?.trim())).toEqual(['Settings', 'Moderation log', 'Logout'])
+    expect(items.map((item) => item.textContent?.trim())).toEqual(['Settings', 'Moderation log', 'Log out'])
     expect(screen.getByRole('menuitem', { name: 'Settings' })).toHaveAttribute('href', '/settings')
     expect(screen.getByRole('menuitem', { name: 'Moderation log' })).toHaveAttribute('href', '/moderation/log')
   })

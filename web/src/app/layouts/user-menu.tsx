@@ -33,7 +33,7 @@ export default function UserMenu({ trigger, defaultOpen }: MenuProps) {
         ))}
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => logout.mutate()}>
-          <LogOut className="size-4" aria-hidden="true" /> Logout
+          <LogOut className="size-4" aria-hidden="true" /> Log out
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>

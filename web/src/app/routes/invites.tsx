@@ -65,7 +65,10 @@ export default function InvitesRoute() {
                         <p className="font-mono text-lg tracking-wider break-all">{invite.code}</p>
                         <p className="text-xs text-muted-foreground">Expires {shortDate(invite.expiresAt)}</p>
                       </div>
-                      <CopyInviteButton code={invite.code} />
+                      <div className="flex shrink-0 flex-wrap justify-end gap-2">
+                        <CopyInviteButton code={invite.code} />
+                        <CopyInviteButton code={invite.code} what="link" />
+                      </div>
                     </li>
                   ))}
                 </ul>

@@ -1,10 +1,13 @@
 import * as React from 'react'
+import { useLocation } from 'wouter'
 import { Button } from '@/components/ui/button'
 import { Logo } from '@/components/logo'
 import { AccountDeletedNotice } from '@/features/account/components/account-deleted-notice'
 import { WaitlistForm } from '@/features/auth/components/waitlist-form'
 import { Deferred } from '@/components/ui/deferred'
+import { returnPath } from '@/lib/return-path'
 import { usePrefersReducedMotion } from '@/lib/use-prefers-reduced-motion'
+import type { LoginMode } from '@/features/auth/components/login-dialog'
 
 // The login dialog is not part of the landing page's first screen: its code loads after it
 // (or at once, when the page opens with the dialog).
@@ -18,14 +21,34 @@ const stats = [
   { value: '∞', label: 'Real', spoken: 'infinity' },
 ]
 
+/** The invite code of an invite link (`/join/{code}`), if the page is one. */
+function inviteOf(path: string): string | null {
+  const code = /^\/join\/([A-Za-z0-9]{1,40})$/.exec(path)?.[1]
+  return code ? code.toUpperCase() : null
+}
+
+/**
+ * A visitor's page on any path: the waitlist, "I have an invite" (sign-up) and Login. An invite
+ * link (`/join/{code}`) opens sign-up with its code; on any other page (a shared post), signing in
+ * by the e-mailed link comes back to it.
+ */
 export default function LandingRoute() {
   const reducedMotion = usePrefersReducedMotion()
-  const [loginOpen, setLoginOpen] = React.useState(
-    () => new URLSearchParams(window.location.search).get('login') === '1',
+  const [location] = useLocation()
+  const invite = inviteOf(location)
+  const returnTo = invite === null && location !== '/' ? returnPath(location) : null
+  const [dialog, setDialog] = React.useState<LoginMode | null>(() =>
+    invite !== null ? 'signup' : new URLSearchParams(window.location.search).get('login') === '1' ? 'login' : null,
   )
+  const [openedAs, setOpenedAs] = React.useState<LoginMode>(dialog ?? 'signup')
+
+  function openDialog(mode: LoginMode) {
+    setOpenedAs(mode)
+    setDialog(mode)
+  }
 
   function handleLoginOpenChange(open: boolean) {
-    setLoginOpen(open)
+    setDialog(open ? openedAs : null)
     if (!open && window.location.search.includes('login=')) {
       window.history.replaceState(null, '', window.location.pathname)
     }
@@ -55,9 +78,18 @@ export default function LandingRoute() {
 
       <header className="relative z-10 flex items-center justify-between px-4 py-4 sm:px-8">
         <Logo className="text-white [&_.fill-primary]:fill-white [&_.stroke-primary-foreground]:stroke-zinc-900" />
-        <Button onClick={() => setLoginOpen(true)} className="bg-white text-zinc-900 hover:bg-white/90">
-          Login
-        </Button>
+        <div className="flex items-center gap-2">
+          <Button
+            variant="outline"
+            onClick={() => openDialog('signup')}
+            className="border-white/70 bg-transparent px-3 text-white hover:bg-white/15 hover:text-white"
+          >
+            I have an invite
+          </Button>
+          <Button onClick={() => openDialog('login')} className="bg-white text-zinc-900 hover:bg-white/90">
+            Login
+          </Button>
+        </div>
       </header>
 
       <main className="relative z-10 mx-auto flex min-h-[calc(100dvh-5rem)] max-w-3xl flex-col items-center justify-center gap-6 px-4 pb-16 text-center">
@@ -85,8 +117,14 @@ export default function LandingRoute() {
         </dl>
       </main>
 
-      <Deferred open={loginOpen}>
-        <LoginDialog open={loginOpen} onOpenChange={handleLoginOpenChange} />
+      <Deferred open={dialog !== null}>
+        <LoginDialog
+          open={dialog !== null}
+          onOpenChange={handleLoginOpenChange}
+          mode={openedAs}
+          inviteCode={invite ?? ''}
+          returnTo={returnTo}
+        />
       </Deferred>
     </div>
   )

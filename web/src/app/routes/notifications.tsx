@@ -8,6 +8,7 @@ import { useCurrentUser } from '@/features/auth/api/get-user'
 import { useNotifications } from '@/features/notifications/api/get-notifications'
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 import { useMarkAllRead } from '@/features/notifications/api/mark-all-read'
+import { useMarkSeen } from '@/features/notifications/api/mark-seen'
 import { NotificationList } from '@/features/notifications/components/notification-list'
 import { PushSuggestion } from '@/features/push'
 import { PageHeader } from './page-header'
@@ -17,9 +18,10 @@ const EMPTY: Record<NotificationTab, { icon: typeof Bell; title: string; text: s
   mentions: { icon: AtSign, title: 'No mentions yet', text: 'When someone mentions you or replies to you, it shows here' },
 }
 
-/** One tab's notifications, loaded when the tab is first shown. */
+/** One tab's notifications, loaded when the tab is first shown; what it shows is seen. */
 function NotificationsTab({ tab }: { tab: NotificationTab }) {
   const notifications = useNotifications(true, tab)
+  useSeen(notifications.data)
 
   React.useEffect(() => {
     if (notifications.error) handleUnauthorized(notifications.error)
@@ -54,6 +56,22 @@ function NotificationsTab({ tab }: { tab: NotificationTab }) {
       <NotificationList notifications={notifications.data} />
     </>
   )
+}
+
+/**
+ * Marks the notifications shown as seen, up to the newest (again when newer ones arrive while the
+ * screen is open): the badge and the tab's title clear; each item's highlight stays until the
+ * next visit, so the member still sees which are new.
+ */
+function useSeen(shown: readonly { id: number }[] | undefined) {
+  const { mutate } = useMarkSeen()
+  const newest = shown?.reduce((max, n) => Math.max(max, n.id), 0) ?? 0
+  const marked = React.useRef(0)
+  React.useEffect(() => {
+    if (newest <= marked.current) return
+    marked.current = newest
+    mutate(newest)
+  }, [newest, mutate])
 }
 
 export default function NotificationsRoute() {

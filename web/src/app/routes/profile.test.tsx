@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { Route } from 'wouter'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Profile } from '@/lib/types'
-import { aProfile, aUser, json, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
+import { aPost, aProfile, aUser, json, mockFetch, renderWithProviders, requestsOf } from '@/test/test-utils'
 import { ComposeProvider } from '@/features/posts/components/compose-provider'
 import ProfileRoute from './profile'
 
@@ -64,6 +64,28 @@ describe("another member's profile", () => {
     expect(screen.getByRole('link', { name: /Followers?$/ })).toHaveAttribute('href', '/profile/grace/followers')
     expect(screen.getByRole('link', { name: /Following$/ })).toHaveAttribute('href', '/profile/grace/following')
     expect(await screen.findByText('No posts yet.')).toBeInTheDocument()
+  })
+
+  it('folds a post holding a word the member mutes, as a thread does, until shown', async () => {
+    mockFetch((url) => {
+      if (url === '/api/auth/me') return json(aUser)
+      if (url === '/api/users/grace') return json(aProfile())
+      if (url.startsWith('/api/follows/')) return json({ isFollowing: false })
+      if (url.startsWith('/api/users/grace/posts'))
+        return json([aPost({ id: 12, content: 'Tea at four' }), aPost({ id: 11, content: 'Best coffee in town', hiddenByMutedWord: true })])
+      return json([])
+    })
+    window.history.replaceState(null, '', '/profile/grace')
+    renderWithProviders(
+      <ComposeProvider>
+        <Route path="/profile/:username" component={ProfileRoute} />
+      </ComposeProvider>,
+    )
+    expect(await screen.findByText('Tea at four')).toBeInTheDocument()
+    expect(screen.getByText('Hidden by a muted word —')).toBeInTheDocument()
+    expect(screen.queryByText('Best coffee in town')).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'show' }))
+    expect(await screen.findByText('Best coffee in town')).toBeInTheDocument()
   })
 
   it('says "Invited by the instance" for a member the operator invited', async () => {

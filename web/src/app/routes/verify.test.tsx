@@ -43,4 +43,19 @@ describe('the verification screen', () => {
     expect(window.location.pathname).toBe('/auth/verify')
     await vi.waitFor(() => expect(window.location.pathname).toBe('/'), { timeout: 2500 })
   })
+
+  it('goes on to the page the link leads to, a page of this site', async () => {
+    mockFetch(() => json(aUser))
+    visit('?token=abc&next=%2Fpost%2F42')
+    expect(await screen.findByText("You're logged in. Taking you back to your page...")).toBeInTheDocument()
+    await vi.waitFor(() => expect(window.location.pathname).toBe('/post/42'), { timeout: 2500 })
+  })
+
+  it('never to another site: an edited link goes home', async () => {
+    mockFetch(() => json(aUser))
+    visit('?token=abc&next=%2F%2Fevil.example')
+    expect(await screen.findByText("You're logged in. Taking you home...")).toBeInTheDocument()
+    await vi.waitFor(() => expect(window.location.pathname).toBe('/'), { timeout: 2500 })
+    expect(window.location.host).not.toBe('evil.example')
+  })
 })

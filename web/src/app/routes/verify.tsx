@@ -4,20 +4,24 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
 import { StatusScreen } from '@/components/status-screen'
 import { ApiError } from '@/lib/api-client'
+import { returnPath } from '@/lib/return-path'
 import { authKeys } from '@/lib/query-keys'
 import { verifyMagicLink } from '@/features/auth/api/verify'
 import { takePendingAuthorization } from '@/features/apps'
 
 export const VERIFY_REDIRECT_MS = 1500
 
-type State = { kind: 'loading' } | { kind: 'success' } | { kind: 'error'; message: string }
+type State = { kind: 'loading' } | { kind: 'success'; home: boolean } | { kind: 'error'; message: string }
 
 function failureMessage(error: unknown): string {
   if (error instanceof ApiError) return error.serverMessage ?? 'Verification failed'
   return 'An error occurred during verification'
 }
 
-/** Reached from the e-mailed link: exchanges the token for a session, then goes home (or back to an app's consent page). */
+/**
+ * Reached from the e-mailed link: exchanges the token for a session, then goes home, or to the
+ * page the link leads on to (`next`, a page of this site only), or back to an app's consent page.
+ */
 export default function VerifyRoute() {
   const [, navigate] = useLocation()
   const queryClient = useQueryClient()
@@ -38,9 +42,10 @@ export default function VerifyRoute() {
       .then(async (user) => {
         queryClient.setQueryData(authKeys.me(), user)
         await queryClient.invalidateQueries({ queryKey: authKeys.all })
-        setState({ kind: 'success' })
-        // A member who signed in to let an app connect goes back to its consent page.
-        const next = takePendingAuthorization() ?? '/'
+        // A member who signed in to let an app connect goes back to its consent page; one who
+        // came for a page of this site (a shared post), to it; anyone else, home.
+        const next = takePendingAuthorization() ?? returnPath(params.get('next')) ?? '/'
+        setState({ kind: 'success', home: next === '/' })
         setTimeout(() => navigate(next, { replace: true }), VERIFY_REDIRECT_MS)
       })
       .catch((error: unknown) => setState({ kind: 'error', message: failureMessage(error) }))
@@ -50,7 +55,8 @@ export default function VerifyRoute() {
     return <StatusScreen status="loading" title="Verifying..." message="Please wait while we log you in" />
   }
   if (state.kind === 'success') {
-    return <StatusScreen status="success" title="Success!" message="You're logged in. Taking you home..." />
+    const where = state.home ? 'home' : 'back to your page'
+    return <StatusScreen status="success" title="Success!" message={`You're logged in. Taking you ${where}...`} />
   }
   return (
     <StatusScreen

@@ -1,7 +1,7 @@
 // What other features may use from posts; anything else here is internal.
 export { feedHasMore, refetchFeedFirstPage, useFeedPostIds } from './api/get-feed'
 export { postPagesOptions } from './api/list-query'
-export { refetchThreadsOf, threadReplyCount, updatePostEverywhere } from './api/post-cache'
+export { refetchPostsHolding, refetchThreadsOf, threadReplyCount, updatePostEverywhere } from './api/post-cache'
 export { BookmarkList } from './components/bookmark-list'
 export { ContentWarningSetting } from './components/content-warning-setting'
 export { PostContent } from './components/post-content'

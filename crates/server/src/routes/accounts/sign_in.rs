@@ -19,7 +19,7 @@ use crate::user_agent;
 use murmur_core::clock::{HOUR, Millis};
 use murmur_core::rate_limit::{self, Limit};
 use murmur_core::secrets::hash_token;
-use murmur_domain::accounts::magic_link::{self, INVALID_LINK, Purpose};
+use murmur_domain::accounts::magic_link::{self, INVALID_LINK, Purpose, ReturnPath};
 use murmur_domain::accounts::{Email, sign_in};
 use murmur_domain::invites::InviteCode;
 use murmur_domain::invites::code::INVALID as INVALID_INVITE;
@@ -79,6 +79,12 @@ pub struct LoginLinkRequest {
     /// Trimmed and lower-cased; at most 254 characters.
     #[schema(format = Email, max_length = 254)]
     email: String,
+    /// The page of this site to open once signed in (a shared post: `/post/42`): a path that
+    /// starts with one `/`, without `//` or a backslash; anything else answers 400. The e-mailed
+    /// link carries it (`&next=`).
+    #[serde(default)]
+    #[schema(max_length = 512, example = "/post/42")]
+    next: Option<String>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -135,12 +141,15 @@ async fn request_login_link(
     Json(body): Json<LoginLinkRequest>,
 ) -> Result<Json<Message>> {
     let email = Email::parse(&body.email)?;
+    let next = body.next.as_deref().map(ReturnPath::parse).transpose()?;
     let now = state.clock.now();
     limit_link_requests(&state, &email, ip, now).await?;
     let is_member = refuse_suspended(&state, &email, now).await?;
     // The same database work for members and strangers: a stranger's link is stored too (it
     // can never log anyone in: verify finds no member) and is never sent.
-    let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), Purpose::Login, None, now).await?;
+    let link = magic_link::issue(&state.db.write, &state.config, email.as_str(), Purpose::Login, None, now)
+        .await?
+        .leading_to(next.as_ref());
     if is_member {
         // Sent later, so a member's answer takes no longer than a stranger's; a failed send
         // cannot be reported (that would tell strangers from members too).

@@ -190,7 +190,7 @@ describe('the passkeys card', () => {
     server([laptop])
     renderWithProviders(<PasskeysCard />)
     const region = await screen.findByRole('region', { name: 'Passkeys' })
-    expect(await within(region).findByText("This browser can't add passkeys here.")).toBeInTheDocument()
+    expect(await within(region).findByText("This browser can't use passkeys.")).toBeInTheDocument()
     expect(within(region).queryByRole('button', { name: 'Add a passkey' })).not.toBeInTheDocument()
   })
 })

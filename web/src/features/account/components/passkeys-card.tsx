@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input'
 import { toast } from '@/components/ui/use-toast'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { dateTime, relativeTime } from '@/lib/utils'
-import { passkeysWorkHere } from '@/features/auth'
+import { whyNoPasskeys } from '@/features/auth'
 import { needsRecentSignIn } from '../api/confirm-its-you'
 import { type MemberPasskey, useAddPasskey, usePasskeys, useRemovePasskey } from '../api/passkeys'
 import { ConfirmItsYouDialog } from './confirm-its-you-dialog'
@@ -85,10 +85,8 @@ function AddPasskeyForm({ hasPasskeys }: { hasPasskeys: boolean }) {
   const [error, setError] = React.useState<string | null>(null)
   const [confirming, setConfirming] = React.useState(false)
   const addButton = React.useRef<HTMLButtonElement>(null)
-  const supported = React.useMemo(() => passkeysWorkHere(), [])
-  if (!supported) {
-    return <p className="text-sm text-muted-foreground">This browser can&apos;t add passkeys here.</p>
-  }
+  const unavailable = React.useMemo(() => whyNoPasskeys(), [])
+  if (unavailable) return <p className="text-sm text-muted-foreground">{unavailable}</p>
 
   function handleSubmit(event: React.FormEvent) {
     event.preventDefault()

@@ -30,7 +30,8 @@ export function SessionsCard() {
       <CardHeader>
         <CardTitle id="sessions-title">Sessions</CardTitle>
         <p className="text-sm text-muted-foreground">
-          The browsers and devices where you&apos;re logged in. &ldquo;Last seen&rdquo; is updated at most once an hour.
+          The browsers and devices where you&apos;re logged in. &ldquo;Last active&rdquo; is updated at most every 5
+          minutes.
         </p>
       </CardHeader>
       <CardContent>

@@ -7,7 +7,14 @@ import { messageOf } from '@/lib/api-client'
 import { LoginDialog, useMe } from '@/features/auth'
 import { useAnswerAuthorization } from '../api/answer-authorization'
 import { useAuthorization } from '../api/get-authorization'
-import { type AuthorizationParams, authorizationParams, rememberPendingAuthorization } from '../lib/authorization'
+import type { AppRequest } from '@/lib/types'
+import {
+  type AuthorizationParams,
+  authorizationParams,
+  rememberPendingAuthorization,
+  scopeRefusalUrl,
+  scopesInWords,
+} from '../lib/authorization'
 
 /**
  * /oauth/authorize: an app (a Mastodon app, say) asks to act for the member. A visitor signs in
@@ -77,6 +84,7 @@ function Consent({ params, username }: { params: AuthorizationParams; username: 
     )
   }
   const app = request.data
+  if (app.scopesBeyondApp.length > 0) return <ScopesRefused app={app} state={params.state} />
   if (code) {
     return (
       <Frame title={`${app.appName} is connected`}>
@@ -109,6 +117,9 @@ function Consent({ params, username }: { params: AuthorizationParams; username: 
         </ul>
       </div>
       <p className="text-sm text-muted-foreground">You can revoke its access at any time in Settings, under Connected apps.</p>
+      <p className="text-sm">
+        Allow and Deny send you to <strong className="break-all font-semibold">{app.redirectHost ?? 'this page'}</strong>
+      </p>
       <div className="flex w-full gap-3">
         <Button variant="outline" className="flex-1" disabled={done} onClick={() => decide(false)}>
           Deny
@@ -117,6 +128,22 @@ function Consent({ params, username }: { params: AuthorizationParams; username: 
           Allow
         </Button>
       </div>
+    </Frame>
+  )
+}
+
+/** An app asking for scopes it never registered: nothing to allow, only a way back. */
+function ScopesRefused({ app, state }: { app: AppRequest; state?: string }) {
+  const back = scopeRefusalUrl(app.redirectUri, state)
+  return (
+    <Frame title={`${app.appName} cannot connect`}>
+      <p className="text-muted-foreground">
+        {app.appName} asks for {scopesInWords(app.scopesBeyondApp)}, which it did not register, so it cannot connect to your
+        account. Try signing in from the app again; if this keeps happening, tell the app’s makers.
+      </p>
+      <Button asChild className="w-full">
+        {back ? <a href={back}>Back to {app.appName}</a> : <a href="/">Go to Home</a>}
+      </Button>
     </Frame>
   )
 }

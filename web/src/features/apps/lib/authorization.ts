@@ -24,6 +24,31 @@ export function authorizationParams(search: string): AuthorizationParams | null 
   }
 }
 
+/** The redirect URI of apps that show the code to copy rather than take the browser back. */
+export const OUT_OF_BAND = 'urn:ietf:wg:oauth:2.0:oob'
+
+/**
+ * Where a refused request sends the member back to the app: its (checked) redirect URI with
+ * OAuth's `error=invalid_scope` and the app's `state`; null for an app without one (out of band).
+ */
+export function scopeRefusalUrl(redirectUri: string, state?: string): string | null {
+  if (redirectUri === OUT_OF_BAND) return null
+  try {
+    const url = new URL(redirectUri)
+    url.searchParams.set('error', 'invalid_scope')
+    if (state) url.searchParams.set('state', state)
+    return url.toString()
+  } catch {
+    return null
+  }
+}
+
+/** Scopes as a sentence names them: `a`, `a and b`, `a, b and c`. */
+export function scopesInWords(scopes: string[]): string {
+  if (scopes.length < 2) return scopes.join('')
+  return `${scopes.slice(0, -1).join(', ')} and ${scopes[scopes.length - 1]}`
+}
+
 const PENDING_KEY = 'murmur.pendingAuthorization'
 /** As long as an e-mailed sign-in link lives. */
 const PENDING_FOR_MS = 15 * 60 * 1000

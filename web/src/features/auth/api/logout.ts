@@ -20,6 +20,6 @@ export function useLogout() {
       queryClient.setQueryData(authKeys.me(), null)
       window.location.href = '/'
     },
-    onError: () => toast({ title: 'Error', description: 'Failed to logout', variant: 'destructive' }),
+    onError: () => toast({ title: 'Error', description: 'Failed to log out', variant: 'destructive' }),
   })
 }

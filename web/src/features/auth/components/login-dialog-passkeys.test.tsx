@@ -92,7 +92,7 @@ describe('signing in with a passkey', () => {
     renderWithProviders(<Harness />)
     await userEvent.click(screen.getByRole('button', { name: 'Sign in with a passkey' }))
     expect(await screen.findByText('This passkey is not known here.')).toBeInTheDocument()
-    expect(screen.getByRole('dialog', { name: 'Welcome back' })).toBeInTheDocument()
+    expect(screen.getByRole('dialog', { name: 'Join Murmur' })).toBeInTheDocument()
   })
 
   it('offers passkeys in the e-mail field where the browser can (conditional mediation)', async () => {

@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { json, jsonBody, mockFetch, renderWithProviders } from '@/test/test-utils'
 import { LoginDialog } from './login-dialog'
 
-function Harness() {
+function Harness(props: Omit<React.ComponentProps<typeof LoginDialog>, 'open' | 'onOpenChange'>) {
   const [open, setOpen] = React.useState(true)
   return (
     <>
       <button onClick={() => setOpen(true)}>Open login</button>
-      <LoginDialog open={open} onOpenChange={setOpen} />
+      <LoginDialog open={open} onOpenChange={setOpen} {...props} />
     </>
   )
 }
@@ -22,12 +22,14 @@ afterEach(() => {
 describe('the login dialog', () => {
   it('starts in sign-up mode with an invite code field and toggles to login mode', async () => {
     renderWithProviders(<Harness />)
-    expect(screen.getByRole('dialog', { name: 'Welcome back' })).toBeInTheDocument()
+    expect(screen.getByRole('dialog', { name: 'Join Murmur' })).toBeInTheDocument()
     expect(screen.getByLabelText('Invite code')).toBeInTheDocument()
     expect(screen.getByText(/invite-only/i)).toBeInTheDocument()
-    expect(screen.getByText(/Terms of Service and Privacy Policy/)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms')
+    expect(screen.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy')
 
     await userEvent.click(screen.getByRole('button', { name: 'Already have an account? Log in' }))
+    expect(screen.getByRole('dialog', { name: 'Welcome back' })).toBeInTheDocument()
     expect(screen.queryByLabelText('Invite code')).not.toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'New user? Sign up with invite code' })).toBeInTheDocument()
 
@@ -90,9 +92,32 @@ describe('the login dialog', () => {
     await userEvent.type(screen.getByLabelText('Invite code'), 'abcdefghijkl')
     await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com')
     await userEvent.click(screen.getByRole('button', { name: 'Send magic link' }))
-    expect(await screen.findByText('Invalid or expired invite code')).toBeInTheDocument()
+    // Said beside the code, where it is fixed.
+    expect(await screen.findByLabelText('Invite code')).toHaveAccessibleDescription(/Invalid or expired invite code/)
+    expect(screen.getByLabelText('Invite code')).toHaveAttribute('aria-invalid', 'true')
     expect(fetch.mock.calls[0]?.[0]).toBe('/api/auth/request-magic-link')
     expect(jsonBody(fetch.mock.calls[0]?.[1])).toEqual({ email: 'ada@example.com', inviteCode: 'ABCDEFGHIJKL' })
     expect(screen.getByRole('button', { name: 'Send magic link' })).toBeEnabled()
+    await userEvent.type(screen.getByLabelText('Invite code'), 'M')
+    expect(screen.getByLabelText('Invite code')).not.toHaveAttribute('aria-invalid')
+  })
+
+  it("opens as asked: sign-up with an invite link's code, or login", () => {
+    const { unmount } = renderWithProviders(<Harness inviteCode="ABCDEFGHIJKL" />)
+    expect(screen.getByRole('dialog', { name: 'Join Murmur' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Invite code')).toHaveValue('ABCDEFGHIJKL')
+    unmount()
+    renderWithProviders(<Harness mode="login" />)
+    expect(screen.getByRole('dialog', { name: 'Welcome back' })).toBeInTheDocument()
+    expect(screen.queryByLabelText('Invite code')).not.toBeInTheDocument()
+  })
+
+  it('asks for a login link that leads on to the page the member came for', async () => {
+    const fetch = mockFetch(() => json({ message: 'sent' }))
+    renderWithProviders(<Harness mode="login" returnTo="/post/42" />)
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Send magic link' }))
+    await screen.findByRole('heading', { name: 'Check your email' })
+    expect(jsonBody(fetch.mock.calls[0]?.[1])).toEqual({ email: 'ada@example.com', next: '/post/42' })
   })
 })

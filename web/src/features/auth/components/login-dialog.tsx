@@ -21,23 +21,42 @@ import { passkeysWorkHere } from '../lib/passkeys-here'
 import { useRequestLoginLink } from '../api/request-login-link'
 import { useRequestMagicLink } from '../api/request-magic-link'
 
-type Mode = 'signup' | 'login'
+export type LoginMode = 'signup' | 'login'
 
 interface LoginDialogProps {
   open: boolean
   onOpenChange: (open: boolean) => void
+  /** What the dialog opens as (and goes back to when closed): sign-up by default. */
+  mode?: LoginMode
+  /** An invite code to start with (an invite link, `/join/{code}`). */
+  inviteCode?: string
+  /** The page of this site to open once signed in by the e-mailed link (a shared post). */
+  returnTo?: string | null
 }
 
+/** The invite code field's words when the server refuses the code (`Invalid or expired invite code`). */
+const isInviteRefusal = (message: string) => /invite code/i.test(message)
+
 /**
- * "Welcome back": sign up with an invite code (default) or log in; both e-mail a magic link.
+ * "Join Murmur": sign up with an invite code; "Welcome back": log in. Both e-mail a magic link.
  * A member with a passkey signs in with it instead: the button, or the browser's autofill on the
  * e-mail field where it offers passkeys (conditional mediation).
  */
-export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
-  const [mode, setMode] = React.useState<Mode>('signup')
+export function LoginDialog({ open, onOpenChange, mode: openedAs = 'signup', inviteCode: givenCode = '', returnTo }: LoginDialogProps) {
+  const [mode, setMode] = React.useState<LoginMode>(openedAs)
   const [email, setEmail] = React.useState('')
-  const [inviteCode, setInviteCode] = React.useState('')
+  const [inviteCode, setInviteCode] = React.useState(givenCode)
+  const [inviteError, setInviteError] = React.useState<string | null>(null)
   const [sentTo, setSentTo] = React.useState<string | null>(null)
+  // Opened again, maybe from another button: as that button asks.
+  const [wasOpen, setWasOpen] = React.useState(open)
+  if (open !== wasOpen) {
+    setWasOpen(open)
+    if (open) {
+      setMode(openedAs)
+      setInviteCode(givenCode)
+    }
+  }
   const magicLink = useRequestMagicLink()
   const loginLink = useRequestLoginLink()
   const passkey = usePasskeySignIn(() => handleOpenChange(false))
@@ -51,9 +70,10 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
   }, [showForm, offerAutofill])
 
   function reset() {
-    setMode('signup')
+    setMode(openedAs)
     setEmail('')
     setInviteCode('')
+    setInviteError(null)
     setSentTo(null)
     magicLink.reset()
     loginLink.reset()
@@ -84,17 +104,17 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
             setSentTo(address)
             toast({ title: 'Check your email!', description: 'We sent you a magic link to log in.' })
           },
-          onError: (error) =>
-            toast({
-              title: 'Error',
-              description: messageOf(error, 'Failed to send magic link. Please try again.'),
-              variant: 'destructive',
-            }),
+          onError: (error) => {
+            const message = messageOf(error, 'Failed to send magic link. Please try again.')
+            // Said beside the code, where the person fixes it.
+            if (isInviteRefusal(message)) setInviteError(message)
+            else toast({ title: 'Error', description: message, variant: 'destructive' })
+          },
         },
       )
     } else {
       loginLink.mutate(
-        { email: address },
+        { email: address, ...(returnTo ? { next: returnTo } : {}) },
         {
           onSuccess: () => {
             setSentTo(address)
@@ -115,7 +135,7 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
     <Dialog open={open} onOpenChange={handleOpenChange}>
       <DialogContent className="sm:max-w-md">
         <DialogHeader>
-          <DialogTitle>Welcome back</DialogTitle>
+          <DialogTitle>{mode === 'signup' ? 'Join Murmur' : 'Welcome back'}</DialogTitle>
           <DialogDescription>
             {mode === 'signup' ? 'Sign up with your invite code to join Murmur.' : 'Log in to Murmur with your email.'}
           </DialogDescription>
@@ -146,10 +166,14 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
                 id="invite-code"
                 label="Invite code"
                 hint="Murmur is invite-only. Get an invite code from a friend who is already a member."
+                error={inviteError}
               >
                 <Input
                   value={inviteCode}
-                  onChange={(e) => setInviteCode(e.target.value.toUpperCase())}
+                  onChange={(e) => {
+                    setInviteCode(e.target.value.toUpperCase())
+                    setInviteError(null)
+                  }}
                   placeholder="A1B2C3D4E5F6"
                   autoComplete="off"
                   autoCapitalize="characters"
@@ -184,7 +208,15 @@ export function LoginDialog({ open, onOpenChange }: LoginDialogProps) {
               {mode === 'signup' ? 'Already have an account? Log in' : 'New user? Sign up with invite code'}
             </button>
             <p className="text-center text-xs text-muted-foreground">
-              By continuing, you agree to our Terms of Service and Privacy Policy.
+              By continuing, you agree to our{' '}
+              <a href="/terms" target="_blank" rel="noopener" className="underline underline-offset-2 hover:text-foreground">
+                Terms of Service
+              </a>{' '}
+              and{' '}
+              <a href="/privacy" target="_blank" rel="noopener" className="underline underline-offset-2 hover:text-foreground">
+                Privacy Policy
+              </a>
+              .
             </p>
           </form>
         )}

@@ -121,6 +121,18 @@ describe('a live event', () => {
     expect(fetch).not.toHaveBeenCalled()
   })
 
+  it("post-card: reads again the lists holding the member's new post, so its card shows without a reload", () => {
+    const mine = aPost({ id: 5, card: null })
+    queryClient.setQueryData(postKeys.feed(), feedOf(mine, aPost({ id: 7 })))
+    queryClient.setQueryData(postKeys.byUser('ada'), feedOf(aPost({ id: 6, repostOfId: 5, repostOf: mine })))
+    queryClient.setQueryData(postKeys.forYou(), feedOf(aPost({ id: 7 })))
+    handle({ type: 'post-card', postId: 5 })
+    const invalidated = (key: readonly unknown[]) => queryClient.getQueryState(key)?.isInvalidated
+    expect(invalidated(postKeys.feed())).toBe(true)
+    expect(invalidated(postKeys.byUser('ada'))).toBe(true)
+    expect(invalidated(postKeys.forYou())).toBe(false)
+  })
+
   it('reset: refetches notifications, the unread count and the Friends feed, not For You', () => {
     queryClient.setQueryData(notificationKeys.list(), [notification(1)])
     queryClient.setQueryData(notificationKeys.unreadCount(), { count: 1 })

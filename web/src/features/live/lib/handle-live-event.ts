@@ -3,7 +3,7 @@ import { forgetMemberStorage } from '@/lib/member-storage'
 import { sendToLogin } from '@/lib/unauthorized'
 import { authKeys, notificationKeys, postKeys } from '@/lib/query-keys'
 import { mergeLatestNotifications } from '@/features/notifications'
-import { refetchThreadsOf, threadReplyCount, updatePostEverywhere } from '@/features/posts'
+import { refetchPostsHolding, refetchThreadsOf, threadReplyCount, updatePostEverywhere } from '@/features/posts'
 import type { LiveEvent } from './live-event'
 
 export interface LiveEffects {
@@ -39,6 +39,10 @@ export function handleLiveEvent(event: LiveEvent, { queryClient, addNewFeedPosts
       if (repliesChanged) refetchThreadsOf(queryClient, event.postId)
       return
     }
+    case 'post-card':
+      // The member's own new post, which their screens got before its link's card.
+      refetchPostsHolding(queryClient, event.postId)
+      return
     case 'reset':
       void queryClient.invalidateQueries({ queryKey: notificationKeys.all })
       void queryClient.invalidateQueries({ queryKey: postKeys.feed(), exact: true })

@@ -14,6 +14,7 @@ describe('parsing a live event', () => {
       repostCount: 1,
       replyCount: 0,
     })
+    expect(parseLiveEvent('post-card', '{"postId":5}')).toEqual({ type: 'post-card', postId: 5 })
     expect(parseLiveEvent('reset', '{}')).toEqual({ type: 'reset' })
     expect(parseLiveEvent('session-ended', '{}')).toEqual({ type: 'session-ended' })
   })

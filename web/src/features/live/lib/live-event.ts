@@ -7,6 +7,7 @@ export type LiveEvent =
   | { type: 'unread-count'; count: number }
   | { type: 'feed'; postIds: number[] }
   | { type: 'post-counts'; postId: number; likeCount: number; repostCount: number; replyCount: number }
+  | { type: 'post-card'; postId: number }
   | { type: 'reset' }
   | { type: 'session-ended' }
 
@@ -19,6 +20,7 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'unread-count',
   'feed',
   'post-counts',
+  'post-card',
   'reset',
   'session-ended',
 ]
@@ -57,6 +59,8 @@ export function parseLiveEvent(type: string, data: string): LiveEvent | null {
         ? { type, postId, likeCount, repostCount, replyCount }
         : null
     }
+    case 'post-card':
+      return isId(body.postId) ? { type, postId: body.postId } : null
     default:
       return null
   }

@@ -10,8 +10,10 @@ export interface CreatePostInput {
   /** Instead of `imageUrls`: each image with its description (null for none). */
   images?: { url: string; alt: string | null }[]
   pollOptions?: string[]
-  /** How long the poll stays open (1 to 168; the server's default is 24). */
-  pollDurationHours?: number
+  /** How long the poll stays open, in minutes (5 to 10080; the server's default is a day). */
+  pollDurationMinutes?: number
+  /** The poll takes several options from each voter. */
+  pollMultiple?: boolean
   replyToId?: number | null
   /** The post this one quotes. */
   quoteOfId?: number

@@ -52,6 +52,26 @@ export function removePostEverywhere(queryClient: QueryClient, id: number) {
   })
 }
 
+/** Whether a cached value (a list, pages of lists, or a thread) holds post `id`, itself or through a repost of it. */
+function holdsPost(data: unknown, id: number): boolean {
+  let held = false
+  mapPostsIn(data, id, (post) => {
+    held = true
+    return post
+  })
+  return held
+}
+
+/**
+ * Reads again every cached list and thread that holds post `id` (a new post's link card came after
+ * its author's screens got the post): those on screen at once, the others when next shown.
+ */
+export function refetchPostsHolding(queryClient: QueryClient, id: number) {
+  for (const [key, data] of queryClient.getQueriesData({ queryKey: postKeys.all })) {
+    if (holdsPost(data, id)) void queryClient.invalidateQueries({ queryKey: key, exact: true })
+  }
+}
+
 /**
  * Reads again the open threads of post `id` (shown itself or through a repost of it) and their
  * later replies: a count says a reply came or went, but only the thread call has the replies.

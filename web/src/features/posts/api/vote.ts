@@ -5,8 +5,9 @@ import type { Post } from '@/lib/types'
 import { toast } from '@/components/ui/use-toast'
 import { updatePostEverywhere } from './post-cache'
 
-export const votePoll = ({ postId, option }: { postId: number; option: string }) =>
-  api.post<Post>(`/api/posts/${postId}/vote`, { option })
+/** One option, or on a multiple-choice poll the options chosen. */
+export const votePoll = ({ postId, options }: { postId: number; options: string[] }) =>
+  api.post<Post>(`/api/posts/${postId}/vote`, options.length === 1 ? { option: options[0] } : { options })
 
 export function useVote() {
   const queryClient = useQueryClient()
@@ -17,6 +18,7 @@ export function useVote() {
         ...post,
         pollVotes: updated.pollVotes,
         myVote: updated.myVote,
+        myVotes: updated.myVotes,
         pollExpiresAt: updated.pollExpiresAt,
       }))
     },

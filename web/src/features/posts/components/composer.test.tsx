@@ -117,7 +117,7 @@ describe('the composer', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Post' }))
 
     expect(await screen.findByRole('button', { name: 'Posting...' })).toBeDisabled()
-    expect(bodies[0]).toEqual({ content: 'Tea or coffee?', pollOptions: ['Tea', 'Coffee'], pollDurationHours: 24, replyToId: null })
+    expect(bodies[0]).toEqual({ content: 'Tea or coffee?', pollOptions: ['Tea', 'Coffee'], pollDurationMinutes: 1440, replyToId: null })
     release(json(aPost(), 201))
 
     const toast = await screen.findByText('Post created')
@@ -222,7 +222,7 @@ describe('the composer', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Poll length' }), '3 days')
     await userEvent.click(screen.getByRole('button', { name: 'Post' }))
     await screen.findByText('Post created')
-    expect(bodies[0]).toMatchObject({ pollOptions: ['Tacos', 'Ramen'], pollDurationHours: 72 })
+    expect(bodies[0]).toMatchObject({ pollOptions: ['Tacos', 'Ramen'], pollDurationMinutes: 4320 })
   })
 
   it("shows the server's message when it still refuses the post", async () => {

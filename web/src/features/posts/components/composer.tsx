@@ -28,7 +28,7 @@ import { QuotedPost } from './quoted-post'
  */
 type Attached = DraftImage
 
-const DEFAULT_POLL_HOURS = 24
+const DEFAULT_POLL_MINUTES = 1440
 
 function revoke(previewUrl: string | null) {
   if (previewUrl?.startsWith('blob:')) URL.revokeObjectURL(previewUrl)
@@ -134,7 +134,10 @@ export function Composer({
   const attached = useAttachedImages(draft?.images ?? [])
   const [pollOptions, setPollOptions] = React.useState<string[]>(draft?.pollOptions ?? [])
   const [showPoll, setShowPoll] = React.useState(draft?.pollOptions != null)
-  const [pollHours, setPollHours] = React.useState(draft?.pollHours ?? DEFAULT_POLL_HOURS)
+  const [pollMinutes, setPollMinutes] = React.useState(
+    draft?.pollMinutes ?? (draft?.pollHours !== undefined ? draft.pollHours * 60 : DEFAULT_POLL_MINUTES),
+  )
+  const [pollMultiple, setPollMultiple] = React.useState(draft?.pollMultiple ?? false)
   // The content warning while its field is open (null: closed); a reply starts with its parent's.
   const [warning, setWarning] = React.useState<string | null>(draft ? (draft.contentWarning ?? null) : replyToWarning)
   const warningField = React.useRef<HTMLInputElement>(null)
@@ -157,7 +160,8 @@ export function Composer({
   // Counted as the server counts: the trimmed text, in code points.
   const length = postLength(content)
   const tooLong = length > POST_MAX_LENGTH
-  const empty = length === 0
+  // An image-only post is a post (the server's rule too); text is needed only without images.
+  const empty = length === 0 && attached.images.length === 0
   const poll = pollProblems(showPoll ? pollOptions : [])
   const pollInvalid = hasPollProblems(poll)
   const warningCount = warning === null ? 0 : warningLength(warning)
@@ -174,17 +178,19 @@ export function Composer({
         content,
         images: attached.images,
         pollOptions: showPoll ? pollOptions : null,
-        pollHours,
+        pollMinutes,
+        pollMultiple,
         contentWarning: warning,
       })
-  }, [key, content, attached.images, showPoll, pollOptions, pollHours, warning])
+  }, [key, content, attached.images, showPoll, pollOptions, pollMinutes, pollMultiple, warning])
 
   function reset() {
     setContent('')
     attached.clear()
     setPollOptions([])
     setShowPoll(false)
-    setPollHours(DEFAULT_POLL_HOURS)
+    setPollMinutes(DEFAULT_POLL_MINUTES)
+    setPollMultiple(false)
     setWarning(replyToId !== null ? replyToWarning : null)
     setImagesLost(false)
     reminded.current = false
@@ -255,7 +261,9 @@ export function Composer({
       content: content.trim(),
       ...(warning?.trim() ? { spoilerText: warning.trim() } : {}),
       ...images,
-      ...(options.length > 0 ? { pollOptions: options, pollDurationHours: pollHours } : {}),
+      ...(options.length > 0
+        ? { pollOptions: options, pollDurationMinutes: pollMinutes, ...(pollMultiple ? { pollMultiple: true } : {}) }
+        : {}),
       replyToId,
       ...(quote ? { quoteOfId: quote.id } : {}),
     }
@@ -495,17 +503,26 @@ export function Composer({
                     </label>
                     <select
                       id={`${id}-poll-length`}
-                      value={pollHours}
-                      onChange={(e) => setPollHours(Number(e.target.value))}
+                      value={pollMinutes}
+                      onChange={(e) => setPollMinutes(Number(e.target.value))}
                       className="h-9 rounded-md border border-input bg-background px-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                     >
                       {POLL_DURATIONS.map((duration) => (
-                        <option key={duration.hours} value={duration.hours}>
+                        <option key={duration.minutes} value={duration.minutes}>
                           {duration.label}
                         </option>
                       ))}
                     </select>
                   </div>
+                  <label className="flex items-center gap-2 text-sm">
+                    <input
+                      type="checkbox"
+                      checked={pollMultiple}
+                      onChange={(e) => setPollMultiple(e.target.checked)}
+                      className="size-4 accent-primary"
+                    />
+                    Let voters choose several options
+                  </label>
                 </fieldset>
               )}
 

@@ -121,7 +121,7 @@ describe('a post card', () => {
     expect(screen.queryByRole('button')).not.toBeInTheDocument()
   })
 
-  it("shows a poll's percentages to a member who has not voted, with every option still a vote button", () => {
+  it('offers a poll to a member who has not voted as one button per choice, no results yet', () => {
     mockFetch(() => json([]))
     renderFeed([
       aPost({
@@ -130,11 +130,31 @@ describe('a post card', () => {
         pollVotes: { Tea: [3, 4, 5], Coffee: [6] },
         pollExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
         myVote: null,
+        myVotes: [],
+        pinned: false,
+        pollMultiple: false,
       }),
     ])
-    expect(screen.getByRole('button', { name: 'Vote for Tea 75%' })).toBeEnabled()
-    expect(screen.getByRole('button', { name: 'Vote for Coffee 25%' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Vote for Tea' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: 'Vote for Coffee' })).toBeEnabled()
+    expect(screen.queryByText('75%')).not.toBeInTheDocument()
     expect(screen.getByText('4 votes', { exact: false })).toBeInTheDocument()
+  })
+
+  it("shows a poll's results once the member voted", () => {
+    mockFetch(() => json([]))
+    renderFeed([
+      aPost({
+        author: { id: 2, username: 'bob', displayName: 'Bob', profileImageUrl: null },
+        pollOptions: ['Tea', 'Coffee'],
+        pollVotes: { Tea: [3, 4, 5], Coffee: [1] },
+        pollExpiresAt: new Date(Date.now() + 3600_000).toISOString(),
+        myVote: 'Coffee',
+      }),
+    ])
+    expect(screen.queryByRole('button', { name: /^Vote for/ })).not.toBeInTheDocument()
+    expect(screen.getByText('75%')).toBeInTheDocument()
+    expect(screen.getByText('(your vote)')).toBeInTheDocument()
   })
 
   it('draws a post by a blocked or suspended author as "Post unavailable", with no author, content or actions', () => {
@@ -270,11 +290,13 @@ describe('a post card', () => {
     expect(screen.getByRole('button', { name: /^Edited/ })).toBeInTheDocument()
   })
 
-  it('has no member menu on your own posts', () => {
+  it('offers Pin to profile, not the member menu, on your own posts', async () => {
     mockFetch(() => json([]))
     renderFeed([aPost({ author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null } })])
     expect(screen.getByRole('button', { name: 'Delete post' })).toBeInTheDocument()
-    expect(screen.queryByRole('button', { name: 'More actions' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'More actions' }))
+    expect(await screen.findByRole('menuitem', { name: 'Pin to profile' })).toBeInTheDocument()
+    expect(screen.queryByRole('menuitem', { name: /Mute/ })).not.toBeInTheDocument()
   })
 
   it("stays put when its menu and the dialogs it opens are clicked (they are portals, not the card)", async () => {

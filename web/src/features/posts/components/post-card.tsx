@@ -7,6 +7,7 @@ import {
   MessageCircle,
   MoreHorizontal,
   Pencil,
+  Pin,
   Repeat2,
   Share,
   ShieldAlert,
@@ -36,6 +37,8 @@ import { PostPoll } from './post-poll'
 import { LinkCard } from './link-card'
 import { QuotedPost } from './quoted-post'
 import { RepostMenu } from './repost-menu'
+import { OwnPostMenu } from './own-post-menu'
+import { useTogglePin } from '../api/toggle-pin'
 
 interface PostCardProps {
   post: Post
@@ -50,6 +53,8 @@ interface PostCardProps {
   priority?: boolean
   /** A search's words, marked in the text. */
   highlight?: readonly HighlightTerm[]
+  /** Shown among a profile's pinned posts: labelled "Pinned". */
+  pinnedLabel?: boolean
 }
 
 async function sharePost(postId: number) {
@@ -129,6 +134,7 @@ function LivePostCard({
   hideReplyContext,
   priority,
   highlight,
+  pinnedLabel,
 }: PostCardProps) {
   const [, navigate] = useLocation()
   // A repost shows the original; every action applies to the original.
@@ -137,6 +143,7 @@ function LivePostCard({
   const repost = useToggleRepost(post.id)
   const bookmark = useToggleBookmark(post.id)
   const remove = useDeletePost()
+  const pin = useTogglePin(post.id)
   const quoting = useSetQuoting(post.id)
   const detach = useDetachQuote()
   const { openCompose } = useCompose()
@@ -179,6 +186,12 @@ function LivePostCard({
       onClick={handleCardClick}
       className={cn('cursor-pointer border-b border-border px-4 py-3 transition-colors hover:bg-muted/40', emphasis && 'cursor-default hover:bg-transparent')}
     >
+      {pinnedLabel && (
+        <p className="mb-1 flex items-center gap-1.5 pl-8 text-xs font-medium text-muted-foreground">
+          <Pin className="size-3.5" aria-hidden="true" />
+          Pinned
+        </p>
+      )}
       {shown.viaTag && (
         // In the Friends feed because the member follows this tag, not its author.
         <p className="mb-1 flex items-center gap-1.5 pl-8 text-xs font-medium text-muted-foreground">
@@ -371,6 +384,17 @@ function LivePostCard({
               >
                 <Trash2 className="size-4" aria-hidden="true" />
               </button>
+            )}
+            {isOwn && canInteract && (
+              <OwnPostMenu
+                pinned={post.pinned ?? false}
+                onPinChange={(on) => pin.mutate(on)}
+                trigger={
+                  <button type="button" className={actionClass} aria-label="More actions">
+                    <MoreHorizontal className="size-4" aria-hidden="true" />
+                  </button>
+                }
+              />
             )}
             {currentUserId !== undefined && !isOwn && (
               // Drawn as the server draws it in the first cards (crates/server/src/web/cards.rs): the menu is made on the first press.

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import type { Post } from '@/lib/types'
 import type { HighlightTerm } from '../lib/highlight'
+import { MutedWordFold } from './muted-word-fold'
 import { PostCard } from './post-card'
 
 interface PostListProps {
@@ -42,16 +43,23 @@ export function PostList({ query, currentUserId, empty, likeErrorDescription, hi
         <div className="px-4 py-10 text-center text-muted-foreground">{empty}</div>
       ) : (
         <div>
-          {posts.map((post, index) => (
-            <PostCard
-              key={post.id}
-              post={post}
-              currentUserId={currentUserId}
-              likeErrorDescription={likeErrorDescription}
-              priority={index < PRIORITY_POSTS}
-              highlight={highlight}
-            />
-          ))}
+          {posts.map((post, index) => {
+            const card = (
+              <PostCard
+                post={post}
+                currentUserId={currentUserId}
+                likeErrorDescription={likeErrorDescription}
+                priority={index < PRIORITY_POSTS}
+                highlight={highlight}
+              />
+            )
+            // On a profile, a post holding a word the member mutes is folded, as in threads.
+            return post.hiddenByMutedWord === true ? (
+              <MutedWordFold key={post.id}>{card}</MutedWordFold>
+            ) : (
+              <React.Fragment key={post.id}>{card}</React.Fragment>
+            )
+          })}
         </div>
       )}
       {hasNextPage && (

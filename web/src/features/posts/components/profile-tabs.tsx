@@ -2,6 +2,8 @@ import * as React from 'react'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
 import { useUserLikes } from '../api/get-user-likes'
 import { useUserPosts } from '../api/get-user-posts'
+import { usePinnedPosts } from '../api/get-pinned'
+import { PostCard } from './post-card'
 import { PostList } from './post-list'
 
 const PROFILE_LIKE_ERROR = 'Failed to like post. Please try again.'
@@ -14,6 +16,7 @@ export function ProfileTabs({ username, currentUserId }: { username: string; cur
   const replies = useUserPosts(username, 'replies', tab === 'replies')
   const media = useUserPosts(username, 'media', tab === 'media')
   const likes = useUserLikes(username, tab === 'likes')
+  const pinned = usePinnedPosts(username)
   return (
     <Tabs value={tab} onValueChange={setTab}>
       <div className="border-b border-border px-4 py-2">
@@ -25,6 +28,10 @@ export function ProfileTabs({ username, currentUserId }: { username: string; cur
         </TabsList>
       </div>
       <TabsContent value="posts" className="mt-0">
+        {/* Pinned posts first, labelled; they are in the list below in their place too. */}
+        {(pinned.data ?? []).map((post) => (
+          <PostCard key={`pinned-${post.id}`} post={post} currentUserId={currentUserId} likeErrorDescription={PROFILE_LIKE_ERROR} pinnedLabel />
+        ))}
         <PostList query={posts} currentUserId={currentUserId} empty={<p>No posts yet.</p>} likeErrorDescription={PROFILE_LIKE_ERROR} />
       </TabsContent>
       <TabsContent value="replies" className="mt-0">

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { DRAFT_MAX_AGE_MS, MAX_DRAFTS, clearDraft, draftKey, loadDraft, pruneDrafts, saveDraft } from './drafts'
 
 const HOME = draftKey(1, { kind: 'home' })
-const written = { content: 'Half a thought', images: [], pollOptions: null, pollHours: 24 }
+const written = { content: 'Half a thought', images: [], pollOptions: null, pollMinutes: 1440, pollMultiple: false }
 
 afterEach(() => localStorage.clear())
 

@@ -19,7 +19,11 @@ export interface Draft {
   images: DraftImage[]
   /** The poll's options while a poll is open, else null. */
   pollOptions: string[] | null
-  pollHours: number
+  /** The poll's length in minutes (drafts kept before minutes have `pollHours` instead). */
+  pollMinutes?: number
+  pollHours?: number
+  /** The poll takes several choices (absent in drafts kept before multiple choice). */
+  pollMultiple?: boolean
   /** The content warning while its field is open, else null (absent in drafts kept before warnings). */
   contentWarning?: string | null
   /** When it was last written (ms since the epoch); old drafts are dropped. */
@@ -67,7 +71,7 @@ function isDraft(value: unknown): value is Draft {
         ((image as DraftImage).previewUrl === null || typeof (image as DraftImage).previewUrl === 'string'),
     ) &&
     (draft.pollOptions === null || (Array.isArray(draft.pollOptions) && draft.pollOptions.every((o) => typeof o === 'string'))) &&
-    typeof draft.pollHours === 'number' &&
+    (typeof draft.pollMinutes === 'number' || typeof draft.pollHours === 'number') &&
     (draft.contentWarning === undefined || draft.contentWarning === null || typeof draft.contentWarning === 'string') &&
     typeof draft.savedAt === 'number'
   )

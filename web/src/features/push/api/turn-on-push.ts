@@ -1,8 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { pushKeys } from '@/lib/query-keys'
-import { toastFailure } from '@/lib/toast-failure'
+import { toast } from '@/components/ui/use-toast'
+import { handleUnauthorized } from '@/lib/unauthorized'
 import { askPermission, subscribeBrowser } from '../lib/browser-push'
 import { EVERYTHING } from '../lib/choices'
+import { pushFailure } from '../lib/push-failure'
 import { pushKeyQueryOptions } from './get-push-key'
 import { savePushSubscription } from './save-push-subscription'
 
@@ -25,6 +27,9 @@ export function useTurnOnPush() {
       queryClient.setQueryData(pushKeys.subscription(), saved)
       return 'on'
     },
-    onError: (error) => toastFailure(error, 'Notifications could not be turned on for this device. Please try again.'),
+    onError: (error) => {
+      if (!handleUnauthorized(error))
+        toast({ title: 'Notifications could not be turned on', description: pushFailure(error), variant: 'destructive' })
+    },
   })
 }

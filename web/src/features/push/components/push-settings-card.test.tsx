@@ -143,17 +143,33 @@ describe('Notifications on this device', () => {
     expect(posts(fetch)).toEqual([])
   })
 
-  it('says so when the browser cannot subscribe, and sends nothing', async () => {
+  it('says why when the browser has no push service to subscribe with, and sends nothing', async () => {
     fakePush({ permission: 'granted', subscribeFails: true })
     const fetch = pushServer()
     renderWithProviders(<PushSettingsCard />)
     const region = await card()
     await userEvent.click(await within(region).findByRole('switch', { name: 'Notify me on this device' }))
     expect(
-      await screen.findByText('Notifications could not be turned on for this device. Please try again.'),
+      await screen.findByText("This browser has no push service it can reach, so it can't get notifications from Murmur."),
     ).toBeInTheDocument()
     expect(within(region).getByRole('switch', { name: 'Notify me on this device' })).not.toBeChecked()
     expect(posts(fetch)).toEqual([])
+  })
+
+  it("says the server's reason when it refuses the subscription", async () => {
+    fakePush({ permission: 'granted' })
+    mockFetch((url) =>
+      url === '/api/push/key'
+        ? json({ publicKey: SERVER_KEY })
+        : json({ message: 'This session has too many push subscriptions' }, 422),
+    )
+    renderWithProviders(<PushSettingsCard />)
+    const region = await card()
+    await userEvent.click(await within(region).findByRole('switch', { name: 'Notify me on this device' }))
+    expect(
+      await screen.findByText('The server refused this device: This session has too many push subscriptions'),
+    ).toBeInTheDocument()
+    expect(within(region).getByRole('switch', { name: 'Notify me on this device' })).not.toBeChecked()
   })
 
   it('says when this browser cannot get notifications at all', async () => {

@@ -89,7 +89,9 @@ export async function subscribeBrowser(publicKey: string): Promise<BrowserSubscr
 const SUBSCRIBE_TIMEOUT_MS = 15_000
 
 function noAnswerAfter(ms: number): Promise<never> {
-  return new Promise((_, fail) => setTimeout(() => fail(new Error("The browser's push service did not answer.")), ms))
+  return new Promise((_, fail) =>
+    setTimeout(() => fail(new DOMException("The browser's push service did not answer.", 'TimeoutError')), ms),
+  )
 }
 
 /** Ends this browser's subscription, if it has one (the service worker stays, idle). */
