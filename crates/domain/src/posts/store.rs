@@ -676,7 +676,9 @@ pub async fn key_use<'c, E>(executor: E, member: i64, key: &str, now: Millis) ->
 where
     E: sqlx::Executor<'c, Database = sqlx::Any>,
 {
-    let row: Option<(Option<i64>, i64, Option<String>, Option<String>)> = sqlx::query_as(
+    // post_id, deleted (1 or 0), endpoint, body_hash
+    type Row = (Option<i64>, i64, Option<String>, Option<String>);
+    let row: Option<Row> = sqlx::query_as(
         "SELECT k.post_id, CAST(CASE WHEN p.deleted_at IS NULL THEN 0 ELSE 1 END AS BIGINT), k.endpoint, k.body_hash \
          FROM post_keys k LEFT JOIN posts p ON p.id = k.post_id \
          WHERE k.member_id = $1 AND k.key = $2 AND k.created_at > $3",

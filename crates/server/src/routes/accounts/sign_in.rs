@@ -289,10 +289,13 @@ pub struct LogoutOthers {
 #[utoipa::path(post, path = "/api/auth/logout-others", tag = "accounts", request_body(content = Option<LogoutOthers>),
     responses((status = 204), (status = 400, body = crate::error::ErrorBody), (status = 401, body = crate::error::ErrorBody)))]
 async fn logout_others(State(state): State<AppState>, current: CurrentUser, body: Bytes) -> Result<StatusCode> {
+    // No body (or `null`) is the call as it always was: the passkeys stay.
     let asked: LogoutOthers = if body.iter().all(u8::is_ascii_whitespace) {
         LogoutOthers::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| Error::bad_request(format!("The body is not as expected: {e}")))?
+        serde_json::from_slice::<Option<LogoutOthers>>(&body)
+            .map_err(|e| Error::bad_request(format!("The body is not as expected: {e}")))?
+            .unwrap_or_default()
     };
     let passkeys = if asked.remove_passkeys { sessions::Passkeys::Remove } else { sessions::Passkeys::Keep };
     let ended = sessions::delete_others(&state.db.write, current.id, &current.session_hash, passkeys).await?;
