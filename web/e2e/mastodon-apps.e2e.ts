@@ -88,6 +88,36 @@ describe.skipIf(!hasMurmur)('an app connecting to a member’s account', () => {
     await noHorizontalScroll(page)
   })
 
+  it('an app asking for scopes it never registered is named and sent back', async () => {
+    const registered = await fetch(`${server.url}/api/v1/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Greedy Murmur', redirect_uris: 'https://greedy.example/back', scopes: 'read' }),
+    })
+    const greedy = (await registered.json()) as { client_id: string }
+    const context = await newContext(browser, server.url, PHONE)
+    contexts.push(context)
+    await context.addCookies(await ada.context.cookies())
+    const page = await context.newPage()
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: greedy.client_id,
+      redirect_uri: 'https://greedy.example/back',
+      scope: 'read write push',
+      state: 'abc',
+    })
+    await page.goto(`/oauth/authorize?${query.toString()}`)
+    await page.getByRole('heading', { name: 'Greedy Murmur cannot connect' }).waitFor()
+    await page.getByText('Greedy Murmur asks for push and write, which it did not register, so it cannot connect to your account.').waitFor()
+    expect(await page.getByRole('link', { name: 'Back to Greedy Murmur' }).getAttribute('href')).toBe(
+      'https://greedy.example/back?error=invalid_scope&state=abc',
+    )
+    expect(await page.getByRole('button', { name: 'Allow' }).count()).toBe(0)
+    await noHorizontalScroll(page)
+    await expectAccessible(page, 'the consent page refusing scopes')
+    await screenshot(page, 'apps-consent-scopes-refused-360')
+  })
+
   it('a member allows the app, copies its code, and the app reads as them', async () => {
     const page = ada.page
     await page.goto(authorizeUrl)
