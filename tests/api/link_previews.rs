@@ -370,9 +370,13 @@ async fn the_author_hears_when_the_card_of_their_new_post_came(app: TestApp) {
     bobs.expect("hello").await;
 
     let post = write(&app, &ada, &format!("Read this: {}", site.url("/article"))).await;
+    // Her Friends page as her screen read it then, kept ready by the server.
+    let (_, before) = get(&app, &ada, "/api/posts/feed").await;
     let (_, name, data) = adas.expect("post-card").await;
     assert_eq!((name.as_str(), &data), ("post-card", &json!({ "postId": id(&post) })));
     assert_eq!(seen_by(&app, &ada, id(&post)).await["card"]["title"], "The Analytical Engine");
+    let (_, after) = get(&app, &ada, "/api/posts/feed").await;
+    assert_eq!(after[0]["card"]["title"], "The Analytical Engine", "read again, not kept: {before}");
     let heard: Vec<String> = bobs.drain(Duration::from_millis(400)).await.into_iter().map(|e| e.1).collect();
     assert!(!heard.contains(&"post-card".to_string()), "only the author: {heard:?}");
 

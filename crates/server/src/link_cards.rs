@@ -74,7 +74,7 @@ async fn fetch_one(job: &LinkCardJob, claimed: &Claimed) -> Result<()> {
     let saved = store::save(&job.db.write, claimed, &found, job.clock.now()).await?;
     // A new link's card: its posts' authors had them without it.
     if saved && claimed.fetched_at.is_none() && found.title.is_some() {
-        for (post, author) in store::posts_awaiting(&job.db.write, claimed.id).await? {
+        for (post, author) in murmur_domain::link_cards::first_fetched(&job.db, claimed.id).await? {
             job.live.publish(murmur_domain::live::Change::CardFetched { author, post });
         }
     }

@@ -60,6 +60,21 @@ pub async fn attach(tx: &mut AnyConnection, post: i64, link: Option<&str>, now: 
     Ok(attached && card.is_some_and(|(_, due)| due))
 }
 
+/// A new link's card came (its first fetch): the authors of its posts, who had them before it,
+/// see it on their next read (their kept pages go stale: `timelines::changes`). Answers those
+/// posts with their authors, whose open pages are told (`live::Change::CardFetched`).
+pub async fn first_fetched(db: &Db, card: i64) -> Result<Vec<(i64, i64)>> {
+    let posts = store::posts_awaiting(&db.write, card).await?;
+    let mut authors: Vec<i64> = posts.iter().map(|(_, author)| *author).collect();
+    authors.sort_unstable();
+    authors.dedup();
+    let mut writer = db.write.acquire().await?;
+    for author in authors {
+        crate::timelines::changes::member_changed(&mut writer, author).await?;
+    }
+    Ok(posts)
+}
+
 /// The author removes their post's card; it stays removed (a refresh or an edit does not bring
 /// it back). 404 for a post that is not there, 403 for another member's.
 pub async fn remove(db: &Db, member: i64, post: i64, now: Millis) -> Result<()> {

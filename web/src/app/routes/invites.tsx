@@ -60,7 +60,7 @@ export default function InvitesRoute() {
               ) : (
                 <ul className="divide-y divide-border">
                   {active.map((invite) => (
-                    <li key={invite.id} className="flex items-center justify-between gap-3 py-2">
+                    <li key={invite.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
                       <div className="min-w-0">
                         <p className="font-mono text-lg tracking-wider break-all">{invite.code}</p>
                         <p className="text-xs text-muted-foreground">Expires {shortDate(invite.expiresAt)}</p>
