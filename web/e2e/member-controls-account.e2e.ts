@@ -193,7 +193,7 @@ describe.skipIf(!hasMurmur)("a member's account in a browser", () => {
     await page.getByRole('heading', { name: 'Home', exact: true }).waitFor()
     await writeDraft(page, 'Half a thought nobody else should read')
     await page.getByRole('button', { name: /User menu/ }).click()
-    await page.getByRole('menuitem', { name: 'Logout' }).click()
+    await page.getByRole('menuitem', { name: 'Log out' }).click()
     await page.getByRole('heading', { name: 'The human network' }).waitFor()
     expect(await storedText(page)).not.toContain('Half a thought nobody else should read')
   })

@@ -40,7 +40,7 @@ describe("the member's drafts after their session ends", () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Log out' }))
 
-    expect(await screen.findByText('Failed to logout')).toBeInTheDocument()
+    expect(await screen.findByText('Failed to log out')).toBeInTheDocument()
     expect(localStorage.getItem(DRAFT)).not.toBeNull()
   })
 

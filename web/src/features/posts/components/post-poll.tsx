@@ -55,21 +55,19 @@ export function PostPoll({ post, currentUserId }: { post: Post; currentUserId?: 
               <label
                 className={cn(
                   rowClass,
-                  'cursor-pointer justify-start hover:border-primary has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
+                  'cursor-pointer justify-start gap-2 hover:border-primary has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                 )}
               >
-                <span className="relative flex min-w-0 items-center gap-2 font-medium">
-                  <input
-                    type="checkbox"
-                    checked={chosen.includes(option)}
-                    disabled={vote.isPending}
-                    onChange={(e) =>
-                      setChosen(e.target.checked ? [...chosen, option] : chosen.filter((other) => other !== option))
-                    }
-                    className="size-4 shrink-0 accent-primary"
-                  />
-                  <span className="truncate">{option}</span>
-                </span>
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(option)}
+                  disabled={vote.isPending}
+                  onChange={(e) =>
+                    setChosen(e.target.checked ? [...chosen, option] : chosen.filter((other) => other !== option))
+                  }
+                  className="size-4 shrink-0 accent-primary"
+                />
+                <span className="truncate font-medium">{option}</span>
               </label>
             </li>
           ))}
