@@ -290,14 +290,8 @@ function LivePostCard({
               <ShieldAlert className="size-4 shrink-0 text-destructive" aria-hidden="true" /> Removed by moderators
             </p>
           )}
-          {/* No gap on a phone: the six actions fit one line at 360 px; the author's seven (Edit
-              and Delete for the menu) too, a little smaller there. */}
-          <div
-            className={cn(
-              '-ml-2 mt-2 flex flex-wrap items-center gap-0 sm:gap-2',
-              isOwn && showsEdit && 'max-sm:[&_button]:size-8 max-sm:[&>span]:mr-1',
-            )}
-          >
+          {/* No gap on a phone: the six actions fit one line at 360 px */}
+          <div className="-ml-2 mt-2 flex flex-wrap items-center gap-0 sm:gap-2">
             {canInteract && (
               <>
                 <button
