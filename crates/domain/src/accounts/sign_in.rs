@@ -79,3 +79,24 @@ pub async fn reauthenticate_with_link(db: &Db, token: &str, session: sessions::C
     tx.commit().await?;
     Ok(())
 }
+
+/// What logging out everywhere does with the member's passkeys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passkeys {
+    Keep,
+    /// Removed too: a passkey someone added with a copied session would sign them in again.
+    Remove,
+}
+
+/// Logs a member out everywhere but the session `keep_hash`: every other session and every
+/// app's token end, and their passkeys too when asked, in one transaction. Answers how many
+/// sessions ended.
+pub async fn log_out_everywhere(db: &Db, member: i64, keep_hash: &str, passkeys: Passkeys) -> Result<u64> {
+    let mut tx = db.write.begin().await?;
+    let ended = sessions::delete_others(&mut tx, member, keep_hash).await?;
+    if passkeys == Passkeys::Remove {
+        crate::passkeys::store::remove_all_of(&mut tx, member).await?;
+    }
+    tx.commit().await?;
+    Ok(ended)
+}

@@ -427,7 +427,7 @@ pub async fn revoke(db: &Db, client: Client<'_>, token: &str) -> Result<()> {
             .fetch_optional(&db.write)
             .await?;
     if let Some(Some(member)) = revoked {
-        crate::sessions::ended(member);
+        crate::live::credentials_ended(member);
     }
     Ok(())
 }
@@ -581,7 +581,7 @@ pub async fn disconnect(db: &Db, member: i64, app: i64) -> Result<bool> {
         .await?;
     let any = done.rows_affected() > 0;
     if any {
-        crate::sessions::ended(member);
+        crate::live::credentials_ended(member);
     }
     Ok(any)
 }

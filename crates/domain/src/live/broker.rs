@@ -3,18 +3,18 @@
 //! concerns.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use futures::future::BoxFuture;
 use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::Change;
-use crate::sessions::Credential;
 use crate::visibility::Scope;
 use murmur_core::clock::Millis;
-use murmur_core::db::Db;
+use murmur_core::db::{Db, Pool};
 use murmur_core::error::Result;
 
 /// Streams one member may hold open at once; a new one past it closes their oldest.
@@ -65,11 +65,19 @@ impl Wants {
     }
 }
 
+/// What a stream was opened with: it closes when that ends. The area that issues it says whether
+/// it still holds (`sessions::Credential`).
+pub trait Credential: Send + Sync + std::fmt::Debug {
+    /// Whether it still holds. Read from `write` (the primary): a replica may not have seen its
+    /// end yet.
+    fn holds<'a>(&'a self, write: &'a Pool, now: Millis) -> BoxFuture<'a, Result<bool>>;
+}
+
 /// One open stream.
 struct Stream {
     id: u64,
     /// What it was opened with; it closes when that ends.
-    credential: Credential,
+    credential: Arc<dyn Credential>,
     wants: Wants,
     tx: mpsc::Sender<Frame>,
 }
@@ -122,7 +130,7 @@ impl Broker {
     pub fn open(
         &self,
         member: i64,
-        credential: Credential,
+        credential: Arc<dyn Credential>,
         wants: Wants,
         last_event_id: Option<&str>,
     ) -> Option<Opened> {
@@ -205,7 +213,7 @@ impl Broker {
         };
         let id = self.event_id(seq);
         for member in members {
-            let streams: Vec<(u64, Credential)> = match self.inner().by_member.get(&member) {
+            let streams: Vec<(u64, Arc<dyn Credential>)> = match self.inner().by_member.get(&member) {
                 Some(streams) => {
                     streams.iter().filter(|s| s.wants.takes(change)).map(|s| (s.id, s.credential.clone())).collect()
                 }
@@ -218,10 +226,10 @@ impl Broker {
                 let made = match (&made_for_member, change) {
                     (Some(made), _) => made.clone(),
                     (None, Change::CredentialsEnded { .. }) => {
-                        frames(db, change, &id, member, &credential, now).await?
+                        frames(db, change, &id, member, credential.as_ref(), now).await?
                     }
                     (None, _) => {
-                        made_for_member.insert(frames(db, change, &id, member, &credential, now).await?).clone()
+                        made_for_member.insert(frames(db, change, &id, member, credential.as_ref(), now).await?).clone()
                     }
                 };
                 for frame in made {
@@ -293,7 +301,7 @@ impl Broker {
         &self,
         db: &Db,
         member: i64,
-        credential: &Credential,
+        credential: &dyn Credential,
         wants: Wants,
         missed: Option<Vec<(u64, Change)>>,
         now: Millis,
@@ -354,7 +362,7 @@ async fn frames(
     change: Change,
     id: &str,
     member: i64,
-    credential: &Credential,
+    credential: &dyn Credential,
     now: Millis,
 ) -> Result<Vec<Frame>> {
     let event =

@@ -4,7 +4,7 @@
 //! A write notes what it changed (`note`, called by the functions every writer calls:
 //! `notifications::notify`, `timelines::changes::MemberWrite::published`, the posts' counters,
 //! a post's edit and take-down and a repost's undoing, the end of a session or an app's token:
-//! `sessions::ended`). Once the request
+//! `credentials_ended`). Once the request
 //! succeeded (its transaction committed), the notes are published (`Live::publish`); the bus
 //! carries them to every process (PostgreSQL: one `LISTEN` connection per process; SQLite:
 //! this process), and each process's broker turns a change into events for its own streams,
@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-pub use broker::Broker;
+pub use broker::{Broker, Credential};
 
 /// What a write changed, as far as open tabs care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -39,7 +39,7 @@ pub enum Change {
     /// `author`'s post or repost `post` was deleted: by them, or `removed` by moderators (then
     /// its author still sees it).
     Deleted { author: i64, post: i64, removed: bool },
-    /// Some of `member`'s credentials ended (`sessions::ended`): each of their streams checks
+    /// Some of `member`'s credentials ended (`credentials_ended`): each of their streams checks
     /// its own, and those whose credential ended close.
     CredentialsEnded { member: i64 },
     /// The link preview card of `author`'s new post `post` was fetched: the author's own open
@@ -104,6 +104,14 @@ pub fn note(change: Change) {
             noted.push(change);
         }
     });
+}
+
+/// Notes that some credential of `member` ended (a session or an app's token: logout, logging out
+/// everywhere, a revoke, a suspension, leaving). Every end calls this one function; once the
+/// request succeeds, each of their open streams, on every process, checks its own
+/// (`Credential::holds`) and closes if it ended.
+pub fn credentials_ended(member: i64) {
+    note(Change::CredentialsEnded { member });
 }
 
 /// Runs `work` (a request being served), collecting what it notes; the caller publishes the

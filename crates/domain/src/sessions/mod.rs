@@ -9,6 +9,7 @@ use sqlx::{Any, Executor};
 pub mod reads;
 
 use crate::timelines::FeedMarks;
+use futures::future::BoxFuture;
 use murmur_core::clock::{DAY, MINUTE, Millis};
 use murmur_core::db::Pool;
 use murmur_core::error::{Error, Result};
@@ -30,37 +31,31 @@ pub const TOUCH_EVERY: Millis = 5 * MINUTE;
 
 /// What a browser or an app holds to act as a member: a session, or an app's token, each known
 /// by its SHA-256. Every way one ends (logout, logging out everywhere, an app's token revoked or
-/// the app disconnected, a suspension, leaving) calls `ended`, and the streams it opened close.
+/// the app disconnected, a suspension, leaving) calls `live::credentials_ended`, and the streams it
+/// opened close.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Credential {
     Session(String),
     AppToken(String),
 }
 
-impl Credential {
-    /// Whether it still holds. Read from `write` (the primary): a replica may not have seen its
-    /// end yet.
-    pub async fn holds(&self, write: &Pool, now: Millis) -> Result<bool> {
-        match self {
-            Credential::Session(hash) => {
-                let live: Option<i64> =
-                    sqlx::query_scalar("SELECT 1 FROM sessions WHERE id_hash = $1 AND expires_at > $2")
-                        .bind(hash)
-                        .bind(now)
-                        .fetch_optional(write)
-                        .await?;
-                Ok(live.is_some())
+impl crate::live::Credential for Credential {
+    fn holds<'a>(&'a self, write: &'a Pool, now: Millis) -> BoxFuture<'a, Result<bool>> {
+        Box::pin(async move {
+            match self {
+                Credential::Session(hash) => {
+                    let live: Option<i64> =
+                        sqlx::query_scalar("SELECT 1 FROM sessions WHERE id_hash = $1 AND expires_at > $2")
+                            .bind(hash)
+                            .bind(now)
+                            .fetch_optional(write)
+                            .await?;
+                    Ok(live.is_some())
+                }
+                Credential::AppToken(hash) => crate::apps::token_holds(write, hash, now).await,
             }
-            Credential::AppToken(hash) => crate::apps::token_holds(write, hash, now).await,
-        }
+        })
     }
-}
-
-/// Notes that some credential of `member` ended, once the request that ended it succeeds: each of
-/// their open streams, on every process, checks its own (`Credential::holds`) and closes if it
-/// ended (`live`).
-pub fn ended(member: i64) {
-    crate::live::note(crate::live::Change::CredentialsEnded { member });
 }
 
 /// Starts a session for a member without a browser to name (tests, `murmur seed`); answers
@@ -240,7 +235,7 @@ pub async fn delete(write: &Pool, one: One<'_>) -> Result<Option<String>> {
         }
     };
     Ok(ended.map(|(member, id_hash)| {
-        self::ended(member);
+        crate::live::credentials_ended(member);
         id_hash
     }))
 }
@@ -293,29 +288,16 @@ pub async fn list(read: &Pool, member: i64, current_hash: &str, now: Millis) -> 
         .collect())
 }
 
-/// What logging out everywhere does with the member's passkeys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Passkeys {
-    Keep,
-    /// Removed too: a passkey someone added with a copied session would sign them in again.
-    Remove,
-}
-
-/// Ends every session of a member but one, and every app's token of theirs (logging out
-/// everywhere), and their passkeys when asked.
-pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str, passkeys: Passkeys) -> Result<u64> {
-    let mut tx = write.begin().await?;
+/// Ends every session of a member but one, and every app's token of theirs, in the caller's
+/// transaction (logging out everywhere: `accounts::log_out_everywhere`).
+pub async fn delete_others(conn: &mut sqlx::AnyConnection, user_id: i64, keep_hash: &str) -> Result<u64> {
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id_hash <> $2")
         .bind(user_id)
         .bind(keep_hash)
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
-    crate::apps::end_all_of(&mut tx, user_id).await?;
-    if passkeys == Passkeys::Remove {
-        crate::passkeys::store::remove_all_of(&mut tx, user_id).await?;
-    }
-    tx.commit().await?;
-    ended(user_id);
+    crate::apps::end_all_of(conn, user_id).await?;
+    crate::live::credentials_ended(user_id);
     Ok(done.rows_affected())
 }
 
@@ -324,7 +306,7 @@ pub async fn delete_others(write: &Pool, user_id: i64, keep_hash: &str, passkeys
 pub async fn end_all(conn: &mut sqlx::AnyConnection, user_id: i64) -> Result<u64> {
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *conn).await?;
     crate::apps::end_all_of(conn, user_id).await?;
-    ended(user_id);
+    crate::live::credentials_ended(user_id);
     Ok(done.rows_affected())
 }
 

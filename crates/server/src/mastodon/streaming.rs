@@ -8,10 +8,11 @@
 //! Mastodon's entities for the member.
 //! A stream carries only what its token's scopes let the REST endpoints show (`read:statuses`
 //! for posts, `read:notifications` for notifications; none of it: 403 before it opens), and
-//! lives while its token does: it closes when the token ends (`sessions::ended`), and its token
+//! lives while its token does: it closes when the token ends (`live::credentials_ended`), and its token
 //! is read again before each event, as a request's is.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::State;
@@ -101,7 +102,7 @@ async fn events(state: AppState, token: Token, secret: String, named: Named) -> 
     let credential = Credential::AppToken(murmur_core::secrets::hash_token(&secret));
     let wants = Wants { counts_of: None, edits: carried.statuses };
     let opened =
-        state.live.broker.open(member, credential, wants, None).ok_or_else(|| {
+        state.live.broker.open(member, Arc::new(credential), wants, None).ok_or_else(|| {
             MastodonError(Error::Unavailable("The server is restarting; try again in a moment".into()))
         })?;
     let now = state.clock.now();

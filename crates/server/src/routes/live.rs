@@ -1,6 +1,7 @@
 //! `GET /api/events`: the member's live events as Server-Sent Events.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::State;
@@ -17,6 +18,7 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_domain::live::broker::{Frame, Wants};
+use murmur_domain::live;
 use murmur_domain::sessions::Credential;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -66,12 +68,12 @@ async fn events(
     let broker = &state.live.broker;
     // The web app reads a post again rather than being told of its edit or deletion.
     let wants = Wants { counts_of: params.post, edits: false };
-    let credential = Credential::Session(current.session_hash.clone());
+    let credential: Arc<dyn live::Credential> = Arc::new(Credential::Session(current.session_hash.clone()));
     let opened = broker
         .open(current.id, credential.clone(), wants, last)
         .ok_or_else(|| Error::Unavailable("The server is restarting; try again in a moment".to_string()))?;
     let now = state.clock.now();
-    let mut first = broker.replay(&state.db, current.id, &credential, wants, opened.missed, now).await?;
+    let mut first = broker.replay(&state.db, current.id, credential.as_ref(), wants, opened.missed, now).await?;
     first.push(Frame::Event { id: opened.hello_id, name: "hello", data: "{}".to_string() });
     murmur_core::metrics::live_stream_opened();
     let live =

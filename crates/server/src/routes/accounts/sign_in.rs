@@ -20,7 +20,8 @@ use murmur_core::clock::{HOUR, Millis};
 use murmur_core::rate_limit::{self, Limit};
 use murmur_core::secrets::hash_token;
 use murmur_domain::accounts::magic_link::{self, INVALID_LINK, Purpose, ReturnPath};
-use murmur_domain::accounts::{Email, sign_in};
+use murmur_domain::accounts::sign_in::{self, Passkeys, log_out_everywhere};
+use murmur_domain::accounts::Email;
 use murmur_domain::invites::InviteCode;
 use murmur_domain::invites::code::INVALID as INVALID_INVITE;
 use murmur_domain::mail::templates;
@@ -297,8 +298,8 @@ async fn logout_others(State(state): State<AppState>, current: CurrentUser, body
             .map_err(|e| Error::bad_request(format!("The body is not as expected: {e}")))?
             .unwrap_or_default()
     };
-    let passkeys = if asked.remove_passkeys { sessions::Passkeys::Remove } else { sessions::Passkeys::Keep };
-    let ended = sessions::delete_others(&state.db.write, current.id, &current.session_hash, passkeys).await?;
+    let passkeys = if asked.remove_passkeys { Passkeys::Remove } else { Passkeys::Keep };
+    let ended = log_out_everywhere(&state.db, current.id, &current.session_hash, passkeys).await?;
     tracing::info!(user_id = current.id, ended, removed_passkeys = asked.remove_passkeys, "other sessions ended");
     Ok(StatusCode::NO_CONTENT)
 }
