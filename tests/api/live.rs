@@ -244,7 +244,12 @@ async fn a_reader_that_stops_reading_is_cut_off(app: TestApp) {
     let broker = &app.state.live.broker;
     // Bob's stream as the route opens it, never read.
     let opened = broker
-        .open(bob.id, std::sync::Arc::new(murmur::sessions::Credential::Session("a-session".into())), Default::default(), None)
+        .open(
+            bob.id,
+            std::sync::Arc::new(murmur::sessions::Credential::Session("a-session".into())),
+            Default::default(),
+            None,
+        )
         .unwrap();
     for post in 0..(murmur::live::broker::STREAM_BUFFER as i64 + 10) {
         let change = murmur::live::Change::Published { author: ada.id, post };

@@ -17,8 +17,8 @@ use crate::api::Query;
 use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
-use murmur_domain::live::broker::{Frame, Wants};
 use murmur_domain::live;
+use murmur_domain::live::broker::{Frame, Wants};
 use murmur_domain::sessions::Credential;
 
 pub fn router() -> OpenApiRouter<AppState> {
