@@ -47,6 +47,7 @@ both_databases!(
     tags_and_search_follow_the_edited_text,
     an_edit_keeps_some_of_the_posts_images_but_never_adds_one,
     a_member_who_cannot_see_a_post_cannot_read_its_history,
+    an_author_corrects_image_descriptions_and_the_history_keeps_each_versions_images,
 );
 
 async fn an_author_edits_a_post_and_its_history_lists_the_earlier_texts_newest_first(app: TestApp) {
@@ -214,4 +215,79 @@ async fn a_member_who_cannot_see_a_post_cannot_read_its_history(app: TestApp) {
     let (status, body) = get(&app, &bob, &format!("/api/posts/{post_id}/history")).await;
     assert_eq!(status, 404, "{body}");
     assert_eq!(history(&app, &ada, post_id).await, ["Before"]);
+}
+
+/// The images of each of a post's earlier versions, newest version first: (URL, description).
+async fn history_images(app: &TestApp, who: &Member, post_id: i64) -> Vec<Vec<(String, Value)>> {
+    let (status, body) = get(app, who, &format!("/api/posts/{post_id}/history")).await;
+    assert_eq!(status, 200, "{body}");
+    body.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            v["images"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| (i["url"].as_str().unwrap().to_string(), i["alt"].clone()))
+                .collect()
+        })
+        .collect()
+}
+
+async fn an_author_corrects_image_descriptions_and_the_history_keeps_each_versions_images(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let first = crate::media::uploaded(&app, &ada, crate::fixtures::png(8, 8)).await;
+    let second = crate::media::uploaded(&app, &ada, crate::fixtures::png(8, 8)).await;
+    let images = json!([{ "url": first, "alt": "A cat" }, { "url": second }]);
+    let (status, made) = post(&app, &ada, "/api/posts", json!({ "content": "Pets", "images": images })).await;
+    assert_eq!(status, 201, "{made}");
+    let post_id = id(&made);
+    let shown: Vec<String> = serde_json::from_value(made["imageUrls"].clone()).unwrap();
+
+    // Refused: both ways of naming the images at once, a description for an image the post
+    // does not keep, one too long; another member's edit.
+    let both = json!({ "content": "Pets", "imageUrls": shown, "images": [{ "url": shown[0] }] });
+    let elsewhere = json!({ "content": "Pets", "images": [{ "url": "/objects/nothing", "alt": "?" }] });
+    let too_long = json!({ "content": "Pets", "images": [{ "url": shown[0], "alt": "a".repeat(1501) }] });
+    for bad in [both, elsewhere, too_long] {
+        let (status, body) = patch(&app, &ada, post_id, bad.clone()).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+    }
+    let (status, body) =
+        patch(&app, &bob, post_id, json!({ "content": "Pets", "images": [{ "url": shown[0], "alt": "Bob's cat" }] }))
+            .await;
+    assert_eq!(status, 403, "{body}");
+
+    // The descriptions are corrected; the text stays.
+    let corrected = json!([{ "url": shown[0], "alt": "A grey cat asleep" }, { "url": shown[1], "alt": "A dog" }]);
+    let (status, edited) = patch(&app, &ada, post_id, json!({ "content": "Pets", "images": corrected })).await;
+    assert_eq!(status, 200, "{edited}");
+    let alts: Vec<&Value> = edited["images"].as_array().unwrap().iter().map(|i| &i["alt"]).collect();
+    assert_eq!(alts, [&json!("A grey cat asleep"), &json!("A dog")]);
+    let seen = seen_by(&app, &bob, post_id).await;
+    assert_eq!(seen["images"][0]["alt"], "A grey cat asleep", "{seen}");
+
+    // An image leaves: the history keeps it, with the description each version gave it.
+    let (status, edited) =
+        patch(&app, &ada, post_id, json!({ "content": "Pets", "images": [{ "url": shown[1], "alt": "A dog" }] })).await;
+    assert_eq!(status, 200, "{edited}");
+    assert_eq!(edited["imageUrls"], json!([shown[1]]));
+    assert_eq!(
+        history_images(&app, &bob, post_id).await,
+        [
+            vec![(shown[0].clone(), json!("A grey cat asleep")), (shown[1].clone(), json!("A dog"))],
+            vec![(shown[0].clone(), json!("A cat")), (shown[1].clone(), Value::Null)],
+        ]
+    );
+
+    // The orphan cleanup keeps an image a version still shows, and lets it go with the post.
+    app.clock.advance(Duration::from_secs(2 * 24 * 3600));
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 0);
+    let kept = app.client.get(app.url(&shown[0])).send().await.unwrap();
+    assert_eq!(kept.status(), 200, "an earlier version's image is still served");
+    let (status, body) = delete(&app, &ada, &format!("/api/posts/{post_id}")).await;
+    assert!(status < 300, "{body}");
+    assert_eq!(murmur::media::cleanup_orphans(&app.state.db, &app.state.media, app.clock.now()).await.unwrap(), 2);
 }

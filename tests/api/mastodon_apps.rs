@@ -1,7 +1,7 @@
 //! What a member meets in a Mastodon app (issue 62, "From an app"): paths with a trailing slash,
 //! unblocking, a full handle in search, lists made and filled from the app, settings Murmur does
 //! not offer refused by name, default pictures, followed tags, the calls apps make on start,
-//! and scopes an app never registered.
+//! scopes an app never registered, and image descriptions corrected by an edit.
 
 use serde_json::{Value, json};
 
@@ -483,4 +483,39 @@ both_databases!(
     tags_say_whether_the_member_follows_them,
     the_calls_apps_make_on_start_answer_as_mastodon_does,
     an_app_asking_for_scopes_it_never_registered_is_sent_back,
+    an_app_corrects_an_images_description_and_the_history_shows_each_versions,
 );
+
+async fn an_app_corrects_an_images_description_and_the_history_shows_each_versions(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let ada_app = app_of(&app, &ada).await;
+    let bob_app = app_of(&app, &bob).await;
+    let url = crate::media::uploaded(&app, &ada, crate::fixtures::png(8, 8)).await;
+    let media_id = crate::media::id_of(&url);
+    let (status, made) = ada_app.post("/api/v1/statuses", json!({"status": "A view", "media_ids": [media_id]})).await;
+    assert_eq!(status, 200, "{made}");
+    let path = format!("/api/v1/statuses/{}", made["id"].as_str().unwrap());
+
+    // An image the post does not show, or another member's edit, is refused.
+    let (status, body) = ada_app
+        .put(&path, json!({"status": "A view", "media_attributes": [{"id": "nothing", "description": "?"}]}))
+        .await;
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = bob_app
+        .put(&path, json!({"status": "A view", "media_attributes": [{"id": media_id, "description": "Mine"}]}))
+        .await;
+    assert!(status == 403 || status == 404, "{status}: {body}");
+
+    let (status, edited) = ada_app
+        .put(&path, json!({"status": "A view", "media_attributes": [{"id": media_id, "description": "Hills at dusk"}]}))
+        .await;
+    assert_eq!(status, 200, "{edited}");
+    assert_eq!(edited["media_attachments"][0]["description"], "Hills at dusk", "{edited}");
+    let (status, history) = bob_app.get(&format!("{path}/history")).await;
+    assert_eq!(status, 200, "{history}");
+    let descriptions: Vec<&Value> =
+        history.as_array().unwrap().iter().map(|v| &v["media_attachments"][0]["description"]).collect();
+    assert_eq!(descriptions, [&Value::Null, &json!("Hills at dusk")], "{history}");
+    assert_eq!(history[0]["media_attachments"][0]["id"], media_id.as_str());
+}

@@ -467,6 +467,15 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Edit history keeps images: the first version of Ada's first post showed the wave, not yet
+    // described.
+    Step {
+        version: 48,
+        rows: &["INSERT INTO post_edit_images (edit_id, position, media_id, alt) \
+                 SELECT MIN(id), 0, '0123456789abcdef0123456789abcdef', NULL FROM post_edits WHERE post_id = 1"],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

@@ -107,6 +107,8 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO post_edits (post_id, content, written_at, replaced_at) VALUES (1, $1, 1, 8)",
         "UPDATE posts SET spoiler_text = $1 WHERE id = 1",
         "INSERT INTO post_edits (post_id, content, spoiler_text, written_at, replaced_at) VALUES (1, 'before', $1, 8, 9)",
+        "INSERT INTO post_edit_images (edit_id, position, media_id, alt) \
+         SELECT MAX(e.id), 0, MIN(m.id), $1 FROM post_edits e, media m",
         "UPDATE users SET expand_warnings = 1 WHERE id = 2",
         "INSERT INTO bookmarks (user_id, post_id, created_at) VALUES (3, 1, 9)",
         "INSERT INTO pinned_posts (user_id, post_id, created_at) SELECT author_id, id, 9 FROM posts WHERE id = 1",

@@ -47,6 +47,7 @@ pub const TABLES: &[&str] = &[
     "post_tags",
     "post_edits",
     "post_images",
+    "post_edit_images",
     "poll_options",
     "poll_votes",
     "likes",

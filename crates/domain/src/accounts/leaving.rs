@@ -396,6 +396,8 @@ impl Step {
                 for post in &posts {
                     for sql in [
                         "DELETE FROM post_images WHERE post_id = $1",
+                        // Earlier versions, with their images.
+                        "DELETE FROM post_edits WHERE post_id = $1",
                         "DELETE FROM poll_votes WHERE post_id = $1",
                         "DELETE FROM poll_options WHERE post_id = $1",
                         "UPDATE posts SET content = '', entities = NULL, image_count = 0, poll_expires_at = NULL, muting_text = NULL \

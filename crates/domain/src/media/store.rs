@@ -73,12 +73,14 @@ where
 }
 
 /// An orphan: an upload older than the cut-off (`$1`), not claimed since, that nothing refers
-/// to any more: no post's image (deleting a post removes its `post_images` rows) and no
-/// member's avatar or header (kept as `/objects/{id}`; a replaced one is referred to no more).
+/// to any more: no post's image (deleting a post removes its `post_images` rows), no earlier
+/// version's (`post_edit_images`, gone with the post's history) and no member's avatar or
+/// header (kept as `/objects/{id}`; a replaced one is referred to no more).
 macro_rules! orphan_condition {
     () => {
         "media.created_at < $1 AND (media.attached_at IS NULL OR media.attached_at < $1) \
          AND NOT EXISTS (SELECT 1 FROM post_images WHERE post_images.media_id = media.id) \
+         AND NOT EXISTS (SELECT 1 FROM post_edit_images WHERE post_edit_images.media_id = media.id) \
          AND media.id NOT IN (SELECT substr(profile_image_url, 10) FROM users WHERE profile_image_url LIKE '/objects/%') \
          AND media.id NOT IN (SELECT substr(header_image_url, 10) FROM users WHERE header_image_url LIKE '/objects/%')"
     };

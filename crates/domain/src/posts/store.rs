@@ -482,6 +482,8 @@ pub struct EditedPost {
     pub votes: i64,
     /// Its images' media ids, in the order they show.
     pub images: Vec<String>,
+    /// Their descriptions, in the same order.
+    pub alts: Vec<Option<String>>,
 }
 
 /// Post `id` as an edit finds it; None when it is deleted.
@@ -498,11 +500,13 @@ pub async fn edited_post(conn: &mut AnyConnection, id: i64) -> Result<Option<Edi
     let Some((content, spoiler_text, created_at, poll_expires_at, votes)) = row else {
         return Ok(None);
     };
-    let images = sqlx::query_scalar("SELECT media_id FROM post_images WHERE post_id = $1 ORDER BY position")
-        .bind(id)
-        .fetch_all(&mut *conn)
-        .await?;
-    Ok(Some(EditedPost { content, spoiler_text, created_at, has_poll: poll_expires_at.is_some(), votes, images }))
+    let described: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT media_id, alt FROM post_images WHERE post_id = $1 ORDER BY position")
+            .bind(id)
+            .fetch_all(&mut *conn)
+            .await?;
+    let (images, alts) = described.into_iter().unzip();
+    Ok(Some(EditedPost { content, spoiler_text, created_at, has_poll: poll_expires_at.is_some(), votes, images, alts }))
 }
 
 /// A post's new text, as its author edited it.
@@ -515,21 +519,40 @@ pub struct Edit<'a> {
     pub entities: &'a [Entity],
     /// The images it keeps (media ids); the others leave it.
     pub kept_images: &'a [String],
+    /// The kept images' descriptions from now on (media id, description), in any order.
+    pub alts: &'a [(String, Option<String>)],
     pub now: Millis,
 }
 
-/// Keeps the post's text and content warning as they stood in its history, then writes the new ones: its entities,
-/// its images (those not kept leave; the orphan cleanup removes their files) and `edited_at`.
-/// The caller holds the post's row lock and checked it is live.
+/// Keeps the post's text, content warning and images (with their descriptions) as they stood in
+/// its history, then writes the new ones: its entities, its images (those not kept leave; the
+/// orphan cleanup removes their files once no version shows them), their descriptions and
+/// `edited_at`. The caller holds the post's row lock and checked it is live.
 pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
-    sqlx::query(
+    let version: i64 = sqlx::query_scalar(
         "INSERT INTO post_edits (post_id, content, spoiler_text, written_at, replaced_at) \
-         SELECT id, content, spoiler_text, COALESCE(edited_at, created_at), $2 FROM posts WHERE id = $1",
+         SELECT id, content, spoiler_text, COALESCE(edited_at, created_at), $2 FROM posts WHERE id = $1 RETURNING id",
     )
     .bind(edit.post_id)
     .bind(edit.now)
+    .fetch_one(&mut *conn)
+    .await?;
+    sqlx::query(
+        "INSERT INTO post_edit_images (edit_id, position, media_id, alt) \
+         SELECT $1, position, media_id, alt FROM post_images WHERE post_id = $2",
+    )
+    .bind(version)
+    .bind(edit.post_id)
     .execute(&mut *conn)
     .await?;
+    for (media_id, alt) in edit.alts {
+        sqlx::query("UPDATE post_images SET alt = $1 WHERE post_id = $2 AND media_id = $3")
+            .bind(alt.as_deref())
+            .bind(edit.post_id)
+            .bind(media_id)
+            .execute(&mut *conn)
+            .await?;
+    }
     sqlx::query(
         "UPDATE posts SET content = $1, entities = $2, edited_at = $3, image_count = $4, spoiler_text = $6, \
          muting_text = $7 WHERE id = $5",
@@ -559,26 +582,57 @@ pub async fn edit(conn: &mut AnyConnection, edit: &Edit<'_>) -> Result<()> {
     Ok(())
 }
 
-/// One earlier version of a post's text.
-#[derive(Debug, sqlx::FromRow)]
+/// One earlier version of a post: its text, content warning and images.
+#[derive(Debug)]
 pub struct VersionRow {
     pub content: String,
     pub spoiler_text: Option<String>,
     pub written_at: Millis,
     pub replaced_at: Millis,
+    /// Its images then (media id, description), in the order they showed; none for a version
+    /// kept before versions kept their images.
+    pub images: Vec<(String, Option<String>)>,
 }
 
 /// A page of post `id`'s earlier versions, newest first (index `post_edits_post_idx`).
 pub async fn history(pool: &Pool, id: i64, page: Page) -> Result<Vec<VersionRow>> {
-    Ok(sqlx::query_as(
-        "SELECT content, spoiler_text, written_at, replaced_at FROM post_edits WHERE post_id = $1 \
+    /// id, content, spoiler_text, written_at, replaced_at
+    type Row = (i64, String, Option<String>, Millis, Millis);
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT id, content, spoiler_text, written_at, replaced_at FROM post_edits WHERE post_id = $1 \
          ORDER BY id DESC LIMIT $2 OFFSET $3",
     )
     .bind(id)
     .bind(page.limit)
     .bind(page.offset)
     .fetch_all(pool)
-    .await?)
+    .await?;
+    let (Some(newest), Some(oldest)) = (rows.first(), rows.last()) else {
+        return Ok(Vec::new());
+    };
+    let images: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+        "SELECT i.edit_id, i.media_id, i.alt FROM post_edit_images i JOIN post_edits e ON e.id = i.edit_id \
+         WHERE e.post_id = $1 AND i.edit_id BETWEEN $2 AND $3 ORDER BY i.edit_id, i.position",
+    )
+    .bind(id)
+    .bind(oldest.0)
+    .bind(newest.0)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(version, content, spoiler_text, written_at, replaced_at)| VersionRow {
+            content,
+            spoiler_text,
+            written_at,
+            replaced_at,
+            images: images
+                .iter()
+                .filter(|(edit, ..)| *edit == version)
+                .map(|(_, media_id, alt)| (media_id.clone(), alt.clone()))
+                .collect(),
+        })
+        .collect())
 }
 
 /// `member` bookmarks post `post_id` (a live original); twice changes nothing.

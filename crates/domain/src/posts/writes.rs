@@ -221,10 +221,12 @@ impl PostWrites<'_> {
     }
 
     /// The author edits post `id`'s text and content warning (`warning`: None keeps the one it
-    /// has, `Some(None)` takes it away) and, on a post without a poll, keeps some of its images,
-    /// within `EDIT_WINDOW` of posting, while its poll has no votes. Its earlier text and warning
-    /// go into its history; its tags and mentions follow the new text (a new mention notifies,
-    /// a removed one is not taken back). Answers the post's id.
+    /// has, `Some(None)` takes it away), on a post without a poll keeps some of its images, and
+    /// corrects the descriptions of those it keeps (`descriptions`: image URL and its description
+    /// from now on; an image not named keeps its own), within `EDIT_WINDOW` of posting, while its
+    /// poll has no votes. Its earlier text, warning and images go into its history; its tags and
+    /// mentions follow the new text (a new mention notifies, a removed one is not taken back).
+    /// Answers the post's id.
     pub async fn edit(
         &self,
         author: i64,
@@ -232,6 +234,7 @@ impl PostWrites<'_> {
         content: &PostContent,
         warning: Option<Option<&ContentWarning>>,
         kept_images: Option<&[String]>,
+        descriptions: &[(String, Option<ImageDescription>)],
     ) -> Result<i64> {
         let mut writer = rate_limit::count_member_then_take_writer(
             self.db,
@@ -266,6 +269,7 @@ impl PostWrites<'_> {
             return Err(Error::conflict("This post can no longer be edited"));
         }
         let kept = kept_media(&current, kept_images)?;
+        let alts = described_media(&current, &kept, descriptions)?;
         content.ensure_post_has(kept.len())?;
         let spoiler_text = match warning {
             Some(warning) => warning.map(ContentWarning::as_str),
@@ -274,6 +278,7 @@ impl PostWrites<'_> {
         if content.as_str() == current.content
             && spoiler_text == current.spoiler_text.as_deref()
             && kept == current.images
+            && alts.is_empty()
         {
             return Ok(id);
         }
@@ -284,6 +289,7 @@ impl PostWrites<'_> {
             spoiler_text,
             entities: &text.entities,
             kept_images: &kept,
+            alts: &alts,
             now,
         };
         store::edit(&mut tx, &edit).await?;
@@ -575,6 +581,28 @@ fn kept_media(current: &store::EditedPost, kept_urls: Option<&[String]>) -> Resu
         return Err(Error::bad_request("A post with a poll keeps its images"));
     }
     Ok(kept)
+}
+
+/// The changed descriptions of the images an edit keeps (media id, description from now on),
+/// from `descriptions` (image URL, description); 400 for an image the post does not keep.
+fn described_media(
+    current: &store::EditedPost,
+    kept: &[String],
+    descriptions: &[(String, Option<ImageDescription>)],
+) -> Result<Vec<(String, Option<String>)>> {
+    let mut changed = Vec::new();
+    for (url, description) in descriptions {
+        let media_id = kept.iter().find(|m| media::object_path(m) == *url).ok_or_else(|| {
+            Error::bad_request("An image description can only be for one of the images the post keeps")
+        })?;
+        let description = description.as_ref().map(|d| d.as_str().to_string());
+        let position = current.images.iter().position(|m| m == media_id);
+        let now = position.and_then(|p| current.alts[p].clone());
+        if now != description && !changed.iter().any(|(m, _): &(String, Option<String>)| m == media_id) {
+            changed.push((media_id.clone(), description));
+        }
+    }
+    Ok(changed)
 }
 
 /// A post's text read as it is written (`entities::parse`), with the members it mentions: the

@@ -107,11 +107,16 @@ fn insert(node: &mut Value, path: &[&str], value: Value) -> Result<(), MastodonE
         let Value::Array(items) = node else { return Err(conflict()) };
         if rest.is_empty() {
             items.push(value);
-        } else {
-            let mut item = Value::Object(Map::new());
-            insert(&mut item, rest, value)?;
-            items.push(item);
+            return Ok(());
         }
+        // As Rails reads `a[][id]=1&a[][description]=x&a[][id]=2`: a field goes into the last
+        // item until that item already has it, then a new item begins.
+        let fits_last = matches!(items.last(), Some(Value::Object(last)) if !last.contains_key(rest[0]));
+        if !fits_last {
+            items.push(Value::Object(Map::new()));
+        }
+        let last = items.last_mut().expect("an item was just made or found");
+        insert(last, rest, value)?;
         return Ok(());
     }
     let Value::Object(fields) = node else { return Err(conflict()) };
@@ -212,6 +217,14 @@ mod tests {
             json!({"status": "hi", "media_ids": ["1", "2"], "poll": {"options": ["a", "b"], "expires_in": "300"}})
         );
         assert_eq!(parsed("data[alerts][follow]=true"), json!({"data": {"alerts": {"follow": "true"}}}));
+    }
+
+    #[test]
+    fn a_list_of_objects_starts_a_new_item_when_a_field_repeats() {
+        assert_eq!(
+            parsed("m[][id]=1&m[][description]=a&m[][id]=2&m[][description]=b&m[][id]=3"),
+            json!({"m": [{"id": "1", "description": "a"}, {"id": "2", "description": "b"}, {"id": "3"}]})
+        );
     }
 
     #[test]

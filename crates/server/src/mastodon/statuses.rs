@@ -194,10 +194,20 @@ struct EditStatus {
     #[serde(default, deserialize_with = "lenient::bool")]
     sensitive: Option<bool>,
     spoiler_text: Option<String>,
+    /// Descriptions for the images the post keeps, by media id.
+    #[serde(default)]
+    media_attributes: Vec<MediaAttributes>,
+}
+
+#[derive(Deserialize)]
+struct MediaAttributes {
+    id: String,
+    description: Option<String>,
 }
 
 /// Edits the member's post within its edit window: its text, its content warning (left out, it
-/// stays; blank takes it away, as Mastodon's), and which of its images stay.
+/// stays; blank takes it away, as Mastodon's), which of its images stay, and their descriptions
+/// (`media_attributes`; an image not named keeps its own).
 async fn edit(
     State(state): State<AppState>,
     token: Token,
@@ -211,9 +221,19 @@ async fn edit(
     let kept: Vec<String> = body.media_ids.iter().map(|id| murmur_domain::media::object_path(id)).collect();
     // No media_ids: the post keeps its images, as Murmur's own edit without imageUrls.
     let kept = (!kept.is_empty()).then_some(kept);
+    if body.media_attributes.len() > murmur_domain::media::MAX_IMAGES {
+        return Err(MastodonError::unprocessable("media_attributes names more images than a post has"));
+    }
+    let descriptions = body
+        .media_attributes
+        .iter()
+        .map(|media| {
+            Ok((murmur_domain::media::object_path(&media.id), ImageDescription::parse(media.description.as_deref())?))
+        })
+        .collect::<murmur_core::error::Result<Vec<_>>>()?;
     let id = state
         .post_writes()
-        .edit(member, id(&text)?, &content, warning.as_ref().map(Option::as_ref), kept.as_deref())
+        .edit(member, id(&text)?, &content, warning.as_ref().map(Option::as_ref), kept.as_deref(), &descriptions)
         .await?;
     Ok(Json(status_of(&state, member, id).await?))
 }
@@ -258,7 +278,14 @@ async fn history(State(state): State<AppState>, token: Token, Path(text): Path<S
                 "sensitive": version.spoiler_text.is_some(),
                 "created_at": to_rfc3339(version.written_at),
                 "account": current["account"],
-                "media_attachments": [],
+                "media_attachments": version
+                    .images
+                    .iter()
+                    .map(|(media_id, alt)| {
+                        let path = murmur_domain::media::object_path(media_id);
+                        entities::media_attachment(&urls, media_id, &path, (None, None), alt.as_deref())
+                    })
+                    .collect::<Vec<Value>>(),
                 "emojis": [],
             })
         })

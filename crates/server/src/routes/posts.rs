@@ -149,6 +149,33 @@ pub struct EditPost {
     /// all. An edit never adds images, and a post with a poll keeps its own.
     #[schema(max_items = 4)]
     pub image_urls: Option<Vec<String>>,
+    /// Instead of `imageUrls`: the images the post keeps, each with its description from now on
+    /// (blank or missing: none), to correct what an image is said to show.
+    #[schema(max_items = 4)]
+    pub images: Option<Vec<NewImage>>,
+}
+
+/// The images an edit keeps (None: all of them), and the descriptions it gives them by URL.
+type KeptImages = (Option<Vec<String>>, Vec<(String, Option<ImageDescription>)>);
+
+impl EditPost {
+    fn kept_images(&mut self) -> Result<KeptImages> {
+        let count = self.image_urls.as_ref().map_or(0, Vec::len).max(self.images.as_ref().map_or(0, Vec::len));
+        if count > murmur_domain::media::MAX_IMAGES {
+            return Err(Error::bad_request("A post can have at most 4 images").into());
+        }
+        match (self.image_urls.take(), self.images.take()) {
+            (Some(_), Some(_)) => Err(Error::bad_request("Send imageUrls or images, not both").into()),
+            (urls, None) => Ok((urls, Vec::new())),
+            (None, Some(images)) => {
+                let described = images
+                    .into_iter()
+                    .map(|image| Ok((image.url, ImageDescription::parse(image.alt.as_deref())?)))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((Some(described.iter().map(|(url, _)| url.clone()).collect()), described))
+            }
+        }
+    }
 }
 
 /// A field that may be left out or sent as null, told apart: `Some(None)` is null.
@@ -167,6 +194,17 @@ pub struct PostVersion {
     pub written_at: String,
     /// RFC 3339: when an edit replaced it.
     pub replaced_at: String,
+    /// Its images then, with their descriptions then, in the order they showed.
+    pub images: Vec<PostVersionImage>,
+}
+
+/// An image of an earlier version of a post.
+#[derive(Serialize, ToSchema)]
+pub struct PostVersionImage {
+    /// `/objects/{id}`.
+    pub url: String,
+    /// Its description then; null: none.
+    pub alt: Option<String>,
 }
 
 /// A vote: `option`, or on a multiple-choice poll `options` (one or more), not both.
@@ -291,16 +329,14 @@ async fn edit(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(id): Path<i64>,
-    Json(body): Json<EditPost>,
+    Json(mut body): Json<EditPost>,
 ) -> Result<Json<Post>> {
     let content = PostContent::parse(&body.content)?;
-    let warning = body.spoiler_text.map(|text| ContentWarning::parse(text.as_deref())).transpose()?;
-    if body.image_urls.as_ref().is_some_and(|urls| urls.len() > murmur_domain::media::MAX_IMAGES) {
-        return Err(Error::bad_request("A post can have at most 4 images").into());
-    }
+    let warning = body.spoiler_text.take().map(|text| ContentWarning::parse(text.as_deref())).transpose()?;
+    let (kept, descriptions) = body.kept_images()?;
     let id = state
         .post_writes()
-        .edit(current.id, id, &content, warning.as_ref().map(Option::as_ref), body.image_urls.as_deref())
+        .edit(current.id, id, &content, warning.as_ref().map(Option::as_ref), kept.as_deref(), &descriptions)
         .await?;
     post_as_seen(&state, current.id, id).await
 }
@@ -334,6 +370,11 @@ async fn history(
                 spoiler_text: v.spoiler_text,
                 written_at: to_rfc3339(v.written_at),
                 replaced_at: to_rfc3339(v.replaced_at),
+                images: v
+                    .images
+                    .into_iter()
+                    .map(|(media_id, alt)| PostVersionImage { url: murmur_domain::media::object_path(&media_id), alt })
+                    .collect(),
             })
             .collect(),
     ))
