@@ -2158,6 +2158,11 @@ export interface components {
              */
             imageUrls?: string[] | null;
             /**
+             * @description Instead of `imageUrls`: the images the post keeps, each with its description from now on
+             *     (blank or missing: none), to correct what an image is said to show.
+             */
+            images?: components["schemas"]["NewImage"][] | null;
+            /**
              * @description The post's content warning from now on (at most 100 characters after trimming, on one
              *     line); null or blank takes it away, left out it stays as it is.
              */
@@ -2635,12 +2640,21 @@ export interface components {
         /** @description An earlier version of a post's text. */
         PostVersion: {
             content: string;
+            /** @description Its images then, with their descriptions then, in the order they showed. */
+            images: components["schemas"]["PostVersionImage"][];
             /** @description RFC 3339: when an edit replaced it. */
             replacedAt: string;
             /** @description The content warning it carried then; null: none. */
             spoilerText?: string | null;
             /** @description RFC 3339: when this text was written (the post's creation or an earlier edit). */
             writtenAt: string;
+        };
+        /** @description An image of an earlier version of a post. */
+        PostVersionImage: {
+            /** @description Its description then; null: none. */
+            alt?: string | null;
+            /** @description `/objects/{id}`. */
+            url: string;
         };
         /** @description The caller's settings that follow them from device to device; a field left out stays as it is. */
         PreferencesRequest: {

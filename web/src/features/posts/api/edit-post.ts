@@ -11,6 +11,8 @@ export interface EditPostInput {
   spoilerText?: string | null
   /** The images the post keeps (some of its own); left out, it keeps them all. */
   imageUrls?: string[]
+  /** Instead of imageUrls: the images it keeps, each with its description from now on. */
+  images?: { url: string; alt: string | null }[]
 }
 
 export const editPost = ({ postId, ...body }: EditPostInput) => api.patch<Post>(`/api/posts/${postId}`, body)
@@ -27,6 +29,7 @@ export function useEditPost() {
         spoilerText: updated.spoilerText,
         entities: updated.entities,
         imageUrls: updated.imageUrls,
+        images: updated.images,
         editedAt: updated.editedAt,
       }))
       void queryClient.invalidateQueries({ queryKey: postKeys.history(postId) })

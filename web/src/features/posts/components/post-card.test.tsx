@@ -233,7 +233,16 @@ describe('a post card', () => {
   })
 
   it('offers its author Edit within the hour, and nobody else; an edited post shows Edited and its history', async () => {
-    mockFetch(() => json([{ content: 'Helo', writtenAt: '2026-11-20T10:00:00Z', replacedAt: '2026-11-20T10:05:00Z' }]))
+    mockFetch(() =>
+      json([
+        {
+          content: 'Helo',
+          writtenAt: '2026-11-20T10:00:00Z',
+          replacedAt: '2026-11-20T10:05:00Z',
+          images: [{ url: '/objects/a1', alt: 'A wave' }],
+        },
+      ]),
+    )
     const inAnHour = new Date(Date.now() + 60 * 60 * 1000).toISOString()
     const aMinuteAgo = new Date(Date.now() - 60 * 1000).toISOString()
     renderFeed([
@@ -251,6 +260,43 @@ describe('a post card', () => {
     const history = await screen.findByRole('dialog', { name: 'Edit history' })
     expect(await within(history).findByText('Helo')).toBeInTheDocument()
     expect(within(history).getByText('Hello')).toBeInTheDocument()
+    expect(within(history).getByRole('img', { name: 'A wave' })).toHaveAttribute('src', '/objects/a1')
+  })
+
+  it("corrects an image's description from Edit, sending the images with their descriptions", async () => {
+    const fetch = mockFetch(() => json(aPost({ id: 1, content: 'Hills' })))
+    const inAnHour = new Date(Date.now() + 60 * 60 * 1000).toISOString()
+    renderFeed([
+      aPost({
+        id: 1,
+        content: 'Hills',
+        editableUntil: inAnHour,
+        author: { id: 1, username: 'ada', displayName: 'Ada', profileImageUrl: null },
+        imageUrls: ['/objects/a1', '/objects/a2'],
+        images: [
+          { url: '/objects/a1', alt: 'Hils', width: 8, height: 8 },
+          { url: '/objects/a2', alt: null, width: 8, height: 8 },
+        ],
+      }),
+    ])
+    await userEvent.click(screen.getByRole('button', { name: 'Edit post' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Edit post' })
+    const first = within(dialog).getByRole('textbox', { name: 'Description of image 1' })
+    expect(first).toHaveValue('Hils')
+    await userEvent.clear(first)
+    await userEvent.type(first, 'Hills at dusk')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }))
+    await waitFor(() => expect(fetch).toHaveBeenCalled())
+    expect(requestsOf(fetch)[0]).toEqual({
+      call: 'PATCH /api/posts/1',
+      body: {
+        content: 'Hills',
+        images: [
+          { url: '/objects/a1', alt: 'Hills at dusk' },
+          { url: '/objects/a2', alt: null },
+        ],
+      },
+    })
   })
 
   it("says why a poll with votes can't be edited, where Edit was", async () => {

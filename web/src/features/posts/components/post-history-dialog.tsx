@@ -44,6 +44,20 @@ export function PostHistoryDialog({ post, open, onOpenChange }: PostHistoryDialo
                 <p className="mb-1 text-sm font-medium">Content warning: {version.spoilerText}</p>
               )}
               <p className="whitespace-pre-wrap break-words text-sm">{version.content}</p>
+              {version.images.length > 0 && (
+                <ul className="mt-2 flex flex-wrap gap-2" aria-label="Images of this version">
+                  {version.images.map((image, position) => (
+                    <li key={`${image.url}-${position}`}>
+                      <img
+                        src={image.url}
+                        alt={image.alt ?? `Image ${position + 1} of this version, not described`}
+                        title={image.alt ?? undefined}
+                        className="size-16 rounded-md object-cover"
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )}
             </li>
           ))}
         </ol>
