@@ -143,7 +143,6 @@ describe.each([
     const { context, page } = await openPage(viewport, false)
     await page.goto('/?login=1')
     await page.getByRole('dialog', { name: 'Welcome back' }).waitFor()
-    await page.getByRole('button', { name: 'Already have an account? Log in' }).click()
     await page.getByLabel('Email', { exact: true }).fill('alice@example.com')
     await page.getByRole('button', { name: 'Send magic link' }).click()
     await page.getByRole('heading', { name: 'Check your email' }).waitFor()

@@ -303,6 +303,9 @@ export function fixtureHandler(options: FixtureOptions) {
     if (path === '/api/moderation/log') return send(moderationLog)
     if (path === '/api/moderation/members/2/invite-tree') return send(inviteTree)
     if (path === '/api/reports' && method === 'POST') return send({ id: 50, reason: 'spam', comment: null, createdAt: ago(0) }, 201)
+    // Alice pinned her post with a picture; Bob pinned nothing.
+    if (path === '/api/users/alice/pinned') return send([{ ...myPicture, pinned: true }])
+    if (/^\/api\/users\/[^/]+\/pinned$/.test(path)) return send([])
     if (path === '/api/users/alice/posts') return send([mine, original, myPicture])
     if (path === '/api/users/alice/replies') return send([myReply])
     if (path === '/api/users/alice/media') return send([myPicture])

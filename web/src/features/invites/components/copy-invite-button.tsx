@@ -11,7 +11,7 @@ export const inviteLink = (code: string) => `${window.location.origin}/join/${co
 
 const COPIES = {
   code: { label: 'Copy', name: (code: string) => `Copy invite code ${code}`, text: (code: string) => code, icon: Copy },
-  link: { label: 'Copy link', name: (code: string) => `Copy invite link for ${code}`, text: inviteLink, icon: Link2 },
+  link: { label: 'Copy link', name: (code: string) => `Copy link for invite ${code}`, text: inviteLink, icon: Link2 },
 } as const
 
 /** Copies an invite's code, or its link, to the clipboard and says so for a moment. */

@@ -163,6 +163,9 @@ function LivePostCard({
   const showsEdit = isOwn && canInteract && inEditWindow(post)
   const editBlocked = hasVotes(post)
   const editBlockedId = `post-${shown.id}-no-edit`
+  const confirmDelete = () => {
+    if (window.confirm('Delete this post?')) remove.mutate(post.id)
+  }
   // Behind its content warning until the reader opens it, or open from the start by the member's setting.
   const warning = post.spoilerText ?? null
   const expandAll = useExpandWarnings()
@@ -344,10 +347,11 @@ function LivePostCard({
                 </button>
               </>
             )}
+            {/* On a phone the author's Edit and Delete are in More actions, so the actions keep one line. */}
             {showsEdit && !editBlocked && (
               <button
                 type="button"
-                className={cn(actionClass, 'ml-auto')}
+                className={cn(actionClass, 'ml-auto max-sm:hidden')}
                 aria-label="Edit post"
                 aria-haspopup="dialog"
                 onClick={() => setEditing(true)}
@@ -359,7 +363,7 @@ function LivePostCard({
               // Focusable (not `disabled`), so keyboards and screen readers reach the reason too.
               <button
                 type="button"
-                className={cn(actionClass, 'ml-auto cursor-not-allowed opacity-50 hover:bg-transparent')}
+                className={cn(actionClass, 'ml-auto cursor-not-allowed opacity-50 hover:bg-transparent max-sm:hidden')}
                 aria-label="Edit post"
                 aria-disabled="true"
                 aria-describedby={editBlockedId}
@@ -375,12 +379,10 @@ function LivePostCard({
             {isOwn && (
               <button
                 type="button"
-                className={cn(actionClass, !showsEdit && 'ml-auto', 'hover:text-destructive')}
+                className={cn(actionClass, !showsEdit && 'ml-auto', 'hover:text-destructive', canInteract && 'max-sm:hidden')}
                 aria-label="Delete post"
                 disabled={remove.isPending}
-                onClick={() => {
-                  if (window.confirm('Delete this post?')) remove.mutate(post.id)
-                }}
+                onClick={confirmDelete}
               >
                 <Trash2 className="size-4" aria-hidden="true" />
               </button>
@@ -389,8 +391,10 @@ function LivePostCard({
               <OwnPostMenu
                 pinned={post.pinned ?? false}
                 onPinChange={(on) => pin.mutate(on)}
+                edit={showsEdit ? (editBlocked ? { blocked: NO_EDIT_AFTER_VOTES } : { onEdit: () => setEditing(true) }) : undefined}
+                onDelete={confirmDelete}
                 trigger={
-                  <button type="button" className={actionClass} aria-label="More actions">
+                  <button type="button" className={cn(actionClass, 'max-sm:ml-auto')} aria-label="More actions">
                     <MoreHorizontal className="size-4" aria-hidden="true" />
                   </button>
                 }
