@@ -39,6 +39,7 @@ mod muted_words;
 mod names_and_text;
 mod notifications;
 mod operator;
+mod parity;
 mod passkeys;
 mod poolers;
 mod post_features;

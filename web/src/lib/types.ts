@@ -77,12 +77,14 @@ export const POLL_DURATIONS = [
   { minutes: 4320, label: '3 days' },
   { minutes: 10080, label: '7 days' },
 ] as const
-/** How long a mute lasts, in hours; none is until the member unmutes. */
-export const MUTE_DURATIONS = [
-  { hours: 1, label: '1 hour' },
-  { hours: 24, label: '1 day' },
-  { hours: 168, label: '1 week' },
-] as const
+/** How long a mute lasts, in hours (the server's choices); none is until the member unmutes. */
+export const MUTE_DURATIONS = limits.muteHours.map((hours) => ({
+  hours,
+  label: hours % 168 === 0 ? plural(hours / 168, 'week') : hours % 24 === 0 ? plural(hours / 24, 'day') : plural(hours, 'hour'),
+}))
+function plural(count: number, unit: string) {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}
 export const REPORT_REASONS: readonly { value: ReportReason; label: string }[] = [
   { value: 'spam', label: 'Spam' },
   { value: 'harassment', label: 'Harassment' },

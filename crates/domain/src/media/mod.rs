@@ -37,6 +37,14 @@ fn not_finished() -> Error {
     Error::bad_request("The image upload is not finished; please upload it again")
 }
 
+/// The one check of how many images a post has, for every interface: 400 past `MAX_IMAGES`.
+pub fn ensure_image_count(count: usize) -> murmur_core::error::Result<()> {
+    if count > MAX_IMAGES {
+        return Err(Error::bad_request(format!("A post can have at most {MAX_IMAGES} images")));
+    }
+    Ok(())
+}
+
 /// Resolves the image URLs a member sends with a post or profile (an upload URL this server
 /// handed out, or the `/objects/{id}` path it answers) to media ids. Each must exist, belong
 /// to `owner_id` and have passed the image checks; any other URL is a 400. Marks them attached
@@ -51,9 +59,7 @@ pub async fn claim(
     urls: &[String],
     now: murmur_core::clock::Millis,
 ) -> murmur_core::error::Result<Vec<String>> {
-    if urls.len() > MAX_IMAGES {
-        return Err(Error::bad_request(format!("At most {MAX_IMAGES} images")));
-    }
+    ensure_image_count(urls.len())?;
     let mut ids = Vec::with_capacity(urls.len());
     for url in urls {
         let id = store.id_from_url(url).ok_or_else(not_yours)?;

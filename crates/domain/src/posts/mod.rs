@@ -9,6 +9,7 @@ pub mod model;
 pub mod profile;
 pub mod store;
 pub mod tags;
+pub mod thread;
 pub mod writes;
 
 pub use model::{Post, PostRow};

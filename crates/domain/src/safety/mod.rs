@@ -7,9 +7,9 @@
 pub mod muted_words;
 pub mod store;
 
-use murmur_core::clock::Millis;
+use murmur_core::clock::{HOUR, Millis};
 use murmur_core::db::{Db, PoolConnection};
-use murmur_core::error::Result;
+use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
 
 /// The writer for one of `member`'s blocks or mutes, counted against their allowance.
@@ -25,8 +25,46 @@ pub async fn block(db: &Db, blocker: i64, blocked: i64, now: Millis) -> Result<M
     store::block(&mut writer, blocker, blocked, now).await
 }
 
-/// A member mutes another until `expires_at` (None: until unmuted), whichever interface asks.
-pub async fn mute(db: &Db, muter: i64, muted: i64, now: Millis, expires_at: Option<Millis>) -> Result<()> {
+/// How long a mute lasts, in hours: one of these, or until the member unmutes.
+pub const MUTE_HOURS: [i64; 3] = [1, 24, 168];
+/// What a member is told when they ask for another length.
+pub const MUTE_LENGTHS: &str = "A mute lasts 1 hour, 1 day or 1 week, or until you unmute";
+
+/// How long a mute lasts: one of `MUTE_HOURS`, or until unmuted. Both interfaces read it here,
+/// so a mute is the same length however it was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MuteLength(Option<i64>);
+
+impl MuteLength {
+    /// From hours (Murmur's API); None: until unmuted.
+    pub fn from_hours(hours: Option<i64>) -> Result<MuteLength> {
+        match hours {
+            Some(hours) if !MUTE_HOURS.contains(&hours) => Err(Error::bad_request(MUTE_LENGTHS)),
+            hours => Ok(MuteLength(hours)),
+        }
+    }
+
+    /// From seconds (Mastodon's API); None or 0: until unmuted.
+    pub fn from_seconds(seconds: Option<i64>) -> Result<MuteLength> {
+        match seconds {
+            None | Some(0) => Ok(MuteLength(None)),
+            Some(seconds) if seconds % HOUR_SECONDS == 0 => MuteLength::from_hours(Some(seconds / HOUR_SECONDS)),
+            Some(_) => Err(Error::bad_request(MUTE_LENGTHS)),
+        }
+    }
+
+    /// When a mute made at `now` ends; None: it does not.
+    pub fn ends(self, now: Millis) -> Option<Millis> {
+        self.0.map(|hours| now + hours * HOUR)
+    }
+}
+
+const HOUR_SECONDS: i64 = HOUR / 1000;
+
+/// A member mutes another for `length`, whichever interface asks; answers when it ends.
+pub async fn mute(db: &Db, muter: i64, muted: i64, now: Millis, length: MuteLength) -> Result<Option<Millis>> {
     let mut writer = writer(db, muter, now).await?;
-    store::mute(&mut writer, muter, muted, now, expires_at).await
+    let expires_at = length.ends(now);
+    store::mute(&mut writer, muter, muted, now, expires_at).await?;
+    Ok(expires_at)
 }

@@ -56,6 +56,13 @@ pub fn expiry(hours: Option<i64>, now: Millis) -> Result<Option<Millis>> {
     }
 }
 
+/// Those of `words` a post holds (in its text or content warning), compared as the lists compare
+/// them: whole words of the post's folded text (`posts::store::muting_text`).
+pub fn held_by<'a>(words: &'a [MutedWord], content: &str, spoiler_text: Option<&str>) -> Vec<&'a MutedWord> {
+    let folded = crate::posts::store::muting_text(content, spoiler_text);
+    words.iter().filter(|word| folded.contains(&text::word_key(&word.text))).collect()
+}
+
 /// The member's muted words that have not ended, newest first (at most `MAX_PER_MEMBER`).
 pub async fn list(pool: &Pool, member: i64, now: Millis) -> Result<Vec<MutedWord>> {
     Ok(sqlx::query_as(

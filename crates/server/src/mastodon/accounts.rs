@@ -17,7 +17,6 @@ use super::params::{Params, QueryParams, lenient};
 use super::timelines::{Paging, offset_page, paged, posts_page};
 use crate::state::AppState;
 use axum::extract::FromRequest;
-use murmur_core::clock::HOUR;
 use murmur_domain::media::ProfileImage;
 use murmur_domain::posts::hydrate;
 use murmur_domain::safety;
@@ -512,14 +511,8 @@ async fn mute(
 ) -> Result<Json<Value>> {
     let viewer = token.member("write:mutes")?;
     let other = id(&text)?;
-    let now = state.clock.now();
-    let expires_at = match params.duration {
-        None | Some(0) => None,
-        // Murmur's mutes last whole hours: a duration is rounded up to the next hour.
-        Some(seconds @ 1..=31_536_000) => Some(now + super::whole_hours(seconds) * HOUR),
-        Some(_) => return Err(MastodonError::unprocessable("duration must be 0 to 31536000 seconds")),
-    };
-    safety::mute(&state.db, viewer, other, now, expires_at).await?;
+    let length = safety::MuteLength::from_seconds(params.duration)?;
+    safety::mute(&state.db, viewer, other, state.clock.now(), length).await?;
     Ok(Json(relationship(&state, viewer, other).await?))
 }
 

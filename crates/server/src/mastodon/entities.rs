@@ -13,6 +13,7 @@ use murmur_core::html::escape;
 use murmur_domain::notifications::store::Entry;
 use murmur_domain::posts::Post;
 use murmur_domain::posts::entities::{Entity, EntityKind};
+use murmur_domain::safety::muted_words::{MutedWord, held_by};
 use murmur_domain::users::UserRow;
 
 /// The instance's public origin, for the absolute URLs entities carry.
@@ -200,11 +201,13 @@ pub struct Context<'a> {
     /// Each member's Account, made once: a page's posts and notifications name few members
     /// many times (a member's notifications are mostly about their own posts).
     accounts: RefCell<HashMap<i64, Account>>,
+    /// The viewer's muted words, read when a post is folded for one (`Status::filtered`).
+    muted_words: Vec<MutedWord>,
 }
 
 impl<'a> Context<'a> {
     pub fn new(urls: &'a Urls, authors: &'a HashMap<i64, UserRow>, viewer: i64, now: Millis) -> Context<'a> {
-        Context { urls, authors, viewer, now, accounts: RefCell::default() }
+        Context { urls, authors, viewer, now, accounts: RefCell::default(), muted_words: Vec::new() }
     }
 
     /// The member's Account as lists show it (`account`, no post count).
@@ -274,7 +277,9 @@ pub struct Status {
     bookmarked: bool,
     muted: bool,
     pinned: bool,
-    filtered: [Value; 0],
+    /// The muted words a folded post holds (a thread's parents and replies): apps show it
+    /// behind a warning, as Murmur's thread folds it.
+    filtered: Vec<Value>,
 }
 
 /// Mastodon's Status; None for a post the viewer may not see or a deleted one (Mastodon has no
@@ -354,7 +359,13 @@ pub fn status(context: &Context, post: &Post) -> Option<Status> {
         bookmarked: post.is_bookmarked,
         muted: false,
         pinned: post.pinned,
-        filtered: [],
+        filtered: match post.hidden_by_muted_word {
+            Some(true) => held_by(&context.muted_words, &post.content, post.spoiler_text.as_deref())
+                .into_iter()
+                .map(|word| json!({"filter": filter(word, "warn"), "keyword_matches": [word.text], "status_matches": null}))
+                .collect(),
+            _ => Vec::new(),
+        },
     })
 }
 
@@ -461,8 +472,26 @@ pub fn poll(post: &Post, viewer: i64, now: Millis) -> Option<Value> {
 pub async fn statuses(state: &AppState, viewer: i64, posts: &[Post]) -> murmur_core::error::Result<Vec<Status>> {
     let authors = authors_of(state, posts).await?;
     let urls = Urls::of(state);
-    let context = Context::new(&urls, &authors, viewer, state.clock.now());
+    let now = state.clock.now();
+    let mut context = Context::new(&urls, &authors, viewer, now);
+    if posts.iter().any(|post| post.hidden_by_muted_word == Some(true)) {
+        context.muted_words = murmur_domain::safety::muted_words::list(&state.db.read, viewer, now).await?;
+    }
     Ok(posts.iter().filter_map(|post| status(&context, post)).collect())
+}
+
+/// Mastodon's v2 Filter of a muted word: its one keyword, whole words; `action` is "hide" for
+/// the lists, which leave such posts out, and "warn" where a thread folds one.
+pub fn filter(word: &MutedWord, action: &str) -> Value {
+    json!({
+        "id": word.id.to_string(),
+        "title": word.text,
+        "context": ["home", "notifications", "public", "thread"],
+        "expires_at": word.expires_at.map(to_rfc3339),
+        "filter_action": action,
+        "keywords": [{ "id": word.id.to_string(), "keyword": word.text, "whole_word": true }],
+        "statuses": [],
+    })
 }
 
 /// Mastodon's name of a notification's kind; None for Murmur's own kinds that apps cannot show.

@@ -93,11 +93,6 @@ pub async fn without_trailing_slash(mut request: axum::extract::Request) -> axum
     request
 }
 
-/// `seconds` as whole hours, rounded up (Murmur's mutes last whole hours).
-fn whole_hours(seconds: i64) -> i64 {
-    (seconds.max(1) + 3599) / 3600
-}
-
 /// What is not here answers as Mastodon does, never with the web app's HTML.
 async fn not_found() -> MastodonError {
     MastodonError::not_found()

@@ -36,20 +36,7 @@ pub fn router() -> Router<AppState> {
 async fn filters(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
     let member = token.member("read:filters")?;
     let words = murmur_domain::safety::muted_words::list(&state.db.read, member, state.clock.now()).await?;
-    let filters = words
-        .into_iter()
-        .map(|word| {
-            json!({
-                "id": word.id.to_string(),
-                "title": word.text,
-                "context": ["home", "notifications", "public", "thread"],
-                "expires_at": word.expires_at.map(to_rfc3339),
-                "filter_action": "hide",
-                "keywords": [{ "id": word.id.to_string(), "keyword": word.text, "whole_word": true }],
-                "statuses": [],
-            })
-        })
-        .collect();
+    let filters = words.iter().map(|word| entities::filter(word, "hide")).collect();
     Ok(Json(Value::Array(filters)))
 }
 

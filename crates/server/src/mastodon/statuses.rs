@@ -128,9 +128,7 @@ async fn create(
     let member = token.member("write:statuses")?;
     check_supported(&body)?;
     let key = AppState::keyed_request(&headers, "POST /api/v1/statuses", &body)?;
-    if body.media_ids.len() > murmur_domain::media::MAX_IMAGES {
-        return Err(MastodonError::unprocessable("A post can have at most 4 images"));
-    }
+    murmur_domain::media::ensure_image_count(body.media_ids.len())?;
     let (options, duration, multiple) = match &body.poll {
         Some(poll) => (poll.options.clone(), PollDuration::from_seconds(poll.expires_in)?, poll.multiple == Some(true)),
         None => (Vec::new(), murmur_domain::posts::domain::POLL_DEFAULT, false),
@@ -221,9 +219,7 @@ async fn edit(
     let kept: Vec<String> = body.media_ids.iter().map(|id| murmur_domain::media::object_path(id)).collect();
     // No media_ids: the post keeps its images, as Murmur's own edit without imageUrls.
     let kept = (!kept.is_empty()).then_some(kept);
-    if body.media_attributes.len() > murmur_domain::media::MAX_IMAGES {
-        return Err(MastodonError::unprocessable("media_attributes names more images than a post has"));
-    }
+    murmur_domain::media::ensure_image_count(body.media_attributes.len())?;
     let descriptions = body
         .media_attributes
         .iter()
@@ -245,19 +241,13 @@ async fn context(State(state): State<AppState>, token: Token, Path(text): Path<S
     let post_id = id(&text)?;
     // Not found unless the viewer may see the post itself.
     status_of(&state, viewer, post_id).await?;
-    let mut ancestors = Vec::new();
-    let mut descendants = Vec::new();
-    for (ord, post) in hydrate::list_with_ord(&state.db.read, state.db.backend, viewer, &store::thread(post_id)).await?
-    {
-        match ord {
-            ..0 => ancestors.push(post),
-            0 => {}
-            _ => descendants.push(post),
-        }
-    }
+    // Parents and replies holding a muted word come folded: filtered with a warning, as apps show it.
+    let thread =
+        murmur_domain::posts::thread::read(&state.db.read, state.db.backend, viewer, post_id, state.clock.now())
+            .await?;
     Ok(Json(json!({
-        "ancestors": entities::statuses(&state, viewer, &ancestors).await?,
-        "descendants": entities::statuses(&state, viewer, &descendants).await?,
+        "ancestors": entities::statuses(&state, viewer, &thread.ancestors).await?,
+        "descendants": entities::statuses(&state, viewer, &thread.replies).await?,
     })))
 }
 

@@ -109,9 +109,7 @@ impl CreatePost {
         if !self.image_urls.is_empty() && !self.images.is_empty() {
             return Err(Error::bad_request("Send imageUrls or images, not both").into());
         }
-        if self.image_urls.len().max(self.images.len()) > murmur_domain::media::MAX_IMAGES {
-            return Err(Error::bad_request("A post can have at most 4 images").into());
-        }
+        murmur_domain::media::ensure_image_count(self.image_urls.len().max(self.images.len()))?;
         let described = std::mem::take(&mut self.images).into_iter().map(|image| (image.url, image.alt));
         let plain = std::mem::take(&mut self.image_urls).into_iter().map(|url| (url, None));
         described
@@ -161,9 +159,7 @@ type KeptImages = (Option<Vec<String>>, Vec<(String, Option<ImageDescription>)>)
 impl EditPost {
     fn kept_images(&mut self) -> Result<KeptImages> {
         let count = self.image_urls.as_ref().map_or(0, Vec::len).max(self.images.as_ref().map_or(0, Vec::len));
-        if count > murmur_domain::media::MAX_IMAGES {
-            return Err(Error::bad_request("A post can have at most 4 images").into());
-        }
+        murmur_domain::media::ensure_image_count(count)?;
         match (self.image_urls.take(), self.images.take()) {
             (Some(_), Some(_)) => Err(Error::bad_request("Send imageUrls or images, not both").into()),
             (urls, None) => Ok((urls, Vec::new())),
@@ -557,21 +553,10 @@ async fn thread(MomentOld(state): MomentOld, current: CurrentUser, Path(id): Pat
         }
         found => found?.id,
     };
-    let mut ancestors = Vec::new();
-    let mut main = None;
-    let mut replies = Vec::new();
-    for (ord, found) in hydrate::list_with_ord(pool, state.db.backend, current.id, &store::thread(post_id)).await? {
-        match ord {
-            ..0 => ancestors.push(found),
-            0 => main = Some(found),
-            _ => replies.push(found),
-        }
-    }
-    let post = main.ok_or_else(|| Error::not_found("Post not found"))?;
-    let now = state.clock.now();
-    hydrate::mark_muted(pool, current.id, &mut ancestors, now).await?;
-    hydrate::mark_muted(pool, current.id, &mut replies, now).await?;
-    Ok(Json(Thread { post, replies, ancestors }))
+    let thread =
+        murmur_domain::posts::thread::read(pool, state.db.backend, current.id, post_id, state.clock.now()).await?;
+    let post = thread.post.ok_or_else(|| Error::not_found("Post not found"))?;
+    Ok(Json(Thread { post, replies: thread.replies, ancestors: thread.ancestors }))
 }
 
 /// A page of a post's live replies, oldest first, as in its thread: for reading past the

@@ -11,7 +11,7 @@ use crate::api::{Json, MAX_PAGE, PageParams, Path, Query};
 use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
-use murmur_core::clock::{HOUR, to_rfc3339};
+use murmur_core::clock::to_rfc3339;
 use murmur_domain::safety::muted_words::{self, MutedWord};
 use murmur_domain::safety::store::{self, Listed};
 use murmur_domain::users::User;
@@ -61,9 +61,6 @@ impl From<Listed> for ListedMember {
         }
     }
 }
-
-/// The mute lengths a member can choose, in hours.
-pub const MUTE_HOURS: [i64; 3] = [1, 24, 168];
 
 /// Blocks a member: neither sees the other's posts, neither can interact with the other, and
 /// follows between them end.
@@ -115,15 +112,9 @@ async fn mute(
     current: CurrentUser,
     Json(body): Json<MuteRequest>,
 ) -> Result<(StatusCode, Json<ListedMember>)> {
-    let hours = match body.duration_hours {
-        Some(hours) if !MUTE_HOURS.contains(&hours) => {
-            return Err(Error::bad_request("durationHours must be 1, 24 or 168 (or absent: until you unmute)").into());
-        }
-        hours => hours,
-    };
+    let length = murmur_domain::safety::MuteLength::from_hours(body.duration_hours)?;
     let now = state.clock.now();
-    let expires_at = hours.map(|hours| now + hours * HOUR);
-    murmur_domain::safety::mute(&state.db, current.id, body.user_id, now, expires_at).await?;
+    let expires_at = murmur_domain::safety::mute(&state.db, current.id, body.user_id, now, length).await?;
     let user = member(&state, body.user_id).await?;
     let listed = ListedMember { user, created_at: to_rfc3339(now), expires_at: expires_at.map(to_rfc3339) };
     Ok((StatusCode::CREATED, Json(listed)))

@@ -23,5 +23,6 @@ pub fn limits() -> Value {
         "threadReplies": murmur_domain::posts::store::MAX_REPLIES,
         "maxUploadBytes": murmur_domain::media::MAX_BYTES,
         "searchPrefixMinLength": murmur_domain::discovery::search::PREFIX_MIN_CHARS,
+        "muteHours": murmur_domain::safety::MUTE_HOURS,
     })
 }
