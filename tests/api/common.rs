@@ -86,7 +86,7 @@ impl TestApp {
 
     /// Like `spawn`, with a chance to change the configuration first.
     pub async fn spawn_with(backend: Backend, adjust: impl FnOnce(&mut Config)) -> Option<TestApp> {
-        let database = FreshDatabase::create(backend).await?;
+        let database = FreshDatabase::migrated(backend).await?;
         Some(Self::spawn_on(database, adjust).await)
     }
 
@@ -300,9 +300,44 @@ pub struct FreshDatabase {
     pg: Option<PgDatabase>,
 }
 
+/// With `MURMUR_TEST_TIMES` set (scripts/test.sh), a test that makes a database appends its
+/// seconds and name to that file when its thread ends, for the list of the slowest.
+struct TestTime {
+    name: String,
+    started: std::time::Instant,
+}
+
+impl Drop for TestTime {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let Ok(path) = std::env::var("MURMUR_TEST_TIMES") else { return };
+        let line = format!("{:.2}\t{}\n", self.started.elapsed().as_secs_f64(), self.name);
+        // One short write of an appended file: lines of tests ending at once do not mix.
+        if let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+            let _ = file.write_all(line.as_bytes());
+        }
+    }
+}
+
+thread_local! {
+    static TEST_TIME: std::cell::RefCell<Option<TestTime>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Starts timing the test running on this thread (libtest names the thread after the test).
+fn time_this_test() {
+    if std::env::var_os("MURMUR_TEST_TIMES").is_none() {
+        return;
+    }
+    let name = std::thread::current().name().unwrap_or("unnamed").to_string();
+    TEST_TIME.with(|time| {
+        time.borrow_mut().get_or_insert_with(|| TestTime { name, started: std::time::Instant::now() });
+    });
+}
+
 impl FreshDatabase {
     /// None when PostgreSQL is asked for but not configured.
     pub async fn create(backend: Backend) -> Option<FreshDatabase> {
+        time_this_test();
         let data_dir = tempfile::tempdir().expect("temp dir");
         let (url, pg) = match backend {
             Backend::Sqlite => (format!("sqlite://{}?mode=rwc", data_dir.path().join("murmur.db").display()), None),
@@ -312,6 +347,25 @@ impl FreshDatabase {
             }
         };
         Some(FreshDatabase { backend, data_dir, url, pg })
+    }
+
+    /// A database at the current schema, copied from one migrated once per schema: the same
+    /// start as migrating it, without running every migration for every test.
+    pub async fn migrated(backend: Backend) -> Option<FreshDatabase> {
+        time_this_test();
+        match backend {
+            Backend::Sqlite => {
+                let database = FreshDatabase::create(backend).await?;
+                std::fs::copy(templates::sqlite(), database.data_dir.path().join("murmur.db"))
+                    .expect("copy the template");
+                Some(database)
+            }
+            Backend::Postgres => {
+                let pg = PgDatabase::create_from(Some(templates::postgres()?)).await?;
+                let url = pg.url.clone();
+                Some(FreshDatabase { backend, data_dir: tempfile::tempdir().expect("temp dir"), url, pg: Some(pg) })
+            }
+        }
     }
 
     /// This database reached at another URL (e.g. through a pooler before it).
@@ -342,29 +396,139 @@ pub struct PgDatabase {
 impl PgDatabase {
     /// None when MURMUR_TEST_POSTGRES_URL is unset (and not required).
     pub async fn create() -> Option<PgDatabase> {
-        let admin_url = match std::env::var("MURMUR_TEST_POSTGRES_URL") {
-            Ok(url) if !url.is_empty() => url,
-            _ => {
-                if std::env::var("MURMUR_REQUIRE_POSTGRES").as_deref() == Ok("1") {
-                    panic!("MURMUR_REQUIRE_POSTGRES=1 but MURMUR_TEST_POSTGRES_URL is not set");
-                }
-                eprintln!("skipped: PostgreSQL run (set MURMUR_TEST_POSTGRES_URL to run it)");
-                return None;
-            }
-        };
+        Self::create_from(None).await
+    }
+
+    /// An empty database, or a copy of the database `template`.
+    async fn create_from(template: Option<&str>) -> Option<PgDatabase> {
+        let admin_url = postgres_admin_url()?;
         let name = format!("murmur_t_{}", hex::encode(murmur::secrets::random_bytes::<8>()));
         sqlx::any::install_default_drivers();
         let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(&admin_url)
             .await
             .unwrap_or_else(|e| panic!("PostgreSQL at MURMUR_TEST_POSTGRES_URL is not reachable: {e}"));
-        // The name is ours (hex), not input.
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&mut conn)
+        // The names are ours (hex), not input.
+        let create = match template {
+            Some(template) => format!("CREATE DATABASE {name} TEMPLATE {template}"),
+            None => format!("CREATE DATABASE {name}"),
+        };
+        sqlx::query(sqlx::AssertSqlSafe(create)).execute(&mut conn).await.expect("create database");
+        Some(PgDatabase { url: database_url(&admin_url, &name), admin_url, name })
+    }
+}
+
+/// MURMUR_TEST_POSTGRES_URL; None when unset (and not required).
+fn postgres_admin_url() -> Option<String> {
+    match std::env::var("MURMUR_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            if std::env::var("MURMUR_REQUIRE_POSTGRES").as_deref() == Ok("1") {
+                panic!("MURMUR_REQUIRE_POSTGRES=1 but MURMUR_TEST_POSTGRES_URL is not set");
+            }
+            eprintln!("skipped: PostgreSQL run (set MURMUR_TEST_POSTGRES_URL to run it)");
+            None
+        }
+    }
+}
+
+/// The URL of database `name` on the server of `admin_url`.
+fn database_url(admin_url: &str, name: &str) -> String {
+    let mut url = url::Url::parse(admin_url).expect("MURMUR_TEST_POSTGRES_URL is a URL");
+    url.set_path(name);
+    url.to_string()
+}
+
+/// Databases migrated once per schema, which each test's database copies (`FreshDatabase::migrated`).
+/// Named by a hash of the migrations, so a changed migration makes a new one; made under a
+/// name of their own and then renamed, so a test never copies one half made.
+mod templates {
+    use std::sync::OnceLock;
+
+    use murmur::db::Db;
+
+    /// A hash of one backend's migrations.
+    fn schema_of(backend: &str) -> String {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(backend);
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().path()).collect();
+        files.sort();
+        let mut all = String::new();
+        for file in files {
+            all.push_str(&file.file_name().unwrap().to_string_lossy());
+            all.push_str(&std::fs::read_to_string(&file).unwrap());
+        }
+        murmur::secrets::hash_token(&all)[..16].to_string()
+    }
+
+    /// Runs `work` to its end on a runtime of its own: tests each have their own runtime, and
+    /// the template outlives the one that happened to make it.
+    fn on_own_runtime<T: Send + 'static>(work: impl std::future::Future<Output = T> + Send + 'static) -> T {
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(work)
+        })
+        .join()
+        .expect("the template is made")
+    }
+
+    /// The path of the SQLite template, in the system's temporary folder.
+    pub fn sqlite() -> &'static std::path::Path {
+        static PATH: OnceLock<std::path::PathBuf> = OnceLock::new();
+        PATH.get_or_init(|| {
+            let path = std::env::temp_dir().join(format!("murmur-template-{}.db", schema_of("sqlite")));
+            if !path.exists() {
+                let dir = tempfile::tempdir().unwrap();
+                let made = dir.path().join("murmur.db");
+                let url = format!("sqlite://{}?mode=rwc", made.display());
+                on_own_runtime(async move {
+                    let db = Db::connect(&url).await.unwrap();
+                    db.migrate().await.unwrap();
+                    db.close().await;
+                });
+                // Closed, its log is in the file; a rename within one file system is atomic.
+                let staged = path.with_extension(format!("{}.part", std::process::id()));
+                std::fs::copy(&made, &staged).unwrap();
+                std::fs::rename(&staged, &path).unwrap();
+            }
+            path
+        })
+    }
+
+    /// The name of the PostgreSQL template; None when PostgreSQL is not configured.
+    pub fn postgres() -> Option<&'static str> {
+        static NAME: OnceLock<String> = OnceLock::new();
+        let admin_url = super::postgres_admin_url()?;
+        Some(NAME.get_or_init(|| {
+            let name = format!("murmur_template_{}", schema_of("postgres"));
+            on_own_runtime(make_postgres(admin_url, name.clone()));
+            name
+        }))
+    }
+
+    async fn make_postgres(admin_url: String, name: String) {
+        use sqlx::Connection;
+        sqlx::any::install_default_drivers();
+        let mut admin = sqlx::AnyConnection::connect(&admin_url).await.unwrap();
+        let exists: Option<i32> = sqlx::query_scalar("SELECT 1 FROM pg_database WHERE datname = $1")
+            .bind(&name)
+            .fetch_optional(&mut admin)
             .await
-            .expect("create database");
-        let mut url = url::Url::parse(&admin_url).expect("MURMUR_TEST_POSTGRES_URL is a URL");
-        url.set_path(&name);
-        Some(PgDatabase { admin_url, name, url: url.to_string() })
+            .unwrap();
+        if exists.is_some() {
+            return;
+        }
+        let staged = format!("murmur_staged_{}", hex::encode(murmur::secrets::random_bytes::<8>()));
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {staged}"))).execute(&mut admin).await.unwrap();
+        let db = Db::connect(&super::database_url(&admin_url, &staged)).await.unwrap();
+        db.migrate().await.unwrap();
+        db.close().await;
+        let renamed = sqlx::query(sqlx::AssertSqlSafe(format!("ALTER DATABASE {staged} RENAME TO {name}")))
+            .execute(&mut admin)
+            .await;
+        if renamed.is_err() {
+            // Another run made it meanwhile.
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE {staged} WITH (FORCE)")))
+                .execute(&mut admin)
+                .await;
+        }
     }
 }
 
