@@ -113,7 +113,9 @@ describe.skipIf(!hasMurmur)('editing and bookmarking posts in a browser', () => 
     const adaPhone = await darkPage(journey.browser, journey.server, journey.ada, PHONE)
     try {
       await adaPhone.page.goto('/')
-      await card(adaPhone.page, 'basil pesto').getByRole('button', { name: 'Edit post' }).click()
+      // On a phone the author's Edit is in More actions.
+      await card(adaPhone.page, 'basil pesto').getByRole('button', { name: 'More actions' }).click()
+      await adaPhone.page.getByRole('menuitem', { name: 'Edit post' }).click()
       await adaPhone.page.getByRole('dialog', { name: 'Edit post' }).waitFor()
       await noHorizontalScroll(adaPhone.page)
       await screenshot(adaPhone.page, 'member-controls-phone-dark-edit-dialog')

@@ -125,7 +125,7 @@ describe.skipIf(!hasMurmur || !hasToot)('a member using toot', () => {
     rmSync(files, { recursive: true, force: true })
   })
 
-  it('signs in through the consent page and posts, replies, likes, boosts, follows, lists, blocks and searches', async () => {
+  it('signs in through the consent page and posts, pins, replies, likes, boosts, follows, lists, blocks and searches', async () => {
     await ada.login(world.server.url, world.ada, 'toot-consent-1280')
     await bob.login(world.server.url, world.bob)
     expect((await ada.json('whoami')).username).toBe('ada')
@@ -141,6 +141,12 @@ describe.skipIf(!hasMurmur || !hasToot)('a member using toot', () => {
     ])
     const poll = await ada.json<Status>('post', 'Rye or spelt?', '--poll-option', 'Rye', '--poll-option', 'Spelt', '--poll-expires-in', '1h')
     expect(poll.poll?.options.map(({ title }) => title)).toEqual(['Rye', 'Spelt'])
+
+    // Ada pins the loaf to her profile, and unpins it.
+    expect(await ada.run('pin', withImage.id)).toContain('Status pinned')
+    expect((await ada.json<Status & { pinned?: boolean }>('status', withImage.id)).pinned).toBe(true)
+    expect(await ada.run('unpin', withImage.id)).toContain('Status unpinned')
+    expect((await ada.json<Status & { pinned?: boolean }>('status', withImage.id)).pinned).toBe(false)
 
     // Bob, who follows Ada, reads his timeline, replies, likes, boosts and votes.
     const timeline = await bob.run('timeline', '--once')
