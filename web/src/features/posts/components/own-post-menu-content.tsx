@@ -33,8 +33,8 @@ export default function OwnPostMenuContent({
             {edit.blocked}
           </DropdownMenuItem>
         )}
-        <DropdownMenuItem className="text-destructive sm:hidden" onSelect={onDelete}>
-          <Trash2 aria-hidden="true" />
+        <DropdownMenuItem className="sm:hidden" onSelect={onDelete}>
+          <Trash2 className="text-destructive" aria-hidden="true" />
           Delete post
         </DropdownMenuItem>
       </DropdownMenuContent>

@@ -2,6 +2,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { dateTime } from '@/lib/utils'
 import type { Post } from '@/lib/types'
 import { usePostHistory } from '../api/get-post-history'
+import { imagesOf } from './post-images'
 
 interface PostHistoryDialogProps {
   post: Post
@@ -9,7 +10,7 @@ interface PostHistoryDialogProps {
   onOpenChange: (open: boolean) => void
 }
 
-/** An edited post's earlier texts, newest first, under the text it reads now. */
+/** An edited post's earlier versions (text and images), newest first, under how it reads now. */
 export function PostHistoryDialog({ post, open, onOpenChange }: PostHistoryDialogProps) {
   const history = usePostHistory(post.id, open)
   return (
@@ -26,6 +27,7 @@ export function PostHistoryDialog({ post, open, onOpenChange }: PostHistoryDialo
             </p>
             {post.spoilerText && <p className="mb-1 text-sm font-medium">Content warning: {post.spoilerText}</p>}
             <p className="whitespace-pre-wrap break-words text-sm">{post.content}</p>
+            <VersionImages images={imagesOf(post)} />
           </li>
           {history.isPending && (
             <li role="status" className="text-sm text-muted-foreground">
@@ -44,24 +46,30 @@ export function PostHistoryDialog({ post, open, onOpenChange }: PostHistoryDialo
                 <p className="mb-1 text-sm font-medium">Content warning: {version.spoilerText}</p>
               )}
               <p className="whitespace-pre-wrap break-words text-sm">{version.content}</p>
-              {version.images.length > 0 && (
-                <ul className="mt-2 flex flex-wrap gap-2" aria-label="Images of this version">
-                  {version.images.map((image, position) => (
-                    <li key={`${image.url}-${position}`}>
-                      <img
-                        src={image.url}
-                        alt={image.alt ?? `Image ${position + 1} of this version, not described`}
-                        title={image.alt ?? undefined}
-                        className="size-16 rounded-md object-cover"
-                      />
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <VersionImages images={version.images} />
             </li>
           ))}
         </ol>
       </DialogContent>
     </Dialog>
+  )
+}
+
+/** A version's images, small, each named by its description then. */
+function VersionImages({ images }: { images: { url: string; alt?: string | null }[] }) {
+  if (images.length === 0) return null
+  return (
+    <ul className="mt-2 flex flex-wrap gap-2" aria-label="Images of this version">
+      {images.map((image, position) => (
+        <li key={`${image.url}-${position}`}>
+          <img
+            src={image.url}
+            alt={image.alt ?? `Image ${position + 1} of this version, not described`}
+            title={image.alt ?? undefined}
+            className="size-16 rounded-md object-cover"
+          />
+        </li>
+      ))}
+    </ul>
   )
 }
