@@ -170,8 +170,13 @@ pub struct Standing {
     pub muting: Option<Option<Millis>>,
 }
 
-/// Whether `author` is hidden from `viewer` everywhere (`visibility::Scope::Anywhere`).
+/// Whether `author` is hidden from `viewer` everywhere (`visibility::Scope::Anywhere`): the one
+/// answer both interfaces give for a member's profile, tabs and account. Never of oneself (a
+/// suspended member still reads their own).
 pub async fn is_hidden(pool: &Pool, viewer: i64, author: i64) -> Result<bool> {
+    if viewer == author {
+        return Ok(false);
+    }
     static SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         format!(
             "SELECT CASE WHEN {} THEN 1 ELSE 0 END",

@@ -68,7 +68,7 @@ struct Readable {
 /// account alone reads (shut out too when the block is mutual, as Murmur's profile shows it).
 async fn readable_member(state: &AppState, viewer: i64, id: i64) -> Result<Readable> {
     let member = store::find_live(&state.db.read, id).await?.ok_or_else(MastodonError::not_found)?;
-    if member.id == viewer || !safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
+    if !safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
         return Ok(Readable { member, account_only: false });
     }
     let standing = safety::store::standing(&state.db.read, viewer, member.id, state.clock.now()).await?;

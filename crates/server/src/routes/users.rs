@@ -342,7 +342,7 @@ async fn follow_list(
 ) -> Result<Json<Vec<ListedUser>>> {
     let page = params.page(20, MAX_PAGE)?;
     let member = find(state, username).await?;
-    if member.id != viewer && safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
+    if safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
         return Ok(Json(Vec::new()));
     }
     let now = state.clock.now();
@@ -399,7 +399,7 @@ async fn tab(
     let member = find(state, username).await?;
     // A member hidden from the viewer (blocked either way, or suspended) shows no posts; asked
     // once here rather than of each of their posts.
-    if member.id != viewer && safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
+    if safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
         return Ok(Json(Vec::new()));
     }
     let selection = select(member.id, page);
