@@ -92,7 +92,7 @@ def main():
             "--exclude-path", "/api/events",
             # The fuzzed instance is reached at an IP address, where passkey ceremonies answer 503
             # by design (WebAuthn needs a domain); tests/api/passkeys.rs covers them at localhost.
-            "--exclude-path-regex", "^/api/auth/passkeys/(login|register)/",
+            "--exclude-path-regex", "^/api/auth/passkeys/((login|register)/|reauthenticate$)",
             "--request-timeout", "20", "--no-color",
             "-H", f"Cookie: {session}", "-H", "X-Requested-With: murmur",
             "--suppress-health-check", "all", "--generation-database", "none",
