@@ -7,7 +7,7 @@
 pub mod muted_words;
 pub mod store;
 
-use murmur_core::clock::{HOUR, Millis};
+use murmur_core::clock::{HOUR, Millis, SECOND};
 use murmur_core::db::{Db, PoolConnection};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
@@ -48,7 +48,8 @@ impl MuteLength {
     pub fn from_seconds(seconds: Option<i64>) -> Result<MuteLength> {
         match seconds {
             None | Some(0) => Ok(MuteLength(None)),
-            Some(seconds) if seconds % HOUR_SECONDS == 0 => MuteLength::from_hours(Some(seconds / HOUR_SECONDS)),
+            // Divided, not multiplied: an app may send any number.
+            Some(seconds) if seconds % (HOUR / SECOND) == 0 => MuteLength::from_hours(Some(seconds / (HOUR / SECOND))),
             Some(_) => Err(Error::bad_request(MUTE_LENGTHS)),
         }
     }
@@ -58,8 +59,6 @@ impl MuteLength {
         self.0.map(|hours| now + hours * HOUR)
     }
 }
-
-const HOUR_SECONDS: i64 = HOUR / 1000;
 
 /// A member mutes another for `length`, whichever interface asks; answers when it ends.
 pub async fn mute(db: &Db, muter: i64, muted: i64, now: Millis, length: MuteLength) -> Result<Option<Millis>> {

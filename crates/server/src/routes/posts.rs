@@ -102,20 +102,27 @@ pub struct NewImage {
     pub alt: Option<String>,
 }
 
+/// A request that names its images both ways, as `imageUrls` and as `images`.
+const IMAGES_TWICE: &str = "Send imageUrls or images, not both";
+
+impl NewImage {
+    /// Its URL, and its description parsed.
+    fn parsed(self) -> Result<(String, Option<ImageDescription>)> {
+        Ok((self.url, ImageDescription::parse(self.alt.as_deref())?))
+    }
+}
+
 impl CreatePost {
     /// The post's images in order, each with its parsed description: from `images`, or from the
     /// spec's `imageUrls` without descriptions.
     fn draft_images(&mut self) -> Result<Vec<DraftImage>> {
         if !self.image_urls.is_empty() && !self.images.is_empty() {
-            return Err(Error::bad_request("Send imageUrls or images, not both").into());
+            return Err(Error::bad_request(IMAGES_TWICE).into());
         }
         murmur_domain::media::ensure_image_count(self.image_urls.len().max(self.images.len()))?;
-        let described = std::mem::take(&mut self.images).into_iter().map(|image| (image.url, image.alt));
-        let plain = std::mem::take(&mut self.image_urls).into_iter().map(|url| (url, None));
-        described
-            .chain(plain)
-            .map(|(url, alt)| Ok(DraftImage { url, alt: ImageDescription::parse(alt.as_deref())? }))
-            .collect()
+        let described = std::mem::take(&mut self.images).into_iter().map(NewImage::parsed);
+        let plain = std::mem::take(&mut self.image_urls).into_iter().map(|url| Ok((url, None)));
+        described.chain(plain).map(|image| image.map(|(url, alt)| DraftImage { url, alt })).collect()
     }
 }
 
@@ -161,13 +168,10 @@ impl EditPost {
         let count = self.image_urls.as_ref().map_or(0, Vec::len).max(self.images.as_ref().map_or(0, Vec::len));
         murmur_domain::media::ensure_image_count(count)?;
         match (self.image_urls.take(), self.images.take()) {
-            (Some(_), Some(_)) => Err(Error::bad_request("Send imageUrls or images, not both").into()),
+            (Some(_), Some(_)) => Err(Error::bad_request(IMAGES_TWICE).into()),
             (urls, None) => Ok((urls, Vec::new())),
             (None, Some(images)) => {
-                let described = images
-                    .into_iter()
-                    .map(|image| Ok((image.url, ImageDescription::parse(image.alt.as_deref())?)))
-                    .collect::<Result<Vec<_>>>()?;
+                let described = images.into_iter().map(NewImage::parsed).collect::<Result<Vec<_>>>()?;
                 Ok((Some(described.iter().map(|(url, _)| url.clone()).collect()), described))
             }
         }
