@@ -10,7 +10,7 @@ import { handleUnauthorized } from '@/lib/unauthorized'
 import { cn } from '@/lib/utils'
 import { CONTENT_WARNING_MAX_LENGTH, IMAGE_DESCRIPTION_MAX_LENGTH, POST_MAX_LENGTH, type Post } from '@/lib/types'
 import { useEditPost } from '../api/edit-post'
-import { isPostTooLong, postLength, warningLength } from '../lib/post-rules'
+import { descriptionLength, isPostTooLong, postLength, warningLength } from '../lib/post-rules'
 import { imagesOf } from './post-images'
 
 interface EditPostDialogProps {
@@ -52,7 +52,7 @@ function EditForm({ post, onClose }: { post: Post; onClose: () => void }) {
   const warningCount = warningLength(warning)
   const warningTooLong = warningCount > CONTENT_WARNING_MAX_LENGTH
   const canRemoveImages = post.pollOptions.length === 0 && post.imageUrls.length > 0
-  const altTooLong = kept.some((url) => [...(alts[url] ?? '').trim()].length > IMAGE_DESCRIPTION_MAX_LENGTH)
+  const altTooLong = kept.some((url) => descriptionLength(alts[url] ?? '') > IMAGE_DESCRIPTION_MAX_LENGTH)
   // A post with an image may have no text.
   const empty = length === 0 && kept.length === 0
   const cannotSave = empty || tooLong || warningTooLong || altTooLong
@@ -111,7 +111,7 @@ function EditForm({ post, onClose }: { post: Post; onClose: () => void }) {
           {images.map((image, index) => {
             const keeping = kept.includes(image.url)
             const alt = alts[image.url] ?? ''
-            const altLength = [...alt.trim()].length
+            const altLength = descriptionLength(alt)
             return (
               <div key={image.url} className="flex items-start gap-3">
                 <img src={image.url} alt="" className={cn('size-16 shrink-0 rounded-md object-cover', !keeping && 'opacity-40')} />
