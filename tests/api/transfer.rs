@@ -9,7 +9,7 @@ use std::process::Output;
 use serde_json::Value;
 
 use crate::common::{PgDatabase, insert_member};
-use murmur::db::transfer::{self, TABLES};
+use murmur::db::transfer;
 use murmur::db::{Backend, Db};
 
 /// A database for one test: SQLite in a temporary directory, or a fresh PostgreSQL database.
@@ -167,9 +167,15 @@ async fn seeded(target: &Target) -> i64 {
     gone
 }
 
+/// The database's tables in the order the transfer copies them.
+async fn tables(db: &Db) -> Vec<String> {
+    let mut conn = db.read.acquire().await.unwrap();
+    transfer::tables_in_order(&mut conn, db.backend).await.unwrap()
+}
+
 async fn counts(db: &Db) -> Vec<(String, i64)> {
     let mut counts = Vec::new();
-    for table in TABLES {
+    for table in tables(db).await {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
             .fetch_one(&db.read)
             .await
@@ -181,9 +187,10 @@ async fn counts(db: &Db) -> Vec<(String, i64)> {
 
 /// Every table's rows as JSON arrays of the column values, sorted, by table.
 async fn rows(db: &Db) -> BTreeMap<String, Vec<Value>> {
+    let tables = tables(db).await;
     let mut conn = db.read.acquire().await.unwrap();
     let mut all = BTreeMap::new();
-    for table in TABLES {
+    for table in &tables {
         let columns = transfer::columns(&mut conn, db.backend, table).await.unwrap();
         let list = columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ");
         let sql = match db.backend {
@@ -200,8 +207,9 @@ async fn rows(db: &Db) -> BTreeMap<String, Vec<Value>> {
 
 async fn assert_same_rows(source: &Target, target: &Target) {
     let (from, to) = (rows(&source.db().await).await, rows(&target.db().await).await);
-    for table in TABLES {
-        assert!(from[*table] == to[*table], "{table} differs after the import");
+    assert_eq!(from.keys().collect::<Vec<_>>(), to.keys().collect::<Vec<_>>());
+    for table in from.keys() {
+        assert!(from[table] == to[table], "{table} differs after the import");
     }
     assert!(to["users"].iter().any(|row| row.as_array().unwrap().iter().any(|v| v == HOSTILE)));
 }
@@ -248,7 +256,7 @@ async fn exported(source: &Target) -> PathBuf {
 /// Every table of the target is empty (its schema migrated or not).
 async fn assert_empty(target: &Target) {
     let db = target.db().await;
-    for table in TABLES {
+    for table in tables(&db).await {
         let n: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
             .fetch_one(&db.read)
             .await
@@ -373,20 +381,59 @@ async fn a_file_of_another_schema_version_is_refused_before_the_target_is_touche
     assert!(tables.is_empty(), "{tables:?}");
 }
 
-/// A migration that adds a table must add it to `transfer::TABLES`, or the transfer would not
-/// copy it (the commands also refuse such a database).
+/// Every table of the schema is copied, each after the tables its foreign keys name, in one
+/// order on both databases (a file moves from either to the other).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_copied_tables_are_every_table_of_the_schema() {
+async fn the_copied_tables_are_every_table_of_the_schema_parents_first() {
     let mut targets = vec![Target::sqlite()];
     targets.extend(Target::postgres().await);
-    let mut copied: Vec<String> = TABLES.iter().map(|t| t.to_string()).collect();
-    copied.sort();
+    let mut orders = Vec::new();
     for target in targets {
         let db = target.db().await;
         db.migrate().await.unwrap();
+        let order = tables(&db).await;
         let mut conn = db.read.acquire().await.unwrap();
         let mut in_schema = transfer::tables_in_schema(&mut conn, db.backend).await.unwrap();
         in_schema.sort();
-        assert_eq!(in_schema, copied, "{:?}", db.backend);
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, in_schema, "{:?}", db.backend);
+        assert!(order.len() >= 50, "{order:?}");
+        for (at, parent) in order.iter().enumerate() {
+            for (child, column, _) in murmur::db::schema::references_to(&mut conn, db.backend, parent).await.unwrap() {
+                let child_at = order.iter().position(|t| *t == child).unwrap();
+                assert!(child_at >= at, "{child}.{column} names {parent}, which comes later: {order:?}");
+            }
+        }
+        orders.push(order);
     }
+    assert!(orders.windows(2).all(|pair| pair[0] == pair[1]), "{orders:?}");
+}
+
+/// A file whose tables come in an order the target's keys refuse is refused before any row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_listing_a_table_before_its_parent_is_refused() {
+    let source = Target::sqlite();
+    let target = Target::sqlite();
+    seeded(&source).await;
+    let file = exported(&source).await;
+    let whole = std::fs::read_to_string(&file).unwrap();
+    let (first, rest) = whole.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(first).unwrap();
+    let listed = header["tables"].as_array_mut().unwrap();
+    let users = listed.iter().position(|t| t["table"] == "users").unwrap();
+    let posts = listed.iter().position(|t| t["table"] == "posts").unwrap();
+    assert!(users < posts);
+    listed.swap(users, posts);
+    let reordered = source.file("reordered.jsonl");
+    std::fs::write(&reordered, format!("{header}\n{rest}")).unwrap();
+    target.db().await.migrate().await.unwrap();
+
+    let output = target.murmur(&["import-db"], &reordered);
+
+    assert!(!output.status.success());
+    let error = text(&output.stderr);
+    assert!(error.contains("the file lists posts before "), "{error}");
+    assert!(error.contains("whose rows it names; it was not written by murmur export-db"), "{error}");
+    assert_empty(&target).await;
 }

@@ -26,62 +26,6 @@ use sqlx::{AnyConnection, AssertSqlSafe, Executor};
 
 use super::{Backend, Db};
 
-/// Every table the migrations create but `_sqlx_migrations`, parents before the tables whose
-/// foreign keys name them, so that the import inserts rows in an order every key accepts. Both
-/// commands refuse a database whose tables differ from this list (`check_tables`).
-pub const TABLES: &[&str] = &[
-    "users",
-    "apps",
-    "app_codes",
-    "app_tokens",
-    "markers",
-    "tags",
-    "sessions",
-    "invites",
-    "magic_links",
-    "waitlist",
-    "rate_limits",
-    "media",
-    "link_cards",
-    "posts",
-    "post_tags",
-    "post_edits",
-    "post_images",
-    "post_edit_images",
-    "poll_options",
-    "poll_votes",
-    "likes",
-    "bookmarks",
-    "pinned_posts",
-    "post_keys",
-    "follows",
-    "notifications",
-    "home_timeline",
-    "for_you_rankings",
-    "for_you_snapshots",
-    "timeline_fanouts",
-    "followed_tags",
-    "tag_fanouts",
-    "member_positions",
-    "blocks",
-    "mutes",
-    "muted_words",
-    "reports",
-    "moderation_log",
-    "trending_tags",
-    "data_exports",
-    "jobs",
-    "account_deletions",
-    "username_holds",
-    "push_keys",
-    "push_subscriptions",
-    "push_deliveries",
-    "passkeys",
-    "passkey_ceremonies",
-    "lists",
-    "list_members",
-];
-
 const FORMAT: &str = "murmur-db-export";
 const FORMAT_VERSION: i64 = 1;
 
@@ -175,20 +119,74 @@ pub async fn tables_in_schema(conn: &mut AnyConnection, backend: Backend) -> any
     Ok(sqlx::query_scalar(sql).fetch_all(conn).await?)
 }
 
-/// Refuses a database with a table this module does not copy, or without one it does: a new
-/// migration's table must be added to `TABLES` before anything is exported without it.
-async fn check_tables(conn: &mut AnyConnection, backend: Backend) -> anyhow::Result<()> {
-    let found: BTreeSet<String> = tables_in_schema(conn, backend).await?.into_iter().collect();
-    let known: BTreeSet<String> = TABLES.iter().map(|t| t.to_string()).collect();
-    let unknown: Vec<_> = found.difference(&known).cloned().collect();
-    let missing: Vec<_> = known.difference(&found).cloned().collect();
+/// Each table's parents: the other tables its foreign keys name, read from the schema.
+async fn parents(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    tables: &[String],
+) -> anyhow::Result<BTreeMap<String, BTreeSet<String>>> {
+    let mut parents: BTreeMap<String, BTreeSet<String>> = tables.iter().map(|t| (t.clone(), BTreeSet::new())).collect();
+    for parent in tables {
+        for (child, _, _) in super::schema::references_to(conn, backend, parent).await? {
+            if child != *parent
+                && let Some(of_child) = parents.get_mut(&child)
+            {
+                of_child.insert(parent.clone());
+            }
+        }
+    }
+    Ok(parents)
+}
+
+/// Every table the migrations create (`tables_in_schema`), each after the tables its foreign
+/// keys name, so that the import inserts rows in an order every key accepts; among tables free
+/// to go, by name. Derived from the schema, so a migration's new table is copied without a list
+/// to keep.
+pub async fn tables_in_order(conn: &mut AnyConnection, backend: Backend) -> anyhow::Result<Vec<String>> {
+    let tables = tables_in_schema(conn, backend).await?;
+    let mut waiting = parents(conn, backend, &tables).await?;
+    let mut order = Vec::with_capacity(tables.len());
+    while !waiting.is_empty() {
+        let ready: Vec<String> =
+            waiting.iter().filter(|(_, parents)| parents.is_empty()).map(|(table, _)| table.clone()).collect();
+        let Some(next) = ready.into_iter().next() else {
+            let circle: Vec<String> = waiting.keys().cloned().collect();
+            bail!("the foreign keys of these tables name each other in a circle: {}", circle.join(", "));
+        };
+        waiting.remove(&next);
+        for parents in waiting.values_mut() {
+            parents.remove(&next);
+        }
+        order.push(next);
+    }
+    Ok(order)
+}
+
+/// Refuses a file whose tables are not the target's, or come in an order the target's foreign
+/// keys would refuse (a table before one its rows name).
+async fn check_tables(conn: &mut AnyConnection, backend: Backend, in_file: &[TableCount]) -> anyhow::Result<()> {
+    let tables = tables_in_schema(conn, backend).await?;
+    let found: BTreeSet<&str> = tables.iter().map(String::as_str).collect();
+    let listed: BTreeSet<&str> = in_file.iter().map(|t| t.table.as_str()).collect();
+    let unknown: Vec<String> = listed.difference(&found).map(|t| t.to_string()).collect();
+    let missing: Vec<String> = found.difference(&listed).map(|t| t.to_string()).collect();
     if !unknown.is_empty() || !missing.is_empty() {
         bail!(
-            "the database's tables are not the ones this version of murmur copies (not copied: {}; \
-             missing: {}); use the murmur version that matches the database",
+            "the file's tables are not the database's (only in the file: {}; not in the file: {}); \
+             import it with the murmur version that exported it",
             list_or_none(&unknown),
             list_or_none(&missing)
         );
+    }
+    let parents = parents(conn, backend, &tables).await?;
+    for (at, table) in in_file.iter().enumerate() {
+        let earlier = &in_file[..at];
+        if let Some(parent) = parents[&table.table].iter().find(|p| !earlier.iter().any(|t| t.table == **p)) {
+            bail!(
+                "the file lists {} before {parent}, whose rows it names; it was not written by murmur export-db",
+                table.table
+            );
+        }
     }
     Ok(())
 }
@@ -267,14 +265,15 @@ async fn write_export(db: &Db, mut out: BufWriter<File>) -> anyhow::Result<Vec<T
     if db.backend == Backend::Postgres {
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").execute(&mut *tx).await?;
     }
-    check_tables(&mut tx, db.backend).await?;
+    let tables = tables_in_order(&mut tx, db.backend).await?;
     let schema_version: i64 =
         sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) FROM _sqlx_migrations WHERE success")
             .fetch_one(&mut *tx)
             .await?;
-    let mut counts = Vec::with_capacity(TABLES.len());
-    for table in TABLES {
-        counts.push(TableCount { table: table.to_string(), rows: count(&mut tx, table).await? });
+    let mut counts = Vec::with_capacity(tables.len());
+    for table in tables {
+        let rows = count(&mut tx, &table).await?;
+        counts.push(TableCount { table, rows });
     }
     let last_ids = last_ids(&mut tx, db.backend).await?;
     let header = Header {
@@ -363,10 +362,6 @@ impl ImportFile {
                 header.schema_version
             );
         }
-        let in_file: Vec<&str> = header.tables.iter().map(|t| t.table.as_str()).collect();
-        if in_file != TABLES {
-            bail!("{} does not list the tables this murmur copies; it was not written by this version", path.display());
-        }
         Ok(ImportFile { path: path.to_path_buf(), lines, header })
     }
 
@@ -398,9 +393,10 @@ pub async fn import(db: &Db, mut file: ImportFile) -> anyhow::Result<Vec<Importe
 }
 
 async fn fill(conn: &mut AnyConnection, backend: Backend, file: &mut ImportFile) -> anyhow::Result<Vec<Imported>> {
-    check_tables(conn, backend).await?;
+    check_tables(conn, backend, &file.header.tables).await?;
     let mut occupied = Vec::new();
-    for table in TABLES {
+    for table in &file.header.tables {
+        let table = table.table.as_str();
         let n = count(conn, table).await?;
         if n > 0 {
             occupied.push(format!("{table}: {n}"));
@@ -447,7 +443,8 @@ async fn fill(conn: &mut AnyConnection, backend: Backend, file: &mut ImportFile)
             done.push((batch.table, batch.read));
         }
         if let Ok(start) = serde_json::from_str::<TableStart>(&line) {
-            if !TABLES.contains(&start.table.as_str()) || done.iter().any(|(t, _)| *t == start.table) {
+            if !file.header.tables.iter().any(|t| t.table == start.table) || done.iter().any(|(t, _)| *t == start.table)
+            {
                 return Err(damaged(line_no, format!("unexpected table {}", start.table)));
             }
             let target = columns(conn, backend, &start.table).await?;
@@ -462,7 +459,7 @@ async fn fill(conn: &mut AnyConnection, backend: Backend, file: &mut ImportFile)
         bail!("{path} ends before its last line: it was cut short or damaged. Nothing was imported");
     }
 
-    let mut imported = Vec::with_capacity(TABLES.len());
+    let mut imported = Vec::with_capacity(file.header.tables.len());
     for expected in &file.header.tables {
         let read = done.iter().find(|(t, _)| *t == expected.table).map_or(0, |(_, n)| *n);
         let in_database = count(conn, &expected.table).await?;
