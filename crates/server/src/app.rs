@@ -74,7 +74,7 @@ pub fn router(state: AppState) -> Router {
     let by_method = tower::service_fn(move |request: axum::extract::Request| {
         let (reads, writes, member_writes) = (reads.clone(), writes.clone(), member_writes.clone());
         async move {
-            if crate::security::is_safe_method(request.method()) {
+            if crate::http::is_safe_method(request.method()) {
                 tower::ServiceExt::oneshot(reads, request).await
             } else {
                 // Counted until answered: background writes give way meanwhile (`db::member_writes`).

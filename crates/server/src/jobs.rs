@@ -16,14 +16,14 @@
 //!   left (posts, likes, notifications, uploads, …) removed in bounded batches, each giving way
 //!   to members' writes (`accounts::leaving`);
 //! - exports, whenever woken (a member asked) and every `EXPORT_SWEEP`: members' data archives,
-//!   one at a time, each claimed by one process (`exports::store::claim_next`), then the member
+//!   one at a time, each claimed by one process (`exports::claim_next`), then the member
 //!   told by notification and e-mail;
 //! - pushes, whenever woken (a request made a notification) and every `PUSH_SWEEP`: Web Push
-//!   messages, a few at a time, each claimed by one process (`push::store::claim_due`), sent
+//!   messages, a few at a time, each claimed by one process (`push::claim_due`), sent
 //!   through the outbound guard (`crate::push`);
 //! - link cards, whenever woken (a post with a link was written) and every `LINK_CARD_SWEEP`,
 //!   unless `--link-previews=false`: the preview cards of posts' links, a few at a time, each
-//!   claimed by one process (`link_cards::store::claim_due`), fetched through the outbound
+//!   claimed by one process (`link_cards::claim_due`), fetched through the outbound
 //!   guard (`crate::link_cards`);
 //! - the live bus: changes to every process's event streams (`live::bus`);
 //! - replicas, PostgreSQL with `--database-replica-url`, every `replicas::POLL_EVERY`: how far
@@ -127,6 +127,7 @@ pub fn start(state: &AppState) -> Jobs {
                 state.outbound.clone(),
                 state.clock.clone(),
                 &state.config,
+                crate::mastodon::push::payload,
             ),
             state.push.queue.clone(),
         ),
@@ -172,9 +173,9 @@ pub async fn upkeep(db: &Db, media: &MediaStore, now: Millis) -> Result<()> {
     let rankings = murmur_domain::feeds::for_you::prune(&db.write, now).await?;
     let round = now / UPKEEP_EVERY.as_millis() as Millis;
     let timelines = murmur_domain::timelines::trim_round(db, round).await?;
-    let suspensions = murmur_domain::moderation::store::end_expired_suspensions(&db.write, now).await?;
+    let suspensions = murmur_domain::moderation::end_expired_suspensions(&db.write, now).await?;
     let archives = murmur_domain::exports::remove_expired(db, media, now).await?;
-    let post_keys = murmur_domain::posts::store::prune_keys(&db.write, now).await?;
+    let post_keys = murmur_domain::posts::prune_keys(&db.write, now).await?;
     let app_codes = murmur_domain::apps::prune(&db.write, now).await?;
     let ceremonies = murmur_domain::passkeys::prune(db, now).await?;
     if orphans + sessions + windows + rankings + timelines + suspensions + archives + post_keys + app_codes + ceremonies
@@ -261,10 +262,10 @@ pub struct ExportJob {
 
 /// Prepares every pending data archive (`exports`), one after another, until none is left.
 pub async fn exports(job: &ExportJob) -> Result<()> {
-    while let Some(claimed) = murmur_domain::exports::store::claim_next(&job.db.write, job.clock.now()).await? {
-        if murmur_domain::exports::store::tried_too_often(&claimed) {
+    while let Some(claimed) = murmur_domain::exports::claim_next(&job.db.write, job.clock.now()).await? {
+        if murmur_domain::exports::tried_too_often(&claimed) {
             tracing::warn!(export_id = claimed.id, "a data archive failed too often; marked failed");
-            murmur_domain::exports::store::mark_failed(&job.db.write, &claimed, job.clock.now()).await?;
+            murmur_domain::exports::mark_failed(&job.db.write, &claimed, job.clock.now()).await?;
             continue;
         }
         let started = std::time::Instant::now();
@@ -280,16 +281,16 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
                 tracing::warn!(error = %e, export_id = claimed.id, "preparing a data archive failed");
                 let now = job.clock.now();
                 if claimed.attempts >= murmur_domain::exports::MAX_ATTEMPTS {
-                    murmur_domain::exports::store::mark_failed(&job.db.write, &claimed, now).await?;
+                    murmur_domain::exports::mark_failed(&job.db.write, &claimed, now).await?;
                 } else {
-                    murmur_domain::exports::store::retry_later(&job.db.write, &claimed, now).await?;
+                    murmur_domain::exports::retry_later(&job.db.write, &claimed, now).await?;
                 }
                 continue;
             }
         };
         let now = job.clock.now();
         let mut tx = job.db.write.begin().await?;
-        if !murmur_domain::exports::store::mark_ready(&mut tx, &claimed, size, now).await? {
+        if !murmur_domain::exports::mark_ready(&mut tx, &claimed, size, now).await? {
             drop(tx);
             // Another process took it over meanwhile: its archive is the one kept.
             job.media.delete_archive(&claimed.archive_id).await?;
@@ -317,13 +318,10 @@ pub async fn exports(job: &ExportJob) -> Result<()> {
 
 /// The claim's heartbeat while its archive is written: renewed every `RENEW_EVERY`, so it
 /// lasts as long as this process works on it and ends soon after the process stops.
-async fn renew_while_building(
-    job: &ExportJob,
-    claimed: &murmur_domain::exports::store::Claimed,
-) -> std::convert::Infallible {
+async fn renew_while_building(job: &ExportJob, claimed: &murmur_domain::exports::Claimed) -> std::convert::Infallible {
     loop {
         tokio::time::sleep(murmur_domain::exports::RENEW_EVERY).await;
-        match murmur_domain::exports::store::renew(&job.db.write, claimed, job.clock.now()).await {
+        match murmur_domain::exports::renew(&job.db.write, claimed, job.clock.now()).await {
             Ok(true) => {}
             // Another process holds it now: this attempt's archive is removed when it is done.
             Ok(false) => tracing::info!(export_id = claimed.id, "a data archive was taken over by another process"),
@@ -399,14 +397,14 @@ pub async fn discovery(db: &Db, now: Millis) -> Result<()> {
     loop {
         db.member_writes.wait_for_none().await;
         let mut writer = db.write.acquire().await?;
-        if !murmur_domain::posts::store::backfill_entities(&mut writer).await? {
+        if !murmur_domain::posts::backfill_entities(&mut writer).await? {
             break;
         }
     }
     loop {
         db.member_writes.wait_for_none().await;
         let mut writer = db.write.acquire().await?;
-        if !murmur_domain::posts::store::backfill_muting_texts(&mut writer).await? {
+        if !murmur_domain::posts::backfill_muting_texts(&mut writer).await? {
             break;
         }
     }

@@ -8,6 +8,7 @@ pub mod client_ip;
 pub mod error;
 pub mod extract;
 pub mod health;
+pub mod http;
 pub mod jobs;
 pub mod link_cards;
 pub mod live;

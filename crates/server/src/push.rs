@@ -19,7 +19,7 @@ use murmur_core::config::Config;
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
 use murmur_core::wake::Wake;
-use murmur_domain::push::{self as area, Claimed, Outcome, store};
+use murmur_domain::push::{self, self as area, Claimed, Outcome};
 
 /// How long a push service keeps a push for a browser that is offline (`TTL`).
 pub const TTL: Duration = Duration::from_secs(24 * 60 * 60);
@@ -40,12 +40,12 @@ impl PushKeys {
         if let Some(private) = &config.vapid_private_key {
             return PushKeys::from_private(private).context("--vapid-private-key (MURMUR_VAPID_PRIVATE_KEY)");
         }
-        let private = match store::stored_key(&db.read).await? {
+        let private = match push::stored_key(&db.read).await? {
             Some((private, _)) => private,
             None => {
                 let made = ES256KeyPair::generate();
                 let public = area::encode_key(&made.public_key().public_key().to_bytes_uncompressed());
-                store::keep_key(&db.write, &area::encode_key(&made.to_bytes()), &public, now).await?.0
+                push::keep_key(&db.write, &area::encode_key(&made.to_bytes()), &public, now).await?.0
             }
         };
         PushKeys::from_private(&private).context("the VAPID key kept in the database (push_keys)")
@@ -89,6 +89,11 @@ pub struct Push {
     pub queue: Wake,
 }
 
+/// What an app's subscription is sent, made from the push's message and its notification's id
+/// under the instance's origin: Mastodon's shape, which the Mastodon interface makes
+/// (`mastodon::push::payload`). The web app's service worker reads Murmur's own `push::Payload`.
+pub type AppPayload = fn(origin: &str, message: &push::Message, notification_id: i64) -> serde_json::Value;
+
 /// What the push job needs.
 #[derive(Clone)]
 pub struct PushJob {
@@ -100,20 +105,28 @@ pub struct PushJob {
     pub origin: String,
     /// RFC 8292's contact of the instance's operator: `mailto:` the sender of its e-mail.
     pub contact: String,
+    pub app_payload: AppPayload,
 }
 
 impl PushJob {
-    pub fn new(db: Db, push: &Push, outbound: Outbound, clock: Clock, config: &Config) -> PushJob {
+    pub fn new(
+        db: Db,
+        push: &Push,
+        outbound: Outbound,
+        clock: Clock,
+        config: &Config,
+        app_payload: AppPayload,
+    ) -> PushJob {
         let address = config.mail_from.rsplit_once('<').map_or(config.mail_from.as_str(), |(_, rest)| rest);
         let contact = format!("mailto:{}", address.trim_end_matches('>').trim());
-        PushJob { db, keys: push.keys.clone(), outbound, clock, origin: config.public_origin(), contact }
+        PushJob { db, keys: push.keys.clone(), outbound, clock, origin: config.public_origin(), contact, app_payload }
     }
 }
 
 /// Sends every due push, `area::BATCH` at a time, until none is left.
 pub async fn send_due(job: &PushJob) -> Result<()> {
     loop {
-        let claimed = store::claim_due(&job.db.write, job.clock.now(), area::BATCH).await?;
+        let claimed = push::claim_due(&job.db.write, job.clock.now(), area::BATCH).await?;
         if claimed.is_empty() {
             return Ok(());
         }
@@ -125,9 +138,9 @@ pub async fn send_due(job: &PushJob) -> Result<()> {
 }
 
 async fn send_one(job: &PushJob, claimed: &Claimed) -> Result<()> {
-    let Some(message) = store::message(&job.db.read, claimed, job.clock.now()).await? else {
+    let Some(message) = push::message(&job.db.read, claimed, job.clock.now()).await? else {
         // Withdrawn, ended, or its actor hidden from the recipient meanwhile.
-        store::forget(&job.db.write, claimed).await?;
+        push::forget(&job.db.write, claimed).await?;
         murmur_core::metrics::push("dropped");
         return Ok(());
     };
@@ -159,20 +172,16 @@ async fn send_one(job: &PushJob, claimed: &Claimed) -> Result<()> {
 
 /// The push's request: the payload encrypted for the subscription's browser, signed, with its
 /// `TTL` and `Urgency`.
-fn request(job: &PushJob, claimed: &Claimed, message: &store::Message) -> anyhow::Result<reqwest::Request> {
+fn request(job: &PushJob, claimed: &Claimed, message: &push::Message) -> anyhow::Result<reqwest::Request> {
     let endpoint = url::Url::parse(&message.endpoint)?;
     let decode = |key: &str| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(key);
     let browser_key = p256::PublicKey::from_sec1_bytes(&decode(&message.p256dh)?)
         .map_err(|_| anyhow::anyhow!("the browser's key is not a P-256 public key"))?;
     let auth = decode(&message.auth)?;
     anyhow::ensure!(auth.len() == 16, "the auth secret is not 16 bytes");
-    let murmur = message.payload(claimed.notification_id, &job.origin);
-    // An app's subscription gets Mastodon's shape; the web app's service worker reads Murmur's.
     let payload = match message.token_id {
-        Some(_) => {
-            serde_json::to_vec(&crate::mastodon::push::payload(&job.origin, message, claimed.notification_id, &murmur))?
-        }
-        None => serde_json::to_vec(&murmur)?,
+        Some(_) => serde_json::to_vec(&(job.app_payload)(&job.origin, message, claimed.notification_id))?,
+        None => serde_json::to_vec(&message.payload(claimed.notification_id, &job.origin))?,
     };
     let built = WebPushBuilder::new(endpoint.as_str().parse()?, browser_key, Auth::clone_from_slice(&auth))
         .with_valid_duration(TTL)

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{ApiError, Error};
+use crate::http::{is_mastodon_path, is_safe_method};
 use crate::state::AppState;
 
 /// Header a cross-site HTML form cannot send; the web app sends it on every call.
@@ -33,7 +34,7 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
     // The Mastodon API reads no cookie (bearer tokens only): a cross-site request carries nothing
     // of the member's there.
     if !is_safe_method(request.method())
-        && !crate::mastodon::is_mastodon_path(request.uri().path())
+        && !is_mastodon_path(request.uri().path())
         && !is_same_site(&guard.state, request.headers())
     {
         return ApiError(Error::forbidden("Cross-site request refused")).into_response();
@@ -47,10 +48,6 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
         }
     }
     response
-}
-
-pub fn is_safe_method(method: &Method) -> bool {
-    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
 /// A state-changing request is accepted when its Origin (or, lacking one, its Referer) is this

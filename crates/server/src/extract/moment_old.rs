@@ -48,7 +48,7 @@ struct ReplicaRead(Arc<OnceLock<usize>>);
 /// by the primary, and the replica set aside until a poll finds it answering (`replicas`).
 /// Only reads (GET, HEAD) are, as they may be run twice.
 pub async fn fall_back_to_primary(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if state.db.replicas.is_empty() || !crate::security::is_safe_method(request.method()) {
+    if state.db.replicas.is_empty() || !crate::http::is_safe_method(request.method()) {
         return next.run(request).await;
     }
     let (mut parts, body) = request.into_parts();

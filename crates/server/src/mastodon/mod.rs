@@ -5,7 +5,7 @@
 //!
 //! These routes read the member from a bearer token only (`auth`), never from the session
 //! cookie, so they can answer CORS `*` for browser-based apps without a cross-site hole, and the
-//! cross-site guard (`security::guard`) lets them through (`is_mastodon_path`).
+//! cross-site guard (`security::guard`) lets them through (`http::is_mastodon_path`).
 
 mod accounts;
 mod auth;
@@ -17,6 +17,7 @@ mod lists;
 mod media;
 mod notifications;
 mod oauth;
+mod paging;
 mod params;
 pub mod push;
 mod safety;
@@ -28,15 +29,9 @@ use axum::Router;
 use axum::http::{HeaderValue, Method, header};
 use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
+use crate::http::is_mastodon_path;
 use crate::state::AppState;
 pub use error::MastodonError;
-
-/// Whether a path is the Mastodon API's (bearer tokens only; no cookie is read).
-pub fn is_mastodon_path(path: &str) -> bool {
-    ["/api/v1/", "/api/v2/", "/oauth/token", "/oauth/revoke", "/.well-known/", "/nodeinfo/"]
-        .iter()
-        .any(|prefix| path.starts_with(prefix))
-}
 
 /// Every Mastodon route, with CORS for any origin (no credentials: bearer tokens only).
 pub fn router() -> Router<AppState> {

@@ -15,7 +15,7 @@ use super::entities::Urls;
 use super::error::{MastodonError, Result};
 use super::params::{Params, lenient};
 use crate::state::AppState;
-use murmur_domain::push::{self, Alert, Alerts, NewSubscription, Owner, Policy, store};
+use murmur_domain::push::{self, Alert, Alerts, NewSubscription, Owner, Policy};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/push/subscription", post(subscribe).get(show).put(change).delete(unsubscribe))
@@ -100,7 +100,7 @@ impl Data {
 }
 
 /// Mastodon's WebPushSubscription.
-fn entity(state: &AppState, row: &store::Subscription) -> Value {
+fn entity(state: &AppState, row: &push::Subscription) -> Value {
     let alerts = row.alerts();
     let mut shown: serde_json::Map<String, Value> = ALERTS
         .iter()
@@ -142,8 +142,7 @@ async fn subscribe(
 
 async fn show(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
     token.member("push")?;
-    let row =
-        store::find(&state.db.read, Owner::Token(token.0.token_id)).await?.ok_or_else(MastodonError::not_found)?;
+    let row = push::find(&state.db.read, Owner::Token(token.0.token_id)).await?.ok_or_else(MastodonError::not_found)?;
     Ok(Json(entity(&state, &row)))
 }
 
@@ -164,13 +163,14 @@ async fn change(
 
 async fn unsubscribe(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
     token.member("push")?;
-    store::unsubscribe(&state.db.write, Owner::Token(token.0.token_id)).await?;
+    push::unsubscribe(&state.db.write, Owner::Token(token.0.token_id)).await?;
     Ok(Json(json!({})))
 }
 
 /// What an app's push says, in Mastodon's shape (apps read `notification_id` and fetch the
 /// notification): no access token, unlike Mastodon, since a push leaves the instance.
-pub fn payload(origin: &str, message: &store::Message, notification_id: i64, murmur: &store::Payload) -> Value {
+pub fn payload(origin: &str, message: &push::Message, notification_id: i64) -> Value {
+    let murmur = message.payload(notification_id, origin);
     let urls = Urls(origin.to_string());
     json!({
         "notification_id": notification_id.to_string(),

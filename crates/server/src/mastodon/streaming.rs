@@ -34,7 +34,7 @@ use murmur_core::error::Error;
 use murmur_core::page::Page;
 use murmur_domain::apps;
 use murmur_domain::live::broker::{Frame, Wants};
-use murmur_domain::notifications::store::{self as notifications, Kinds};
+use murmur_domain::notifications::{self, Kinds};
 use murmur_domain::sessions::Credential;
 
 pub fn router() -> Router<AppState> {
@@ -213,7 +213,7 @@ async fn sse(
     let rx = events(state, token, secret, named).await?;
     let events =
         outgoing_stream(rx).map(|out| Ok::<_, Infallible>(Event::default().event(out.event).data(out.payload)));
-    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(crate::routes::live::HEARTBEAT)).into_response())
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(crate::http::HEARTBEAT)).into_response())
 }
 
 async fn user_sse(
@@ -300,7 +300,7 @@ async fn serve_socket(
         }
     };
     // A ping now and then keeps proxies from closing a quiet socket.
-    let heartbeat = crate::routes::live::HEARTBEAT;
+    let heartbeat = crate::http::HEARTBEAT;
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + heartbeat, heartbeat);
     loop {
         tokio::select! {

@@ -2,7 +2,6 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -16,6 +15,7 @@ use utoipa_axum::routes;
 use crate::api::Query;
 use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
+use crate::http::HEARTBEAT;
 use crate::state::AppState;
 use murmur_domain::live;
 use murmur_domain::live::broker::{Frame, Wants};
@@ -25,8 +25,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events))
 }
 
-/// A comment line this often keeps proxies and browsers from closing an idle stream.
-pub const HEARTBEAT: Duration = Duration::from_secs(25);
 /// Longest `Last-Event-ID` taken (ours are two numbers and a dash).
 const MAX_EVENT_ID: usize = 48;
 
