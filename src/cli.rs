@@ -228,14 +228,14 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
             let db = open_db(&storage).await?;
             let now = murmur_core::clock::Clock::default().now();
             for _ in 0..count {
-                let (_, code) = murmur_domain::invites::store::insert_code(&db.write, None, now).await?;
+                let (_, code) = murmur_domain::invites::insert_code(&db.write, None, now).await?;
                 println!("{code}");
             }
             Ok(())
         }
         Command::Role { command: RoleCommand::Set { username, role, storage } } => {
             let db = open_db(&storage).await?;
-            let done = murmur_domain::moderation::store::set_role(&db.write, &username, role).await;
+            let done = murmur_domain::moderation::set_role(&db.write, &username, role).await;
             db.close().await;
             if !done? {
                 anyhow::bail!("no member is called @{}", username.trim_start_matches('@'));
@@ -245,7 +245,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Waitlist { command: WaitlistCommand::List { storage } } => {
             let db = open_db(&storage).await?;
-            for entry in murmur_domain::waitlist::store::list(&db.read).await? {
+            for entry in murmur_domain::waitlist::list(&db.read).await? {
                 let invited = match entry.invited_at {
                     Some(at) => format!("invited {}", murmur_core::clock::to_rfc3339(at)),
                     None => "waiting".to_string(),
@@ -360,7 +360,7 @@ async fn first_start_invite(app: &Application) -> anyhow::Result<()> {
     .await?;
     let code = match existing {
         Some(code) => code,
-        None => murmur_domain::invites::store::insert_code(&state.db.write, None, now).await?.1,
+        None => murmur_domain::invites::insert_code(&state.db.write, None, now).await?.1,
     };
     println!(
         "\nMurmur has no members yet. Sign up as the first one with this invite code:\n\n    {code}\n\n\

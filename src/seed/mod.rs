@@ -408,7 +408,7 @@ async fn write(
 ) -> anyhow::Result<()> {
     let seed = options.seed;
     let now = plan.now;
-    let month = murmur_domain::invites::store::month_of(now);
+    let month = murmur_domain::invites::month_of(now);
     let mut commit = Committer { since: 0 };
     let backend = db_backend;
     let timelines = plan::timelines(plan, murmur_domain::timelines::KEEP as usize);
@@ -496,7 +496,7 @@ async fn write(
             post_tags.push((tag_index, bases.post(i as u32), bases.user(p.author), p.created_at));
         }
         // A repost has none: its original's is read (docs/feeds.md, "Muted words").
-        let muting = repost_of.is_none().then(|| murmur_domain::posts::store::muting_text(&content, None));
+        let muting = repost_of.is_none().then(|| murmur_domain::posts::muting_text(&content, None));
         posts
             .int(bases.post(i as u32))
             .int(bases.user(p.author))

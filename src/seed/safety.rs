@@ -150,7 +150,7 @@ pub(super) async fn block_and_mute(
     }
     blocks.flush(&mut conn).await?;
     mutes.flush(&mut conn).await?;
-    // As `safety::store::block` does: nothing left between two members once either blocks.
+    // As `safety::block` does: nothing left between two members once either blocks.
     let between = murmur_domain::visibility::blocked_between("notifications.recipient_id", "notifications.actor_id");
     let deleted = conn.execute(sqlx::AssertSqlSafe(format!("DELETE FROM notifications WHERE {between}"))).await?;
     conn.execute("COMMIT").await?;

@@ -36,7 +36,7 @@ macro_rules! per_backend {
 
 /// A fresh operator invite code (as `murmur invite create` makes).
 pub async fn operator_code(app: &TestApp) -> String {
-    murmur::invites::store::insert_code(&app.state.db.write, None, app.clock.now()).await.expect("insert code").1
+    murmur::invites::insert_code(&app.state.db.write, None, app.clock.now()).await.expect("insert code").1
 }
 
 pub async fn request_sign_up(app: &TestApp, email: &str, code: &str) -> (u16, Value) {

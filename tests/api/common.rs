@@ -226,7 +226,7 @@ pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i6
     .bind(username)
     .bind(&display_name)
     .bind(now)
-    .bind(murmur::invites::store::month_of(now))
+    .bind(murmur::invites::month_of(now))
     .bind(murmur::text::look_alike_key(username))
     .bind(murmur::text::look_alike_key(&display_name))
     .fetch_one(&db.write)

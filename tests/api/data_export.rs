@@ -451,8 +451,8 @@ fn ahead(app: &TestApp) -> i64 {
     app.clock.now() + murmur::clock::HOUR
 }
 
-async fn claim(app: &TestApp) -> Option<murmur::exports::store::Claimed> {
-    murmur::exports::store::claim_next(&app.state.db.write, ahead(app)).await.unwrap()
+async fn claim(app: &TestApp) -> Option<murmur::exports::Claimed> {
+    murmur::exports::claim_next(&app.state.db.write, ahead(app)).await.unwrap()
 }
 
 /// A process that is killed while it writes an archive stops renewing its claim; another
@@ -477,14 +477,14 @@ async fn a_claim_lasts_while_its_holder_renews_it(app: TestApp) {
     let holder = claim(&app).await.expect("claimed");
     for _ in 0..3 {
         app.clock.advance(Duration::from_secs(40));
-        assert!(murmur::exports::store::renew(&app.state.db.write, &holder, ahead(&app)).await.unwrap());
+        assert!(murmur::exports::renew(&app.state.db.write, &holder, ahead(&app)).await.unwrap());
         assert!(claim(&app).await.is_none(), "still held");
     }
     app.clock.advance(Duration::from_secs(61));
     let taken = claim(&app).await.expect("taken over once the renewals stopped");
     assert_eq!(taken.member_id, ada.id);
     assert!(
-        !murmur::exports::store::renew(&app.state.db.write, &holder, ahead(&app)).await.unwrap(),
+        !murmur::exports::renew(&app.state.db.write, &holder, ahead(&app)).await.unwrap(),
         "the first holder learns it lost the archive"
     );
 }

@@ -138,7 +138,7 @@ async fn three_more_invites_arrive_with_each_calendar_month(app: TestApp) {
     assert_eq!(invites_available(&grace_client, &app).await, 9, "3 to start, then 3 for each of two months");
 
     // Across a year boundary: last topped up twelve months ago.
-    let month = murmur::invites::store::month_of(app.clock.now());
+    let month = murmur::invites::month_of(app.clock.now());
     sqlx::query("UPDATE users SET invites_available = 0, invites_month = $1 WHERE id = $2")
         .bind(month - 100)
         .bind(grace.id)

@@ -239,3 +239,170 @@ fn the_web_apps_limits_are_the_servers() {
          the_web_apps_limits_are_the_servers`"
     );
 }
+
+#[test]
+fn stores_are_private_to_their_areas() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut offences = Vec::new();
+    // Each area's SQL is its own: the crate sees it, the interfaces call the area's functions.
+    for area in std::fs::read_dir(root.join("crates/domain/src")).unwrap() {
+        let area = area.unwrap().path();
+        let mod_rs = area.join("mod.rs");
+        if area.join("store.rs").exists() {
+            let text = std::fs::read_to_string(&mod_rs).unwrap();
+            if !text.lines().any(|line| line == "pub(crate) mod store;") {
+                offences.push(format!("{}: its store is not `pub(crate) mod store;`", mod_rs.display()));
+            }
+        }
+    }
+    let mut interfaces = Vec::new();
+    rust_files(&root.join("crates/server/src/routes"), &mut interfaces);
+    rust_files(&root.join("crates/server/src/mastodon"), &mut interfaces);
+    assert!(interfaces.len() >= 28, "the interfaces' files are found: {interfaces:?}");
+    for path in &interfaces {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.contains("store::") {
+                offences.push(format!("{}:{}: names a store", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(offences.is_empty(), "stores outside their areas:\n{}", offences.join("\n"));
+}
+
+/// The file of each module of a crate's `src`, by its path (`a::b`; "" for the crate's root).
+fn module_files(src: &Path) -> BTreeMap<String, PathBuf> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files
+        .into_iter()
+        .map(|file| {
+            let relative = file.strip_prefix(src).unwrap().with_extension("");
+            let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+                parts.pop();
+            }
+            (parts.join("::"), file)
+        })
+        .collect()
+}
+
+/// The modules a file names through `crate::`, `super::` or `self::` paths (brace lists of a
+/// `use` read one level deep), as module paths of its crate.
+fn named_modules(module: &str, text: &str, modules: &BTreeMap<String, PathBuf>) -> BTreeSet<String> {
+    let here: Vec<&str> = if module.is_empty() { Vec::new() } else { module.split("::").collect() };
+    let mut paths = Vec::new();
+    let text: String = text.lines().filter(|line| !line.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+    let words =
+        |s: &str| -> Vec<String> { s.split("::").map(|w| w.trim().to_string()).filter(|w| !w.is_empty()).collect() };
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(['c', 's']) {
+        let tail = &rest[at..];
+        let boundary = at == 0 || !rest[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+        let start = ["crate::", "super::", "self::"].into_iter().find(|p| tail.starts_with(p));
+        let Some(start) = start.filter(|_| boundary) else {
+            rest = &tail[1..];
+            continue;
+        };
+        let end = tail.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(tail.len());
+        let path = &tail[..end];
+        let base: Vec<String> = match start {
+            "crate::" => Vec::new(),
+            "super::" => here[..here.len().saturating_sub(1)].iter().map(|s| s.to_string()).collect(),
+            _ => here.iter().map(|s| s.to_string()).collect(),
+        };
+        let mut full = base;
+        for word in words(&path[start.len()..]) {
+            if word == "super" {
+                full.pop();
+            } else {
+                full.push(word);
+            }
+        }
+        if tail[end..].starts_with('{') {
+            let close = tail[end..].find('}').map_or(tail.len(), |i| end + i);
+            for item in tail[end + 1..close].split(',') {
+                let mut one = full.clone();
+                one.extend(words(item.split_whitespace().next().unwrap_or("")));
+                paths.push(one);
+            }
+        }
+        paths.push(full);
+        rest = &tail[end..];
+    }
+    let mut named = BTreeSet::new();
+    for mut path in paths {
+        while !path.is_empty() && !modules.contains_key(&path.join("::")) {
+            path.pop();
+        }
+        let target = path.join("::");
+        if !path.is_empty() && target != module {
+            named.insert(target);
+        }
+    }
+    named
+}
+
+/// The strongly connected groups of more than `max` modules (Tarjan's algorithm).
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>, max: usize) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(walk: &mut Walk<'a>, node: &'a str) {
+        let n = walk.index.len();
+        walk.index.insert(node, n);
+        walk.low.insert(node, n);
+        walk.stack.push(node);
+        for next in walk.graph.get(node).into_iter().flatten() {
+            if !walk.index.contains_key(next.as_str()) {
+                visit(walk, next);
+                let low = walk.low[next.as_str()].min(walk.low[node]);
+                walk.low.insert(node, low);
+            } else if walk.stack.contains(&next.as_str()) {
+                let low = walk.index[next.as_str()].min(walk.low[node]);
+                walk.low.insert(node, low);
+            }
+        }
+        if walk.low[node] == walk.index[node] {
+            let mut group = Vec::new();
+            while let Some(top) = walk.stack.pop() {
+                group.push(top.to_string());
+                if top == node {
+                    break;
+                }
+            }
+            walk.found.push(group);
+        }
+    }
+    let mut walk = Walk { graph, index: BTreeMap::new(), low: BTreeMap::new(), stack: Vec::new(), found: Vec::new() };
+    for node in graph.keys() {
+        if !walk.index.contains_key(node.as_str()) {
+            visit(&mut walk, node);
+        }
+    }
+    walk.found.into_iter().filter(|group| group.len() > max).collect()
+}
+
+#[test]
+fn no_import_circle_holds_more_than_two_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for src in ["crates/core/src", "crates/domain/src", "crates/server/src", "src"] {
+        let modules = module_files(&root.join(src));
+        let graph: BTreeMap<String, BTreeSet<String>> = modules
+            .iter()
+            .map(|(module, file)| {
+                let text = std::fs::read_to_string(file).unwrap();
+                (module.clone(), named_modules(module, &text, &modules))
+            })
+            .collect();
+        for circle in circles(&graph, 2) {
+            found.push(format!("{src}: {}", circle.join(", ")));
+        }
+    }
+    assert!(found.is_empty(), "import circles of more than two files:\n{}", found.join("\n"));
+}

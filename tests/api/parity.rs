@@ -2,7 +2,8 @@
 //! through the Mastodon API, and what the member meets compared. Each rule is the domain's, so
 //! the two answer alike: a muted word folds a reply in a thread, a mute lasts one of the same
 //! lengths, a fifth image is refused with one message, a suspended member's post is not there,
-//! and an edit after the hour is refused alike.
+//! a blocked or suspended member's profile reads alike, and an edit after the hour is refused
+//! alike.
 
 use std::time::Duration;
 
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 use crate::both_databases;
 use crate::common::{Member, TestApp};
 use crate::mastodon::{AppClient, token_for};
-use crate::posts::{get, id, post, reply, write};
+use crate::posts::{get, id, post, put, reply, write};
 
 async fn app_of<'a>(app: &'a TestApp, member: &Member) -> AppClient<'a> {
     AppClient::new(app, &token_for(app, member, "read write follow").await)
@@ -132,10 +133,74 @@ async fn an_edit_after_the_hour_is_refused_alike(app: TestApp) {
     assert_eq!(web["message"], apps["error"], "one rule, one message");
 }
 
+/// Bob blocked Ada: to Ada his profile is who he is and nothing more, through either interface:
+/// no bio, no counts, no posts and no network; a suspended member is not there for her at all,
+/// and a moderator still reads them through both.
+async fn a_blocked_or_suspended_members_profile_reads_alike(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let eve = app.member("eve").await;
+    let mod_ = app.member("mod").await;
+    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
+        .bind(mod_.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+    let ada_app = app_of(&app, &ada).await;
+    let mod_app = app_of(&app, &mod_).await;
+    let (status, body) =
+        put(&app, &bob, "/api/users/profile", Some(json!({ "displayName": "Bob", "bio": "Birds", "website": "" })))
+            .await;
+    assert_eq!(status, 200, "{body}");
+    write(&app, &bob, "A heron today").await;
+    let (status, body) = post(&app, &bob, "/api/follows", json!({ "followingId": eve.id })).await;
+    assert!((200..300).contains(&status), "{status} {body}");
+    let (status, body) = post(&app, &bob, "/api/blocks", json!({ "userId": ada.id })).await;
+    assert!((200..300).contains(&status), "{status} {body}");
+
+    let (status, web) = get(&app, &ada, "/api/users/bob").await;
+    assert_eq!(status, 200, "{web}");
+    let (status, apps) = ada_app.get(&format!("/api/v1/accounts/{}", bob.id)).await;
+    assert_eq!(status, 200, "{apps}");
+    assert_eq!(
+        (&web["isBlockedBy"], &web["bio"], &web["followingCount"]),
+        (&json!(true), &json!(""), &json!(0)),
+        "{web}"
+    );
+    assert_eq!(
+        (&apps["note"], &apps["following_count"], &apps["statuses_count"]),
+        (&json!(""), &json!(0), &json!(0)),
+        "{apps}"
+    );
+    let (_, web_posts) = get(&app, &ada, "/api/users/bob/posts").await;
+    let (_, app_posts) = ada_app.get(&format!("/api/v1/accounts/{}/statuses", bob.id)).await;
+    assert_eq!((web_posts, app_posts), (json!([]), json!([])));
+    let (_, web_following) = get(&app, &ada, "/api/users/bob/following").await;
+    let (_, app_following) = ada_app.get(&format!("/api/v1/accounts/{}/following", bob.id)).await;
+    assert_eq!((web_following, app_following), (json!([]), json!([])));
+
+    let (status, body) = post(
+        &app,
+        &mod_,
+        &format!("/api/moderation/members/{}/suspend", eve.id),
+        json!({ "reason": "Selling followers" }),
+    )
+    .await;
+    assert!((200..300).contains(&status), "{status} {body}");
+    let (web, _) = get(&app, &ada, "/api/users/eve").await;
+    let (apps, _) = ada_app.get(&format!("/api/v1/accounts/{}", eve.id)).await;
+    assert_eq!((web, apps), (404, 404), "a suspended member is not there for a member");
+    let (web, body) = get(&app, &mod_, "/api/users/eve").await;
+    assert_eq!((web, &body["isSuspended"]), (200, &json!(true)), "{body}");
+    let (apps, body) = mod_app.get(&format!("/api/v1/accounts/{}", eve.id)).await;
+    assert_eq!(apps, 200, "moderators read a suspended member through apps too: {body}");
+}
+
 both_databases!(
     a_muted_word_folds_a_reply_in_both_threads,
     a_mute_lasts_the_same_lengths_through_both,
     a_fifth_image_is_refused_alike,
     a_suspended_members_post_is_not_there_through_either,
+    a_blocked_or_suspended_members_profile_reads_alike,
     an_edit_after_the_hour_is_refused_alike,
 );

@@ -21,6 +21,7 @@ pub mod moderation;
 pub mod notifications;
 pub mod passkeys;
 pub mod posts;
+pub mod profiles;
 pub mod push;
 pub mod safety;
 pub mod sessions;

@@ -1,5 +1,5 @@
 //! Fetching link preview cards (docs/discovery.md, "Link preview cards"): the background job's
-//! work, never a request's. Each due card is claimed by one process (`store::claim_due`), waits
+//! work, never a request's. Each due card is claimed by one process (`link_cards::claim_due`), waits
 //! a random moment (so one popular link does not send a burst to its site), then its page is
 //! read through the outbound guard (http or https on their standard ports, every address and
 //! redirect checked, `PAGE_LIMIT` bytes at most, `text/html` only), and its image fetched the
@@ -17,7 +17,7 @@ use murmur_core::config::LinkPreviewSettings;
 use murmur_core::db::Db;
 use murmur_core::error::Result;
 use murmur_domain::link_cards::extract::{self, PageCard};
-use murmur_domain::link_cards::store::{self, Claimed, Found};
+use murmur_domain::link_cards::{self, Claimed, Found};
 use murmur_domain::media::MediaStore;
 
 /// The most of a page that is read; a card is made of what was read (its `<head>` comes first).
@@ -40,7 +40,7 @@ pub struct LinkCardJob {
 /// Fetches every due card, `BATCH` at a time, until none is left.
 pub async fn fetch_due(job: &LinkCardJob) -> Result<()> {
     loop {
-        let claimed = store::claim_due(&job.db.write, job.clock.now(), murmur_domain::link_cards::BATCH).await?;
+        let claimed = link_cards::claim_due(&job.db.write, job.clock.now(), murmur_domain::link_cards::BATCH).await?;
         if claimed.is_empty() {
             return Ok(());
         }
@@ -71,7 +71,7 @@ async fn fetch_one(job: &LinkCardJob, claimed: &Claimed) -> Result<()> {
         }
         None => Found::default(),
     };
-    let saved = store::save(&job.db.write, claimed, &found, job.clock.now()).await?;
+    let saved = link_cards::save(&job.db.write, claimed, &found, job.clock.now()).await?;
     // A new link's card: its posts' authors had them without it.
     if saved && claimed.fetched_at.is_none() && found.title.is_some() {
         for (post, author) in murmur_domain::link_cards::first_fetched(&job.db, claimed.id).await? {

@@ -10,7 +10,7 @@ use murmur_domain::live::{Change, Live, noting};
 #[derive(Clone)]
 pub struct Publishing {
     pub live: Live,
-    /// The push job: a new notification may have queued pushes (`push::store::queue`).
+    /// The push job: a new notification may have queued pushes (`push::queue`).
     pub pushes: Wake,
 }
 

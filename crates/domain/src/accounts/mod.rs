@@ -6,6 +6,6 @@ pub mod email_change;
 pub mod leaving;
 pub mod magic_link;
 pub mod sign_in;
-pub mod store;
+pub(crate) mod store;
 
 pub use email::Email;

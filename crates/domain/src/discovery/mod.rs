@@ -4,7 +4,7 @@
 
 pub mod followed;
 pub mod search;
-pub mod store;
+pub(crate) mod store;
 pub mod trending;
 
 use crate::posts::Post;
@@ -15,6 +15,7 @@ use murmur_core::clock::Millis;
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
 use murmur_core::page::Page;
+pub use store::{WEEK, tag, tag_counts, trending};
 
 /// A tag as named in a path or a search (without `#`, or with it), checked.
 pub fn tag_name(raw: &str) -> Result<&str> {

@@ -4,12 +4,15 @@
 //! alone, one at a time (`store`); upkeep removes it after (`remove_expired`).
 
 pub mod archive;
-pub mod store;
+pub(crate) mod store;
 
 use crate::media::MediaStore;
 use murmur_core::clock::{DAY, HOUR, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::Result;
+pub use store::{
+    Claimed, ExportRow, claim_next, find, mark_failed, mark_ready, renew, request, retry_later, tried_too_often,
+};
 
 /// How long a ready archive is kept.
 pub const KEEP_FOR: Millis = 7 * DAY;

@@ -1,4 +1,5 @@
 //! Follows: who reads whom. The Friends feed and suggestions are built on them.
 
-pub mod store;
+pub(crate) mod store;
 pub mod writes;
+pub use store::is_following;

@@ -6,7 +6,7 @@
 //! claims a row (`store::claim_due`) so that one process at a time fetches a URL.
 
 pub mod extract;
-pub mod store;
+pub(crate) mod store;
 
 use serde::Serialize;
 use sqlx::{AnyConnection, Connection};
@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use murmur_core::clock::{DAY, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
+pub use store::{Claimed, Found, claim_due, image_content_type, save};
 
 /// A card older than this is fetched again when a post with its link is written.
 pub const REFRESH_AFTER: Millis = 14 * DAY;

@@ -9,7 +9,7 @@ pub mod checks;
 pub mod images;
 pub mod placeholders;
 pub mod storage;
-pub mod store;
+pub(crate) mod store;
 
 pub use images::{MAX_BYTES, MAX_PIXELS, VARIANT_WIDTHS};
 // For the fuzz targets (fuzz/): the image check and the media id rule, callable without a store.
@@ -22,6 +22,7 @@ pub use storage::{is_media_id, new_media_id};
 use murmur_core::clock::{HOUR, MINUTE, Millis};
 use murmur_core::db::Db;
 use murmur_core::error::{Error, Result};
+pub use store::{find, insert_pending, own_image, set_description};
 
 /// Most images one post carries.
 pub const MAX_IMAGES: usize = 4;

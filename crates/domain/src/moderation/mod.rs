@@ -10,6 +10,7 @@ pub mod actions;
 pub mod domain;
 pub mod model;
 pub mod queue;
-pub mod store;
+pub(crate) mod store;
 
 pub use domain::{Moderator, Role, is_suspended};
+pub use store::{end_expired_suspensions, invited_by, log_entry, log_page, role_of, set_role, tree_member};

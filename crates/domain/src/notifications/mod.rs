@@ -2,7 +2,7 @@
 //! repost, reply, mention, a moderators' removal, a data archive ready), listed and marked read
 //! by their recipient.
 
-pub mod store;
+pub(crate) mod store;
 
 pub use store::{Kind, Kinds, notify, notify_self, withdraw};
 
@@ -13,6 +13,9 @@ use murmur_core::clock::Millis;
 use murmur_core::db::{Db, PoolConnection};
 use murmur_core::error::Result;
 use murmur_core::rate_limit::{self, MemberLimit};
+pub use store::{
+    Actor, Entry, NO_POST, NotificationRow, clear, dismiss, entries, list, list_grouped, mark_all_read, mark_read,
+};
 
 const READ_TOO_FAST: &str = "You are marking notifications read too fast. Please wait a minute.";
 

@@ -9,7 +9,7 @@
 //! chosen names its member (its user handle). A suspended or deleted member's passkeys sign
 //! nobody in.
 
-pub mod store;
+pub(crate) mod store;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

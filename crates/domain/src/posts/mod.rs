@@ -7,12 +7,16 @@ pub mod entities;
 pub mod hydrate;
 pub mod model;
 pub mod profile;
-pub mod store;
+pub(crate) mod store;
 pub mod tags;
 pub mod thread;
 pub mod writes;
 
 pub use model::{Post, PostRow};
+pub use store::{
+    MAX_REPLIES, PostRef, backfill_entities, backfill_muting_texts, history, likers_or_reposters, live_original,
+    muting_text, prune_keys, removed_post_of, replies,
+};
 
 /// What a repost stores as its text (the spec's client sends it; the server does not rely on it).
 pub const REPOST_CONTENT: &str = "♻️";

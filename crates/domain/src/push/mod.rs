@@ -6,7 +6,7 @@
 //! This area decides what is sent to whom and what it says; the encryption and the request
 //! to the push service are the server's (`murmur_server::push`).
 
-pub mod store;
+pub(crate) mod store;
 
 use std::collections::BTreeMap;
 
@@ -18,7 +18,9 @@ use murmur_core::db::{Db, PoolConnection};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
 
-pub use store::{Claimed, Message, Subscription};
+pub use store::{
+    Claimed, Message, Payload, Subscription, claim_due, find, forget, keep_key, message, queue, stored_key, unsubscribe,
+};
 
 /// The longest endpoint kept: push services' URLs are a few hundred characters.
 pub const MAX_ENDPOINT: usize = 1024;

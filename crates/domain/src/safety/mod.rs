@@ -5,12 +5,13 @@
 //! Names and text that cannot deceive (every writer of members' text calls it) are `murmur_core::text`.
 
 pub mod muted_words;
-pub mod store;
+pub(crate) mod store;
 
 use murmur_core::clock::{HOUR, Millis, SECOND};
 use murmur_core::db::{Db, PoolConnection};
 use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
+pub use store::{Listed, blocked_by, muted_by, standing, unblock, unmute};
 
 /// The writer for one of `member`'s blocks or mutes, counted against their allowance.
 async fn writer(db: &Db, member: i64, now: Millis) -> Result<PoolConnection> {

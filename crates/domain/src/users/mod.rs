@@ -1,7 +1,7 @@
 //! Members: profiles, names, search and suggestions.
 
 pub mod model;
-pub mod store;
+pub(crate) mod store;
 pub mod username;
 
 pub use model::{User, UserRow};
@@ -10,6 +10,10 @@ pub use username::Username;
 use murmur_core::clock::Millis;
 use murmur_core::db::Db;
 use murmur_core::error::Result;
+pub use store::{
+    FollowList, find_by_email, find_by_id, find_live, find_many, finish_first_run, own_user, post_count, search,
+    set_expand_warnings, suggested, update_profile,
+};
 
 /// Gives the member this month's invites if they have not had them yet, and answers the row
 /// as it now stands.

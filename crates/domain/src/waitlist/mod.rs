@@ -1,6 +1,6 @@
 //! The waitlist: visitors without an invite leave their address and are invited later.
 
-pub mod store;
+pub(crate) mod store;
 
 use anyhow::Context;
 
@@ -9,6 +9,7 @@ use crate::mail::{Mailer, templates};
 use murmur_core::clock::{Clock, Millis};
 use murmur_core::config::Config;
 use murmur_core::db::Db;
+pub use store::{join, list};
 
 /// `murmur waitlist invite`: e-mails an invite code to the `count` oldest waiting addresses
 /// not yet invited; answers how many were invited.

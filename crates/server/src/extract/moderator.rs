@@ -7,8 +7,8 @@ use axum::http::request::Parts;
 use crate::error::{ApiError, Error, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
+use murmur_domain::moderation;
 use murmur_domain::moderation::domain::{ONLY_MODERATORS, Role};
-use murmur_domain::moderation::store;
 
 /// The moderator or admin making the request (`murmur_domain::moderation::Moderator`, which
 /// every moderation action takes).
@@ -29,7 +29,7 @@ impl FromRequestParts<AppState> for Moderator {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self> {
         let current = CurrentUser::from_request_parts(parts, state).await?;
         // A session that outlived its member is no session.
-        match store::role_of(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)? {
+        match moderation::role_of(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)? {
             Role::Member => Err(Error::forbidden(ONLY_MODERATORS).into()),
             role => Ok(Moderator(murmur_domain::moderation::Moderator { id: current.id, role })),
         }

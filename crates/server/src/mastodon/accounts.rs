@@ -13,16 +13,16 @@ use serde_json::{Value, json};
 use super::auth::Token;
 use super::entities::{self, Urls};
 use super::error::{MastodonError, Result};
+use super::paging::{Paging, offset_page, paged, posts_page};
 use super::params::{Params, QueryParams, lenient};
-use super::timelines::{Paging, offset_page, paged, posts_page};
 use crate::state::AppState;
 use axum::extract::FromRequest;
 use murmur_domain::media::ProfileImage;
-use murmur_domain::posts::hydrate;
+use murmur_domain::profiles::{self, Profile, Tab};
 use murmur_domain::safety;
 use murmur_domain::users::UserRow;
 use murmur_domain::users::model::ProfileEdit;
-use murmur_domain::users::store::{self, FollowList};
+use murmur_domain::users::{self, FollowList};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -55,28 +55,13 @@ pub fn id(text: &str) -> Result<i64> {
     text.parse::<i64>().ok().filter(|id| *id > 0).ok_or_else(MastodonError::not_found)
 }
 
-/// A member's account as a viewer reads it.
-struct Readable {
-    member: UserRow,
-    /// The viewer blocked them: their account reads (so an app can show and unblock them), but
-    /// none of their posts or their network.
-    account_only: bool,
-}
-
-/// The member `id` as `viewer` may read their account: not found when they left, or are hidden
-/// from the viewer (a suspension, a block by them), but for a member the viewer blocked, whose
-/// account alone reads (shut out too when the block is mutual, as Murmur's profile shows it).
-async fn readable_member(state: &AppState, viewer: i64, id: i64) -> Result<Readable> {
-    let member = store::find_live(&state.db.read, id).await?.ok_or_else(MastodonError::not_found)?;
-    if !safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
-        return Ok(Readable { member, account_only: false });
+/// The member `id` as `viewer` may read their account (`profiles::by_id`), Mastodon's "Record
+/// not found" when they may not.
+async fn readable_member(state: &AppState, viewer: i64, id: i64) -> Result<Profile> {
+    match profiles::by_id(&state.db, viewer, id, state.clock.now()).await {
+        Err(murmur_core::error::Error::NotFound(_)) => Err(MastodonError::not_found()),
+        other => Ok(other?),
     }
-    let standing = safety::store::standing(&state.db.read, viewer, member.id, state.clock.now()).await?;
-    if !standing.blocking || member.suspended_until.is_some() {
-        return Err(MastodonError::not_found());
-    }
-    let member = if standing.blocked_by { member.shut_out() } else { member };
-    Ok(Readable { member, account_only: true })
 }
 
 /// The username a handle names on this instance: `ada`, `@ada`, or `ada@` followed by this
@@ -93,16 +78,15 @@ fn local_username<'a>(state: &AppState, handle: &'a str) -> Option<&'a str> {
 
 /// The member a handle names (`local_username`), as `viewer` may read them; None when it names
 /// nobody they may read.
-async fn member_by_handle(state: &AppState, viewer: i64, handle: &str) -> Result<Option<Readable>> {
+async fn member_by_handle(state: &AppState, viewer: i64, handle: &str) -> Result<Option<Profile>> {
     let Some(username) = local_username(state, handle).and_then(|n| murmur_domain::users::Username::parse(n).ok())
     else {
         return Ok(None);
     };
-    let Some(row) = store::find_by_username(&state.db.read, username.as_str()).await? else { return Ok(None) };
-    match readable_member(state, viewer, row.id).await {
-        Ok(readable) => Ok(Some(readable)),
-        Err(MastodonError(murmur_core::error::Error::NotFound(_))) => Ok(None),
-        Err(other) => Err(other),
+    match profiles::by_username(&state.db, viewer, username.as_str(), state.clock.now()).await {
+        Ok(profile) => Ok(Some(profile)),
+        Err(murmur_core::error::Error::NotFound(_)) => Ok(None),
+        Err(other) => Err(other.into()),
     }
 }
 
@@ -115,10 +99,11 @@ pub(super) async fn search_accounts(
     term: &str,
     limit: i64,
 ) -> Result<Vec<entities::Account>> {
-    let mut rows: Vec<UserRow> = member_by_handle(state, viewer, term).await?.map(|r| r.member).into_iter().collect();
+    let mut rows: Vec<UserRow> =
+        member_by_handle(state, viewer, term).await?.map(|profile| profile.member).into_iter().collect();
     let name = local_username(state, term).unwrap_or_else(|| term.trim_start_matches('@'));
     if let Ok(name) = murmur_domain::users::model::search_term(Some(name)) {
-        for row in store::search(&state.db.read, viewer, name, limit).await? {
+        for row in users::search(&state.db.read, viewer, name, limit).await? {
             if !rows.iter().any(|found| found.id == row.id) {
                 rows.push(row);
             }
@@ -130,8 +115,8 @@ pub(super) async fn search_accounts(
 }
 
 async fn own_account(state: &AppState, member: i64) -> Result<entities::Account> {
-    let row = store::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
-    let posts = store::post_count(&state.db.read, member).await?;
+    let row = users::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
+    let posts = users::post_count(&state.db.read, member).await?;
     Ok(entities::credential_account(&Urls::of(state), &row, posts))
 }
 
@@ -207,7 +192,7 @@ async fn update_credentials(
     if !not_offered.is_empty() {
         return Err(MastodonError::unprocessable(format!("Murmur does not offer {}", not_offered.join(", "))));
     }
-    let current = store::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
+    let current = users::find_live(&state.db.read, member).await?.ok_or_else(MastodonError::not_found)?;
     let edit = ProfileEdit::parse(
         body.display_name.as_deref().unwrap_or(&current.display_name),
         body.note.as_deref().unwrap_or(&current.bio),
@@ -226,7 +211,7 @@ async fn update_credentials(
             .await?;
     }
     if body.display_name.is_some() || body.note.is_some() {
-        store::update_profile(&state.db.write, member, &edit, None, state.clock.now()).await?;
+        users::update_profile(&state.db.write, member, &edit, None, state.clock.now()).await?;
     }
     Ok(Json(own_account(&state, member).await?))
 }
@@ -237,16 +222,15 @@ async fn show(
     Path(text): Path<String>,
 ) -> Result<Json<entities::Account>> {
     let viewer = token.member("read:accounts")?;
-    let readable = readable_member(&state, viewer, id(&text)?).await?;
-    Ok(Json(account_read(&state, &readable).await?))
+    let profile = readable_member(&state, viewer, id(&text)?).await?;
+    Ok(Json(account_read(&state, &profile).await?))
 }
 
 /// A member's account read on its own, with their post count (none for a member the viewer
 /// blocked).
-async fn account_read(state: &AppState, readable: &Readable) -> Result<entities::Account> {
-    let member = &readable.member;
-    let posts = if readable.account_only { 0 } else { store::post_count(&state.db.read, member.id).await? };
-    Ok(entities::account(&Urls::of(state), member, posts))
+async fn account_read(state: &AppState, profile: &Profile) -> Result<entities::Account> {
+    let posts = profiles::post_count(&state.db, profile).await?;
+    Ok(entities::account(&Urls::of(state), &profile.member, posts))
 }
 
 /// The tags a member features on their profile: Murmur has none, so an empty list, for a member
@@ -279,34 +263,22 @@ async fn statuses(
     QueryParams(params): QueryParams<StatusesParams>,
 ) -> Result<Response> {
     let viewer = token.member("read:statuses")?;
-    let Readable { member, account_only } = readable_member(&state, viewer, id(&text)?).await?;
-    let page = params.paging.page()?;
-    if account_only {
-        return paged(&state, &uri, Vec::<entities::Status>::new(), |_| 0);
-    }
-    use murmur_domain::posts::profile;
-    if params.pinned == Some(true) {
+    let profile = readable_member(&state, viewer, id(&text)?).await?;
+    let tab = if params.pinned == Some(true) {
+        Tab::Pinned
+    } else if params.only_media == Some(true) {
+        Tab::Media
+    } else if params.exclude_replies == Some(true) {
+        Tab::Posts
+    } else {
+        Tab::PostsAndReplies
+    };
+    let posts = profiles::posts(&state.db, viewer, &profile, tab, params.paging.page()?, state.clock.now()).await?;
+    if tab == Tab::Pinned {
         // Five at most: one page, newest pin first, with no further pages.
-        let pinned = hydrate::list(&state.db.read, state.db.backend, viewer, &profile::pinned_of(member.id)).await?;
-        let statuses = entities::statuses(&state, viewer, &pinned).await?;
+        let statuses = entities::statuses(&state, viewer, &posts).await?;
         return Ok(axum::response::IntoResponse::into_response(Json(statuses)));
     }
-    let posts = if params.only_media == Some(true) {
-        hydrate::list(&state.db.read, state.db.backend, viewer, &profile::media_of(member.id, page)).await?
-    } else if params.exclude_replies == Some(true) {
-        hydrate::list(&state.db.read, state.db.backend, viewer, &profile::posts_of(member.id, page)).await?
-    } else {
-        // Posts and replies merged newest first: each tab's page is the newest `limit` of its
-        // kind below the same id, so the merge's first `limit` are the newest of both.
-        let mut both =
-            hydrate::list(&state.db.read, state.db.backend, viewer, &profile::posts_of(member.id, page)).await?;
-        both.extend(
-            hydrate::list(&state.db.read, state.db.backend, viewer, &profile::replies_of(member.id, page)).await?,
-        );
-        both.sort_by_key(|post| std::cmp::Reverse(post.id));
-        both.truncate(page.limit as usize);
-        both
-    };
     posts_page(&state, &uri, viewer, posts).await
 }
 
@@ -319,12 +291,9 @@ async fn follow_list(
     list: FollowList,
 ) -> Result<Response> {
     let viewer = token.member("read:accounts")?;
-    let readable = readable_member(state, viewer, id(text)?).await?;
+    let profile = readable_member(state, viewer, id(text)?).await?;
     let page = offset_page(paging)?;
-    if readable.account_only {
-        return paged(state, uri, Vec::<entities::Account>::new(), |_| 0);
-    }
-    let listed = store::follow_list(&state.db.read, viewer, readable.member.id, list, page).await?;
+    let listed = profiles::follow_list(&state.db, viewer, &profile, list, page).await?;
     let urls = Urls::of(state);
     let accounts: Vec<entities::Account> = listed.iter().map(|l| entities::account(&urls, &l.user, 0)).collect();
     let next = page.offset + accounts.len() as i64;
@@ -354,9 +323,9 @@ async fn following(
 /// Mastodon's Relationship of the viewer to each member.
 async fn relationship(state: &AppState, viewer: i64, other: i64) -> Result<Value> {
     let now = state.clock.now();
-    let standing = safety::store::standing(&state.db.read, viewer, other, now).await?;
-    let following = murmur_domain::follows::store::is_following(&state.db.read, viewer, other).await?;
-    let followed_by = murmur_domain::follows::store::is_following(&state.db.read, other, viewer).await?;
+    let standing = safety::standing(&state.db.read, viewer, other, now).await?;
+    let following = murmur_domain::follows::is_following(&state.db.read, viewer, other).await?;
+    let followed_by = murmur_domain::follows::is_following(&state.db.read, other, viewer).await?;
     Ok(json!({
         "id": other.to_string(),
         "following": following,
@@ -397,7 +366,7 @@ async fn relationships(
     }
     let mut answers = Vec::with_capacity(params.id.len());
     for other in params.id {
-        if store::find_live(&state.db.read, other).await?.is_some() {
+        if users::find_live(&state.db.read, other).await?.is_some() {
             answers.push(relationship(&state, viewer, other).await?);
         }
     }
@@ -418,16 +387,12 @@ async fn familiar_followers(
     let urls = Urls::of(&state);
     let mut answers = Vec::with_capacity(params.id.len());
     for other in params.id {
-        let readable = match readable_member(&state, viewer, other).await {
-            Ok(readable) => readable,
+        let profile = match readable_member(&state, viewer, other).await {
+            Ok(profile) => profile,
             Err(MastodonError(murmur_core::error::Error::NotFound(_))) => continue,
             Err(other) => return Err(other),
         };
-        let familiar = if readable.account_only {
-            Vec::new()
-        } else {
-            store::familiar_followers(&state.db.read, viewer, other).await?
-        };
+        let familiar = profiles::familiar_followers(&state.db, viewer, &profile).await?;
         let accounts: Vec<entities::Account> = familiar.iter().map(|row| entities::account(&urls, row, 0)).collect();
         answers.push(json!({ "id": other.to_string(), "accounts": accounts }));
     }
@@ -446,8 +411,8 @@ async fn lookup(
 ) -> Result<Json<entities::Account>> {
     let viewer = token.member("read:accounts")?;
     // `user`, `@user` or `user@` this host; another server's `user@host` is nobody here.
-    let readable = member_by_handle(&state, viewer, &params.acct).await?.ok_or_else(MastodonError::not_found)?;
-    Ok(Json(account_read(&state, &readable).await?))
+    let profile = member_by_handle(&state, viewer, &params.acct).await?.ok_or_else(MastodonError::not_found)?;
+    Ok(Json(account_read(&state, &profile).await?))
 }
 
 #[derive(Deserialize)]
@@ -492,7 +457,7 @@ async fn block(State(state): State<AppState>, token: Token, Path(text): Path<Str
 async fn unblock(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let viewer = token.member("write:blocks")?;
     let other = id(&text)?;
-    safety::store::unblock(&state.db.write, viewer, other).await?;
+    safety::unblock(&state.db.write, viewer, other).await?;
     Ok(Json(relationship(&state, viewer, other).await?))
 }
 
@@ -519,6 +484,6 @@ async fn mute(
 async fn unmute(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let viewer = token.member("write:mutes")?;
     let other = id(&text)?;
-    safety::store::unmute(&state.db.write, viewer, other).await?;
+    safety::unmute(&state.db.write, viewer, other).await?;
     Ok(Json(relationship(&state, viewer, other).await?))
 }

@@ -15,7 +15,7 @@ use super::params::{QueryParams, lenient};
 use crate::state::AppState;
 use murmur_core::page::Page;
 use murmur_domain::discovery::search::{SearchQuery, Sort};
-use murmur_domain::discovery::{store, tag_name};
+use murmur_domain::discovery::{self, tag_name};
 use murmur_domain::posts::entities::tag_key;
 use murmur_domain::posts::hydrate::{self, Selection};
 
@@ -88,7 +88,7 @@ async fn search(
     if wants("hashtags")
         && page.offset == 0
         && let Ok(name) = tag_name(q)
-        && let Some(tag) = store::tag(&state.db.read, &tag_key(name)).await?
+        && let Some(tag) = discovery::tag(&state.db.read, &tag_key(name)).await?
     {
         let following = murmur_domain::discovery::followed::is_following(&state.db, viewer, &tag_key(name)).await?;
         hashtags.push(tag_entity(&urls, &tag.name, following));
@@ -110,7 +110,7 @@ async fn trending_tags(
     QueryParams(params): QueryParams<LimitParams>,
 ) -> Result<Json<Vec<Value>>> {
     let limit = params.limit.unwrap_or(10).clamp(1, murmur_domain::discovery::trending::MAX_TRENDING as i64);
-    let rows = store::trending(&state.db.read, limit).await?;
+    let rows = discovery::trending(&state.db.read, limit).await?;
     let urls = Urls::of(&state);
     let day = (state.clock.now() / murmur_core::clock::DAY) * 86_400;
     Ok(Json(
@@ -145,7 +145,7 @@ async fn tag(State(state): State<AppState>, token: Token, Path(name): Path<Strin
     let member = token.any_member()?;
     let name = tag_name(&name)?;
     let key = tag_key(name);
-    let named = store::tag(&state.db.read, &key).await?.map_or_else(|| name.to_string(), |row| row.name);
+    let named = discovery::tag(&state.db.read, &key).await?.map_or_else(|| name.to_string(), |row| row.name);
     let following = murmur_domain::discovery::followed::is_following(&state.db, member, &key).await?;
     Ok(Json(tag_entity(&Urls::of(&state), &named, following)))
 }
@@ -162,13 +162,13 @@ async fn unfollow_tag(State(state): State<AppState>, token: Token, Path(name): P
     let member = token.member("write:follows")?;
     murmur_domain::discovery::followed::unfollow(&state.db, member, &name).await?;
     let name = tag_name(&name)?;
-    let named = store::tag(&state.db.read, &tag_key(name)).await?.map_or_else(|| name.to_string(), |row| row.name);
+    let named = discovery::tag(&state.db.read, &tag_key(name)).await?.map_or_else(|| name.to_string(), |row| row.name);
     Ok(Json(tag_entity(&Urls::of(&state), &named, false)))
 }
 
 async fn suggested(state: &AppState, token: &Token, limit: Option<i64>) -> Result<Vec<entities::Account>> {
     let viewer = token.member("read:accounts")?;
-    let rows = murmur_domain::users::store::suggested(&state.db.read, viewer, limit.unwrap_or(20).clamp(1, 40)).await?;
+    let rows = murmur_domain::users::suggested(&state.db.read, viewer, limit.unwrap_or(20).clamp(1, 40)).await?;
     let urls = Urls::of(state);
     Ok(rows.iter().map(|row| entities::account(&urls, row, 0)).collect())
 }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use crate::state::AppState;
 use murmur_core::clock::{Millis, to_rfc3339};
 use murmur_core::html::escape;
-use murmur_domain::notifications::store::Entry;
+use murmur_domain::notifications::Entry;
 use murmur_domain::posts::Post;
 use murmur_domain::posts::entities::{Entity, EntityKind};
 use murmur_domain::safety::muted_words::{MutedWord, held_by};
@@ -237,7 +237,7 @@ pub async fn members_by_id(state: &AppState, mut ids: Vec<i64>) -> murmur_core::
     ids.dedup();
     let mut found = HashMap::new();
     for chunk in ids.chunks(64) {
-        for row in murmur_domain::users::store::find_many(&state.db.read, chunk).await? {
+        for row in murmur_domain::users::find_many(&state.db.read, chunk).await? {
             found.insert(row.id, row);
         }
     }

@@ -179,9 +179,8 @@ async fn member_empty_list(token: Token) -> Result<Json<Value>> {
 /// The member's reading settings, as the web app's Settings has them.
 async fn preferences(State(state): State<AppState>, token: Token) -> Result<Json<Value>> {
     let member = token.member("read:accounts")?;
-    let row = murmur_domain::users::store::find_by_id(&state.db.read, member)
-        .await?
-        .ok_or_else(super::MastodonError::not_found)?;
+    let row =
+        murmur_domain::users::find_by_id(&state.db.read, member).await?.ok_or_else(super::MastodonError::not_found)?;
     Ok(Json(json!({
         "posting:default:visibility": "public",
         "posting:default:sensitive": false,

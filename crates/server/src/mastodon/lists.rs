@@ -16,8 +16,8 @@ use serde_json::{Value, json};
 use super::auth::Token;
 use super::entities::{self, Urls};
 use super::error::{MastodonError, Result};
+use super::paging::{Paging, paged, posts_page};
 use super::params::{Params, QueryParams, lenient};
-use super::timelines::{Paging, paged, posts_page};
 use crate::state::AppState;
 use murmur_domain::lists::{self, List};
 

@@ -17,7 +17,7 @@ use super::error::{MastodonError, Result};
 use super::params::Params;
 use crate::state::AppState;
 use murmur_core::error::Error;
-use murmur_domain::media::{self, MAX_BYTES, is_media_id, store};
+use murmur_domain::media::{self, MAX_BYTES, is_media_id};
 use murmur_domain::posts::domain::ImageDescription;
 
 /// An image and a few text fields, a little over the image limit.
@@ -35,7 +35,7 @@ pub fn router() -> Router<AppState> {
 
 /// Mastodon's MediaAttachment of one of the member's images.
 async fn attachment(state: &AppState, member: i64, id: &str) -> Result<Value> {
-    let image = store::own_image(&state.db.read, member, id).await?.ok_or_else(MastodonError::not_found)?;
+    let image = media::own_image(&state.db.read, member, id).await?.ok_or_else(MastodonError::not_found)?;
     let path = media::object_path(id);
     Ok(entities::media_attachment(
         &entities::Urls::of(state),
@@ -119,7 +119,7 @@ async fn describe(
     let member = token.member("write:media")?;
     let id = media_id(&id)?;
     let description = ImageDescription::parse(body.description.as_deref())?;
-    if !store::set_description(&state.db.write, member, id, description.as_ref().map(ImageDescription::as_str)).await? {
+    if !media::set_description(&state.db.write, member, id, description.as_ref().map(ImageDescription::as_str)).await? {
         return Err(MastodonError::not_found());
     }
     Ok(Json(attachment(&state, member, id).await?))

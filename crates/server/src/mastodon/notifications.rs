@@ -17,10 +17,10 @@ use super::accounts::id;
 use super::auth::Token;
 use super::entities::{self, Context, Urls};
 use super::error::{MastodonError, Result};
+use super::paging::{Paging, paged, with_links};
 use super::params::{Params, QueryParams, lenient};
-use super::timelines::{Paging, paged, with_links};
 use crate::state::AppState;
-use murmur_domain::notifications::store::{self, Entry, Kind, Kinds, NO_POST};
+use murmur_domain::notifications::{self, Entry, Kind, Kinds, NO_POST};
 use murmur_domain::posts::hydrate::{self, Selection};
 use murmur_domain::users::UserRow;
 
@@ -109,14 +109,14 @@ async fn list(
 ) -> Result<Response> {
     let viewer = token.member("read:notifications")?;
     let page = params.paging.page()?;
-    let entries = store::entries(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
+    let entries = notifications::entries(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
     let answer = entities_of(&state, viewer, &entries.rows, entries.members).await?;
     let ids: Vec<i64> = answer.iter().map(|n| n.id.parse().unwrap_or(0)).collect();
     paged(&state, &uri, answer, |index| ids[index])
 }
 
 /// The notifications grouped as Mastodon's v2 answers them, the same groups as Murmur's own
-/// grouped list (`store::list_grouped`): likes and reposts of one post together ("Ada and 4
+/// grouped list (`notifications::list_grouped`): likes and reposts of one post together ("Ada and 4
 /// others liked your post"), placed where the newest is; the accounts and statuses they name
 /// once each.
 async fn list_grouped(
@@ -127,7 +127,7 @@ async fn list_grouped(
 ) -> Result<Response> {
     let viewer = token.member("read:notifications")?;
     let page = params.paging.page()?;
-    let groups = store::list_grouped(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
+    let groups = notifications::list_grouped(&state.db.read, viewer, kinds(&params), page, state.clock.now()).await?;
     let mut sizes: HashMap<i64, (i64, Vec<i64>)> = HashMap::new();
     let mut heads = Vec::with_capacity(groups.len());
     for group in groups {
@@ -192,7 +192,7 @@ async fn show(
     let wanted = id(&text)?;
     // The one notification: the list's page just above it.
     let page = murmur_core::page::Page::window(1, Some(wanted.saturating_add(1)), Some(wanted - 1));
-    let entries = store::entries(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
+    let entries = notifications::entries(&state.db.read, viewer, Kinds::ALL, page, state.clock.now()).await?;
     entities_of(&state, viewer, &entries.rows, entries.members)
         .await?
         .pop()
@@ -204,7 +204,7 @@ async fn dismiss(State(state): State<AppState>, token: Token, Path(text): Path<S
     let viewer = token.member("write:notifications")?;
     let now = state.clock.now();
     let mut writer = murmur_domain::notifications::writer(&state.db, viewer, now).await?;
-    if store::dismiss(&mut writer, viewer, id(&text)?).await? {
+    if notifications::dismiss(&mut writer, viewer, id(&text)?).await? {
         Ok(Json(json!({})))
     } else {
         Err(MastodonError::not_found())
@@ -215,7 +215,7 @@ async fn clear(State(state): State<AppState>, token: Token) -> Result<Json<Value
     let viewer = token.member("write:notifications")?;
     let now = state.clock.now();
     let mut writer = murmur_domain::notifications::writer(&state.db, viewer, now).await?;
-    store::clear(&mut writer, viewer).await?;
+    notifications::clear(&mut writer, viewer).await?;
     Ok(Json(json!({})))
 }
 

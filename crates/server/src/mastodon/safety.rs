@@ -14,12 +14,12 @@ use serde_json::{Value, json};
 use super::auth::Token;
 use super::entities::{self, Urls};
 use super::error::{MastodonError, Result};
+use super::paging::{Paging, offset_page, paged};
 use super::params::{Params, QueryParams, lenient};
-use super::timelines::{Paging, offset_page, paged};
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_domain::moderation::domain::{Comment, ReportReason, ReportTarget};
-use murmur_domain::safety::store;
+use murmur_domain::safety;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -41,7 +41,7 @@ async fn filters(State(state): State<AppState>, token: Token) -> Result<Json<Val
 }
 
 /// Accounts of a list paged by offset (the list's order is not by id).
-fn listed(state: &AppState, uri: &Uri, rows: &[store::Listed], offset: i64) -> Result<Response> {
+fn listed(state: &AppState, uri: &Uri, rows: &[safety::Listed], offset: i64) -> Result<Response> {
     let urls = Urls::of(state);
     let accounts: Vec<entities::Account> = rows.iter().map(|row| entities::account(&urls, &row.user, 0)).collect();
     let next = offset + accounts.len() as i64;
@@ -56,7 +56,7 @@ async fn blocks(
 ) -> Result<Response> {
     let viewer = token.member("read:blocks")?;
     let page = offset_page(&paging)?;
-    let rows = store::blocked_by(&state.db.read, viewer, page).await?;
+    let rows = safety::blocked_by(&state.db.read, viewer, page).await?;
     listed(&state, &uri, &rows, page.offset)
 }
 
@@ -68,7 +68,7 @@ async fn mutes(
 ) -> Result<Response> {
     let viewer = token.member("read:mutes")?;
     let page = offset_page(&paging)?;
-    let rows = store::muted_by(&state.db.read, viewer, page, state.clock.now()).await?;
+    let rows = safety::muted_by(&state.db.read, viewer, page, state.clock.now()).await?;
     listed(&state, &uri, &rows, page.offset)
 }
 

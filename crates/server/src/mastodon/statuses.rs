@@ -15,15 +15,15 @@ use super::accounts::id;
 use super::auth::Token;
 use super::entities::{self, Urls};
 use super::error::{MastodonError, Result};
+use super::paging::{Paging, offset_page, paged};
 use super::params::{Params, QueryParams, lenient};
-use super::timelines::{Paging, offset_page, paged};
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::page::Page;
+use murmur_domain::posts;
 use murmur_domain::posts::Post;
 use murmur_domain::posts::domain::{ContentWarning, ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
-use murmur_domain::posts::store;
 use murmur_domain::posts::writes::{Draft, DraftImage};
 
 pub fn router() -> Router<AppState> {
@@ -139,7 +139,7 @@ async fn create(
         let image = murmur_domain::media::is_media_id(id)
             .then_some(id)
             .ok_or_else(|| MastodonError::unprocessable("media_ids names an unknown image"))?;
-        let own = murmur_domain::media::store::own_image(&state.db.read, member, image)
+        let own = murmur_domain::media::own_image(&state.db.read, member, image)
             .await?
             .ok_or_else(|| MastodonError::unprocessable("media_ids names an unknown image"))?;
         let alt = ImageDescription::parse(own.description.as_deref())?;
@@ -256,7 +256,7 @@ async fn history(State(state): State<AppState>, token: Token, Path(text): Path<S
     let viewer = token.member("read:statuses")?;
     let current = status_of(&state, viewer, id(&text)?).await?;
     let post_id: i64 = current["id"].as_str().and_then(|id| id.parse().ok()).unwrap_or_default();
-    let versions = store::history(&state.db.read, post_id, Page::new(50, 0)).await?;
+    let versions = posts::history(&state.db.read, post_id, Page::new(50, 0)).await?;
     let urls = Urls::of(&state);
     let mut answer: Vec<Value> = versions
         .iter()
@@ -395,8 +395,8 @@ async fn members_of(
     let post_id = id(text)?;
     status_of(state, viewer, post_id).await?;
     let page = offset_page(paging)?;
-    let ids = store::likers_or_reposters(&state.db.read, viewer, post_id, reposters, page).await?;
-    let rows = murmur_domain::users::store::find_many(&state.db.read, &ids).await?;
+    let ids = posts::likers_or_reposters(&state.db.read, viewer, post_id, reposters, page).await?;
+    let rows = murmur_domain::users::find_many(&state.db.read, &ids).await?;
     let urls = Urls::of(state);
     // In the list's order.
     let accounts: Vec<entities::Account> = ids

@@ -13,9 +13,9 @@ use crate::extract::{CurrentUser, MomentOld};
 use crate::state::AppState;
 use murmur_domain::discovery::followed::{self, FollowedTag};
 use murmur_domain::discovery::search::{SearchQuery, Sort};
-use murmur_domain::discovery::store::{self, WEEK};
 use murmur_domain::discovery::tag_name;
 use murmur_domain::discovery::trending::MAX_TRENDING;
+use murmur_domain::discovery::{self, WEEK};
 use murmur_domain::posts::Post;
 use murmur_domain::posts::entities::tag_key;
 use murmur_domain::posts::hydrate::{self, Selection};
@@ -66,10 +66,10 @@ pub struct TrendingTag {
 async fn tag(MomentOld(state): MomentOld, current: CurrentUser, Path(name): Path<String>) -> Result<Json<Tag>> {
     let name = tag_name(&name)?;
     let key = tag_key(name);
-    let Some(row) = store::tag(&state.db.read, &key).await? else {
+    let Some(row) = discovery::tag(&state.db.read, &key).await? else {
         return Ok(Json(Tag { name: name.to_string(), post_count: 0, people_count: 0, is_following: false }));
     };
-    let (post_count, people_count) = store::tag_counts(&state.db.read, row.id, state.clock.now() - WEEK).await?;
+    let (post_count, people_count) = discovery::tag_counts(&state.db.read, row.id, state.clock.now() - WEEK).await?;
     let is_following = followed::is_following(&state.db, current.id, &key).await?;
     Ok(Json(Tag { name: row.name, post_count, people_count, is_following }))
 }
@@ -146,7 +146,7 @@ async fn trending(
     Query(params): Query<TrendingParams>,
 ) -> Result<Json<Vec<TrendingTag>>> {
     let limit = Page::parse(params.limit, None, TRENDING_DEFAULT, MAX_TRENDING as i64)?.limit;
-    let rows = store::trending(&state.db.read, limit).await?;
+    let rows = discovery::trending(&state.db.read, limit).await?;
     Ok(Json(
         rows.into_iter()
             .map(|r| TrendingTag { name: r.name, people_count: r.people_count, post_count: r.post_count })

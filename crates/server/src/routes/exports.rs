@@ -15,7 +15,7 @@ use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::rate_limit::{self, MemberLimit};
-use murmur_domain::exports::store::{self, ExportRow};
+use murmur_domain::exports::{self, ExportRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(request, status)).routes(routes!(download))
@@ -77,7 +77,7 @@ async fn request(State(state): State<AppState>, current: CurrentUser) -> Result<
         "You have asked for your data too often. Please try again in an hour.",
     )
     .await?;
-    let (row, replaced) = store::request(&mut writer, current.id, now).await?;
+    let (row, replaced) = exports::request(&mut writer, current.id, now).await?;
     drop(writer);
     if let Some(old) = replaced
         && let Err(e) = state.media.delete_archive(&old).await
@@ -96,7 +96,7 @@ async fn request(State(state): State<AppState>, current: CurrentUser) -> Result<
 #[utoipa::path(get, path = "/api/account/export", tag = "account", operation_id = "get_data_export",
     responses((status = 200, body = DataExport), (status = 401, body = ErrorBody)))]
 async fn status(State(state): State<AppState>, current: CurrentUser) -> Result<Json<DataExport>> {
-    let row = store::find(&state.db.read, current.id, state.clock.now()).await?;
+    let row = exports::find(&state.db.read, current.id, state.clock.now()).await?;
     Ok(Json(row.map_or_else(DataExport::none, DataExport::from)))
 }
 
@@ -108,7 +108,7 @@ async fn status(State(state): State<AppState>, current: CurrentUser) -> Result<J
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn download(State(state): State<AppState>, current: CurrentUser) -> Result<Response> {
     let not_found = || Error::not_found("You have no archive ready to download");
-    let row = store::find(&state.db.read, current.id, state.clock.now()).await?.ok_or_else(not_found)?;
+    let row = exports::find(&state.db.read, current.id, state.clock.now()).await?.ok_or_else(not_found)?;
     let archive = row.archive_id.as_deref().filter(|_| row.status == "ready").ok_or_else(not_found)?;
     let (size, bytes) = state.media.open_archive(archive).await?.ok_or_else(not_found)?;
     let day = chrono::DateTime::<chrono::Utc>::from_timestamp_millis(row.finished_at.unwrap_or(row.requested_at))

@@ -10,7 +10,7 @@ use crate::api::{Json, Path};
 use crate::error::{ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
-use murmur_domain::follows::store;
+use murmur_domain::follows;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(status)).routes(routes!(follow)).routes(routes!(unfollow))
@@ -39,7 +39,7 @@ async fn status(
     current: CurrentUser,
     Path(user_id): Path<i64>,
 ) -> Result<Json<FollowStatus>> {
-    let is_following = store::is_following(&state.db.read, current.id, user_id).await?;
+    let is_following = follows::is_following(&state.db.read, current.id, user_id).await?;
     Ok(Json(FollowStatus { is_following }))
 }
 

@@ -13,8 +13,8 @@ use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_core::rate_limit::{self, MemberLimit};
-use murmur_domain::invites::store::{self, InviteRow};
-use murmur_domain::users::store as users;
+use murmur_domain::invites::{self, InviteRow};
+use murmur_domain::users;
 
 /// The spec's text for a member with no invites left.
 pub const NONE_LEFT: &str = "Failed to create invite code. You may have reached your limit.";
@@ -52,7 +52,7 @@ impl From<InviteRow> for Invite {
 #[utoipa::path(get, path = "/api/invites", tag = "invites", operation_id = "list_invites",
     responses((status = 200, body = [Invite]), (status = 401, body = crate::error::ErrorBody)))]
 async fn list(State(state): State<AppState>, current: CurrentUser) -> Result<Json<Vec<Invite>>> {
-    let rows = store::list_for_owner(&state.db.read, current.id).await?;
+    let rows = invites::list_for_owner(&state.db.read, current.id).await?;
     Ok(Json(rows.into_iter().map(Invite::from).collect()))
 }
 
@@ -80,8 +80,8 @@ async fn create(State(state): State<AppState>, current: CurrentUser) -> Result<(
     murmur_domain::users::with_monthly_top_up(&state.db, state.clock.now(), row).await?;
 
     let (id, code) =
-        store::spend_on_code(&state.db.write, current.id, now).await?.ok_or(Error::bad_request(NONE_LEFT))?;
+        invites::spend_on_code(&state.db.write, current.id, now).await?.ok_or(Error::bad_request(NONE_LEFT))?;
     tracing::info!(user_id = current.id, invite_id = id, "invite code created");
-    let invite = InviteRow { id, code, created_at: now, expires_at: now + store::INVITE_LIFETIME, used_at: None };
+    let invite = InviteRow { id, code, created_at: now, expires_at: now + invites::INVITE_LIFETIME, used_at: None };
     Ok((StatusCode::CREATED, Json(invite.into())))
 }

@@ -19,7 +19,7 @@ use crate::state::AppState;
 use murmur_core::rate_limit::{self, MemberLimit};
 use murmur_domain::media::images::{MAX_BYTES, VARIANT_WIDTHS, variant_content_type};
 use murmur_domain::media::storage::{is_media_id, new_media_id};
-use murmur_domain::media::{ProfileImage, store};
+use murmur_domain::media::{self, ProfileImage};
 use murmur_domain::users::{self, User};
 
 /// `/api/objects/...` and the profile image calls.
@@ -62,7 +62,7 @@ async fn create_upload(State(state): State<AppState>, user: CurrentUser) -> Resu
     let id = new_media_id();
     // Sign first: a URL that cannot be made leaves no row behind.
     let upload_url = state.media.upload_url(&id, now).await?;
-    store::insert_pending(&state.db.write, &id, user.id, now).await?;
+    media::insert_pending(&state.db.write, &id, user.id, now).await?;
     Ok(Json(UploadUrl { upload_url }))
 }
 
@@ -182,12 +182,12 @@ async fn ready_image(state: &AppState, id: &str) -> Result<String> {
     if !is_media_id(id) {
         return Err(image_not_found().into());
     }
-    if let Some(row) = store::find(&state.db.read, id).await? {
+    if let Some(row) = media::find(&state.db.read, id).await? {
         let ready = row.is_ready();
         return Ok(row.content_type.filter(|_| ready).ok_or_else(image_not_found)?);
     }
     // Not an upload: a link preview card's image, checked and stored like one.
-    let card_image = murmur_domain::link_cards::store::image_content_type(&state.db.read, id).await?;
+    let card_image = murmur_domain::link_cards::image_content_type(&state.db.read, id).await?;
     Ok(card_image.ok_or_else(image_not_found)?)
 }
 
@@ -255,6 +255,6 @@ async fn set_image(
 ) -> Result<Json<User>> {
     murmur_domain::media::set_profile_image(&state.db, &state.media, user.id, body.image_url, which, state.clock.now())
         .await?;
-    let row = users::store::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
+    let row = users::find_by_id(&state.db.write, user.id).await?.ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(state.clock.now())))
 }

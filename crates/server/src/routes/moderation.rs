@@ -13,10 +13,10 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::extract::Moderator;
 use crate::state::AppState;
+use murmur_domain::moderation;
 use murmur_domain::moderation::actions;
 use murmur_domain::moderation::domain::{ActionReason, Comment, ReportReason, ReportTarget, Suspension};
 use murmur_domain::moderation::model::{InviteTree, LogEntry, LogReader, Report, ReportGroup, TreeMember};
-use murmur_domain::moderation::store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -118,7 +118,7 @@ async fn queue(
 
 /// The log entry an action wrote, read once its transaction committed.
 async fn logged(state: &AppState, id: i64) -> Result<Json<LogEntry>> {
-    let row = store::log_entry(&state.db.read, id).await?;
+    let row = moderation::log_entry(&state.db.read, id).await?;
     // Its reader is the moderator who acted.
     Ok(row
         .and_then(|row| LogEntry::from_row(row, LogReader::Moderators))
@@ -231,12 +231,12 @@ async fn invite_tree(
     let page = params.page(MAX_PAGE, MAX_PAGE)?;
     let now = state.clock.now();
     let read = &state.db.read;
-    let member = store::tree_member(read, id).await?.ok_or_else(|| Error::not_found("User not found"))?;
+    let member = moderation::tree_member(read, id).await?.ok_or_else(|| Error::not_found("User not found"))?;
     let invited_by = match member.invited_by {
-        Some(inviter) => store::tree_member(read, inviter).await?.map(|row| TreeMember::at(row, now)),
+        Some(inviter) => moderation::tree_member(read, inviter).await?.map(|row| TreeMember::at(row, now)),
         None => None,
     };
-    let invited = store::invited_by(read, id, page.limit, page.offset).await?;
+    let invited = moderation::invited_by(read, id, page.limit, page.offset).await?;
     Ok(Json(InviteTree {
         member: TreeMember::at(member, now),
         invited_by,
@@ -255,8 +255,8 @@ async fn log(
 ) -> Result<Json<Vec<LogEntry>>> {
     let page = params.page(DEFAULT_PAGE, MAX_PAGE)?;
     // A session that outlived its member is no session.
-    let role = store::role_of(&state.db.read, member.id).await?.ok_or(Error::Unauthorized)?;
+    let role = moderation::role_of(&state.db.read, member.id).await?.ok_or(Error::Unauthorized)?;
     let reader = LogReader::of(role);
-    let rows = store::log_page(&state.db.read, page.limit, page.offset).await?;
+    let rows = moderation::log_page(&state.db.read, page.limit, page.offset).await?;
     Ok(Json(rows.into_iter().filter_map(|row| LogEntry::from_row(row, reader)).collect()))
 }

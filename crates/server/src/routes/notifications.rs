@@ -12,7 +12,7 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
-use murmur_domain::notifications::store;
+use murmur_domain::notifications;
 use murmur_domain::posts::model::Author;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -46,20 +46,36 @@ pub struct ListParams {
 }
 
 /// The kinds `types` names; a name that is no kind is refused.
-fn kinds_of(types: Option<&str>) -> Result<store::Kinds> {
-    let Some(types) = types else { return Ok(store::Kinds::ALL) };
-    types.split(',').map(str::trim).filter(|name| !name.is_empty()).try_fold(store::Kinds::NONE, |kinds, name| {
-        match store::Kind::parse(name) {
+fn kinds_of(types: Option<&str>) -> Result<notifications::Kinds> {
+    let Some(types) = types else { return Ok(notifications::Kinds::ALL) };
+    types.split(',').map(str::trim).filter(|name| !name.is_empty()).try_fold(
+        notifications::Kinds::NONE,
+        |kinds, name| match notifications::Kind::parse(name) {
             Some(kind) => Ok(kinds.with(kind)),
             None => Err(Error::bad_request(format!(
                 "types: unknown kind \"{}\"; use {}",
                 name.chars().take(40).collect::<String>(),
-                store::Kind::ALL.map(store::Kind::as_str).join(", ")
+                notifications::Kind::ALL.map(notifications::Kind::as_str).join(", ")
             ))
             .into()),
-        }
-    })
+        },
+    )
 }
+
+/// A notification's kind as the document names it: the names of `notifications::Kind::ALL`, so
+/// a new kind reaches the document, and the web app's types made from it, by itself.
+pub struct NotificationKind;
+
+impl utoipa::PartialSchema for NotificationKind {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(notifications::Kind::ALL.map(notifications::Kind::as_str)))
+            .into()
+    }
+}
+
+impl ToSchema for NotificationKind {}
 
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -73,9 +89,10 @@ pub struct Notification {
     pub count: i64,
     /// Who did it, newest first: the actor, or in a grouped list the group's newest three.
     pub actors: Vec<Author>,
-    /// follow, like, reply, repost, mention, quote (the post is the quote), removed (moderators
-    /// removed the post) or export-ready (the member's data archive is ready: the actor is the member)
+    /// What happened: for a quote the post is the quote; removed: moderators removed the post;
+    /// export-ready: the member's data archive is ready (the actor is the member).
     #[serde(rename = "type")]
+    #[schema(value_type = NotificationKind)]
     pub kind: String,
     /// Read: every notification it stands for is.
     pub is_read: bool,
@@ -118,7 +135,7 @@ async fn list(
     let kinds = kinds_of(params.types.as_deref())?;
     let now = state.clock.now();
     if params.grouped == Some(true) {
-        let groups = store::list_grouped(&state.db.read, current.id, kinds, page, now).await?;
+        let groups = notifications::list_grouped(&state.db.read, current.id, kinds, page, now).await?;
         return Ok(Json(
             groups
                 .into_iter()
@@ -129,7 +146,7 @@ async fn list(
                 .collect(),
         ));
     }
-    let rows = store::list(&state.db.read, current.id, kinds, page, now).await?;
+    let rows = notifications::list(&state.db.read, current.id, kinds, page, now).await?;
     Ok(Json(
         rows.into_iter()
             .map(|row| {
@@ -140,7 +157,7 @@ async fn list(
     ))
 }
 
-fn author(actor: store::Actor) -> Author {
+fn author(actor: notifications::Actor) -> Author {
     Author {
         id: actor.id,
         username: actor.username,
@@ -150,14 +167,14 @@ fn author(actor: store::Actor) -> Author {
 }
 
 /// The answer for a notification standing for `count` (its group's `actors`, or none: its own).
-fn notification(row: store::NotificationRow, count: i64, is_read: bool, actors: Vec<Author>) -> Notification {
+fn notification(row: notifications::NotificationRow, count: i64, is_read: bool, actors: Vec<Author>) -> Notification {
     let actor = Author {
         id: row.entry.actor_id,
         username: row.actor_username,
         display_name: row.actor_display_name,
         profile_image_url: row.actor_profile_image_url,
     };
-    let grouped = store::Kind::parse(&row.entry.kind).is_some_and(store::Kind::is_grouped);
+    let grouped = notifications::Kind::parse(&row.entry.kind).is_some_and(notifications::Kind::is_grouped);
     Notification {
         id: row.entry.id,
         group_key: if grouped {
@@ -172,7 +189,7 @@ fn notification(row: store::NotificationRow, count: i64, is_read: bool, actors: 
         created_at: to_rfc3339(row.entry.created_at),
         actor,
         post: match (row.entry.post_id, row.post_content) {
-            (store::NO_POST, _) | (_, None) => None,
+            (notifications::NO_POST, _) | (_, None) => None,
             (id, Some(content)) => Some(QuotedPost { id, content }),
         },
         reason: row.reason,
@@ -189,7 +206,7 @@ fn notification(row: store::NotificationRow, count: i64, is_read: bool, actors: 
 async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     let now = state.clock.now();
     let mut writer = murmur_domain::notifications::writer(&state.db, current.id, now).await?;
-    if store::mark_read(&mut writer, current.id, id, now).await? {
+    if notifications::mark_read(&mut writer, current.id, id, now).await? {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(Error::not_found("Notification not found").into())
@@ -203,7 +220,7 @@ async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id)
 async fn mark_all_read(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
     let now = state.clock.now();
     let mut writer = murmur_domain::notifications::writer(&state.db, current.id, now).await?;
-    store::mark_all_read(&mut writer, current.id, now).await?;
+    notifications::mark_all_read(&mut writer, current.id, now).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

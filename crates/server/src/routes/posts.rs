@@ -12,10 +12,10 @@ use crate::error::{ApiError, Error, ErrorBody, Result};
 use crate::extract::{CurrentUser, MomentOld};
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
+use murmur_domain::posts;
 use murmur_domain::posts::domain::{ContentWarning, ImageDescription, PollDuration, PollOptions, PostContent};
 use murmur_domain::posts::hydrate;
 use murmur_domain::posts::model::Post;
-use murmur_domain::posts::store;
 use murmur_domain::posts::writes::{Draft, DraftImage};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -361,7 +361,7 @@ async fn history(
     if !seen.is_some_and(|post| !post.is_deleted && !post.is_unavailable) {
         return Err(Error::not_found("Post not found").into());
     }
-    let versions = store::history(&state.db.read, original.id, page).await?;
+    let versions = posts::history(&state.db.read, original.id, page).await?;
     Ok(Json(
         versions
             .into_iter()
@@ -553,7 +553,7 @@ async fn thread(MomentOld(state): MomentOld, current: CurrentUser, Path(id): Pat
     let post_id = match live_original(&state, id).await {
         Err(ApiError(Error::NotFound(message))) => {
             let mut conn = pool.acquire().await?;
-            store::removed_post_of(&mut conn, id, current.id).await?.ok_or(Error::NotFound(message))?
+            posts::removed_post_of(&mut conn, id, current.id).await?.ok_or(Error::NotFound(message))?
         }
         found => found?.id,
     };
@@ -577,16 +577,16 @@ async fn thread_replies(
 ) -> Result<Json<Vec<Post>>> {
     let page = params.page(20, MAX_PAGE)?;
     let post = live_original(&state, id).await?;
-    let selection = store::replies(post.id, page);
+    let selection = posts::replies(post.id, page);
     let mut replies = hydrate::list(&state.db.read, state.db.backend, current.id, &selection).await?;
     hydrate::mark_muted(&state.db.read, current.id, &mut replies, state.clock.now()).await?;
     Ok(Json(replies))
 }
 
 /// The live post a read is about (a repost's original); 404 when unknown or deleted.
-async fn live_original(state: &AppState, id: i64) -> Result<store::PostRef> {
+async fn live_original(state: &AppState, id: i64) -> Result<posts::PostRef> {
     let mut conn = state.db.read.acquire().await?;
-    Ok(store::live_original(&mut conn, id).await?.ok_or_else(|| Error::not_found("Post not found"))?)
+    Ok(posts::live_original(&mut conn, id).await?.ok_or_else(|| Error::not_found("Post not found"))?)
 }
 
 /// Post `id` as `viewer` now sees it: the answer of a write that changed it.

@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
-use murmur_domain::push::{self, Alert, Alerts, NewSubscription, Owner, Policy, store};
+use murmur_domain::push::{self, Alert, Alerts, NewSubscription, Owner, Policy};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(key)).routes(routes!(subscribe, current, unsubscribe))
@@ -52,13 +52,33 @@ pub struct NewPushSubscription {
     pub policy: Option<String>,
 }
 
+/// Each alert by name, on or off: the names of `push::Alert::ALL`, so a new alert reaches the
+/// document, and the web app's choices made from it, by itself.
+pub struct PushAlerts;
+
+impl utoipa::PartialSchema for PushAlerts {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::{ObjectBuilder, schema::Type};
+        Alert::ALL
+            .into_iter()
+            .fold(ObjectBuilder::new(), |object, alert| {
+                object
+                    .property(alert.as_str(), ObjectBuilder::new().schema_type(Type::Boolean))
+                    .required(alert.as_str())
+            })
+            .into()
+    }
+}
+
+impl ToSchema for PushAlerts {}
+
 /// The session's push subscription.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PushSubscription {
     pub endpoint: String,
     /// Each alert by name, on or off.
-    #[schema(value_type = BTreeMap<String, bool>)]
+    #[schema(value_type = PushAlerts)]
     pub alerts: BTreeMap<&'static str, bool>,
     /// all or followed
     pub policy: String,
@@ -68,7 +88,7 @@ pub struct PushSubscription {
 }
 
 impl PushSubscription {
-    fn new(row: store::Subscription, state: &AppState) -> Self {
+    fn new(row: push::Subscription, state: &AppState) -> Self {
         let alerts = row.alerts();
         PushSubscription {
             alerts: Alert::ALL.iter().map(|alert| (alert.as_str(), alerts.contains(*alert))).collect(),
@@ -119,7 +139,7 @@ async fn subscribe(
 #[utoipa::path(get, path = "/api/push/subscriptions", tag = "push", operation_id = "get_push_subscription",
     responses((status = 200, body = PushSubscription), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn current(State(state): State<AppState>, current: CurrentUser) -> Result<Json<PushSubscription>> {
-    let row = store::find(&state.db.read, Owner::Session(&current.session_hash))
+    let row = push::find(&state.db.read, Owner::Session(&current.session_hash))
         .await?
         .ok_or_else(|| Error::not_found("This session has no push subscription"))?;
     Ok(Json(PushSubscription::new(row, &state)))
@@ -131,6 +151,6 @@ async fn current(State(state): State<AppState>, current: CurrentUser) -> Result<
     responses((status = 204, description = "No subscription is left"), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unsubscribe(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
-    store::unsubscribe(&state.db.write, Owner::Session(&current.session_hash)).await?;
+    push::unsubscribe(&state.db.write, Owner::Session(&current.session_hash)).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -13,7 +13,7 @@ use crate::extract::CurrentUser;
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
 use murmur_domain::safety::muted_words::{self, MutedWord};
-use murmur_domain::safety::store::{self, Listed};
+use murmur_domain::safety::{self, Listed};
 use murmur_domain::users::User;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -84,7 +84,7 @@ async fn block(
     responses((status = 204), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unblock(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<StatusCode> {
-    store::unblock(&state.db.write, current.id, user_id).await?;
+    safety::unblock(&state.db.write, current.id, user_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -97,7 +97,7 @@ async fn list_blocks(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<ListedMember>>> {
     let page = params.page(20, MAX_PAGE)?;
-    let listed = store::blocked_by(&state.db.read, current.id, page).await?;
+    let listed = safety::blocked_by(&state.db.read, current.id, page).await?;
     Ok(Json(listed.into_iter().map(ListedMember::from).collect()))
 }
 
@@ -126,7 +126,7 @@ async fn mute(
     responses((status = 204), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn unmute(State(state): State<AppState>, current: CurrentUser, Path(user_id): Path<i64>) -> Result<StatusCode> {
-    store::unmute(&state.db.write, current.id, user_id).await?;
+    safety::unmute(&state.db.write, current.id, user_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -139,12 +139,12 @@ async fn list_mutes(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<ListedMember>>> {
     let page = params.page(20, MAX_PAGE)?;
-    let listed = store::muted_by(&state.db.read, current.id, page, state.clock.now()).await?;
+    let listed = safety::muted_by(&state.db.read, current.id, page, state.clock.now()).await?;
     Ok(Json(listed.into_iter().map(ListedMember::from).collect()))
 }
 
 async fn member(state: &AppState, id: i64) -> Result<User> {
-    let row = murmur_domain::users::store::find_by_id(&state.db.read, id).await?;
+    let row = murmur_domain::users::find_by_id(&state.db.read, id).await?;
     Ok(row.map(|row| row.public()).ok_or_else(|| Error::not_found("User not found"))?)
 }
 

@@ -17,10 +17,10 @@ use crate::error::{Error, ErrorBody, Result};
 use crate::extract::{CurrentUser, MomentOld};
 use crate::state::AppState;
 use murmur_core::clock::to_rfc3339;
-use murmur_domain::posts::{Post, hydrate};
-use murmur_domain::safety;
+use murmur_domain::posts::Post;
+use murmur_domain::profiles::{self, Tab};
+use murmur_domain::users;
 use murmur_domain::users::model::{ProfileEdit, User, UserRow};
-use murmur_domain::users::store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -104,7 +104,7 @@ async fn suggested(
     Query(params): Query<SuggestedParams>,
 ) -> Result<Json<Vec<User>>> {
     let limit = Page::parse(params.limit, None, SUGGESTED_DEFAULT, MAX_PAGE)?.limit;
-    let rows = store::suggested(&state.db.read, current.id, limit).await?;
+    let rows = users::suggested(&state.db.read, current.id, limit).await?;
     Ok(Json(rows.into_iter().map(UserRow::public).collect()))
 }
 
@@ -119,7 +119,7 @@ async fn search(
 ) -> Result<Json<Vec<User>>> {
     let term = murmur_domain::users::model::search_term(params.q.as_deref())?;
     let limit = Page::parse(params.limit, None, SEARCH_DEFAULT, MAX_PAGE)?.limit;
-    let rows = store::search(&state.db.read, current.id, term, limit).await?;
+    let rows = users::search(&state.db.read, current.id, term, limit).await?;
     Ok(Json(rows.into_iter().map(|row| view(row, current.id, state.clock.now())).collect()))
 }
 
@@ -137,7 +137,7 @@ async fn update_profile(
     let edit = ProfileEdit::parse(&body.display_name, &body.bio, &body.website)?;
     let username = body.username.as_deref().map(murmur_domain::users::Username::parse).transpose()?;
     let now = state.clock.now();
-    let row = store::update_profile(&state.db.write, current.id, &edit, username.as_ref(), now)
+    let row = users::update_profile(&state.db.write, current.id, &edit, username.as_ref(), now)
         .await?
         .ok_or(Error::Unauthorized)?;
     Ok(Json(row.own(now)))
@@ -154,9 +154,9 @@ async fn update_preferences(
     Json(body): Json<PreferencesRequest>,
 ) -> Result<Json<User>> {
     if let Some(on) = body.expand_content_warnings {
-        store::set_expand_warnings(&state.db.write, current.id, on).await?;
+        users::set_expand_warnings(&state.db.write, current.id, on).await?;
     }
-    Ok(Json(store::own_user(&state.db.read, current.id, state.clock.now()).await?))
+    Ok(Json(users::own_user(&state.db.read, current.id, state.clock.now()).await?))
 }
 
 /// Marks the caller's first-run step done (gone through or skipped); doing it again changes
@@ -165,7 +165,7 @@ async fn update_preferences(
     responses((status = 204), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn finish_first_run(State(state): State<AppState>, current: CurrentUser) -> Result<StatusCode> {
-    store::finish_first_run(&state.db.write, current.id).await?;
+    users::finish_first_run(&state.db.write, current.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -203,23 +203,11 @@ async fn profile(
     Path(username): Path<String>,
 ) -> Result<Json<Profile>> {
     let now = state.clock.now();
-    let row = find(&state, &username).await?;
-    let suspended_until = row.suspended_until;
-    if suspended_until.is_some() && row.id != current.id {
-        // Only moderators see a suspended member's profile.
-        let role = murmur_domain::moderation::store::role_of(&state.db.read, current.id).await?;
-        if !role.is_some_and(|role| role != murmur_domain::moderation::Role::Member) {
-            return Err(Error::not_found("This account is suspended").into());
-        }
-    }
-    let standing = safety::store::standing(&state.db.read, current.id, row.id, now).await?;
-    // A member who blocked the caller shows them who it is and nothing more.
-    let shut_out = standing.blocked_by && row.id != current.id;
-    let invited_by = match row.invited_by {
-        Some(inviter) if !shut_out => store::find_by_id(&state.db.read, inviter).await?.map(|inviter| inviter.username),
-        _ => None,
-    };
-    let user = if shut_out { row.blocked_view() } else { view(row, current.id, now) };
+    let profile = profiles::by_username(&state.db, current.id, &username, now).await?;
+    let invited_by = profiles::inviter(&state.db, &profile).await?;
+    let standing = murmur_domain::safety::standing(&state.db.read, current.id, profile.member.id, now).await?;
+    let suspended_until = profile.member.suspended_until;
+    let user = if profile.shut_out { profile.member.public() } else { view(profile.member, current.id, now) };
     Ok(Json(Profile {
         user,
         invited_by,
@@ -244,7 +232,7 @@ async fn posts(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::posts_of).await
+    tab(&state, current.id, &username, &params, Tab::Posts).await
 }
 
 /// The posts a member pinned to their profile (at most 5), newest pin first: the profile shows
@@ -258,10 +246,7 @@ async fn pinned(
     current: CurrentUser,
     Path(username): Path<String>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &PageParams { limit: None, offset: None }, |member, _| {
-        murmur_domain::posts::profile::pinned_of(member)
-    })
-    .await
+    tab(&state, current.id, &username, &PageParams { limit: None, offset: None }, Tab::Pinned).await
 }
 
 /// A member's replies to other posts, newest first: the profile's Replies tab.
@@ -275,7 +260,7 @@ async fn replies(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::replies_of).await
+    tab(&state, current.id, &username, &params, Tab::Replies).await
 }
 
 /// A member's own posts and replies with images, newest first: the profile's Media tab.
@@ -290,7 +275,7 @@ async fn media(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::media_of).await
+    tab(&state, current.id, &username, &params, Tab::Media).await
 }
 
 /// A member in a list of members, with whether the caller follows them (their Follow button,
@@ -314,7 +299,7 @@ async fn followers(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<ListedUser>>> {
-    follow_list(&state, current.id, &username, &params, store::FollowList::Followers).await
+    follow_list(&state, current.id, &username, &params, users::FollowList::Followers).await
 }
 
 /// Whom a member follows, newest follow first: the profile's Following list.
@@ -328,25 +313,21 @@ async fn following(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<ListedUser>>> {
-    follow_list(&state, current.id, &username, &params, store::FollowList::Following).await
+    follow_list(&state, current.id, &username, &params, users::FollowList::Following).await
 }
 
-/// One page of a member's followers or follows, as `viewer` sees them; nothing when the member
-/// is hidden from the viewer, as their profile's tabs.
+/// One page of a member's followers or follows, as `viewer` sees them (`profiles::follow_list`).
 async fn follow_list(
     state: &AppState,
     viewer: i64,
     username: &str,
     params: &PageParams,
-    list: store::FollowList,
+    list: users::FollowList,
 ) -> Result<Json<Vec<ListedUser>>> {
     let page = params.page(20, MAX_PAGE)?;
-    let member = find(state, username).await?;
-    if safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
-        return Ok(Json(Vec::new()));
-    }
     let now = state.clock.now();
-    let listed = store::follow_list(&state.db.read, viewer, member.id, list, page).await?;
+    let profile = profiles::by_username(&state.db, viewer, username, now).await?;
+    let listed = profiles::follow_list(&state.db, viewer, &profile, list, page).await?;
     Ok(Json(
         listed
             .into_iter()
@@ -372,41 +353,21 @@ pub struct StarterPack {
     responses((status = 200, body = StarterPack), (status = 401, body = ErrorBody)))]
 #[tracing::instrument(skip(state), fields(user = current.id))]
 async fn starter_pack(State(state): State<AppState>, current: CurrentUser) -> Result<Json<StarterPack>> {
-    let empty = StarterPack { inviter: None, members: Vec::new() };
-    let me = store::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
-    let Some(inviter) = me.invited_by else { return Ok(Json(empty)) };
-    let Some(inviter) = store::find_by_id(&state.db.read, inviter).await? else { return Ok(Json(empty)) };
-    // A deleted member is hidden as a suspended one is (`accounts::leaving`).
-    if safety::store::is_hidden(&state.db.read, current.id, inviter.id).await? {
-        return Ok(Json(empty));
-    }
-    let members = store::starter_pack(&state.db.read, current.id, inviter.id).await?;
+    let Some((inviter, members)) = profiles::starter_pack(&state.db, current.id).await? else {
+        return Ok(Json(StarterPack { inviter: None, members: Vec::new() }));
+    };
     Ok(Json(StarterPack {
         inviter: Some(inviter.public()),
         members: members.into_iter().map(UserRow::public).collect(),
     }))
 }
 
-/// One page of a profile tab: the posts `select` picks for the member, as `viewer` sees them.
-async fn tab(
-    state: &AppState,
-    viewer: i64,
-    username: &str,
-    params: &PageParams,
-    select: fn(i64, Page) -> hydrate::Selection,
-) -> Result<Json<Vec<Post>>> {
+/// One page of a profile tab as `viewer` sees it (`profiles::posts`).
+async fn tab(state: &AppState, viewer: i64, username: &str, params: &PageParams, tab: Tab) -> Result<Json<Vec<Post>>> {
     let page = params.page(20, MAX_PAGE)?;
-    let member = find(state, username).await?;
-    // A member hidden from the viewer (blocked either way, or suspended) shows no posts; asked
-    // once here rather than of each of their posts.
-    if safety::store::is_hidden(&state.db.read, viewer, member.id).await? {
-        return Ok(Json(Vec::new()));
-    }
-    let selection = select(member.id, page);
-    let mut posts = hydrate::list(&state.db.read, state.db.backend, viewer, &selection).await?;
-    // Folded, as in threads: a profile shows the member as they are.
-    hydrate::mark_muted(&state.db.read, viewer, &mut posts, state.clock.now()).await?;
-    Ok(Json(posts))
+    let now = state.clock.now();
+    let profile = profiles::by_username(&state.db, viewer, username, now).await?;
+    Ok(Json(profiles::posts(&state.db, viewer, &profile, tab, page, now).await?))
 }
 
 /// The posts a member liked, newest like first.
@@ -420,25 +381,7 @@ async fn likes(
     Path(username): Path<String>,
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<Post>>> {
-    tab(&state, current.id, &username, &params, murmur_domain::posts::profile::liked_by).await
-}
-
-async fn find(state: &AppState, username: &str) -> Result<UserRow> {
-    // Only a well-formed name can belong to a member; anything else (including U+0000, which
-    // PostgreSQL refuses in a parameter) is simply not found.
-    let username = murmur_domain::users::Username::parse(username).map_err(|_| Error::not_found("User not found"))?;
-    if let Some(row) = store::find_by_username(&state.db.read, username.as_str()).await? {
-        return Ok(row);
-    }
-    // A name its member gave up lately still finds them (the answer names the new one).
-    if let Some(row) = store::find_by_held_name(&state.db.read, username.as_str(), state.clock.now()).await? {
-        return Ok(row);
-    }
-    // A name people may still follow a link to: say why nobody is there.
-    if murmur_domain::accounts::leaving::is_held(&state.db.read, username.as_str(), state.clock.now()).await? {
-        return Err(Error::not_found(murmur_domain::accounts::leaving::HELD).into());
-    }
-    Err(Error::not_found("User not found").into())
+    tab(&state, current.id, &username, &params, Tab::Likes).await
 }
 
 /// The caller's own record in full, anyone else's public view.

@@ -14,7 +14,7 @@ use crate::state::AppState;
 use murmur_core::clock::HOUR;
 use murmur_core::rate_limit::{self, Limit};
 use murmur_domain::accounts::Email;
-use murmur_domain::waitlist::store;
+use murmur_domain::waitlist;
 
 /// Joins per client network and hour: enough for a household or an office, not for a script
 /// filling the list.
@@ -49,6 +49,6 @@ async fn join(State(state): State<AppState>, ip: ClientIp, Json(body): Json<Join
         "Too many waitlist sign-ups from your network. Please try again later.",
     )
     .await?;
-    store::join(&state.db.write, &email, now).await?;
+    waitlist::join(&state.db.write, &email, now).await?;
     Ok(Message::new(JOINED))
 }

@@ -20,7 +20,7 @@ pub fn limits() -> Value {
         "displayNameMaxLength": murmur_domain::users::model::DISPLAY_NAME_MAX,
         "bioMaxLength": murmur_domain::users::model::BIO_MAX,
         "websiteMaxLength": murmur_domain::users::model::WEBSITE_MAX,
-        "threadReplies": murmur_domain::posts::store::MAX_REPLIES,
+        "threadReplies": murmur_domain::posts::MAX_REPLIES,
         "maxUploadBytes": murmur_domain::media::MAX_BYTES,
         "searchPrefixMinLength": murmur_domain::discovery::search::PREFIX_MIN_CHARS,
         "muteHours": murmur_domain::safety::MUTE_HOURS,

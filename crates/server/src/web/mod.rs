@@ -147,7 +147,7 @@ async fn first_screen(state: &AppState, parts: &mut axum::http::request::Parts, 
     let screen = match current {
         None => FirstScreen { me: None, feed: None },
         Some(current) => {
-            let me = match murmur_domain::users::store::own_user(&state.db.read, current.id, state.clock.now()).await {
+            let me = match murmur_domain::users::own_user(&state.db.read, current.id, state.clock.now()).await {
                 Ok(me) => me,
                 // The session outlived its member (deleted): a visitor.
                 Err(crate::error::Error::Unauthorized) => {

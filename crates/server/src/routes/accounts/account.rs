@@ -21,7 +21,7 @@ use murmur_domain::accounts::magic_link::INVALID_LINK;
 use murmur_domain::accounts::{Email, email_change, magic_link};
 use murmur_domain::mail::templates;
 use murmur_domain::sessions;
-use murmur_domain::users::store as users;
+use murmur_domain::users;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

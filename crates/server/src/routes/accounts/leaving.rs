@@ -48,8 +48,7 @@ async fn request_deletion(State(state): State<AppState>, current: CurrentUser) -
         "You have asked for several deletion links. Please use the newest one, or wait an hour.",
     )
     .await?;
-    let member =
-        murmur_domain::users::store::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
+    let member = murmur_domain::users::find_by_id(&state.db.read, current.id).await?.ok_or(Error::Unauthorized)?;
     let link =
         magic_link::issue(&state.db.write, &state.config, &member.email, Purpose::DeleteAccount, None, now).await?;
     link.send(&state.db.write, &state.mailer, |url| templates::delete_account_link(&member.email, url)).await?;

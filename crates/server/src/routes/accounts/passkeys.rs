@@ -23,7 +23,7 @@ use murmur_core::rate_limit::{self, Limit, MemberLimit};
 use murmur_domain::mail::templates;
 use murmur_domain::passkeys;
 use murmur_domain::sessions;
-use murmur_domain::users::{User, store as users};
+use murmur_domain::users::{self, User};
 
 /// Sign-ins begun, and finished, per client network: a passkey sign-in takes one of each.
 pub const LOGINS_PER_IP: Limit = Limit { max: 60, window: HOUR };

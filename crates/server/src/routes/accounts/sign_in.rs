@@ -26,7 +26,7 @@ use murmur_domain::invites::InviteCode;
 use murmur_domain::invites::code::INVALID as INVALID_INVITE;
 use murmur_domain::mail::templates;
 use murmur_domain::sessions;
-use murmur_domain::users::{User, store as users};
+use murmur_domain::users::{self, User};
 
 /// Link requests (sign-up and login together) per address, and per client network.
 pub const LINKS_PER_ADDRESS: Limit = Limit { max: 5, window: HOUR };
@@ -117,7 +117,7 @@ async fn request_magic_link(
     let code = InviteCode::parse(body.invite_code.as_deref().unwrap_or_default())?;
     let now = state.clock.now();
     limit_link_requests(&state, &email, ip, now).await?;
-    if !murmur_domain::invites::store::is_valid(&state.db.read, code.as_str(), now).await? {
+    if !murmur_domain::invites::is_valid(&state.db.read, code.as_str(), now).await? {
         return Err(Error::bad_request(INVALID_INVITE).into());
     }
     let is_member = refuse_suspended(&state, &email, now).await?;
