@@ -2470,11 +2470,13 @@ export interface components {
             /** @description Why moderators removed the post (removed only). */
             reason?: string | null;
             /**
-             * @description follow, like, reply, repost, mention, quote (the post is the quote), removed (moderators
-             *     removed the post) or export-ready (the member's data archive is ready: the actor is the member)
+             * @description What happened: for a quote the post is the quote; removed: moderators removed the post;
+             *     export-ready: the member's data archive is ready (the actor is the member).
              */
-            type: string;
+            type: components["schemas"]["NotificationKind"];
         };
+        /** @enum {string} */
+        NotificationKind: "follow" | "like" | "reply" | "repost" | "mention" | "removed" | "export-ready" | "quote";
         /** @description One of the member's passkeys. */
         PasskeyInfo: {
             /** @description When it was added. */
@@ -2697,6 +2699,15 @@ export interface components {
             /** @description Empty, or an http(s) address of at most 200 characters, without control characters. */
             website?: string;
         };
+        PushAlerts: {
+            follow: boolean;
+            like: boolean;
+            mention: boolean;
+            poll: boolean;
+            quote: boolean;
+            reply: boolean;
+            repost: boolean;
+        };
         /** @description The instance's VAPID public key. */
         PushKey: {
             /** @description base64url of the uncompressed P-256 point: `applicationServerKey` of `pushManager.subscribe`. */
@@ -2705,9 +2716,7 @@ export interface components {
         /** @description The session's push subscription. */
         PushSubscription: {
             /** @description Each alert by name, on or off. */
-            alerts: {
-                [key: string]: boolean;
-            };
+            alerts: components["schemas"]["PushAlerts"];
             createdAt: string;
             endpoint: string;
             /** @description all or followed */

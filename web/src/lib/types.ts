@@ -28,8 +28,8 @@ export type TrendingTag = Schemas['TrendingTag']
 /** An earlier text of an edited post (`/api/posts/{id}/history`). */
 export type PostVersion = Schemas['PostVersion']
 export type Thread = Schemas['Thread']
-/** The values the document's `Notification.type` string names (it lists them in words only). */
-export type NotificationType = 'follow' | 'like' | 'reply' | 'repost' | 'mention' | 'quote' | 'removed' | 'export-ready'
+/** A notification's kind: the server's list of them (`NotificationKind` in the document). */
+export type NotificationType = Schemas['NotificationKind']
 export type Notification = Schemas['Notification']
 export type Invite = Schemas['Invite']
 /** One of the member's private lists of people they follow. */

@@ -51,7 +51,7 @@ describe('a notification', () => {
     mockFetch(() => json({}))
     const member = (id: number, displayName: string) => ({ id, username: `m${id}`, displayName, profileImageUrl: null })
     const [ada, bob, cyd] = [member(1, 'Ada'), member(2, 'Bob'), member(3, 'Cyd')]
-    const like = { ...removal, type: 'like', reason: null, groupKey: 'like-12', actor: ada }
+    const like = { ...removal, type: 'like' as const, reason: null, groupKey: 'like-12', actor: ada }
     renderWithProviders(
       <ul>
         <NotificationItem notification={{ ...like, count: 2, actors: [ada, bob] }} />

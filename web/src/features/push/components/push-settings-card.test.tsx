@@ -9,6 +9,7 @@ import { PushSettingsCard } from './push-settings-card'
 afterEach(uninstallFakePush)
 
 const everything = { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true }
+const nothing = { reply: false, mention: false, like: false, repost: false, quote: false, follow: false, poll: false }
 
 /** The server's push routes, keeping this session's subscription; `failPosts` answers every POST 500. */
 function pushServer(saved: SavedPushSubscription | null = null, { failPosts = false } = {}) {
@@ -21,7 +22,8 @@ function pushServer(saved: SavedPushSubscription | null = null, { failPosts = fa
       const body = jsonBody(init) as NewPushSubscription
       current = {
         endpoint: body.endpoint,
-        alerts: body.alerts ?? {},
+        // The server names every alert: those the request left out are off.
+        alerts: { ...nothing, ...body.alerts },
         policy: body.policy ?? 'all',
         serverKey: SERVER_KEY,
         createdAt: '2026-11-01T10:00:00Z',

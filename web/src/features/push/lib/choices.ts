@@ -1,17 +1,21 @@
 // What a member chooses to be pushed: the server's alert and policy names, in the app's words.
+import type { components } from '@/lib/api-schema'
 
-/** The alerts, in the order Settings lists them. */
-export const PUSH_ALERTS = [
-  { name: 'reply', label: 'Replies' },
-  { name: 'mention', label: 'Mentions' },
-  { name: 'like', label: 'Likes' },
-  { name: 'repost', label: 'Reposts' },
-  { name: 'quote', label: 'Quotes' },
-  { name: 'follow', label: 'New followers' },
-  { name: 'poll', label: 'Polls' },
-] as const
+/** The server's alert names (`PushAlerts` in the OpenAPI document). */
+export type PushAlert = keyof components['schemas']['PushAlerts']
 
-export type PushAlert = (typeof PUSH_ALERTS)[number]['name']
+/** Each alert in the app's words, in the order Settings lists them: one for every alert. */
+const LABELS: Record<PushAlert, string> = {
+  reply: 'Replies',
+  mention: 'Mentions',
+  like: 'Likes',
+  repost: 'Reposts',
+  quote: 'Quotes',
+  follow: 'New followers',
+  poll: 'Polls',
+}
+
+export const PUSH_ALERTS = (Object.keys(LABELS) as PushAlert[]).map((name) => ({ name, label: LABELS[name] }))
 
 /** `all`: from everyone; `followed`: only from members the member follows. */
 export type PushPolicy = 'all' | 'followed'
@@ -23,7 +27,7 @@ export interface PushChoices {
 
 /** A new subscription pushes everything, from everyone: the member narrows it from there. */
 export const EVERYTHING: PushChoices = {
-  alerts: { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true },
+  alerts: Object.fromEntries(PUSH_ALERTS.map(({ name }) => [name, true])) as Record<PushAlert, boolean>,
   policy: 'all',
 }
 
