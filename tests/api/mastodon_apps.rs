@@ -92,11 +92,14 @@ async fn a_blocker_still_reads_the_blocked_members_account_and_unblocks_them(app
     assert_eq!((status, posts), (200, json!([])));
     let (status, followers) = ada_app.get(&format!("/api/v1/accounts/{}/followers", bob.id)).await;
     assert_eq!((status, followers), (200, json!([])));
-    // The blocked member does not read the blocker.
-    let (status, _) = bob_app.get(&format!("/api/v1/accounts/{}", ada.id)).await;
-    assert_eq!(status, 404);
-    let (status, _) = bob_app.get("/api/v1/accounts/lookup?acct=ada").await;
-    assert_eq!(status, 404);
+    // The blocked member reads who the blocker is and nothing more, as Murmur's profile shows
+    // it; search does not offer the blocker.
+    let (status, account) = bob_app.get(&format!("/api/v1/accounts/{}", ada.id)).await;
+    assert_eq!((status, &account["note"], &account["statuses_count"]), (200, &json!(""), &json!(0)), "{account}");
+    let (status, looked_up) = bob_app.get("/api/v1/accounts/lookup?acct=ada").await;
+    assert_eq!((status, &looked_up["username"]), (200, &json!("ada")), "{looked_up}");
+    let (_, posts) = bob_app.get(&format!("/api/v1/accounts/{}/statuses", ada.id)).await;
+    assert_eq!(posts, json!([]));
     let (_, found) = bob_app.get("/api/v2/search?q=ada&type=accounts").await;
     assert_eq!(found["accounts"], json!([]));
 

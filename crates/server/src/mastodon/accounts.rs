@@ -99,8 +99,9 @@ pub(super) async fn search_accounts(
     term: &str,
     limit: i64,
 ) -> Result<Vec<entities::Account>> {
-    let mut rows: Vec<UserRow> =
-        member_by_handle(state, viewer, term).await?.map(|profile| profile.member).into_iter().collect();
+    // One who blocked the viewer is not offered, as Murmur's search does not offer them.
+    let by_handle = member_by_handle(state, viewer, term).await?.filter(|profile| !profile.shut_out);
+    let mut rows: Vec<UserRow> = by_handle.map(|profile| profile.member).into_iter().collect();
     let name = local_username(state, term).unwrap_or_else(|| term.trim_start_matches('@'));
     if let Ok(name) = murmur_domain::users::model::search_term(Some(name)) {
         for row in users::search(&state.db.read, viewer, name, limit).await? {
