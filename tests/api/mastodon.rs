@@ -1040,7 +1040,6 @@ async fn apps_exploring_get_empty_featured_tags_and_searches_they_can_always_run
     let bob = app.member("bob").await;
     let eve = app.member("eve").await;
     let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write follow").await);
-    let eve_app = AppClient::new(&app, &token_for(&app, &eve, "read write follow").await);
 
     for whom in [bob.id, ada.id] {
         let (status, tags) = ada_app.get(&format!("/api/v1/accounts/{whom}/featured_tags")).await;

@@ -16,6 +16,7 @@
 
 pub mod backup;
 pub mod batched;
+pub mod bus;
 mod fills;
 pub mod full_text;
 pub mod member_writes;
