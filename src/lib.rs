@@ -9,7 +9,7 @@ pub use murmur_core::{Config, Error, Result};
 pub use murmur_core::{clock, config, db, error, html, metrics as metric_names, page, rate_limit, secrets, text, wake};
 pub use murmur_domain::{
     accounts, apps, discovery, exports, feeds, follows, invites, live, mail, media, moderation, notifications, posts,
-    safety, sessions, timelines, users, visibility, waitlist,
+    profiles, safety, sessions, timelines, users, visibility, waitlist,
 };
 pub use murmur_server::{
     AppState, Application, api, app, client_ip, extract, health, jobs, mastodon, metrics, openapi, request_id, routes,
