@@ -494,18 +494,6 @@ pub fn filter(word: &MutedWord, action: &str) -> Value {
     })
 }
 
-/// Mastodon's name of a notification's kind; None for Murmur's own kinds that apps cannot show.
-pub fn notification_type(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "follow" => "follow",
-        "like" => "favourite",
-        "repost" => "reblog",
-        "reply" | "mention" => "mention",
-        "quote" => "quote",
-        _ => return None,
-    })
-}
-
 /// Mastodon's Notification (typed, as `Account` is).
 #[derive(Clone, Debug, Serialize)]
 pub struct Notification {
@@ -520,7 +508,7 @@ pub struct Notification {
 
 /// Mastodon's Notification, with the status it is about when there is one to show.
 pub fn notification(account: Account, row: &Entry, status: Option<Status>) -> Option<Notification> {
-    let kind = notification_type(&row.kind)?;
+    let kind = super::names::notification_type(&row.kind)?;
     if kind != "follow" && status.is_none() {
         return None;
     }

@@ -15,6 +15,7 @@ mod error;
 mod instance;
 mod lists;
 mod media;
+mod names;
 mod notifications;
 mod oauth;
 mod paging;

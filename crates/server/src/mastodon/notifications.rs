@@ -17,10 +17,11 @@ use super::accounts::id;
 use super::auth::Token;
 use super::entities::{self, Context, Urls};
 use super::error::{MastodonError, Result};
+use super::names::{kinds_of, shown_kinds};
 use super::paging::{Paging, paged, with_links};
 use super::params::{Params, QueryParams, lenient};
 use crate::state::AppState;
-use murmur_domain::notifications::{self, Entry, Kind, Kinds, NO_POST};
+use murmur_domain::notifications::{self, Entry, Kinds, NO_POST};
 use murmur_domain::posts::hydrate::{self, Selection};
 use murmur_domain::users::UserRow;
 
@@ -45,23 +46,10 @@ struct ListParams {
     exclude_types: Vec<String>,
 }
 
-/// Murmur's kinds behind a Mastodon type (an unknown type names none).
-fn kinds_of(mastodon_type: &str) -> &'static [Kind] {
-    match mastodon_type {
-        "follow" => &[Kind::Follow],
-        "favourite" => &[Kind::Like],
-        "reblog" => &[Kind::Repost],
-        "mention" => &[Kind::Reply, Kind::Mention],
-        "quote" => &[Kind::Quote],
-        _ => &[],
-    }
-}
-
 /// The kinds apps are shown, narrowed by `types[]` and `exclude_types[]`.
 fn kinds(params: &ListParams) -> Kinds {
-    let shown = [Kind::Follow, Kind::Like, Kind::Repost, Kind::Reply, Kind::Mention, Kind::Quote];
     let mut kinds = if params.types.is_empty() {
-        shown.iter().fold(Kinds::NONE, |kinds, kind| kinds.with(*kind))
+        shown_kinds()
     } else {
         params.types.iter().flat_map(|t| kinds_of(t)).fold(Kinds::NONE, |kinds, kind| kinds.with(*kind))
     };

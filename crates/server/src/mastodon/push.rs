@@ -13,25 +13,14 @@ use serde_json::{Value, json};
 use super::auth::Token;
 use super::entities::Urls;
 use super::error::{MastodonError, Result};
+use super::names::{self, ALWAYS_OFF};
 use super::params::{Params, lenient};
 use crate::state::AppState;
-use murmur_domain::push::{self, Alert, Alerts, NewSubscription, Owner, Policy};
+use murmur_domain::push::{self, Alerts, NewSubscription, Owner, Policy};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/push/subscription", post(subscribe).get(show).put(change).delete(unsubscribe))
 }
-
-/// Mastodon's alert names and the Murmur alerts each stands for ("mention" is also a reply).
-/// Mastodon's other names (status, update, follow_request, admin.*) are accepted and stay off.
-const ALERTS: [(&str, &[Alert]); 6] = [
-    ("mention", &[Alert::Reply, Alert::Mention]),
-    ("reblog", &[Alert::Repost]),
-    ("favourite", &[Alert::Like]),
-    ("follow", &[Alert::Follow]),
-    ("poll", &[Alert::Poll]),
-    ("quote", &[Alert::Quote]),
-];
-const ALWAYS_OFF: [&str; 6] = ["status", "update", "follow_request", "admin.sign_up", "admin.report", "quoted_update"];
 
 #[derive(Deserialize)]
 struct Keys {
@@ -78,9 +67,9 @@ impl Data {
                 .ok()
                 .flatten()
                 .ok_or_else(|| MastodonError::unprocessable(format!("data[alerts][{name}] is not true or false")))?;
-            match ALERTS.iter().find(|(known, _)| known == name) {
+            match names::alerts().find(|(known, _)| known == name) {
                 Some((_, alerts)) => {
-                    for alert in *alerts {
+                    for alert in alerts {
                         asked.insert(alert.as_str().to_string(), on);
                     }
                 }
@@ -102,8 +91,7 @@ impl Data {
 /// Mastodon's WebPushSubscription.
 fn entity(state: &AppState, row: &push::Subscription) -> Value {
     let alerts = row.alerts();
-    let mut shown: serde_json::Map<String, Value> = ALERTS
-        .iter()
+    let mut shown: serde_json::Map<String, Value> = names::alerts()
         .map(|(name, murmur)| (name.to_string(), json!(murmur.iter().any(|alert| alerts.contains(*alert)))))
         .collect();
     for name in ALWAYS_OFF {
@@ -174,7 +162,7 @@ pub fn payload(origin: &str, message: &push::Message, notification_id: i64) -> V
     let urls = Urls(origin.to_string());
     json!({
         "notification_id": notification_id.to_string(),
-        "notification_type": super::entities::notification_type(&message.kind).unwrap_or("mention"),
+        "notification_type": names::notification_type(&message.kind).unwrap_or("mention"),
         "preferred_locale": "en",
         "title": murmur.title,
         "body": murmur.body,
