@@ -215,6 +215,26 @@ impl Served for TestApp {
     }
 }
 
+/// Suspends member `id` until lifted, straight in the database: unlike the moderators' action,
+/// nothing else happens (their sessions and tokens stay).
+pub async fn suspend_in_database(app: &TestApp, id: i64) {
+    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
+        .bind(i64::MAX)
+        .bind(id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+}
+
+/// Makes `member` a moderator, as `murmur role set` would.
+pub async fn make_moderator(app: &TestApp, member: &Member) {
+    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
+        .bind(member.id)
+        .execute(&app.state.db.write)
+        .await
+        .unwrap();
+}
+
 pub async fn insert_member(db: &murmur::db::Db, now: i64, username: &str) -> (i64, String) {
     // The look-alike keys as every writer of a name stores them (`text`).
     let display_name = capitalise(username);

@@ -116,12 +116,7 @@ async fn a_hidden_inviter_is_not_followed(app: TestApp) {
     assert!(!is_following(&app, &grace, ada.id).await);
 
     let cyd = app.member("cyd").await;
-    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
-        .bind(i64::MAX)
-        .bind(cyd.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    crate::common::suspend_in_database(&app, cyd.id).await;
     follow_inviter(&app, &grace, &cyd).await;
     assert!(!is_following(&app, &grace, cyd.id).await);
     assert_eq!(counts(&app, &grace, "grace").await, (0, 0));
@@ -384,12 +379,7 @@ async fn hidden_members_are_left_out_of_follow_lists_before_the_page_is_cut(app:
     assert_eq!(status, 201);
     let (status, _) = post(&app, &bob, "/api/blocks", json!({ "userId": fans[2].id })).await;
     assert_eq!(status, 201);
-    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
-        .bind(i64::MAX)
-        .bind(fans[1].id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    crate::common::suspend_in_database(&app, fans[1].id).await;
     let (_, list) = get(&app, &bob, "/api/users/ada/followers?limit=1").await;
     assert_eq!(usernames_and_following(&list), pairs(&[("cyd", false)]));
     // Ada, who blocked nobody, sees the rest.
@@ -489,12 +479,7 @@ async fn a_hidden_inviter_gives_no_starter_pack(app: TestApp) {
     assert_eq!(starter_pack(&app, &grace).await, json!({ "inviter": null, "members": [] }));
     let (status, _) = delete(&app, &ada, &format!("/api/blocks/{}", grace.id)).await;
     assert_eq!(status, 204);
-    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
-        .bind(i64::MAX)
-        .bind(ada.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    crate::common::suspend_in_database(&app, ada.id).await;
     assert_eq!(starter_pack(&app, &grace).await, json!({ "inviter": null, "members": [] }));
 }
 

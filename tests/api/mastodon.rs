@@ -1049,12 +1049,7 @@ async fn apps_exploring_get_empty_featured_tags_and_searches_they_can_always_run
         let (status, body) = ada_app.get(&format!("/api/v1/accounts/{unknown}/featured_tags")).await;
         assert_eq!((status, body["error"].as_str()), (404, Some("Record not found")), "{unknown}");
     }
-    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
-        .bind(i64::MAX)
-        .bind(eve.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    crate::common::suspend_in_database(&app, eve.id).await;
     let (status, _) = ada_app.get(&format!("/api/v1/accounts/{}/featured_tags", eve.id)).await;
     assert_eq!(status, 404, "hidden from Ada as Eve's profile is");
 

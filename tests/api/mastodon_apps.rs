@@ -118,12 +118,7 @@ async fn a_blocker_still_reads_the_blocked_members_account_and_unblocks_them(app
 
     // A suspended member stays unread, blocked or not.
     ada_app.post(&format!("/api/v1/accounts/{}/block", bob.id), json!({})).await;
-    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
-        .bind(i64::MAX)
-        .bind(bob.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    crate::common::suspend_in_database(&app, bob.id).await;
     let (status, _) = ada_app.get(&format!("/api/v1/accounts/{}", bob.id)).await;
     assert_eq!(status, 404);
 }
@@ -413,12 +408,7 @@ async fn the_calls_apps_make_on_start_answer_as_mastodon_does(app: TestApp) {
     known.sort();
     assert_eq!(known, ["bob", "dee"]);
     assert_eq!(names(&familiar[1]), Vec::<String>::new(), "nobody ada follows follows bob");
-    sqlx::query("UPDATE users SET suspended_until = $1 WHERE id = $2")
-        .bind(i64::MAX)
-        .bind(dee.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    crate::common::suspend_in_database(&app, dee.id).await;
     let (_, familiar) = ada_app.get(&format!("/api/v1/accounts/familiar_followers?id[]={}", cyd.id)).await;
     assert_eq!(names(&familiar[0]), ["bob"]);
 

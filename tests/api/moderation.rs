@@ -75,7 +75,7 @@ fn suspend_path(member: i64) -> String {
     format!("/api/moderation/members/{member}/suspend")
 }
 
-async fn suspend(app: &TestApp, moderator: &Member, member: i64) -> Value {
+pub(crate) async fn suspend(app: &TestApp, moderator: &Member, member: i64) -> Value {
     let (status, body) = post(app, moderator, &suspend_path(member), json!({ "reason": "Spam wave" })).await;
     assert_eq!(status, 200, "{body}");
     body

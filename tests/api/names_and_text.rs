@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::accounts::{operator_code, sign_up};
 use crate::both_databases;
-use crate::common::{Member, TestApp};
+use crate::common::{Member, TestApp, make_moderator};
 use crate::fixtures::png;
 use crate::mastodon::{AppClient, token_for};
 use crate::media::uploaded;
@@ -461,14 +461,6 @@ async fn report_comments_and_moderators_reasons_follow_the_member_text_rules(app
 
 fn id_of(post: &Value) -> i64 {
     post["id"].as_i64().unwrap()
-}
-
-async fn make_moderator(app: &TestApp, member: &Member) {
-    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
-        .bind(member.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
 }
 
 both_databases!(

@@ -10,8 +10,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::both_databases;
-use crate::common::{Member, TestApp};
+use crate::common::{Member, TestApp, make_moderator};
 use crate::mastodon::{AppClient, token_for};
+use crate::moderation::suspend;
 use crate::posts::{get, id, post, put, reply, write};
 
 async fn app_of<'a>(app: &'a TestApp, member: &Member) -> AppClient<'a> {
@@ -97,21 +98,10 @@ async fn a_suspended_members_post_is_not_there_through_either(app: TestApp) {
     let ada = app.member("ada").await;
     let eve = app.member("eve").await;
     let mod_ = app.member("mod").await;
-    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
-        .bind(mod_.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    make_moderator(&app, &mod_).await;
     let ada_app = app_of(&app, &ada).await;
     let eves = write(&app, &eve, "Buy followers here").await;
-    let (status, body) = post(
-        &app,
-        &mod_,
-        &format!("/api/moderation/members/{}/suspend", eve.id),
-        json!({ "reason": "Selling followers" }),
-    )
-    .await;
-    assert!((200..300).contains(&status), "{status} {body}");
+    suspend(&app, &mod_, eve.id).await;
 
     // The web keeps its place in a thread, telling nothing of it; an app has no placeholder.
     let (status, thread) = get(&app, &ada, &format!("/api/posts/{}/thread", id(&eves))).await;
@@ -141,11 +131,7 @@ async fn a_blocked_or_suspended_members_profile_reads_alike(app: TestApp) {
     let bob = app.member("bob").await;
     let eve = app.member("eve").await;
     let mod_ = app.member("mod").await;
-    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
-        .bind(mod_.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    make_moderator(&app, &mod_).await;
     let ada_app = app_of(&app, &ada).await;
     let mod_app = app_of(&app, &mod_).await;
     let (status, body) =
@@ -179,14 +165,7 @@ async fn a_blocked_or_suspended_members_profile_reads_alike(app: TestApp) {
     let (_, app_following) = ada_app.get(&format!("/api/v1/accounts/{}/following", bob.id)).await;
     assert_eq!((web_following, app_following), (json!([]), json!([])));
 
-    let (status, body) = post(
-        &app,
-        &mod_,
-        &format!("/api/moderation/members/{}/suspend", eve.id),
-        json!({ "reason": "Selling followers" }),
-    )
-    .await;
-    assert!((200..300).contains(&status), "{status} {body}");
+    suspend(&app, &mod_, eve.id).await;
     let (web, _) = get(&app, &ada, "/api/users/eve").await;
     let (apps, _) = ada_app.get(&format!("/api/v1/accounts/{}", eve.id)).await;
     assert_eq!((web, apps), (404, 404), "a suspended member is not there for a member");

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::both_databases;
-use crate::common::{Member, TestApp};
+use crate::common::{Member, TestApp, make_moderator};
 use crate::posts::{delete, get, id, post, post_empty, put, repost, seen_by, write};
 
 async fn quote(app: &TestApp, who: &Member, of: i64, content: &str) -> Value {
@@ -34,14 +34,6 @@ async fn quote_notifications(app: &TestApp, who: &Member) -> Vec<(String, String
 async fn block(app: &TestApp, who: &Member, whom: &Member) {
     let (status, body) = post(app, who, "/api/blocks", json!({ "userId": whom.id })).await;
     assert!((200..300).contains(&status), "{status} {body}");
-}
-
-async fn make_moderator(app: &TestApp, member: &Member) {
-    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
-        .bind(member.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
 }
 
 async fn a_quote_carries_the_quoted_post_and_tells_its_author_once(app: TestApp) {

@@ -256,11 +256,7 @@ async fn usernames_of_listed(app: &TestApp, who: &Member, path: &str) -> Vec<Str
 
 async fn moderator(app: &TestApp) -> Member {
     let member = app.member("mod").await;
-    sqlx::query("UPDATE users SET role = 'moderator' WHERE id = $1")
-        .bind(member.id)
-        .execute(&app.state.db.write)
-        .await
-        .unwrap();
+    crate::common::make_moderator(app, &member).await;
     member
 }
 

@@ -253,6 +253,17 @@ async fn exported(source: &Target) -> PathBuf {
     file
 }
 
+/// An export of `source` with its header changed by `edit`, written to `name` beside it.
+async fn exported_with_header(source: &Target, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let whole = std::fs::read_to_string(exported(source).await).unwrap();
+    let (header, rest) = whole.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(header).unwrap();
+    edit(&mut header);
+    let file = source.file(name);
+    std::fs::write(&file, format!("{header}\n{rest}")).unwrap();
+    file
+}
+
 /// Every table of the target is empty (its schema migrated or not).
 async fn assert_empty(target: &Target) {
     let db = target.db().await;
@@ -360,14 +371,12 @@ async fn a_file_of_another_schema_version_is_refused_before_the_target_is_touche
     let source = Target::sqlite();
     let target = Target::sqlite();
     seeded(&source).await;
-    let file = exported(&source).await;
-    let whole = std::fs::read_to_string(&file).unwrap();
-    let (header, rest) = whole.split_once('\n').unwrap();
-    let mut header: Value = serde_json::from_str(header).unwrap();
-    let version = header["schema_version"].as_i64().unwrap();
-    header["schema_version"] = (version - 1).into();
-    let older = source.file("older.jsonl");
-    std::fs::write(&older, format!("{header}\n{rest}")).unwrap();
+    let mut version = 0;
+    let older = exported_with_header(&source, "older.jsonl", |header| {
+        version = header["schema_version"].as_i64().unwrap();
+        header["schema_version"] = (version - 1).into();
+    })
+    .await;
 
     let output = target.murmur(&["import-db"], &older);
 
@@ -416,18 +425,14 @@ async fn a_file_listing_a_table_before_its_parent_is_refused() {
     let source = Target::sqlite();
     let target = Target::sqlite();
     seeded(&source).await;
-    let file = exported(&source).await;
-    let whole = std::fs::read_to_string(&file).unwrap();
-    let (first, rest) = whole.split_once('\n').unwrap();
-    let mut header: Value = serde_json::from_str(first).unwrap();
-    let listed = header["tables"].as_array_mut().unwrap();
-    let users = listed.iter().position(|t| t["table"] == "users").unwrap();
-    let posts = listed.iter().position(|t| t["table"] == "posts").unwrap();
-    assert!(users < posts);
-    listed.swap(users, posts);
-    let reordered = source.file("reordered.jsonl");
-    std::fs::write(&reordered, format!("{header}\n{rest}")).unwrap();
-    target.db().await.migrate().await.unwrap();
+    let reordered = exported_with_header(&source, "reordered.jsonl", |header| {
+        let listed = header["tables"].as_array_mut().unwrap();
+        let users = listed.iter().position(|t| t["table"] == "users").unwrap();
+        let posts = listed.iter().position(|t| t["table"] == "posts").unwrap();
+        assert!(users < posts);
+        listed.swap(users, posts);
+    })
+    .await;
 
     let output = target.murmur(&["import-db"], &reordered);
 
