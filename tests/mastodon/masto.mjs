@@ -98,7 +98,9 @@ assert.deepEqual(page1.map((s) => s.id), [made[2].id, made[1].id])
 assert.deepEqual(page2.map((s) => s.id), [made[0].id, first.id])
 
 // Streaming over a WebSocket at the instance's streaming URL: a followed member's post and a
-// notification each arrive within a second of the write that made them.
+// notification each arrive while the stream is open, not on a later read. The bound is loose for
+// a shared test machine; how fast events arrive is the benchmark's to measure.
+const WITHIN_MS = 3000
 const streaming = createStreamingAPIClient({
   streamingApiUrl: instance.configuration.urls.streaming,
   accessToken: tokens.get(ada),
@@ -110,21 +112,27 @@ const received = []
 void (async () => {
   for await (const event of streaming.user.subscribe()) received.push(event)
 })()
-async function nextEvent(name) {
-  const deadline = Date.now() + 1000
+async function nextEvent(name, within = WITHIN_MS) {
+  const deadline = Date.now() + within
   for (;;) {
     const at = received.findIndex((event) => event.event === name)
     if (at >= 0) return received.splice(at, 1)[0].payload
-    assert.ok(Date.now() < deadline, `no ${name} event within a second`)
+    if (Date.now() >= deadline) return undefined
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
-await new Promise((resolve) => setTimeout(resolve, 300)) // the server takes the subscription
 await ada.v1.accounts.$select(bobMe.id).follow()
-const news = await bob.v1.statuses.create({ status: 'News from Bob' })
-assert.equal((await nextEvent('update')).id, news.id)
+// Mastodon's WebSocket never says when a subscription is taken: Bob posts until one of his
+// posts arrives (a post before the subscription is not Ada's to receive), then every event must.
+const news = []
+let update
+for (let attempt = 0; update === undefined && attempt < 10; attempt++) {
+  news.push((await bob.v1.statuses.create({ status: `News from Bob, ${attempt + 1}` })).id)
+  update = await nextEvent('update', 1000)
+}
+assert.ok(update !== undefined && news.includes(update.id), `no post of Bob's arrived: ${update?.id}`)
 await bob.v1.statuses.$select(made[2].id).favourite()
-assert.equal((await nextEvent('notification')).type, 'favourite')
+assert.equal((await nextEvent('notification'))?.type, 'favourite', `no notification within ${WITHIN_MS} ms`)
 streaming.close()
 
 const found = await ada.v1.accounts.lookup({ acct: 'bob' })

@@ -107,7 +107,9 @@ history = ada.status_history(made[0].id)
 assert len(history) == 2, history
 
 # Streaming (Server-Sent Events, as Mastodon.py reads them): a followed member's post and a
-# notification each arrive within a second of the write that made them.
+# notification each arrive while the stream is open, not on a later read. The bound is loose
+# for a shared test machine; how fast events arrive is the benchmark's to measure.
+WITHIN = 3.0
 events = queue.Queue()
 
 
@@ -120,20 +122,25 @@ class Listener(StreamListener):
 
 
 def next_event(kind):
-    deadline = time.monotonic() + 1.0
+    deadline = time.monotonic() + WITHIN
     while True:
         left = deadline - time.monotonic()
-        assert left > 0, f"no {kind} event within a second"
+        assert left > 0, f"no {kind} event within {WITHIN} s"
         try:
             got, value = events.get(timeout=left)
         except queue.Empty:
-            raise AssertionError(f"no {kind} event within a second")
+            raise AssertionError(f"no {kind} event within {WITHIN} s")
         if got == kind:
             return value
 
 
 stream = ada.stream_user(Listener(), run_async=True, reconnect_async=False)
-time.sleep(0.5)  # the stream is open once its first heartbeat or event could arrive
+# The handle holds its connection once the server answered 200, and the server answers only
+# after the stream is subscribed: from then on no event is missed.
+deadline = time.monotonic() + 30
+while stream.connection is None:
+    assert stream.is_alive() and time.monotonic() < deadline, "the stream did not open"
+    time.sleep(0.01)
 ada.account_follow(bob_me.id)
 news = bob.status_post("News from Bob")
 assert next_event("update") == str(news.id)
