@@ -39,6 +39,14 @@ async fn confirm(app: &TestApp, member: &Member, token: &str) -> (u16, Value) {
     json(response).await
 }
 
+/// Deletes `member`'s account as they would (the e-mailed link, then its confirmation); the
+/// clean-up is `cleaned_up`'s.
+pub(crate) async fn delete_account(app: &TestApp, member: &Member) {
+    let token = token_of(&deletion_link(app, member).await);
+    let (status, body) = confirm(app, member, &token).await;
+    assert_eq!(status, 204, "{body}");
+}
+
 async fn is_logged_in(app: &TestApp, member: &Member) -> bool {
     let status = member.client.get(app.url("/api/auth/me")).send().await.unwrap().status().as_u16();
     assert!(status == 200 || status == 401, "{status}");
@@ -55,7 +63,7 @@ async fn scalar(app: &TestApp, sql: &str, id: i64) -> i64 {
 
 /// Waits until every deletion is cleaned up: the job, woken by the confirmation, works on it,
 /// and this process runs a round too (they share the work safely).
-async fn cleaned_up(app: &TestApp) {
+pub(crate) async fn cleaned_up(app: &TestApp) {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         murmur::accounts::leaving::clean_up_round(&app.state.db, &app.state.media, &app.state.live, app.clock.now())

@@ -123,6 +123,18 @@ async fn network(app: &TestApp) -> Network {
     ok(bob.client.post(app.url("/api/invites")).send().await.unwrap()).await;
     ok(ada.client.post(app.url(&format!("/api/posts/{cyds_liked}/bookmark"))).send().await.unwrap()).await;
     ok(bob.client.post(app.url(&format!("/api/posts/{with_images}/bookmark"))).send().await.unwrap()).await;
+    // A conversation: her message is hers to take, Bob's is his.
+    let (status, conversation) = json(
+        ada.client.post(app.url("/api/conversations")).json(&json!({ "memberIds": [bob.id] })).send().await.unwrap(),
+    )
+    .await;
+    assert_eq!(status, 201, "{conversation}");
+    let messages = format!("/api/conversations/{}/messages", conversation["id"]);
+    for (who, content) in [(&ada, "Ada's private word"), (&bob, "Bob's private word")] {
+        let (status, body) =
+            json(who.client.post(app.url(&messages)).json(&json!({ "content": content })).send().await.unwrap()).await;
+        assert_eq!(status, 201, "{body}");
+    }
     Network { ada, bob, cyd, deleted, with_images, image_ids, cyds_liked }
 }
 
@@ -254,6 +266,12 @@ async fn the_archive_lists_exactly_what_the_database_holds_of_the_member(app: Te
         .unwrap();
     let exported: Vec<&str> = invites.as_array().unwrap().iter().map(|i| i["code"].as_str().unwrap()).collect();
     assert_eq!(exported, codes);
+    let conversations = part(&files, "messages.json");
+    assert_eq!(conversations.as_array().unwrap().len(), 1, "{conversations}");
+    assert_eq!(conversations[0]["members"], json!(["ada", "bob"]), "{conversations}");
+    let words: Vec<&str> =
+        conversations[0]["messages"].as_array().unwrap().iter().map(|m| m["content"].as_str().unwrap()).collect();
+    assert_eq!(words, ["Ada's private word"], "{conversations}");
 
     // The readable page: her posts with their images, text escaped, no scripts.
     let index = String::from_utf8(files["index.html"].clone()).unwrap();
@@ -284,6 +302,7 @@ async fn the_archive_holds_nothing_private_of_other_members(app: TestApp) {
         .unwrap();
     assert!(!everything.contains(&bobs_code));
     assert!(!everything.contains("Cyd's"), "no one else's posts");
+    assert!(!everything.contains("Bob's private word"), "no one else's messages");
 }
 
 async fn the_member_is_told_by_notification_and_email(app: TestApp) {

@@ -33,6 +33,7 @@ mod mastodon_apps;
 mod mastodon_clients;
 mod media;
 mod media_cleanup;
+mod messages;
 mod metrics;
 mod moderation;
 mod muted_words;

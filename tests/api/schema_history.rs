@@ -476,6 +476,20 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // Direct messages: Ada wrote to Bob, who takes messages from everyone and has not read it.
+    Step {
+        version: 49,
+        rows: &[
+            "UPDATE users SET messages_from = 'everyone' WHERE id = 2",
+            "INSERT INTO conversations (id, member_key, started_by, created_at, last_message_id) VALUES (1, '1,2', 1, :now, 1)",
+            "INSERT INTO conversation_members (conversation_id, member_id, box, muted, last_read_id, joined_at) \
+             VALUES (1, 1, 'inbox', 0, 1, :now), (1, 2, 'requests', 0, 0, :now)",
+            "INSERT INTO messages (id, conversation_id, author_id, content, created_at, deleted_at) \
+             VALUES (1, 1, 1, 'Hello Bob', :now, NULL)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

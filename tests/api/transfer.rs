@@ -146,6 +146,14 @@ async fn seeded(target: &Target) -> i64 {
          (2, 'Café', ' cafe ', 3, 4)",
         "UPDATE posts SET muting_text = ' hello murmur ' WHERE id = 1",
         "UPDATE posts SET quote_of_id = 1, quote_detached_at = 9, quotes_allowed = 0 WHERE id = 2",
+        "UPDATE users SET messages_from = 'everyone' WHERE id = 2",
+        "INSERT INTO conversations (member_key, started_by, created_at, last_message_id) VALUES ('1,2', 1, 2, 0)",
+        "INSERT INTO conversation_members (conversation_id, member_id, box, muted, last_read_id, joined_at) \
+         SELECT MAX(id), 1, 'inbox', 0, 0, 2 FROM conversations UNION ALL \
+         SELECT MAX(id), 2, 'requests', 1, 0, 2 FROM conversations",
+        "INSERT INTO messages (conversation_id, author_id, content, created_at, deleted_at) \
+         SELECT MAX(id), 1, $1, 3, NULL FROM conversations UNION ALL SELECT MAX(id), 2, '', 4, 5 FROM conversations",
+        "UPDATE conversations SET last_message_id = (SELECT MAX(id) FROM messages)",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

@@ -1,7 +1,7 @@
 //! Abuse limits as fixed-window counters in the database, so they hold across every server
 //! process of an instance (nothing shared lives in one process's memory).
 
-use crate::clock::{HOUR, MINUTE, Millis};
+use crate::clock::{DAY, HOUR, MINUTE, Millis};
 use crate::db::{Db, PoolConnection};
 use crate::error::{Error, Result};
 
@@ -66,6 +66,12 @@ member_limits! {
     PushSubscribe = "push-subscribe", 20, HOUR;
     /// Passkeys begun to be added: a member adds one per device.
     Passkey = "passkey", 10, HOUR;
+    /// Direct messages sent, in every conversation together.
+    Message = "message", 60, MINUTE;
+    /// New conversations started: enough for a member's friends, too few to spam strangers.
+    Conversation = "conversation", 20, DAY;
+    /// New conversations started by a member in their first day, counted besides `Conversation`.
+    NewcomerConversation = "conversation:newcomer", 5, DAY;
 }
 
 impl MemberLimit {

@@ -17,6 +17,7 @@ pub mod lists;
 pub mod live;
 pub mod mail;
 pub mod media;
+pub mod messages;
 pub mod moderation;
 pub mod notifications;
 pub mod passkeys;

@@ -12,7 +12,7 @@ use utoipa::OpenApi;
     ),
     components(schemas(crate::error::ErrorBody)),
     tags(
-        (name = "accounts"), (name = "waitlist"), (name = "invites"), (name = "posts"), (name = "feeds"), (name = "lists"),
+        (name = "accounts"), (name = "waitlist"), (name = "invites"), (name = "posts"), (name = "feeds"), (name = "lists"), (name = "messages"),
         (name = "users"), (name = "follows"), (name = "notifications"), (name = "media"), (name = "safety"),
         (name = "moderation"), (name = "discovery"), (name = "live"), (name = "account"), (name = "apps"), (name = "push"),
     )

@@ -53,6 +53,8 @@ pub enum Kind {
     ListTitle,
     /// A word, phrase or hashtag a member mutes.
     MutedWord,
+    /// A direct message, which only its conversation's members read.
+    Message,
 }
 
 impl Kind {
@@ -71,13 +73,19 @@ impl Kind {
             Kind::ListTitle => "A list's title",
             Kind::ModerationReason => "A reason",
             Kind::MutedWord => "A muted word",
+            Kind::Message => "A message",
         }
     }
 
     /// Text the web app takes in a text area and shows with its line breaks.
     fn is_multi_line(self) -> bool {
         match self {
-            Kind::Bio | Kind::Post | Kind::ImageDescription | Kind::ReportComment | Kind::ModerationReason => true,
+            Kind::Bio
+            | Kind::Post
+            | Kind::ImageDescription
+            | Kind::ReportComment
+            | Kind::ModerationReason
+            | Kind::Message => true,
             Kind::DisplayName
             | Kind::Website
             | Kind::PollOption

@@ -85,6 +85,7 @@ pub async fn delete_account(db: &Db, member: i64, token: &str, now: Millis) -> R
         .bind(member)
         .execute(&mut *tx)
         .await?;
+    crate::messages::member_left(&mut tx, member).await?;
     magic_link::remove_all_of(&mut tx, &email).await?;
     crate::passkeys::store::remove_all_of(&mut tx, member).await?;
     crate::sessions::end_all(&mut tx, member).await?;

@@ -39,6 +39,7 @@ pub const PARTS: &[Part] = &[
     Part { file: "followers.json", write: |e| Box::pin(followers(e)) },
     Part { file: "invites.json", write: |e| Box::pin(invites(e)) },
     Part { file: "bookmarks.json", write: |e| Box::pin(bookmarks(e)) },
+    Part { file: "messages.json", write: |e| Box::pin(messages(e)) },
 ];
 
 /// One archive being written: what it reads from and where its bytes go.
@@ -616,6 +617,70 @@ async fn invites(export: &mut Export) -> Result<()> {
              WHERE i.owner_id = $1 AND i.id > $2 ORDER BY i.id LIMIT $3",
         )
         .await
+}
+
+/// messages.json: the member's conversations, each with its members' usernames and the
+/// member's own messages in it (the others' words are theirs to take).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExportConversation {
+    id: i64,
+    /// Everyone it was started with, the member included, by username.
+    members: Vec<String>,
+    messages: Vec<ExportMessage>,
+}
+
+#[derive(Serialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+struct ExportMessage {
+    id: i64,
+    content: String,
+    #[serde(serialize_with = "rfc3339")]
+    sent_at: Millis,
+    #[serde(serialize_with = "rfc3339_opt")]
+    deleted_at: Option<Millis>,
+}
+
+impl Keyed for ExportConversation {
+    fn key(&self) -> i64 {
+        self.id
+    }
+}
+
+async fn conversations_page(pool: Pool, member: i64, after: i64) -> Result<Vec<ExportConversation>> {
+    let ids: Vec<i64> = sqlx::query_scalar(
+        "SELECT conversation_id FROM conversation_members WHERE member_id = $1 AND conversation_id > $2 \
+         ORDER BY conversation_id LIMIT $3",
+    )
+    .bind(member)
+    .bind(after)
+    .bind(PAGE)
+    .fetch_all(&pool)
+    .await?;
+    let mut page = Vec::with_capacity(ids.len());
+    for id in ids {
+        let members: Vec<String> = sqlx::query_scalar(
+            "SELECT u.username FROM conversation_members cm JOIN users u ON u.id = cm.member_id \
+             WHERE cm.conversation_id = $1 ORDER BY u.username",
+        )
+        .bind(id)
+        .fetch_all(&pool)
+        .await?;
+        let messages: Vec<ExportMessage> = sqlx::query_as(
+            "SELECT id, content, created_at AS sent_at, deleted_at FROM messages \
+             WHERE conversation_id = $1 AND author_id = $2 ORDER BY id",
+        )
+        .bind(id)
+        .bind(member)
+        .fetch_all(&pool)
+        .await?;
+        page.push(ExportConversation { id, members, messages });
+    }
+    Ok(page)
+}
+
+async fn messages(export: &mut Export) -> Result<()> {
+    export.json_list(conversations_page).await
 }
 
 /// index.html: the member's posts to read in a browser, with their images; every text escaped,

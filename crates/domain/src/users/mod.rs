@@ -4,7 +4,7 @@ pub mod model;
 pub(crate) mod store;
 pub mod username;
 
-pub use model::{User, UserRow};
+pub use model::{MessagesFrom, User, UserRow};
 pub use username::Username;
 
 use murmur_core::clock::Millis;
@@ -12,7 +12,7 @@ use murmur_core::db::Db;
 use murmur_core::error::Result;
 pub use store::{
     FollowList, find_by_email, find_by_id, find_live, find_many, finish_first_run, own_user, post_count, search,
-    set_expand_warnings, suggested, update_profile,
+    set_expand_warnings, set_messages_from, suggested, update_profile,
 };
 
 /// Gives the member this month's invites if they have not had them yet, and answers the row

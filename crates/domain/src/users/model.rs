@@ -49,6 +49,8 @@ pub struct UserRow {
     pub username_changed_at: Option<Millis>,
     /// 1 when the member's setting "Always expand posts with content warnings" is on.
     pub expand_warnings: i64,
+    /// Who may start a conversation with the member (`MessagesFrom`, as stored).
+    pub messages_from: String,
 }
 
 /// The columns of `UserRow`, for `concat!` into static SQL (sqlx refuses unaudited dynamic SQL).
@@ -57,7 +59,7 @@ macro_rules! user_columns {
     () => {
         "id, email, username, display_name, bio, website, profile_image_url, header_image_url, \
          created_at, follower_count, following_count, invites_available, invites_month, role, suspended_until, \
-         invites_taken, invited_by, first_run_done, username_changed_at, expand_warnings"
+         invites_taken, invited_by, first_run_done, username_changed_at, expand_warnings, messages_from"
     };
 }
 
@@ -94,6 +96,40 @@ pub struct User {
     /// posts at once. Only on the member's own record.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expand_content_warnings: Option<bool>,
+    /// The member's setting "Allow new messages from". Only on the member's own record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages_from: Option<MessagesFrom>,
+}
+
+/// Who may start a conversation with a member (their setting "Allow new messages from"); a
+/// conversation started by someone they do not follow arrives under Requests
+/// (docs/messages.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum MessagesFrom {
+    Everyone,
+    /// The default.
+    Following,
+    Nobody,
+}
+
+impl MessagesFrom {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MessagesFrom::Everyone => "everyone",
+            MessagesFrom::Following => "following",
+            MessagesFrom::Nobody => "nobody",
+        }
+    }
+
+    /// The setting as stored; the schema allows no other value.
+    pub fn stored(value: &str) -> MessagesFrom {
+        match value {
+            "everyone" => MessagesFrom::Everyone,
+            "nobody" => MessagesFrom::Nobody,
+            _ => MessagesFrom::Following,
+        }
+    }
 }
 
 /// A member changes their username at most once in this long.
@@ -136,6 +172,7 @@ impl UserRow {
             first_run_done: None,
             username_changeable_at: None,
             expand_content_warnings: None,
+            messages_from: None,
         }
     }
 
@@ -166,6 +203,7 @@ impl UserRow {
         let first_run_done = Some(self.first_run_done != 0);
         let username_changeable_at = Some(username_changeable_at(self.username_changed_at, now).map(to_rfc3339));
         let expand_content_warnings = Some(self.expand_warnings != 0);
+        let messages_from = Some(MessagesFrom::stored(&self.messages_from));
         User {
             email,
             role,
@@ -173,6 +211,7 @@ impl UserRow {
             first_run_done,
             username_changeable_at,
             expand_content_warnings,
+            messages_from,
             ..self.public()
         }
     }

@@ -249,6 +249,16 @@ pub async fn set_expand_warnings(write: &Pool, member: i64, on: bool) -> Result<
     Ok(())
 }
 
+/// Sets the member's setting "Allow new messages from".
+pub async fn set_messages_from(write: &Pool, member: i64, from: crate::users::MessagesFrom) -> Result<()> {
+    sqlx::query("UPDATE users SET messages_from = $1 WHERE id = $2")
+        .bind(from.as_str())
+        .bind(member)
+        .execute(write)
+        .await?;
+    Ok(())
+}
+
 /// Points the member's avatar at an image of theirs (`/objects/{id}`).
 pub async fn set_avatar(conn: &mut AnyConnection, member: i64, path: &str) -> Result<()> {
     // The avatar shows on the member's own cards in their Friends page (`timelines::changes`).

@@ -11,6 +11,7 @@ pub mod invites;
 pub mod lists;
 pub mod live;
 pub mod media;
+pub mod messages;
 pub mod moderation;
 pub mod notifications;
 pub mod posts;
@@ -34,6 +35,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(users::router())
         .merge(follows::router())
         .merge(lists::router())
+        .merge(messages::router())
         .merge(notifications::router())
         .merge(safety::router())
         .merge(moderation::router())

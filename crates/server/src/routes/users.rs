@@ -20,7 +20,7 @@ use murmur_core::clock::to_rfc3339;
 use murmur_domain::posts::Post;
 use murmur_domain::profiles::{self, Tab};
 use murmur_domain::users;
-use murmur_domain::users::model::{ProfileEdit, User, UserRow};
+use murmur_domain::users::model::{MessagesFrom, ProfileEdit, User, UserRow};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -92,6 +92,8 @@ pub struct ProfileRequest {
 pub struct PreferencesRequest {
     /// "Always expand posts with content warnings": cards open such posts at once.
     pub expand_content_warnings: Option<bool>,
+    /// "Allow new messages from": who may start a conversation with the caller.
+    pub messages_from: Option<MessagesFrom>,
 }
 
 /// Members the caller might follow: friends of friends first, then the most followed.
@@ -143,7 +145,7 @@ async fn update_profile(
     Ok(Json(row.own(now)))
 }
 
-/// Changes the caller's settings (`expandContentWarnings`); answers the caller's own record,
+/// Changes the caller's settings (`expandContentWarnings`, `messagesFrom`); answers the caller's own record,
 /// which reads them.
 #[utoipa::path(put, path = "/api/users/preferences", tag = "users", request_body = PreferencesRequest,
     responses((status = 200, body = User), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
@@ -155,6 +157,9 @@ async fn update_preferences(
 ) -> Result<Json<User>> {
     if let Some(on) = body.expand_content_warnings {
         users::set_expand_warnings(&state.db.write, current.id, on).await?;
+    }
+    if let Some(from) = body.messages_from {
+        users::set_messages_from(&state.db.write, current.id, from).await?;
     }
     Ok(Json(users::own_user(&state.db.read, current.id, state.clock.now()).await?))
 }

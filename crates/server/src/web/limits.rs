@@ -24,5 +24,7 @@ pub fn limits() -> Value {
         "maxUploadBytes": murmur_domain::media::MAX_BYTES,
         "searchPrefixMinLength": murmur_domain::discovery::search::PREFIX_MIN_CHARS,
         "muteHours": murmur_domain::safety::MUTE_HOURS,
+        "messageMaxLength": murmur_domain::messages::MESSAGE_MAX_CHARS,
+        "maxConversationMembers": murmur_domain::messages::MAX_MEMBERS,
     })
 }
