@@ -88,9 +88,9 @@ impl Events {
     }
 }
 
-const QUIET: Duration = Duration::from_millis(400);
+pub(crate) const QUIET: Duration = Duration::from_millis(400);
 
-async fn stream(app: &TestApp, who: &Member, query: &str) -> Events {
+pub(crate) async fn stream(app: &TestApp, who: &Member, query: &str) -> Events {
     let mut events = Events::open(&who.client, &app.url(&format!("/api/events{query}")), None).await;
     events.expect("hello").await;
     events

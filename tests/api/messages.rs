@@ -395,7 +395,40 @@ async fn members_start_a_few_new_conversations_a_day(app: TestApp) {
     assert_eq!(status, 429, "{body}");
 }
 
+async fn a_message_reaches_the_open_tabs_of_those_who_read_the_conversation_only(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let dee = app.member("dee").await;
+    follow(&app, &bob, &ada).await;
+    set_messages_from(&app, &dee, "everyone").await;
+    let id = started(&app, &ada, &[&bob, &dee]).await;
+    let (status, _) = delete(&app, &dee, &format!("/api/conversations/{id}")).await;
+    assert_eq!(status, 204, "Dee declines");
+    let mut adas = crate::live::stream(&app, &ada, "").await;
+    let mut bobs = crate::live::stream(&app, &bob, "").await;
+    let mut cyds = crate::live::stream(&app, &cyd, "").await;
+    let mut dees = crate::live::stream(&app, &dee, "").await;
+
+    let message = sent(&app, &ada, id, "Are you there?").await;
+    assert_eq!(bobs.expect("message").await.2, json!({ "conversationId": id }));
+    assert_eq!(adas.expect("message").await.2, json!({ "conversationId": id }), "her other tabs");
+    for (name, tab) in [("Cyd", &mut cyds), ("Dee", &mut dees)] {
+        let heard = tab.drain(crate::live::QUIET).await;
+        assert!(!heard.iter().any(|event| event.1 == "message"), "{name} heard {heard:?}");
+    }
+    let (status, _) = delete(&app, &ada, &format!("/api/messages/{message}")).await;
+    assert_eq!(status, 204);
+    assert_eq!(bobs.expect("message").await.2, json!({ "conversationId": id }), "a deletion too");
+    let (status, _) = post_empty(&app, &bob, &format!("/api/conversations/{id}/read")).await;
+    assert_eq!(status, 204);
+    assert_eq!(bobs.expect("message").await.2, json!({ "conversationId": id }), "read in another tab");
+    let heard = adas.drain(crate::live::QUIET).await;
+    assert!(heard.iter().filter(|event| event.1 == "message").count() == 1, "Bob's reading is his: {heard:?}");
+}
+
 both_databases!(
+    a_message_reaches_the_open_tabs_of_those_who_read_the_conversation_only,
     a_conversation_opens_once_for_the_same_people_and_carries_their_messages,
     no_one_outside_a_conversation_reads_or_touches_it,
     each_member_says_who_may_start_a_conversation_and_strangers_arrive_as_requests,

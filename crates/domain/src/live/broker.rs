@@ -60,7 +60,8 @@ impl Wants {
             Change::Notified { .. }
             | Change::Published { .. }
             | Change::CredentialsEnded { .. }
-            | Change::CardFetched { .. } => true,
+            | Change::CardFetched { .. }
+            | Change::Messaged { .. } => true,
         }
     }
 }
@@ -193,7 +194,9 @@ impl Broker {
             return Ok(());
         }
         let members: Vec<i64> = match change {
-            Change::Notified { member, .. } | Change::CredentialsEnded { member } => vec![member],
+            Change::Notified { member, .. } | Change::CredentialsEnded { member } | Change::Messaged { member, .. } => {
+                vec![member]
+            }
             Change::CardFetched { author, .. } => vec![author],
             Change::Published { author, .. } => {
                 let followers = followers(db, author, now).await?;
@@ -315,6 +318,7 @@ impl Broker {
                 && match change {
                     Change::Notified { member: m, .. }
                     | Change::CredentialsEnded { member: m }
+                    | Change::Messaged { member: m, .. }
                     | Change::CardFetched { author: m, .. } => m == member,
                     Change::Counted { .. } => true,
                     Change::Published { author, .. }
@@ -381,6 +385,7 @@ async fn frames(
         Change::Edited { post, .. } => vec![event("post-edited", json!({ "postId": post }))],
         Change::Deleted { post, .. } => vec![event("post-deleted", json!({ "postId": post }))],
         Change::CardFetched { post, .. } => vec![event("post-card", json!({ "postId": post }))],
+        Change::Messaged { conversation, .. } => vec![event("message", json!({ "conversationId": conversation }))],
         Change::Counted { post } => {
             // A post hidden from the member (blocked either way, a suspended author) tells them
             // nothing, as its card does not (`posts::hydrate`).

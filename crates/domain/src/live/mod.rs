@@ -45,6 +45,9 @@ pub enum Change {
     /// The link preview card of `author`'s new post `post` was fetched: the author's own open
     /// pages, which got the post before its card, show it.
     CardFetched { author: i64, post: i64 },
+    /// Conversation `conversation` of `member` changed for them: a new message, one deleted, or
+    /// read, accepted or put away in another tab (`messages`).
+    Messaged { member: i64, conversation: i64 },
 }
 
 /// Changes waiting for the bus, at most this many: past it they are dropped, and every stream

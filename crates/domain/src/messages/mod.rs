@@ -348,6 +348,7 @@ pub async fn send(db: &Db, author: i64, id: i64, text: &MessageText, now: Millis
         return Err(Error::unprocessable(REQUEST_FULL));
     }
     let message = store::insert_message(&mut tx, id, author, text.as_str(), now).await?;
+    tell_readers(&mut tx, id).await?;
     tx.commit().await?;
     drop(writer);
     let row = store::messages_by_id(&mut *db.read.acquire().await?, &[message]).await?;
@@ -358,12 +359,13 @@ pub async fn send(db: &Db, author: i64, id: i64, text: &MessageText, now: Millis
 /// The author deletes their message for everyone ("Message deleted").
 pub async fn delete_message(db: &Db, member: i64, message: i64, now: Millis) -> Result<()> {
     let mut tx = db.write.begin().await?;
-    let (_, author) =
+    let (conversation, author) =
         store::message_of(&mut tx, member, message).await?.ok_or_else(|| Error::not_found(MESSAGE_NOT_FOUND))?;
     if author != Some(member) {
         return Err(Error::forbidden("You can only delete your own messages"));
     }
     store::delete_message(&mut tx, message, now).await?;
+    tell_readers(&mut tx, conversation).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -374,6 +376,7 @@ pub async fn mark_read(db: &Db, member: i64, id: i64) -> Result<()> {
     store::membership(&mut tx, member, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     store::mark_read(&mut tx, id, member).await?;
     tx.commit().await?;
+    tell(member, id);
     Ok(())
 }
 
@@ -383,6 +386,7 @@ pub async fn accept(db: &Db, member: i64, id: i64) -> Result<Conversation> {
     store::membership(&mut tx, member, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     store::move_to(&mut tx, id, member, "('requests')", "inbox").await?;
     tx.commit().await?;
+    tell(member, id);
     get(db, member, id).await
 }
 
@@ -400,6 +404,7 @@ pub async fn remove(db: &Db, member: i64, id: i64) -> Result<()> {
     };
     store::move_to(&mut tx, id, member, store::READABLE, place).await?;
     tx.commit().await?;
+    tell(member, id);
     Ok(())
 }
 
@@ -409,7 +414,22 @@ pub async fn set_muted(db: &Db, member: i64, id: i64, muted: bool) -> Result<Con
     store::membership(&mut tx, member, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     store::set_muted(&mut tx, id, member, muted).await?;
     tx.commit().await?;
+    tell(member, id);
     get(db, member, id).await
+}
+
+/// Tells `member`'s open tabs that conversation `id` changed for them (`live`), once the request
+/// succeeded.
+fn tell(member: i64, id: i64) {
+    crate::live::note(crate::live::Change::Messaged { member, conversation: id });
+}
+
+/// Tells every member who reads conversation `id` (its author's other tabs too).
+async fn tell_readers(conn: &mut sqlx::AnyConnection, id: i64) -> Result<()> {
+    for member in store::readers(conn, id).await? {
+        tell(member, id);
+    }
+    Ok(())
 }
 
 /// In the transaction of `member` leaving Murmur: their messages lose their words at once.

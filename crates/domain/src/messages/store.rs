@@ -341,6 +341,12 @@ pub(crate) async fn set_muted(conn: &mut AnyConnection, id: i64, member: i64, mu
     Ok(())
 }
 
+/// The members who read conversation `id` now.
+pub(crate) async fn readers(conn: &mut AnyConnection, id: i64) -> Result<Vec<i64>> {
+    let sql = format!("SELECT member_id FROM conversation_members WHERE conversation_id = $1 AND box IN {READABLE}");
+    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(sql)).bind(id).fetch_all(conn).await?)
+}
+
 /// How many members conversation `id` was started with.
 pub(crate) async fn size(conn: &mut AnyConnection, id: i64) -> Result<i64> {
     Ok(sqlx::query_scalar("SELECT COUNT(*) FROM conversation_members WHERE conversation_id = $1")
