@@ -20,6 +20,7 @@ const featureOrder = [
   'posts',
   'lists',
   'notifications',
+  'messages',
   'push',
   'discover',
   'live',

@@ -150,6 +150,18 @@ async fn the_openapi_document_is_served(app: TestApp) {
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
     assert!(doc["paths"]["/api/waitlist"]["post"].is_object());
     assert!(doc["paths"]["/api/auth/me"]["get"].is_object());
+    // The web's generated types name each operation by its id: two alike do not compile.
+    let mut ids: Vec<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .filter_map(|operation| operation["operationId"].as_str())
+        .collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "two operations share an operationId (name one with `operation_id`)");
 
     // The web app's API types are generated from a committed copy of this document
     // (web/openapi.json → web/src/lib/api-schema.ts): the copy must be what the server serves.

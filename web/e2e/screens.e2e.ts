@@ -91,6 +91,8 @@ const memberScreens: { name: string; path: string; ready: (page: Page) => Promis
   { name: 'moderation', path: '/moderation', ready: (p) => p.getByText('Uses my photos and name').waitFor() },
   { name: 'moderation-log', path: '/moderation/log', ready: (p) => p.getByText('Spam after a warning').waitFor() },
   { name: 'invite-tree', path: '/moderation/members/2', ready: (p) => p.getByText('Invited 2 members').waitFor() },
+  { name: 'messages', path: '/messages/7', ready: (p) => p.getByText('Saturday at 10?', { exact: false }).waitFor() },
+  { name: 'messages-list', path: '/messages', ready: (p) => p.getByText('Who’s bringing the plates?', { exact: false }).waitFor() },
 ]
 
 // Every member screen at the narrowest phone and at desktop width, light and dark: laid out
@@ -378,13 +380,14 @@ describe('what members meet every day', () => {
 })
 
 describe('mobile layout', () => {
-  it('has a top bar with menu, logo and theme toggle, a compose button and a bottom bar without Invites', async () => {
+  it('has a top bar with menu, logo and theme toggle, a compose button and a bottom bar with Messages, without Invites', async () => {
     const { context, page } = await openPage(MOBILE, true)
     await page.goto('/')
     await page.getByRole('button', { name: 'Open menu' }).waitFor()
     await page.getByRole('button', { name: 'Toggle theme' }).first().waitFor()
     const bottom = page.getByRole('navigation', { name: 'Bottom' })
-    expect(await bottom.getByRole('link').count()).toBe(4)
+    expect(await bottom.getByRole('link').count()).toBe(5)
+    await bottom.getByRole('link', { name: /Messages/ }).waitFor()
     expect(await bottom.getByRole('link', { name: 'Invites' }).count()).toBe(0)
     await page.getByRole('button', { name: 'Open menu' }).click()
     const menu = page.getByRole('dialog', { name: 'Menu' })

@@ -194,6 +194,47 @@ const users = [
   { ...me, ...carol, bio: 'Photographer.', website: '', headerImageUrl: null, createdAt: '2026-05-01T00:00:00Z', followerCount: 5, followingCount: 2, invitesAvailable: 0 },
 ]
 
+/** Messages: Alice's conversation with Bob (open on the Messages screen), a group, and a request from Dave. */
+const dm = (id: number, author: typeof bob | null, content: string, minutes: number, removed: string | null = null) => ({
+  id,
+  conversationId: 7,
+  author: author && asUser(author),
+  content: removed ? '' : content,
+  removed,
+  createdAt: ago(minutes),
+})
+const bobsMessages = [
+  dm(56, bob, 'See you there — I’ll bring the sourdough starter.', 2),
+  dm(55, me, 'Perfect. Saturday at 10?', 20),
+  dm(54, me, '', 21, 'deleted'),
+  dm(53, bob, 'Are you still up for the bakery class?\nThey moved it to the new place on Main Street.', 60),
+  dm(52, bob, 'Morning!', 61),
+]
+const conversation = (id: number, members: (typeof bob)[], extra: Record<string, unknown> = {}) => ({
+  id,
+  members: members.map(asUser),
+  box: 'inbox',
+  unread: false,
+  muted: false,
+  sentAsRequest: false,
+  canSend: true,
+  lastMessage: null,
+  createdAt: ago(600),
+  ...extra,
+})
+const withBob = conversation(7, [bob], { lastMessage: bobsMessages[0] })
+const inbox = [
+  withBob,
+  conversation(8, [bob, carol], {
+    unread: true,
+    lastMessage: { ...dm(60, carol, 'Who’s bringing the plates?', 45), conversationId: 8 },
+  }),
+  conversation(10, [carol], { muted: true, lastMessage: { ...dm(70, null, '', 300, 'memberDeleted'), conversationId: 10 } }),
+]
+const requests = [
+  conversation(9, [dave], { box: 'requests', unread: true, lastMessage: { ...dm(80, dave, 'Hi! Loved your post about bread.', 90), conversationId: 9 } }),
+]
+
 export interface FixtureOptions {
   loggedIn: boolean
 }
@@ -330,6 +371,10 @@ export function fixtureHandler(options: FixtureOptions) {
       return send(types ? notifications.filter((n) => types.includes(n.type)) : notifications)
     }
     if (path === '/api/notifications/unread-count') return send({ count: 2 })
+    if (path === '/api/conversations/unread-count') return send({ count: 1 })
+    if (path === '/api/conversations' && method === 'GET') return send(url.searchParams.get('box') === 'requests' ? requests : inbox)
+    if (path === '/api/conversations/7' && method === 'GET') return send(withBob)
+    if (path === '/api/conversations/7/messages') return send(bobsMessages)
     if (path === '/api/invites' && method === 'GET') return send(invites)
     if (method !== 'GET') return send(undefined, 204)
     return send({ message: 'Not found' }, 404)

@@ -15,6 +15,7 @@ const BookmarksRoute = React.lazy(() => import('./routes/bookmarks'))
 const InvitesRoute = React.lazy(() => import('./routes/invites'))
 const ListsRoute = React.lazy(() => import('./routes/lists'))
 const ListRoute = React.lazy(() => import('./routes/list'))
+const MessagesRoute = React.lazy(() => import('./routes/messages'))
 const ThreadRoute = React.lazy(() => import('./routes/thread'))
 const ProfileRoute = React.lazy(() => import('./routes/profile'))
 const FollowListRoute = React.lazy(() => import('./routes/follow-list'))
@@ -25,6 +26,9 @@ const ModerationRoute = React.lazy(() => import('./routes/moderation'))
 const ModerationMemberRoute = React.lazy(() => import('./routes/moderation-member'))
 const ModerationLogRoute = React.lazy(() => import('./routes/moderation-log'))
 const NotFoundRoute = React.lazy(() => import('./routes/not-found'))
+
+/** Messages, with a conversation open or not: one route, so opening one keeps the list as it is. */
+const MESSAGES_PATH = '/messages/:id?'
 
 /** A moderators' screen: anyone else gets the 404 page, as for a path that does not exist. */
 function ModeratorsOnly({ children }: { children: React.ReactNode }) {
@@ -47,6 +51,7 @@ export function PageLoading() {
  */
 export default function MemberRoutes() {
   const [onHome] = useRoute('/')
+  const [onMessages] = useRoute(MESSAGES_PATH)
   const aside = onHome ? (
     <React.Suspense fallback={null}>
       <HomeAside />
@@ -55,7 +60,7 @@ export default function MemberRoutes() {
   return (
     <LiveProvider>
       <ComposeProvider>
-        <MemberLayout aside={aside}>
+        <MemberLayout aside={aside} fill={onMessages}>
           <React.Suspense fallback={<PageLoading />}>
             <Switch>
               <Route path="/" component={HomeRoute} />
@@ -65,6 +70,7 @@ export default function MemberRoutes() {
               <Route path="/invites" component={InvitesRoute} />
               <Route path="/lists" component={ListsRoute} />
               <Route path="/lists/:id" component={ListRoute} />
+              <Route path={MESSAGES_PATH} component={MessagesRoute} />
               <Route path="/post/:id" component={ThreadRoute} />
               <Route path="/profile/:username" component={ProfileRoute} />
               <Route path="/profile/:username/followers">

@@ -712,7 +712,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** The caller has read the conversation up to its latest message (no one else is told). */
-        post: operations["mark_read"];
+        post: operations["mark_conversation_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2241,7 +2241,7 @@ export interface components {
             createdAt: string;
             /** Format: int64 */
             id: number;
-            lastMessage?: components["schemas"]["Message"] | null;
+            lastMessage?: components["schemas"]["DirectMessage"] | null;
             /** @description Its other members still in it, by username. */
             members: components["schemas"]["User"][];
             muted: boolean;
@@ -2322,6 +2322,18 @@ export interface components {
             size?: number | null;
             /** @description none, pending (being prepared), ready or failed */
             status: string;
+        };
+        /** @description A message as its conversation's members see it. */
+        DirectMessage: {
+            author?: components["schemas"]["User"] | null;
+            /** @description Empty when removed. */
+            content: string;
+            /** Format: int64 */
+            conversationId: number;
+            createdAt: string;
+            /** Format: int64 */
+            id: number;
+            removed?: components["schemas"]["MessageRemoved"] | null;
         };
         /** @description A post's new text, as its author edits it. */
         EditPost: {
@@ -5040,7 +5052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"][];
+                    "application/json": components["schemas"]["DirectMessage"][];
                 };
             };
             400: {
@@ -5099,7 +5111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["DirectMessage"];
                 };
             };
             400: {
@@ -5220,7 +5232,7 @@ export interface operations {
             };
         };
     };
-    mark_read: {
+    mark_conversation_read: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { DRAFT_KEY_PREFIX, forgetMemberStorage } from './member-storage'
+import { DRAFT_KEY_PREFIX, MESSAGE_DRAFT_KEY_PREFIX, forgetMemberStorage } from './member-storage'
 import { sendToLogin } from './unauthorized'
 
 const DRAFT = `${DRAFT_KEY_PREFIX}1:home`
@@ -11,10 +11,11 @@ afterEach(() => {
 })
 
 describe("a member's storage in this browser", () => {
-  it('is forgotten, drafts of every place and storage, while the browser keeps its own choices', () => {
+  it('is forgotten, drafts of posts and messages in every place and storage, while the browser keeps its own choices', () => {
     localStorage.setItem(DRAFT, '{"content":"A secret half-thought"}')
     localStorage.setItem(`${DRAFT_KEY_PREFIX}2:reply:7`, '{"content":"Another"}')
     sessionStorage.setItem(`${DRAFT_KEY_PREFIX}1:dialog`, '{"content":"Unsaved"}')
+    localStorage.setItem(`${MESSAGE_DRAFT_KEY_PREFIX}1:4`, '{"content":"Between us"}')
     localStorage.setItem('vite-ui-theme', 'dark')
 
     forgetMemberStorage()

@@ -127,6 +127,26 @@ export const notificationKeys = {
   unreadCount: () => [NOTIFICATIONS_ROOT, 'unread-count'] as const,
 }
 
+/** Where a conversation shows for the member: their inbox, or Requests until they accept it. */
+export type ConversationBox = 'inbox' | 'requests'
+
+// The member's conversations and their messages. No live events for them yet: the open
+// conversation and the unread count are read again on focus and every little while.
+const MESSAGES_ROOT = 'messages'
+export const messageKeys = {
+  all: [MESSAGES_ROOT] as const,
+  /** Both boxes' lists of conversations. */
+  lists: () => [MESSAGES_ROOT, 'list'] as const,
+  list: (box: ConversationBox) => [MESSAGES_ROOT, 'list', box] as const,
+  conversation: (id: number) => [MESSAGES_ROOT, 'conversation', id] as const,
+  /** A conversation's messages, a page at a time from the newest. */
+  messages: (conversationId: number) => [MESSAGES_ROOT, 'messages', conversationId] as const,
+  /** Inbox conversations, not muted, holding a message the member has not read. */
+  unreadCount: () => [MESSAGES_ROOT, 'unread-count'] as const,
+  /** Sending in one conversation: one message after another, in the order written. */
+  send: (conversationId: number) => [MESSAGES_ROOT, 'send', conversationId] as const,
+}
+
 const PUSH_ROOT = 'push'
 export const pushKeys = {
   all: [PUSH_ROOT] as const,

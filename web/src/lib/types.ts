@@ -50,6 +50,12 @@ export type ReportGroup = Omit<Schemas['ReportGroup'], 'member'> & {
   // Not in the document: its ReportGroup.member is a plain User, which the server sends without a suspension.
   member: User & { suspendedUntil?: string | null }
 }
+/** A message; `removed` says why its words are gone (its author deleted it, or left Murmur). */
+export type Message = Schemas['DirectMessage']
+/** A conversation as the member sees it: its other members, where it shows, whether they may write. */
+export type Conversation = Schemas['Conversation']
+/** The member's setting "Allow new messages from" (on their own record). */
+export type MessagesFrom = Schemas['MessagesFrom']
 export type TreeMember = Schemas['TreeMember']
 export type InviteTree = Schemas['InviteTree']
 
@@ -107,6 +113,10 @@ export const WEBSITE_MAX_LENGTH = limits.websiteMaxLength
 export const THREAD_REPLIES = limits.threadReplies
 export const MAX_UPLOAD_BYTES = limits.maxUploadBytes
 export const SEARCH_PREFIX_MIN_LENGTH = limits.searchPrefixMinLength
+/** A message's longest, in code points (crates/domain/src/messages). */
+export const MESSAGE_MAX_LENGTH = limits.messageMaxLength
+/** The most members a conversation holds, the member among them. */
+export const MAX_CONVERSATION_MEMBERS = limits.maxConversationMembers
 /** What an app asks of the member on the consent page (`GET /api/oauth/authorization`). */
 export type AppRequest = Schemas['AppRequest']
 /** Where the member's browser goes after their answer, or the code to copy. */

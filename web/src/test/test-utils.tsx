@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { vi } from 'vitest'
 import { AppProvider } from '@/app/provider'
 import { createQueryClient } from '@/lib/query-client'
-import type { Post, Profile, User } from '@/lib/types'
+import type { Conversation, Message, Post, Profile, User } from '@/lib/types'
 
 /** Renders `ui` in the app's providers; `rerender` keeps them (and the query client) around the new element. */
 export function renderWithProviders(ui: React.ReactElement, queryClient: QueryClient = createQueryClient()) {
@@ -112,4 +112,36 @@ export function requestsOf(fetch: ReturnType<typeof mockFetch>): { call: string;
     call: `${init.method ?? 'GET'} ${urlOf(input)}`,
     ...(typeof init.body === 'string' ? { body: JSON.parse(init.body) as unknown } : {}),
   }))
+}
+
+/** Grace as a conversation shows her (a public record: no e-mail). */
+export const grace: User = { ...aUser, id: 2, username: 'grace', displayName: 'Grace Hopper', email: undefined }
+
+/** A message in conversation 7, by Grace unless told. */
+export function aMessage(overrides: Partial<Message> = {}): Message {
+  return {
+    id: 100,
+    conversationId: 7,
+    author: grace,
+    content: 'Hello Ada',
+    removed: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  }
+}
+
+/** Ada's conversation 7 with Grace, in her inbox, nothing unread. */
+export function aConversation(overrides: Partial<Conversation> = {}): Conversation {
+  return {
+    id: 7,
+    members: [grace],
+    box: 'inbox',
+    unread: false,
+    muted: false,
+    sentAsRequest: false,
+    canSend: true,
+    lastMessage: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  }
 }

@@ -23,7 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unread_conversations))
         .routes(routes!(get_conversation, remove_conversation))
         .routes(routes!(list_messages, send_message))
-        .routes(routes!(mark_read))
+        .routes(routes!(mark_conversation_read))
         .routes(routes!(accept_conversation))
         .routes(routes!(mute_conversation))
         .routes(routes!(delete_message))
@@ -59,7 +59,7 @@ pub enum MessageRemoved {
 /// A message as its conversation's members see it.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Message {
+pub struct DirectMessage {
     pub id: i64,
     pub conversation_id: i64,
     /// Null once its author left Murmur.
@@ -70,9 +70,9 @@ pub struct Message {
     pub created_at: String,
 }
 
-impl From<messages::Message> for Message {
-    fn from(message: messages::Message) -> Message {
-        Message {
+impl From<messages::Message> for DirectMessage {
+    fn from(message: messages::Message) -> DirectMessage {
+        DirectMessage {
             id: message.id,
             conversation_id: message.conversation_id,
             author: message.author.map(|row| row.public()),
@@ -103,7 +103,7 @@ pub struct Conversation {
     /// The caller may write in it now (not after a block between its members, or once no one
     /// else is left).
     pub can_send: bool,
-    pub last_message: Option<Message>,
+    pub last_message: Option<DirectMessage>,
     pub created_at: String,
 }
 
@@ -117,7 +117,7 @@ impl From<messages::Conversation> for Conversation {
             muted: conversation.muted,
             sent_as_request: conversation.sent_as_request,
             can_send: conversation.can_send,
-            last_message: conversation.last_message.map(Message::from),
+            last_message: conversation.last_message.map(DirectMessage::from),
             created_at: to_rfc3339(conversation.created_at),
         }
     }
@@ -250,25 +250,25 @@ async fn remove_conversation(
 /// A conversation's messages, newest first; `before` pages back.
 #[utoipa::path(get, path = "/api/conversations/{id}/messages", tag = "messages",
     params(("id" = i64, Path, minimum = 1, description = "Conversation id"), MessagesParams),
-    responses((status = 200, body = Vec<Message>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 200, body = Vec<DirectMessage>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
 async fn list_messages(
     State(state): State<AppState>,
     current: CurrentUser,
     Path(id): Path<i64>,
     Query(params): Query<MessagesParams>,
-) -> Result<Json<Vec<Message>>> {
+) -> Result<Json<Vec<DirectMessage>>> {
     let limit = Page::parse(params.limit, None, 20, MAX_PAGE)?.limit;
     let page = Page::window(limit, params.before, None);
     let list = messages::messages(&state.db, current.id, id, page).await?;
-    Ok(Json(list.into_iter().map(Message::from).collect()))
+    Ok(Json(list.into_iter().map(DirectMessage::from).collect()))
 }
 
 /// Writes a message in one of the caller's conversations. Refused (403) after a block between
 /// its members; past three messages while it is a request no one accepted (422).
 #[utoipa::path(post, path = "/api/conversations/{id}/messages", tag = "messages", request_body = SendMessageRequest,
     params(("id" = i64, Path, minimum = 1, description = "Conversation id")),
-    responses((status = 201, body = Message), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 201, body = DirectMessage), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
               (status = 429, body = ErrorBody)))]
 #[tracing::instrument(skip(state, body), fields(user = current.id))]
@@ -277,7 +277,7 @@ async fn send_message(
     current: CurrentUser,
     Path(id): Path<i64>,
     Json(body): Json<SendMessageRequest>,
-) -> Result<(StatusCode, Json<Message>)> {
+) -> Result<(StatusCode, Json<DirectMessage>)> {
     let text = MessageText::parse(&body.content)?;
     let message = messages::send(&state.db, current.id, id, &text, state.clock.now()).await?;
     Ok((StatusCode::CREATED, Json(message.into())))
@@ -287,7 +287,7 @@ async fn send_message(
 #[utoipa::path(post, path = "/api/conversations/{id}/read", tag = "messages",
     params(("id" = i64, Path, minimum = 1, description = "Conversation id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn mark_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+async fn mark_conversation_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
     messages::mark_read(&state.db, current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -9,6 +9,7 @@ import { ModeToggle } from '@/components/theme/mode-toggle'
 import { cn } from '@/lib/utils'
 import { useMe } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useUnreadConversations } from '@/features/messages/api/get-unread-count'
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 import { useUnreadTitle } from '@/features/notifications/lib/unread-title'
 import { useCompose } from '@/features/posts/components/compose-provider'
@@ -133,14 +134,17 @@ function FloatingCompose() {
 
 /**
  * Sidebar on large screens; top bar, floating compose and bottom bar on small ones; the unread
- * count in the tab's title. A screen with a right column (`aside`, even empty while it loads)
- * has it on wide screens, beside the same main column, at the same place as on every screen.
+ * notifications and conversations, together, in the tab's title. A screen with a right column
+ * (`aside`, even empty while it loads) has it on wide screens, beside the same main column, at
+ * the same place as on every screen. A screen that `fill`s (Messages) takes the whole width
+ * beside the sidebar and the height between the bars, with no floating button over its composer.
  */
-export function MemberLayout({ children, aside }: { children: React.ReactNode; aside?: React.ReactNode }) {
+export function MemberLayout({ children, aside, fill = false }: { children: React.ReactNode; aside?: React.ReactNode; fill?: boolean }) {
   const { data: user } = useCurrentUser()
   const { data: me } = useMe()
   const unread = useUnreadCount(Boolean(user))
-  useUnreadTitle(unread.data?.count ?? 0)
+  const unreadConversations = useUnreadConversations(Boolean(user))
+  useUnreadTitle((unread.data?.count ?? 0) + (unreadConversations.data?.count ?? 0))
   return (
     <div className="min-h-dvh">
       <a
@@ -154,7 +158,13 @@ export function MemberLayout({ children, aside }: { children: React.ReactNode; a
       <div className="mx-auto flex max-w-6xl xl:max-w-7xl">
         <Sidebar />
         {/* Room below the last control for the floating New Post button and the bottom bar. */}
-        <main id="main" className="min-w-0 flex-1 border-border pb-36 lg:max-w-2xl lg:border-x lg:pb-0">
+        <main
+          id="main"
+          className={cn(
+            'min-w-0 flex-1 border-border lg:border-x lg:pb-0',
+            fill ? 'pb-[calc(3.5rem_+_env(safe-area-inset-bottom))]' : 'pb-36 lg:max-w-2xl',
+          )}
+        >
           {children}
         </main>
         {aside !== undefined && (
@@ -167,7 +177,7 @@ export function MemberLayout({ children, aside }: { children: React.ReactNode; a
         )}
       </div>
       {/* The Welcome card is the new member's whole screen, its Continue where the button floats. */}
-      {me?.firstRunDone !== false && <FloatingCompose />}
+      {me?.firstRunDone !== false && !fill && <FloatingCompose />}
       <MobileBottomBar />
     </div>
   )

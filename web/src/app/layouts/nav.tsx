@@ -1,8 +1,9 @@
 import { Link, useLocation } from 'wouter'
-import { Bell, Bookmark, Compass, Home, List, ScrollText, Settings, Shield, Ticket, User as UserIcon } from 'lucide-react'
+import { Bell, Bookmark, Compass, Home, List, Mail, ScrollText, Settings, Shield, Ticket, User as UserIcon } from 'lucide-react'
 import { cn } from '@/lib/utils'
 import { canModerate, useRole } from '@/features/auth/api/get-me'
 import { useCurrentUser } from '@/features/auth/api/get-user'
+import { useUnreadConversations } from '@/features/messages/api/get-unread-count'
 import { useUnreadCount } from '@/features/notifications/api/get-unread-count'
 
 export interface NavItem {
@@ -17,11 +18,13 @@ export interface NavItem {
 export function useNavItems(): NavItem[] {
   const { data: user } = useCurrentUser()
   const unread = useUnreadCount(Boolean(user))
+  const unreadConversations = useUnreadConversations(Boolean(user))
   const role = useRole()
   const items: NavItem[] = [
     { href: '/', label: 'Home', icon: Home },
     { href: '/discover', label: 'Discover', icon: Compass },
     { href: '/notifications', label: 'Notifications', icon: Bell, badge: unread.data?.count ?? 0 },
+    { href: '/messages', label: 'Messages', icon: Mail, badge: unreadConversations.data?.count ?? 0 },
     { href: '/bookmarks', label: 'Bookmarks', icon: Bookmark, menuOnly: true },
     { href: '/lists', label: 'Lists', icon: List, menuOnly: true },
     { href: '/invites', label: 'Invites', icon: Ticket, menuOnly: true },

@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api-client'
 import { handleUnauthorized } from '@/lib/unauthorized'
 import { useCurrentUser } from '@/features/auth/api/get-user'
 import { ProfileTabs } from '@/features/posts/components/profile-tabs'
+import { MessageButton } from '@/features/messages'
 import { SuspensionNotice } from '@/features/moderation/components/suspension-notice'
 import { MemberMenu } from '@/features/safety/components/member-menu'
 import { BlockedByNotice, YouBlockedNotice } from '@/features/safety/components/profile-notices'
@@ -74,6 +75,7 @@ export default function ProfileRoute() {
   const user = profile.data
   const isOwn = me?.username === user.username
   const isOther = Boolean(me) && !isOwn
+  const reachable = isOther && !user.isBlocking && !user.isBlockedBy
   return (
     <>
       <PageHeader title={user.displayName} before={back} />
@@ -81,8 +83,9 @@ export default function ProfileRoute() {
       <ProfileHeader
         user={user}
         isOwn={isOwn}
-        canFollow={isOther && !user.isBlocking && !user.isBlockedBy}
+        canFollow={reachable}
         menu={isOther ? (trigger) => <MemberMenu member={user} trigger={trigger} /> : undefined}
+        actions={reachable && !user.isSuspended ? <MessageButton userId={user.id} username={user.username} /> : undefined}
       />
       {user.isBlocking ? (
         <YouBlockedNotice member={user} />

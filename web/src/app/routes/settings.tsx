@@ -4,6 +4,7 @@ import { BlockedMembers, MutedMembers } from '@/features/safety/components/setti
 import { FollowedTagsCard } from '@/features/discover/components/followed-tags-card'
 import { MutedWordsCard } from '@/features/safety/components/muted-words-card'
 import { ContentWarningSetting, ImageDescriptionSetting } from '@/features/posts'
+import { MessagesFromSetting } from '@/features/messages'
 import { PushSettingsCard } from '@/features/push'
 import { UsernameCard } from '@/features/users'
 import { PageHeader } from './page-header'
@@ -21,6 +22,7 @@ export default function SettingsRoute() {
         <PushSettingsCard />
         <ImageDescriptionSetting />
         <ContentWarningSetting />
+        <MessagesFromSetting />
         <FollowedTagsCard />
         <BlockedMembers />
         <MutedMembers />

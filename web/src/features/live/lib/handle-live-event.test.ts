@@ -4,7 +4,7 @@ import { DRAFT_KEY_PREFIX } from '@/lib/member-storage'
 import { createQueryClient } from '@/lib/query-client'
 import type { Notification, Post } from '@/lib/types'
 import { sendToLogin } from '@/lib/unauthorized'
-import { authKeys, notificationKeys, postKeys } from '@/lib/query-keys'
+import { authKeys, messageKeys, notificationKeys, postKeys } from '@/lib/query-keys'
 import { aPost, json, mockFetch, requestsOf } from '@/test/test-utils'
 import { handleLiveEvent } from './handle-live-event'
 
@@ -133,13 +133,34 @@ describe('a live event', () => {
     expect(invalidated(postKeys.forYou())).toBe(false)
   })
 
+  it("message: reads again that conversation, its messages, the lists and the unread count, not other conversations", () => {
+    for (const key of [
+      messageKeys.conversation(4),
+      messageKeys.messages(4),
+      messageKeys.list('inbox'),
+      messageKeys.unreadCount(),
+      messageKeys.messages(9),
+    ]) {
+      queryClient.setQueryData(key, {})
+    }
+    handle({ type: 'message', conversationId: 4 })
+    const invalidated = (key: readonly unknown[]) => queryClient.getQueryState(key)?.isInvalidated
+    expect(invalidated(messageKeys.conversation(4))).toBe(true)
+    expect(invalidated(messageKeys.messages(4))).toBe(true)
+    expect(invalidated(messageKeys.list('inbox'))).toBe(true)
+    expect(invalidated(messageKeys.unreadCount())).toBe(true)
+    expect(invalidated(messageKeys.messages(9))).toBe(false)
+  })
+
   it('reset: refetches notifications, the unread count and the Friends feed, not For You', () => {
     queryClient.setQueryData(notificationKeys.list(), [notification(1)])
     queryClient.setQueryData(notificationKeys.unreadCount(), { count: 1 })
     queryClient.setQueryData(postKeys.feed(), feedOf(aPost()))
     queryClient.setQueryData(postKeys.forYou(), feedOf(aPost()))
+    queryClient.setQueryData(messageKeys.unreadCount(), { count: 1 })
     handle({ type: 'reset' })
     const invalidated = (key: readonly unknown[]) => queryClient.getQueryState(key)?.isInvalidated
+    expect(invalidated(messageKeys.unreadCount())).toBe(true)
     expect(invalidated(notificationKeys.list())).toBe(true)
     expect(invalidated(notificationKeys.unreadCount())).toBe(true)
     expect(invalidated(postKeys.feed())).toBe(true)

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { forgetMemberStorage } from '@/lib/member-storage'
 import { sendToLogin } from '@/lib/unauthorized'
-import { authKeys, notificationKeys, postKeys } from '@/lib/query-keys'
+import { authKeys, messageKeys, notificationKeys, postKeys } from '@/lib/query-keys'
 import { mergeLatestNotifications } from '@/features/notifications'
 import { refetchPostsHolding, refetchThreadsOf, threadReplyCount, updatePostEverywhere } from '@/features/posts'
 import type { LiveEvent } from './live-event'
@@ -43,8 +43,16 @@ export function handleLiveEvent(event: LiveEvent, { queryClient, addNewFeedPosts
       // The member's own new post, which their screens got before its link's card.
       refetchPostsHolding(queryClient, event.postId)
       return
+    case 'message':
+      // A conversation changed for the member: its messages, where it is listed, the unread count.
+      void queryClient.invalidateQueries({ queryKey: messageKeys.conversation(event.conversationId) })
+      void queryClient.invalidateQueries({ queryKey: messageKeys.messages(event.conversationId) })
+      void queryClient.invalidateQueries({ queryKey: messageKeys.lists() })
+      void queryClient.invalidateQueries({ queryKey: messageKeys.unreadCount() })
+      return
     case 'reset':
       void queryClient.invalidateQueries({ queryKey: notificationKeys.all })
+      void queryClient.invalidateQueries({ queryKey: messageKeys.all })
       void queryClient.invalidateQueries({ queryKey: postKeys.feed(), exact: true })
       return
     case 'session-ended':

@@ -15,6 +15,8 @@ describe('parsing a live event', () => {
       replyCount: 0,
     })
     expect(parseLiveEvent('post-card', '{"postId":5}')).toEqual({ type: 'post-card', postId: 5 })
+    expect(parseLiveEvent('message', '{"conversationId":4}')).toEqual({ type: 'message', conversationId: 4 })
+    expect(parseLiveEvent('message', '{"conversationId":0}')).toBeNull()
     expect(parseLiveEvent('reset', '{}')).toEqual({ type: 'reset' })
     expect(parseLiveEvent('session-ended', '{}')).toEqual({ type: 'session-ended' })
   })

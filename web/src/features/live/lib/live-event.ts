@@ -8,6 +8,7 @@ export type LiveEvent =
   | { type: 'feed'; postIds: number[] }
   | { type: 'post-counts'; postId: number; likeCount: number; repostCount: number; replyCount: number }
   | { type: 'post-card'; postId: number }
+  | { type: 'message'; conversationId: number }
   | { type: 'reset' }
   | { type: 'session-ended' }
 
@@ -21,6 +22,7 @@ export const LIVE_EVENT_TYPES: readonly LiveEventType[] = [
   'feed',
   'post-counts',
   'post-card',
+  'message',
   'reset',
   'session-ended',
 ]
@@ -61,6 +63,8 @@ export function parseLiveEvent(type: string, data: string): LiveEvent | null {
     }
     case 'post-card':
       return isId(body.postId) ? { type, postId: body.postId } : null
+    case 'message':
+      return isId(body.conversationId) ? { type, conversationId: body.conversationId } : null
     default:
       return null
   }

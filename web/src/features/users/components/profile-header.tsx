@@ -39,10 +39,12 @@ interface ProfileHeaderProps {
    * app/ composes it: safety sits above users (web/README.md, "Layout").
    */
   menu?: (trigger: React.ReactElement) => React.ReactNode
+  /** Another member's own buttons beside Follow (Message), composed by app/ as the menu is. */
+  actions?: React.ReactNode
 }
 
 /** The member's header image, picture, names, bio, links and counts; their own can be edited here. */
-export function ProfileHeader({ user, isOwn, canFollow, menu }: ProfileHeaderProps) {
+export function ProfileHeader({ user, isOwn, canFollow, menu, actions }: ProfileHeaderProps) {
   const [editing, setEditing] = React.useState(false)
   return (
     <section aria-label="Profile">
@@ -86,6 +88,7 @@ export function ProfileHeader({ user, isOwn, canFollow, menu }: ProfileHeaderPro
                 <MoreHorizontal aria-hidden="true" />
               </Button>,
             )}
+            {!isOwn && actions}
             {isOwn ? (
               <Button variant="outline" className="rounded-full" onClick={() => setEditing(true)}>
                 Edit Profile
