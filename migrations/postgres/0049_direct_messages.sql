@@ -45,3 +45,16 @@ CREATE INDEX messages_author_idx ON messages (author_id, conversation_id);
 -- Who may start a conversation with the member: everyone, people they follow, or no one.
 ALTER TABLE users ADD COLUMN messages_from TEXT NOT NULL DEFAULT 'following'
     CONSTRAINT users_messages_from_check CHECK (messages_from IN ('everyone', 'following', 'nobody'));
+
+-- The messages a member chose to include in a report, as they read then: the moderators read
+-- these and nothing else of a conversation. A member who leaves takes their words here too.
+CREATE TABLE report_messages (
+    report_id  BIGINT NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
+    message_id BIGINT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    author_id  BIGINT REFERENCES users (id) ON DELETE SET NULL,
+    content    TEXT   NOT NULL,
+    sent_at    BIGINT NOT NULL,
+    PRIMARY KEY (report_id, message_id)
+);
+-- Leaving finds the words of the member who left.
+CREATE INDEX report_messages_author_idx ON report_messages (author_id);

@@ -427,7 +427,74 @@ async fn a_message_reaches_the_open_tabs_of_those_who_read_the_conversation_only
     assert!(heard.iter().filter(|event| event.1 == "message").count() == 1, "Bob's reading is his: {heard:?}");
 }
 
+async fn a_report_shows_the_moderators_the_chosen_messages_and_nothing_else(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let cyd = app.member("cyd").await;
+    let moderator = app.member("mod").await;
+    make_moderator(&app, &moderator).await;
+    follow(&app, &bob, &ada).await;
+    follow(&app, &ada, &bob).await;
+    let id = started(&app, &ada, &[&bob]).await;
+    let context = sent(&app, &ada, id, "Please stop").await;
+    let nasty = sent(&app, &bob, id, "You will regret this").await;
+    sent(&app, &bob, id, "Something private and harmless").await;
+    follow(&app, &cyd, &ada).await;
+    let elsewhere = started(&app, &ada, &[&bob, &cyd]).await;
+    let other = sent(&app, &bob, elsewhere, "In the group").await;
+
+    let report = |ids: Vec<i64>| json!({ "messageIds": ids, "reason": "harassment", "comment": "Threats" });
+    for (body, status) in [
+        (report(vec![]), 400),
+        (report(vec![context]), 400),
+        (report(vec![nasty, other]), 400),
+        (report(vec![nasty, 999_999]), 404),
+        (report((1..=21).collect()), 400),
+        (json!({ "messageIds": [nasty], "userId": bob.id, "reason": "spam" }), 400),
+    ] {
+        let (got, answer) = post(&app, &ada, "/api/reports", body.clone()).await;
+        assert_eq!(got, status, "{body}: {answer}");
+    }
+    // Someone outside the conversation cannot report its messages, nor learn they exist.
+    let (status, _) = post(&app, &cyd, "/api/reports", report(vec![nasty])).await;
+    assert_eq!(status, 404);
+
+    let (status, made) = post(&app, &ada, "/api/reports", report(vec![context, nasty])).await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["messages"], json!([]), "the reporter is not sent back what she chose: {made}");
+    let (status, queue) = get(&app, &moderator, "/api/moderation/reports").await;
+    assert_eq!(status, 200, "{queue}");
+    let group = &queue[0];
+    assert_eq!((&group["target"], &group["member"]["username"]), (&json!("member"), &json!("bob")), "{group}");
+    let shown: Vec<(&str, &str)> = group["reports"][0]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["authorUsername"].as_str().unwrap(), m["content"].as_str().unwrap()))
+        .collect();
+    assert_eq!(shown, [("ada", "Please stop"), ("bob", "You will regret this")]);
+    let everything = queue.to_string();
+    assert!(!everything.contains("Something private"), "only what was chosen: {everything}");
+    let (status, _) = get(&app, &moderator, &format!("/api/conversations/{id}/messages")).await;
+    assert_eq!(status, 404, "the report opens nothing more");
+
+    // Deleting the message afterwards does not take it out of the report.
+    let (status, _) = delete(&app, &bob, &format!("/api/messages/{nasty}")).await;
+    assert_eq!(status, 204);
+    let (_, queue) = get(&app, &moderator, "/api/moderation/reports").await;
+    assert_eq!(queue[0]["reports"][0]["messages"][1]["content"], "You will regret this");
+
+    // Leaving Murmur, Bob takes his words out of the report too; Ada's stay hers.
+    crate::account_deletion::delete_account(&app, &bob).await;
+    let kept: Vec<String> = sqlx::query_scalar("SELECT content FROM report_messages ORDER BY message_id")
+        .fetch_all(&app.state.db.read)
+        .await
+        .unwrap();
+    assert_eq!(kept, ["Please stop", ""]);
+}
+
 both_databases!(
+    a_report_shows_the_moderators_the_chosen_messages_and_nothing_else,
     a_message_reaches_the_open_tabs_of_those_who_read_the_conversation_only,
     a_conversation_opens_once_for_the_same_people_and_carries_their_messages,
     no_one_outside_a_conversation_reads_or_touches_it,

@@ -126,11 +126,11 @@ async fn a_report_names_one_thing_with_a_known_reason(app: TestApp) {
     let long = "a".repeat(1001);
 
     for (body, status, message) in [
-        (json!({ "reason": "spam" }), 400, "Say what you report: a postId or a userId"),
+        (json!({ "reason": "spam" }), 400, "Say what you report: a postId, a userId or messageIds"),
         (
             json!({ "postId": hers, "userId": ada.id, "reason": "spam" }),
             400,
-            "Report one thing at a time: a postId or a userId, not both",
+            "Report one thing at a time: a postId, a userId or messageIds",
         ),
         (json!({ "postId": hers, "reason": "rude" }), 400, "Choose a reason: spam, harassment, impersonation or other"),
         (json!({ "postId": hers }), 400, "Choose a reason: spam, harassment, impersonation or other"),
@@ -154,7 +154,7 @@ async fn a_report_names_one_thing_with_a_known_reason(app: TestApp) {
         report(&app, &bob, json!({ "postId": hers, "reason": "spam", "comment": "  a bot, surely \n" })).await;
     assert_eq!(status, 201, "{made}");
     let keys: BTreeSet<&str> = made.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, BTreeSet::from(["id", "reason", "comment", "createdAt", "postText"]));
+    assert_eq!(keys, BTreeSet::from(["id", "reason", "comment", "createdAt", "postText", "messages"]));
     assert_eq!((&made["reason"], &made["comment"]), (&json!("spam"), &json!("a bot, surely")));
     let (status, of_member) = report(&app, &bob, json!({ "userId": ada.id, "reason": "impersonation" })).await;
     assert_eq!((status, &of_member["comment"]), (201, &json!("")));

@@ -486,6 +486,8 @@ const STEPS: &[Step] = &[
              VALUES (1, 1, 'inbox', 0, 1, :now), (1, 2, 'requests', 0, 0, :now)",
             "INSERT INTO messages (id, conversation_id, author_id, content, created_at, deleted_at) \
              VALUES (1, 1, 1, 'Hello Bob', :now, NULL)",
+            "INSERT INTO report_messages (report_id, message_id, author_id, content, sent_at) \
+             SELECT MIN(id), 1, 1, 'Hello Bob', :now FROM reports HAVING COUNT(*) > 0",
         ],
         until: None,
         drops: &[],

@@ -154,6 +154,8 @@ async fn seeded(target: &Target) -> i64 {
         "INSERT INTO messages (conversation_id, author_id, content, created_at, deleted_at) \
          SELECT MAX(id), 1, $1, 3, NULL FROM conversations UNION ALL SELECT MAX(id), 2, '', 4, 5 FROM conversations",
         "UPDATE conversations SET last_message_id = (SELECT MAX(id) FROM messages)",
+        "INSERT INTO report_messages (report_id, message_id, author_id, content, sent_at) \
+         SELECT MAX(r.id), MIN(m.id), 1, $1, 3 FROM reports r, messages m",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

@@ -2969,6 +2969,12 @@ export interface components {
             /** Format: int64 */
             id: number;
             /**
+             * @description The messages the reporter chose from a conversation, as they read then, for the
+             *     moderators (empty in a reporter's own answer and for other reports). Moderators read
+             *     nothing else of a conversation.
+             */
+            messages: components["schemas"]["ReportedMessage"][];
+            /**
              * @description The post's words when it was reported (its author may have edited or deleted it since),
              *     for the moderators: null in a reporter's own answer (the post may be one they cannot
              *     see) and for a report about a member.
@@ -3014,8 +3020,13 @@ export interface components {
              */
             comment?: string | null;
             /**
+             * @description 1 to 20 messages of one conversation the caller is in, some written by one other member,
+             *     who is the one reported; the moderators read these and nothing else of the conversation.
+             */
+            messageIds?: number[] | null;
+            /**
              * Format: int64
-             * @description The post reported (a repost: its original). Exactly one of postId and userId.
+             * @description The post reported (a repost: its original). Exactly one of postId, userId and messageIds.
              */
             postId?: number | null;
             reason?: components["schemas"]["ReportReason"];
@@ -3024,6 +3035,17 @@ export interface components {
              * @description The member reported.
              */
             userId?: number | null;
+        };
+        /** @description A message a report holds, as it read when reported. */
+        ReportedMessage: {
+            /** @description Who wrote it; null once they left Murmur. */
+            authorUsername?: string | null;
+            /** @description Empty when it had been deleted, or its author left Murmur. */
+            content: string;
+            /** Format: int64 */
+            id: number;
+            /** @description RFC 3339. */
+            sentAt: string;
         };
         /** @description What the member's Notifications screen showed them. */
         Seen: {

@@ -432,6 +432,73 @@ async fn tell_readers(conn: &mut sqlx::AnyConnection, id: i64) -> Result<()> {
     Ok(())
 }
 
+/// The most messages one report includes.
+pub const MAX_REPORTED: usize = 20;
+
+/// The messages `reporter` chose to report, checked in the report's transaction: 1 to
+/// `MAX_REPORTED` of one conversation they read, some of them written by one other member, who
+/// is the one reported (answered). The reporter's own may be among them, for context.
+pub struct ForReport {
+    pub member: i64,
+    chosen: Vec<store::Chosen>,
+}
+
+pub async fn for_report(conn: &mut sqlx::AnyConnection, reporter: i64, ids: &[i64]) -> Result<ForReport> {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() || ids.len() > MAX_REPORTED || ids.iter().any(|id| *id < 1) {
+        return Err(Error::bad_request(format!("Choose 1 to {MAX_REPORTED} messages to report, by their ids")));
+    }
+    let chosen = store::chosen(conn, reporter, &ids).await?;
+    if chosen.len() != ids.len() {
+        return Err(Error::not_found(MESSAGE_NOT_FOUND));
+    }
+    if chosen.iter().any(|m| m.conversation_id != chosen[0].conversation_id) {
+        return Err(Error::bad_request("Report messages of one conversation at a time"));
+    }
+    let mut others: Vec<i64> = chosen.iter().filter_map(|m| m.author_id).filter(|a| *a != reporter).collect();
+    others.sort_unstable();
+    others.dedup();
+    match others.as_slice() {
+        [member] => Ok(ForReport { member: *member, chosen }),
+        [] => Err(Error::bad_request("Choose a message someone else wrote")),
+        _ => Err(Error::bad_request("Report one member's messages at a time")),
+    }
+}
+
+impl ForReport {
+    /// Keeps the chosen messages with report `report` as they read now (a deleted one without
+    /// its words), replacing what an earlier report of the same member held.
+    pub async fn keep(&self, conn: &mut sqlx::AnyConnection, report: i64) -> Result<()> {
+        store::keep_for_report(conn, report, &self.chosen).await
+    }
+}
+
+/// A message as a report keeps it, for the moderators.
+#[derive(Debug, Clone)]
+pub struct Reported {
+    pub id: i64,
+    /// Who wrote it; None once they left Murmur.
+    pub author_username: Option<String>,
+    pub content: String,
+    pub sent_at: Millis,
+}
+
+/// The messages reports `reports` hold, by report.
+pub async fn reported(db: &Db, reports: &[i64]) -> Result<HashMap<i64, Vec<Reported>>> {
+    let mut by_report: HashMap<i64, Vec<Reported>> = HashMap::new();
+    for row in store::reported(&db.read, reports).await? {
+        by_report.entry(row.report_id).or_default().push(Reported {
+            id: row.message_id,
+            author_username: row.author_username,
+            content: row.content,
+            sent_at: row.sent_at,
+        });
+    }
+    Ok(by_report)
+}
+
 /// In the transaction of `member` leaving Murmur: their messages lose their words at once.
 pub async fn member_left(conn: &mut sqlx::AnyConnection, member: i64) -> Result<()> {
     store::empty_messages_of(conn, member).await

@@ -358,6 +358,77 @@ pub(crate) async fn size(conn: &mut AnyConnection, id: i64) -> Result<i64> {
 /// Empties the words of every message `member` wrote, in the transaction of their leaving; the
 /// leaving job then clears them as the author (`accounts::leaving`).
 pub(crate) async fn empty_messages_of(conn: &mut AnyConnection, member: i64) -> Result<()> {
-    sqlx::query("UPDATE messages SET content = '' WHERE author_id = $1").bind(member).execute(conn).await?;
+    sqlx::query("UPDATE messages SET content = '' WHERE author_id = $1").bind(member).execute(&mut *conn).await?;
+    sqlx::query("UPDATE report_messages SET content = '' WHERE author_id = $1").bind(member).execute(conn).await?;
     Ok(())
+}
+
+/// A message chosen for a report, from a conversation its reporter reads.
+#[derive(sqlx::FromRow)]
+pub(crate) struct Chosen {
+    pub id: i64,
+    pub conversation_id: i64,
+    pub author_id: Option<i64>,
+    pub content: String,
+    pub created_at: Millis,
+}
+
+pub(crate) async fn chosen(conn: &mut AnyConnection, reader: i64, ids: &[i64]) -> Result<Vec<Chosen>> {
+    let sql = format!(
+        "SELECT m.id, m.conversation_id, m.author_id, m.content, m.created_at FROM messages m \
+         JOIN conversation_members cm ON cm.conversation_id = m.conversation_id AND cm.member_id = $1 \
+             AND cm.box IN {READABLE} \
+         WHERE m.id IN ({}) ORDER BY m.id",
+        in_list(2, ids.len())
+    );
+    let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(reader);
+    for id in padded_values(ids) {
+        query = query.bind(id);
+    }
+    Ok(query.fetch_all(conn).await?)
+}
+
+/// Report `report` holds exactly these messages, as they read now.
+pub(crate) async fn keep_for_report(conn: &mut AnyConnection, report: i64, chosen: &[Chosen]) -> Result<()> {
+    sqlx::query("DELETE FROM report_messages WHERE report_id = $1").bind(report).execute(&mut *conn).await?;
+    for message in chosen {
+        sqlx::query(
+            "INSERT INTO report_messages (report_id, message_id, author_id, content, sent_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(report)
+        .bind(message.id)
+        .bind(message.author_id)
+        .bind(&message.content)
+        .bind(message.created_at)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// A reported message as kept with its report.
+#[derive(sqlx::FromRow)]
+pub(crate) struct ReportedRow {
+    pub report_id: i64,
+    pub message_id: i64,
+    pub author_username: Option<String>,
+    pub content: String,
+    pub sent_at: Millis,
+}
+
+pub(crate) async fn reported(pool: &Pool, reports: &[i64]) -> Result<Vec<ReportedRow>> {
+    if reports.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT rm.report_id, rm.message_id, u.username AS author_username, rm.content, rm.sent_at \
+         FROM report_messages rm LEFT JOIN users u ON u.id = rm.author_id AND u.deleted_at IS NULL \
+         WHERE rm.report_id IN ({}) ORDER BY rm.report_id, rm.message_id",
+        in_list(1, reports.len())
+    );
+    let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
+    for id in padded_values(reports) {
+        query = query.bind(id);
+    }
+    Ok(query.fetch_all(pool).await?)
 }

@@ -41,6 +41,7 @@ pub async fn report(
     let mut tx = writer.begin().await?;
     // The reporter's row first: their reports of one subject are made one after the other.
     store::lock_member(&mut tx, reporter).await?;
+    let mut messages = None;
     let subject = match target {
         ReportTarget::Member(member) => {
             if member == reporter {
@@ -57,11 +58,21 @@ pub async fn report(
             }
             Subject { member: post.author_id, post: Some(post.id) }
         }
+        // Messages: a report about their author, holding the messages chosen.
+        ReportTarget::Messages(ref ids) => {
+            let chosen = crate::messages::for_report(&mut tx, reporter, ids).await?;
+            let subject = Subject { member: chosen.member, post: None };
+            messages = Some(chosen);
+            subject
+        }
     };
     let row = match store::update_open_report(&mut tx, reporter, subject, reason, comment.as_str()).await? {
         Some(row) => row,
         None => store::insert_report(&mut tx, reporter, subject, reason, comment.as_str(), now).await?,
     };
+    if let Some(messages) = &messages {
+        messages.keep(&mut tx, row.id).await?;
+    }
     tx.commit().await?;
     Ok(row)
 }

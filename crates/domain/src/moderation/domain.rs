@@ -106,21 +106,24 @@ impl ReportReason {
     }
 }
 
-/// What a report is about: one post (its original, for a repost) or one member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a report is about: one post (its original, for a repost), one member, or the messages
+/// of one member that the reporter chose from a conversation (`messages::for_report`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReportTarget {
     Post(i64),
     Member(i64),
+    Messages(Vec<i64>),
 }
 
 impl ReportTarget {
-    /// Exactly one of the two.
-    pub fn parse(post_id: Option<i64>, user_id: Option<i64>) -> Result<ReportTarget> {
-        match (post_id, user_id) {
-            (Some(post), None) => Ok(ReportTarget::Post(post)),
-            (None, Some(member)) => Ok(ReportTarget::Member(member)),
-            (None, None) => Err(Error::bad_request("Say what you report: a postId or a userId")),
-            (Some(_), Some(_)) => Err(Error::bad_request("Report one thing at a time: a postId or a userId, not both")),
+    /// Exactly one of the three.
+    pub fn parse(post_id: Option<i64>, user_id: Option<i64>, message_ids: Option<Vec<i64>>) -> Result<ReportTarget> {
+        match (post_id, user_id, message_ids) {
+            (Some(post), None, None) => Ok(ReportTarget::Post(post)),
+            (None, Some(member), None) => Ok(ReportTarget::Member(member)),
+            (None, None, Some(ids)) => Ok(ReportTarget::Messages(ids)),
+            (None, None, None) => Err(Error::bad_request("Say what you report: a postId, a userId or messageIds")),
+            _ => Err(Error::bad_request("Report one thing at a time: a postId, a userId or messageIds")),
         }
     }
 }
@@ -289,10 +292,12 @@ mod tests {
 
     #[test]
     fn a_report_names_exactly_one_target_with_a_known_reason() {
-        assert_eq!(ReportTarget::parse(Some(5), None).unwrap(), ReportTarget::Post(5));
-        assert_eq!(ReportTarget::parse(None, Some(7)).unwrap(), ReportTarget::Member(7));
-        assert!(ReportTarget::parse(None, None).is_err());
-        assert!(ReportTarget::parse(Some(5), Some(7)).is_err());
+        assert_eq!(ReportTarget::parse(Some(5), None, None).unwrap(), ReportTarget::Post(5));
+        assert_eq!(ReportTarget::parse(None, Some(7), None).unwrap(), ReportTarget::Member(7));
+        assert_eq!(ReportTarget::parse(None, None, Some(vec![3])).unwrap(), ReportTarget::Messages(vec![3]));
+        assert!(ReportTarget::parse(None, None, None).is_err());
+        assert!(ReportTarget::parse(Some(5), Some(7), None).is_err());
+        assert!(ReportTarget::parse(None, Some(7), Some(vec![3])).is_err());
         for reason in ["spam", "harassment", "impersonation", "other"] {
             assert_eq!(ReportReason::parse(reason).unwrap().as_str(), reason);
         }

@@ -25,6 +25,34 @@ pub struct Report {
     /// for the moderators: null in a reporter's own answer (the post may be one they cannot
     /// see) and for a report about a member.
     pub post_text: Option<String>,
+    /// The messages the reporter chose from a conversation, as they read then, for the
+    /// moderators (empty in a reporter's own answer and for other reports). Moderators read
+    /// nothing else of a conversation.
+    pub messages: Vec<ReportedMessage>,
+}
+
+/// A message a report holds, as it read when reported.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportedMessage {
+    pub id: i64,
+    /// Who wrote it; null once they left Murmur.
+    pub author_username: Option<String>,
+    /// Empty when it had been deleted, or its author left Murmur.
+    pub content: String,
+    /// RFC 3339.
+    pub sent_at: String,
+}
+
+impl From<crate::messages::Reported> for ReportedMessage {
+    fn from(message: crate::messages::Reported) -> Self {
+        ReportedMessage {
+            id: message.id,
+            author_username: message.author_username,
+            content: message.content,
+            sent_at: to_rfc3339(message.sent_at),
+        }
+    }
 }
 
 impl From<ReportRow> for Report {
@@ -35,6 +63,7 @@ impl From<ReportRow> for Report {
             comment: row.comment,
             created_at: to_rfc3339(row.created_at),
             post_text: None,
+            messages: Vec::new(),
         }
     }
 }
@@ -47,6 +76,7 @@ impl From<OpenReportRow> for Report {
             comment: row.comment,
             created_at: to_rfc3339(row.created_at),
             post_text: row.post_text,
+            messages: Vec::new(),
         }
     }
 }

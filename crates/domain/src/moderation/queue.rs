@@ -71,6 +71,14 @@ pub async fn page(db: &Db, moderator: i64, page: Page) -> Result<Vec<ReportGroup
             .map(|post| (post.id, post))
             .collect();
 
+    let report_ids: Vec<i64> = groups.iter().flat_map(|g| g.reports.iter().map(|r| r.id)).collect();
+    let mut reported = crate::messages::reported(db, &report_ids).await?;
+    for report in groups.iter_mut().flat_map(|g| g.reports.iter_mut()) {
+        if let Some(messages) = reported.remove(&report.id) {
+            report.messages = messages.into_iter().map(Into::into).collect();
+        }
+    }
+
     let mut answer = Vec::with_capacity(groups.len());
     for group in groups {
         let member_id = group.subject.member;

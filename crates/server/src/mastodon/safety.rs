@@ -95,8 +95,11 @@ async fn report(State(state): State<AppState>, token: Token, Params(body): Param
     let reporter = token.member("write:reports")?;
     let account = body.account_id.ok_or_else(|| MastodonError::unprocessable("account_id is required"))?;
     let reason = ReportReason::parse(if body.category.as_deref() == Some("spam") { "spam" } else { "other" })?;
-    let target =
-        ReportTarget::parse(body.status_ids.first().copied(), Some(account).filter(|_| body.status_ids.is_empty()))?;
+    let target = ReportTarget::parse(
+        body.status_ids.first().copied(),
+        Some(account).filter(|_| body.status_ids.is_empty()),
+        None,
+    )?;
     let comment = Comment::parse(body.comment.as_deref())?;
     let row =
         murmur_domain::moderation::actions::report(&state.db, reporter, target, reason, &comment, state.clock.now())

@@ -287,7 +287,11 @@ async fn send_message(
 #[utoipa::path(post, path = "/api/conversations/{id}/read", tag = "messages",
     params(("id" = i64, Path, minimum = 1, description = "Conversation id")),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn mark_conversation_read(State(state): State<AppState>, current: CurrentUser, Path(id): Path<i64>) -> Result<StatusCode> {
+async fn mark_conversation_read(
+    State(state): State<AppState>,
+    current: CurrentUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode> {
     messages::mark_read(&state.db, current.id, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

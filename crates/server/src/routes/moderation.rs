@@ -36,12 +36,15 @@ const DEFAULT_PAGE: i64 = 20;
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportRequest {
-    /// The post reported (a repost: its original). Exactly one of postId and userId.
+    /// The post reported (a repost: its original). Exactly one of postId, userId and messageIds.
     #[schema(minimum = 1)]
     post_id: Option<i64>,
     /// The member reported.
     #[schema(minimum = 1)]
     user_id: Option<i64>,
+    /// 1 to 20 messages of one conversation the caller is in, some written by one other member,
+    /// who is the one reported; the moderators read these and nothing else of the conversation.
+    message_ids: Option<Vec<i64>>,
     #[serde(default)]
     #[schema(value_type = ReportReason)]
     reason: String,
@@ -94,7 +97,7 @@ async fn create_report(
     current: CurrentUser,
     Json(body): Json<ReportRequest>,
 ) -> Result<(StatusCode, Json<Report>)> {
-    let target = ReportTarget::parse(body.post_id, body.user_id)?;
+    let target = ReportTarget::parse(body.post_id, body.user_id, body.message_ids)?;
     let reason = ReportReason::parse(&body.reason)?;
     let comment = Comment::parse(body.comment.as_deref())?;
     let row = actions::report(&state.db, current.id, target, reason, &comment, state.clock.now()).await?;

@@ -36,8 +36,8 @@ const postGroup: ReportGroup = {
   member: carol,
   reportCount: 2,
   reports: [
-    { id: 21, reason: 'spam', comment: 'Same link everywhere', createdAt: new Date().toISOString(), postText: 'Cheap followers at example.com' },
-    { id: 19, reason: 'other', comment: '', createdAt: new Date().toISOString(), postText: 'Followers! DM me' },
+    { id: 21, reason: 'spam', comment: 'Same link everywhere', createdAt: new Date().toISOString(), postText: 'Cheap followers at example.com', messages: [] },
+    { id: 19, reason: 'other', comment: '', createdAt: new Date().toISOString(), postText: 'Followers! DM me', messages: [] },
   ],
   history: { earlierReports: 1, actions: [earlierRemoval] },
 }
@@ -49,7 +49,7 @@ const memberGroup: ReportGroup = {
   postId: null,
   member: { ...carol, id: 4, username: 'fakeada', displayName: 'Ada Lovelace', bio: '' },
   reportCount: 1,
-  reports: [{ id: 22, reason: 'impersonation', comment: 'Pretends to be Ada', createdAt: new Date().toISOString(), postText: null }],
+  reports: [{ id: 22, reason: 'impersonation', comment: 'Pretends to be Ada', createdAt: new Date().toISOString(), postText: null, messages: [] }],
   history: { earlierReports: 0, actions: [] },
 }
 
