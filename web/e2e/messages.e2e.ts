@@ -3,7 +3,8 @@
 // (Enter sends, Shift+Enter starts a new line); Cyd, whom Bob does not follow, is refused until
 // Bob allows messages from everyone, then her request waits under Requests until he accepts it;
 // with the conversation open, Bob sees Ada's new message and her deletion ("Message deleted")
-// as they happen; older messages load above, the reader's
+// as they happen; Bob reports one of Ada's messages, and Cyd, made a moderator, reads only that
+// message (and the one of his he sent with it) in the queue; older messages load above, the reader's
 // place kept. Screenshots at 360 and 1280 px, light and dark, go to /tmp/murmur-messages-screenshots.
 // Skips, saying why, when the server binary is missing.
 import { mkdirSync } from 'node:fs'
@@ -172,6 +173,44 @@ describe.skipIf(!hasMurmur)('messages in a browser', () => {
     await messageList(bob).getByText('Message deleted').waitFor()
     expect(await messageList(bob).getByText('Hello Bob, are you coming on Saturday?').count()).toBe(0)
     await shot(bob, 'desktop-light-deleted')
+  })
+
+  it('Bob reports one of Ada\'s messages, and a moderator reads only the messages he chose', async () => {
+    const bob = net.bob.page
+    await bob.goto(adaAndBob)
+    await messageList(bob).getByText('Lovely, see you then.').waitFor()
+    await bob.getByRole('button', { name: 'Conversation options' }).click()
+    await bob.getByRole('menuitem', { name: 'Report' }).click()
+    const dialog = bob.getByRole('dialog', { name: 'Report messages' })
+    await dialog.getByText('Moderators will see only the messages you choose.').waitFor()
+    const choices = dialog.getByRole('group', { name: 'Messages to report' })
+    // Ada's deleted message is not offered; Bob's own are, for context, none chosen.
+    expect(await choices.getByRole('checkbox').count()).toBe(3)
+    expect(await choices.getByRole('checkbox', { checked: true }).count()).toBe(0)
+    await choices.getByRole('checkbox', { name: /Lovely, see you then\./ }).check()
+    await choices.getByRole('checkbox', { name: /Yes! I will bring bread\./ }).check()
+    await dialog.getByRole('radio', { name: 'Other' }).check()
+    await dialog.getByLabel('Comment (optional)').fill('Testing the report of messages')
+    await expectAccessible(bob, 'The report of messages')
+    await shot(bob, 'desktop-light-report-messages')
+    await dialog.getByRole('button', { name: 'Send report' }).click()
+    await toasts(bob).getByText('Report sent', { exact: true }).waitFor()
+    await dialog.waitFor({ state: 'detached' })
+
+    await net.server.setRole(cyd.username, 'moderator')
+    const moderator = cyd.page
+    await moderator.goto('/moderation')
+    const group = moderator.getByRole('article', { name: `Member @${net.ada.username}` })
+    await group.waitFor()
+    const quoted = group.getByRole('figure', { name: 'Reported messages' })
+    expect(await quoted.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringMatching(new RegExp(`^@${net.bob.username} · .*\\n+Yes! I will bring bread\\.$`)),
+      expect.stringMatching(new RegExp(`^@${net.ada.username} · .*\\n+Lovely, see you then\\.$`)),
+    ])
+    // Nothing else of the conversation.
+    expect(await group.getByText('Two things:', { exact: false }).count()).toBe(0)
+    await expectAccessible(moderator, 'A report of messages')
+    await shot(moderator, 'desktop-light-reported-messages')
   })
 
   it('loads older messages above, keeping the reader’s place', async () => {

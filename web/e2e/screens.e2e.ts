@@ -88,7 +88,14 @@ const memberScreens: { name: string; path: string; ready: (page: Page) => Promis
   { name: 'profile-blocked', path: '/profile/carol', ready: (p) => p.getByText('You blocked @carol').waitFor() },
   { name: 'profile-blocked-by', path: '/profile/dave', ready: (p) => p.getByText("You can't view this profile").waitFor() },
   { name: 'settings', path: '/settings', ready: (p) => p.getByText('Muted until you unmute').waitFor() },
-  { name: 'moderation', path: '/moderation', ready: (p) => p.getByText('Uses my photos and name').waitFor() },
+  {
+    name: 'moderation',
+    path: '/moderation',
+    ready: async (p) => {
+      await p.getByText('Uses my photos and name').waitFor()
+      await p.getByText('You will regret this.').waitFor()
+    },
+  },
   { name: 'moderation-log', path: '/moderation/log', ready: (p) => p.getByText('Spam after a warning').waitFor() },
   { name: 'invite-tree', path: '/moderation/members/2', ready: (p) => p.getByText('Invited 2 members').waitFor() },
   { name: 'messages', path: '/messages/7', ready: (p) => p.getByText('Saturday at 10?', { exact: false }).waitFor() },

@@ -131,8 +131,8 @@ const reportGroups = [
     member: { ...me, ...spammer, bio: 'Growth hacker', website: '', invitesAvailable: 0 },
     reportCount: 2,
     reports: [
-      { id: 21, reason: 'spam', comment: 'Same link under every post I make', createdAt: ago(5), postText: 'Get 10k followers today at cheap-follows.example — real people only!' },
-      { id: 18, reason: 'other', comment: null, createdAt: ago(40), postText: 'Get 10k followers today, DM me for the link' },
+      { id: 21, reason: 'spam', comment: 'Same link under every post I make', createdAt: ago(5), postText: 'Get 10k followers today at cheap-follows.example — real people only!', messages: [] },
+      { id: 18, reason: 'other', comment: null, createdAt: ago(40), postText: 'Get 10k followers today, DM me for the link', messages: [] },
     ],
     history: { earlierReports: 1, actions: [removal] },
   },
@@ -143,7 +143,31 @@ const reportGroups = [
     postId: null,
     member: { ...me, ...dave, bio: 'Not the Dave you know', website: '', invitesAvailable: 0 },
     reportCount: 1,
-    reports: [{ id: 22, reason: 'impersonation', comment: 'Uses my photos and name', createdAt: ago(30), postText: null }],
+    reports: [{ id: 22, reason: 'impersonation', comment: 'Uses my photos and name', createdAt: ago(30), postText: null, messages: [] }],
+    history: { earlierReports: 0, actions: [] },
+  },
+  {
+    id: 23,
+    target: 'member',
+    post: null,
+    postId: null,
+    member: { ...me, ...spammer, bio: 'Growth hacker', website: '', invitesAvailable: 0 },
+    reportCount: 1,
+    reports: [
+      {
+        id: 23,
+        reason: 'harassment',
+        comment: 'Would not stop after I said no',
+        createdAt: ago(12),
+        postText: null,
+        messages: [
+          { id: 71, authorUsername: spammer.username, content: 'Still want those followers? Last chance.', sentAt: ago(16) },
+          { id: 72, authorUsername: 'alice', content: 'No thanks. Please stop writing to me.', sentAt: ago(15) },
+          { id: 73, authorUsername: spammer.username, content: '', sentAt: ago(14) },
+          { id: 74, authorUsername: spammer.username, content: 'You will regret this.', sentAt: ago(13) },
+        ],
+      },
+    ],
     history: { earlierReports: 0, actions: [] },
   },
 ]

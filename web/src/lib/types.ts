@@ -40,6 +40,8 @@ export type MutedMember = Schemas['ListedMember']
 export type MutedWord = Schemas['MutedWordView']
 export type ReportReason = Schemas['ReportReason']
 export type Report = Schemas['Report']
+/** A message as a report shows it to moderators: only those the reporter chose. */
+export type ReportedMessage = Schemas['ReportedMessage']
 export type ModerationAction = Schemas['Action']
 /** A member as the moderation log names them. */
 export type LoggedMember = Schemas['LogMember']
@@ -117,6 +119,8 @@ export const SEARCH_PREFIX_MIN_LENGTH = limits.searchPrefixMinLength
 export const MESSAGE_MAX_LENGTH = limits.messageMaxLength
 /** The most members a conversation holds, the member among them. */
 export const MAX_CONVERSATION_MEMBERS = limits.maxConversationMembers
+/** The most messages one report holds. */
+export const MAX_REPORTED_MESSAGES = limits.maxReportedMessages
 /** What an app asks of the member on the consent page (`GET /api/oauth/authorization`). */
 export type AppRequest = Schemas['AppRequest']
 /** Where the member's browser goes after their answer, or the code to copy. */

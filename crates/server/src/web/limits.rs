@@ -26,5 +26,6 @@ pub fn limits() -> Value {
         "muteHours": murmur_domain::safety::MUTE_HOURS,
         "messageMaxLength": murmur_domain::messages::MESSAGE_MAX_CHARS,
         "maxConversationMembers": murmur_domain::messages::MAX_MEMBERS,
+        "maxReportedMessages": murmur_domain::messages::MAX_REPORTED,
     })
 }

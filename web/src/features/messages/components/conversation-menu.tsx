@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { useLocation } from 'wouter'
-import { Bell, BellOff, LogOut, MoreHorizontal, X } from 'lucide-react'
+import { Bell, BellOff, Flag, LogOut, MoreHorizontal, X } from 'lucide-react'
 import { ConfirmDialog } from '@/components/confirm-dialog'
 import { Button } from '@/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
@@ -10,6 +10,7 @@ import { toastFailure } from '@/lib/toast-failure'
 import { useMuteConversation } from '../api/mute-conversation'
 import { useRemoveConversation } from '../api/remove-conversation'
 import { putAwayLabel } from '../lib/names'
+import { ReportMessagesDialog } from './report-messages-dialog'
 
 /** What each way of putting a conversation away tells the member it did. */
 const PUT_AWAY_DONE = {
@@ -34,12 +35,20 @@ export function usePutAway(conversation: Conversation) {
   return { label, putAway, pending: remove.isPending }
 }
 
-/** The conversation's "…" menu: Mute or Unmute, and Decline, Leave (asked first: it is for good) or Hide. */
-export function ConversationMenu({ conversation }: { conversation: Conversation }) {
+/**
+ * The conversation's "…" menu: Mute or Unmute, Report (some of its messages), and Decline,
+ * Leave (asked first: it is for good) or Hide.
+ */
+export function ConversationMenu({ conversation, memberId }: { conversation: Conversation; memberId: number }) {
   const mute = useMuteConversation(conversation.id)
   const { label, putAway, pending } = usePutAway(conversation)
   const [leaving, setLeaving] = React.useState(false)
+  const [reporting, setReporting] = React.useState(false)
   const triggerRef = React.useRef<HTMLButtonElement>(null)
+  const backToTrigger = (event: Event) => {
+    event.preventDefault()
+    triggerRef.current?.focus()
+  }
   return (
     <>
       <DropdownMenu>
@@ -60,6 +69,12 @@ export function ConversationMenu({ conversation }: { conversation: Conversation 
             {conversation.muted ? <Bell aria-hidden="true" className="size-4" /> : <BellOff aria-hidden="true" className="size-4" />}
             {conversation.muted ? 'Unmute' : 'Mute'}
           </DropdownMenuItem>
+          {conversation.members.length > 0 && (
+            <DropdownMenuItem onSelect={() => setReporting(true)}>
+              <Flag aria-hidden="true" className="size-4" />
+              Report
+            </DropdownMenuItem>
+          )}
           <DropdownMenuItem onSelect={() => (label === 'Leave' ? setLeaving(true) : putAway())}>
             {label === 'Leave' ? <LogOut aria-hidden="true" className="size-4" /> : <X aria-hidden="true" className="size-4" />}
             {label}
@@ -75,10 +90,14 @@ export function ConversationMenu({ conversation }: { conversation: Conversation 
         pendingLabel="Leaving..."
         pending={pending}
         onConfirm={putAway}
-        onCloseAutoFocus={(event) => {
-          event.preventDefault()
-          triggerRef.current?.focus()
-        }}
+        onCloseAutoFocus={backToTrigger}
+      />
+      <ReportMessagesDialog
+        conversationId={conversation.id}
+        memberId={memberId}
+        open={reporting}
+        onOpenChange={setReporting}
+        onCloseAutoFocus={backToTrigger}
       />
     </>
   )

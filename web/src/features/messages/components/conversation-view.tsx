@@ -17,7 +17,15 @@ import { MessageList } from './message-list'
 import { RequestBanner, SentAsRequest } from './request-banner'
 
 /** The bar above a conversation: back to the list (on a phone), who is in it, its menu. */
-function ConversationHeader({ conversation, backHref }: { conversation: Conversation | undefined; backHref: string }) {
+function ConversationHeader({
+  conversation,
+  memberId,
+  backHref,
+}: {
+  conversation: Conversation | undefined
+  memberId: number
+  backHref: string
+}) {
   const only = conversation?.members.length === 1 ? conversation.members[0] : undefined
   const title = conversation ? conversationTitle(conversation.members) : 'Conversation'
   return (
@@ -57,7 +65,7 @@ function ConversationHeader({ conversation, backHref }: { conversation: Conversa
           <span className="sr-only">Muted</span>
         </span>
       )}
-      {conversation && <ConversationMenu conversation={conversation} />}
+      {conversation && <ConversationMenu conversation={conversation} memberId={memberId} />}
     </div>
   )
 }
@@ -88,7 +96,7 @@ export function ConversationView({ id, memberId }: { id: number; memberId: numbe
   }, [error])
 
   const backHref = conversation.data?.box === 'requests' ? '/messages?box=requests' : '/messages'
-  const header = <ConversationHeader conversation={conversation.data} backHref={backHref} />
+  const header = <ConversationHeader conversation={conversation.data} memberId={memberId} backHref={backHref} />
 
   if (error) {
     const missing = error instanceof ApiError && error.status === 404

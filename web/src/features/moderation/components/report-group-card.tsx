@@ -1,7 +1,8 @@
+import { useId } from 'react'
 import { Link } from 'wouter'
 import { Avatar } from '@/components/ui/avatar'
-import { plural, relativeTime } from '@/lib/utils'
-import type { Post, ReportGroup, User } from '@/lib/types'
+import { cn, dateTime, plural, relativeTime } from '@/lib/utils'
+import type { Post, ReportGroup, ReportedMessage, User } from '@/lib/types'
 import { PostContent, PostImages } from '@/features/posts'
 import { reasonLabel } from '../lib/words'
 import { LogEntryItem } from './log-entry-item'
@@ -36,6 +37,38 @@ function ReportedMember({ member }: { member: User }) {
         {member.bio && <p className="mt-1 whitespace-pre-wrap break-words text-sm">{member.bio}</p>}
       </div>
     </div>
+  )
+}
+
+/** The messages a member chose to report, as they are now: a message deleted or whose author left is empty. */
+function ReportedMessages({ messages }: { messages: ReportedMessage[] }) {
+  const captionId = useId()
+  return (
+    <figure aria-labelledby={captionId} className="mt-1">
+      <figcaption id={captionId} className="text-muted-foreground">
+        Reported messages
+      </figcaption>
+      <blockquote className="mt-0.5 border-l-2 border-border pl-2">
+        <ol className="grid gap-1.5">
+          {messages.map((message) => (
+            <li key={message.id}>
+              <p className="text-xs text-muted-foreground">
+                <span className="font-semibold text-foreground">
+                  {message.authorUsername ? `@${message.authorUsername}` : 'Deleted member'}
+                </span>
+                {' · '}
+                <time dateTime={message.sentAt} title={dateTime(message.sentAt)}>
+                  {relativeTime(message.sentAt)}
+                </time>
+              </p>
+              <p className={cn('whitespace-pre-wrap break-words', !message.content && 'italic text-muted-foreground')}>
+                {message.content || 'Message deleted'}
+              </p>
+            </li>
+          ))}
+        </ol>
+      </blockquote>
+    </figure>
   )
 }
 
@@ -82,6 +115,7 @@ export function ReportGroupCard({ group }: { group: ReportGroup }) {
                   <blockquote className="mt-0.5 whitespace-pre-wrap break-words border-l-2 border-border pl-2">{report.postText}</blockquote>
                 </figure>
               )}
+              {report.messages.length > 0 && <ReportedMessages messages={report.messages} />}
             </li>
           ))}
         </ul>

@@ -197,4 +197,44 @@ describe('the reports queue', () => {
     renderWithProviders(<ReportQueue />)
     expect(await screen.findByText('No open reports')).toBeInTheDocument()
   })
+
+  it("shows the messages a member chose to report under their report, and nothing else of the conversation", async () => {
+    const messagesGroup: ReportGroup = {
+      ...memberGroup,
+      id: 23,
+      member: { ...carol, id: 5, username: 'pesky', displayName: 'Pesky' },
+      reports: [
+        {
+          id: 23,
+          reason: 'harassment',
+          comment: 'Would not stop',
+          createdAt: new Date().toISOString(),
+          postText: null,
+          messages: [
+            { id: 71, authorUsername: 'pesky', content: 'Answer me', sentAt: new Date().toISOString() },
+            { id: 72, authorUsername: 'ada', content: 'Please stop', sentAt: new Date().toISOString() },
+            { id: 73, authorUsername: 'pesky', content: '', sentAt: new Date().toISOString() },
+            { id: 74, authorUsername: null, content: '', sentAt: new Date().toISOString() },
+          ],
+        },
+      ],
+    }
+    mockFetch(() => json([messagesGroup]))
+    renderWithProviders(<ReportQueue />)
+    const card = await group(/^Member @pesky$/)
+    const quoted = within(card).getByRole('figure', { name: 'Reported messages' })
+    expect(within(quoted).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^@pesky · .*Answer me$/),
+      expect.stringMatching(/^@ada · .*Please stop$/),
+      expect.stringMatching(/^@pesky · .*Message deleted$/),
+      expect.stringMatching(/^Deleted member · .*Message deleted$/),
+    ])
+    expect(within(quoted).getAllByText('Message deleted')[0]).toHaveClass('text-muted-foreground')
+  })
+
+  it('shows no reported messages for a report without them', async () => {
+    setup()
+    await group(/^Member @fakeada$/)
+    expect(screen.queryByText('Reported messages')).not.toBeInTheDocument()
+  })
 })

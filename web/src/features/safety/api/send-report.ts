@@ -6,8 +6,11 @@ import { blockMember } from './block-member'
 import { memberChanged, type MemberRef } from './member-changed'
 import { toastFailure } from '@/lib/toast-failure'
 
-/** A report of a post or of a member (exactly one of them). */
-export type ReportTarget = { postId: number } | { userId: number }
+/**
+ * What a report is of (exactly one): a post, a member, or 1 to 20 messages of one conversation,
+ * some written by the member reported.
+ */
+export type ReportTarget = { postId: number } | { userId: number } | { messageIds: number[] }
 
 export interface ReportInput {
   target: ReportTarget
