@@ -20,11 +20,20 @@ SCOPES = ["read", "write", "follow", "push"]
 OOB = "urn:ietf:wg:oauth:2.0:oob"
 
 
+def fresh_connections():
+    """A session that opens a connection per request. The server closes a connection idle for
+    its header timeout; on a loaded machine a member's pooled connection can sit idle that long
+    and be reused just as it closes, which fails the request whatever the server does."""
+    session = requests.Session()
+    session.headers["Connection"] = "close"
+    return session
+
+
 def sign_in(cookie):
     client_id, client_secret = Mastodon.create_app(
         "Mastodon.py", scopes=SCOPES, redirect_uris=OOB, website="https://example.org", api_base_url=BASE
     )
-    app = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=BASE)
+    app = Mastodon(client_id=client_id, client_secret=client_secret, api_base_url=BASE, session=fresh_connections())
     url = app.auth_request_url(scopes=SCOPES, redirect_uris=OOB, allow_http=True)
     assert url.startswith(BASE + "/oauth/authorize?"), url
     # The member's Allow, as the consent page sends it with their session.
