@@ -90,6 +90,8 @@ export function ConversationView({ id, memberId }: { id: number; memberId: numbe
   const messages = useMessages(id)
   const shown = React.useMemo(() => oldestFirst(messages.data?.pages), [messages.data])
   useReadWhileOpen(id, shown.at(-1)?.id ?? 0)
+  const { fetchNextPage } = messages
+  const loadOlder = React.useCallback(() => void fetchNextPage(), [fetchNextPage])
   const error = conversation.error ?? messages.error
   React.useEffect(() => {
     if (error) handleUnauthorized(error)
@@ -138,7 +140,9 @@ export function ConversationView({ id, memberId }: { id: number; memberId: numbe
         memberId={memberId}
         hasOlder={messages.hasNextPage}
         loadingOlder={messages.isFetchingNextPage}
-        loadOlder={() => void messages.fetchNextPage()}
+        refreshing={messages.isFetching && !messages.isFetchingNextPage}
+        olderFailed={messages.isFetchNextPageError}
+        loadOlder={loadOlder}
         empty={<p className="px-4 py-10 text-center text-muted-foreground">No messages yet. Say hello.</p>}
       />
       {current.canSend ? (

@@ -21,6 +21,11 @@ interface Props {
   memberId: number
   hasOlder: boolean
   loadingOlder: boolean
+  /** The messages are being read again (a live change); older ones wait until that is done. */
+  refreshing: boolean
+  /** Loading older ones failed: they load again only when the reader asks. */
+  olderFailed: boolean
+  /** Stable across renders. */
   loadOlder: () => void
   /** Shown when there is no message yet. */
   empty: React.ReactNode
@@ -32,7 +37,7 @@ interface Props {
  * place is kept when they arrive above. A new message scrolls into view when the reader is at
  * the bottom or wrote it.
  */
-export function MessageList({ messages, memberId, hasOlder, loadingOlder, loadOlder, empty }: Props) {
+export function MessageList({ messages, memberId, hasOlder, loadingOlder, refreshing, olderFailed, loadOlder, empty }: Props) {
   const paneRef = React.useRef<HTMLDivElement>(null)
   const seen = React.useRef<{ oldest: number; newest: number; height: number; top: number; atBottom: boolean } | null>(null)
 
@@ -68,8 +73,15 @@ export function MessageList({ messages, memberId, hasOlder, loadingOlder, loadOl
   const scrolled = () => {
     remember()
     const pane = paneRef.current
-    if (pane && pane.scrollTop < LOAD_OLDER_AT && hasOlder && !loadingOlder) loadOlder()
+    if (pane && pane.scrollTop < LOAD_OLDER_AT && hasOlder && !loadingOlder && !refreshing) loadOlder()
   }
+  // A reading again that overlaps loading older ones replaces it, and a reader left at the top
+  // scrolls no more: once the messages settle, the top is checked again.
+  const settled = !loadingOlder && !refreshing && !olderFailed
+  React.useEffect(() => {
+    const pane = paneRef.current
+    if (settled && hasOlder && seen.current && pane && pane.scrollTop < LOAD_OLDER_AT) loadOlder()
+  }, [settled, hasOlder, oldest, loadOlder])
 
   return (
     <div
@@ -86,7 +98,7 @@ export function MessageList({ messages, memberId, hasOlder, loadingOlder, loadOl
       <div className="flex min-h-full flex-col justify-end">
         {hasOlder && (
           <div className="flex justify-center pt-3">
-            <Button variant="outline" size="sm" onClick={loadOlder} disabled={loadingOlder}>
+            <Button variant="outline" size="sm" onClick={() => loadOlder()} disabled={loadingOlder}>
               {loadingOlder ? 'Loading...' : 'Show older messages'}
             </Button>
           </div>
