@@ -31,6 +31,7 @@ mod live;
 mod mastodon;
 mod mastodon_apps;
 mod mastodon_clients;
+mod mastodon_messages;
 mod media;
 mod media_cleanup;
 mod messages;

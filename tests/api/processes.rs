@@ -433,6 +433,37 @@ async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_message_written_on_one_process_reaches_the_direct_stream_on_another() {
+    use crate::mastodon::{AppClient, next_event, open_stream, token_for};
+    let Some(two) = TwoProcesses::start().await else { return };
+    let TwoProcesses { a, b, db, .. } = &two;
+    let now = chrono::Utc::now().timestamp_millis();
+    let member_on = |server: &Server, (id, session): (i64, String), name: &str| Member {
+        id,
+        username: name.to_string(),
+        email: format!("{name}@example.com"),
+        client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
+    };
+    let ada = member_on(a, insert_member(db, now, "ada").await, "ada");
+    let bob = member_on(b, insert_member(db, now, "bob").await, "bob");
+    let ada_token = token_for(a, &ada, "read write follow").await;
+    let ada_app = AppClient::new(a, &ada_token);
+    let bob_app = AppClient::new(b, &token_for(b, &bob, "read write follow").await);
+    // Ada takes messages from people she follows.
+    assert_eq!(ada_app.post(&format!("/api/v1/accounts/{}/follow", bob.id), json!({})).await.0, 200);
+
+    // Ada's app reads her conversations from A; Bob writes on B, and it must reach A within a
+    // second of the answer.
+    let mut stream = open_stream(&a.url("/api/v1/streaming/direct"), &ada_token).await;
+    let (status, sent) =
+        bob_app.post("/api/v1/statuses", json!({"status": "@ada from B", "visibility": "direct"})).await;
+    assert_eq!(status, 200, "{sent}");
+    let (name, conversation) =
+        next_event(&mut stream, Duration::from_secs(1)).await.expect("a conversation within a second");
+    assert_eq!((name.as_str(), &conversation["last_status"]["id"]), ("conversation", &sent["id"]), "{conversation}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_revoked_on_one_process_closes_its_streams_on_another() {
     use crate::mastodon::{AppClient, consent, exchange, open_stream, register_app, token_for};
     use crate::stream_ends::{Carried, open_socket, socket_events, sse_events};

@@ -135,6 +135,45 @@ await bob.v1.statuses.$select(made[2].id).favourite()
 assert.equal((await nextEvent('notification'))?.type, 'favourite', `no notification within ${WITHIN_MS} ms`)
 streaming.close()
 
+// Direct messages: a direct status is a message in Murmur. Bob's app hears of it on the `direct`
+// stream (a WebSocket of its own) and reads his conversations; a reply stays in the conversation.
+const bobStreaming = createStreamingAPIClient({
+  streamingApiUrl: instance.configuration.urls.streaming,
+  accessToken: tokens.get(bob),
+  retry: false,
+})
+await bobStreaming.prepare()
+const heard = []
+void (async () => {
+  for await (const event of bobStreaming.direct.subscribe()) heard.push(event)
+})()
+// As above: Ada writes until one of her messages is heard, the subscription having no answer.
+let message
+let conversationEvent
+for (let attempt = 0; conversationEvent === undefined && attempt < 10; attempt++) {
+  message = await ada.v1.statuses.create({ status: `@bob a word in private, ${attempt + 1}`, visibility: 'direct' })
+  assert.equal(message.visibility, 'direct')
+  const deadline = Date.now() + 1000
+  while (conversationEvent === undefined && Date.now() < deadline) {
+    conversationEvent = heard.find((event) => event.event === 'conversation' && event.payload.lastStatus?.id === message.id)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+assert.ok(conversationEvent !== undefined, 'no conversation event for a message')
+bobStreaming.close()
+const [conversation] = await bob.v1.conversations.list()
+assert.equal(conversation.lastStatus.id, message.id)
+assert.deepEqual(conversation.accounts.map((account) => account.username), ['ada'])
+assert.equal(conversation.unread, true)
+assert.equal((await bob.v1.conversations.$select(conversation.id).read()).unread, false)
+const answer = await bob.v1.statuses.create({ status: 'Gladly', visibility: 'direct', inReplyToId: message.id })
+const thread = await ada.v1.statuses.$select(message.id).context.fetch()
+assert.deepEqual(thread.descendants.map((status) => status.id), [answer.id])
+await assert.rejects(
+  ada.v1.statuses.$select(answer.id).favourite(),
+  (error) => error instanceof MastoHttpError && error.statusCode === 404,
+)
+
 const found = await ada.v1.accounts.lookup({ acct: 'bob' })
 assert.equal(found.id, bobMe.id)
 const [standing] = await ada.v1.accounts.relationships.fetch({ id: [bobMe.id] })

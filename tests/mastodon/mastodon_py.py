@@ -157,6 +157,34 @@ bob.status_favourite(made[2].id)
 assert next_event("notification") == "favourite"
 stream.close()
 
+# Direct messages: a direct status is a message in Murmur. Bob's app hears of it on the direct
+# stream, reads his conversations and answers in the same conversation.
+class DirectListener(StreamListener):
+    def on_conversation(self, conversation):
+        events.put(("conversation", str(conversation.last_status.id)))
+
+
+direct = bob.stream_direct(DirectListener(), run_async=True, reconnect_async=False)
+deadline = time.monotonic() + 30
+while direct.connection is None:
+    assert direct.is_alive() and time.monotonic() < deadline, "the direct stream did not open"
+    time.sleep(0.01)
+message = ada.status_post("@bob a word in private", visibility="direct")
+assert message.visibility == "direct", message
+assert next_event("conversation") == str(message.id)
+direct.close()
+conversations = bob.conversations()
+assert [str(c.last_status.id) for c in conversations] == [str(message.id)], conversations
+assert [a.username for a in conversations[0].accounts] == ["ada"], conversations[0].accounts
+assert not bob.conversations_read(conversations[0].id).unread
+answer = bob.status_post("Gladly", in_reply_to_id=message.id, visibility="direct")
+assert ids(ada.status_context(message.id).descendants) == [str(answer.id)]
+try:
+    ada.status_favourite(answer.id)
+    raise AssertionError("a message is no post to favourite")
+except MastodonNotFoundError:
+    pass
+
 deleted = ada.status_delete(made[1].id)
 assert deleted.text == "post 1", deleted
 try:

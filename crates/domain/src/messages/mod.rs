@@ -256,7 +256,7 @@ async fn conversations(db: &Db, viewer: i64, rows: Vec<store::Membership>) -> Re
     member_ids.extend(last.iter().filter_map(|m| m.author_id));
     let people = people(db, member_ids).await?;
     let mut last: HashMap<i64, Message> =
-        last.into_iter().map(|row| (row.conversation_id, message(row, &people))).collect();
+        last.into_iter().map(|row| (row.conversation_id, view(row, &people))).collect();
     Ok(rows
         .into_iter()
         .map(|row| {
@@ -294,7 +294,7 @@ async fn people(db: &Db, mut ids: Vec<i64>) -> Result<HashMap<i64, UserRow>> {
     Ok(people)
 }
 
-fn message(row: store::MessageRow, people: &HashMap<i64, UserRow>) -> Message {
+fn view(row: store::MessageRow, people: &HashMap<i64, UserRow>) -> Message {
     let removed = if row.author_left == 1 {
         Some(Removed::AuthorLeft)
     } else if row.deleted_at.is_some() {
@@ -317,7 +317,56 @@ pub async fn messages(db: &Db, viewer: i64, id: i64, page: Page) -> Result<Vec<M
     store::membership(&mut *db.read.acquire().await?, viewer, id).await?.ok_or_else(|| Error::not_found(NOT_FOUND))?;
     let rows = store::messages(&db.read, id, page.below, page.limit).await?;
     let people = people(db, rows.iter().filter_map(|row| row.author_id).collect()).await?;
-    Ok(rows.into_iter().map(|row| message(row, &people)).collect())
+    Ok(rows.into_iter().map(|row| view(row, &people)).collect())
+}
+
+/// One message of a conversation the viewer reads; 404 for any other (and for a withheld one).
+pub async fn message(db: &Db, viewer: i64, id: i64) -> Result<Message> {
+    let mut conn = db.read.acquire().await?;
+    let (conversation, _) =
+        store::message_of(&mut conn, viewer, id).await?.ok_or_else(|| Error::not_found(MESSAGE_NOT_FOUND))?;
+    store::membership(&mut conn, viewer, conversation).await?.ok_or_else(|| Error::not_found(MESSAGE_NOT_FOUND))?;
+    let row =
+        store::messages_by_id(&mut conn, &[id]).await?.pop().ok_or_else(|| Error::not_found(MESSAGE_NOT_FOUND))?;
+    drop(conn);
+    let people = people(db, row.author_id.into_iter().collect()).await?;
+    Ok(view(row, &people))
+}
+
+/// The messages around message `id` in its conversation, as a thread shows them: up to `limit`
+/// before it and up to `limit` after it, each oldest first. 404 as `message`.
+pub async fn around(db: &Db, viewer: i64, id: i64, limit: i64) -> Result<(Vec<Message>, Vec<Message>)> {
+    let conversation = message(db, viewer, id).await?.conversation_id;
+    let mut before = store::messages(&db.read, conversation, id, limit).await?;
+    before.reverse();
+    let after = store::messages_after(&db.read, conversation, id, limit).await?;
+    let people = people(db, before.iter().chain(&after).filter_map(|row| row.author_id).collect()).await?;
+    let views = |rows: Vec<store::MessageRow>| rows.into_iter().map(|row| view(row, &people)).collect();
+    Ok((views(before), views(after)))
+}
+
+/// The author writes `text` to the conversation of them and the members `usernames` name,
+/// opened or reopened as `open` does: how apps that name a message's recipients by mentioning
+/// them send one. Names no member has are left as text; none left is refused.
+pub async fn send_to_named(
+    db: &Db,
+    author: i64,
+    usernames: &[String],
+    text: &MessageText,
+    now: Millis,
+) -> Result<Message> {
+    let mut members = Vec::with_capacity(usernames.len());
+    for name in usernames.iter().take(MAX_MEMBERS) {
+        if let Some(row) = crate::users::store::find_by_username(&db.read, name).await? {
+            members.push(row.id);
+        }
+    }
+    members.retain(|id| *id != author);
+    if members.is_empty() {
+        return Err(Error::unprocessable("A message names its recipients: mention at least one member (@username)"));
+    }
+    let (conversation, _) = open(db, author, &members, now).await?;
+    send(db, author, conversation.id, text, now).await
 }
 
 /// The author writes `text` in conversation `id`: refused once a block stands between two of
@@ -348,12 +397,13 @@ pub async fn send(db: &Db, author: i64, id: i64, text: &MessageText, now: Millis
         return Err(Error::unprocessable(REQUEST_FULL));
     }
     let message = store::insert_message(&mut tx, id, author, text.as_str(), now).await?;
+    crate::push::queue_message(&mut tx, message, id, author, now).await?;
     tell_readers(&mut tx, id).await?;
     tx.commit().await?;
     drop(writer);
     let row = store::messages_by_id(&mut *db.read.acquire().await?, &[message]).await?;
     let people = people(db, vec![author]).await?;
-    row.into_iter().next().map(|row| self::message(row, &people)).ok_or_else(|| Error::not_found(MESSAGE_NOT_FOUND))
+    row.into_iter().next().map(|row| view(row, &people)).ok_or_else(|| Error::not_found(MESSAGE_NOT_FOUND))
 }
 
 /// The author deletes their message for everyone ("Message deleted").

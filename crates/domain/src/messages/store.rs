@@ -138,6 +138,15 @@ pub(crate) async fn messages(pool: &Pool, id: i64, below: i64, limit: i64) -> Re
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).bind(below).bind(limit).fetch_all(pool).await?)
 }
 
+/// Conversation `id`'s messages above message `above`, oldest first.
+pub(crate) async fn messages_after(pool: &Pool, id: i64, above: i64, limit: i64) -> Result<Vec<MessageRow>> {
+    let sql = format!(
+        "SELECT {MESSAGE_COLUMNS} FROM messages m LEFT JOIN users u ON u.id = m.author_id \
+         WHERE m.conversation_id = $1 AND m.id > $2 AND {SHOWN} ORDER BY m.id LIMIT $3"
+    );
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql)).bind(id).bind(above).bind(limit).fetch_all(pool).await?)
+}
+
 /// The messages with these ids that are shown, in no particular order.
 pub(crate) async fn messages_by_id(conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<MessageRow>> {
     if ids.is_empty() {

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::state::AppState;
 use murmur_core::clock::{Millis, to_rfc3339};
 use murmur_core::html::escape;
+use murmur_domain::messages::{self, Message};
 use murmur_domain::notifications::Entry;
 use murmur_domain::posts::Post;
 use murmur_domain::posts::entities::{Entity, EntityKind};
@@ -367,6 +368,92 @@ pub fn status(context: &Context, post: &Post) -> Option<Status> {
             _ => Vec::new(),
         },
     })
+}
+
+/// Where a message's status id starts: above any post's id, as both are read at
+/// `/api/v1/statuses/{id}` (message 1 is status `MESSAGE_IDS_FROM + 1`).
+pub const MESSAGE_IDS_FROM: i64 = 1 << 60;
+
+/// The message a status id names, when it names one rather than a post.
+pub fn message_of_status(status_id: i64) -> Option<i64> {
+    (status_id > MESSAGE_IDS_FROM).then(|| status_id - MESSAGE_IDS_FROM)
+}
+
+/// A direct message as Mastodon's Status (`visibility: "direct"`), mentioning every other member
+/// of its conversation (`members`, the viewer among them), so an app's reply names them all and
+/// stays in it. None for a message shown without its words, which an app would show as empty.
+pub fn message_status(context: &Context, message: &Message, members: &[&UserRow]) -> Option<Status> {
+    let author = message.author.as_ref().filter(|_| message.removed.is_none())?;
+    let urls = context.urls;
+    let others: Vec<&&UserRow> = members.iter().filter(|member| member.id != author.id).collect();
+    let named: HashMap<String, i64> = members.iter().map(|member| (member.username.clone(), member.id)).collect();
+    // Mentions and links as anchors; a message has no hashtags.
+    let entities: Vec<Entity> = murmur_domain::posts::entities::parse(&message.content)
+        .entities(&message.content, &named)
+        .into_iter()
+        .filter(|entity| entity.kind != EntityKind::Hashtag)
+        .collect();
+    let url = format!("{}/messages/{}", urls.0, message.conversation_id);
+    Some(Status {
+        id: (MESSAGE_IDS_FROM + message.id).to_string(),
+        uri: url.clone(),
+        url,
+        created_at: to_rfc3339(message.created_at),
+        edited_at: None,
+        account: context.account(author),
+        content: content_html(urls, &message.content, &entities),
+        visibility: "direct",
+        sensitive: false,
+        spoiler_text: String::new(),
+        language: None,
+        in_reply_to_id: None,
+        in_reply_to_account_id: None,
+        reblog: None,
+        quote: Value::Null,
+        application: None,
+        media_attachments: Vec::new(),
+        mentions: others
+            .iter()
+            .map(|member| {
+                let url = urls.member(&member.username);
+                json!({"id": member.id.to_string(), "username": member.username, "acct": member.username, "url": url})
+            })
+            .collect(),
+        tags: Vec::new(),
+        emojis: [],
+        card: None,
+        poll: None,
+        replies_count: 0,
+        reblogs_count: 0,
+        favourites_count: 0,
+        favourited: false,
+        reblogged: false,
+        bookmarked: false,
+        muted: false,
+        pinned: false,
+        filtered: Vec::new(),
+    })
+}
+
+/// Mastodon's Conversation: the other members still in it and its latest message.
+#[derive(Clone, Debug, Serialize)]
+pub struct Conversation {
+    pub id: String,
+    unread: bool,
+    accounts: Vec<Account>,
+    last_status: Option<Status>,
+}
+
+/// Conversation `conversation` as `viewer` (their own record) reads it.
+pub fn conversation(context: &Context, viewer: &UserRow, conversation: &messages::Conversation) -> Conversation {
+    let mut members: Vec<&UserRow> = conversation.members.iter().collect();
+    members.push(viewer);
+    Conversation {
+        id: conversation.id.to_string(),
+        unread: conversation.unread,
+        accounts: conversation.members.iter().map(|member| context.account(member)).collect(),
+        last_status: conversation.last_message.as_ref().and_then(|message| message_status(context, message, &members)),
+    }
 }
 
 /// Mastodon 4.5's Quote of a status that quotes one: accepted with the quoted status, revoked

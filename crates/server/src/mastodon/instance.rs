@@ -42,7 +42,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/custom_emojis", get(empty_list))
         .route("/api/v1/announcements", get(member_empty_list))
         .route("/api/v1/filters", get(member_empty_list))
-        .route("/api/v1/conversations", get(member_empty_list))
         .route("/api/v1/scheduled_statuses", get(member_empty_list))
         .route("/api/v1/follow_requests", get(member_empty_list))
         .route("/api/v1/endorsements", get(member_empty_list))

@@ -9,6 +9,7 @@
 
 mod accounts;
 mod auth;
+mod conversations;
 mod discovery;
 mod entities;
 mod error;
@@ -52,6 +53,7 @@ pub fn router() -> Router<AppState> {
         .merge(instance::router())
         .merge(accounts::router())
         .merge(statuses::router())
+        .merge(conversations::router())
         .merge(timelines::router())
         .merge(lists::router())
         .merge(notifications::router())

@@ -1,6 +1,7 @@
 //! Statuses: writing (with `Idempotency-Key`), reading, deleting, a thread's context,
 //! favourites, reblogs, bookmarks, edits and their history, and polls. Every write is the one
-//! of Murmur's own API (`posts::writes`), so its rules and limits hold here too.
+//! of Murmur's own API (`posts::writes`), so its rules and limits hold here too. A `direct`
+//! status is a message (`conversations`).
 
 use axum::Json;
 use axum::Router;
@@ -13,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::accounts::id;
 use super::auth::Token;
+use super::conversations;
 use super::entities::{self, Urls};
 use super::error::{MastodonError, Result};
 use super::paging::{Paging, offset_page, paged};
@@ -96,11 +98,14 @@ struct NewPoll {
     multiple: Option<bool>,
 }
 
-/// Murmur's posts are public, a post is sensitive only by its content warning, and there are no scheduled posts yet: what an app asks beyond that is
-/// refused, not dropped.
+/// Murmur's posts are public (a `direct` status is a message: `check_message`), a post is
+/// sensitive only by its content warning, and there are no scheduled posts yet: what an app asks
+/// beyond that is refused, not dropped.
 fn check_supported(body: &NewStatus) -> Result<()> {
     if body.visibility.as_deref().is_some_and(|v| v != "public") {
-        return Err(MastodonError::unprocessable("Murmur's posts are public: visibility must be public"));
+        return Err(MastodonError::unprocessable(
+            "Murmur's posts are public: visibility must be public, or direct for a message",
+        ));
     }
     check_sensitive(body.sensitive, body.spoiler_text.as_deref())?;
     if body.scheduled_at.is_some() {
@@ -119,6 +124,24 @@ fn check_sensitive(sensitive: Option<bool>, spoiler_text: Option<&str>) -> Resul
     Ok(())
 }
 
+/// A message is text alone: what a post has beyond it is refused, not dropped.
+fn check_message(body: &NewStatus) -> Result<()> {
+    let refused = if !body.media_ids.is_empty() {
+        Some("Messages from apps carry text only: media_ids is not taken with visibility direct")
+    } else if body.poll.is_some() {
+        Some("A message has no poll")
+    } else if body.spoiler_text.as_deref().is_some_and(|s| !s.trim().is_empty()) || body.sensitive == Some(true) {
+        Some("A message has no content warning")
+    } else if body.quoted_status_id.is_some() {
+        Some("A message quotes no post")
+    } else if body.scheduled_at.is_some() {
+        Some("Murmur cannot schedule messages")
+    } else {
+        None
+    };
+    refused.map_or(Ok(()), |refused| Err(MastodonError::unprocessable(refused)))
+}
+
 async fn create(
     State(state): State<AppState>,
     token: Token,
@@ -126,6 +149,11 @@ async fn create(
     Params(body): Params<NewStatus>,
 ) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
+    if body.visibility.as_deref() == Some("direct") {
+        check_message(&body)?;
+        let text = body.status.as_deref().unwrap_or_default();
+        return Ok(Json(conversations::send(&state, member, text, body.in_reply_to_id, state.clock.now()).await?));
+    }
     check_supported(&body)?;
     let key = AppState::keyed_request(&headers, "POST /api/v1/statuses", &body)?;
     murmur_domain::media::ensure_image_count(body.media_ids.len())?;
@@ -162,7 +190,11 @@ async fn create(
 
 async fn show(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let viewer = token.member("read:statuses")?;
-    Ok(Json(status_of(&state, viewer, id(&text)?).await?))
+    let id = id(&text)?;
+    if let Some(message) = entities::message_of_status(id) {
+        return Ok(Json(conversations::message_status(&state, viewer, message).await?));
+    }
+    Ok(Json(status_of(&state, viewer, id).await?))
 }
 
 /// The post's preview card (an older Mastodon call, kept by apps): `{}` when it has none.
@@ -178,6 +210,9 @@ async fn card(State(state): State<AppState>, token: Token, Path(text): Path<Stri
 async fn delete(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let member = token.member("write:statuses")?;
     let post_id = id(&text)?;
+    if let Some(message) = entities::message_of_status(post_id) {
+        return Ok(Json(conversations::delete_message(&state, member, message).await?));
+    }
     let (post, mut before) = post_and_status(&state, member, post_id).await?;
     state.post_writes().delete(member, post_id).await?;
     before["text"] = json!(post.content);
@@ -235,10 +270,13 @@ async fn edit(
 }
 
 /// Ancestors, top first, and the replies below the post (Murmur's thread: its replies, oldest
-/// first).
+/// first); of a message, the messages before and after it in its conversation.
 async fn context(State(state): State<AppState>, token: Token, Path(text): Path<String>) -> Result<Json<Value>> {
     let viewer = token.member("read:statuses")?;
     let post_id = id(&text)?;
+    if let Some(message) = entities::message_of_status(post_id) {
+        return Ok(Json(conversations::context(&state, viewer, message).await?));
+    }
     // Not found unless the viewer may see the post itself.
     status_of(&state, viewer, post_id).await?;
     // Parents and replies holding a muted word come folded: filtered with a warning, as apps show it.

@@ -1,8 +1,9 @@
 //! Streaming as Mastodon apps read it: the `user` stream (new posts of the people the member
 //! follows as `update`, edits of those posts and the member's own as `status.update`, their
 //! deletions as `delete`, and the member's notifications) and `user:notification`
-//! (notifications only), as Server-Sent Events (`/api/v1/streaming/user`) or over a WebSocket
-//! (`/api/v1/streaming`).
+//! (notifications only), and `direct` (the member's conversations, as `conversation` when a
+//! message arrives or one is read), as Server-Sent Events (`/api/v1/streaming/user`,
+//! `/api/v1/streaming/direct`) or over a WebSocket (`/api/v1/streaming`).
 //! Both are fed by Murmur's live bus (`murmur_domain::live`), so they work across processes: a
 //! stream is opened on this process's broker, and each of its events is turned into
 //! Mastodon's entities for the member.
@@ -42,6 +43,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/streaming/health", get(health))
         .route("/api/v1/streaming/user", get(user_sse))
         .route("/api/v1/streaming/user/notification", get(notification_sse))
+        .route("/api/v1/streaming/direct", get(direct_sse))
         .route("/api/v1/streaming", get(websocket))
 }
 
@@ -56,6 +58,8 @@ enum Named {
     User,
     /// `user:notification`: notifications only.
     UserNotification,
+    /// `direct`: the member's conversations.
+    Direct,
 }
 
 impl Named {
@@ -63,6 +67,7 @@ impl Named {
         match stream {
             "user" => Some(Named::User),
             "user:notification" => Some(Named::UserNotification),
+            "direct" => Some(Named::Direct),
             _ => None,
         }
     }
@@ -73,16 +78,19 @@ impl Named {
 struct Carried {
     statuses: bool,
     notifications: bool,
+    conversations: bool,
 }
 
 impl Carried {
     /// What `token` may read of the stream `named`: refused (403) when nothing.
     fn of(named: Named, token: &Token) -> Result<Carried> {
+        let scopes = &token.0.scopes;
         let carried = Carried {
-            statuses: named == Named::User && token.0.scopes.allow("read:statuses"),
-            notifications: token.0.scopes.allow("read:notifications"),
+            statuses: named == Named::User && scopes.allow("read:statuses"),
+            notifications: named != Named::Direct && scopes.allow("read:notifications"),
+            conversations: named == Named::Direct && scopes.allow("read:statuses"),
         };
-        if !carried.statuses && !carried.notifications {
+        if !carried.statuses && !carried.notifications && !carried.conversations {
             return Err(MastodonError::forbidden("This stream is outside the authorized scopes"));
         }
         Ok(carried)
@@ -151,6 +159,17 @@ async fn events(state: AppState, token: Token, secret: String, named: Named) -> 
                     Some(id) => send_statuses(&state, member, &[id], "status.update", &tx).await,
                     None => true,
                 },
+                // A conversation the app lists (not a request) has a new message, or was read.
+                "message" if carried.conversations => match conversation_id_of(&data) {
+                    Some(id) => match super::conversations::entity(&state, member, id).await {
+                        Ok(Some(conversation)) => {
+                            tx.send(Outgoing { event: "conversation", payload: json_text(&conversation) }).await.is_ok()
+                        }
+                        // Gone from the member's list meanwhile.
+                        _ => !tx.is_closed(),
+                    },
+                    None => true,
+                },
                 // Mastodon's payload is the bare id, not JSON.
                 "post-deleted" if carried.statuses => match post_id_of(&data) {
                     Some(id) => tx.send(Outgoing { event: "delete", payload: id.to_string() }).await.is_ok(),
@@ -164,6 +183,11 @@ async fn events(state: AppState, token: Token, secret: String, named: Named) -> 
         }
     });
     Ok(rx)
+}
+
+/// The `conversationId` of a broker event's data.
+fn conversation_id_of(data: &str) -> Option<i64> {
+    serde_json::from_str::<Value>(data).ok()?["conversationId"].as_i64()
 }
 
 /// The `postId` of a broker event's data.
@@ -234,12 +258,21 @@ async fn notification_sse(
     sse(state, token, &headers, uri.query(), Named::UserNotification).await
 }
 
+async fn direct_sse(
+    State(state): State<AppState>,
+    token: Token,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+) -> Result<Response> {
+    sse(state, token, &headers, uri.query(), Named::Direct).await
+}
+
 #[derive(Deserialize)]
 struct StreamParams {
     stream: Option<String>,
 }
 
-/// A WebSocket carrying one stream (`stream=user` or `user:notification`, or the first
+/// A WebSocket carrying one stream (`stream=user`, `user:notification` or `direct`, or the first
 /// `{"type": "subscribe", "stream": …}` message), each event as
 /// `{"stream": [name], "event": …, "payload": "<JSON text>"}`.
 async fn websocket(
@@ -255,7 +288,7 @@ async fn websocket(
         Some(stream) => Some(
             Named::of(stream)
                 .map(|n| (stream.to_string(), n))
-                .ok_or_else(|| MastodonError::unprocessable("stream must be user or user:notification"))?,
+                .ok_or_else(|| MastodonError::unprocessable("stream must be user, user:notification or direct"))?,
         ),
         None => None,
     };
