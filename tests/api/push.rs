@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 
 use crate::both_databases_with;
 use crate::common::{Member, TestApp, client_for, json as read};
-use crate::posts::{delete, get, id, like, post, repost, write};
+use crate::posts::{delete, get, id, like, post, put, repost, write};
 
 /// The local push service, and what it received.
 pub(crate) struct PushService {
@@ -105,8 +105,8 @@ async fn subscribe(app: &TestApp, who: &Member, body: Value) -> (u16, Value) {
     post(app, who, "/api/push/subscriptions", body).await
 }
 
-const EVERY_ALERT: &str =
-    r#"{"reply": true, "mention": true, "like": true, "repost": true, "follow": true, "poll": true, "quote": true}"#;
+const EVERY_ALERT: &str = r#"{"reply": true, "mention": true, "like": true, "repost": true, "follow": true, "poll": true,
+    "quote": true, "message": true}"#;
 
 fn every_alert() -> Value {
     serde_json::from_str(EVERY_ALERT).unwrap()
@@ -417,7 +417,47 @@ async fn a_reply_with_a_content_warning_is_pushed_with_the_warning_never_its_tex
     );
 }
 
+async fn a_message_is_pushed_by_who_sent_it_never_its_words(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    let key = instance_key(&app, &bob).await;
+    let Some(mut service) = PushService::start(&key).await else { return };
+    let (status, body) = subscribe(&app, &bob, service.subscription("/bob", json!({ "message": true }), "all")).await;
+    assert_eq!((status, &body["alerts"]["message"]), (201, &json!(true)), "{body}");
+    let (status, _) = post(&app, &bob, "/api/follows", json!({ "followingId": ada.id })).await;
+    assert_eq!(status, 200);
+    let _ = service.next(Duration::from_secs(2)).await; // nothing asked of a follow: none comes
+    let (status, conversation) = post(&app, &ada, "/api/conversations", json!({ "memberIds": [bob.id] })).await;
+    assert_eq!(status, 201, "{conversation}");
+    let id = conversation["id"].as_i64().unwrap();
+    let send = |content: &'static str| {
+        let (app, ada) = (&app, &ada);
+        async move { post(app, ada, &format!("/api/conversations/{id}/messages"), json!({ "content": content })).await }
+    };
+    assert_eq!(send("The secret is tea").await.0, 201);
+
+    let push = service.next(Duration::from_secs(20)).await.expect("the message is pushed");
+    assert_eq!(push["urgency"], "normal");
+    assert_eq!(
+        push["payload"],
+        json!({
+            "title": "Ada sent you a message",
+            "body": "@ada",
+            "link": app.url(&format!("/messages/{id}")),
+            "tag": format!("message-{id}"),
+        })
+    );
+    assert!(!push.to_string().contains("secret"), "a message's words never leave: {push}");
+
+    // A muted conversation is pushed no more; Ada is not pushed her own messages.
+    let (status, _) = put(&app, &bob, &format!("/api/conversations/{id}/mute"), Some(json!({ "muted": true }))).await;
+    assert_eq!(status, 200);
+    assert_eq!(send("Still tea").await.0, 201);
+    assert!(service.next(Duration::from_secs(3)).await.is_none(), "nothing of a muted conversation");
+}
+
 both_databases_with!(a_like_is_pushed_encrypted_and_signed_by_the_instance, super::allow_loopback);
+both_databases_with!(a_message_is_pushed_by_who_sent_it_never_its_words, super::allow_loopback);
 both_databases_with!(only_the_alerts_asked_for_and_only_from_followed_members_are_pushed, super::allow_loopback);
 both_databases_with!(a_subscription_the_push_service_forgot_is_removed, super::allow_loopback);
 both_databases_with!(blocked_and_muted_members_send_nothing, super::allow_loopback);

@@ -492,6 +492,18 @@ const STEPS: &[Step] = &[
         until: None,
         drops: &[],
     },
+    // A message is pushed: Ada's message waits to reach Bob's browser, which chose messages.
+    Step {
+        version: 50,
+        rows: &[
+            "INSERT INTO push_subscriptions (id, member_id, session_hash, endpoint, p256dh, auth, alerts, policy, created_at) \
+             VALUES (3, 2, '00000000000000000000000000000000000000000000000000000000000000b0', 'https://push.example/send/3', 'key', 'auth', 255, 'all', :now)",
+            "INSERT INTO push_deliveries (id, message_id, subscription_id, attempts, due_at, claimed_until, created_at) \
+             VALUES (2, 1, 3, 0, :now, NULL, :now)",
+        ],
+        until: None,
+        drops: &[],
+    },
 ];
 
 /// Tables whose rows `Db::migrate` rewrites in Rust after a migration (tags merged by their new

@@ -156,6 +156,8 @@ async fn seeded(target: &Target) -> i64 {
         "UPDATE conversations SET last_message_id = (SELECT MAX(id) FROM messages)",
         "INSERT INTO report_messages (report_id, message_id, author_id, content, sent_at) \
          SELECT MAX(r.id), MIN(m.id), 1, $1, 3 FROM reports r, messages m",
+        "INSERT INTO push_deliveries (message_id, subscription_id, attempts, due_at, claimed_until, created_at) \
+         SELECT MIN(m.id), MIN(s.id), 0, 3, NULL, 4 FROM messages m, push_subscriptions s",
     ];
     for sql in statements {
         let query = sqlx::query(sql);

@@ -10,7 +10,8 @@ use murmur_domain::live::{Change, Live, noting};
 #[derive(Clone)]
 pub struct Publishing {
     pub live: Live,
-    /// The push job: a new notification may have queued pushes (`push::queue`).
+    /// The push job: a new notification or message may have queued pushes (`push::queue`,
+    /// `push::queue_message`).
     pub pushes: Wake,
 }
 
@@ -19,7 +20,8 @@ pub struct Publishing {
 pub async fn publish_noted(State(publishing): State<Publishing>, request: Request, next: Next) -> Response {
     let (response, noted) = noting(next.run(request)).await;
     if response.status().is_success() {
-        if noted.iter().any(|change| matches!(change, Change::Notified { new: true, .. })) {
+        // A new notification or message may have queued pushes.
+        if noted.iter().any(|change| matches!(change, Change::Notified { new: true, .. } | Change::Messaged { .. })) {
             publishing.pushes.wake();
         }
         for change in noted {

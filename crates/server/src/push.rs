@@ -179,9 +179,11 @@ fn request(job: &PushJob, claimed: &Claimed, message: &push::Message) -> anyhow:
         .map_err(|_| anyhow::anyhow!("the browser's key is not a P-256 public key"))?;
     let auth = decode(&message.auth)?;
     anyhow::ensure!(auth.len() == 16, "the auth secret is not 16 bytes");
-    let payload = match message.token_id {
-        Some(_) => serde_json::to_vec(&(job.app_payload)(&job.origin, message, claimed.notification_id))?,
-        None => serde_json::to_vec(&message.payload(claimed.notification_id, &job.origin))?,
+    // Apps are pushed notifications only (`push::queue_message` takes web sessions alone).
+    let payload = match (message.token_id, claimed.notification_id) {
+        (Some(_), Some(notification)) => serde_json::to_vec(&(job.app_payload)(&job.origin, message, notification))?,
+        (Some(_), None) => anyhow::bail!("a message is never pushed to an app"),
+        (None, notification) => serde_json::to_vec(&message.payload(notification.unwrap_or_default(), &job.origin))?,
     };
     let built = WebPushBuilder::new(endpoint.as_str().parse()?, browser_key, Auth::clone_from_slice(&auth))
         .with_valid_duration(TTL)

@@ -2911,6 +2911,7 @@ export interface components {
             follow: boolean;
             like: boolean;
             mention: boolean;
+            message: boolean;
             poll: boolean;
             quote: boolean;
             reply: boolean;

@@ -19,7 +19,8 @@ use murmur_core::error::{Error, Result};
 use murmur_core::rate_limit::{self, MemberLimit};
 
 pub use store::{
-    Claimed, Message, Payload, Subscription, claim_due, find, forget, keep_key, message, queue, stored_key, unsubscribe,
+    Claimed, Message, Payload, Subscription, claim_due, find, forget, keep_key, message, queue, queue_message,
+    stored_key, unsubscribe,
 };
 
 /// The longest endpoint kept: push services' URLs are a few hundred characters.
@@ -36,7 +37,8 @@ pub const BATCH: i64 = 4;
 const SUBSCRIBING_TOO_OFTEN: &str = "You have changed your push subscription too often. Please wait an hour.";
 
 /// What a member may be pushed about. `Poll` is kept for when polls notify their voters; no
-/// notification of that kind exists yet.
+/// notification of that kind exists yet. `Message` is a new direct message, pushed to web
+/// sessions only (Mastodon apps have no such alert).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Alert {
     Reply,
@@ -46,12 +48,21 @@ pub enum Alert {
     Follow,
     Poll,
     Quote,
+    Message,
 }
 
 impl Alert {
     /// Every alert, in the order of their bits in `Alerts`.
-    pub const ALL: [Alert; 7] =
-        [Alert::Reply, Alert::Mention, Alert::Like, Alert::Repost, Alert::Follow, Alert::Poll, Alert::Quote];
+    pub const ALL: [Alert; 8] = [
+        Alert::Reply,
+        Alert::Mention,
+        Alert::Like,
+        Alert::Repost,
+        Alert::Follow,
+        Alert::Poll,
+        Alert::Quote,
+        Alert::Message,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -62,6 +73,7 @@ impl Alert {
             Alert::Follow => "follow",
             Alert::Poll => "poll",
             Alert::Quote => "quote",
+            Alert::Message => "message",
         }
     }
 

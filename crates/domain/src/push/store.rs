@@ -151,6 +151,34 @@ pub async fn queue(
     Ok(())
 }
 
+/// Queues the push of message `message_id`, just written by `author` in conversation
+/// `conversation`, for each web session of its other members that wants messages, in the
+/// transaction that wrote it: members who muted the conversation, and by the push policy those
+/// who do not follow the author, are not pushed. Whether the author is hidden from them is
+/// checked when it is sent (`message`).
+pub async fn queue_message(
+    conn: &mut AnyConnection,
+    message_id: i64,
+    conversation: i64,
+    author: i64,
+    now: Millis,
+) -> Result<()> {
+    static SQL: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "INSERT INTO push_deliveries (message_id, subscription_id, attempts, due_at, created_at) \
+             SELECT $1, s.id, 0, $2, $2 FROM conversation_members cm \
+             JOIN push_subscriptions s ON s.member_id = cm.member_id AND s.token_id IS NULL \
+             WHERE cm.conversation_id = $3 AND cm.member_id <> $4 AND cm.box IN ('inbox', 'requests') \
+               AND cm.muted = 0 AND (s.alerts & {}) <> 0 \
+               AND (s.policy = 'all' OR EXISTS (SELECT 1 FROM follows f \
+                    WHERE f.follower_id = cm.member_id AND f.following_id = $4))",
+            Alert::Message.bit()
+        )
+    });
+    sqlx::query(SQL.as_str()).bind(message_id).bind(now).bind(conversation).bind(author).execute(conn).await?;
+    Ok(())
+}
+
 /// The statement that queues the pushes of the notifications `made` names (a table, or a
 /// data-modifying `WITH` of a write that makes its notification in one statement, answering
 /// `id, recipient_id, actor_id, type`), due at `now`: one per subscription of the recipient whose
@@ -173,7 +201,9 @@ pub fn queue_made(made: &str, now: &str) -> String {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Claimed {
     pub id: i64,
-    pub notification_id: i64,
+    /// What it pushes: a notification, or else a message.
+    pub notification_id: Option<i64>,
+    pub message_id: Option<i64>,
     pub subscription_id: i64,
     pub attempts: i64,
 }
@@ -186,7 +216,7 @@ pub async fn claim_due(write: &Pool, now: Millis, limit: i64) -> Result<Vec<Clai
          WHERE id IN (SELECT id FROM push_deliveries WHERE due_at <= $2 \
                       AND (claimed_until IS NULL OR claimed_until < $2) ORDER BY due_at, id LIMIT $3) \
            AND due_at <= $2 AND (claimed_until IS NULL OR claimed_until < $2) \
-         RETURNING id, notification_id, subscription_id, attempts",
+         RETURNING id, notification_id, message_id, subscription_id, attempts",
     )
     .bind(now + CLAIM_FOR)
     .bind(now)
@@ -226,6 +256,8 @@ pub struct Message {
     pub auth: String,
     pub kind: String,
     pub post_id: i64,
+    /// The conversation of a message's push.
+    pub conversation_id: Option<i64>,
     pub actor_username: String,
     pub actor_display_name: String,
     pub actor_image: Option<String>,
@@ -238,9 +270,10 @@ pub struct Message {
 /// was withdrawn or its subscription ended meanwhile, or its actor is now hidden from the
 /// recipient (blocked either way, muted, suspended) exactly as the notifications list hides them.
 pub async fn message(pool: &Pool, claimed: &Claimed, now: Millis) -> Result<Option<Message>> {
-    static SQL: LazyLock<String> = LazyLock::new(|| {
+    static OF_NOTIFICATION: LazyLock<String> = LazyLock::new(|| {
         format!(
             "SELECT s.token_id, s.endpoint, s.p256dh, s.auth, n.type AS kind, n.post_id, \
+                    CAST(NULL AS BIGINT) AS conversation_id, \
                     u.username AS actor_username, u.display_name AS actor_display_name, \
                     u.profile_image_url AS actor_image, p.content AS post_content, \
                     p.spoiler_text AS post_warning \
@@ -252,8 +285,32 @@ pub async fn message(pool: &Pool, claimed: &Claimed, now: Millis) -> Result<Opti
             visibility::hidden(Scope::Feeds { now: "$3" }, "n.recipient_id", "n.actor_id")
         )
     });
-    Ok(sqlx::query_as(SQL.as_str())
-        .bind(claimed.notification_id)
+    // A message's push names its author and never its words; it goes while the message stands,
+    // the member reads the conversation without having muted it, and its author is not hidden
+    // from them.
+    static OF_MESSAGE: LazyLock<String> = LazyLock::new(|| {
+        format!(
+            "SELECT s.token_id, s.endpoint, s.p256dh, s.auth, 'message' AS kind, CAST(0 AS BIGINT) AS post_id, \
+                    m.conversation_id, \
+                    u.username AS actor_username, u.display_name AS actor_display_name, \
+                    u.profile_image_url AS actor_image, CAST(NULL AS TEXT) AS post_content, \
+                    CAST(NULL AS TEXT) AS post_warning \
+             FROM messages m \
+             JOIN push_subscriptions s ON s.id = $2 AND s.token_id IS NULL \
+             JOIN conversation_members cm ON cm.conversation_id = m.conversation_id AND cm.member_id = s.member_id \
+                  AND cm.box IN ('inbox', 'requests') AND cm.muted = 0 \
+             JOIN users u ON u.id = m.author_id AND u.deleted_at IS NULL \
+             WHERE m.id = $1 AND m.deleted_at IS NULL AND NOT {}",
+            visibility::hidden(Scope::Feeds { now: "$3" }, "s.member_id", "m.author_id")
+        )
+    });
+    let (sql, source) = match (claimed.notification_id, claimed.message_id) {
+        (Some(notification), _) => (OF_NOTIFICATION.as_str(), notification),
+        (None, Some(message)) => (OF_MESSAGE.as_str(), message),
+        (None, None) => return Ok(None),
+    };
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(source)
         .bind(claimed.subscription_id)
         .bind(now)
         .fetch_optional(pool)
@@ -279,6 +336,15 @@ impl Message {
     /// The payload, with links under `origin` (the instance's public origin).
     pub fn payload(&self, notification_id: i64, origin: &str) -> Payload {
         let who = &self.actor_display_name;
+        if let Some(conversation) = self.conversation_id {
+            // A lock screen is not private: who wrote, never what.
+            return Payload {
+                title: format!("{who} sent you a message"),
+                body: format!("@{}", self.actor_username),
+                link: format!("{origin}/messages/{conversation}"),
+                tag: format!("message-{conversation}"),
+            };
+        }
         let title = match self.kind.as_str() {
             "like" => format!("{who} liked your post"),
             "repost" => format!("{who} reposted your post"),
@@ -309,7 +375,7 @@ impl Message {
     /// RFC 8030's `Urgency`: what a member answers (replies, mentions) is `normal`, the rest `low`.
     pub fn urgency(&self) -> &'static str {
         match self.kind.as_str() {
-            "reply" | "mention" => "normal",
+            "reply" | "mention" | "message" => "normal",
             _ => "low",
         }
     }
@@ -355,12 +421,21 @@ mod tests {
             auth: String::new(),
             kind: kind.into(),
             post_id: if kind == "follow" { 0 } else { 7 },
+            conversation_id: None,
             actor_username: "bob".into(),
             actor_display_name: "Bob".into(),
             actor_image: None,
             post_content: content.map(String::from),
             post_warning: None,
         }
+    }
+
+    #[test]
+    fn a_message_is_pushed_by_who_sent_it_never_its_words() {
+        let pushed = Message { conversation_id: Some(5), post_id: 0, ..message("message", None) }
+            .payload(0, "https://m.example");
+        assert_eq!((pushed.title.as_str(), pushed.body.as_str()), ("Bob sent you a message", "@bob"));
+        assert_eq!((pushed.link.as_str(), pushed.tag.as_str()), ("https://m.example/messages/5", "message-5"));
     }
 
     #[test]

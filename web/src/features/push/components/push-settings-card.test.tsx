@@ -8,8 +8,8 @@ import { PushSettingsCard } from './push-settings-card'
 
 afterEach(uninstallFakePush)
 
-const everything = { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true }
-const nothing = { reply: false, mention: false, like: false, repost: false, quote: false, follow: false, poll: false }
+const everything = { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true, message: true }
+const nothing = { reply: false, mention: false, like: false, repost: false, quote: false, follow: false, poll: false, message: false }
 
 /** The server's push routes, keeping this session's subscription; `failPosts` answers every POST 500. */
 function pushServer(saved: SavedPushSubscription | null = null, { failPosts = false } = {}) {

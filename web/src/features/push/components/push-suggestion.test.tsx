@@ -40,7 +40,7 @@ describe('the suggestion to turn on notifications', () => {
         call: 'POST /api/push/subscriptions',
         body: {
           ...browserSubscription(1),
-          alerts: { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true },
+          alerts: { reply: true, mention: true, like: true, repost: true, quote: true, follow: true, poll: true, message: true },
           policy: 'all',
         },
       },

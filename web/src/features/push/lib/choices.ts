@@ -13,6 +13,7 @@ const LABELS: Record<PushAlert, string> = {
   quote: 'Quotes',
   follow: 'New followers',
   poll: 'Polls',
+  message: 'Messages',
 }
 
 export const PUSH_ALERTS = (Object.keys(LABELS) as PushAlert[]).map((name) => ({ name, label: LABELS[name] }))
