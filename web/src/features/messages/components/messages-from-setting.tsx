@@ -13,8 +13,12 @@ const CHOICES: { value: MessagesFrom; label: string; hint: string }[] = [
 /** Settings' "Allow new messages from": who may start a conversation with the member; saved at once. */
 export function MessagesFromSetting() {
   const id = React.useId()
-  const chosen = useMessagesFrom()
+  const saved = useMessagesFrom()
   const save = useSetMessagesFrom()
+  // The choice shows as the member makes it, before the saving even starts (a radio the
+  // component holds would otherwise spring back for a moment).
+  const [asked, setAsked] = React.useState<MessagesFrom | null>(null)
+  const chosen = asked ?? saved
   return (
     <Card role="region" aria-labelledby={`${id}-title`}>
       <CardHeader>
@@ -31,11 +35,13 @@ export function MessagesFromSetting() {
                 name={`${id}-messages-from`}
                 value={choice.value}
                 checked={chosen === choice.value}
-                onChange={() =>
+                onChange={() => {
+                  setAsked(choice.value)
                   save.mutate(choice.value, {
                     onError: (error) => toastFailure(error, 'Failed to save the setting. Please try again.'),
+                    onSettled: () => setAsked((current) => (current === choice.value ? null : current)),
                   })
-                }
+                }}
                 aria-describedby={`${id}-${choice.value}-hint`}
                 className="size-5 accent-primary"
               />
