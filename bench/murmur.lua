@@ -12,7 +12,9 @@
 -- Writes send `X-Requested-With: murmur` (the cross-site guard) and a JSON body.
 -- "list" reads the feed of the session's own list: `murmur seed --sessions` makes one list per
 -- session's member, in the file's order, so the list of the Nth line has id N (of up to 50 of
--- the people that member follows).
+-- the people that member follows). Likewise `murmur seed --messages` has the Nth line's member
+-- start conversation N ("conversation", "message"); the first 100 lines' members are in many
+-- conversations ("conversations" reads their lists).
 
 local tokens = {}
 local mode, members, posts
@@ -101,6 +103,22 @@ local modes = {
   end,
   ["like"] = function() return post("/api/posts/" .. any_post() .. "/like", "") end,
   ["follow"] = function() return post("/api/follows", '{"followingId":' .. any_member() .. '}') end,
+  ["conversations"] = function()
+    local i = math.random(math.min(100, #tokens))
+    return wrk.format("GET", "/api/conversations?box=inbox&limit=20", { ["Cookie"] = "murmur_session=" .. tokens[i] })
+  end,
+  ["conversation"] = function()
+    local i = math.random(#tokens)
+    return wrk.format("GET", "/api/conversations/" .. i .. "/messages?limit=20", { ["Cookie"] = "murmur_session=" .. tokens[i] })
+  end,
+  ["message"] = function()
+    local i = math.random(#tokens)
+    return wrk.format("POST", "/api/conversations/" .. i .. "/messages", {
+      ["Cookie"] = "murmur_session=" .. tokens[i],
+      ["X-Requested-With"] = "murmur",
+      ["Content-Type"] = "application/json",
+    }, '{"content":"Benchmark message ' .. math.random(1000000000) .. '"}')
+  end,
   ["masto-home"] = function() return bearer("GET", "/api/v1/timelines/home?limit=20") end,
   ["masto-notifications"] = function() return bearer("GET", "/api/v1/notifications?limit=40") end,
   ["masto-post"] = function()

@@ -13,7 +13,8 @@
 #                         feed-deep list for-you thread profile notifications notifications-grouped search blocks
 #                         moderation-queue post-search-common post-search-rare post-search-phrase
 #                         tag-page trending post like follow masto-home masto-notifications
-#                         masto-post (the Mastodon API, bearer tokens) mixed mixed-writes; also mixed-like
+#                         masto-post (the Mastodon API, bearer tokens) conversations conversation message
+#                         (direct messages) mixed mixed-writes; also mixed-like
 #                         mixed-follow mixed-post, profile-replies profile-media thread-replies
 #                         followers following, not in the default set)
 #   --postgres URL        use PostgreSQL: URL of a server database we may CREATE DATABASE from
@@ -61,6 +62,9 @@
 #      a block (403, in their non-2xx share); 2,000 open reports wait in the moderators' queue,
 #      and the first session (who follows the most) is an admin, the one moderation-queue uses;
 #      each session's member has one list of up to 50 people they follow (the list row reads it);
+#      a fifth as many direct messages as posts fill conversations: the Nth session's member
+#      started conversation N (conversation and message read and write there), and the first 100
+#      sessions' members are in many (conversations reads their lists);
 #   3. starts `murmur serve` on 127.0.0.1 and a free port, records its idle memory (VmRSS);
 #   4. probes every endpoint once: a 404 means "not built yet", and that row is skipped (marked);
 #      a read answering anything else but 2xx (a 403: not a moderator), or any row answering
@@ -86,7 +90,7 @@
 set -euo pipefail
 
 MEMBERS=10000 POSTS=1000000 SEED=1 DURATION=10s WARMUP=3s CONCURRENCY="8 32 64"
-ENDPOINTS="healthz me feed feed-heavy feed-deep list for-you thread profile notifications notifications-grouped search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post mixed mixed-writes"
+ENDPOINTS="healthz me feed feed-heavy feed-deep list for-you thread profile notifications notifications-grouped search blocks moderation-queue post-search-common post-search-rare post-search-phrase tag-page trending post like follow masto-home masto-notifications masto-post conversations conversation message mixed mixed-writes"
 PG_URL="" BINARY="" KEEP=0 SESSIONS="" LIVE=0 PUSH=0 REUSE="" BLOCKS=100 MUTES=100 FOLLOWED_TAGS=0 MUTED_WORDS=0 OPEN_REPORTS=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -181,7 +185,7 @@ else
     --sessions "$SESSIONS" --sessions-out "$WORK/sessions.tsv" \
     --blocks-per-session "$BLOCKS" --mutes-per-session "$MUTES" --followed-tags-per-session "$FOLLOWED_TAGS" \
     --muted-words-per-session "$MUTED_WORDS" \
-    --open-reports "$OPEN_REPORTS" \
+    --open-reports "$OPEN_REPORTS" --messages "$(( POSTS / 5 ))" \
     | tee "$WORK/seed.txt" >&2
   SEED_SECONDS=$(echo "$(date +%s.%N) - $SEED_START" | bc)
   echo "$SEED_SECONDS" >"$WORK/seed_seconds"
@@ -240,6 +244,9 @@ path_of() { # a representative request of each row, for the probe and the query 
     tag-page) echo "GET /api/tags/Coffee/posts?limit=20&offset=0" ;;
     trending) echo "GET /api/trending?limit=20" ;;
     post) echo "POST /api/posts {\"content\":\"Probe $RANDOM\"}" ;;
+    conversations) echo "GET /api/conversations?box=inbox&limit=20" ;;
+    conversation) echo "GET /api/conversations/1/messages?limit=20" ;;  # the first session's (murmur seed)
+    message) echo "POST /api/conversations/1/messages {\"content\":\"Probe $RANDOM\"}" ;;
     like) echo "POST /api/posts/$(( (RANDOM % POSTS) + 1 ))/like" ;;
     follow) echo "POST /api/follows {\"followingId\":$(( (RANDOM % MEMBERS) + 1 ))}" ;;
     masto-home) echo "GET /api/v1/timelines/home?limit=20" ;;

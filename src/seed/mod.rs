@@ -9,7 +9,7 @@
 //! `--image-fraction`, 1 to 4 images on that share of posts and replies (rows only: the
 //! benchmark reads cards, never the images' bytes, so the web app would show them broken).
 //! For the benchmark, hidden options add open reports and the sessions' blocks and mutes
-//! (`safety`).
+//! (`safety`); `--messages` adds conversations and their messages (`messages`).
 //!
 //! Deterministic: the same `--seed`, sizes and `--now` give the same rows on either database.
 //! No wall clock enters the data except `--now`, which defaults to the current UTC day at
@@ -21,6 +21,7 @@
 
 mod batch;
 mod followed_tags;
+mod messages;
 mod plan;
 mod safety;
 mod text;
@@ -98,6 +99,10 @@ pub struct Options {
     /// (the first session) becomes an admin, to read the moderators' queue.
     #[arg(long, default_value_t = 0, hide = true, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub open_reports: u32,
+    /// Direct messages to write, in conversations of two to five members (with `--sessions`,
+    /// shaped for the benchmark: `seed::messages`).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+    pub messages: u64,
     /// Show no progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -123,6 +128,7 @@ impl Default for Options {
             followed_tags_per_session: 0,
             muted_words_per_session: 0,
             open_reports: 0,
+            messages: 0,
             quiet: true,
         }
     }
@@ -148,6 +154,8 @@ pub struct Report {
     pub followed_tags: u64,
     pub muted_words: u64,
     pub open_reports: u64,
+    pub conversations: u64,
+    pub messages: u64,
     /// Post-tag rows: posts using a hashtag, once per tag.
     pub tagged_posts: u64,
     /// Tags trending at `now`, and how long computing Trending took.
@@ -162,7 +170,8 @@ impl std::fmt::Display for Report {
         write!(
             f,
             "seeded {} members, {} follows, {} posts, {} poll options, {} poll votes, {} images, {} likes, \
-             {} notifications, {} home timeline rows, {} open reports, {} tagged posts ({} trending, \
+             {} notifications, {} home timeline rows, {} open reports, {} conversations with {} messages, \
+             {} tagged posts ({} trending, \
              computed in {} ms) (now = {}), started {} sessions with {} blocks, {} mutes, {} followed tags and {} muted words, in {:.1} s",
             self.members,
             self.follows,
@@ -174,6 +183,8 @@ impl std::fmt::Display for Report {
             self.notifications,
             self.timeline_rows,
             self.open_reports,
+            self.conversations,
+            self.messages,
             self.tagged_posts,
             self.trending,
             self.trending_took.as_millis(),
@@ -316,8 +327,9 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
     } else {
         drop(conn);
     }
+    let mut sessions = Vec::new();
     if options.sessions > 0 {
-        let sessions = start_sessions(db, options.sessions).await?;
+        sessions = start_sessions(db, options.sessions).await?;
         if let Some(path) = &options.sessions_out {
             let lines: String = sessions
                 .iter()
@@ -338,6 +350,10 @@ pub async fn run(db: &Db, options: &Options) -> anyhow::Result<Report> {
     if report.open_reports > 0 {
         safety::make_admin(db).await?;
     }
+    // After the blocks: no conversation holds two members with a block between them.
+    let written = messages::write_messages(db, options, &sessions, now).await?;
+    report.conversations = written.conversations;
+    report.messages = written.messages;
     report.elapsed = started.elapsed();
     Ok(report)
 }

@@ -22,6 +22,9 @@ pub(crate) mod stream {
     pub const REPORTS: u64 = 5;
     pub const BLOCKS_AND_MUTES: u64 = 6;
     pub const MUTED_WORDS: u64 = 7;
+    /// The benchmark's conversations and messages (`seed::messages`), and the messages' words.
+    pub const MESSAGES: u64 = 8;
+    pub const MESSAGE_WORDS: u64 = 9;
     /// Per-post streams (content, poll votes, likers, images) start here: POST_BASE + 4 × post
     /// index + 0, 1, 2, 3.
     pub const POST_BASE: u64 = 1 << 32;

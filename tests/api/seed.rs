@@ -379,6 +379,57 @@ async fn followed_tags_fill_each_timeline_above_its_floor_and_none_is_muted(app:
     assert_eq!(report.muted_words, 30 * report.sessions);
 }
 
+/// The benchmark's messages: the Nth session's member starts conversation N, which reads and
+/// takes messages (no block inside any conversation), and each conversation's latest message is
+/// its newest.
+async fn each_session_starts_a_conversation_and_messages_fill_them(app: TestApp) {
+    let dir = tempfile::tempdir().unwrap();
+    let options = Options { messages: 400, ..with_safety_rows(9, &dir) };
+    let report = seed::run(&app.state.db, &options).await.expect("seeds");
+
+    assert_eq!((report.messages, count(&app, "SELECT COUNT(*) FROM messages").await), (400, 400));
+    assert_eq!(report.conversations as i64, count(&app, "SELECT COUNT(*) FROM conversations").await);
+    assert!(report.conversations >= 20, "{report}");
+    let lines = std::fs::read_to_string(dir.path().join("sessions.tsv")).unwrap();
+    let sessions: Vec<(String, i64)> = lines
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            (fields[0].to_string(), fields[1].parse().unwrap())
+        })
+        .collect();
+    let starters: Vec<(i64, Option<i64>)> =
+        sqlx::query_as("SELECT id, started_by FROM conversations ORDER BY id LIMIT 20")
+            .fetch_all(&app.state.db.read)
+            .await
+            .unwrap();
+    let expected: Vec<(i64, Option<i64>)> =
+        sessions.iter().enumerate().map(|(n, (_, member))| (n as i64 + 1, Some(*member))).collect();
+    assert_eq!(starters, expected);
+    let blocked = "SELECT COUNT(*) FROM conversation_members a JOIN conversation_members b \
+         ON b.conversation_id = a.conversation_id JOIN blocks k ON k.blocker_id = a.member_id AND k.blocked_id = b.member_id";
+    assert_eq!(count(&app, blocked).await, 0);
+    let stale = "SELECT COUNT(*) FROM conversations c WHERE c.last_message_id <> \
+         COALESCE((SELECT MAX(id) FROM messages m WHERE m.conversation_id = c.id), 0)";
+    assert_eq!(count(&app, stale).await, 0);
+
+    let (token, _) = &sessions[4];
+    let client = client_for(&app.base, Some(&format!("murmur_session={token}")));
+    let (status, page) =
+        json(client.get(app.url("/api/conversations/5/messages?limit=20")).send().await.unwrap()).await;
+    assert_eq!(status, 200, "{page}");
+    let sent = client
+        .post(app.url("/api/conversations/5/messages"))
+        .header("X-Requested-With", "murmur")
+        .json(&serde_json::json!({ "content": "A benchmark's message" }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(sent.status(), 201);
+    let (status, list) = json(client.get(app.url("/api/conversations?box=inbox")).send().await.unwrap()).await;
+    assert_eq!((status, list[0]["id"].as_i64()), (200, Some(5)), "{list}");
+}
+
 both_databases!(
     seeding_gives_the_asked_numbers_of_members_and_posts,
     every_counter_equals_the_rows_it_counts,
@@ -391,4 +442,5 @@ both_databases!(
     each_session_blocks_and_mutes_others_and_open_reports_wait_for_an_admin,
     the_same_seed_gives_the_same_blocks_mutes_and_reports,
     followed_tags_fill_each_timeline_above_its_floor_and_none_is_muted,
+    each_session_starts_a_conversation_and_messages_fill_them,
 );
