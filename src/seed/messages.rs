@@ -114,23 +114,32 @@ pub(super) async fn write_messages(
         "INSERT INTO conversation_members (conversation_id, member_id, box, muted, last_read_id, joined_at)",
         6,
     );
+    // Conversations first, then their members: a member's row refers to its conversation's.
+    let started = |index: usize| messages.get(first[index]).map_or(now - SPAN, |(at, _, _)| at - MINUTE);
     for (index, people) in conversations.iter().enumerate() {
-        let id = base_conversation + index as i64 + 1;
-        let started = messages.get(first[index]).map_or(now - SPAN, |(at, _, _)| at - MINUTE);
         let mut key = people.clone();
         key.sort_unstable();
         let key: Vec<String> = key.iter().map(i64::to_string).collect();
-        rows.int(id).text(key.join(",")).int(people[0]).int(started).int(message_id(last[index]));
+        let id = base_conversation + index as i64 + 1;
+        rows.int(id).text(key.join(",")).int(people[0]).int(started(index)).int(message_id(last[index]));
         let n = rows.end_row(&mut conn).await?;
         commit.add(&mut conn, n).await?;
+    }
+    rows.flush(&mut conn).await?;
+    for (index, people) in conversations.iter().enumerate() {
         for member in people {
             let read = if rng.random_bool(0.2) { 0 } else { message_id(last[index]) };
-            places.int(id).int(*member).text("inbox").int(0).int(read).int(started);
+            places
+                .int(base_conversation + index as i64 + 1)
+                .int(*member)
+                .text("inbox")
+                .int(0)
+                .int(read)
+                .int(started(index));
             let n = places.end_row(&mut conn).await?;
             commit.add(&mut conn, n).await?;
         }
     }
-    rows.flush(&mut conn).await?;
     places.flush(&mut conn).await?;
     let mut written =
         Batch::new(db.backend, "INSERT INTO messages (id, conversation_id, author_id, content, created_at)", 5);
