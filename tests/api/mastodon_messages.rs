@@ -6,12 +6,15 @@
 
 use std::time::Duration;
 
+use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
 
 use crate::both_databases;
 use crate::common::{Member, TestApp};
 use crate::mastodon::{AppClient, next_event, open_stream, token_for};
 use crate::posts::{follow, get};
+use crate::stream_ends::{Carried, Socket, open_socket};
 
 /// Where message status ids start (`mastodon::entities::MESSAGE_IDS_FROM`).
 const MESSAGE_IDS_FROM: i64 = 1 << 60;
@@ -187,7 +190,64 @@ async fn the_direct_stream_carries_a_conversation_when_a_message_arrives(app: Te
     assert!(next_event(&mut stream, Duration::from_millis(500)).await.is_none());
 }
 
+/// The next message a socket sends within `wait`: (its streams, event, payload).
+async fn socket_event(socket: &mut Socket, wait: Duration) -> Option<(Value, String, Value)> {
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        match tokio::time::timeout_at(deadline, socket.next()).await.ok()?? {
+            Ok(Message::Text(text)) => {
+                let message: Value = serde_json::from_str(text.as_str()).unwrap();
+                let payload =
+                    serde_json::from_str(message["payload"].as_str().unwrap_or("null")).unwrap_or(Value::Null);
+                return Some((message["stream"].clone(), message["event"].as_str()?.to_string(), payload));
+            }
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+async fn one_websocket_carries_every_stream_an_app_subscribes_to(app: TestApp) {
+    let ada = app.member("ada").await;
+    let bob = app.member("bob").await;
+    follow(&app, &bob, &ada).await;
+    let ada_app = AppClient::new(&app, &token_for(&app, &ada, "read write").await);
+    let bob_token = token_for(&app, &bob, "read").await;
+    let mut socket = open_socket(&app, "user", &bob_token, Carried::Header).await;
+    let subscribe = |kind: &str| Message::Text(json!({"type": kind, "stream": "direct"}).to_string().into());
+    socket.send(subscribe("subscribe")).await.unwrap();
+
+    // A subscription is not answered: Ada writes until one of her messages is heard.
+    let mut heard = None;
+    for attempt in 0..10 {
+        let (status, sent) = ada_app
+            .post("/api/v1/statuses", json!({"status": format!("@bob hello, {attempt}"), "visibility": "direct"}))
+            .await;
+        assert_eq!(status, 200, "{sent}");
+        if let Some(event) = socket_event(&mut socket, Duration::from_secs(1)).await {
+            heard = Some(event);
+            break;
+        }
+    }
+    let (streams, name, conversation) = heard.expect("a conversation on the socket");
+    assert_eq!((streams, name.as_str()), (json!(["direct"]), "conversation"), "{conversation}");
+    let (_, post) = ada_app.post("/api/v1/statuses", json!({"status": "For everyone"})).await;
+    let (streams, name, update) = socket_event(&mut socket, Duration::from_secs(5)).await.expect("an update");
+    assert_eq!((streams, name.as_str(), &update["id"]), (json!(["user"]), "update", &post["id"]));
+
+    // Unsubscribed, the direct stream says nothing more; the user stream goes on.
+    socket.send(subscribe("unsubscribe")).await.unwrap();
+    let (_, post) = ada_app.post("/api/v1/statuses", json!({"status": "Again for everyone"})).await;
+    let (status, _) =
+        ada_app.post("/api/v1/statuses", json!({"status": "@bob still there?", "visibility": "direct"})).await;
+    assert_eq!(status, 200);
+    let (streams, name, update) = socket_event(&mut socket, Duration::from_secs(5)).await.expect("an update");
+    assert_eq!((streams, name.as_str(), &update["id"]), (json!(["user"]), "update", &post["id"]));
+    assert!(socket_event(&mut socket, Duration::from_millis(500)).await.is_none());
+}
+
 both_databases!(
+    one_websocket_carries_every_stream_an_app_subscribes_to,
     apps_write_read_and_thread_direct_messages_among_their_members_only,
     a_direct_status_follows_murmurs_rules_and_refuses_what_a_message_lacks,
     the_direct_stream_carries_a_conversation_when_a_message_arrives,

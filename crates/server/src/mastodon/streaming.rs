@@ -3,7 +3,8 @@
 //! deletions as `delete`, and the member's notifications) and `user:notification`
 //! (notifications only), and `direct` (the member's conversations, as `conversation` when a
 //! message arrives or one is read), as Server-Sent Events (`/api/v1/streaming/user`,
-//! `/api/v1/streaming/direct`) or over a WebSocket (`/api/v1/streaming`).
+//! `/api/v1/streaming/direct`) or over a WebSocket (`/api/v1/streaming`), which carries as many
+//! of them as the app subscribes to.
 //! Both are fed by Murmur's live bus (`murmur_domain::live`), so they work across processes: a
 //! stream is opened on this process's broker, and each of its events is turned into
 //! Mastodon's entities for the member.
@@ -272,8 +273,8 @@ struct StreamParams {
     stream: Option<String>,
 }
 
-/// A WebSocket carrying one stream (`stream=user`, `user:notification` or `direct`, or the first
-/// `{"type": "subscribe", "stream": …}` message), each event as
+/// A WebSocket carrying the streams named in the URL (`stream=user`, `user:notification` or
+/// `direct`) and by `{"type": "subscribe" | "unsubscribe", "stream": …}` messages, each event as
 /// `{"stream": [name], "event": …, "payload": "<JSON text>"}`.
 async fn websocket(
     State(state): State<AppState>,
@@ -316,22 +317,10 @@ async fn serve_socket(
     secret: String,
     opened: Option<(String, mpsc::Receiver<Outgoing>)>,
 ) {
-    let (name, mut rx) = match opened {
-        Some(opened) => opened,
-        None => {
-            let Some((name, named)) = first_subscription(&mut socket).await else { return };
-            match events(state, token, secret, named).await {
-                Ok(rx) => (name, rx),
-                // Told as Mastodon's streaming server tells it, then closed.
-                Err(refused) => {
-                    let error = json!({ "error": refused.message(), "status": refused.status().as_u16() });
-                    let _ = socket.send(Message::Text(error.to_string().into())).await;
-                    let _ = socket.send(Message::Close(None)).await;
-                    return;
-                }
-            }
-        }
-    };
+    let mut streams = Streams::default();
+    if let Some((name, rx)) = opened {
+        streams.carry(name, rx);
+    }
     // A ping now and then keeps proxies from closing a quiet socket.
     let heartbeat = crate::http::HEARTBEAT;
     let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + heartbeat, heartbeat);
@@ -339,37 +328,84 @@ async fn serve_socket(
         tokio::select! {
             _ = pings.tick() => {
                 if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
-                    break;
+                    return;
                 }
             }
-            out = rx.recv() => {
-                let Some(out) = out else { break };
+            out = streams.all.next(), if !streams.all.is_empty() => {
+                // Every stream ended on the server's side (its token ended, the server is closing).
+                let Some((name, out)) = out else { break };
+                if !streams.subscribed.contains(&name) {
+                    continue;
+                }
                 let message = json!({ "stream": [name], "event": out.event, "payload": out.payload }).to_string();
                 if socket.send(Message::Text(message.into())).await.is_err() {
-                    break;
+                    return;
                 }
             }
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                Some(Ok(Message::Text(text))) => match asked(text.as_str()) {
+                    Some(Asked::Subscribe(name, _)) if streams.held.contains(&name) => {
+                        streams.subscribed.insert(name);
+                    }
+                    Some(Asked::Subscribe(name, named)) => {
+                        match events(state.clone(), token.clone(), secret.clone(), named).await {
+                            Ok(rx) => streams.carry(name, rx),
+                            // Told as Mastodon's streaming server tells it; a socket left with
+                            // no stream at all is closed.
+                            Err(refused) => {
+                                let error = json!({ "error": refused.message(), "status": refused.status().as_u16() });
+                                let _ = socket.send(Message::Text(error.to_string().into())).await;
+                                if streams.all.is_empty() {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    Some(Asked::Unsubscribe(name)) => {
+                        streams.subscribed.remove(&name);
+                    }
+                    None => {}
+                },
                 _ => {}
             },
         }
     }
-    // The stream ended on the server's side (its token ended, the server is closing).
     let _ = socket.send(Message::Close(None)).await;
 }
 
-/// The first `subscribe` message's stream, for a socket opened without `stream=`.
-async fn first_subscription(socket: &mut WebSocket) -> Option<(String, Named)> {
-    while let Some(Ok(message)) = socket.recv().await {
-        if let Message::Text(text) = message
-            && let Ok(asked) = serde_json::from_str::<Value>(text.as_str())
-            && asked["type"] == "subscribe"
-            && let Some(stream) = asked["stream"].as_str()
-            && let Some(named) = Named::of(stream)
-        {
-            return Some((stream.to_string(), named));
-        }
+/// The streams one socket carries, by name: apps subscribe to several on one socket (`user` and
+/// `direct`, say) and unsubscribe again. A stream once opened stays open until the socket
+/// closes, and its events are sent only while it is subscribed (there are three names at most).
+#[derive(Default)]
+struct Streams {
+    all: futures::stream::SelectAll<futures::stream::BoxStream<'static, (String, Outgoing)>>,
+    held: std::collections::HashSet<String>,
+    subscribed: std::collections::HashSet<String>,
+}
+
+impl Streams {
+    fn carry(&mut self, name: String, rx: mpsc::Receiver<Outgoing>) {
+        self.held.insert(name.clone());
+        self.subscribed.insert(name.clone());
+        self.all.push(outgoing_stream(rx).map(move |out| (name.clone(), out)).boxed());
     }
-    None
+}
+
+/// What a client's message on the socket asks.
+enum Asked {
+    Subscribe(String, Named),
+    Unsubscribe(String),
+}
+
+/// A `{"type": "subscribe" | "unsubscribe", "stream": …}` message naming a known stream.
+fn asked(text: &str) -> Option<Asked> {
+    let asked = serde_json::from_str::<Value>(text).ok()?;
+    let stream = asked["stream"].as_str()?;
+    let named = Named::of(stream)?;
+    match asked["type"].as_str()? {
+        "subscribe" => Some(Asked::Subscribe(stream.to_string(), named)),
+        "unsubscribe" => Some(Asked::Unsubscribe(stream.to_string())),
+        _ => None,
+    }
 }
