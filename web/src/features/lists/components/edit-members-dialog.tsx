@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { LoadError } from '@/components/load-error'
+import { PersonChoice } from '@/components/person-choice'
 import { ShowMore } from '@/components/show-more'
-import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { toast } from '@/components/ui/use-toast'
@@ -92,19 +92,11 @@ export function EditMembersDialog({
             <ul className="divide-y divide-border" aria-label="People you follow">
               {people.map((user) => (
                 <li key={user.id}>
-                  <label className="flex cursor-pointer items-center gap-3 py-2">
-                    <input
-                      type="checkbox"
-                      className="size-5 accent-primary"
-                      checked={isChecked(user.id)}
-                      onChange={(event) => toggle(user.id, event.target.checked)}
-                    />
-                    <Avatar name={user.displayName} src={user.profileImageUrl} size={36} />
-                    <span className="min-w-0 flex-1">
-                      <span className="block truncate font-semibold">{user.displayName}</span>
-                      <span className="block truncate text-sm text-muted-foreground">@{user.username}</span>
-                    </span>
-                  </label>
+                  <PersonChoice
+                    user={user}
+                    checked={isChecked(user.id)}
+                    onCheckedChange={(on) => toggle(user.id, on)}
+                  />
                 </li>
               ))}
             </ul>

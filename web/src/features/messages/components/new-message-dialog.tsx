@@ -1,10 +1,10 @@
 import * as React from 'react'
 import { useLocation } from 'wouter'
 import { Search, X } from 'lucide-react'
-import { Avatar } from '@/components/ui/avatar'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
+import { PersonChoice } from '@/components/person-choice'
 import { messageOf } from '@/lib/api-client'
 import { MAX_CONVERSATION_MEMBERS, type User } from '@/lib/types'
 import { handleUnauthorized } from '@/lib/unauthorized'
@@ -123,20 +123,12 @@ export function NewMessageDialog({ open, onOpenChange, memberId }: { open: boole
                     const checked = chosen.some((c) => c.id === user.id)
                     return (
                       <li key={user.id}>
-                        <label className="flex cursor-pointer items-center gap-3 py-2 has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-60">
-                          <input
-                            type="checkbox"
-                            className="size-5 accent-primary"
-                            checked={checked}
-                            disabled={!checked && full}
-                            onChange={(event) => toggle(user, event.target.checked)}
-                          />
-                          <Avatar name={user.displayName} src={user.profileImageUrl} size={36} />
-                          <span className="min-w-0 flex-1">
-                            <span className="block truncate font-semibold">{user.displayName}</span>
-                            <span className="block truncate text-sm text-muted-foreground">@{user.username}</span>
-                          </span>
-                        </label>
+                        <PersonChoice
+                          user={user}
+                          checked={checked}
+                          disabled={!checked && full}
+                          onCheckedChange={(on) => toggle(user, on)}
+                        />
                       </li>
                     )
                   })}
