@@ -7,6 +7,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod html;
+pub mod ids;
 pub mod metrics;
 pub mod page;
 pub mod rate_limit;

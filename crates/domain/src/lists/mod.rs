@@ -169,13 +169,7 @@ fn request_ids(ids: &[i64]) -> Result<Vec<i64>> {
     if ids.is_empty() || ids.len() > MAX_PER_REQUEST {
         return Err(Error::bad_request(format!("Name 1 to {MAX_PER_REQUEST} members to add or remove at once")));
     }
-    if ids.iter().any(|id| *id < 1) {
-        return Err(Error::bad_request("Members are named by their ids (1 or more)"));
-    }
-    let mut ids = ids.to_vec();
-    ids.sort_unstable();
-    ids.dedup();
-    Ok(ids)
+    murmur_core::ids::distinct(ids, "Members")
 }
 
 /// Adds people the owner follows to one of their lists (those already in it stay); 422 when

@@ -121,12 +121,8 @@ impl MessageText {
 /// The other members one request names: 1 to `MAX_MEMBERS - 1` ids, none the starter's, each
 /// once, in order.
 fn others(starter: i64, ids: &[i64]) -> Result<Vec<i64>> {
-    if ids.iter().any(|id| *id < 1) {
-        return Err(Error::bad_request("Members are named by their ids (1 or more)"));
-    }
-    let mut ids: Vec<i64> = ids.iter().copied().filter(|id| *id != starter).collect();
-    ids.sort_unstable();
-    ids.dedup();
+    let mut ids = murmur_core::ids::distinct(ids, "Members")?;
+    ids.retain(|id| *id != starter);
     if ids.is_empty() || ids.len() > MAX_MEMBERS - 1 {
         return Err(Error::bad_request(format!(
             "Name 1 to {} other members: a conversation has at most {MAX_MEMBERS}",
@@ -494,10 +490,8 @@ pub struct ForReport {
 }
 
 pub async fn for_report(conn: &mut sqlx::AnyConnection, reporter: i64, ids: &[i64]) -> Result<ForReport> {
-    let mut ids = ids.to_vec();
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.is_empty() || ids.len() > MAX_REPORTED || ids.iter().any(|id| *id < 1) {
+    let ids = murmur_core::ids::distinct(ids, "Messages")?;
+    if ids.is_empty() || ids.len() > MAX_REPORTED {
         return Err(Error::bad_request(format!("Choose 1 to {MAX_REPORTED} messages to report, by their ids")));
     }
     let chosen = store::chosen(conn, reporter, &ids).await?;
