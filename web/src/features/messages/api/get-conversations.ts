@@ -2,11 +2,9 @@ import { useInfiniteQuery } from '@tanstack/react-query'
 import { pagedQueryOptions } from '@/lib/paged-query'
 import { messageKeys, type ConversationBox } from '@/lib/query-keys'
 import type { Conversation } from '@/lib/types'
-import { refreshed } from './refresh'
 
 export const conversationsQueryOptions = (box: ConversationBox) => ({
   ...pagedQueryOptions<Conversation>(messageKeys.list(box), `/api/conversations?box=${box}`),
-  ...refreshed,
 })
 
 /** The member's conversations in the inbox or under Requests, the latest message first. */

@@ -2,7 +2,6 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { messageKeys } from '@/lib/query-keys'
 import { PAGE_SIZE, type Message } from '@/lib/types'
-import { refreshed } from './refresh'
 
 /**
  * A conversation's messages, each page newest first; the next page is the one before the oldest
@@ -19,7 +18,6 @@ export const messagesQueryOptions = (conversationId: number) =>
     initialPageParam: null as number | null,
     getNextPageParam: (lastPage: Message[]) =>
       lastPage.length === PAGE_SIZE ? Math.min(...lastPage.map((message) => message.id)) : undefined,
-    ...refreshed,
   })
 
 export function useMessages(conversationId: number) {

@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { messageKeys } from '@/lib/query-keys'
-import { refreshed } from './refresh'
 
 export const getUnreadConversations = () => api.get<{ count: number }>('/api/conversations/unread-count')
 
 export const unreadConversationsQueryOptions = () =>
-  queryOptions({ queryKey: messageKeys.unreadCount(), queryFn: getUnreadConversations, ...refreshed })
+  queryOptions({ queryKey: messageKeys.unreadCount(), queryFn: getUnreadConversations })
 
 /** How many inbox conversations (not muted) hold a message the member has not read. */
 export function useUnreadConversations(enabled = true) {
