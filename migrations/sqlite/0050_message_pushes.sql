@@ -20,3 +20,5 @@ CREATE INDEX push_deliveries_due_idx ON push_deliveries (due_at);
 CREATE INDEX push_deliveries_notification_idx ON push_deliveries (notification_id);
 CREATE INDEX push_deliveries_subscription_idx ON push_deliveries (subscription_id);
 CREATE INDEX push_deliveries_message_idx ON push_deliveries (message_id) WHERE message_id IS NOT NULL;
+-- A browser that had every alert on keeps every alert on, messages included.
+UPDATE push_subscriptions SET alerts = 255 WHERE session_hash IS NOT NULL AND alerts = 127;
