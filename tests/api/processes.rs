@@ -384,6 +384,16 @@ async fn a_live_event_crosses_from_one_process_to_a_stream_on_another() {
     assert_eq!(ada_events.expect("unread-count").await.2, json!({ "count": 1 }));
 }
 
+/// A member signed in on `server` (their browser's session there, from `insert_member`).
+fn member_on(server: &Server, (id, session): (i64, String), name: &str) -> Member {
+    Member {
+        id,
+        username: name.to_string(),
+        email: format!("{name}@example.com"),
+        client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
     use crate::mastodon::{AppClient, next_event, open_stream, token_for};
@@ -391,12 +401,6 @@ async fn a_mastodon_stream_on_one_process_hears_writes_made_on_another() {
     let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
     // Each member consents in their browser on the process that will serve their app.
-    let member_on = |server: &Server, (id, session): (i64, String), name: &str| Member {
-        id,
-        username: name.to_string(),
-        email: format!("{name}@example.com"),
-        client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
-    };
     let ada = member_on(a, insert_member(db, now, "ada").await, "ada");
     let bob = member_on(b, insert_member(db, now, "bob").await, "bob");
     let ada_token = token_for(&a, &ada, "read write follow").await;
@@ -438,12 +442,6 @@ async fn a_direct_message_written_on_one_process_reaches_the_direct_stream_on_an
     let Some(two) = TwoProcesses::start().await else { return };
     let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
-    let member_on = |server: &Server, (id, session): (i64, String), name: &str| Member {
-        id,
-        username: name.to_string(),
-        email: format!("{name}@example.com"),
-        client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
-    };
     let ada = member_on(a, insert_member(db, now, "ada").await, "ada");
     let bob = member_on(b, insert_member(db, now, "bob").await, "bob");
     let ada_token = token_for(a, &ada, "read write follow").await;
@@ -470,12 +468,6 @@ async fn a_token_revoked_on_one_process_closes_its_streams_on_another() {
     let Some(two) = TwoProcesses::start().await else { return };
     let TwoProcesses { a, b, db, .. } = &two;
     let now = chrono::Utc::now().timestamp_millis();
-    let member_on = |server: &Server, (id, session): (i64, String), name: &str| Member {
-        id,
-        username: name.to_string(),
-        email: format!("{name}@example.com"),
-        client: client_for(&server.base, Some(&format!("murmur_session={session}"))),
-    };
     let ada = member_on(a, insert_member(db, now, "ada").await, "ada");
     let bob = member_on(b, insert_member(db, now, "bob").await, "bob");
     let (client_id, secret) = register_app(a, "read write follow").await;

@@ -118,9 +118,13 @@ async fn statuses(state: &AppState, member: i64, shown: &[Message]) -> Result<Ve
 
 /// Message `id` as a status for `member`: 404 unless they read its conversation.
 pub async fn message_status(state: &AppState, member: i64, id: i64) -> Result<Value> {
-    let message = messages::message(&state.db, member, id).await?;
+    status_of(state, member, &messages::message(&state.db, member, id).await?).await
+}
+
+/// A message `member` reads as a status; not found for one shown without its words.
+async fn status_of(state: &AppState, member: i64, message: &Message) -> Result<Value> {
     let status =
-        statuses(state, member, std::slice::from_ref(&message)).await?.pop().ok_or_else(MastodonError::not_found)?;
+        statuses(state, member, std::slice::from_ref(message)).await?.pop().ok_or_else(MastodonError::not_found)?;
     Ok(serde_json::to_value(status).map_err(anyhow::Error::from)?)
 }
 
@@ -138,14 +142,14 @@ pub async fn send(state: &AppState, author: i64, text: &str, reply_to: Option<i6
             messages::send_to_named(&state.db, author, &named, &text, now).await?
         }
     };
-    message_status(state, author, message.id).await
+    status_of(state, author, &message).await
 }
 
 /// Deletes the member's message for everyone; answers it as it was, with its text, as a
 /// deleted status is answered.
 pub async fn delete_message(state: &AppState, member: i64, id: i64) -> Result<Value> {
     let message = messages::message(&state.db, member, id).await?;
-    let mut before = message_status(state, member, id).await?;
+    let mut before = status_of(state, member, &message).await?;
     messages::delete_message(&state.db, member, id, state.clock.now()).await?;
     before["text"] = json!(message.content);
     Ok(before)

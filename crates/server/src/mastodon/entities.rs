@@ -305,7 +305,7 @@ pub fn status(context: &Context, post: &Post) -> Option<Status> {
             .filter(|e| e.kind == EntityKind::Mention)
             .filter_map(|e| {
                 let id = e.user_id?;
-                Some(json!({"id": id.to_string(), "username": e.value, "acct": e.value, "url": urls.member(&e.value)}))
+                Some(mention(urls, id, &e.value))
             })
             .collect();
         let tags: Vec<Value> = post
@@ -412,13 +412,7 @@ pub fn message_status(context: &Context, message: &Message, members: &[&UserRow]
         quote: Value::Null,
         application: None,
         media_attachments: Vec::new(),
-        mentions: others
-            .iter()
-            .map(|member| {
-                let url = urls.member(&member.username);
-                json!({"id": member.id.to_string(), "username": member.username, "acct": member.username, "url": url})
-            })
-            .collect(),
+        mentions: others.iter().map(|member| mention(urls, member.id, &member.username)).collect(),
         tags: Vec::new(),
         emojis: [],
         card: None,
@@ -454,6 +448,11 @@ pub fn conversation(context: &Context, viewer: &UserRow, conversation: &messages
         accounts: conversation.members.iter().map(|member| context.account(member)).collect(),
         last_status: conversation.last_message.as_ref().and_then(|message| message_status(context, message, &members)),
     }
+}
+
+/// Mastodon's Mention of member `id`.
+fn mention(urls: &Urls, id: i64, username: &str) -> Value {
+    json!({"id": id.to_string(), "username": username, "acct": username, "url": urls.member(username)})
 }
 
 /// Mastodon 4.5's Quote of a status that quotes one: accepted with the quoted status, revoked

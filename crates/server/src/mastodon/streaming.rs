@@ -156,12 +156,12 @@ async fn events(state: AppState, token: Token, secret: String, named: Named) -> 
                     send_statuses(&state, member, &ids, "update", &tx).await
                 }
                 // A new post's card, fetched after it was sent: an update of the post.
-                "post-edited" | "post-card" if carried.statuses => match post_id_of(&data) {
+                "post-edited" | "post-card" if carried.statuses => match id_in(&data, "postId") {
                     Some(id) => send_statuses(&state, member, &[id], "status.update", &tx).await,
                     None => true,
                 },
                 // A conversation the app lists (not a request) has a new message, or was read.
-                "message" if carried.conversations => match conversation_id_of(&data) {
+                "message" if carried.conversations => match id_in(&data, "conversationId") {
                     Some(id) => match super::conversations::entity(&state, member, id).await {
                         Ok(Some(conversation)) => {
                             tx.send(Outgoing { event: "conversation", payload: json_text(&conversation) }).await.is_ok()
@@ -172,7 +172,7 @@ async fn events(state: AppState, token: Token, secret: String, named: Named) -> 
                     None => true,
                 },
                 // Mastodon's payload is the bare id, not JSON.
-                "post-deleted" if carried.statuses => match post_id_of(&data) {
+                "post-deleted" if carried.statuses => match id_in(&data, "postId") {
                     Some(id) => tx.send(Outgoing { event: "delete", payload: id.to_string() }).await.is_ok(),
                     None => true,
                 },
@@ -186,14 +186,9 @@ async fn events(state: AppState, token: Token, secret: String, named: Named) -> 
     Ok(rx)
 }
 
-/// The `conversationId` of a broker event's data.
-fn conversation_id_of(data: &str) -> Option<i64> {
-    serde_json::from_str::<Value>(data).ok()?["conversationId"].as_i64()
-}
-
-/// The `postId` of a broker event's data.
-fn post_id_of(data: &str) -> Option<i64> {
-    serde_json::from_str::<Value>(data).ok()?["postId"].as_i64()
+/// The id under `key` (`postId`, `conversationId`) of a broker event's data.
+fn id_in(data: &str, key: &str) -> Option<i64> {
+    serde_json::from_str::<Value>(data).ok()?[key].as_i64()
 }
 
 /// Sends posts `ids` as the member sees them (Mastodon's Status) under `event`; those hidden
